@@ -1,0 +1,35 @@
+/**
+ * The window prompts the extension uses, behind one object. Production code calls these instead
+ * of `vscode.window.*` so integration tests can replace one answer (the modal's, an input box's)
+ * and leave everything else real. `activate()` returns this object as the test seam.
+ */
+import * as vscode from 'vscode';
+
+export interface Ui {
+  showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
+  showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
+  /** A modal warning: resolves to the chosen button, or undefined for Cancel/Escape. */
+  showModalWarning(message: string, detail: string, ...items: string[]): Thenable<string | undefined>;
+  showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>;
+  showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+}
+
+export function createUi(): Ui {
+  return {
+    showInputBox: (options) => vscode.window.showInputBox(options),
+    showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
+    showInformationMessage: (message, ...items) => vscode.window.showInformationMessage(message, ...items),
+    showWarningMessage: (message, ...items) => vscode.window.showWarningMessage(message, ...items),
+    showModalWarning: (message, detail, ...items) =>
+      vscode.window.showWarningMessage(message, { modal: true, detail }, ...items),
+    showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
+    showSaveDialog: (options) => vscode.window.showSaveDialog(options),
+  };
+}
+
+/** What `activate()` returns: the seams tests may use. Nothing here is for other extensions. */
+export interface ScrapedeckApi {
+  readonly ui: Ui;
+}
