@@ -1,0 +1,121 @@
+/**
+ * The typed messages between the analytics panel (extension side) and its page (browser side).
+ * Both sides import this file and parse every message on arrival with these schemas; a message
+ * that does not parse is logged and ignored. A request carries an `id`; its reply or error
+ * carries the same `id`.
+ */
+import { z } from 'zod';
+import { analyticsPageSchema, analyticsQuerySchema, analyticsRecordSchema } from '../api/schemas';
+
+const id = z.string().min(1).max(64);
+
+export const taskOptionSchema = z.object({
+  taskId: z.string(),
+  taskName: z.string(),
+  taskGroupName: z.string().optional(),
+});
+export type TaskOption = z.infer<typeof taskOptionSchema>;
+
+/** What opened the panel: a task, a group's tasks, or nothing (all tasks). */
+export const presetSchema = z.object({
+  taskIds: z.array(z.string().min(1)).max(100).optional(),
+  label: z.string().max(200).optional(),
+});
+export type Preset = z.infer<typeof presetSchema>;
+
+/** An error as the page shows it: enough to explain it and to copy the request id. */
+export const wireErrorSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+  requestId: z.string().optional(),
+  field: z.string().optional(),
+});
+export type WireError = z.infer<typeof wireErrorSchema>;
+
+/** The form as the user left it (values may be invalid: the page explains them). */
+export const formStateSchema = z.object({
+  start: z.string(),
+  end: z.string(),
+  timeGranularity: z.enum(['Day', 'Week', 'Month']),
+  collectionMethod: z.enum(['All', 'Cloud', 'Local']),
+  taskIds: z.array(z.string()).max(100),
+  taskLabels: z.array(z.string()).max(100),
+  memberNames: z.string(), // free text, comma or newline separated
+  pageSize: z.string(),
+  page: z.number().int().min(1),
+});
+export type FormState = z.infer<typeof formStateSchema>;
+
+/** The result on screen: one page, or every page fetched with "Fetch all pages". */
+export const resultStateSchema = z.object({
+  mode: z.enum(['page', 'all']),
+  query: analyticsQuerySchema,
+  total: z.number().int().nonnegative(),
+  records: z.array(analyticsRecordSchema),
+  requestIds: z.array(z.string()),
+  fetchedAt: z.string(),
+});
+export type ResultState = z.infer<typeof resultStateSchema>;
+
+/** What the page keeps with setState and the serializer hands back after a reload. */
+export const pageStateSchema = z.object({
+  version: z.literal(1),
+  preset: presetSchema.optional(),
+  form: formStateSchema.optional(),
+  result: resultStateSchema.optional(),
+  sort: z.object({ column: z.string(), direction: z.enum(['asc', 'desc']) }).optional(),
+});
+export type PageState = z.infer<typeof pageStateSchema>;
+
+// ---- host -> page ----------------------------------------------------------------------------
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), today: z.string(), preset: presetSchema.optional(), state: pageStateSchema.optional() }),
+  z.object({ type: z.literal('queryResult'), id, query: analyticsQuerySchema, page: analyticsPageSchema, requestId: z.string().optional() }),
+  z.object({ type: z.literal('fetchAllProgress'), id, fetched: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('fetchAllResult'),
+    id,
+    query: analyticsQuerySchema,
+    total: z.number().int().nonnegative(),
+    records: z.array(analyticsRecordSchema),
+    requestIds: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(z.string()).max(100), taskLabels: z.array(z.string()).max(100) }),
+  z.object({ type: z.literal('exportDone'), id, path: z.string() }),
+  z.object({ type: z.literal('error'), id, error: wireErrorSchema }),
+  z.object({ type: z.literal('signedIn'), signedIn: z.boolean() }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+// ---- page -> host ----------------------------------------------------------------------------
+
+export const pageMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('query'), id, query: analyticsQuerySchema }),
+  z.object({ type: z.literal('fetchAll'), id, query: analyticsQuerySchema }),
+  z.object({ type: z.literal('cancel'), id }),
+  z.object({ type: z.literal('pickTasks'), id, selected: z.array(z.string()).max(100) }),
+  z.object({
+    type: z.literal('export'),
+    id,
+    format: z.enum(['csv', 'json']),
+    query: analyticsQuerySchema,
+    records: z.array(analyticsRecordSchema),
+  }),
+  z.object({ type: z.literal('copy'), text: z.string().max(1000) }),
+  z.object({ type: z.literal('state'), state: pageStateSchema }),
+  z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(4000) }),
+]);
+export type PageMessage = z.infer<typeof pageMessageSchema>;
+
+/** Parses one message; returns undefined (and a reason) instead of throwing. */
+export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): { ok: true; message: T } | { ok: false; reason: string } {
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, message: result.data };
+  const first = result.error.issues[0];
+  const where = first && first.path.length > 0 ? first.path.join('.') : 'message';
+  return { ok: false, reason: `${where}: ${first?.message ?? 'invalid'}` };
+}
