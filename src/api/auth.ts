@@ -1,0 +1,193 @@
+/**
+ * Credentials and the token session. The owner decides where credentials live (SecretStorage
+ * in the extension, memory in tests); the client reads them per request and writes back a
+ * renewed session. Renewal is single-flight: however many calls find the token stale at once,
+ * one refresh grant goes out and all of them wait for it.
+ */
+import { ApiError } from './errors';
+import type { SecretSet } from './redact';
+import type { TokenData } from './schemas';
+
+export interface TokenSession {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: string;
+  /** Epoch ms after which the access token is no longer valid. */
+  expiresAt: number;
+  /** Epoch ms the token was obtained; lets the renewal margin scale down for short-lived tokens. */
+  issuedAt?: number;
+}
+
+export type Credentials =
+  | { kind: 'apiKey'; apiKey: string } // main: x-api-key; hub: Bearer apiKey
+  | { kind: 'session'; session: TokenSession; hubApiKey?: string }; // main: Bearer access token; hub: Bearer hubApiKey
+
+export interface CredentialsStore {
+  /** undefined = signed out. */
+  get(): Promise<Credentials | undefined>;
+  /** Called by the client after it renewed the session, so the owner can persist it. */
+  set(next: Credentials): Promise<void>;
+}
+
+export class MemoryCredentialsStore implements CredentialsStore {
+  private value: Credentials | undefined;
+  constructor(initial?: Credentials) {
+    this.value = initial;
+  }
+  get(): Promise<Credentials | undefined> {
+    return Promise.resolve(this.value);
+  }
+  set(next: Credentials): Promise<void> {
+    this.value = next;
+    return Promise.resolve();
+  }
+  /** Sign out (not part of CredentialsStore: the client never signs anyone out). */
+  clear(): void {
+    this.value = undefined;
+  }
+}
+
+export function sessionFromToken(data: TokenData, now: number): TokenSession {
+  return {
+    accessToken: data.access_token,
+    refreshToken: data.refresh_token,
+    tokenType: data.token_type,
+    expiresAt: now + data.expires_in * 1000,
+    issuedAt: now,
+  };
+}
+
+export interface SessionKeeperOptions {
+  store: CredentialsStore;
+  now: () => number;
+  refreshMarginMs: number;
+  /** Performs the refresh grant (no caller signal: the renewal is shared by many callers). */
+  refresh: (refreshToken: string) => Promise<TokenData>;
+  onSessionExpired?: () => void;
+  secrets: SecretSet;
+}
+
+export interface AuthHeaders {
+  headers: Record<string, string>;
+  /** The access token sent, if any: after a 401 it tells whether someone renewed already. */
+  accessToken?: string;
+}
+
+export const SIGN_IN_NEEDED = 'Your session has expired and could not be renewed: sign in again.';
+
+export class SessionKeeper {
+  private inflight: { refreshToken: string; promise: Promise<TokenSession> } | undefined;
+
+  constructor(private readonly options: SessionKeeperOptions) {}
+
+  /** Credentials for the main interface, renewed first if the session is about to expire. */
+  async mainHeaders(signal?: AbortSignal): Promise<AuthHeaders> {
+    const creds = await this.read();
+    if (creds.kind === 'apiKey') return { headers: { 'x-api-key': creds.apiKey } };
+    let session = creds.session;
+    if (this.isStale(session)) session = await this.renewShared(creds, signal);
+    return { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken };
+  }
+
+  /** Credentials for the data-app hub: always an API key, as a Bearer token. */
+  async hubHeaders(): Promise<AuthHeaders> {
+    const creds = await this.read();
+    const key = creds.kind === 'apiKey' ? creds.apiKey : creds.hubApiKey;
+    if (key === undefined || key === '') {
+      throw new ApiError({
+        kind: 'auth',
+        message: 'An API key is needed for the data-app hub: a username and password session does not work there. Add an API key.',
+      });
+    }
+    return { headers: { authorization: `Bearer ${key}` } };
+  }
+
+  /** After a 401 on the main interface: renew once, unless another call already did. */
+  async renewAfter401(usedAccessToken: string, signal?: AbortSignal): Promise<void> {
+    const creds = await this.read();
+    if (creds.kind !== 'session') return;
+    if (creds.session.accessToken !== usedAccessToken) return; // renewed meanwhile
+    await this.renewShared(creds, signal);
+  }
+
+  private async read(): Promise<Credentials> {
+    const creds = await this.options.store.get();
+    if (creds === undefined) {
+      throw new ApiError({ kind: 'auth', message: 'Not signed in: sign in with an API key or a username and password.' });
+    }
+    if (creds.kind === 'apiKey') this.options.secrets.add(creds.apiKey);
+    else this.options.secrets.add(creds.session.accessToken, creds.session.refreshToken, creds.hubApiKey);
+    return creds;
+  }
+
+  private isStale(session: TokenSession): boolean {
+    const lifetime = session.issuedAt !== undefined ? session.expiresAt - session.issuedAt : Infinity;
+    // A 2-second token with a 60-second margin would renew forever: cap the margin at a quarter of the lifetime.
+    const margin = Math.min(this.options.refreshMarginMs, lifetime / 4);
+    return this.options.now() >= session.expiresAt - margin;
+  }
+
+  private renewShared(creds: Extract<Credentials, { kind: 'session' }>, signal?: AbortSignal): Promise<TokenSession> {
+    const { refreshToken } = creds.session;
+    if (this.inflight === undefined || this.inflight.refreshToken !== refreshToken) {
+      const promise = this.renew(creds).finally(() => {
+        if (this.inflight?.promise === promise) this.inflight = undefined;
+      });
+      promise.catch(() => undefined); // awaited by callers; never an unhandled rejection if all of them gave up
+      this.inflight = { refreshToken, promise };
+    }
+    return untilAborted(this.inflight.promise, signal);
+  }
+
+  private async renew(creds: Extract<Credentials, { kind: 'session' }>): Promise<TokenSession> {
+    const old = creds.session;
+    if (old.refreshToken === '') throw this.expired(undefined);
+    let data: TokenData;
+    try {
+      data = await this.options.refresh(old.refreshToken);
+    } catch (e) {
+      // Refused (bad or revoked refresh token): only signing in again helps. Anything else
+      // (network, 5xx) is passed on as it is: the session may still be renewable later.
+      if (e instanceof ApiError && (e.kind === 'auth' || e.kind === 'invalid-request' || e.kind === 'forbidden')) throw this.expired(e);
+      throw e;
+    }
+    const next = sessionFromToken(data, this.options.now());
+    this.options.secrets.add(next.accessToken, next.refreshToken);
+    const current = await this.options.store.get();
+    // Do not resurrect a session the owner has signed out of or replaced meanwhile.
+    if (current?.kind === 'session' && current.session.refreshToken === old.refreshToken) {
+      await this.options.store.set({ kind: 'session', session: next, ...(creds.hubApiKey !== undefined ? { hubApiKey: creds.hubApiKey } : {}) });
+    }
+    return next;
+  }
+
+  private expired(cause: ApiError | undefined): ApiError {
+    try {
+      this.options.onSessionExpired?.();
+    } catch {
+      // The owner's callback must not change the outcome.
+    }
+    const detail = cause !== undefined ? ` (${cause.message})` : ' (no refresh token)';
+    return new ApiError({ kind: 'auth', message: `${SIGN_IN_NEEDED}${detail}`, status: cause?.status, code: cause?.code, requestId: cause?.requestId, cause });
+  }
+}
+
+/** The shared promise, or a 'cancelled' ApiError as soon as this caller's signal fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,222 @@
+/**
+ * One HTTP exchange with the service, including everything around it that every operation
+ * shares: the rate limiter, the per-attempt time-out, retries (429 as the server says, else
+ * back-off with jitter), cancellation, and the one redacted log line per request.
+ * It returns any HTTP reply as-is; turning statuses into ApiErrors is `replies.ts`'s job.
+ */
+import { request, type Dispatcher } from 'undici';
+import { ApiError } from './errors';
+import type { RequestLimiter } from './limiter';
+import { redact, type SecretSet } from './redact';
+import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
+
+export type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
+
+export interface TransportOptions {
+  dispatcher: Dispatcher;
+  limiter: RequestLimiter;
+  timeoutMs: number;
+  maxRetries: number;
+  secrets: SecretSet;
+  /** Wall clock (epoch ms), for Retry-After dates. */
+  now: () => number;
+  log?: (line: string) => void;
+  random?: () => number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+}
+
+export interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  /** What the log shows: the path and only query values that are not secret. */
+  logPath: string;
+  /** Evaluated per attempt, after the limiter grants a slot, so a queued call sends fresh credentials. */
+  headers: () => Record<string, string> | Promise<Record<string, string>>;
+  body?: string;
+  retry: RetryMode;
+  signal?: AbortSignal;
+  /** Jump the limiter queue (a token renewal that other calls are waiting for). */
+  priority?: boolean;
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body; undefined if empty or not JSON (see `bodyError`). */
+  body: unknown;
+  bodyError: string | undefined;
+  requestId: string | undefined;
+  retries: number;
+}
+
+export interface TransportStats {
+  /** Logical requests (one per call to `send`). */
+  requests: number;
+  /** HTTP attempts, retries included. */
+  attempts: number;
+  retries: number;
+  /** Replies of 429 seen on the wire, retried or not. */
+  rateLimited: number;
+}
+
+/** A failed attempt, with whether the request surely never reached the server. */
+interface AttemptFailure {
+  error: ApiError;
+  notSent: boolean;
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function requestIdOf(body: unknown, headers: IncomingHttpHeaders): string | undefined {
+  if (typeof body === 'object' && body !== null && 'requestId' in body) {
+    const id = (body as { requestId: unknown }).requestId;
+    if (typeof id === 'string' && id !== '') return id;
+  }
+  const header = headers['x-request-id'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && value !== '' ? value : undefined;
+}
+
+export class Transport {
+  readonly stats: TransportStats = { requests: 0, attempts: 0, retries: 0, rateLimited: 0 };
+
+  constructor(private readonly options: TransportOptions) {}
+
+  async send(req: OutgoingRequest): Promise<Reply> {
+    const { limiter, maxRetries } = this.options;
+    const started = performance.now();
+    this.stats.requests++;
+    let retries = 0;
+    const cancelled = (): ApiError => new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled` });
+    const retryAfter = async (waitMs: number): Promise<void> => {
+      retries++;
+      this.stats.retries++;
+      await sleep(waitMs, req.signal, cancelled);
+    };
+    for (;;) {
+      let reply: Reply;
+      try {
+        await limiter.acquire(req.signal, req.priority);
+        reply = await this.attempt(req, retries);
+      } catch (caught) {
+        const failure = toFailure(caught);
+        if (failure.error.kind !== 'cancelled' && retries < maxRetries && mayRetry(req.retry, failure)) {
+          await retryAfter(this.backoff(retries)).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
+          continue;
+        }
+        return this.fail(req, started, retries, failure.error);
+      }
+      if (reply.status === 429) {
+        this.stats.rateLimited++;
+        if (req.retry !== 'never' && retries < maxRetries) {
+          const wait =
+            retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now()) ?? this.backoff(retries);
+          limiter.pause(wait); // everyone slows down, not just this call
+          await retryAfter(wait).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
+          continue;
+        }
+      } else if (reply.status >= 500 && req.retry === 'safe' && retries < maxRetries) {
+        await retryAfter(retryDelayFromBody(reply.body) ?? this.backoff(retries)).catch((e: unknown) =>
+          this.fail(req, started, retries, toFailure(e).error),
+        );
+        continue;
+      }
+      this.logLine(req, started, String(reply.status), reply.requestId, retries);
+      return reply;
+    }
+  }
+
+  private async attempt(req: OutgoingRequest, retries: number): Promise<Reply> {
+    const headers = await req.headers();
+    this.stats.attempts++;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    const onAbort = (): void => controller.abort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        signal: controller.signal,
+        dispatcher: this.options.dispatcher,
+      });
+      const text = await res.body.text();
+      let body: unknown;
+      let bodyError: string | undefined;
+      if (text.trim() !== '') {
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch (e) {
+          bodyError = `the reply body is not JSON (${e instanceof Error ? e.message : 'unparseable'})`;
+        }
+      }
+      return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
+    } catch (e) {
+      if (req.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, cause: e });
+      if (timedOut) {
+        throw new ApiError({
+          kind: 'timeout',
+          retryable: true,
+          message: `${req.method} ${req.logPath} timed out after ${this.options.timeoutMs} ms`,
+        });
+      }
+      const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
+      const detail = e instanceof Error ? e.message : String(e);
+      const failure = new ApiError({
+        kind: 'network',
+        retryable: true,
+        code,
+        message: redact(`Could not reach the service for ${req.method} ${req.logPath}: ${detail}`, this.options.secrets),
+      });
+      throw { error: failure, notSent: code !== undefined && NOT_SENT_CODES.has(code) } satisfies AttemptFailure;
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private backoff(retry: number): number {
+    return backoffDelay(retry, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs, random: this.options.random });
+  }
+
+  private fail(req: OutgoingRequest, started: number, retries: number, error: ApiError): never {
+    this.logLine(req, started, error.kind, error.requestId, retries);
+    throw error;
+  }
+
+  private logLine(req: OutgoingRequest, started: number, outcome: string, requestId: string | undefined, retries: number): void {
+    const log = this.options.log;
+    if (!log) return;
+    const ms = Math.round(performance.now() - started);
+    const line = `${req.method} ${req.logPath} ${outcome} ${ms}ms requestId=${requestId ?? '-'} retries=${retries}`;
+    try {
+      log(redact(line, this.options.secrets));
+    } catch {
+      // A failing logger must never fail the request.
+    }
+  }
+}
+
+function toFailure(caught: unknown): AttemptFailure {
+  if (caught instanceof ApiError) return { error: caught, notSent: false };
+  if (typeof caught === 'object' && caught !== null && 'error' in caught && (caught as AttemptFailure).error instanceof ApiError) {
+    return caught as AttemptFailure;
+  }
+  return {
+    error: new ApiError({ kind: 'network', message: `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, cause: caught }),
+    notSent: false,
+  };
+}
+
+function mayRetry(mode: RetryMode, failure: AttemptFailure): boolean {
+  const { kind } = failure.error;
+  if (kind !== 'network' && kind !== 'timeout') return false;
+  if (mode === 'safe') return true;
+  return mode === 'refresh' && failure.notSent;
+}

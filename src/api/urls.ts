@@ -1,0 +1,64 @@
+/**
+ * Address hygiene: which base URLs are acceptable, and how paths are built from user input.
+ * Pure functions, so the rules can be tested without a network.
+ */
+import { ApiError } from './errors';
+import { appRefSchema } from './schemas';
+
+/** 127.0.0.0/8, localhost (and *.localhost) and ::1 — traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return v4 !== null && v4.slice(1).every((part) => Number(part) <= 255);
+}
+
+/**
+ * Parses a base URL and enforces https (plain http only to a loopback host, where nothing can
+ * be overheard). The result has no trailing slash so paths can be appended verbatim.
+ */
+export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'proxyUrl'): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError({ kind: 'invalid-request', field, message: `${field} is not a valid URL: "${raw}"` });
+  }
+  if (field === 'proxyUrl') {
+    // A proxy may legitimately be plain http (the tunnel to the service is still TLS).
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ApiError({ kind: 'invalid-request', field, message: `${field} must be an http:// or https:// URL` });
+    }
+    return url.toString();
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new ApiError({
+      kind: 'invalid-request',
+      field,
+      message: `${field} must use https:// (plain http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${url.protocol}//${url.host}`,
+    });
+  }
+  if (url.search || url.hash) {
+    throw new ApiError({ kind: 'invalid-request', field, message: `${field} must not contain a query or fragment` });
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The hub path segment of an app reference: `namespace/name`, each part encoded on its own and
+ * joined by a literal slash (the spec's app_id "has a namespace part and an app-name part
+ * separated by a slash"). Anything else is refused before sending.
+ */
+export function appRefPath(appRef: string): string {
+  const parsed = appRefSchema.safeParse(appRef);
+  if (!parsed.success) {
+    throw new ApiError({
+      kind: 'invalid-request',
+      field: 'appRef',
+      message: `Invalid app reference "${appRef}": ${parsed.error.issues[0]?.message ?? 'expected namespace/name'}`,
+    });
+  }
+  const [namespace, name] = parsed.data.split('/') as [string, string];
+  return `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+}
