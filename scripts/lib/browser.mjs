@@ -1,0 +1,38 @@
+// Debian's chromium driven by playwright-core: headless, offline-friendly, a fresh profile per run.
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM } from './project.mjs';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * A persistent context in `profileDir` (fresh per run). Returns { context, page, close() }.
+ * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots.
+ */
+export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 } } = {}) {
+  if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} (run scripts/install-vscode.sh)`);
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless,
+    args: CHROMIUM_ARGS,
+    viewport,
+    timeout: 120_000,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await context.close().catch(() => {});
+  };
+  return { context, page, close };
+}

@@ -1,0 +1,146 @@
+// A code-server (VS Code served to a browser, with the real Node extension host) per run:
+// its own folder, settings, process group and port. Recipe: shared/vscode-offline.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CODE_SERVER_ENTRY, NODE24, ROOT } from './project.mjs';
+import { freePort, killGroup, mustRun, portIsFree, startGroup, waitFor } from './proc.mjs';
+
+/** Settings every run starts from: quiet, offline, no prompts, no AI, no trust dialog. */
+export const BASE_SETTINGS = {
+  'telemetry.telemetryLevel': 'off',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'chat.disableAIFeatures': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'npm.autoDetect': 'off',
+  'window.dialogStyle': 'custom',
+};
+
+function stamp() {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/**
+ * A fresh folder `.vscode-test/runs/<kind>-<timestamp>/` with ud/, ext/, xdg/{config,data,cache},
+ * tmp/, ws/ (the workspace folder) and logs/.
+ */
+export function createRunFolder(kind) {
+  const dir = path.join(ROOT, '.vscode-test', 'runs', `${kind}-${stamp()}-${process.pid}`);
+  const run = {
+    dir,
+    ud: path.join(dir, 'ud'),
+    ext: path.join(dir, 'ext'),
+    config: path.join(dir, 'xdg', 'config'),
+    data: path.join(dir, 'xdg', 'data'),
+    cache: path.join(dir, 'xdg', 'cache'),
+    tmp: path.join(dir, 'tmp'),
+    ws: path.join(dir, 'ws'),
+    logs: path.join(dir, 'logs'),
+    profile: path.join(dir, 'chromium-profile'),
+  };
+  for (const d of [run.ud, path.join(run.ud, 'User'), run.ext, run.config, run.data, run.cache, run.tmp, run.ws, run.logs, run.profile]) {
+    mkdirSync(d, { recursive: true });
+  }
+  return run;
+}
+
+export function settingsPath(run) {
+  return path.join(run.ud, 'User', 'settings.json');
+}
+
+/** Writes ud/User/settings.json: the base settings plus `extra`. */
+export function writeSettings(run, extra = {}) {
+  writeFileSync(settingsPath(run), `${JSON.stringify({ ...BASE_SETTINGS, ...extra }, null, 2)}\n`);
+}
+
+/** The environment code-server and its extension host run with: everything inside the run folder. */
+export function runEnv(run, extra = {}) {
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: run.config,
+    XDG_DATA_HOME: run.data,
+    XDG_CACHE_HOME: run.cache,
+    XDG_RUNTIME_DIR: run.tmp,
+    TMPDIR: run.tmp,
+    EXTENSIONS_GALLERY: '{}',
+    ...extra,
+  };
+  // The harness's own Node/npm variables mean nothing to code-server's Node 24.
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('npm_')) delete env[key];
+  }
+  delete env.NODE_OPTIONS;
+  delete env.ELECTRON_RUN_AS_NODE;
+  delete env.VSCODE_IPC_HOOK_CLI;
+  return env;
+}
+
+function codeServerArgs(run) {
+  return [CODE_SERVER_ENTRY, '--user-data-dir', run.ud, '--extensions-dir', run.ext];
+}
+
+/** `code-server --install-extension file.vsix` into the run's extensions folder. */
+export async function installExtension(run, vsix, env) {
+  await mustRun(NODE24, [...codeServerArgs(run), '--force', '--install-extension', vsix], {
+    cwd: run.dir,
+    env: env ?? runEnv(run),
+  });
+}
+
+/**
+ * Starts code-server in its own process group and waits for GET /healthz.
+ * `port` 0 picks a free one; `smokeTestDriver` enables the development/test payload keys.
+ * Resolves to { port, origin, child, logFile, stop() }.
+ */
+export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000 } = {}) {
+  let chosen = port;
+  if (!chosen) chosen = await freePort();
+  else if (!(await portIsFree(chosen))) throw new Error(`port ${chosen} is in use`);
+  const args = [
+    ...codeServerArgs(run),
+    '--bind-addr', `127.0.0.1:${chosen}`,
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+  ];
+  if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  args.push(run.ws);
+  const logFile = path.join(run.logs, 'code-server.log');
+  const child = startGroup(NODE24, args, { cwd: run.dir, env: env ?? runEnv(run), logFile });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const origin = `http://127.0.0.1:${chosen}`;
+  const stop = () => killGroup(child.pid, { graceMs: 5000 });
+  try {
+    await waitFor(
+      async () => {
+        if (exited) throw new Error(`code-server exited early (see ${logFile})`);
+        const res = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2000) });
+        return res.ok;
+      },
+      { timeoutMs: readyTimeoutMs, intervalMs: 250, what: `code-server on ${origin}/healthz` },
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port: chosen, origin, child, logFile, stop };
+}
+
+/** The workbench address for a folder, with an optional smoke-test-driver payload. */
+export function workbenchUrl(origin, folder, payload) {
+  let url = `${origin}/?folder=${encodeURIComponent(folder)}`;
+  if (payload) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return url;
+}

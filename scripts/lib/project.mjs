@@ -1,0 +1,63 @@
+// Where things are, and the steps every harness shares: dependencies, the cached code-server,
+// the build, the compiled tests and the packaged .vsix.
+import { existsSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mustRun } from './proc.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CACHE = process.env.SCRAPEDECK_CACHE || path.join(os.homedir(), '.cache', 'scrapedeck');
+export const NODE24 = path.join(CACHE, 'node24', 'bin', 'node');
+export const CODE_SERVER = path.join(CACHE, 'cs', 'node_modules', 'code-server');
+export const CODE_SERVER_ENTRY = path.join(CODE_SERVER, 'out', 'node', 'entry.js');
+export const CHROMIUM = process.env.SCRAPEDECK_CHROMIUM || '/usr/bin/chromium';
+export const VSIX = path.join(ROOT, 'dist-vsix', 'scrapedeck.vsix');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+export function log(prefix, message) {
+  process.stderr.write(`[${prefix}] ${message}\n`);
+}
+
+/** True when node_modules is missing or older than package-lock.json. */
+export function depsStale() {
+  const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed)) return true;
+  const lock = path.join(ROOT, 'package-lock.json');
+  return existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs;
+}
+
+/** `npm ci` when node_modules is missing or stale. */
+export async function ensureDeps(prefix = 'deps') {
+  if (!depsStale()) return false;
+  log(prefix, 'node_modules missing or older than package-lock.json: npm ci');
+  await mustRun(NPM, ['ci', '--no-audit', '--no-fund'], { cwd: ROOT });
+  return true;
+}
+
+/** Debian chromium + Node 24 + code-server in the cache (idempotent, fast when done). */
+export async function ensureVscode() {
+  await mustRun('bash', [path.join(ROOT, 'scripts', 'install-vscode.sh')], { cwd: ROOT });
+  for (const p of [NODE24, CODE_SERVER_ENTRY, CHROMIUM]) {
+    if (!existsSync(p)) throw new Error(`missing after install-vscode.sh: ${p}`);
+  }
+}
+
+export async function build() {
+  await mustRun(process.execPath, ['esbuild.mjs'], { cwd: ROOT });
+}
+
+export async function compileTests() {
+  await mustRun(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
+}
+
+/** Production build + `vsce package --no-dependencies` into dist-vsix/scrapedeck.vsix. */
+export async function packageVsix() {
+  // vsce runs `vscode:prepublish` (the production build) itself.
+  await mustRun(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '-o', VSIX],
+    { cwd: ROOT },
+  );
+  return VSIX;
+}
