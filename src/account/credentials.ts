@@ -1,0 +1,115 @@
+/**
+ * How credentials are kept: the SecretStorage key (one per service address, so a sandbox sign-in
+ * and a real one never mix), the stored JSON (parsed with zod on every read: storage is outside
+ * our control) and the non-secret account metadata kept in globalState. Pure, no `vscode`.
+ */
+import { z } from 'zod';
+import type { Credentials } from '../api/auth';
+
+export type SignInMethod = 'apiKey' | 'password' | 'sandbox';
+
+const SECRET_PREFIX = 'scrapedeck.credentials:';
+const META_PREFIX = 'scrapedeck.account:';
+
+/**
+ * One spelling per address: lower-case scheme and host, default port dropped, no trailing
+ * slash. "HTTPS://Example.com:443/" and "https://example.com" share their secrets.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl.trim());
+    // URL already lower-cases scheme and host and drops a default port.
+    const path = url.pathname.replace(/\/+$/, '');
+    return `${url.protocol}//${url.host}${path}`;
+  } catch {
+    return baseUrl.trim().replace(/\/+$/, '');
+  }
+}
+
+/** The SecretStorage key of the credentials for one service address. */
+export function credentialsKey(baseUrl: string): string {
+  return `${SECRET_PREFIX}${normalizeBaseUrl(baseUrl)}`;
+}
+
+/** The globalState key of the account metadata for one service address. */
+export function accountMetaKey(baseUrl: string): string {
+  return `${META_PREFIX}${normalizeBaseUrl(baseUrl)}`;
+}
+
+const tokenSessionSchema = z.object({
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1),
+  tokenType: z.string().min(1),
+  expiresAt: z.number().finite(),
+  issuedAt: z.number().finite().optional(),
+});
+
+export const credentialsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('apiKey'), apiKey: z.string().min(1) }),
+  z.object({ kind: z.literal('session'), session: tokenSessionSchema, hubApiKey: z.string().min(1).optional() }),
+]);
+
+export type StoredCredentials =
+  | { ok: true; credentials: Credentials | undefined }
+  | { ok: false; reason: string };
+
+/** Parses what SecretStorage holds. Nothing stored is "signed out"; anything malformed is an error. */
+export function parseStoredCredentials(text: string | undefined): StoredCredentials {
+  if (text === undefined || text === '') return { ok: true, credentials: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'the stored credentials are not JSON' };
+  }
+  const parsed = credentialsSchema.safeParse(json);
+  if (!parsed.success) {
+    // Name the fields only: the values are secrets.
+    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(root)'))].join(', ');
+    return { ok: false, reason: `the stored credentials have an unexpected shape (${fields})` };
+  }
+  const c = parsed.data;
+  const credentials: Credentials =
+    c.kind === 'apiKey'
+      ? { kind: 'apiKey', apiKey: c.apiKey }
+      : c.hubApiKey === undefined
+        ? { kind: 'session', session: c.session }
+        : { kind: 'session', session: c.session, hubApiKey: c.hubApiKey };
+  return { ok: true, credentials };
+}
+
+export function serializeCredentials(credentials: Credentials): string {
+  return JSON.stringify(credentials);
+}
+
+/** The key the hub is called with: the API key itself, or the one set for a password sign-in. */
+export function hubKeyOf(credentials: Credentials | undefined): string | undefined {
+  if (credentials === undefined) return undefined;
+  return credentials.kind === 'apiKey' ? credentials.apiKey : credentials.hubApiKey;
+}
+
+export const accountMetaSchema = z.object({
+  label: z.string().min(1),
+  method: z.enum(['apiKey', 'password', 'sandbox']),
+  /** For a password sign-in: offered again by "Sign In Again". Not a secret. */
+  username: z.string().optional(),
+});
+export type AccountMeta = z.infer<typeof accountMetaSchema>;
+
+export function parseAccountMeta(value: unknown): AccountMeta | undefined {
+  const parsed = accountMetaSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** "API key …abcd": enough to tell keys apart, far too little to use one. */
+export function apiKeyLabel(apiKey: string): string {
+  const tail = apiKey.length >= 12 ? apiKey.slice(-4) : '';
+  return tail ? `API key …${tail}` : 'API key';
+}
+
+/** A label when the metadata is missing (e.g. another window has not written it yet). */
+export function fallbackMeta(credentials: Credentials): AccountMeta {
+  return credentials.kind === 'apiKey'
+    ? { label: apiKeyLabel(credentials.apiKey), method: 'apiKey' }
+    : { label: 'Signed in', method: 'password' };
+}

@@ -1,0 +1,240 @@
+/**
+ * The extension's settings, read from a plain object and validated. Pure (no `vscode`), so the
+ * rules are unit-tested in Node; `configuration.ts` feeds it from the workspace configuration.
+ * A bad value is never used: it becomes a problem to show, and the last good value (or the
+ * default) stands in for it.
+ */
+import { APP_REF_RE } from '../api/schemas';
+
+export const DEFAULT_BASE_URL = 'https://openapi.octoparse.com';
+export const MAX_REQUESTS_PER_SECOND = 20;
+
+export interface Settings {
+  /** Normalised: no trailing slash. */
+  baseUrl: string;
+  /** The hub address before `/v1/...`; undefined when not set (there is no default). */
+  datahubUrl: string | undefined;
+  requestsPerSecond: number;
+  externalUserId: string | undefined;
+  /** Valid `namespace/name` references, de-duplicated, in settings order. */
+  trackedApps: string[];
+  /** The effective proxy: `scrapedeck.proxy`, else VS Code's `http.proxy`, else undefined. */
+  proxy: string | undefined;
+}
+
+/** Raw values as the configuration holds them; anything may be there. */
+export interface RawSettings {
+  baseUrl?: unknown;
+  datahubUrl?: unknown;
+  requestsPerSecond?: unknown;
+  externalUserId?: unknown;
+  trackedApps?: unknown;
+  proxy?: unknown;
+  /** VS Code's own `http.proxy`, the fallback for an empty `scrapedeck.proxy`. */
+  httpProxy?: unknown;
+}
+
+export type SettingId =
+  | 'scrapedeck.baseUrl'
+  | 'scrapedeck.datahubUrl'
+  | 'scrapedeck.requestsPerSecond'
+  | 'scrapedeck.externalUserId'
+  | 'scrapedeck.trackedApps'
+  | 'scrapedeck.proxy'
+  | 'http.proxy';
+
+export interface SettingProblem {
+  setting: SettingId;
+  /** A sentence for people: what is wrong and what is used instead. */
+  message: string;
+}
+
+export interface SettingsResult {
+  values: Settings;
+  problems: SettingProblem[];
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  baseUrl: DEFAULT_BASE_URL,
+  datahubUrl: undefined,
+  requestsPerSecond: MAX_REQUESTS_PER_SECOND,
+  externalUserId: undefined,
+  trackedApps: [],
+  proxy: undefined,
+});
+
+/** 127.0.0.0/8, localhost (and *.localhost) and ::1: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return v4 !== null && v4.slice(1).every((part) => Number(part) <= 255);
+}
+
+/** A service address: https, or http to a loopback host; no query or fragment; no trailing slash. */
+export function checkServiceUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, reason: 'is not a URL' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return { ok: false, reason: 'must start with https:// (http:// is allowed only for localhost and 127.0.0.1)' };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
+  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)' };
+  return { ok: true, url: url.toString().replace(/\/+$/, '') };
+}
+
+function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, reason: 'is not a URL' };
+  }
+  // Plain http is normal for a proxy: the tunnel to the service is still TLS.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, reason: 'must be an http:// or https:// proxy address' };
+  }
+  return { ok: true, url: url.toString() };
+}
+
+function hasControlCharacters(text: string): boolean {
+  return [...text].some((ch) => {
+    const code = ch.charCodeAt(0);
+    return code < 0x20 || code === 0x7f;
+  });
+}
+
+/** How a refused value is quoted; a password inside a URL is never repeated. */
+function show(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      const url = new URL(value);
+      if (url.password) {
+        url.password = '***';
+        return `"${url.toString()}"`;
+      }
+    } catch {
+      // not a URL: quoted as it is
+    }
+  }
+  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+}
+
+/** Reads and validates every setting. `lastGood` stands in for any value that is refused. */
+export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> = DEFAULT_SETTINGS): SettingsResult {
+  const problems: SettingProblem[] = [];
+  const refuse = (setting: SettingId, value: unknown, reason: string, using: string): void => {
+    problems.push({ setting, message: `The setting ${setting} is ${show(value)}, which ${reason}. Using ${using} instead.` });
+  };
+
+  // Base URL: required, so an empty value also falls back.
+  let baseUrl = lastGood.baseUrl;
+  if (raw.baseUrl === undefined || raw.baseUrl === null || raw.baseUrl === '') {
+    baseUrl = DEFAULT_BASE_URL;
+  } else if (typeof raw.baseUrl !== 'string') {
+    refuse('scrapedeck.baseUrl', raw.baseUrl, 'is not text', lastGood.baseUrl);
+  } else {
+    const checked = checkServiceUrl(raw.baseUrl);
+    if (checked.ok) baseUrl = checked.url;
+    else refuse('scrapedeck.baseUrl', raw.baseUrl, checked.reason, lastGood.baseUrl);
+  }
+
+  // Hub URL: optional; empty means "not set".
+  let datahubUrl = lastGood.datahubUrl;
+  const hubFallback = lastGood.datahubUrl ?? 'no hub address';
+  if (raw.datahubUrl === undefined || raw.datahubUrl === null || (typeof raw.datahubUrl === 'string' && raw.datahubUrl.trim() === '')) {
+    datahubUrl = undefined;
+  } else if (typeof raw.datahubUrl !== 'string') {
+    refuse('scrapedeck.datahubUrl', raw.datahubUrl, 'is not text', hubFallback);
+  } else {
+    const checked = checkServiceUrl(raw.datahubUrl);
+    if (checked.ok) datahubUrl = checked.url;
+    else refuse('scrapedeck.datahubUrl', raw.datahubUrl, checked.reason, hubFallback);
+  }
+
+  let requestsPerSecond = lastGood.requestsPerSecond;
+  if (raw.requestsPerSecond === undefined || raw.requestsPerSecond === null) {
+    requestsPerSecond = MAX_REQUESTS_PER_SECOND;
+  } else if (
+    typeof raw.requestsPerSecond !== 'number' ||
+    !Number.isFinite(raw.requestsPerSecond) ||
+    raw.requestsPerSecond < 1 ||
+    raw.requestsPerSecond > MAX_REQUESTS_PER_SECOND
+  ) {
+    refuse(
+      'scrapedeck.requestsPerSecond',
+      raw.requestsPerSecond,
+      `is not a number from 1 to ${MAX_REQUESTS_PER_SECOND} (the service allows ${MAX_REQUESTS_PER_SECOND} per second)`,
+      String(lastGood.requestsPerSecond),
+    );
+  } else {
+    requestsPerSecond = raw.requestsPerSecond;
+  }
+
+  let externalUserId = lastGood.externalUserId;
+  const idFallback = lastGood.externalUserId === undefined ? 'no external user id' : show(lastGood.externalUserId);
+  if (raw.externalUserId === undefined || raw.externalUserId === null || (typeof raw.externalUserId === 'string' && raw.externalUserId.trim() === '')) {
+    externalUserId = undefined;
+  } else if (typeof raw.externalUserId !== 'string') {
+    refuse('scrapedeck.externalUserId', raw.externalUserId, 'is not text', idFallback);
+  } else if (hasControlCharacters(raw.externalUserId) || raw.externalUserId.length > 256) {
+    // It travels as an HTTP header value: no control characters, a sane length.
+    refuse('scrapedeck.externalUserId', raw.externalUserId, 'contains control characters or is over 256 characters', idFallback);
+  } else {
+    externalUserId = raw.externalUserId.trim();
+  }
+
+  // Tracked apps: keep the valid entries, name the others.
+  let trackedApps = [...lastGood.trackedApps];
+  if (raw.trackedApps === undefined || raw.trackedApps === null) {
+    trackedApps = [];
+  } else if (!Array.isArray(raw.trackedApps)) {
+    refuse('scrapedeck.trackedApps', raw.trackedApps, 'is not a list', 'the previous list');
+  } else {
+    const good = new Set<string>();
+    const bad: unknown[] = [];
+    for (const entry of raw.trackedApps as unknown[]) {
+      if (typeof entry === 'string' && APP_REF_RE.test(entry.trim())) good.add(entry.trim());
+      else bad.push(entry);
+    }
+    trackedApps = [...good];
+    if (bad.length > 0) {
+      problems.push({
+        setting: 'scrapedeck.trackedApps',
+        message: `The setting scrapedeck.trackedApps has ${bad.length === 1 ? 'an entry' : 'entries'} that ${bad.length === 1 ? 'is' : 'are'} not namespace/name (${bad.map(show).join(', ')}). ${bad.length === 1 ? 'It is' : 'They are'} ignored.`,
+      });
+    }
+  }
+
+  // Proxy: ours first, then VS Code's http.proxy. Either being bad means a direct connection
+  // (or the last good proxy), never a half-parsed address.
+  let proxy = lastGood.proxy;
+  const proxyFallback = lastGood.proxy ?? 'no proxy';
+  const ownProxy = typeof raw.proxy === 'string' ? raw.proxy.trim() : raw.proxy;
+  if (ownProxy !== undefined && ownProxy !== null && ownProxy !== '') {
+    if (typeof ownProxy !== 'string') refuse('scrapedeck.proxy', raw.proxy, 'is not text', proxyFallback);
+    else {
+      const checked = checkProxyUrl(ownProxy);
+      if (checked.ok) proxy = checked.url;
+      else refuse('scrapedeck.proxy', raw.proxy, checked.reason, proxyFallback);
+    }
+  } else if (typeof raw.httpProxy === 'string' && raw.httpProxy.trim() !== '') {
+    const checked = checkProxyUrl(raw.httpProxy);
+    if (checked.ok) proxy = checked.url;
+    else refuse('http.proxy', raw.httpProxy, `${checked.reason} (Scrapedeck uses it because scrapedeck.proxy is empty)`, proxyFallback);
+  } else {
+    proxy = undefined;
+  }
+
+  return { values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy }, problems };
+}
+
+/** Which settings differ between two validated snapshots. */
+export function changedSettings(a: Readonly<Settings>, b: Readonly<Settings>): (keyof Settings)[] {
+  const keys = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
+  return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
