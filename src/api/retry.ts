@@ -35,6 +35,7 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   const text = raw.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return clampDelay(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its weekday/month; "-1" is not a date
   const when = Date.parse(text);
   if (Number.isNaN(when)) return undefined;
   return clampDelay(when - nowMs);
