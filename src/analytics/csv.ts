@@ -1,0 +1,73 @@
+/**
+ * Analytics records as CSV that opens cleanly in a spreadsheet. Pure: no `vscode`, no I/O.
+ *
+ * - One column per record field, nested metrics flattened as `group.field` so the header says
+ *   exactly where each value came from (and matches the JSON export).
+ * - RFC 4180: fields with a comma, a double quote, CR or LF are quoted, quotes doubled, rows end
+ *   with CRLF.
+ * - A UTF-8 byte-order mark first, so spreadsheets read task names in any script as UTF-8.
+ * - Null (unknown) metrics are empty cells, never 0.
+ */
+import type { AnalyticsRecord } from '../api/schemas';
+
+type Cell = string | number | null;
+
+export interface CsvColumn {
+  readonly header: string;
+  readonly value: (record: AnalyticsRecord) => Cell;
+}
+
+/** Every field of the spec's analytics record, in the order the spec lists them. */
+export const CSV_COLUMNS: readonly CsvColumn[] = [
+  { header: 'taskId', value: (r) => r.taskId },
+  { header: 'userId', value: (r) => r.userId },
+  { header: 'taskName', value: (r) => r.taskName },
+  { header: 'dayKey', value: (r) => r.dayKey },
+  { header: 'weekStartDate', value: (r) => r.weekStartDate },
+  { header: 'weekEndDate', value: (r) => r.weekEndDate },
+  { header: 'collectionMethod', value: (r) => r.collectionMethod },
+  { header: 'dataVolumeMetrics.totalCollected', value: (r) => r.dataVolumeMetrics.totalCollected },
+  { header: 'dataVolumeMetrics.deduplicatedVolume', value: (r) => r.dataVolumeMetrics.deduplicatedVolume },
+  { header: 'executionMetrics.runCount', value: (r) => r.executionMetrics.runCount },
+  { header: 'executionMetrics.successCount', value: (r) => r.executionMetrics.successCount },
+  { header: 'executionMetrics.failureCount', value: (r) => r.executionMetrics.failureCount },
+  { header: 'executionMetrics.durationPerRunSeconds', value: (r) => r.executionMetrics.durationPerRunSeconds },
+  { header: 'executionMetrics.totalExecutionSeconds', value: (r) => r.executionMetrics.totalExecutionSeconds },
+  { header: 'executionMetrics.successRate', value: (r) => r.executionMetrics.successRate },
+  { header: 'executionMetrics.failureRate', value: (r) => r.executionMetrics.failureRate },
+  { header: 'resourceUsageMetrics.captchaCount', value: (r) => r.resourceUsageMetrics.captchaCount },
+  { header: 'resourceUsageMetrics.simpleTemplateCount', value: (r) => r.resourceUsageMetrics.simpleTemplateCount },
+  { header: 'resourceUsageMetrics.proxyIpCount', value: (r) => r.resourceUsageMetrics.proxyIpCount },
+  { header: 'resourceUsageMetrics.balance', value: (r) => r.resourceUsageMetrics.balance },
+];
+
+export const UTF8_BOM = '\uFEFF';
+const NEWLINE = '\r\n';
+
+/** Characters that make a spreadsheet read a text cell as a formula (or hide its start). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * Text that a spreadsheet would evaluate gets a leading apostrophe, so `=HYPERLINK(...)` in a
+ * task name stays text. Only string cells (names, ids, labels) are neutralised: numbers come
+ * from the record's numeric fields, and a negative number such as -3 must stay a number.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One cell, RFC 4180-escaped. */
+export function csvCell(value: Cell): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  const text = neutraliseFormula(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The whole file: BOM, header row, one row per record, CRLF after every row. */
+export function recordsToCsv(records: readonly AnalyticsRecord[], columns: readonly CsvColumn[] = CSV_COLUMNS): string {
+  const rows = [columns.map((c) => csvCell(c.header)).join(',')];
+  for (const record of records) rows.push(columns.map((c) => csvCell(c.value(record))).join(','));
+  return UTF8_BOM + rows.join(NEWLINE) + NEWLINE;
+}
