@@ -1,0 +1,117 @@
+/**
+ * The Tasks view's TreeDataProvider: turns `TasksModel` answers into nodes. It shows no pop-ups
+ * itself and registers no commands; failures go to the injected `report` (the view keeps its
+ * last good rows) and loading goes through the injected `progress` (the spinner on the view).
+ */
+import * as vscode from 'vscode';
+import type { TaskGroup } from '../../api/schemas';
+import { isApiError } from '../../api/errors';
+import type { TasksModel } from './tasksModel';
+import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
+
+export interface TasksProviderDeps {
+  signedIn(): boolean;
+  /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
+  report(error: unknown, what: string): void;
+  progress<T>(work: () => Promise<T>): Thenable<T>;
+}
+
+const REFRESH: vscode.Command = { command: 'scrapedeck.tasks.refresh', title: 'Refresh Tasks' };
+
+export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TasksNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
+  private readonly groupNodes = new Map<string, TaskGroupNode>();
+
+  constructor(
+    readonly model: TasksModel,
+    private readonly deps: TasksProviderDeps,
+  ) {}
+
+  getTreeItem(element: TasksNode): vscode.TreeItem {
+    return element;
+  }
+
+  getParent(element: TasksNode): TasksNode | undefined {
+    if (element instanceof TaskNode || element instanceof LoadMoreNode) return this.groupNodes.get(element.group.taskGroupId);
+    return undefined;
+  }
+
+  async getChildren(element?: TasksNode): Promise<TasksNode[]> {
+    if (!this.deps.signedIn()) return [];
+    if (element === undefined) return this.rootChildren();
+    if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
+    return [];
+  }
+
+  /** Re-fetch everything; rows stay as they are until the answers arrive (or if they fail). */
+  refresh(): void {
+    this.model.invalidate();
+    this.changed.fire(undefined);
+  }
+
+  /** The account changed: drop every row of the previous one. */
+  reset(): void {
+    this.model.reset();
+    this.groupNodes.clear();
+    this.changed.fire(undefined);
+  }
+
+  setFilter(text: string | undefined): void {
+    if (this.model.setFilter(text)) this.changed.fire(undefined);
+  }
+
+  /** One more page of a group; no request, the tasks are already loaded. */
+  loadMore(taskGroupId: string): void {
+    this.model.loadMore(taskGroupId);
+    this.changed.fire(this.groupNodes.get(taskGroupId));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private async rootChildren(): Promise<TasksNode[]> {
+    const loaded = await this.deps.progress(() => this.model.groups());
+    this.reportUnlessCancelled(loaded.error, 'Loading task groups');
+    const groups = loaded.value;
+    if (groups === undefined) {
+      return loaded.error === undefined ? [] : [new TaskMessageNode('groups-failed', 'Could not load task groups. Click to try again.', 'warning', REFRESH)];
+    }
+    if (groups.length === 0) {
+      return this.model.isFiltered
+        ? [new TaskMessageNode('no-match', `No task or group name contains “${this.model.filter}”`, 'search-stop')]
+        : [new TaskMessageNode('no-groups', 'This account has no task groups yet.', 'info')];
+    }
+    this.groupNodes.clear();
+    return groups.map(({ group }) => {
+      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered);
+      this.groupNodes.set(group.taskGroupId, node);
+      return node;
+    });
+  }
+
+  private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
+    const loaded = await this.deps.progress(() => this.model.tasks(group.taskGroupId));
+    this.reportUnlessCancelled(loaded.error, `Loading the tasks of “${group.taskGroupName}”`);
+    const slice = loaded.value;
+    const id = group.taskGroupId;
+    if (slice === undefined) {
+      return loaded.error === undefined ? [] : [new TaskMessageNode(`tasks-failed:${id}`, 'Could not load the tasks. Click to try again.', 'warning', REFRESH)];
+    }
+    if (slice.total === 0) {
+      const text = this.model.isFiltered ? 'No task name matches the filter' : 'No tasks in this group';
+      return [new TaskMessageNode(`empty:${id}`, text, 'info')];
+    }
+    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group));
+    if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
+    return nodes;
+  }
+
+  private reportUnlessCancelled(error: unknown, what: string): void {
+    if (error === undefined) return;
+    if (isApiError(error) && error.kind === 'cancelled') return;
+    this.deps.report(error, what);
+  }
+}
