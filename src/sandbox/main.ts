@@ -1,0 +1,83 @@
+/**
+ * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]`
+ * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
+ * logs go to stderr so stdout stays machine-readable.
+ */
+import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
+import type { SandboxInfo } from './info';
+
+const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N] [--quiet]`;
+
+interface Cli {
+  options: SandboxOptions;
+  json: boolean;
+  quiet: boolean;
+}
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function number(flag: string, text: string | undefined, check: (n: number) => boolean): number {
+  const n = Number(text);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(n) || !check(n)) fail(`${flag} needs a valid number (got ${text ?? 'nothing'})`);
+  return n;
+}
+
+export function parseArgs(argv: string[]): Cli {
+  const cli: Cli = { options: {}, json: false, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    switch (name) {
+      case '--json': cli.json = true; break;
+      case '--quiet': cli.quiet = true; break;
+      case '--port': cli.options.port = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535); break;
+      case '--host': cli.options.host = value() ?? fail('--host needs a value'); break;
+      case '--token-ttl': cli.options.tokenTtlSeconds = number(name, value(), (n) => Number.isInteger(n) && n > 0); break;
+      case '--rate-limit': cli.options.rateLimit = number(name, value(), (n) => Number.isInteger(n) && n >= 0); break;
+      case '--faults': cli.options.faults = number(name, value(), (n) => n >= 0 && n <= 1); break;
+      case '--seed': cli.options.seed = number(name, value(), (n) => Number.isInteger(n)); break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: fail(`unknown option ${flag}`);
+    }
+  }
+  return cli;
+}
+
+function banner(info: SandboxInfo, options: SandboxOptions): string {
+  const lines = [
+    'Scrapedeck sandbox is running (seeded test data; nothing leaves this machine).',
+    `  base URL:    ${info.baseUrl}`,
+    `  datahub URL: ${info.datahubUrl}`,
+    `  rate limit:  ${options.rateLimit ?? DEFAULTS.rateLimit}/s per credential · token TTL ${options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds}s · faults ${options.faults ?? 0} · seed ${options.seed ?? DEFAULTS.seed}`,
+    '  accounts:',
+  ];
+  for (const a of info.accounts) {
+    lines.push(`    ${a.username.padEnd(8)} ${a.plan.padEnd(12)} password ${a.password}   API key ${a.apiKey}`);
+    lines.push(`             team: ${a.team.join(', ')}   apps: ${a.apps.join(', ')}`);
+  }
+  lines.push('  Press Ctrl-C to stop.');
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const cli = parseArgs(process.argv.slice(2));
+  const sandbox = await startSandbox({ ...cli.options, log: cli.quiet ? undefined : (line) => process.stderr.write(`${line}\n`) });
+  process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(`sandbox: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

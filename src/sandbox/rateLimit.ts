@@ -1,0 +1,36 @@
+/**
+ * Requests per second per credential, as a sliding one-second window. Refused requests do not
+ * count, so a client that waits `retryAfterMs` gets through.
+ */
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
+
+export class RateLimiter {
+  private readonly windows = new Map<string, number[]>();
+
+  /** `limit` 0 turns limiting off. */
+  constructor(
+    private readonly limit: number,
+    private readonly now: () => number,
+  ) {}
+
+  take(key: string): RateDecision {
+    if (this.limit <= 0) return { ok: true };
+    const now = this.now();
+    const since = now - 1000;
+    const stamps = (this.windows.get(key) ?? []).filter((t) => t > since);
+    if (stamps.length >= this.limit) {
+      this.windows.set(key, stamps);
+      return { ok: false, retryAfterMs: (stamps[0] as number) + 1000 - now };
+    }
+    stamps.push(now);
+    this.windows.set(key, stamps);
+    if (this.windows.size > 5_000) this.sweep(since);
+    return { ok: true };
+  }
+
+  /** Forget idle credentials. */
+  private sweep(since: number): void {
+    for (const [key, stamps] of this.windows) if ((stamps[stamps.length - 1] ?? 0) <= since) this.windows.delete(key);
+  }
+}

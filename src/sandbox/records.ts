@@ -1,0 +1,134 @@
+/**
+ * Daily analytics records, generated once per account at start-up from the seed: one record per
+ * task, day and collection method that had activity. Not every task runs every day, not every task
+ * uses both methods, and some metrics are null (not measured), which is not 0.
+ */
+import type { CollectionMethod } from '../api/schemas';
+import { addDays, parseDay, type DayNumber } from '../api/dates';
+import { allTasks, type Activity, type SeedAccount, type SeedTask } from './seed';
+import { chance, floatBetween, intBetween, rngFor, type Rng } from './prng';
+
+/** Days of history kept: the three-month query window plus slack. */
+export const RECORD_DAYS = 100;
+
+export interface Metrics {
+  totalCollected: number | null;
+  deduplicatedVolume: number | null;
+  runCount: number | null;
+  successCount: number | null;
+  failureCount: number | null;
+  durationPerRunSeconds: number | null;
+  totalExecutionSeconds: number | null;
+  successRate: number | null;
+  failureRate: number | null;
+  captchaCount: number | null;
+  simpleTemplateCount: number | null;
+  proxyIpCount: number | null;
+  balance: number | null;
+}
+
+export interface DailyRecord {
+  day: DayNumber;
+  date: string;
+  taskId: string;
+  taskName: string;
+  userId: string;
+  method: CollectionMethod;
+  metrics: Metrics;
+}
+
+interface TaskProfile {
+  cloudRate: number;
+  localRate: number;
+  runsPerDay: number;
+  successProbability: number;
+  secondsPerRun: number;
+  itemsPerRun: number;
+  usesTemplate: boolean;
+  captchaPerRun: number;
+}
+
+export const round = (value: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+};
+
+/**
+ * Records of one account for the `days` days ending `today`, sorted by (day, taskId, method) so a
+ * Day query is a slice and needs no sort.
+ */
+export function buildDailyRecords(seed: number, account: SeedAccount, today: string, days = RECORD_DAYS): DailyRecord[] {
+  const tasks = [...allTasks(account)].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+  const streams = tasks.map((t) => ({
+    task: t,
+    rng: rngFor(seed, 'records', t.taskId),
+    profile: taskProfile(rngFor(seed, 'profile', t.taskId), account.activity),
+  }));
+  const out: DailyRecord[] = [];
+  for (let i = days - 1; i >= 0; i--) {
+    const date = addDays(today, -i);
+    const day = parseDay(date) as DayNumber;
+    const weekend = [0, 6].includes(new Date(day * 86_400_000).getUTCDay());
+    for (const { task, rng, profile } of streams) {
+      // Draw both chances every day so one method's activity does not shift the other's stream.
+      const cloud = chance(rng, profile.cloudRate * (weekend && account.activity === 'normal' ? 0.6 : 1));
+      const local = chance(rng, profile.localRate * (weekend ? 0.5 : 1));
+      if (cloud) out.push(record(account, task, day, date, 'Cloud', dayMetrics(rng, profile, 'Cloud')));
+      if (local) out.push(record(account, task, day, date, 'Local', dayMetrics(rng, profile, 'Local')));
+    }
+  }
+  return out;
+}
+
+function record(account: SeedAccount, task: SeedTask, day: DayNumber, date: string, method: CollectionMethod, metrics: Metrics): DailyRecord {
+  return { day, date, taskId: task.taskId, taskName: task.taskName, userId: account.userId, method, metrics };
+}
+
+function taskProfile(rng: Rng, activity: Activity): TaskProfile {
+  const base = {
+    runsPerDay: intBetween(rng, 1, 24),
+    successProbability: floatBetween(rng, 0.72, 0.995),
+    secondsPerRun: floatBetween(rng, 20, 900),
+    itemsPerRun: intBetween(rng, 40, 2000),
+    usesTemplate: chance(rng, 0.4),
+    captchaPerRun: chance(rng, 0.3) ? floatBetween(rng, 0.2, 3) : 0,
+  };
+  const kind = rng();
+  if (activity === 'heavy') {
+    // The Enterprise account runs in the cloud nearly every day: 140 tasks x ~90 days > 10,000 Day rows.
+    return { ...base, cloudRate: floatBetween(rng, 0.97, 1), localRate: kind < 0.3 ? floatBetween(rng, 0.1, 0.3) : 0 };
+  }
+  if (kind < 0.55) return { ...base, cloudRate: floatBetween(rng, 0.55, 0.92), localRate: 0 };
+  if (kind < 0.7) return { ...base, cloudRate: 0, localRate: floatBetween(rng, 0.35, 0.75) };
+  return { ...base, cloudRate: floatBetween(rng, 0.4, 0.8), localRate: floatBetween(rng, 0.2, 0.45) };
+}
+
+function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod): Metrics {
+  const cloud = method === 'Cloud';
+  // A few scheduled days where nothing ran: counts 0, per-run figures and rates null.
+  const runs = chance(rng, 0.03) ? 0 : Math.max(1, Math.round((cloud ? p.runsPerDay : Math.min(p.runsPerDay, 4)) * floatBetween(rng, 0.6, 1.4)));
+  const success = Math.min(runs, Math.round(runs * Math.min(1, p.successProbability + floatBetween(rng, -0.1, 0.05))));
+  const failure = runs - success;
+  const durationKnown = runs > 0 && !chance(rng, 0.06);
+  const duration = durationKnown ? round(p.secondsPerRun * floatBetween(rng, 0.7, 1.3), 2) : null;
+  const totalExec = duration === null ? (runs === 0 ? 0 : null) : round(duration * runs, 2);
+  const collected = Math.round(success * p.itemsPerRun * floatBetween(rng, 0.5, 1.5));
+  const dedup = !cloud && chance(rng, 0.15) ? null : Math.round(collected * floatBetween(rng, 0.6, 0.98));
+  const proxies = cloud ? round(runs * floatBetween(rng, 0, 5), 2) : null;
+  return {
+    totalCollected: collected,
+    deduplicatedVolume: dedup,
+    runCount: runs,
+    successCount: success,
+    failureCount: failure,
+    durationPerRunSeconds: duration,
+    totalExecutionSeconds: totalExec,
+    successRate: runs > 0 ? round(success / runs, 4) : null,
+    failureRate: runs > 0 ? round(failure / runs, 4) : null,
+    // Local runs solve CAPTCHAs and use proxies on the user's machine: the service does not know.
+    captchaCount: cloud ? Math.round(runs * p.captchaPerRun * floatBetween(rng, 0.5, 1.5)) : null,
+    simpleTemplateCount: p.usesTemplate ? runs : null,
+    proxyIpCount: proxies,
+    balance: cloud ? round((runs * (duration ?? p.secondsPerRun)) / 3600 * 0.25 + (proxies ?? 0) * 0.01, 4) : 0,
+  };
+}

@@ -1,0 +1,87 @@
+/** The route table: which handler, which error shape, and whether faults and the rate limit apply. */
+import { credentialKey } from './auth';
+import { errorReply, type Iface, type Reply } from './respond';
+import type { RouteRequest, SandboxState } from './state';
+import { handleAnalytics } from './routes/analytics';
+import { handleDeprecate } from './routes/hub';
+import { handleTaskGroups, handleTaskSearch } from './routes/tasks';
+import { handleToken, tokenRateKey } from './routes/token';
+
+export const DATAHUB_PREFIX = '/datahub';
+
+export interface Route {
+  /** Stable id for stats and logs, e.g. `POST /token`. */
+  id: string;
+  method: string;
+  pattern: RegExp;
+  /** Names of the pattern's capture groups, in order. */
+  params: string[];
+  iface: Iface;
+  /** The sandbox's own info route is never faulted nor limited: harnesses rely on it. */
+  meta?: boolean;
+  handle(req: RouteRequest, state: SandboxState): Reply;
+  rateKey?(req: RouteRequest, state: SandboxState, remoteAddress: string | undefined): string;
+}
+
+const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string => credentialKey(req.headers, remote);
+
+const ROUTES: Route[] = [
+  {
+    id: 'GET /__sandbox',
+    method: 'GET',
+    pattern: /^\/__sandbox\/?$/,
+    params: [],
+    iface: 'main',
+    meta: true,
+    handle: (_req, state) => ({ status: 200, body: { ...state.info } }),
+  },
+  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey },
+  { id: 'GET /taskGroup', method: 'GET', pattern: /^\/taskGroup\/?$/, params: [], iface: 'main', handle: handleTaskGroups, rateKey: mainKey },
+  { id: 'GET /task/search', method: 'GET', pattern: /^\/task\/search\/?$/, params: [], iface: 'main', handle: handleTaskSearch, rateKey: mainKey },
+  {
+    id: 'POST /taskanalytics/queries',
+    method: 'POST',
+    pattern: /^\/taskanalytics\/queries\/?$/,
+    params: [],
+    iface: 'main',
+    handle: handleAnalytics,
+    rateKey: mainKey,
+  },
+  {
+    id: 'POST /datahub/v1/data-apps/{app_id}/deprecate',
+    method: 'POST',
+    // app_id may contain a literal slash (namespace/name) or %2F.
+    pattern: /^\/datahub\/v1\/data-apps\/(.+)\/deprecate\/?$/,
+    params: ['appId'],
+    iface: 'hub',
+    handle: handleDeprecate,
+    rateKey: mainKey,
+  },
+];
+
+export type Match =
+  | { kind: 'route'; route: Route; params: Record<string, string> }
+  | { kind: 'error'; id: string; iface: Iface; reply: Reply };
+
+export function matchRoute(method: string, pathname: string): Match {
+  const iface: Iface = pathname === DATAHUB_PREFIX || pathname.startsWith(`${DATAHUB_PREFIX}/`) ? 'hub' : 'main';
+  const candidates = ROUTES.filter((r) => r.pattern.test(pathname));
+  const route = candidates.find((r) => r.method === method);
+  if (route) {
+    const m = route.pattern.exec(pathname);
+    const params: Record<string, string> = {};
+    route.params.forEach((name, i) => (params[name] = m?.[i + 1] ?? ''));
+    return { kind: 'route', route, params };
+  }
+  if (candidates.length > 0) {
+    const allow = candidates.map((r) => r.method).join(', ');
+    const first = candidates[0] as Route;
+    return {
+      kind: 'error',
+      id: 'method-not-allowed',
+      iface: first.iface,
+      reply: errorReply(first.iface, 'method-not-allowed', `${method} is not allowed here; use ${allow}`, { headers: { allow } }),
+    };
+  }
+  return { kind: 'error', id: 'unknown', iface, reply: errorReply(iface, 'not-found', `No route ${method} ${pathname}`) };
+}

@@ -1,0 +1,216 @@
+/**
+ * The sandbox's seeded world: accounts, teams, task groups, tasks and data apps. Identities that
+ * people type (usernames, passwords, app names, group names) are fixed so the docs and the demo can
+ * name them; ids and API keys come from the seed.
+ */
+import type { Plan, SandboxAccount } from './info';
+import { base62, intBetween, pick, randomChars, rngFor, uuidLike, type Rng } from './prng';
+
+/** Every sandbox API key starts with this, as the service's keys start with a fixed prefix. */
+export const API_KEY_PREFIX = 'sdk_';
+
+/** How busy an account's tasks are; `heavy` makes the Enterprise account the benchmark's 10,000+ rows. */
+export type Activity = 'normal' | 'heavy';
+
+export interface SeedTask {
+  taskId: string;
+  taskName: string;
+  taskGroupId: string;
+}
+
+export interface SeedGroup {
+  taskGroupId: string;
+  taskGroupName: string;
+  tasks: SeedTask[];
+}
+
+export interface SeedApp {
+  namespace: string;
+  name: string;
+  ref: string;
+  author: string;
+  /** Release versions, oldest first; empty for an app that was never released. */
+  releases: string[];
+  missingSecrets: string[];
+}
+
+export interface SeedAccount {
+  username: string;
+  password: string;
+  apiKey: string;
+  plan: Plan;
+  userId: string;
+  team: string[];
+  activity: Activity;
+  groups: SeedGroup[];
+  apps: SeedApp[];
+}
+
+export interface World {
+  seed: number;
+  accounts: SeedAccount[];
+  byUsername: Map<string, SeedAccount>;
+  byApiKey: Map<string, SeedAccount>;
+  apps: Map<string, SeedApp>;
+}
+
+interface GroupPlan {
+  name: string;
+  size: number;
+  /** Names for a big uniform group ("Catalog — category 017") instead of site × kind. */
+  prefix?: string;
+}
+interface AppPlan {
+  name: string;
+  releases: string[];
+  missingSecrets: string[];
+}
+interface AccountPlan {
+  username: string;
+  plan: Plan;
+  team: string;
+  activity: Activity;
+  groups: GroupPlan[];
+  apps: AppPlan[];
+}
+
+/** accounts[0] is the Professional account the demo signs in with. */
+const ACCOUNT_PLANS: AccountPlan[] = [
+  {
+    username: 'ada',
+    plan: 'Professional',
+    team: 'growth',
+    activity: 'normal',
+    groups: [
+      { name: 'Price monitoring', size: 14 },
+      { name: 'Lead generation', size: 9 },
+      { name: 'News & media', size: 22 },
+      { name: 'Product catalog', size: 160, prefix: 'Catalog — category' },
+      { name: 'Social listening', size: 6 },
+      { name: 'Drafts', size: 0 },
+    ],
+    apps: [
+      { name: 'price-tracker', releases: ['1.0.0', '1.1.0', '1.2.3'], missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'] },
+      { name: 'news-digest', releases: [], missingSecrets: [] },
+      { name: 'lead-finder', releases: ['0.9.1'], missingSecrets: [] },
+    ],
+  },
+  {
+    username: 'grace',
+    plan: 'Standard',
+    team: 'growth',
+    activity: 'normal',
+    groups: [
+      { name: 'Reviews', size: 12 },
+      { name: 'Job boards', size: 8 },
+      { name: 'Real estate', size: 7 },
+    ],
+    apps: [{ name: 'review-miner', releases: ['2.0.0'], missingSecrets: ['OPENAI_KEY'] }],
+  },
+  {
+    username: 'linus',
+    plan: 'Enterprise',
+    team: 'platform',
+    activity: 'heavy',
+    groups: [
+      { name: 'Marketplace crawl', size: 60, prefix: 'Marketplace shard' },
+      { name: 'Competitor prices', size: 45 },
+      { name: 'Supplier feeds', size: 35, prefix: 'Supplier feed' },
+    ],
+    apps: [
+      { name: 'catalog-sync', releases: ['3.4.0', '3.5.0'], missingSecrets: [] },
+      { name: 'stock-watch', releases: [], missingSecrets: ['ERP_PASSWORD'] },
+    ],
+  },
+  {
+    username: 'fiona',
+    plan: 'Free',
+    team: 'fiona',
+    activity: 'normal',
+    groups: [{ name: 'My first tasks', size: 3 }],
+    apps: [{ name: 'hello-scraper', releases: ['0.1.0'], missingSecrets: [] }],
+  },
+];
+
+const SITES = ['Amazon', 'eBay', 'Etsy', 'Walmart', 'Zillow', 'Indeed', 'LinkedIn', 'Yelp', 'Booking', 'Reddit',
+  'Google Maps', 'TripAdvisor', 'Best Buy', 'IKEA', 'Target', 'Hacker News', 'Craigslist', 'Glassdoor'];
+const KINDS = ['prices', 'listings', 'reviews', 'search results', 'product details', 'contacts', 'posts',
+  'ratings', 'stock levels', 'job ads', 'store locator', 'top sellers'];
+
+export function buildWorld(seed: number): World {
+  const teams = new Map<string, string[]>();
+  for (const p of ACCOUNT_PLANS) teams.set(p.team, [...(teams.get(p.team) ?? []), p.username]);
+
+  const accounts = ACCOUNT_PLANS.map((p) => buildAccount(seed, p, teams.get(p.team) ?? [p.username]));
+  const apps = new Map<string, SeedApp>();
+  for (const a of accounts) for (const app of a.apps) apps.set(app.ref, app);
+  return {
+    seed,
+    accounts,
+    byUsername: new Map(accounts.map((a) => [a.username.toLowerCase(), a])),
+    byApiKey: new Map(accounts.map((a) => [a.apiKey, a])),
+    apps,
+  };
+}
+
+function buildAccount(seed: number, p: AccountPlan, team: string[]): SeedAccount {
+  const keyRng = rngFor(seed, 'apiKey', p.username);
+  const idRng = rngFor(seed, 'ids', p.username);
+  const usedGroupIds = new Set<string>();
+  const groups = p.groups.map((g, gi) => buildGroup(idRng, usedGroupIds, g, rngFor(seed, 'names', p.username, gi)));
+  return {
+    username: p.username,
+    password: `sandbox-${p.username}`,
+    apiKey: API_KEY_PREFIX + base62(keyRng, 40),
+    plan: p.plan,
+    userId: `u_${randomChars(idRng, 12)}`,
+    team,
+    activity: p.activity,
+    groups,
+    apps: p.apps.map((a) => ({
+      namespace: p.username,
+      name: a.name,
+      ref: `${p.username}/${a.name}`,
+      author: p.username,
+      releases: a.releases,
+      missingSecrets: a.missingSecrets,
+    })),
+  };
+}
+
+function buildGroup(idRng: Rng, used: Set<string>, g: GroupPlan, nameRng: Rng): SeedGroup {
+  let taskGroupId: string;
+  do taskGroupId = String(intBetween(idRng, 100000, 999999));
+  while (used.has(taskGroupId));
+  used.add(taskGroupId);
+  const names = new Set<string>();
+  const tasks: SeedTask[] = [];
+  for (let i = 0; i < g.size; i++) {
+    let taskName: string;
+    if (g.prefix) taskName = `${g.prefix} ${String(i + 1).padStart(3, '0')}`;
+    else {
+      taskName = `${pick(nameRng, SITES)} ${pick(nameRng, KINDS)}`;
+      // Site × kind can repeat; a suffix keeps names distinct as real users make them.
+      if (names.has(taskName)) taskName = `${taskName} (${i + 1})`;
+    }
+    names.add(taskName);
+    tasks.push({ taskId: uuidLike(idRng), taskName, taskGroupId });
+  }
+  return { taskGroupId, taskGroupName: g.name, tasks };
+}
+
+/** The public view of an account (`SandboxInfo.accounts`). */
+export function publicAccount(a: SeedAccount): SandboxAccount {
+  return {
+    username: a.username,
+    password: a.password,
+    apiKey: a.apiKey,
+    plan: a.plan,
+    team: [...a.team],
+    apps: a.apps.map((app) => app.ref),
+  };
+}
+
+export function allTasks(a: SeedAccount): SeedTask[] {
+  return a.groups.flatMap((g) => g.tasks);
+}

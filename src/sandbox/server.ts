@@ -1,0 +1,201 @@
+/**
+ * The sandbox service: a real HTTP server (node:http, no framework) implementing the spec on seeded
+ * data. `startSandbox` is the seam in docs/contracts.md. Imports nothing from vscode.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { todayUtc } from '../api/dates';
+import type { RecordStore } from './analytics';
+import { TokenStore } from './auth';
+import { FaultInjector, type Fault } from './faults';
+import type { SandboxInfo } from './info';
+import { rngFor, uuidLike } from './prng';
+import { RateLimiter } from './rateLimit';
+import { buildDailyRecords } from './records';
+import { errorReply, retryAfter, type Iface, type Reply } from './respond';
+import { DATAHUB_PREFIX, matchRoute } from './router';
+import { buildWorld, publicAccount } from './seed';
+import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state';
+
+export type { SandboxInfo, SandboxAccount } from './info';
+export type { SandboxStats } from './state';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  tokenTtlSeconds?: number;
+  /** Requests per second per credential; 0 turns the limit off. */
+  rateLimit?: number;
+  /** Fraction (0..1) of responses that fail like real networks do. */
+  faults?: number;
+  seed?: number;
+  /** One line per request (method, path, status, duration, requestId); never a secret. */
+  log?: (line: string) => void;
+  /** The clock (epoch ms) for "today", token expiry and the rate limit. */
+  now?: () => number;
+}
+
+export interface RunningSandbox {
+  info: SandboxInfo;
+  stats: SandboxStats;
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1 } as const;
+const MAX_BODY_BYTES = 1_000_000;
+
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
+    req.on('error', reject);
+  });
+}
+
+function faultReply(fault: Fault, iface: Iface): Reply {
+  switch (fault.kind) {
+    case 'error500':
+      return errorReply(iface, 'internal', 'Internal server error (sandbox fault injection).');
+    case 'error503':
+      return retryAfter(iface, 'unavailable', 'Service temporarily unavailable (sandbox fault injection).', fault.retryAfterMs);
+    case 'burst429':
+      return retryAfter(iface, 'rate-limited', 'Too many requests (sandbox fault injection).', fault.retryAfterMs);
+    default:
+      // A proxy's error page: 200 but not JSON.
+      return { status: 200, text: { contentType: 'text/html; charset=utf-8', content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>' } };
+  }
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const seed = options.seed ?? DEFAULTS.seed;
+  const now = options.now ?? (() => Date.now());
+  const host = options.host ?? DEFAULTS.host;
+  const log = options.log;
+  const world = buildWorld(seed);
+  // Precomputed once: queries only filter, bucket and page.
+  const today = todayUtc(new Date(now()));
+  const records: RecordStore = new Map(world.accounts.map((a) => [a.userId, buildDailyRecords(seed, a, today)]));
+  const stats = newStats();
+  const limiter = new RateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, now);
+  const faults = new FaultInjector(options.faults ?? DEFAULTS.faults, seed);
+  const requestIds = rngFor(seed, 'requestIds');
+  const timers = new Set<NodeJS.Timeout>();
+  const state: SandboxState = {
+    world,
+    records,
+    tokens: new TokenStore(options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds, now),
+    deprecated: new Set(),
+    stats,
+    now,
+    info: { baseUrl: '', datahubUrl: '', accounts: world.accounts.map(publicAccount) },
+  };
+
+  const delay = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  function send(res: ServerResponse, reply: Reply, requestId: string): void {
+    stats.byStatus[String(reply.status)] = (stats.byStatus[String(reply.status)] ?? 0) + 1;
+    if (reply.status === 429) stats.status429++;
+    const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...reply.headers };
+    if (reply.text) {
+      res.writeHead(reply.status, { ...headers, 'content-type': reply.text.contentType });
+      res.end(reply.text.content);
+      return;
+    }
+    res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ ...reply.body, requestId }));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = uuidLike(requestIds);
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const match = matchRoute(method, url.pathname);
+    const routeId = match.kind === 'route' ? match.route.id : match.id;
+    stats.requests++;
+    stats.byRoute[routeId] = (stats.byRoute[routeId] ?? 0) + 1;
+    let note = '';
+    let status = 'drop';
+    try {
+      const body = await readBody(req);
+      const iface = match.kind === 'route' ? match.route.iface : match.iface;
+      // Faults first, before any work: a failed refresh must not consume the refresh token.
+      const fault = match.kind === 'route' && match.route.meta ? undefined : faults.next();
+      let reply: Reply | undefined;
+      if (fault) {
+        stats.faultsInjected++;
+        note = ` fault=${fault.kind}`;
+        if (fault.kind === 'drop') {
+          stats.droppedConnections++;
+          req.socket.destroy();
+          return;
+        }
+        if (fault.kind === 'slow') await delay(fault.delayMs);
+        else reply = faultReply(fault, iface);
+      }
+      if (!reply && body.tooLarge) reply = errorReply(iface, 'bad-request', `body: larger than ${MAX_BODY_BYTES} bytes`);
+      if (!reply && match.kind === 'error') reply = match.reply;
+      if (!reply && match.kind === 'route') {
+        const routeReq: RouteRequest = { method, url, headers: req.headers, body: body.text, params: match.params };
+        const key = match.route.rateKey?.(routeReq, state, req.socket.remoteAddress);
+        const decision = key === undefined ? { ok: true as const } : limiter.take(key);
+        reply = decision.ok
+          ? match.route.handle(routeReq, state)
+          : retryAfter(iface, 'rate-limited', 'Too many requests: slow down (20 requests per second per credential).', decision.retryAfterMs);
+      }
+      const final = reply ?? errorReply(iface, 'internal', 'No reply');
+      status = String(final.status);
+      if (!res.destroyed) send(res, final, requestId);
+    } catch (err) {
+      status = '500';
+      if (!res.headersSent && !res.destroyed) {
+        send(res, errorReply(match.kind === 'route' ? match.route.iface : match.iface, 'internal', 'Internal server error.'), requestId);
+      }
+      // The error's message, not the request: it could carry a secret.
+      note += ` error=${err instanceof Error ? err.name : 'unknown'}`;
+    } finally {
+      log?.(`${method} ${url.pathname} ${status} ${Math.round(performance.now() - started)}ms ${requestId}${note}`);
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULTS.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  state.info.baseUrl = baseUrl;
+  state.info.datahubUrl = `${baseUrl}${DATAHUB_PREFIX}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    info: state.info,
+    stats,
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
