@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsRecordSchema } from '../../src/api/schemas';
+import { UTF8_BOM } from '../../src/analytics/csv';
+import { EXPORT_FILTERS, buildJsonExport, defaultExportFileName, serialiseExport } from '../../src/analytics/exportFormat';
+
+const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week', taskIds: ['t1'] };
+const rec: AnalyticsRecord = {
+  taskId: 't1',
+  userId: 'u1',
+  taskName: null,
+  dayKey: '2026-W47',
+  weekStartDate: '2026-11-16',
+  weekEndDate: '2026-11-22',
+  collectionMethod: 'Cloud',
+  dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
+  executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: 3.5, totalExecutionSeconds: 3.5, successRate: 1, failureRate: 0 },
+  resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
+};
+const now = new Date('2026-11-22T10:00:00.000Z');
+
+describe('analytics export format', () => {
+  it('names the file after the range and granularity', () => {
+    assert.equal(defaultExportFileName(query, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv');
+    assert.equal(defaultExportFileName({ start: '2026-11-01', end: '2026-11-02' }, 'json'), 'scrapedeck-analytics-2026-11-01_2026-11-02-day.json');
+    assert.equal(defaultExportFileName({ ...query, timeGranularity: 'Month' }, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-month.csv');
+  });
+
+  it('offers one filter per format', () => {
+    assert.deepEqual(Object.values(EXPORT_FILTERS.csv), [['csv']]);
+    assert.deepEqual(Object.values(EXPORT_FILTERS.json), [['json']]);
+  });
+
+  it('JSON: the query, a count and the records as the service sent them (nulls kept)', () => {
+    const doc = buildJsonExport(query, [rec], now);
+    assert.deepEqual(doc, { format: 'scrapedeck-analytics', version: 1, exportedAt: '2026-11-22T10:00:00.000Z', query, count: 1, records: [rec] });
+    const text = new TextDecoder().decode(serialiseExport('json', query, [rec], now));
+    const parsed = JSON.parse(text) as { records: unknown[] };
+    assert.equal(parsed.records.length, 1);
+    // What was exported parses back as a record: the file is usable as input again.
+    assert.deepEqual(analyticsRecordSchema.parse(parsed.records[0]), rec);
+    assert.equal((parsed.records[0] as { dataVolumeMetrics: { deduplicatedVolume: unknown } }).dataVolumeMetrics.deduplicatedVolume, null);
+    assert.ok(text.endsWith('\n'));
+  });
+
+  it('CSV: UTF-8 bytes with the byte-order mark', () => {
+    const bytes = serialiseExport('csv', query, [rec], now);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    assert.ok(text.startsWith(UTF8_BOM + 'taskId,userId,taskName,'));
+    assert.equal(text.split('\r\n').length, 3);
+  });
+});
