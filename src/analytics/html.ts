@@ -1,0 +1,60 @@
+/**
+ * The analytics page's HTML shell. Pure (strings in, string out) so the CSP is unit-tested.
+ *
+ * The policy allows nothing by default; the one script runs by a fresh crypto nonce per render;
+ * styles, fonts and images come only from the webview's own resource origin. No 'unsafe-inline':
+ * the page sets sizes through the CSSOM (allowed), never through inline style attributes.
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface HtmlResources {
+  /** `webview.cspSource`. */
+  cspSource: string;
+  /** `asWebviewUri(dist/webview/analytics.js)`, as a string. */
+  scriptUri: string;
+  /** `asWebviewUri(media/analytics.css)`, as a string. */
+  styleUri: string;
+  title: string;
+}
+
+/** 128 random bits, base64: a CSP nonce nobody can guess (never Math.random). */
+export function createNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = createNonce()): string {
+  const csp = contentSecurityPolicy(resources.cspSource, nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttr(resources.styleUri)}">
+<title>${escapeText(resources.title)}</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${escapeAttr(nonce)}" src="${escapeAttr(resources.scriptUri)}"></script>
+</body>
+</html>
+`;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapeAttr(text: string): string {
+  return escapeText(text).replace(/"/g, '&quot;');
+}
