@@ -1,0 +1,38 @@
+/**
+ * The optional argument of `scrapedeck.analytics.open`: which tasks to pre-fill, and a label for
+ * the tab. Commands can be run from anywhere (palette, keybindings, other extensions, menus that
+ * pass a Uri), so the argument is parsed, and anything unexpected means "no preset".
+ */
+import { presetSchema, type Preset } from '../webview/protocol';
+
+export type PresetParse = { preset: Preset | undefined; warning?: string };
+
+export function parsePreset(arg: unknown): PresetParse {
+  if (arg === undefined || arg === null) return { preset: undefined };
+  const parsed = presetSchema.safeParse(arg);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'argument';
+    return { preset: undefined, warning: `ignored the analytics preset (${where}: ${issue?.message ?? 'invalid'})` };
+  }
+  return { preset: normalisePreset(parsed.data) };
+}
+
+/** Drops empty parts, so "no tasks" and "an empty list of tasks" are the same preset (all tasks). */
+export function normalisePreset(preset: Preset): Preset | undefined {
+  const taskIds = preset.taskIds && preset.taskIds.length > 0 ? [...new Set(preset.taskIds)] : undefined;
+  const label = preset.label?.trim() ? preset.label.trim() : undefined;
+  if (!taskIds && !label) return undefined;
+  return { ...(taskIds ? { taskIds } : {}), ...(label ? { label } : {}) };
+}
+
+export function panelTitle(preset: Preset | undefined): string {
+  return preset?.label ? `Analytics: ${preset.label}` : 'Task Analytics';
+}
+
+/** Two presets ask for the same tasks (order aside): reopening one reveals the open panel. */
+export function samePreset(a: Preset | undefined, b: Preset | undefined): boolean {
+  const ka = [...(a?.taskIds ?? [])].sort().join('\n');
+  const kb = [...(b?.taskIds ?? [])].sort().join('\n');
+  return ka === kb && (a?.label ?? '') === (b?.label ?? '');
+}
