@@ -1,0 +1,95 @@
+/**
+ * Wires the analytics panel into VS Code: the `scrapedeck.analytics.open` command, the serializer
+ * that restores panels after a reload, and sign-in changes forwarded to open pages. Everything
+ * registered goes into `context.subscriptions`.
+ */
+import * as vscode from 'vscode';
+import type { ScrapedeckClient } from '../api/client';
+import type { Ui } from '../platform/ui';
+import type { PageState, Preset } from '../webview/protocol';
+import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
+import { parsePreset, samePreset } from './preset';
+import { AnalyticsPanelSerializer } from './serializer';
+
+export { AnalyticsPanel } from './panel';
+
+export interface AnalyticsDeps {
+  getClient(): ScrapedeckClient | undefined; // undefined while signed out
+  listTasks(signal?: AbortSignal): Promise<{ taskId: string; taskName: string; taskGroupName: string }[]>;
+  log: vscode.LogOutputChannel;
+  ui: Ui;
+  /** Fires on sign-in and sign-out, so open pages can say whether queries can run. */
+  onDidChangeAccount?: vscode.Event<unknown>;
+}
+
+export interface AnalyticsRegistry {
+  /** Opens a panel (or reveals the one already showing this preset). Does not check sign-in. */
+  openPanel(preset?: Preset): AnalyticsPanel;
+  /** The panels open now, oldest first (read-only: tests and the e2e harness look, never touch). */
+  panels(): readonly AnalyticsPanel[];
+}
+
+export const OPEN_ANALYTICS_COMMAND = 'scrapedeck.analytics.open';
+const SIGN_IN_WITH_API_KEY = 'Sign In with API Key';
+const TRY_SANDBOX = 'Try the Sandbox';
+
+export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsRegistry {
+  const open: AnalyticsPanel[] = [];
+  const panelDeps: AnalyticsPanelDeps = {
+    extensionUri: context.extensionUri,
+    getClient: () => deps.getClient(),
+    listTasks: (signal) => deps.listTasks(signal),
+    ui: deps.ui,
+    log: deps.log,
+  };
+
+  const track = (panel: AnalyticsPanel): AnalyticsPanel => {
+    open.push(panel);
+    panel.onDidDispose(() => {
+      const at = open.indexOf(panel);
+      if (at >= 0) open.splice(at, 1);
+    });
+    return panel;
+  };
+
+  const openPanel = (preset?: Preset): AnalyticsPanel => {
+    const existing = open.find((p) => samePreset(p.preset, preset));
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    return track(AnalyticsPanel.create(panelDeps, preset));
+  };
+
+  /** The command: parse the argument, and offer sign-in instead of a panel that cannot query. */
+  const openCommand = async (arg?: unknown): Promise<AnalyticsPanel | undefined> => {
+    const { preset, warning } = parsePreset(arg);
+    if (warning) deps.log.warn(`analytics: ${warning}`);
+    if (deps.getClient()) return openPanel(preset);
+    const choice = await deps.ui.showInformationMessage(
+      'Sign in to Scrapedeck to see how your tasks perform.',
+      SIGN_IN_WITH_API_KEY,
+      TRY_SANDBOX,
+    );
+    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
+    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand('scrapedeck.trySandbox');
+    else return undefined;
+    // Continue to what the user asked for once the sign-in went through.
+    return deps.getClient() ? openPanel(preset) : undefined;
+  };
+
+  const restore = (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): void => {
+    track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, openCommand),
+    vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
+    { dispose: () => open.splice(0).forEach((p) => p.dispose()) },
+  );
+  if (deps.onDidChangeAccount) {
+    context.subscriptions.push(deps.onDidChangeAccount(() => open.forEach((p) => p.notifySignedIn())));
+  }
+
+  return { openPanel, panels: () => [...open] };
+}
