@@ -23,7 +23,12 @@ export const presetSchema = z.object({
 });
 export type Preset = z.infer<typeof presetSchema>;
 
-/** An error as the page shows it: enough to explain it and to copy the request id. */
+/**
+ * An error as the page shows it: enough to explain it and to copy the request id.
+ * `kind` is an ApiErrorKind, or 'internal' (a bug on the host side). 'cancelled' means the request
+ * was cancelled (by `cancel`, or the user dismissed the save dialog / task pick): the page settles
+ * that request silently, without showing an error.
+ */
 export const wireErrorSchema = z.object({
   kind: z.string(),
   message: z.string(),
