@@ -1,5 +1,66 @@
+/**
+ * activate(): builds the services and registers the views and commands. Nothing else lives here.
+ */
 import type * as vscode from 'vscode';
+import { AccountService } from './account/accountService';
+import { trackAccountContextKeys } from './account/contextKeys';
+import { SandboxHost } from './account/sandboxHost';
+import { createAccountStatusBar } from './account/statusBar';
+import { registerAnalytics, type AnalyticsRegistry } from './analytics/register';
+import { registerAccountCommands } from './commands/account';
+import { registerAuthCommands, restoreSandbox } from './commands/auth';
+import { Configuration } from './platform/configuration';
+import { createLog } from './platform/log';
+import { createUi, type ScrapedeckApi } from './platform/ui';
+import { registerAppViews, registerTaskViews } from './views';
+import type { AppsTreeProvider } from './views/apps/appsProvider';
+import type { TasksTreeProvider } from './views/tasks/tasksProvider';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+/** What integration tests may look at. Read-only by convention; only `ui` answers are replaced. */
+export interface ScrapedeckTestApi extends ScrapedeckApi {
+  readonly account: AccountService;
+  readonly configuration: Configuration;
+  /** A copy of every line written to the "Scrapedeck" log channel. */
+  readonly logLines: readonly string[];
+  readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
+  readonly analytics: AnalyticsRegistry;
+}
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi {
+  const ui = createUi();
+  const log = createLog('Scrapedeck');
+  context.subscriptions.push(log);
+  const configuration = new Configuration(ui, log.channel);
+  const account = new AccountService({
+    secrets: context.secrets,
+    globalState: context.globalState,
+    configuration,
+    log: log.channel,
+    ui,
+  });
+  const sandbox = new SandboxHost(account, context.globalState, log.channel);
+  context.subscriptions.push(configuration, account, sandbox, trackAccountContextKeys(account), createAccountStatusBar(account));
+
+  const authDeps = { account, sandbox, configuration, ui, log: log.channel };
+  registerAuthCommands(context, authDeps);
+  registerAccountCommands(context, { account, ui, log: log.channel });
+
+  const tasks = registerTaskViews(context, { account, ui, log: log.channel });
+  const apps = registerAppViews(context, { account, ui, log: log.channel, configuration });
+  const analytics = registerAnalytics(context, {
+    getClient: () => account.getClient(),
+    listTasks: (signal) => tasks.listTasks(signal),
+    log: log.channel,
+    ui,
+    onDidChangeAccount: account.onDidChange,
+  });
+
+  // A sandbox chosen before the last reload comes back in the background.
+  void restoreSandbox(authDeps);
+
+  return { ui, account, configuration, logLines: log.lines, views: { tasks: tasks.provider, apps: apps.provider }, analytics };
+}
+
+export function deactivate(): void {
+  // Everything, the embedded sandbox included, is disposed through context.subscriptions.
+}

@@ -164,6 +164,12 @@ export class AccountService implements vscode.Disposable {
     });
   }
 
+  /** Deletes the secrets and metadata of an address that is gone (an old sandbox port). */
+  async forgetAddress(baseUrl: string): Promise<void> {
+    await this.options.secrets.delete(credentialsKey(baseUrl));
+    await this.options.globalState.update(accountMetaKey(baseUrl), undefined);
+  }
+
   /** Points this window at other endpoints (a sandbox) without touching settings; undefined = back to settings. */
   setOverride(endpoints: Endpoints | undefined): Promise<void> {
     return this.serially(async () => {

@@ -1,0 +1,138 @@
+/**
+ * "Try the sandbox": finds a sandbox at the configured address, or starts one inside the
+ * extension host, and points this window at it without writing settings. The choice is
+ * remembered in globalState so a reload brings the same sandbox back (same port when free).
+ */
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { sandboxInfoSchema, type SandboxInfo } from '../sandbox/info';
+import { startSandbox, type RunningSandbox } from '../sandbox/server';
+import type { AccountService } from './accountService';
+import { normalizeBaseUrl } from './credentials';
+
+const STATE_KEY = 'scrapedeck.sandbox';
+const PROBE_TIMEOUT_MS = 3_000;
+
+const rememberedSchema = z.object({
+  baseUrl: z.string().url(),
+  datahubUrl: z.string().url(),
+  /** true: started in the extension host; false: found at the configured address. */
+  embedded: z.boolean(),
+});
+type Remembered = z.infer<typeof rememberedSchema>;
+
+export interface FoundSandbox {
+  info: SandboxInfo;
+  embedded: boolean;
+}
+
+/** `GET <baseUrl>/__sandbox`: the sandbox's description, or undefined if the address is not one. */
+export async function probeSandbox(baseUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<SandboxInfo | undefined> {
+  try {
+    const reply = await fetch(`${baseUrl.replace(/\/+$/, '')}/__sandbox`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+    });
+    if (!reply.ok) return undefined;
+    const parsed = sandboxInfoSchema.safeParse(await reply.json());
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined; // not reachable, not JSON: not a sandbox
+  }
+}
+
+export class SandboxHost implements vscode.Disposable {
+  private running: RunningSandbox | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly account: AccountService,
+    private readonly globalState: vscode.Memento,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    // A new scrapedeck.baseUrl dropped the override: the embedded sandbox is no longer wanted.
+    this.subscription = account.onDidDropOverride(() => void this.stop());
+  }
+
+  get active(): boolean {
+    return this.account.usingSandboxOverride;
+  }
+
+  /** The configured address if it is a sandbox; otherwise a new one in the extension host. */
+  async findOrStart(configuredBaseUrl: string): Promise<FoundSandbox> {
+    if (this.running !== undefined) return { info: this.running.info, embedded: true };
+    const found = await probeSandbox(configuredBaseUrl);
+    if (found !== undefined) return { info: found, embedded: false };
+    return { info: await this.start(undefined), embedded: true };
+  }
+
+  /** Points the window at the sandbox and remembers that for the next start. */
+  async enter(found: FoundSandbox): Promise<void> {
+    const remembered: Remembered = { baseUrl: found.info.baseUrl, datahubUrl: found.info.datahubUrl, embedded: found.embedded };
+    await this.globalState.update(STATE_KEY, remembered);
+    await this.account.setOverride({ baseUrl: found.info.baseUrl, datahubUrl: found.info.datahubUrl });
+  }
+
+  /** Back to the settings' addresses; an embedded sandbox is stopped. */
+  async leave(): Promise<void> {
+    await this.globalState.update(STATE_KEY, undefined);
+    await this.account.setOverride(undefined);
+    await this.stop();
+  }
+
+  /**
+   * After a reload: brings the remembered sandbox back and returns it, for a fresh sign-in
+   * (a restarted sandbox is freshly seeded; a new port is a new address with no keys).
+   */
+  async restore(): Promise<FoundSandbox | undefined> {
+    const parsed = rememberedSchema.safeParse(this.globalState.get<unknown>(STATE_KEY));
+    if (!parsed.success) return undefined;
+    const remembered = parsed.data;
+    let found: FoundSandbox | undefined;
+    if (remembered.embedded) {
+      found = { info: await this.start(new URL(remembered.baseUrl).port), embedded: true };
+    } else {
+      const info = await probeSandbox(remembered.baseUrl);
+      found = info === undefined ? undefined : { info, embedded: false };
+    }
+    if (found === undefined) {
+      this.log.warn(`The sandbox at ${remembered.baseUrl} no longer answers; using the configured service address.`);
+      await this.globalState.update(STATE_KEY, undefined);
+      return undefined;
+    }
+    if (normalizeBaseUrl(found.info.baseUrl) !== normalizeBaseUrl(remembered.baseUrl)) {
+      // The old address is gone for good: so are its keys.
+      await this.account.forgetAddress(remembered.baseUrl);
+    }
+    await this.enter(found);
+    return found;
+  }
+
+  private async start(preferredPort: string | undefined): Promise<SandboxInfo> {
+    const port = preferredPort ? Number(preferredPort) : 0;
+    let running: RunningSandbox;
+    try {
+      running = await startSandbox({ host: '127.0.0.1', port });
+    } catch (e) {
+      if (port === 0) throw e;
+      running = await startSandbox({ host: '127.0.0.1', port: 0 }); // the old port is taken
+    }
+    this.running = running;
+    this.log.info(`Started a sandbox at ${running.info.baseUrl} in this window.`);
+    return running.info;
+  }
+
+  private async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    if (running === undefined) return;
+    await running.close();
+    this.log.info('Stopped the sandbox.');
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    void this.stop();
+  }
+}
