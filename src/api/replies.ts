@@ -50,7 +50,9 @@ export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
   }
   const kind = kindOfStatus(reply.status);
   const retryable = err?.retryable ?? (kind === 'rate-limited' || kind === 'server');
-  return new ApiError({ ...common, kind, retryable, message: messageFor(kind, reply.status, serverMessage, ctx) });
+  // Parameter errors read "pageSize: must be …"; keep the field so a form can point at it.
+  const field = kind === 'invalid-request' ? /^([A-Za-z_][\w.]*):\s/.exec(serverMessage ?? '')?.[1] : undefined;
+  return new ApiError({ ...common, kind, retryable, field, message: messageFor(kind, reply.status, serverMessage, ctx) });
 }
 
 function messageFor(kind: ApiErrorKind, status: number, serverMessage: string | undefined, ctx: ReplyContext): string {

@@ -116,7 +116,8 @@ export class Transport {
           await retryAfter(wait).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
           continue;
         }
-      } else if (reply.status >= 500 && req.retry === 'safe' && retries < maxRetries) {
+      } else if ((reply.status >= 500 || unreadable(reply)) && req.retry === 'safe' && retries < maxRetries) {
+        // A 2xx that is not JSON is a proxy's or gateway's error page, as transient as a 5xx.
         await retryAfter(retryDelayFromBody(reply.body) ?? this.backoff(retries)).catch((e: unknown) =>
           this.fail(req, started, retries, toFailure(e).error),
         );
@@ -212,6 +213,10 @@ function toFailure(caught: unknown): AttemptFailure {
     error: new ApiError({ kind: 'network', message: `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, cause: caught }),
     notSent: false,
   };
+}
+
+function unreadable(reply: Reply): boolean {
+  return reply.status >= 200 && reply.status < 300 && reply.bodyError !== undefined;
 }
 
 function mayRetry(mode: RetryMode, failure: AttemptFailure): boolean {

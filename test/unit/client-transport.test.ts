@@ -154,7 +154,16 @@ describe('client: transport against a scripted server', () => {
       r.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'hdr-9' });
       r.end('<html>');
     });
-    await assert.rejects(make().listTaskGroups(), (e: unknown) => kind('bad-response')(e) && (e as ApiError).requestId === 'hdr-9');
+    await assert.rejects(make(undefined, { maxRetries: 0 }).listTaskGroups(), (e: unknown) => kind('bad-response')(e) && (e as ApiError).requestId === 'hdr-9');
+  });
+
+  it('retries a 200 that is not JSON (a gateway error page) for reads', async () => {
+    script.push((_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/html' });
+      r.end('<h1>502</h1>');
+    });
+    assert.equal((await make().listTaskGroups()).requestId, 'req-ok');
+    assert.equal(seen.length, 2);
   });
 
   it('maps 403 to forbidden with the plan note, hub errors with code and category', async () => {
