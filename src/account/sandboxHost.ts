@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { sandboxInfoSchema, type SandboxInfo } from '../sandbox/info';
+import type { SandboxInfo } from '../sandbox/info';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import type { AccountService } from './accountService';
 import { normalizeBaseUrl } from './credentials';
+import { probeSandbox } from './sandboxProbe';
 
 const STATE_KEY = 'scrapedeck.sandbox';
-const PROBE_TIMEOUT_MS = 3_000;
 
 const rememberedSchema = z.object({
   baseUrl: z.string().url(),
@@ -24,22 +24,6 @@ type Remembered = z.infer<typeof rememberedSchema>;
 export interface FoundSandbox {
   info: SandboxInfo;
   embedded: boolean;
-}
-
-/** `GET <baseUrl>/__sandbox`: the sandbox's description, or undefined if the address is not one. */
-export async function probeSandbox(baseUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<SandboxInfo | undefined> {
-  try {
-    const reply = await fetch(`${baseUrl.replace(/\/+$/, '')}/__sandbox`, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
-      headers: { accept: 'application/json' },
-    });
-    if (!reply.ok) return undefined;
-    const parsed = sandboxInfoSchema.safeParse(await reply.json());
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined; // not reachable, not JSON: not a sandbox
-  }
 }
 
 export class SandboxHost implements vscode.Disposable {
