@@ -6,9 +6,11 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /** Every `src/webview/*.page.ts` becomes `dist/webview/<name>.js`. */
-const pages = readdirSync('src/webview')
-  .filter((f) => f.endsWith('.page.ts'))
-  .map((f) => `src/webview/${f}`);
+const pages = Object.fromEntries(
+  readdirSync('src/webview')
+    .filter((f) => f.endsWith('.page.ts'))
+    .map((f) => [f.slice(0, -'.page.ts'.length), `src/webview/${f}`]),
+);
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -38,7 +40,6 @@ const builds = [
   {
     entryPoints: pages,
     outdir: 'dist/webview',
-    entryNames: '[name]',
     bundle: true,
     platform: 'browser',
     format: 'iife',
