@@ -4,7 +4,7 @@
  * sandbox builds its replies to them, so the two cannot drift. Unknown extra fields are
  * tolerated (zod strips them); nullable metrics stay null, never 0.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDay } from './dates';
 
 // ---- building blocks -------------------------------------------------------------------------

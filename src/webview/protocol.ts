@@ -4,7 +4,7 @@
  * that does not parse is logged and ignored. A request carries an `id`; its reply or error
  * carries the same `id`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { analyticsPageSchema, analyticsQuerySchema, analyticsRecordSchema } from '../api/schemas';
 
 const id = z.string().min(1).max(64);
