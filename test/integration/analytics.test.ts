@@ -1,0 +1,239 @@
+/**
+ * The analytics panel in a real VS Code against a sandbox started by the test: sign in with the
+ * extension's own command (only the input box answer is replaced), open the panel for a seeded
+ * task, and drive the panel's message handler as the page would.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { addDays, todayUtc } from '../../src/api/dates';
+import type { AnalyticsQuery } from '../../src/api/schemas';
+import type { AnalyticsPanel } from '../../src/analytics/panel';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import type { HostMessage } from '../../src/webview/protocol';
+
+const EXTENSION_ID = 'scrapedeck.scrapedeck';
+const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sends one page message through the panel and resolves with the reply carrying its id. */
+async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>): Promise<HostMessage[]> {
+  const seen: HostMessage[] = [];
+  const sub = panel.onDidPost((m) => {
+    if ('id' in m && m.id === message.id) seen.push(m);
+  });
+  try {
+    await panel.handleMessage(message);
+  } finally {
+    sub.dispose();
+  }
+  return seen;
+}
+
+function last(messages: HostMessage[]): HostMessage {
+  const m = messages[messages.length - 1];
+  assert.ok(m, 'a reply');
+  return m;
+}
+
+describe('Task analytics panel (integration, sandbox)', function () {
+  this.timeout(60_000);
+  let sandbox: RunningSandbox;
+  let api: ScrapedeckTestApi;
+  let panel: AnalyticsPanel;
+  let task: { taskId: string; taskName: string };
+  const restore: (() => void)[] = [];
+  const analyticsRequests = (): number => sandbox.stats.byRoute[ANALYTICS_ROUTE] ?? 0;
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('scrapedeck');
+
+  before(async () => {
+    sandbox = await startSandbox({ seed: 7 });
+    const ext = vscode.extensions.getExtension<ScrapedeckTestApi>(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} not found`);
+    api = await ext.activate();
+
+    await config().update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);
+    await waitFor('the account to follow the settings', () => api.account.endpoints.baseUrl === sandbox.info.baseUrl);
+
+    const account = sandbox.info.accounts[0];
+    assert.ok(account, 'a seeded account');
+    const { showInputBox } = api.ui;
+    restore.push(() => Object.assign(api.ui, { showInputBox }));
+    Object.assign(api.ui, { showInputBox: () => Promise.resolve(account.apiKey) });
+    await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
+    const client = await waitFor('sign-in', () => api.account.getClient());
+
+    const groups = await client.listTaskGroups();
+    const group = groups.data[0];
+    assert.ok(group, 'a seeded task group');
+    const tasks = await client.searchTasks(group.taskGroupId);
+    const first = tasks.data[0];
+    assert.ok(first, 'a seeded task');
+    task = first;
+  });
+
+  after(async () => {
+    for (const undo of restore.reverse()) undo();
+    for (const p of api?.analytics.panels() ?? []) p.dispose();
+    if (api) await vscode.commands.executeCommand('scrapedeck.signOut');
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('datahubUrl', undefined, vscode.ConfigurationTarget.Global);
+    await sandbox?.close();
+  });
+
+  it('opens the panel for a seeded task from the command', async () => {
+    const opened = await vscode.commands.executeCommand<AnalyticsPanel | undefined>('scrapedeck.analytics.open', {
+      taskIds: [task.taskId],
+      label: task.taskName,
+    });
+    assert.ok(opened, 'the command resolves to the panel');
+    panel = opened;
+    assert.ok(api.analytics.panels().includes(panel));
+    assert.deepEqual(panel.preset, { taskIds: [task.taskId], label: task.taskName });
+    // The same preset again reveals the open panel rather than a twin.
+    const again = await vscode.commands.executeCommand<AnalyticsPanel | undefined>('scrapedeck.analytics.open', {
+      taskIds: [task.taskId],
+      label: task.taskName,
+    });
+    assert.equal(again, panel);
+  });
+
+  it('answers ready with init: today (UTC), the preset and the sign-in state', async () => {
+    const posted: HostMessage[] = [];
+    const sub = panel.onDidPost((m) => posted.push(m));
+    await panel.handleMessage({ type: 'ready' });
+    sub.dispose();
+    const init = posted.find((m) => m.type === 'init');
+    assert.ok(init && init.type === 'init');
+    assert.equal(init.today, todayUtc());
+    assert.deepEqual(init.preset?.taskIds, [task.taskId]);
+    assert.ok(posted.some((m) => m.type === 'signedIn' && m.signedIn));
+  });
+
+  it('runs a Week query and gets week rows back', async () => {
+    const today = todayUtc();
+    const query: AnalyticsQuery = { start: addDays(today, -27), end: today, timeGranularity: 'Week', taskIds: [task.taskId], pageSize: 50 };
+    const before = analyticsRequests();
+    const reply = last(await ask(panel, { type: 'query', id: 'it-week', query }));
+    assert.equal(reply.type, 'queryResult', JSON.stringify(reply));
+    assert.ok(reply.type === 'queryResult');
+    assert.equal(analyticsRequests(), before + 1);
+    assert.ok(reply.page.data.length > 0, 'rows for the seeded task');
+    assert.ok(reply.page.total >= reply.page.data.length);
+    for (const r of reply.page.data) {
+      assert.equal(r.taskId, task.taskId);
+      assert.match(r.dayKey, /^\d{4}-W\d{2}$/);
+      assert.ok(r.weekStartDate && r.weekEndDate, 'week buckets carry their dates');
+    }
+  });
+
+  it('refuses a query whose end is after today before sending anything', async () => {
+    const today = todayUtc();
+    const before = analyticsRequests();
+    const reply = last(await ask(panel, { type: 'query', id: 'it-future', query: { start: today, end: addDays(today, 1), timeGranularity: 'Week' } }));
+    assert.ok(reply.type === 'error', JSON.stringify(reply));
+    assert.equal(reply.error.kind, 'invalid-request');
+    assert.equal(reply.error.field, 'end');
+    assert.equal(analyticsRequests(), before, 'the sandbox saw no analytics request');
+  });
+
+  it('fetches every page with progress under one id', async () => {
+    const today = todayUtc();
+    const replies = await ask(panel, { type: 'fetchAll', id: 'it-all', query: { start: addDays(today, -13), end: today, timeGranularity: 'Day' } });
+    const result = last(replies);
+    assert.ok(result.type === 'fetchAllResult', JSON.stringify(result).slice(0, 300));
+    assert.equal(result.records.length, result.total);
+    assert.ok(replies.some((m) => m.type === 'fetchAllProgress'));
+  });
+
+  it('exports the rows as a CSV a spreadsheet opens (through the save dialog)', async () => {
+    const today = todayUtc();
+    const query: AnalyticsQuery = { start: addDays(today, -6), end: today, taskIds: [task.taskId] };
+    const page = last(await ask(panel, { type: 'query', id: 'it-rows', query }));
+    assert.ok(page.type === 'queryResult');
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'scrapedeck-export-'));
+    const target = vscode.Uri.file(path.join(dir, 'rows.csv'));
+    let offered: vscode.SaveDialogOptions | undefined;
+    const { showSaveDialog } = api.ui;
+    Object.assign(api.ui, {
+      showSaveDialog: (options: vscode.SaveDialogOptions) => {
+        offered = options;
+        return Promise.resolve(target);
+      },
+    });
+    try {
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export', format: 'csv', query, records: page.page.data }));
+      assert.ok(reply.type === 'exportDone', JSON.stringify(reply));
+      assert.equal(reply.path, target.fsPath);
+    } finally {
+      Object.assign(api.ui, { showSaveDialog });
+    }
+    assert.match(path.basename(offered?.defaultUri?.path ?? ''), /^scrapedeck-analytics-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-day\.csv$/);
+    const bytes = await fs.readFile(target.fsPath);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').slice(1).split('\r\n');
+    assert.match(lines[0] ?? '', /^taskId,userId,taskName,dayKey,/);
+    assert.equal(lines.length, page.page.data.length + 2);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('a dismissed save dialog is answered as cancelled', async () => {
+    const { showSaveDialog } = api.ui;
+    Object.assign(api.ui, { showSaveDialog: () => Promise.resolve(undefined) });
+    try {
+      const today = todayUtc();
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', query: { start: today, end: today }, records: [] }));
+      assert.ok(reply.type === 'error' && reply.error.kind === 'cancelled');
+    } finally {
+      Object.assign(api.ui, { showSaveDialog });
+    }
+  });
+
+  it('ignores a malformed message, logging it', async () => {
+    const posted: HostMessage[] = [];
+    const sub = panel.onDidPost((m) => posted.push(m));
+    await panel.handleMessage({ type: 'query', id: 'it-bad', query: { start: 'yesterday' } });
+    await panel.handleMessage('not even an object');
+    sub.dispose();
+    assert.deepEqual(posted, []);
+    assert.ok(api.logLines.some((l) => l.includes('malformed message')));
+  });
+
+  it('signed out, the command offers sign-in instead of opening a panel', async () => {
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+    await waitFor('sign-out', () => api.account.getClient() === undefined);
+    let offer: { message: string; items: string[] } | undefined;
+    const { showInformationMessage } = api.ui;
+    Object.assign(api.ui, {
+      showInformationMessage: (message: string, ...items: string[]) => {
+        if (/Sign in/i.test(message)) offer = { message, items };
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      const before = api.analytics.panels().length;
+      const opened = await vscode.commands.executeCommand('scrapedeck.analytics.open', { taskIds: ['other'] });
+      assert.equal(opened, undefined);
+      assert.equal(api.analytics.panels().length, before);
+      assert.deepEqual(offer?.items, ['Sign In with API Key', 'Try the Sandbox']);
+    } finally {
+      Object.assign(api.ui, { showInformationMessage });
+    }
+    // The open page was told, and a query now explains that sign-in is needed.
+    const reply = last(await ask(panel, { type: 'query', id: 'it-signed-out', query: { start: todayUtc(), end: todayUtc() } }));
+    assert.ok(reply.type === 'error' && reply.error.kind === 'auth');
+  });
+});
