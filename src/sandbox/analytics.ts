@@ -88,25 +88,49 @@ function toRecord(r: DailyRecord, bucket: Bucket, m: Metrics): AnalyticsRecord {
   };
 }
 
-export function queryRecords(store: RecordStore, q: RecordQuery): RecordPage {
+interface Row {
+  first: DailyRecord;
+  bucket: Bucket;
+  items: Metrics[];
+}
+
+/** Every row of a query before paging, in order. */
+function allRows(store: RecordStore, q: RecordQuery): Row[] {
   const rows = filtered(store, q);
-  const offset = (q.page - 1) * q.pageSize;
-  if (q.timeGranularity === 'Day') {
-    const data = rows.slice(offset, offset + q.pageSize).map((r) => toRecord(r, bucketOf(r.date, 'Day'), r.metrics));
-    return { total: rows.length, data };
-  }
+  if (q.timeGranularity === 'Day') return rows.map((r) => ({ first: r, bucket: bucketOf(r.date, 'Day'), items: [r.metrics] }));
   // Rows were filtered to [start, end] first, so a week or month cut by the range only sums its days inside it.
-  const groups = new Map<string, { first: DailyRecord; bucket: Bucket; items: Metrics[] }>();
+  const buckets = new Map<string, Bucket>(); // per date: ~90 dates, not one ISO-week computation per record
+  const groups = new Map<string, Row>();
   for (const r of rows) {
-    const bucket = bucketOf(r.date, q.timeGranularity);
+    let bucket = buckets.get(r.date);
+    if (!bucket) buckets.set(r.date, (bucket = bucketOf(r.date, q.timeGranularity)));
     const key = `${bucket.dayKey}|${r.taskId}|${r.method}`;
     const g = groups.get(key);
     if (g) g.items.push(r.metrics);
     else groups.set(key, { first: r, bucket, items: [r.metrics] });
   }
-  const sorted = [...groups.values()].sort(
+  return [...groups.values()].sort(
     (a, b) => cmp(a.bucket.dayKey, b.bucket.dayKey) || cmp(a.first.taskId, b.first.taskId) || cmp(a.first.method, b.first.method),
   );
-  const data = sorted.slice(offset, offset + q.pageSize).map((g) => toRecord(g.first, g.bucket, combineMetrics(g.items)));
-  return { total: sorted.length, data };
+}
+
+const CACHE_SIZE = 16;
+
+/**
+ * A query function over one store. Paging through a result asks the same query many times, so the
+ * rows before paging are kept for the last few queries (records never change once generated).
+ */
+export function recordQuery(store: RecordStore): (q: RecordQuery) => RecordPage {
+  const cache = new Map<string, Row[]>();
+  return (q) => {
+    const key = JSON.stringify([q.userIds, q.start, q.end, q.taskIds ?? null, q.collectionMethod, q.timeGranularity]);
+    let rows = cache.get(key);
+    if (rows) cache.delete(key);
+    else rows = allRows(store, q);
+    cache.set(key, rows); // most recent last
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    const offset = (q.page - 1) * q.pageSize;
+    const data = rows.slice(offset, offset + q.pageSize).map((g) => toRecord(g.first, g.bucket, combineMetrics(g.items)));
+    return { total: rows.length, data };
+  };
 }

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/dates';
-import type { RecordStore } from './analytics';
+import { recordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
 import { FaultInjector, type Fault } from './faults';
 import type { SandboxInfo } from './info';
@@ -87,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const timers = new Set<NodeJS.Timeout>();
   const state: SandboxState = {
     world,
-    records,
+    queryRecords: recordQuery(records),
     tokens: new TokenStore(options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds, now),
     deprecated: new Set(),
     stats,

@@ -4,7 +4,7 @@
  * module-level mutable state), so tests can run several side by side.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RecordStore } from './analytics';
+import type { RecordPage, RecordQuery } from './analytics';
 import type { TokenStore } from './auth';
 import type { SandboxInfo } from './info';
 import type { World } from './seed';
@@ -39,7 +39,8 @@ export function newStats(): SandboxStats {
 
 export interface SandboxState {
   world: World;
-  records: RecordStore;
+  /** Answers validated analytics queries from the precomputed records. */
+  queryRecords: (q: RecordQuery) => RecordPage;
   tokens: TokenStore;
   /** Refs (`namespace/name`) of deprecated apps. */
   deprecated: Set<string>;

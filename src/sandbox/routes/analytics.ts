@@ -6,7 +6,6 @@
 import { checkAnalyticsQuery, type QueryIssue } from '../../api/analyticsQuery';
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas';
 import { parseDay, todayUtc } from '../../api/dates';
-import { queryRecords } from '../analytics';
 import { authenticateMain } from '../auth';
 import { errorReply, ok, type Reply } from '../respond';
 import { parseJson, type RouteRequest, type SandboxState } from '../state';
@@ -85,7 +84,7 @@ export function handleAnalytics(req: RouteRequest, state: SandboxState): Reply {
     ? [account.userId]
     : names.map((n) => state.world.byUsername.get(n.toLowerCase())?.userId ?? '').filter((id) => id !== '');
 
-  const page = queryRecords(state.records, {
+  const page = state.queryRecords({
     userIds,
     start: q.start,
     end: q.end,
