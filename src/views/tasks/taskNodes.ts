@@ -21,7 +21,8 @@ export class TaskGroupNode extends vscode.TreeItem {
     if (count) this.description = filtered && count.matching !== count.total ? `${count.matching} of ${count.total} match` : plural(count.total, 'task');
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(group.taskGroupName).appendMarkdown('**  \n');
-    md.appendMarkdown('Group ID: `').appendText(group.taskGroupId).appendMarkdown('`');
+    // Ids as plain text, not code spans: appendText's escapes would show literally inside backticks.
+    md.appendMarkdown('Group ID: ').appendText(group.taskGroupId);
     if (count) md.appendMarkdown('  \n').appendText(plural(count.total, 'task'));
     this.tooltip = md;
   }
@@ -40,7 +41,7 @@ export class TaskNode extends vscode.TreeItem {
     this.iconPath = new vscode.ThemeIcon('checklist');
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
-    md.appendMarkdown('Task ID: `').appendText(task.taskId).appendMarkdown('`  \n');
+    md.appendMarkdown('Task ID: ').appendText(task.taskId).appendMarkdown('  \n');
     md.appendMarkdown('Group: ').appendText(group.taskGroupName);
     this.tooltip = md;
     this.accessibilityInformation = { label: `Task ${task.taskName}, in group ${group.taskGroupName}` };
