@@ -1,0 +1,223 @@
+/**
+ * Data Apps view and deprecation inside a real VS Code against a sandbox started here. The only
+ * replaced answers are input boxes and the modal's button; the sandbox's counters prove whether a
+ * deprecate request was sent.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import {
+  answerInputs,
+  getApi,
+  labelOf,
+  pointAtSandbox,
+  recordMessages,
+  replaceUi,
+  signInWithApiKey,
+  signInWithPassword,
+  tooltipText,
+  type SandboxSession,
+} from './viewsHarness';
+
+const DEPRECATE_ROUTE = 'POST /datahub/v1/data-apps/{app_id}/deprecate';
+
+describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
+  let api: ScrapedeckTestApi;
+  let session: SandboxSession;
+  const deprecateCalls = () => session.sandbox.stats.byRoute[DEPRECATE_ROUTE] ?? 0;
+  const appNode = async (ref: string) => {
+    const [namespace, name] = ref.split('/');
+    const ns = (await api.views.apps.getChildren()).find((n) => labelOf(n) === namespace);
+    assert.ok(ns, `namespace ${namespace ?? ''} shown`);
+    const node = (await api.views.apps.getChildren(ns)).find((n) => labelOf(n) === name);
+    assert.ok(node, `app ${ref} shown`);
+    return node;
+  };
+  const add = async (ref: string) => {
+    const { restore } = answerInputs(api, [ref]);
+    try {
+      return await vscode.commands.executeCommand<string | undefined>('scrapedeck.apps.add');
+    } finally {
+      restore();
+    }
+  };
+  /** Runs the deprecate command on a node with the modal answered by `answer`. */
+  const deprecate = async (ref: string, answer: string | undefined) => {
+    const modals: { message: string; detail: string; buttons: string[] }[] = [];
+    const restore = replaceUi(api, {
+      showModalWarning: (message, detail, ...buttons) => {
+        modals.push({ message, detail, buttons });
+        return Promise.resolve(answer);
+      },
+    });
+    try {
+      const outcome = await vscode.commands.executeCommand<string>('scrapedeck.apps.deprecate', await appNode(ref));
+      return { outcome, modals };
+    } finally {
+      restore();
+    }
+  };
+
+  before(async () => {
+    api = await getApi();
+    session = await pointAtSandbox(api);
+    if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+    await signInWithApiKey(api, session.account('ada').apiKey);
+  });
+
+  after(async () => {
+    await session.dispose();
+  });
+
+  it('starts empty (the "Add Data App…" welcome shows), then tracks added apps grouped by namespace', async () => {
+    assert.deepEqual(await api.views.apps.getChildren(), []);
+    assert.equal(await add('ada/price-tracker'), 'ada/price-tracker');
+    assert.equal(await add('ada/news-digest'), 'ada/news-digest');
+    assert.equal(await add('grace/review-miner'), 'grace/review-miner');
+    const namespaces = await api.views.apps.getChildren();
+    assert.deepEqual(namespaces.map(labelOf), ['ada', 'grace']);
+    assert.deepEqual((await api.views.apps.getChildren(namespaces[0])).map(labelOf), ['news-digest', 'price-tracker']);
+    assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
+  });
+
+  it('rejects a malformed reference and a duplicate in the input box', async () => {
+    const { asked, restore } = answerInputs(api, [undefined]);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.apps.add');
+    } finally {
+      restore();
+    }
+    const validate = asked[0]?.validateInput;
+    assert.ok(validate);
+    assert.match(String(await validate('nonsense')), /namespace\/name/);
+    assert.match(String(await validate('ada/price-tracker')), /already tracked/);
+    assert.equal(await validate('ada/lead-finder'), undefined);
+  });
+
+  it('declining the modal sends nothing', async () => {
+    const before = deprecateCalls();
+    for (const answer of [undefined, 'Cancel', 'deprecate']) {
+      const { outcome, modals } = await deprecate('ada/price-tracker', answer);
+      assert.equal(outcome, 'declined');
+      assert.equal(modals.length, 1);
+    }
+    assert.equal(deprecateCalls(), before, 'no deprecate request');
+    assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
+  });
+
+  it('the modal says what deprecation means and offers exactly "Deprecate"', async () => {
+    const { modals } = await deprecate('ada/price-tracker', undefined);
+    const modal = modals[0];
+    assert.ok(modal);
+    assert.deepEqual(modal.buttons, ['Deprecate']);
+    assert.match(modal.message, /ada\/price-tracker/);
+    for (const phrase of [/no longer maintained/, /leaves market search/, /releases .* rejected/, /Runs .* still allowed/, /readable/, /Supply is not cut/, /undeprecate/]) {
+      assert.match(modal.detail, phrase);
+    }
+  });
+
+  it('accepting deprecates: one request, the node shows status and version, missing secrets are listed', async () => {
+    const before = deprecateCalls();
+    const { messages, stop } = recordMessages(api);
+    let outcome: string;
+    try {
+      ({ outcome } = await deprecate('ada/price-tracker', 'Deprecate'));
+    } finally {
+      stop();
+    }
+    assert.equal(outcome, 'deprecated');
+    assert.equal(deprecateCalls(), before + 1);
+    const node = await appNode('ada/price-tracker');
+    assert.equal(node.contextValue, 'app deprecated');
+    assert.equal(node.description, 'deprecated · v1.2.3');
+    assert.match(tooltipText(node), /PROXY_TOKEN, SLACK_WEBHOOK/);
+    assert.ok(
+      messages.some((m) => m.level === 'warning' && m.text === 'ada/price-tracker is deprecated, but these secrets are missing: PROXY_TOKEN, SLACK_WEBHOOK'),
+      JSON.stringify(messages),
+    );
+    // Remembered in globalState: the record is what the provider reads back.
+    assert.equal(api.views.apps.stateOf('ada/price-tracker').kind, 'deprecated');
+  });
+
+  it('an app without releases reads "no version"; deprecating it twice is harmless', async () => {
+    const { messages, stop } = recordMessages(api);
+    try {
+      assert.equal((await deprecate('ada/news-digest', 'Deprecate')).outcome, 'deprecated');
+      // The palette path: deprecate again by ref (the menu hides it once deprecated).
+      const restore = replaceUi(api, { showModalWarning: () => Promise.resolve('Deprecate') });
+      try {
+        assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'ada/news-digest'), 'deprecated');
+      } finally {
+        restore();
+      }
+    } finally {
+      stop();
+    }
+    assert.equal((await appNode('ada/news-digest')).description, 'deprecated · no version');
+    const infos = messages.filter((m) => m.level === 'info' && m.text.startsWith('ada/news-digest is deprecated'));
+    assert.equal(infos.length, 2);
+  });
+
+  it('an app authored by another account: 404 explained, nothing stored, still tracked', async () => {
+    const { messages, stop } = recordMessages(api);
+    try {
+      assert.equal((await deprecate('grace/review-miner', 'Deprecate')).outcome, 'not-found');
+    } finally {
+      stop();
+    }
+    const error = messages.find((m) => m.level === 'error');
+    assert.equal(error?.text, 'App grace/review-miner was not found, or you are not its author (only the author can deprecate).');
+    const node = await appNode('grace/review-miner');
+    assert.equal(node.contextValue, 'app deprecatable');
+  });
+
+  it('Stop Tracking removes an added app; one from settings says where to remove it', async () => {
+    assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.remove', await appNode('grace/review-miner')), true);
+    assert.ok(!(await api.views.apps.getChildren()).some((n) => labelOf(n) === 'grace'));
+
+    await vscode.workspace.getConfiguration('scrapedeck').update('trackedApps', ['linus/catalog-sync'], vscode.ConfigurationTarget.Global);
+    const fromSettings = await appNode('linus/catalog-sync');
+    assert.equal(fromSettings.description, '(from settings)');
+    const answers: string[] = [];
+    const restore = replaceUi(api, {
+      showInformationMessage: (message) => {
+        answers.push(message);
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.remove', fromSettings), false);
+    } finally {
+      restore();
+    }
+    assert.match(answers[0] ?? '', /scrapedeck\.trackedApps setting/);
+    assert.ok(await appNode('linus/catalog-sync'));
+  });
+
+  it('a password sign-in with a bad hub key: 401 explained with "Set API Key", the app stays tracked', async () => {
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+    await signInWithPassword(api, 'ada', session.account('ada').password);
+    // The tracked apps belong to the hub, not to the sign-in: still there.
+    await add('ada/lead-finder');
+    const before = deprecateCalls();
+    const { messages, stop } = recordMessages(api);
+    // The modal's answer, then the hub key the extension asks for after a password sign-in.
+    const inputs = answerInputs(api, ['not-a-valid-hub-key']);
+    let outcome: string;
+    try {
+      ({ outcome } = await deprecate('ada/lead-finder', 'Deprecate'));
+    } finally {
+      inputs.restore();
+      stop();
+    }
+    assert.equal(outcome, 'unauthorized');
+    assert.equal(inputs.asked.length, 1, 'asked once for the hub key');
+    assert.equal(deprecateCalls(), before + 1);
+    const error = messages.find((m) => m.level === 'error');
+    assert.match(error?.text ?? '', /hub API key is missing or invalid/);
+    assert.deepEqual(error?.buttons, ['Set API Key']);
+    const node = await appNode('ada/lead-finder');
+    assert.equal(node.contextValue, 'app deprecatable');
+    assert.equal(api.account.account?.method, 'password', 'a hub 401 does not sign the user out');
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The Tasks view inside a real VS Code against a sandbox started here: signed out it is empty
+ * (the welcome shows), signed in it lists the seeded groups and tasks, pages the big group,
+ * filters, copies ids, opens analytics, explains a plan refusal, and keeps its rows when the
+ * service goes away. Only input-box answers are replaced.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import {
+  answerInputs,
+  getApi,
+  labelOf,
+  pointAtSandbox,
+  recordMessages,
+  signInWithApiKey,
+  tooltipText,
+  waitFor,
+  type SandboxSession,
+} from './viewsHarness';
+
+const SEEDED_GROUPS = ['Price monitoring', 'Lead generation', 'News & media', 'Product catalog', 'Social listening', 'Drafts'];
+
+describe('Tasks view (real VS Code, sandbox)', () => {
+  let api: ScrapedeckTestApi;
+  let session: SandboxSession;
+  let sandboxClosed = false;
+  const roots = async () => api.views.tasks.getChildren();
+  const groupNode = async (name: string) => {
+    const node = (await roots()).find((n) => labelOf(n) === name);
+    assert.ok(node, `group ${name} shown`);
+    return node;
+  };
+
+  before(async () => {
+    api = await getApi();
+    session = await pointAtSandbox(api);
+    if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('scrapedeck.tasks.clearFilter');
+    if (sandboxClosed) {
+      // dispose() closes the sandbox; a closed one only needs the rest undone.
+      session.sandbox.close = () => Promise.resolve();
+    }
+    await session.dispose();
+  });
+
+  it('signed out, it has no rows, so the sign-in welcome shows', async () => {
+    assert.equal(api.account.account, undefined);
+    assert.deepEqual(await roots(), []);
+  });
+
+  it('after signing in with an API key, it lists the seeded task groups', async () => {
+    await signInWithApiKey(api, session.account('ada').apiKey);
+    const groups = await roots();
+    assert.deepEqual(groups.map(labelOf), SEEDED_GROUPS);
+    for (const g of groups) {
+      assert.equal(g.contextValue, 'taskGroup');
+      assert.equal(g.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      assert.ok(g.iconPath instanceof vscode.ThemeIcon);
+    }
+  });
+
+  it('a group expands to its tasks, each with a tooltip naming id and group', async () => {
+    const price = await groupNode('Price monitoring');
+    const tasks = await api.views.tasks.getChildren(price);
+    assert.equal(tasks.length, 14);
+    const first = tasks[0];
+    assert.ok(first);
+    assert.equal(first.contextValue, 'task');
+    const task = (first as unknown as { task: { taskId: string; taskName: string } }).task;
+    const tip = tooltipText(first);
+    assert.ok(tip.includes(task.taskId), tip);
+    assert.ok(tip.includes('Price monitoring'), tip);
+    // The group now says how many tasks it has.
+    const again = await groupNode('Price monitoring');
+    assert.equal(again.description, '14 tasks');
+  });
+
+  it('an empty group says so instead of showing nothing', async () => {
+    const rows = await api.views.tasks.getChildren(await groupNode('Drafts'));
+    assert.deepEqual(rows.map(labelOf), ['No tasks in this group']);
+  });
+
+  it('the big group pages 50 at a time with "Load more…"', async () => {
+    const big = await groupNode('Product catalog');
+    let rows = await api.views.tasks.getChildren(big);
+    assert.equal(rows.length, 51);
+    let more = rows[50];
+    assert.ok(more);
+    assert.equal(labelOf(more), 'Load more… (50 of 160)');
+    assert.equal(more.command?.command, 'scrapedeck.tasks.loadMore');
+    for (const expected of ['Load more… (100 of 160)', 'Load more… (150 of 160)']) {
+      await vscode.commands.executeCommand('scrapedeck.tasks.loadMore', ...(more.command?.arguments ?? []));
+      rows = await api.views.tasks.getChildren(big);
+      more = rows[rows.length - 1];
+      assert.ok(more);
+      assert.equal(labelOf(more), expected);
+    }
+    await vscode.commands.executeCommand('scrapedeck.tasks.loadMore', ...(more.command?.arguments ?? []));
+    rows = await api.views.tasks.getChildren(big);
+    assert.equal(rows.length, 160);
+    assert.ok(rows.every((r) => r.contextValue === 'task'));
+  });
+
+  it('filters groups and tasks by name, case-insensitively, and clears', async () => {
+    const { asked, restore } = answerInputs(api, ['CATEGORY 15']);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.tasks.filter');
+    } finally {
+      restore();
+    }
+    assert.equal(asked[0]?.value, '', 'the box starts with the current filter');
+    const groups = await roots();
+    assert.deepEqual(groups.map(labelOf), ['Product catalog']);
+    assert.equal(groups[0]?.description, '10 of 160 match');
+    const tasks = await api.views.tasks.getChildren(groups[0]);
+    assert.deepEqual(tasks.map(labelOf), Array.from({ length: 10 }, (_, i) => `Catalog — category 15${i}`));
+
+    const none = answerInputs(api, ['no such thing']);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.tasks.filter');
+    } finally {
+      none.restore();
+    }
+    assert.equal(none.asked[0]?.value, 'CATEGORY 15');
+    assert.deepEqual((await roots()).map(labelOf), ['No task or group name contains “no such thing”']);
+
+    await vscode.commands.executeCommand('scrapedeck.tasks.clearFilter');
+    assert.deepEqual((await roots()).map(labelOf), SEEDED_GROUPS);
+  });
+
+  it('copies a task id to the clipboard', async () => {
+    const [task] = await api.views.tasks.getChildren(await groupNode('Lead generation'));
+    assert.ok(task);
+    const id = (task as unknown as { task: { taskId: string } }).task.taskId;
+    await vscode.commands.executeCommand('scrapedeck.tasks.copyId', task);
+    assert.equal(await vscode.env.clipboard.readText(), id);
+  });
+
+  it('opens analytics for a task, and for a big group with the first 100 ids and a note', async () => {
+    const [task] = await api.views.tasks.getChildren(await groupNode('Social listening'));
+    assert.ok(task);
+    const t = (task as unknown as { task: { taskId: string; taskName: string } }).task;
+    await vscode.commands.executeCommand('scrapedeck.analytics.openForTask', task);
+    const panel = api.analytics.panels().at(-1);
+    assert.deepEqual(panel?.preset?.taskIds, [t.taskId]);
+
+    const { messages, stop } = recordMessages(api);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.analytics.openForGroup', await groupNode('Product catalog'));
+    } finally {
+      stop();
+    }
+    const groupPanel = api.analytics.panels().at(-1);
+    assert.equal(groupPanel?.preset?.taskIds?.length, 100);
+    assert.ok(messages.some((m) => /160 tasks.*at most 100/.test(m.text)), JSON.stringify(messages));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a Free plan sees a row saying loading failed and a message naming the plans that allow it', async () => {
+    const { messages, stop } = recordMessages(api);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.signOut');
+      await signInWithApiKey(api, session.account('fiona').apiKey);
+      const rows = await roots();
+      assert.deepEqual(rows.map((r) => r.contextValue), ['message']);
+      await waitFor('the error message', () => messages.some((m) => m.level === 'error'));
+    } finally {
+      stop();
+    }
+    const error = messages.find((m) => m.level === 'error');
+    assert.match(error?.text ?? '', /Standard, Professional or Enterprise/);
+    assert.ok(error?.buttons.includes('Copy Request ID'), 'the 403 carries a request id');
+    assert.ok(error?.buttons.includes('Show Log'));
+  });
+
+  it('signing out empties the tree; another account starts fresh', async () => {
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+    assert.deepEqual(await roots(), []);
+    await signInWithApiKey(api, session.account('grace').apiKey);
+    assert.deepEqual((await roots()).map(labelOf), ['Reviews', 'Job boards', 'Real estate']);
+  });
+
+  it('when the service goes away, a refresh keeps the last good rows and reports', async function () {
+    this.timeout(120_000);
+    const before = (await roots()).map(labelOf);
+    await api.views.tasks.getChildren((await roots())[0]);
+    await session.sandbox.close();
+    sandboxClosed = true;
+    const { messages, stop } = recordMessages(api);
+    try {
+      await vscode.commands.executeCommand('scrapedeck.tasks.refresh');
+      assert.deepEqual((await roots()).map(labelOf), before);
+      await waitFor('the error message', () => messages.some((m) => m.level === 'error'), 90_000);
+    } finally {
+      stop();
+    }
+    assert.ok(messages.find((m) => m.level === 'error')?.buttons.includes('Show Log'));
+  });
+});

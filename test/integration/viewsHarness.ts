@@ -1,0 +1,137 @@
+/**
+ * Helpers for the views and deprecation suites: a sandbox started by the test, the settings
+ * pointed at it, and sign-in through the extension's own commands. Only `ui` answers are
+ * replaced (input boxes, the modal); messages are recorded and still shown for real.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import type { Ui } from '../../src/platform/ui';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+
+const EXTENSION_ID = 'scrapedeck.scrapedeck';
+
+export async function getApi(): Promise<ScrapedeckTestApi> {
+  const ext = vscode.extensions.getExtension<ScrapedeckTestApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} not found`);
+  return ext.activate();
+}
+
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Replaces some `ui` methods until the returned function is called. */
+export function replaceUi(api: ScrapedeckTestApi, overrides: Partial<Ui>): () => void {
+  const ui = api.ui as Ui;
+  const saved: Partial<Ui> = {};
+  for (const key of Object.keys(overrides) as (keyof Ui)[]) {
+    Object.assign(saved, { [key]: ui[key] });
+    Object.assign(ui, { [key]: overrides[key] });
+  }
+  return () => Object.assign(ui, saved);
+}
+
+export interface ShownMessage {
+  level: 'info' | 'warning' | 'error';
+  text: string;
+  buttons: string[];
+}
+
+/** Records every non-modal message while still showing it (the real notification is not awaited by the code). */
+export function recordMessages(api: ScrapedeckTestApi): { messages: ShownMessage[]; stop: () => void } {
+  const ui = api.ui as Ui;
+  const messages: ShownMessage[] = [];
+  const original = { info: ui.showInformationMessage, warning: ui.showWarningMessage, error: ui.showErrorMessage };
+  const spy =
+    (level: ShownMessage['level'], real: (m: string, ...b: string[]) => Thenable<string | undefined>) =>
+    (text: string, ...buttons: string[]) => {
+      messages.push({ level, text, buttons });
+      return real(text, ...buttons);
+    };
+  const stop = replaceUi(api, {
+    showInformationMessage: spy('info', original.info),
+    showWarningMessage: spy('warning', original.warning),
+    showErrorMessage: spy('error', original.error),
+  });
+  return { messages, stop };
+}
+
+export interface SandboxSession {
+  sandbox: RunningSandbox;
+  account(name: string): RunningSandbox['info']['accounts'][number];
+  dispose(): Promise<void>;
+}
+
+/** Starts a sandbox and points the Global settings (and so the account service) at it. */
+export async function pointAtSandbox(api: ScrapedeckTestApi): Promise<SandboxSession> {
+  const sandbox = await startSandbox({ port: 0 });
+  const config = vscode.workspace.getConfiguration('scrapedeck');
+  await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
+  await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);
+  await waitFor('the account service to follow the settings', () => api.account.endpoints.baseUrl === sandbox.info.baseUrl && api.account.endpoints.datahubUrl === sandbox.info.datahubUrl);
+  return {
+    sandbox,
+    account(name) {
+      const a = sandbox.info.accounts.find((x) => x.username === name);
+      assert.ok(a, `seeded account ${name}`);
+      return a;
+    },
+    async dispose() {
+      if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+      await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('datahubUrl', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('trackedApps', undefined, vscode.ConfigurationTarget.Global);
+      await sandbox.close();
+    },
+  };
+}
+
+/** Answers input boxes in order; fails the test if more are asked than answered. */
+export function answerInputs(api: ScrapedeckTestApi, answers: (string | undefined)[]): { asked: vscode.InputBoxOptions[]; restore: () => void } {
+  const asked: vscode.InputBoxOptions[] = [];
+  const queue = [...answers];
+  const restore = replaceUi(api, {
+    showInputBox: (options) => {
+      asked.push(options);
+      if (queue.length === 0) return Promise.reject(new Error(`unexpected input box: ${options.title ?? options.prompt ?? ''}`));
+      return Promise.resolve(queue.shift());
+    },
+  });
+  return { asked, restore };
+}
+
+export async function signInWithApiKey(api: ScrapedeckTestApi, apiKey: string): Promise<void> {
+  const { restore } = answerInputs(api, [apiKey]);
+  try {
+    await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
+  } finally {
+    restore();
+  }
+  assert.ok(api.account.account, 'signed in');
+}
+
+export async function signInWithPassword(api: ScrapedeckTestApi, username: string, password: string): Promise<void> {
+  const { restore } = answerInputs(api, [username, password]);
+  try {
+    await vscode.commands.executeCommand('scrapedeck.signInWithPassword');
+  } finally {
+    restore();
+  }
+  assert.equal(api.account.account?.method, 'password');
+}
+
+export function labelOf(item: vscode.TreeItem): string {
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+}
+
+export function tooltipText(item: vscode.TreeItem): string {
+  const t = item.tooltip;
+  // MarkdownString.appendText turns spaces into &nbsp; and escapes punctuation; undo both to compare text.
+  const raw = t === undefined ? '' : typeof t === 'string' ? t : t.value;
+  return raw.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+}
