@@ -14,7 +14,8 @@ export interface SignInNotifier {
 
 export interface ReportDeps {
   ui: Ui;
-  log: vscode.LogOutputChannel;
+  /** The "Scrapedeck" channel (only these two methods are used). */
+  log: Pick<vscode.LogOutputChannel, 'error' | 'show'>;
   account?: SignInNotifier;
   /**
    * Plans that allow the failed operation, for a 'forbidden' reply. The spec's default for the
