@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { sandboxInfoSchema, type SandboxInfo } from '../../src/sandbox/info';
+
+// tsc puts this file in out/test/unit and the CLI in out/src/sandbox.
+const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');
+
+interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function run(args: string[]): Proc {
+  const child = spawn(process.execPath, [MAIN, ...args]);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('sandbox: command line', function () {
+  this.timeout(15_000);
+
+  it('--json: the first stdout line is the info; logs go to stderr without secrets; SIGTERM exits 0', async () => {
+    const p = run(['--port', '0', '--json', '--seed', '1', '--rate-limit', '0']);
+    try {
+      await until(() => p.stdout().includes('\n'));
+      const info: SandboxInfo = sandboxInfoSchema.parse(JSON.parse(p.stdout().split('\n')[0] as string));
+      const ada = info.accounts[0] as SandboxInfo['accounts'][number];
+      const tokenReply = await fetch(`${info.baseUrl}/token`, {
+        method: 'POST',
+        body: JSON.stringify({ username: ada.username, password: ada.password, grant_type: 'password' }),
+      });
+      const token = ((await tokenReply.json()) as { data: { access_token: string; refresh_token: string } }).data;
+      await fetch(`${info.baseUrl}/taskGroup?secret=${ada.apiKey}`, { headers: { 'x-api-key': ada.apiKey } });
+      await fetch(`${info.baseUrl}/taskGroup`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      await fetch(`${info.baseUrl}/token`, { method: 'POST', body: JSON.stringify({ refresh_token: token.refresh_token, grant_type: 'refresh_token' }) });
+      await fetch(`${info.datahubUrl}/v1/data-apps/ada%2Fnews-digest/deprecate`, { method: 'POST', headers: { authorization: `Bearer ${ada.apiKey}` } });
+      await until(() => p.stderr().split('\n').length > 5);
+      const log = p.stderr();
+      assert.match(log, /^POST \/token 200 \d+ms [0-9a-f-]{36}$/m);
+      assert.match(log, /^GET \/taskGroup 200 \d+ms /m);
+      assert.match(log, /^POST \/datahub\/v1\/data-apps\/ada%2Fnews-digest\/deprecate 200 /m);
+      for (const secret of [ada.apiKey, ada.password, token.access_token, token.refresh_token, 'secret=']) {
+        assert.ok(!log.includes(secret), 'no secret in the request log');
+      }
+      assert.equal(p.stdout().trim().split('\n').length, 1, 'stdout stays one JSON line');
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exit, 0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  });
+
+  it('without --json: a banner with the same facts; SIGINT exits 0', async () => {
+    const p = run(['--port', '0']);
+    try {
+      await until(() => p.stdout().includes('Ctrl-C'));
+      const out = p.stdout();
+      assert.match(out, /base URL: +http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(out, /datahub URL: +http:\/\/127\.0\.0\.1:\d+\/datahub/);
+      for (const name of ['ada', 'grace', 'linus', 'fiona', 'Professional', 'sdk_', 'ada/news-digest']) assert.ok(out.includes(name), name);
+      p.child.kill('SIGINT');
+      assert.equal(await p.exit, 0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  });
+
+  it('a bad flag exits 2 with usage', async () => {
+    for (const args of [['--nope'], ['--port', 'x'], ['--faults', '2']]) {
+      const p = run(args);
+      assert.equal(await p.exit, 2, args.join(' '));
+      assert.match(p.stderr(), /usage: sandbox/);
+    }
+  });
+});
