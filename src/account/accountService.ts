@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Credentials, CredentialsStore } from '../api/auth';
-import { ScrapedeckClient } from '../api/client';
+import type { ScrapedeckClient } from '../api/client';
 import type { Configuration, SettingsChange } from '../platform/configuration';
 import type { Ui } from '../platform/ui';
 import {
@@ -20,10 +20,15 @@ import {
   normalizeBaseUrl,
   parseAccountMeta,
   parseStoredCredentials,
+  describeMethod,
+  sameAccount,
   serializeCredentials,
   type AccountMeta,
   type SignInMethod,
 } from './credentials';
+import { createClient } from './clientFactory';
+import { promptHubApiKey } from './hubKeyPrompt';
+import { SignInPrompt } from './signInPrompt';
 
 export type { SignInMethod } from './credentials';
 
@@ -54,13 +59,6 @@ export interface AccountServiceOptions {
 /** Which settings a client is built from; a change in any of them means a new client. */
 const CLIENT_SETTINGS = new Set(['baseUrl', 'datahubUrl', 'requestsPerSecond', 'externalUserId', 'proxy']);
 
-const SIGN_IN_AGAIN = 'Sign In Again';
-const SIGN_IN_COMMAND: Record<SignInMethod, string> = {
-  apiKey: 'scrapedeck.signInWithApiKey',
-  password: 'scrapedeck.signInWithPassword',
-  sandbox: 'scrapedeck.trySandbox',
-};
-
 export class AccountService implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Account | undefined>();
   /** Sign-in, sign-out, a settings change that rebuilt the client, another window's change. */
@@ -74,7 +72,7 @@ export class AccountService implements vscode.Disposable {
   private meta: AccountMeta | undefined;
   private client: ScrapedeckClient | undefined;
   private current: Account | undefined;
-  private signInPrompt: Promise<void> | undefined;
+  private readonly signInPrompt: SignInPrompt;
   /** Serialises reloads so a burst of events cannot interleave reads of SecretStorage. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
@@ -84,6 +82,7 @@ export class AccountService implements vscode.Disposable {
 
   constructor(private readonly options: AccountServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.signInPrompt = new SignInPrompt(options.ui);
     this.disposables.push(
       this.emitter,
       this.overrideDropped,
@@ -206,19 +205,7 @@ export class AccountService implements vscode.Disposable {
 
   /** At most one "Sign In Again" notification at a time, however many calls fail. */
   notifySignInNeeded(message: string): Promise<void> {
-    if (this.signInPrompt !== undefined) return this.signInPrompt;
-    const method = this.current?.method;
-    this.signInPrompt = (async () => {
-      try {
-        const choice = await this.options.ui.showWarningMessage(message, SIGN_IN_AGAIN);
-        if (choice === SIGN_IN_AGAIN) {
-          await vscode.commands.executeCommand(SIGN_IN_COMMAND[method ?? 'apiKey'], this.meta?.username);
-        }
-      } finally {
-        this.signInPrompt = undefined;
-      }
-    })();
-    return this.signInPrompt;
+    return this.signInPrompt.show(message, this.current?.method ?? 'apiKey', this.meta?.username);
   }
 
   dispose(): void {
@@ -316,43 +303,15 @@ export class AccountService implements vscode.Disposable {
   }
 
   private buildClient(credentials: CredentialsStore): ScrapedeckClient {
-    const s = this.options.configuration.settings;
-    const { baseUrl, datahubUrl } = this.endpoints;
-    return new ScrapedeckClient({
-      baseUrl,
-      datahubUrl,
+    return createClient({
+      endpoints: this.endpoints,
+      settings: this.options.configuration.settings,
       credentials,
-      requestsPerSecond: s.requestsPerSecond,
-      externalUserId: s.externalUserId,
-      proxyUrl: s.proxy,
-      log: (line) => this.options.log.info(line),
+      log: this.options.log,
       now: this.now,
       onSessionExpired: () => void this.notifySignInNeeded('Your Scrapedeck session has expired and could not be renewed.'),
     });
   }
 }
 
-/** Same kind and same long-lived secret: a renewed token session is still the same account. */
-function sameAccount(a: Credentials | undefined, b: Credentials | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.kind === 'apiKey') return b.kind === 'apiKey' && a.apiKey === b.apiKey;
-  return b.kind === 'session' && a.hubApiKey === b.hubApiKey;
-}
-
-export function describeMethod(method: SignInMethod): string {
-  return method === 'apiKey' ? 'API key' : method === 'password' ? 'username and password' : 'sandbox';
-}
-
-/** The password box for a hub API key; undefined when dismissed. */
-export async function promptHubApiKey(ui: Ui): Promise<string | undefined> {
-  const key = await ui.showInputBox({
-    title: 'Data-App Hub API Key',
-    prompt: 'The data-app hub accepts only an API key (create one in the account center). It is kept in VS Code\'s secret storage.',
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Enter the API key.' : undefined),
-  });
-  return key === undefined ? undefined : key.trim();
-}
-
-export { apiKeyLabel };
+export { apiKeyLabel, describeMethod, promptHubApiKey };

@@ -113,3 +113,15 @@ export function fallbackMeta(credentials: Credentials): AccountMeta {
     ? { label: apiKeyLabel(credentials.apiKey), method: 'apiKey' }
     : { label: 'Signed in', method: 'password' };
 }
+
+/** Same kind and same long-lived secret: a renewed token session is still the same account. */
+export function sameAccount(a: Credentials | undefined, b: Credentials | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.kind === 'apiKey') return b.kind === 'apiKey' && a.apiKey === b.apiKey;
+  return b.kind === 'session' && a.hubApiKey === b.hubApiKey;
+}
+
+export function describeMethod(method: SignInMethod): string {
+  return method === 'apiKey' ? 'API key' : method === 'password' ? 'username and password' : 'sandbox';
+}
+

@@ -1,0 +1,34 @@
+/**
+ * Builds the client for the current endpoints and validated settings. The log hook is the one
+ * "Scrapedeck" channel; the client redacts every line before it gets there.
+ */
+import type * as vscode from 'vscode';
+import type { CredentialsStore } from '../api/auth';
+import { ScrapedeckClient } from '../api/client';
+import { isLoopbackHost, type Settings } from '../platform/settings';
+
+export interface ClientRecipe {
+  endpoints: { baseUrl: string; datahubUrl: string | undefined };
+  settings: Settings;
+  credentials: CredentialsStore;
+  log: vscode.LogOutputChannel;
+  now: () => number;
+  onSessionExpired: () => void;
+}
+
+export function createClient(recipe: ClientRecipe): ScrapedeckClient {
+  const { baseUrl, datahubUrl } = recipe.endpoints;
+  const s = recipe.settings;
+  return new ScrapedeckClient({
+    baseUrl,
+    datahubUrl,
+    credentials: recipe.credentials,
+    requestsPerSecond: s.requestsPerSecond,
+    externalUserId: s.externalUserId,
+    // A loopback service (a sandbox) never goes through a proxy, whatever the settings or environment say.
+    ...(isLoopbackHost(new URL(baseUrl).hostname) ? { env: {} } : { proxyUrl: s.proxy }),
+    log: (line) => recipe.log.info(line),
+    now: recipe.now,
+    onSessionExpired: recipe.onSessionExpired,
+  });
+}
