@@ -59,18 +59,15 @@ export const round = (value: number, digits: number): number => {
  */
 export function buildDailyRecords(seed: number, account: SeedAccount, today: string, days = RECORD_DAYS): DailyRecord[] {
   const tasks = [...allTasks(account)].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-  const streams = tasks.map((t) => ({
-    task: t,
-    rng: rngFor(seed, 'records', t.taskId),
-    profile: taskProfile(rngFor(seed, 'profile', t.taskId), account.activity),
-  }));
+  const profiles = tasks.map((t) => ({ task: t, profile: taskProfile(rngFor(seed, 'profile', t.taskId), account.activity) }));
   const out: DailyRecord[] = [];
   for (let i = days - 1; i >= 0; i--) {
     const date = addDays(today, -i);
     const day = parseDay(date) as DayNumber;
     const weekend = [0, 6].includes(new Date(day * 86_400_000).getUTCDay());
-    for (const { task, rng, profile } of streams) {
-      // Draw both chances every day so one method's activity does not shift the other's stream.
+    for (const { task, profile } of profiles) {
+      // One stream per task and date: a day's figures do not depend on when the sandbox started.
+      const rng = rngFor(seed, 'records', task.taskId, date);
       const cloud = chance(rng, profile.cloudRate * (weekend && account.activity === 'normal' ? 0.6 : 1));
       const local = chance(rng, profile.localRate * (weekend ? 0.5 : 1));
       if (cloud) out.push(record(account, task, day, date, 'Cloud', dayMetrics(rng, profile, 'Cloud')));

@@ -37,7 +37,7 @@ interface KindInfo {
   hub: { code: string; category: string; retryable: boolean };
 }
 
-/** The full code table; docs/sandbox in the report lists it too. */
+/** Status and code of each kind of error, per interface (the spec leaves most codes open). */
 export const ERROR_KINDS: Record<ErrorKind, KindInfo> = {
   'bad-request': { status: 400, main: 40000, token: 'Invalid.Request', hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false } },
   unauthorized: { status: 401, main: 40100, token: 'Unauthorized', hub: { code: 'unauthorized', category: 'forbidden', retryable: false } },

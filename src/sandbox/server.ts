@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/dates';
-import { recordQuery, type RecordStore } from './analytics';
+import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
 import { FaultInjector, type Fault } from './faults';
 import type { SandboxInfo } from './info';
@@ -77,9 +77,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? DEFAULTS.host;
   const log = options.log;
   const world = buildWorld(seed);
-  // Precomputed once: queries only filter, bucket and page.
-  const today = todayUtc(new Date(now()));
-  const records: RecordStore = new Map(world.accounts.map((a) => [a.userId, buildDailyRecords(seed, a, today)]));
+  // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
+  // filter, bucket and page.
+  let engine: { today: string; query: (q: RecordQuery) => RecordPage } | undefined;
+  const currentEngine = (): { today: string; query: (q: RecordQuery) => RecordPage } => {
+    const today = todayUtc(new Date(now()));
+    if (engine?.today !== today) {
+      const records: RecordStore = new Map(world.accounts.map((a) => [a.userId, buildDailyRecords(seed, a, today)]));
+      engine = { today, query: recordQuery(records) };
+    }
+    return engine;
+  };
+  currentEngine();
+  const queryRecords = (q: RecordQuery): RecordPage => currentEngine().query(q);
   const stats = newStats();
   const limiter = new RateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, now);
   const faults = new FaultInjector(options.faults ?? DEFAULTS.faults, seed);
@@ -87,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const timers = new Set<NodeJS.Timeout>();
   const state: SandboxState = {
     world,
-    queryRecords: recordQuery(records),
+    queryRecords,
     tokens: new TokenStore(options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds, now),
     deprecated: new Set(),
     stats,

@@ -213,6 +213,20 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     assert.ok(performance.now() - started < 1000, 'two pages of a 10,000-row result well under a second');
   });
 
+  it('a day\'s records do not depend on when the sandbox started, and a sandbox that outlives midnight serves the new day', async () => {
+    const later = new FakeClock(Date.parse('2026-11-25T08:00:00Z'));
+    const other = await TestSandbox.start({ now: later.now });
+    try {
+      const body = { start: '2026-11-18', end: '2026-11-20', pageSize: 100 };
+      assert.deepEqual(dataOf<Page>(await other.analytics(ada, body)), await query(ada, body));
+      later.advance(24 * 3600_000);
+      const next = dataOf<Page>(await other.analytics(ada, { start: '2026-11-26', end: '2026-11-26' }));
+      assert.ok(next.total > 0, 'records for the new UTC day');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('is deterministic: the same seed and clock give the same records', async () => {
     const twin = await TestSandbox.start({ now: clock.now });
     const other = await TestSandbox.start({ now: clock.now, seed: 7 });
