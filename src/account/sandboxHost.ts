@@ -36,7 +36,7 @@ export class SandboxHost implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     // A new scrapedeck.baseUrl dropped the override: the embedded sandbox is no longer wanted.
-    this.subscription = account.onDidDropOverride(() => void this.stop());
+    this.subscription = account.onDidDropOverride(() => void this.forget());
   }
 
   get active(): boolean {
@@ -105,6 +105,12 @@ export class SandboxHost implements vscode.Disposable {
     this.running = running;
     this.log.info(`Started a sandbox at ${running.info.baseUrl} in this window.`);
     return running.info;
+  }
+
+  /** The override is already gone: forget it for the next start too, and stop our sandbox. */
+  private async forget(): Promise<void> {
+    await this.globalState.update(STATE_KEY, undefined);
+    await this.stop();
   }
 
   private async stop(): Promise<void> {
