@@ -77,6 +77,8 @@ export const SIGN_IN_NEEDED = 'Your session has expired and could not be renewed
 
 export class SessionKeeper {
   private inflight: { refreshToken: string; promise: Promise<TokenSession> } | undefined;
+  /** A refresh token the server refused: later calls fail at once, without asking (or telling the owner) again. */
+  private refused: { refreshToken: string; error: ApiError } | undefined;
 
   constructor(private readonly options: SessionKeeperOptions) {}
 
@@ -129,6 +131,7 @@ export class SessionKeeper {
 
   private renewShared(creds: Extract<Credentials, { kind: 'session' }>, signal?: AbortSignal): Promise<TokenSession> {
     const { refreshToken } = creds.session;
+    if (this.refused?.refreshToken === refreshToken) return Promise.reject(this.refused.error);
     if (this.inflight === undefined || this.inflight.refreshToken !== refreshToken) {
       const promise = this.renew(creds).finally(() => {
         if (this.inflight?.promise === promise) this.inflight = undefined;
@@ -141,14 +144,14 @@ export class SessionKeeper {
 
   private async renew(creds: Extract<Credentials, { kind: 'session' }>): Promise<TokenSession> {
     const old = creds.session;
-    if (old.refreshToken === '') throw this.expired(undefined);
+    if (old.refreshToken === '') throw this.expired(old.refreshToken, undefined);
     let data: TokenData;
     try {
       data = await this.options.refresh(old.refreshToken);
     } catch (e) {
       // Refused (bad or revoked refresh token): only signing in again helps. Anything else
       // (network, 5xx) is passed on as it is: the session may still be renewable later.
-      if (e instanceof ApiError && (e.kind === 'auth' || e.kind === 'invalid-request' || e.kind === 'forbidden')) throw this.expired(e);
+      if (e instanceof ApiError && (e.kind === 'auth' || e.kind === 'invalid-request' || e.kind === 'forbidden')) throw this.expired(old.refreshToken, e);
       throw e;
     }
     const next = sessionFromToken(data, this.options.now());
@@ -161,14 +164,16 @@ export class SessionKeeper {
     return next;
   }
 
-  private expired(cause: ApiError | undefined): ApiError {
+  private expired(refreshToken: string, cause: ApiError | undefined): ApiError {
+    const detail = cause !== undefined ? ` (${cause.message})` : ' (no refresh token)';
+    const error = new ApiError({ kind: 'auth', message: `${SIGN_IN_NEEDED}${detail}`, status: cause?.status, code: cause?.code, requestId: cause?.requestId, cause });
+    this.refused = { refreshToken, error };
     try {
       this.options.onSessionExpired?.();
     } catch {
       // The owner's callback must not change the outcome.
     }
-    const detail = cause !== undefined ? ` (${cause.message})` : ' (no refresh token)';
-    return new ApiError({ kind: 'auth', message: `${SIGN_IN_NEEDED}${detail}`, status: cause?.status, code: cause?.code, requestId: cause?.requestId, cause });
+    return error;
   }
 }
 

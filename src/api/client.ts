@@ -99,12 +99,13 @@ export class ScrapedeckClient {
       if (url !== undefined) this.secrets.add(decodeURIComponent(new URL(url).password)); // proxy credentials are secrets too
     }
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? createDispatcher(proxy);
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    this.dispatcher = options.dispatcher ?? createDispatcher(proxy, { connectTimeoutMs: Math.min(timeoutMs, 10_000) });
     const rps = Math.min(MAX_REQUESTS_PER_SECOND, Math.max(1, Math.floor(options.requestsPerSecond ?? MAX_REQUESTS_PER_SECOND)));
     this.transport = new Transport({
       dispatcher: this.dispatcher,
       limiter: options.limiter ?? new RateLimiter({ perSecond: rps }),
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs,
       maxRetries: Math.max(0, options.maxRetries ?? 3),
       secrets: this.secrets,
       now: this.now,

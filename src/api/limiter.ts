@@ -1,9 +1,14 @@
 /**
- * The client-side rate limit: at most `perSecond` grants in any sliding window of one second
- * (plus a small guard for network jitter), FIFO, never failing — a burst waits its turn.
- * A 429 pauses the whole limiter, so every queued call slows down, not just the one refused.
+ * The client-side rate limit: grants spaced exactly (window + guard) / perSecond apart, FIFO,
+ * never failing — a burst waits its turn. Spacing rather than "20 at once, then wait": a burst
+ * of 20 queues up inside the server and arrives with uneven delays, and a server that counts a
+ * sliding one-second window then sees 21 where the client sent 20. Evenly spaced requests arrive
+ * evenly. A 429 pauses the whole limiter, so every queued call slows down, not just the refused one.
  */
 import { ApiError } from './errors';
+
+/** How late a timer may fire and still count as on its slot; well below the default guard. */
+const LATE_TOLERANCE_MS = 5;
 
 export interface Timers {
   now(): number;
@@ -24,7 +29,8 @@ export interface LimiterOptions {
   windowMs?: number;
   /**
    * Extra ms added to the window: requests granted exactly one window apart can arrive closer
-   * together at the server (their sends are jittered), so leave a little room. Default 25.
+   * together at the server (their sends are jittered), so leave a little room. Default 25
+   * (20 req/s: one grant every 51.25 ms).
    */
   guardMs?: number;
   timers?: Timers;
@@ -47,12 +53,10 @@ interface Waiter {
 
 export class RateLimiter implements RequestLimiter {
   readonly perSecond: number;
-  private readonly windowMs: number;
   private readonly timers: Timers;
-  /** Ring of the most recent `perSecond` grant times; `head` is the oldest once full. */
-  private readonly ring: Float64Array;
-  private head = 0;
-  private count = 0;
+  /** Minimum ms between two grants. */
+  readonly spacingMs: number;
+  private lastGrant = -Infinity;
   private readonly queue: Waiter[] = [];
   private pausedUntil = 0;
   private timer: unknown = undefined;
@@ -61,9 +65,8 @@ export class RateLimiter implements RequestLimiter {
   constructor(options: LimiterOptions) {
     if (!(options.perSecond > 0)) throw new RangeError('perSecond must be positive');
     this.perSecond = Math.max(1, Math.floor(options.perSecond));
-    this.windowMs = (options.windowMs ?? 1000) + (options.guardMs ?? 25);
+    this.spacingMs = ((options.windowMs ?? 1000) + (options.guardMs ?? 25)) / this.perSecond;
     this.timers = options.timers ?? realTimers;
-    this.ring = new Float64Array(this.perSecond);
   }
 
   /** Number of callers waiting for a grant. */
@@ -103,14 +106,15 @@ export class RateLimiter implements RequestLimiter {
 
   /** The earliest time a new grant is allowed. */
   private nextFreeAt(): number {
-    const byWindow = this.count === this.perSecond ? (this.ring[this.head] as number) + this.windowMs : 0;
-    return Math.max(byWindow, this.pausedUntil);
+    return Math.max(this.lastGrant + this.spacingMs, this.pausedUntil);
   }
 
   private grant(): void {
-    this.ring[this.head] = this.timers.now();
-    this.head = (this.head + 1) % this.perSecond;
-    if (this.count < this.perSecond) this.count++;
+    // Timers fire a little late; booking the ideal slot (not the late "now") stops that lateness
+    // from adding up over a long queue. Any 20 consecutive grants still span >= window + guard - LATE_TOLERANCE_MS.
+    const now = this.timers.now();
+    const ideal = this.nextFreeAt();
+    this.lastGrant = now - ideal <= LATE_TOLERANCE_MS ? ideal : now;
   }
 
   private drain = (): void => {

@@ -45,6 +45,8 @@ export interface PoolOptions {
   keepAliveTimeoutMs?: number;
   /** Upper bound on sockets per origin. */
   connections?: number;
+  /** Time allowed to open a connection (ms). */
+  connectTimeoutMs?: number;
 }
 
 /** The client's one dispatcher: a pooled Agent, or an env-style proxy agent wrapping pooled Agents. */
@@ -53,6 +55,7 @@ export function createDispatcher(config: ProxyConfig | undefined, pool: PoolOpti
     keepAliveTimeout: pool.keepAliveTimeoutMs ?? 10_000,
     keepAliveMaxTimeout: 60_000,
     connections: pool.connections ?? 32,
+    connect: { timeout: pool.connectTimeoutMs ?? 10_000 },
   };
   if (config === undefined) return new Agent(agentOptions);
   // Every field set explicitly ('' = none) so undici never falls back to reading process.env itself.

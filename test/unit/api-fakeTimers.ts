@@ -12,11 +12,14 @@ export class FakeTimers implements Timers {
   private seq = 0;
   private tasks: Task[] = [];
 
+  /** `lateMs`: every timer fires this much after it is due, as real timers do. */
+  constructor(private readonly lateMs = 0) {}
+
   now(): number {
     return this.t;
   }
   setTimeout(fn: () => void, ms: number): unknown {
-    const task = { id: ++this.seq, at: this.t + Math.max(0, ms), fn };
+    const task = { id: ++this.seq, at: this.t + Math.max(0, ms) + this.lateMs, fn };
     this.tasks.push(task);
     return task.id;
   }

@@ -4,29 +4,39 @@ import { RateLimiter } from '../../src/api/limiter';
 import { FakeTimers } from './api-fakeTimers';
 
 describe('RateLimiter', () => {
-  it('grants at most perSecond in any window and spreads a burst instead of failing it', async () => {
+  it('spaces grants exactly (window + guard) / perSecond apart: a burst waits instead of failing', async () => {
     const timers = new FakeTimers();
     const limiter = new RateLimiter({ perSecond: 20, guardMs: 0, timers });
     const grants: number[] = [];
     const all = Array.from({ length: 45 }, () => limiter.acquire().then(() => grants.push(timers.now())));
     await timers.advance(5000);
     await Promise.all(all);
-    assert.equal(grants.length, 45);
-    assert.deepEqual(
-      grants.map((t) => Math.floor(t / 1000)),
-      [...Array<number>(20).fill(0), ...Array<number>(20).fill(1), ...Array<number>(5).fill(2)],
-    );
+    assert.deepEqual(grants, Array.from({ length: 45 }, (_, i) => i * 50));
+    // Hence never more than 20 in any one-second window.
     for (let i = 20; i < grants.length; i++) assert.ok((grants[i] as number) - (grants[i - 20] as number) >= 1000, `grant ${i} too early`);
   });
 
-  it('adds the guard to the window', async () => {
+  it('adds the guard to the window, and an idle limiter grants at once', async () => {
     const timers = new FakeTimers();
     const limiter = new RateLimiter({ perSecond: 2, guardMs: 30, timers });
     const grants: number[] = [];
     const all = Array.from({ length: 3 }, () => limiter.acquire().then(() => grants.push(timers.now())));
     await timers.advance(2000);
     await Promise.all(all);
-    assert.deepEqual(grants, [0, 0, 1030]);
+    assert.deepEqual(grants, [0, 515, 1030]);
+    await timers.advance(5000);
+    await limiter.acquire();
+    assert.equal(timers.now(), 7000);
+  });
+
+  it('does not let late timers add up over a long queue', async () => {
+    const timers = new FakeTimers(3); // every timer fires 3 ms late
+    const limiter = new RateLimiter({ perSecond: 20, guardMs: 0, timers });
+    const grants: number[] = [];
+    const all = Array.from({ length: 41 }, () => limiter.acquire().then(() => grants.push(timers.now())));
+    await timers.advance(5000);
+    await Promise.all(all);
+    assert.ok((grants[40] as number) <= 2000 + 3, `last grant at ${grants[40]}`);
   });
 
   it('keeps FIFO order, lets priority jump the queue', async () => {
@@ -73,6 +83,6 @@ describe('RateLimiter', () => {
     const all = Array.from({ length: 3 }, () => limiter.acquire().then(() => grants.push(timers.now())));
     await timers.advance(1000);
     await Promise.all(all);
-    assert.deepEqual(grants, [700, 700, 700]);
+    assert.deepEqual(grants, [700, 750, 800]);
   });
 });
