@@ -14,14 +14,16 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  take(key: string): RateDecision {
+  /** `at`: when the request arrived (defaults to now), so time spent reading its body does not count. */
+  take(key: string, at?: number): RateDecision {
     if (this.limit <= 0) return { ok: true };
-    const now = this.now();
+    const now = at ?? this.now();
     const since = now - 1000;
     const stamps = (this.windows.get(key) ?? []).filter((t) => t > since);
     if (stamps.length >= this.limit) {
       this.windows.set(key, stamps);
-      return { ok: false, retryAfterMs: (stamps[0] as number) + 1000 - now };
+      // Arrival order can differ from handling order, so the oldest is the minimum, not the first.
+      return { ok: false, retryAfterMs: Math.max(1, Math.min(...stamps) + 1000 - now) };
     }
     stamps.push(now);
     this.windows.set(key, stamps);

@@ -2,6 +2,7 @@
  * The sandbox service: a real HTTP server (node:http, no framework) implementing the spec on seeded
  * data. `startSandbox` is the seam in docs/contracts.md. Imports nothing from vscode.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/dates';
@@ -9,7 +10,6 @@ import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from
 import { TokenStore } from './auth';
 import { FaultInjector, type Fault } from './faults';
 import type { SandboxInfo } from './info';
-import { rngFor, uuidLike } from './prng';
 import { RateLimiter } from './rateLimit';
 import { buildDailyRecords } from './records';
 import { errorReply, retryAfter, type Iface, type Reply } from './respond';
@@ -93,7 +93,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const stats = newStats();
   const limiter = new RateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, now);
   const faults = new FaultInjector(options.faults ?? DEFAULTS.faults, seed);
-  const requestIds = rngFor(seed, 'requestIds');
   const timers = new Set<NodeJS.Timeout>();
   const state: SandboxState = {
     world,
@@ -129,7 +128,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const requestId = uuidLike(requestIds);
+    const arrivedAt = now();
+    // Unique across restarts too (a seeded id would repeat run after run and confuse support logs).
+    const requestId = randomUUID();
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const match = matchRoute(method, url.pathname);
@@ -160,7 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (!reply && match.kind === 'route') {
         const routeReq: RouteRequest = { method, url, headers: req.headers, body: body.text, params: match.params };
         const key = match.route.rateKey?.(routeReq, state, req.socket.remoteAddress);
-        const decision = key === undefined ? { ok: true as const } : limiter.take(key);
+        const decision = key === undefined ? { ok: true as const } : limiter.take(key, arrivedAt);
         reply = decision.ok
           ? match.route.handle(routeReq, state)
           : retryAfter(iface, 'rate-limited', 'Too many requests: slow down (20 requests per second per credential).', decision.retryAfterMs);
