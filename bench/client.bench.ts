@@ -7,22 +7,28 @@ import { MemoryCredentialsStore } from '../src/api/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { addDays, daysBetween, earliestStart, todayUtc } from '../src/api/dates';
 import { RateLimiter } from '../src/api/limiter';
-import { startSandbox } from '../src/sandbox/server';
+import { isSandboxChild, startChildSandbox } from './childSandbox';
 import type { BenchRow, BenchSection } from './types';
+
+// In the forked sandbox process this module only serves; everything below runs in the parent.
+isSandboxChild();
 
 const SEARCHES = 200;
 const RATE = 20;
-const OVERHEAD_REQUESTS = 500;
+const OVERHEAD_REQUESTS = 2000;
 const TARGET_ROWS = 10_000;
-const OVERHEAD_ROUNDS = 20;
+const OVERHEAD_ROUNDS = 100;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
-  const limited = await startSandbox({ rateLimit: RATE, seed: 7 });
-  const open = await startSandbox({ rateLimit: 0, seed: 7 });
+  // Each sandbox in its own process: the server's work and heap stay out of the measured loop.
+  const [limited, open] = await Promise.all([
+    startChildSandbox(__filename, { rateLimit: RATE, seed: 7 }),
+    startChildSandbox(__filename, { rateLimit: 0, seed: 7 }),
+  ]);
   try {
     const [ada, grace, linus] = limited.info.accounts;
     if (!ada || !grace || !linus) throw new Error('the sandbox has fewer accounts than expected');
@@ -37,12 +43,12 @@ export default async function run(): Promise<BenchSection> {
       });
       const groupId = (await client.listTaskGroups()).data[0]?.taskGroupId ?? '';
       await sleep(1100); // an empty window for the measured burst
-      const before429 = limited.stats.status429;
+      const before429 = (await limited.stats()).status429;
       const t0 = performance.now();
       const results = await Promise.allSettled(Array.from({ length: SEARCHES }, () => client.searchTasks(groupId)));
       const wall = performance.now() - t0;
       const failed = results.filter((r) => r.status === 'rejected').length;
-      const wire429 = limited.stats.status429 - before429;
+      const wire429 = (await limited.stats()).status429 - before429;
       const bound = (SEARCHES / RATE) * 1000;
       rows.push({
         name: `${SEARCHES} task searches, client @ ${RATE} req/s`,
@@ -161,16 +167,18 @@ export default async function run(): Promise<BenchSection> {
       }
       const medRaw = median(rawMs);
       const medClient = median(clientMs);
+      // Each round's client/raw ratio, then the median: neighbouring rounds share the machine's load.
+      const ratio = median(rawMs.map((r, i) => (clientMs[i] as number) / r));
       rows.push({
-        name: `per request, ${OVERHEAD_REQUESTS} sequential GET /taskGroup per side, limit off (median of ${OVERHEAD_ROUNDS} interleaved rounds)`,
+        name: `per request, ${OVERHEAD_REQUESTS} sequential GET /taskGroup per side, limit off (${OVERHEAD_ROUNDS} interleaved rounds, median)`,
         value: `client ${medClient.toFixed(3)} ms`,
         against: `raw undici ${medRaw.toFixed(3)} ms`,
-        ratio: medClient / medRaw,
+        ratio,
         target: '≤ 1.3 x',
-        pass: medClient / medRaw <= 1.3,
+        pass: ratio <= 1.3,
       });
       rows.push({
-        name: '  process CPU per request (client + in-process sandbox)',
+        name: '  client-process CPU per request',
         value: `client ${((cpu0.client / OVERHEAD_REQUESTS) * 1000).toFixed(0)} µs`,
         against: `raw undici ${((cpu0.raw / OVERHEAD_REQUESTS) * 1000).toFixed(0)} µs`,
         ratio: cpu0.client / cpu0.raw,

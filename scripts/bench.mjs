@@ -29,7 +29,7 @@ await esbuild.build({
 });
 
 const require = createRequire(import.meta.url);
-let missed = 0;
+const missed = [];
 for (const file of entries) {
   const mod = require(resolve('out/bench', file.replace(/\.ts$/, '.cjs')));
   const run = mod.default ?? mod.run;
@@ -37,10 +37,10 @@ for (const file of entries) {
   const started = Date.now();
   const section = await run();
   printSection(section, Date.now() - started);
-  missed += section.rows.filter((r) => r.pass === false).length;
+  missed.push(...section.rows.filter((r) => r.pass === false).map((r) => `${section.title}: ${r.name.trim()}`));
 }
-console.log(missed === 0 ? 'All targets met.' : `${missed} target(s) missed.`);
-process.exitCode = missed === 0 ? 0 : 1;
+console.log(missed.length === 0 ? 'All targets met.' : `${missed.length} target(s) missed:\n  ${missed.join('\n  ')}`);
+process.exitCode = missed.length === 0 ? 0 : 1;
 
 function printSection(section, ms) {
   const header = ['Measure', 'Value', 'Against', 'Ratio', 'Target', ''];
