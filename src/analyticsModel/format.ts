@@ -1,0 +1,68 @@
+/**
+ * Display formatting of analytics figures. Pure (no DOM, no vscode) so the page, the tests and
+ * any export preview say the same thing. A null is "not known" and always shows as DASH, never 0.
+ */
+
+export const DASH = '—';
+
+// One fixed locale: the page has no reliable user locale, and tests must see stable text.
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const decimalFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+
+export function isKnown(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+export function formatInt(value: number | null | undefined): string {
+  return isKnown(value) ? intFormat.format(value) : DASH;
+}
+
+export function formatDecimal(value: number | null | undefined): string {
+  return isKnown(value) ? decimalFormat.format(value) : DASH;
+}
+
+/** A 0..1 fraction as a percentage ("87.5%"). */
+export function formatPercent(value: number | null | undefined): string {
+  return isKnown(value) ? percentFormat.format(value) : DASH;
+}
+
+/** Seconds as "1h 2m 3s"; below a minute keeps one decimal ("4.5s") so short runs stay readable. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (!isKnown(seconds)) return DASH;
+  const sign = seconds < 0 ? '-' : '';
+  const abs = Math.abs(seconds);
+  if (abs < 60) return `${sign}${abs < 10 && abs % 1 !== 0 ? abs.toFixed(1) : Math.round(abs)}s`;
+  let rest = Math.round(abs);
+  const h = Math.floor(rest / 3600);
+  rest -= h * 3600;
+  const m = Math.floor(rest / 60);
+  const s = rest - m * 60;
+  const parts: string[] = [];
+  if (h > 0) parts.push(`${intFormat.format(h)}h`);
+  if (h > 0 || m > 0) parts.push(`${m}m`);
+  parts.push(`${s}s`);
+  return sign + parts.join(' ');
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "2026-11-16" -> "Nov 16" (text stays as given when it is not a yyyy-MM-dd). */
+export function shortDay(day: string): string {
+  const m = /^\d{4}-(\d{2})-(\d{2})$/.exec(day);
+  const month = m ? MONTHS[Number(m[1]) - 1] : undefined;
+  return m && month ? `${month} ${Number(m[2])}` : day;
+}
+
+/** A bucket as people read it: weeks get their dates, "2026-W47 (Nov 16 – Nov 22)". */
+export function bucketLabel(dayKey: string, weekStart: string | null, weekEnd: string | null): string {
+  if (weekStart && weekEnd) return `${dayKey} (${shortDay(weekStart)} – ${shortDay(weekEnd)})`;
+  return dayKey;
+}
+
+/** "Rows 21–40 of 1,234" for a page; "Rows 0 of 0" when empty. */
+export function rowsRange(page: number, pageSize: number, shown: number, total: number): string {
+  if (shown === 0) return `No rows on this page (${intFormat.format(total)} in total)`;
+  const first = (page - 1) * pageSize + 1;
+  return `Rows ${intFormat.format(first)}–${intFormat.format(first + shown - 1)} of ${intFormat.format(total)}`;
+}

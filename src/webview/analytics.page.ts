@@ -1,0 +1,19 @@
+/**
+ * The analytics page (browser side). It talks to the extension only through the messages of
+ * protocol.ts: it says `ready`, receives `init`, and from then on renders what the host sends.
+ */
+import './analytics/zod-jitless'; // must stay first: see the file
+import { Host } from './analytics/host';
+import { Controller } from './analytics/controller';
+import { watchTheme } from './analytics/theme';
+
+function boot(): void {
+  const host = new Host(acquireVsCodeApi());
+  const app = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
+  const controller = new Controller(host, app);
+  window.addEventListener('message', (event: MessageEvent<unknown>) => controller.receive(event.data));
+  watchTheme(() => controller.retheme());
+  host.post({ type: 'ready' });
+}
+
+boot();

@@ -1,0 +1,52 @@
+/** The page's views, put together inside #app. */
+import { ChartsView } from './charts-view';
+import { h } from './dom';
+import { FormView, type FormHandlers } from './form-view';
+import { PagingView, type PagingHandlers } from './paging-view';
+import { StatusView } from './status-view';
+import { SummaryView } from './summary-view';
+import { TableView } from './table-view';
+
+export interface LayoutHandlers extends FormHandlers, PagingHandlers {
+  cancel(): void;
+  sort(column: string): void;
+}
+
+export class Layout {
+  readonly subtitle = h('p', { class: 'subtitle', attrs: { id: 'subtitle' } });
+  readonly waiting = h('p', { class: 'waiting', text: 'Waiting for Scrapedeck…', attrs: { role: 'status' } });
+  readonly form: FormView;
+  readonly status: StatusView;
+  readonly paging: PagingView;
+  readonly summary = new SummaryView();
+  readonly charts = new ChartsView();
+  readonly table: TableView;
+  readonly results: HTMLElement;
+  readonly empty = h('p', { class: 'empty-result', text: 'No rows match this query.', attrs: { id: 'empty-result' } });
+
+  constructor(app: HTMLElement, handlers: LayoutHandlers) {
+    this.form = new FormView(handlers);
+    this.status = new StatusView(() => handlers.cancel(), (text) => handlers.copy(text));
+    this.paging = new PagingView(handlers);
+    this.table = new TableView((column) => handlers.sort(column));
+    this.results = h('section', { class: 'results', attrs: { 'aria-label': 'Results', id: 'results' } },
+      this.paging.root,
+      this.empty,
+      h('h2', { class: 'visually-hidden', text: 'Summary' }),
+      this.summary.root,
+      h('h2', { class: 'visually-hidden', text: 'Charts' }),
+      this.charts.root,
+      h('h2', { class: 'visually-hidden', text: 'Records' }),
+      this.table.root,
+    );
+    this.results.hidden = true;
+    this.form.root.hidden = true;
+    app.replaceChildren(
+      h('header', { class: 'page-header' }, h('h1', { text: 'Task analytics' }), this.subtitle),
+      this.waiting,
+      this.form.root,
+      this.status.root,
+      this.results,
+    );
+  }
+}
