@@ -1,0 +1,154 @@
+/**
+ * The stand-in host for page tests and the page benchmark: a tiny HTTP server on 127.0.0.1:0
+ * serving fixtures/host.html (same CSP as the panel), media/ and dist/webview/, and a headless
+ * Debian Chromium driven by playwright-core. Messages are injected with window.postMessage,
+ * exactly how the webview receives them from the extension.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.SCRAPEDECK_CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/** The repository root, found from this file whether run from out/ (tsc) or out/bench (esbuild). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'media'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return process.cwd();
+    dir = up;
+  }
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+
+export interface StandIn {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startStandIn(): Promise<StandIn> {
+  const root = repoRoot();
+  if (!existsSync(join(root, 'dist/webview/analytics.js'))) throw new Error('dist/webview/analytics.js is missing: run `npm run build`');
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+    if (url.pathname === '/' || url.pathname === '/host.html') {
+      const theme = url.searchParams.get('theme') ?? 'vscode-dark';
+      const nonce = randomBytes(16).toString('base64');
+      const html = readFileSync(join(root, 'test/page/fixtures/host.html'), 'utf8')
+        .replaceAll('{{NONCE}}', nonce).replaceAll('{{ORIGIN}}', origin).replaceAll('{{THEME}}', theme.replace(/[^a-z-]/g, ''));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+      return;
+    }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const mounts: Record<string, string> = { '/media/': 'media', '/dist/webview/': 'dist/webview', '/fixtures/': 'test/page/fixtures' };
+    for (const [prefix, folder] of Object.entries(mounts)) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      const base = join(root, folder);
+      const file = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
+      if (!file.startsWith(base + sep) || !existsSync(file)) break;
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(readFileSync(file));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    browser,
+    async close() {
+      await browser.close().catch(() => undefined);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface Posted {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** What fixtures/fake-vscode.js keeps on the page's global object (the root tsconfig has no DOM lib). */
+export interface PageGlobals {
+  __posted: Posted[];
+  __vsState: unknown;
+  __violations: string[];
+  postMessage(message: unknown, target: string): void;
+}
+
+/** One page on the stand-in host, with what it posted and every page error it raised. */
+export class AnalyticsPage {
+  readonly errors: string[] = [];
+
+  private constructor(readonly page: Page) {
+    page.on('pageerror', (e) => this.errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') this.errors.push(`console: ${m.text()}`);
+    });
+  }
+
+  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number } = {}): Promise<AnalyticsPage> {
+    const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+    const p = new AnalyticsPage(page);
+    if (options.vsState !== undefined) {
+      await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
+    }
+    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}`);
+    await p.waitForPosted('ready');
+    return p;
+  }
+
+  /** Sends a message as the extension would. */
+  async send(message: unknown): Promise<void> {
+    await this.page.evaluate((m) => (globalThis as unknown as PageGlobals).postMessage(m, '*'), message);
+  }
+
+  async posted(): Promise<Posted[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
+  }
+
+  async postedOf(type: string): Promise<Posted[]> {
+    return (await this.posted()).filter((m) => m.type === type);
+  }
+
+  async waitForPosted(type: string, count = 1): Promise<Posted> {
+    const handle = await this.page.waitForFunction(
+      ([t, n]) => {
+        const all = (globalThis as unknown as PageGlobals).__posted.filter((m) => m.type === t);
+        return all.length >= n ? all[n - 1] : undefined;
+      },
+      [type, count] as const,
+    );
+    return (await handle.jsonValue()) as Posted;
+  }
+
+  async vsState(): Promise<unknown> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__vsState);
+  }
+
+  async violations(): Promise<string[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__violations);
+  }
+
+  async text(selector: string): Promise<string> {
+    return (await this.page.locator(selector).innerText()).trim();
+  }
+
+  async close(): Promise<void> {
+    await this.page.close().catch(() => undefined);
+  }
+}
