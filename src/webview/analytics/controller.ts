@@ -197,6 +197,7 @@ export class Controller {
   }
 
   private failed(id: string, error: WireError): void {
+    if (error.kind === 'cancelled') return this.dismissed(id);
     if (this.s.request?.id === id) {
       const action = this.s.request.kind === 'fetchAll' ? 'Fetching all pages' : 'The query';
       this.s.request = undefined;
@@ -224,6 +225,16 @@ export class Controller {
       return; // stale: the request it answers was cancelled or replaced
     }
     this.ui.status.update(this.s);
+  }
+
+  /** The user dismissed a dialog (quick pick, save): nothing failed, just stop waiting. */
+  private dismissed(id: string): void {
+    if (this.s.pickId === id) this.s.pickId = undefined;
+    if (this.s.exportId === id) {
+      this.s.exportId = undefined;
+      this.s.notice = undefined;
+      this.ui.status.update(this.s);
+    }
   }
 
   private pickTasks(): void {

@@ -1,0 +1,100 @@
+/** The records table as data (src/analyticsModel/table-model.ts, format.ts): columns, formatting, sorting. */
+import * as assert from 'node:assert/strict';
+import { DASH, formatDuration, formatPercent, rowsRange } from '../../src/analyticsModel/format';
+import { COLUMNS, findColumn, formatCell, nextSort, sortRecords, type Column } from '../../src/analyticsModel/table-model';
+import type { AnalyticsRecord } from '../../src/api/schemas';
+
+function rec(id: string, runCount: number | null, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
+  return {
+    taskId: id, userId: 'u', taskName: `Task ${id}`, dayKey: '2026-11-20', weekStartDate: null, weekEndDate: null, collectionMethod: 'Cloud',
+    dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null },
+    executionMetrics: { runCount, successCount: null, failureCount: null, durationPerRunSeconds: null, totalExecutionSeconds: null, successRate: null, failureRate: null },
+    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
+    ...extra,
+  };
+}
+const col = (id: string): Column => {
+  const c = findColumn(id);
+  assert.ok(c, id);
+  return c;
+};
+
+describe('analytics table model', () => {
+  it('has a column for every field of the record and every metric', () => {
+    const sample = rec('a', 1);
+    const fields = [
+      'taskId', 'userId', 'dayKey', 'weekStartDate', 'weekEndDate', 'collectionMethod',
+      ...Object.keys(sample.dataVolumeMetrics), ...Object.keys(sample.executionMetrics), ...Object.keys(sample.resourceUsageMetrics),
+    ];
+    const ids = new Set(COLUMNS.map((c) => c.id));
+    for (const f of fields) assert.ok(ids.has(f), `column ${f}`);
+    assert.ok(ids.has('task'), 'task name column');
+  });
+
+  it('shows the task name, or the id when the name is null', () => {
+    assert.equal(formatCell(col('task'), rec('a', 1)), 'Task a');
+    assert.equal(formatCell(col('task'), rec('b', 1, { taskName: null })), 'b');
+  });
+
+  it('shows null metrics as a dash, never 0, and real zeros as 0', () => {
+    const r = rec('a', null);
+    for (const c of COLUMNS.filter((c) => c.kind !== 'text')) assert.equal(formatCell(c, r), DASH, c.id);
+    assert.equal(formatCell(col('runCount'), rec('a', 0)), '0');
+    assert.equal(formatCell(col('weekStartDate'), r), DASH);
+  });
+
+  it('formats counts, rates, durations and costs', () => {
+    const r = rec('a', 12345, {
+      executionMetrics: { runCount: 12345, successCount: 1, failureCount: 0, durationPerRunSeconds: 3725, totalExecutionSeconds: 45.25, successRate: 0.875, failureRate: 0.125 },
+      resourceUsageMetrics: { captchaCount: 3, simpleTemplateCount: 0, proxyIpCount: 2.345, balance: 10.5 },
+    });
+    assert.equal(formatCell(col('runCount'), r), '12,345');
+    assert.equal(formatCell(col('successRate'), r), '87.5%');
+    assert.equal(formatCell(col('durationPerRunSeconds'), r), '1h 2m 5s');
+    assert.equal(formatCell(col('totalExecutionSeconds'), r), '45s');
+    assert.equal(formatCell(col('proxyIpCount'), r), '2.35');
+    assert.equal(formatCell(col('balance'), r), '10.5');
+  });
+
+  it('labels week buckets with their dates', () => {
+    const r = rec('a', 1, { dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22' });
+    assert.equal(formatCell(col('dayKey'), r), '2026-W47 (Nov 16 – Nov 22)');
+    assert.equal(formatCell(col('weekStartDate'), r), '2026-11-16');
+  });
+
+  it('sorts numbers ascending and descending with nulls last both ways', () => {
+    const rows = [rec('a', 5), rec('b', null), rec('c', 1), rec('d', 10), rec('e', null)];
+    assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId), ['c', 'a', 'd', 'b', 'e']);
+    assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'desc' }).map((r) => r.taskId), ['d', 'a', 'c', 'b', 'e']);
+  });
+
+  it('sorts text naturally (task 2 before task 10), case-insensitively, and stably', () => {
+    const rows = [rec('x10', 1, { taskName: 'task 10' }), rec('x2', 1, { taskName: 'Task 2' }), rec('y2', 2, { taskName: 'task 2' })];
+    assert.deepEqual(sortRecords(rows, { column: 'task', direction: 'asc' }).map((r) => r.taskId), ['x2', 'y2', 'x10']);
+  });
+
+  it('leaves the input alone and keeps order for an unknown column', () => {
+    const rows = [rec('b', 2), rec('a', 1)];
+    const copy = rows.slice();
+    assert.deepEqual(sortRecords(rows, { column: 'nope', direction: 'asc' }), copy);
+    sortRecords(rows, { column: 'runCount', direction: 'asc' });
+    assert.deepEqual(rows, copy);
+  });
+
+  it('flips direction on the same column and starts ascending on a new one', () => {
+    assert.deepEqual(nextSort(undefined, 'runCount'), { column: 'runCount', direction: 'asc' });
+    assert.deepEqual(nextSort({ column: 'runCount', direction: 'asc' }, 'runCount'), { column: 'runCount', direction: 'desc' });
+    assert.deepEqual(nextSort({ column: 'runCount', direction: 'desc' }, 'task'), { column: 'task', direction: 'asc' });
+  });
+
+  it('formats durations, percents and row ranges', () => {
+    assert.equal(formatDuration(0), '0s');
+    assert.equal(formatDuration(4.5), '4.5s');
+    assert.equal(formatDuration(60), '1m 0s');
+    assert.equal(formatDuration(3600), '1h 0m 0s');
+    assert.equal(formatDuration(null), DASH);
+    assert.equal(formatPercent(1), '100%');
+    assert.equal(rowsRange(2, 20, 20, 1234), 'Rows 21–40 of 1,234');
+    assert.equal(rowsRange(62, 20, 14, 1234), 'Rows 1,221–1,234 of 1,234');
+  });
+});
