@@ -20,6 +20,8 @@ export const BASE_SETTINGS = {
   'git.enabled': false,
   'npm.autoDetect': 'off',
   'window.dialogStyle': 'custom',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.commandCenter.enabled': false,
 };
 
 function stamp() {

@@ -1,6 +1,6 @@
 // Where things are, and the steps every harness shares: dependencies, the cached code-server,
 // the build, the compiled tests and the packaged .vsix.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,7 @@ export async function compileTests() {
 
 /** Production build + `vsce package --no-dependencies` into dist-vsix/scrapedeck.vsix. */
 export async function packageVsix() {
+  mkdirSync(path.dirname(VSIX), { recursive: true });
   // vsce runs `vscode:prepublish` (the production build) itself.
   await mustRun(
     process.execPath,

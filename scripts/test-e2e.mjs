@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: the end-to-end journey. Packages the .vsix, starts a sandbox and a code-server
+// with the extension installed from that .vsix (settings pointing at the sandbox), then runs mocha on
+// out/test/e2e/*.test.js, which drives the real workbench with playwright-core + Debian's chromium.
+// Everything this starts is stopped afterwards, by process group.
+//
+// Flags: --no-install (skip deps/code-server checks), --no-package (reuse dist-vsix/scrapedeck.vsix),
+//        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM_ARGS } from './lib/browser.mjs';
+import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
+import { CHROMIUM, ROOT, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
+import { startSandboxProcess } from './lib/sandbox.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const option = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const log = (m) => logLine('test:e2e', m);
+
+export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
+
+async function main() {
+  const t0 = Date.now();
+  if (!flag('--no-install')) {
+    await ensureDeps('test:e2e');
+    await ensureVscode();
+  }
+  const tp = Date.now();
+  if (!flag('--no-package') || !existsSync(VSIX)) await packageVsix();
+  // The production build of `vsce package` replaced dist/; the journey's own code is compiled TS.
+  await compileTests().catch((err) => log(`tsc reported errors (the typecheck stage shows them): ${err.message}`));
+  log(`packaged and compiled in ${seconds(tp)} s`);
+
+  const runDir = createRunFolder('e2e');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  log(`run folder ${path.relative(ROOT, runDir.dir)}`);
+
+  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log') });
+  onShutdown(() => sandbox.stop());
+  log(`sandbox on ${sandbox.info.baseUrl}`);
+
+  const settings = {
+    'scrapedeck.baseUrl': sandbox.info.baseUrl,
+    'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
+    'workbench.colorTheme': 'Dark Modern',
+  };
+  writeSettings(runDir, settings);
+  const env = runEnv(runDir);
+  const ti = Date.now();
+  await installExtension(runDir, VSIX, env);
+  log(`extension installed from ${path.relative(ROOT, VSIX)} in ${seconds(ti)} s`);
+  const server = await startCodeServer(runDir, { env });
+  log(`code-server on ${server.origin}`);
+
+  // What the journey needs to know. Secrets travel in the environment, never in a file of the run.
+  const context = {
+    origin: server.origin,
+    workbenchUrl: workbenchUrl(server.origin, runDir.ws),
+    run: runDir,
+    settingsFile: settingsPath(runDir),
+    // Everything the journey rewrites settings.json with (BASE_SETTINGS included).
+    settings: JSON.parse(readFileSync(settingsPath(runDir), 'utf8')),
+    chromium: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+    artifacts: ARTIFACTS,
+    codeServerLog: server.logFile,
+    sandboxLog: sandbox.logFile,
+  };
+  writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
+  const mochaArgs = [
+    path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--timeout', '120000',
+    '--reporter', 'spec',
+    '--no-color',
+    '--exit',
+  ];
+  if (option('--grep')) mochaArgs.push('--grep', option('--grep'));
+  mochaArgs.push(path.join(ROOT, 'out', 'test', 'e2e', '**', '*.test.js'));
+  const tm = Date.now();
+  const code = await run(process.execPath, mochaArgs, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SCRAPEDECK_E2E_CONTEXT: JSON.stringify(context),
+      SCRAPEDECK_E2E_SANDBOX: JSON.stringify(sandbox.info),
+    },
+  });
+  log(`journey finished in ${seconds(tm)} s with code ${code}; screenshots in ${path.relative(ROOT, ARTIFACTS)}/`);
+
+  if (flag('--keep')) {
+    log(`--keep: ${context.workbenchUrl} stays up; Ctrl-C stops it`);
+    await new Promise(() => {});
+  }
+  await server.stop();
+  await sandbox.stop();
+  await killAllGroups();
+  log(`total ${seconds(t0)} s`);
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    console.error(`[test:e2e] ${err instanceof Error ? err.stack : err}`);
+    await killAllGroups();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,217 @@
+/**
+ * The whole journey as a user, through the real workbench (code-server in headless chromium),
+ * with Scrapedeck installed from the packaged .vsix and pointed at a sandbox the harness started.
+ * Run by scripts/test-e2e.mjs (`npm run test:e2e`), which provides the context in the environment.
+ * Each step leaves a screenshot in artifacts/e2e/.
+ */
+import * as assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
+import { buildSeries } from '../../src/analyticsModel/series';
+import { summarize } from '../../src/analyticsModel/summary';
+import { formatInt } from '../../src/analyticsModel/format';
+import { analyticsResponseSchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { findSecrets, secretTargets } from './secrets';
+import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+
+interface Named {
+  taskGroupId?: string;
+  taskGroupName?: string;
+  taskId?: string;
+  taskName?: string;
+}
+
+/** Asks the sandbox itself, with the account's API key, what the UI should show. */
+async function sandboxGet<T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> {
+  const res = await fetch(`${info.baseUrl}${pathAndQuery}`, { headers: { 'x-api-key': account.apiKey, accept: 'application/json' } });
+  assert.equal(res.status, 200, `GET ${pathAndQuery}: ${res.status}`);
+  return ((await res.json()) as { data: T }).data;
+}
+
+async function sandboxAnalytics(info: SandboxInfo, account: SandboxAccount, body: Record<string, unknown>): Promise<{ total: number; records: AnalyticsRecord[] }> {
+  const res = await fetch(`${info.baseUrl}/taskanalytics/queries`, {
+    method: 'POST',
+    headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, `POST /taskanalytics/queries: ${res.status}`);
+  const parsed = analyticsResponseSchema.parse(await res.json());
+  return { total: parsed.data.total, records: parsed.data.data };
+}
+
+/** Polls until `check` is true (the UI settles asynchronously); fails with `what` after the UI timeout. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+
+describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', function () {
+  this.timeout(300_000);
+  let ctx: E2eContext;
+  let info: SandboxInfo;
+  let account: SandboxAccount;
+  let browser: BrowserContext;
+  let page: Page;
+  let wb: Workbench;
+  let group: Required<Pick<Named, 'taskGroupId' | 'taskGroupName'>>;
+  let task: Required<Pick<Named, 'taskId' | 'taskName'>>;
+
+  before(async () => {
+    ctx = e2e();
+    info = sandboxInfo();
+    account = info.accounts[0] as SandboxAccount;
+    ({ context: browser, page } = await launch(ctx));
+    wb = new Workbench(page, ctx.artifacts);
+    await wb.open(ctx.workbenchUrl);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = `failed-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
+      await wb.screenshot(name).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('1. shows the welcome and signs in with username and password', async () => {
+    await wb.openScrapedeck();
+    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    await signIn.waitFor();
+    await wb.screenshot('01-welcome');
+    await signIn.click();
+    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
+    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
+    await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
+
+    const groups = await sandboxGet<{ taskGroupId: string; taskGroupName: string }[]>(info, account, '/taskGroup');
+    assert.ok(groups.length > 0, 'the seeded account has task groups');
+    group = groups[0] as typeof group;
+    await wb.row('Tasks', group.taskGroupName).waitFor();
+    await signIn.waitFor({ state: 'hidden' });
+    await wb.screenshot('02-signed-in');
+  });
+
+  it('2. expands a task group and lists its tasks', async () => {
+    const tasks = await sandboxGet<{ taskId: string; taskName: string }[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    assert.ok(tasks.length > 0, 'the first group has tasks');
+    task = tasks[0] as typeof task;
+    await wb.row('Tasks', group.taskGroupName).click();
+    await wb.row('Tasks', task.taskName).first().waitFor();
+    for (const t of tasks.slice(0, 3)) await wb.row('Tasks', t.taskName).first().waitFor();
+    await wb.screenshot('03-tasks');
+  });
+
+  it('2. opens analytics for a task and shows the seeded Week figures', async () => {
+    await wb.contextMenu(wb.row('Tasks', task.taskName).first(), 'Open Analytics for Task');
+    const view = wb.webview();
+    await view.locator('#run').waitFor();
+    await view.locator('#f-granularity').selectOption('Week');
+    // Eight weeks back from the form's end day (within the three-month window), for several buckets.
+    const endDay = await view.locator('#f-end').inputValue();
+    const startDay = new Date(Date.parse(`${endDay}T00:00:00Z`) - 55 * 86_400_000).toISOString().slice(0, 10);
+    await view.locator('#f-start').fill(startDay);
+    const form = {
+      start: await view.locator('#f-start').inputValue(),
+      end: await view.locator('#f-end').inputValue(),
+      pageSize: Number(await view.locator('#f-pageSize').inputValue()),
+      collectionMethod: await view.locator('#f-method').inputValue(),
+    };
+    await view.locator('#run').click();
+
+    const body = { ...form, page: 1, taskIds: [task.taskId], timeGranularity: 'Week' };
+    const expected = await sandboxAnalytics(info, account, body);
+    assert.ok(expected.records.length > 0, `the sandbox has Week records for ${task.taskName}`);
+
+    // The table: one row per record, every cell as the table model formats the sandbox's record.
+    const rows = view.locator('table.records tbody tr');
+    await until(`${expected.records.length} table rows`, async () => (await rows.count()) === expected.records.length);
+    const cells = await view.locator('table.records tbody tr > :is(td, th)').allTextContents();
+    assert.equal(cells.length, expected.records.length * COLUMNS.length, 'cells per row = columns');
+    const shown: string[] = [];
+    for (let i = 0; i < cells.length; i += COLUMNS.length) shown.push(cells.slice(i, i + COLUMNS.length).map((c) => c.trim()).join(' | '));
+    const wanted = expected.records.map((r) => COLUMNS.map((c) => formatCell(c, r)).join(' | '));
+    assert.deepEqual([...shown].sort(), [...wanted].sort(), 'the table shows the seeded figures');
+
+    // The summary figures over those rows.
+    const summary = summarize(expected.records);
+    assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(summary.runs));
+    assert.equal((await view.locator('dd[data-figure="collected"]').textContent())?.trim(), formatInt(summary.collected));
+    assert.equal((await view.locator('dd[data-figure="failures"]').textContent())?.trim(), formatInt(summary.failures));
+
+    // The charts: drawn over the same Week buckets.
+    const buckets = buildSeries(expected.records);
+    const label = await view.locator('canvas#chart-runs').getAttribute('aria-label');
+    assert.ok(label?.includes(`${buckets.length} date buckets from ${buckets[0]?.label} to ${buckets[buckets.length - 1]?.label}`), `chart label: ${label}`);
+    await wb.screenshot('04-analytics-dark');
+
+    await wb.setColorTheme('Light Modern');
+    await view.locator('body.vscode-light').waitFor();
+    await wb.page.locator('.monaco-workbench.vs').waitFor();
+    await wb.screenshot('05-analytics-light');
+    await wb.setColorTheme('Dark Modern');
+    await view.locator('body.vscode-dark').waitFor();
+  });
+
+  it('3. adds a data app, deprecates it after the modal, and shows it deprecated', async () => {
+    const ref = account.apps[0] as string;
+    const name = ref.split('/')[1] as string;
+    await wb.openScrapedeck();
+    await wb.viewAction('Data Apps', 'Add Data App…');
+    await wb.answerInput('Add Data App', ref);
+    const row = wb.row('Data Apps', name).first();
+    await row.waitFor();
+    await wb.contextMenu(row, 'Deprecate Data App…');
+    await wb.dialogButton('Deprecate').waitFor();
+    await wb.screenshot('06-deprecate-modal');
+    await wb.dialogButton('Deprecate').click();
+    // Signed in with a password: the hub needs an API key, asked for once.
+    await wb.answerInput('Data-App Hub API Key', account.apiKey);
+    await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, deprecated"]`).waitFor();
+    await wb.screenshot('07-deprecated');
+  });
+
+  it('3. refuses an app the account does not author with the 404 message', async () => {
+    const other = info.accounts.find((a) => a.username !== account.username && a.apps.some((r) => !account.apps.includes(r)));
+    assert.ok(other, 'another seeded account authors an app');
+    const ref = other.apps.find((r) => !account.apps.includes(r)) as string;
+    const name = ref.split('/')[1] as string;
+    await wb.clearNotifications();
+    await wb.viewAction('Data Apps', 'Add Data App…');
+    await wb.answerInput('Add Data App', ref);
+    const row = wb.row('Data Apps', name).first();
+    await row.waitFor();
+    await wb.contextMenu(row, 'Deprecate Data App…');
+    await wb.dialogButton('Deprecate').click();
+    await wb.notification(`App ${ref} was not found, or you are not its author`).waitFor();
+    await wb.notification(`Deprecating ${ref}`).waitFor({ state: 'hidden' });
+    await wb.screenshot('08-not-author-404');
+  });
+
+  it('4. signs out and the welcome returns', async () => {
+    await wb.clearNotifications();
+    await wb.runCommand('Scrapedeck: Sign Out');
+    await wb.notification('Signed out of Scrapedeck').waitFor();
+    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
+    await wb.screenshot('09-signed-out');
+  });
+
+  it('5. leaves no secret in the logs, settings or globalState of the run', async () => {
+    const secrets = info.accounts.flatMap((a) => [a.apiKey, a.password]);
+    const targets = secretTargets(ctx);
+    assert.ok(targets.extensionLogs.length > 0, `the Scrapedeck log file exists under ${ctx.run.dir}`);
+    assert.ok(targets.globalState.length > 0, `a globalState store exists under ${ctx.run.dir}`);
+    const found = findSecrets([...targets.extensionLogs, ...targets.globalState, ctx.sandboxLog, ctx.settingsFile], secrets);
+    assert.deepEqual(found, [], 'no secret in the files');
+    // And nowhere else in the run's folder either (code-server keeps globalState in the browser's
+    // IndexedDB, which is inside the run's chromium profile).
+    assert.deepEqual(findSecrets(targets.all, secrets), [], 'no secret anywhere in the run folder');
+  });
+});

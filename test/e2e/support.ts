@@ -1,0 +1,193 @@
+/**
+ * What the end-to-end journey needs from its harness (scripts/test-e2e.mjs) and the workbench
+ * helpers it drives the real UI with. Only selectors and waits here; the journey says what happens.
+ */
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
+export interface RunFolders {
+  dir: string;
+  ud: string;
+  ext: string;
+  ws: string;
+  logs: string;
+  profile: string;
+}
+
+export interface E2eContext {
+  origin: string;
+  workbenchUrl: string;
+  run: RunFolders;
+  settingsFile: string;
+  settings: Record<string, unknown>;
+  artifacts: string;
+  sandboxLog: string;
+  codeServerLog: string;
+  chromium: { executablePath: string; args: string[] };
+}
+
+export interface SandboxAccount {
+  username: string;
+  password: string;
+  apiKey: string;
+  plan: string;
+  team: string[];
+  apps: string[];
+}
+
+export interface SandboxInfo {
+  baseUrl: string;
+  datahubUrl: string;
+  accounts: SandboxAccount[];
+}
+
+function fromEnv<T>(name: string): T {
+  const text = process.env[name];
+  if (!text) throw new Error(`${name} is not set: run the journey with \`npm run test:e2e\``);
+  return JSON.parse(text) as T;
+}
+
+export const e2e = (): E2eContext => fromEnv<E2eContext>('SCRAPEDECK_E2E_CONTEXT');
+export const sandboxInfo = (): SandboxInfo => fromEnv<SandboxInfo>('SCRAPEDECK_E2E_SANDBOX');
+
+/** Generous waits for a shared 2-core machine; assertions themselves do not wait on time. */
+export const UI_TIMEOUT = 60_000;
+
+export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await chromium.launchPersistentContext(ctx.run.profile, {
+    executablePath: ctx.chromium.executablePath,
+    headless: true,
+    args: ctx.chromium.args,
+    viewport: { width: 1400, height: 900 },
+    timeout: 120_000,
+  });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page };
+}
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    private readonly shotsDir: string,
+  ) {}
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { timeout: 120_000 });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await this.page.locator('.part.activitybar').waitFor();
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const file = path.join(this.shotsDir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** The Scrapedeck entry of the activity bar. */
+  activityEntry(): Locator {
+    return this.page.locator('.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a').first();
+  }
+
+  async openScrapedeck(): Promise<void> {
+    const sidebar = this.page.locator('.part.sidebar');
+    const title = sidebar.locator('.composite.title .title-label, .title-label').filter({ hasText: /scrapedeck/i });
+    if (!(await title.isVisible().catch(() => false))) await this.activityEntry().click();
+    await title.first().waitFor();
+  }
+
+  /** One view (pane) of the side bar, by its name. */
+  view(name: string): Locator {
+    return this.page.locator('.part.sidebar .pane').filter({ has: this.page.locator(`.pane-header[aria-label^="${name}"]`) });
+  }
+
+  /** A row of a view's tree whose text contains `text`. */
+  row(viewName: string, text: string | RegExp): Locator {
+    return this.view(viewName).locator('.monaco-list-row').filter({ hasText: text });
+  }
+
+  /** Hovers the view's header and clicks one of its title actions, by its title. */
+  async viewAction(viewName: string, actionTitle: string): Promise<void> {
+    const view = this.view(viewName);
+    await view.locator('.pane-header').hover();
+    await view.locator(`.pane-header .actions a.action-label[aria-label="${actionTitle}"]`).click();
+  }
+
+  /** Opens a row's context menu and chooses `item`. */
+  async contextMenu(row: Locator, item: string): Promise<void> {
+    await row.click({ button: 'right' });
+    const menuItem = this.page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: item }).first();
+    // The menu ignores a mouse-up that comes right after it opened; hovering focuses the item and
+    // Enter runs it, as a keyboard user would.
+    await menuItem.hover();
+    await this.page.locator('.context-view .monaco-menu .action-item.focused').filter({ hasText: item }).waitFor();
+    await this.page.keyboard.press('Enter');
+    await menuItem.waitFor({ state: 'detached' });
+  }
+
+  /** Hovers a tree row and clicks one of its inline actions, by its title. */
+  async inlineAction(row: Locator, actionTitle: string): Promise<void> {
+    await row.hover();
+    await row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`).click();
+  }
+
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** Waits for a quick input whose title contains `title`, types `text` and presses Enter. */
+  async answerInput(title: string | RegExp, text: string): Promise<void> {
+    const widget = this.quickInput();
+    await widget.locator('.quick-input-title').filter({ hasText: title }).waitFor();
+    const input = widget.locator('.quick-input-box input');
+    await input.fill(text);
+    await input.press('Enter');
+    await widget.locator('.quick-input-title').filter({ hasText: title }).waitFor({ state: 'hidden' });
+  }
+
+  /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.quickInput().locator('.quick-input-box input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const row = this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+    await row.click();
+    await input.waitFor({ state: 'hidden' }).catch(() => undefined); // a command may open its own quick input
+  }
+
+  /** "Preferences: Color Theme", as a user switches themes (the choice lands in settings.json). */
+  async setColorTheme(label: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const palette = this.quickInput().locator('.quick-input-box input');
+    await palette.fill('>Preferences: Color Theme');
+    await this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: /^Preferences: Color Theme/ }).first().click();
+    const input = this.quickInput().locator('.quick-input-box input[placeholder*="Color Theme"]');
+    await input.fill(label);
+    await this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: label }).first().click();
+    await this.quickInput().waitFor({ state: 'hidden' });
+  }
+
+  /** A notification toast containing `text`. */
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast, .notification-list-item').filter({ hasText: text }).first();
+  }
+
+  /** Dismisses every visible notification toast (so the next one is the one looked for). */
+  async clearNotifications(): Promise<void> {
+    const toasts = this.page.locator('.notifications-toasts .notification-toast');
+    if ((await toasts.count()) === 0) return;
+    await this.runCommand('Notifications: Clear All Notifications');
+    await toasts.first().waitFor({ state: 'detached' });
+  }
+
+  /** The modal dialog's button with this label. */
+  dialogButton(label: string): Locator {
+    return this.page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button').filter({ hasText: label }).first();
+  }
+
+  /** The content of the (single) webview panel: two iframes deep. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  }
+}
