@@ -1,0 +1,46 @@
+/** Steps the page tests share: open and initialise the page, run a query and answer it. */
+import * as assert from 'node:assert/strict';
+import type { AnalyticsRecord } from '../../src/api/schemas';
+import { AnalyticsPage, type Posted, type StandIn } from './harness';
+
+export const TODAY = '2026-11-22';
+
+export async function openInitialised(standIn: StandIn, init: Record<string, unknown> = {}, options: Parameters<typeof AnalyticsPage.open>[1] = {}): Promise<AnalyticsPage> {
+  const p = await AnalyticsPage.open(standIn, options);
+  await p.send({ type: 'init', today: TODAY, ...init });
+  await p.page.locator('form.query-form').waitFor({ state: 'visible' });
+  return p;
+}
+
+/** Clicks Run, checks a query was posted, answers it with `records` and waits for the table. */
+export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[], total = records.length): Promise<Posted> {
+  const before = (await p.postedOf('query')).length;
+  await p.page.click('#run');
+  const q = await p.waitForPosted('query', before + 1);
+  await answer(p, q, records, total);
+  return q;
+}
+
+export async function answer(p: AnalyticsPage, q: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
+  await p.send({ type: 'queryResult', id: q.id, query: q.query, page: { total, data: records }, requestId: 'req-page' });
+  await p.page.locator('#results').waitFor({ state: 'visible' });
+}
+
+/** The cells of the table body, row by row. */
+export async function tableRows(p: AnalyticsPage): Promise<string[][]> {
+  type Cell = { textContent: string | null };
+  return p.page.$$eval('table.records tbody tr', (rows) =>
+    rows.map((r) => Array.from((r as unknown as { children: ArrayLike<Cell> }).children, (c) => (c.textContent ?? '').trim())));
+}
+
+export async function columnIndex(p: AnalyticsPage, id: string): Promise<number> {
+  const ids = await p.page.$$eval('table.records thead th', (ths) => ths.map((th) => th.getAttribute('data-column') ?? ''));
+  const i = ids.indexOf(id);
+  assert.ok(i >= 0, `column ${id}`);
+  return i;
+}
+
+export async function assertClean(p: AnalyticsPage): Promise<void> {
+  assert.deepEqual(p.errors, [], 'no page errors or console errors');
+  assert.deepEqual(await p.violations(), [], 'no CSP violations');
+}
