@@ -142,7 +142,7 @@ export async function startCodeServer(run, { port = 0, smokeTestDriver = false, 
 
 /** The workbench address for a folder, with an optional smoke-test-driver payload. */
 export function workbenchUrl(origin, folder, payload) {
-  let url = `${origin}/?folder=${encodeURIComponent(folder)}`;
+  let url = `${origin}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`;
   if (payload) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   return url;
 }

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm start`: the demo. Installs what it needs, builds and packages the extension, starts the
+// sandbox and a real VS Code (code-server in your browser) with Scrapedeck installed from the .vsix
+// and its settings pointing at the sandbox, then prints the address and the seeded credentials.
+// Ctrl-C stops everything it started.
+//
+// Flags: --port N     code-server's port (default 8080, or the next free one)
+//        --desktop    launch VS Code desktop (`code` on PATH) instead, with the same settings
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
+import { ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
+import { startSandboxProcess } from './lib/sandbox.mjs';
+
+const argv = process.argv.slice(2);
+const log = (m) => logLine('demo', m);
+const portArg = (() => {
+  const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
+  if (i < 0) return undefined;
+  const text = argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) {
+    log(`--port needs a port number (got ${text})`);
+    process.exit(2);
+  }
+  return n;
+})();
+const desktop = argv.includes('--desktop');
+
+function onPath(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
+}
+
+async function choosePort() {
+  if (portArg !== undefined) {
+    if (!(await portIsFree(portArg))) throw new Error(`port ${portArg} is in use; choose another with --port N`);
+    return portArg;
+  }
+  for (let p = 8080; p < 8100; p++) if (await portIsFree(p)) return p;
+  return 0; // any free port
+}
+
+function printAccess(address, info, run) {
+  const lines = [
+    '',
+    '  Scrapedeck demo is ready.',
+    '',
+    `  Open:      ${address}`,
+    `  Sandbox:   ${info.baseUrl}  (data-app hub ${info.datahubUrl})`,
+    '',
+    '  Seeded accounts (Scrapedeck view > Sign In with Username and Password, or Sign In with API Key):',
+  ];
+  for (const a of info.accounts) {
+    lines.push(`    ${a.username.padEnd(7)} ${a.plan.padEnd(13)} password ${a.password.padEnd(15)} API key ${a.apiKey}`);
+    if (a.apps.length) lines.push(`    ${''.padEnd(21)}apps: ${a.apps.join(', ')}`);
+  }
+  lines.push('', `  State of this run: ${path.relative(ROOT, run.dir)}`, '  Press Ctrl-C to stop everything.', '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  const t0 = Date.now();
+  await ensureDeps('demo');
+  if (!desktop) await ensureVscode();
+  await build();
+  const vsix = await packageVsix();
+  log(`packaged ${path.relative(ROOT, vsix)} (${seconds(t0)} s)`);
+
+  const run = createRunFolder('demo');
+  const sandbox = await startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log') });
+  onShutdown(() => sandbox.stop());
+  writeSettings(run, {
+    'scrapedeck.baseUrl': sandbox.info.baseUrl,
+    'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
+  });
+
+  if (desktop) {
+    if (!onPath('code')) {
+      log('--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.');
+      await sandbox.stop();
+      return 1;
+    }
+    const common = ['--user-data-dir', run.ud, '--extensions-dir', run.ext];
+    await mustRun('code', [...common, '--install-extension', vsix, '--force']);
+    await mustRun('code', [...common, '--new-window', run.ws]);
+    printAccess(`VS Code desktop (profile ${path.relative(ROOT, run.ud)})`, sandbox.info, run);
+  } else {
+    const env = runEnv(run);
+    await installExtension(run, vsix, env);
+    const server = await startCodeServer(run, { port: await choosePort(), env });
+    onShutdown(() => server.stop());
+    printAccess(workbenchUrl(server.origin, run.ws), sandbox.info, run);
+  }
+  // Runs until Ctrl-C (the shutdown handlers stop the sandbox and code-server by process group).
+  await new Promise(() => {});
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    console.error(`[demo] ${err instanceof Error ? err.message : err}`);
+    await killAllGroups();
+    process.exit(1);
+  },
+);
