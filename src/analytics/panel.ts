@@ -56,6 +56,12 @@ export class AnalyticsPanel implements vscode.Disposable {
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   private latestState: PageState | undefined;
   private disposed = false;
+  private markPageReady: () => void = () => undefined;
+
+  /** Resolves when the page itself (not a test hook) first says `ready`: its script loaded under the CSP. */
+  readonly pageReady = new Promise<void>((resolve) => {
+    this.markPageReady = resolve;
+  });
 
   /** Every message posted to the page (a test hook: observe the replies). */
   readonly onDidPost = this.posted.event;
@@ -86,7 +92,10 @@ export class AnalyticsPanel implements vscode.Disposable {
       isSignedIn: () => deps.getClient() !== undefined,
     });
     this.disposables.push(
-      webviewPanel.webview.onDidReceiveMessage((raw: unknown) => void this.router.handle(raw)),
+      webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
+        if (isReady(raw)) this.markPageReady();
+        void this.router.handle(raw);
+      }),
       webviewPanel.onDidDispose(() => this.dispose()),
       this.posted,
       this.disposedEmitter,
@@ -139,4 +148,8 @@ export class AnalyticsPanel implements vscode.Disposable {
       title: panelTitle(this.preset),
     });
   }
+}
+
+function isReady(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready';
 }

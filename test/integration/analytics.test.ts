@@ -103,6 +103,11 @@ describe('Task analytics panel (integration, sandbox)', function () {
     panel = opened;
     assert.ok(api.analytics.panels().includes(panel));
     assert.deepEqual(panel.preset, { taskIds: [task.taskId], label: task.taskName });
+    // The real page loads under the CSP (nonce, webview URIs) and says ready.
+    await Promise.race([
+      panel.pageReady,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000)),
+    ]);
     // The same preset again reveals the open panel rather than a twin.
     const again = await vscode.commands.executeCommand<AnalyticsPanel | undefined>('scrapedeck.analytics.open', {
       taskIds: [task.taskId],
