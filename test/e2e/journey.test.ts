@@ -5,6 +5,8 @@
  * Each step leaves a screenshot in artifacts/e2e/.
  */
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
 import { buildSeries } from '../../src/analyticsModel/series';
@@ -97,6 +99,19 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.row('Tasks', group.taskGroupName).waitFor();
     await signIn.waitFor({ state: 'hidden' });
     await wb.screenshot('02-signed-in');
+  });
+
+  it('records the activation time VS Code measured (Developer: Show Running Extensions)', async () => {
+    await wb.runCommand('Developer: Show Running Extensions');
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: 'Scrapedeck' }).first();
+    await row.locator('.activation-time').first().waitFor();
+    const activation = (await row.locator('.activation-time').first().innerText()).trim();
+    const reason = (await row.locator('.activation-reason, .msg-label').allInnerTexts().catch(() => [])).join(' ').trim();
+    console.log(`      Scrapedeck activation as VS Code records it: ${activation}${reason ? ` (${reason})` : ''}`);
+    writeFileSync(path.join(ctx.artifacts, 'activation.txt'), `${activation}\n${reason}\n`);
+    await wb.screenshot('02b-running-extensions');
+    assert.match(activation, /\d+\s*ms/);
+    await page.keyboard.press('Control+W'); // close the editor again
   });
 
   it('2. expands a task group and lists its tasks', async () => {
