@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, ROOT, ensureDeps, ensureVscode } from './lib/project.mjs';
+import { CHROMIUM, ROOT, ensureDeps, ensureVscode, pruneStaleOutputs } from './lib/project.mjs';
 
 const CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
 const NODE = process.execPath;
@@ -126,6 +126,8 @@ async function main() {
   await stage('build', [[NODE, ['esbuild.mjs']]]);
   // Type errors are the typecheck stage's to report; tsc still emits, so the tests run anyway.
   const compile = [NODE, [TSC, '-p', 'tsconfig.json'], { mustPass: false, why: 'type errors are reported by the typecheck stage' }];
+  const stale = pruneStaleOutputs();
+  if (stale.length) process.stdout.write(`removed compiled files whose source is gone: ${stale.join(', ')}\n`);
   await stage('unit', [compile, [NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true });
   await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, skip: chromiumMissing });
   await stage('vscode (integration in code-server)', [[NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']]], {

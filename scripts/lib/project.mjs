@@ -1,6 +1,6 @@
 // Where things are, and the steps every harness shares: dependencies, the cached code-server,
 // the build, the compiled tests and the packaged .vsix.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,33 @@ export async function build() {
   await mustRun(process.execPath, ['esbuild.mjs'], { cwd: ROOT });
 }
 
+/**
+ * Deletes compiled files in out/ whose TypeScript source is gone (a renamed or removed test would
+ * otherwise keep running from its stale .js). Returns the paths removed.
+ */
+export function pruneStaleOutputs() {
+  const out = path.join(ROOT, 'out');
+  const removed = [];
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.js(\.map)?$/.test(entry.name)) {
+        const source = path.join(ROOT, path.relative(out, full)).replace(/\.js(\.map)?$/, '.ts');
+        if (!existsSync(source)) {
+          rmSync(full, { force: true });
+          removed.push(path.relative(ROOT, full));
+        }
+      }
+    }
+  };
+  walk(out);
+  return removed;
+}
+
 export async function compileTests() {
+  pruneStaleOutputs();
   await mustRun(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
 }
 
