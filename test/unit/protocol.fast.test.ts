@@ -1,0 +1,97 @@
+/**
+ * The fast path for result records (src/analyticsModel/fast-records.ts, host-message.ts) never
+ * accepts what the schema refuses, and when it accepts, it yields exactly the schema's output.
+ */
+import * as assert from 'node:assert/strict';
+import { fastRecord } from '../../src/analyticsModel/fast-records';
+import { parseHostMessage } from '../../src/analyticsModel/host-message';
+import { analyticsRecordSchema } from '../../src/api/schemas';
+import { hostMessageSchema, parseMessage } from '../../src/webview/protocol';
+
+const base = {
+  taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',
+  dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
+  executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: 2.5, totalExecutionSeconds: 2.5, successRate: 1, failureRate: 0 },
+  resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: null, proxyIpCount: 0.5, balance: 0.01 },
+};
+
+function prng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+const ODD: unknown[] = [null, undefined, 0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '', '5', '2026-11-16', '2026-02-30', 'Cloud', 'Both', true, [], {}, [1], { a: 1 }];
+
+/** `base` with a few fields (top level or nested) replaced by odd values, deleted, or extra keys added. */
+function mutate(rand: () => number): unknown {
+  const r: Record<string, unknown> = JSON.parse(JSON.stringify(base));
+  const groups = ['dataVolumeMetrics', 'executionMetrics', 'resourceUsageMetrics'];
+  const n = 1 + Math.floor(rand() * 3);
+  for (let i = 0; i < n; i++) {
+    const odd = ODD[Math.floor(rand() * ODD.length)];
+    const top = Object.keys(base);
+    const key = top[Math.floor(rand() * top.length)] ?? 'taskId';
+    const group = r[key];
+    if (groups.includes(key) && typeof group === 'object' && group !== null && !Array.isArray(group) && rand() < 0.8) {
+      const inner = group as Record<string, unknown>;
+      const ik = Object.keys(inner)[Math.floor(rand() * Object.keys(inner).length)] ?? 'x';
+      if (rand() < 0.15) delete inner[ik];
+      else inner[ik] = odd;
+    } else if (rand() < 0.15) {
+      delete r[key];
+    } else if (rand() < 0.1) {
+      r.extra = odd;
+    } else {
+      r[key] = odd;
+    }
+  }
+  return r;
+}
+
+describe('webview protocol: fast path for result records', () => {
+  it('agrees with analyticsRecordSchema on 5,000 mutated records (never looser, same output)', () => {
+    const rand = prng(42);
+    let accepted = 0;
+    for (let i = 0; i < 5000; i++) {
+      const input = mutate(rand);
+      const fast = fastRecord(input);
+      const slow = analyticsRecordSchema.safeParse(input);
+      if (fast) {
+        accepted++;
+        assert.ok(slow.success, `fast accepted what zod refuses: ${JSON.stringify(input)}`);
+        assert.deepEqual(fast, slow.data);
+      }
+    }
+    assert.ok(accepted > 500, `the fast path takes the common case (${accepted})`);
+  });
+
+  it('accepts the plain valid record and its null and missing nullable fields like zod', () => {
+    const { taskName: _n, weekStartDate: _w, ...rest } = base;
+    for (const input of [base, rest, { ...base, taskName: null, weekEndDate: null }]) {
+      const slow = analyticsRecordSchema.parse(input);
+      assert.deepEqual(fastRecord(input), slow);
+    }
+  });
+
+  it('parses whole result messages exactly as hostMessageSchema does', () => {
+    const query = { start: '2026-11-16', end: '2026-11-22' };
+    const messages: unknown[] = [
+      { type: 'queryResult', id: 'q', query, page: { total: 2, data: [base, base] }, requestId: 'r' },
+      { type: 'fetchAllResult', id: 'q', query, total: 1, records: [base], requestIds: ['a'] },
+      { type: 'fetchAllResult', id: 'q', query, total: 1, records: [{ ...base, collectionMethod: 'Both' }], requestIds: [] },
+      { type: 'fetchAllResult', id: '', query, total: 1, records: [base], requestIds: [] },
+      { type: 'queryResult', id: 'q', query: { start: 'x' }, page: { total: 1, data: [base] } },
+      { type: 'queryResult', id: 'q', query, page: { total: -1, data: [base] } },
+      { type: 'queryResult', id: 'q', query, page: null },
+    ];
+    for (const m of messages) {
+      const fast = parseHostMessage(m);
+      const slow = parseMessage(hostMessageSchema, m);
+      assert.equal(fast.ok, slow.ok, JSON.stringify(m).slice(0, 80));
+      if (fast.ok && slow.ok) assert.deepEqual(fast.message, slow.message);
+    }
+  });
+});
