@@ -1,10 +1,11 @@
 /**
  * The three charts over the date buckets. Chart.js is imported piece by piece and registered, so
- * the bundle carries only bar and line charts (the legend is HTML, see create()). No animations: they cost time on 10,000 rows and
+ * the bundle carries only bar and line charts. Legend and hover read-out are plain HTML (see
+ * create()): a fraction of the size of Chart.js's plugins, and themed by the stylesheet. No animations: they cost time on 10,000 rows and
  * are unkind to people who asked for reduced motion. The table is the charts' accessible twin.
  */
 import {
-  BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement, Tooltip,
+  BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
   type ChartConfiguration, type ChartDataset, type ChartType,
 } from 'chart.js';
 import { formatDuration, formatInt } from '../../analyticsModel/format';
@@ -12,7 +13,7 @@ import type { Bucket } from '../../analyticsModel/series';
 import { h } from './dom';
 import { readColours, type ChartColours } from './theme';
 
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip);
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
 
 type Values = (number | null)[];
 
@@ -84,17 +85,19 @@ export class ChartsView {
       // colours straight from the theme's CSS variables.
       const legend = h('ul', { class: 'legend' }, ...spec.series.map((s) =>
         h('li', {}, h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } }), s.label)));
-      const figure = h('figure', { class: 'chart' }, h('figcaption', { text: spec.title }), h('div', { class: 'chart-box' }, canvas), legend);
+      const readout = h('p', { class: 'readout' });
+      const figure = h('figure', { class: 'chart' }, h('figcaption', { text: spec.title }), h('div', { class: 'chart-box' }, canvas), legend, readout);
       this.root.append(figure);
-      const chart = new Chart(canvas, config(spec));
+      const chart = new Chart(canvas, config(spec, readout));
       applyColours(chart, spec, colours);
       this.charts.push({ spec, chart, canvas });
     }
   }
 }
 
-function config(spec: ChartSpec): ChartConfiguration<ChartType, Values, string> {
+function config(spec: ChartSpec, readout: HTMLElement): ChartConfiguration<ChartType, Values, string> {
   const tick = spec.duration ? (v: number | string) => formatDuration(Number(v)) : (v: number | string) => formatInt(Number(v));
+  const value = (v: unknown): string => (typeof v === 'number' ? tick(v) : '—');
   const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [] }));
   return {
     type: spec.type,
@@ -104,16 +107,16 @@ function config(spec: ChartSpec): ChartConfiguration<ChartType, Values, string> 
       responsive: true,
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
-      plugins: {
-        tooltip: {
-          callbacks: {
-            label: (item) => `${item.dataset.label ?? ''}: ${item.raw === null ? '—' : tick(Number(item.raw))}`,
-          },
-        },
+      // The bucket under the pointer, spelled out below the chart.
+      onHover: (_event, elements, chart) => {
+        const index = elements[0]?.index;
+        readout.textContent = index === undefined ? '' : `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets
+          .map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
       },
       scales: {
-        x: { stacked: spec.stacked, ticks: { maxRotation: 0, autoSkip: true } },
-        y: { stacked: spec.stacked, beginAtZero: true, ticks: { callback: tick, maxTicksLimit: 6 } },
+        // sampleSize: measure a few labels, not all 100 buckets', to decide which fit.
+        x: { stacked: spec.stacked, ticks: { maxRotation: 0, autoSkip: true, sampleSize: 8 } },
+        y: { stacked: spec.stacked, beginAtZero: true, ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
       },
     },
   };

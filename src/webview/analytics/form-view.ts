@@ -42,7 +42,7 @@ export class FormView {
     this.controls.set('start', this.start).set('end', this.end).set('timeGranularity', this.granularity)
       .set('collectionMethod', this.method).set('memberNames', this.members).set('pageSize', this.pageSize);
     const chooseTasks = button('Choose tasks…', () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
-    this.clearTasksButton = button('All tasks', () => handlers.clearTasks(), { class: 'secondary', attrs: { id: 'f-clear-tasks', title: 'Clear the choice: include all tasks' } });
+    this.clearTasksButton = button('Use all tasks', () => handlers.clearTasks(), { class: 'secondary', attrs: { id: 'f-clear-tasks', title: 'Clear the choice: include all tasks' } });
     this.serverError = new ErrorBox('form-error', (text) => handlers.copy(text));
     const run = h('button', { class: 'primary', text: 'Run query', attrs: { type: 'submit', id: 'run' } });
     const fetchAll = button('Fetch all pages', () => handlers.fetchAll(), { class: 'secondary', attrs: { id: 'fetch-all', title: 'Fetch every page of this query (within the rate limit)' } });

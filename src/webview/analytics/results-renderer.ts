@@ -19,9 +19,13 @@ export class ResultsRenderer {
     this.ui.empty.hidden = !empty;
     if (r !== this.shown) {
       this.shown = r;
+      const t0 = performance.now();
       this.ui.summary.update(summarize(r.records));
       this.ui.charts.update(buildSeries(r.records));
+      performance.measure('scrapedeck:charts', { start: t0 });
     }
+    const t1 = performance.now();
     this.ui.table.update(r.records, s.sort);
+    performance.measure('scrapedeck:table', { start: t1 });
   }
 }
