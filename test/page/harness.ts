@@ -9,7 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+
+// Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
+// playwright-core does not survive bundling (it reads its own package.json from disk).
+const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
 
 export const CHROMIUM = process.env.SCRAPEDECK_CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];

@@ -1,0 +1,56 @@
+/**
+ * Themes: the page in a dark, a light and a high-contrast theme, screenshots saved under
+ * artifacts/page/ for people to look at, and charts that repaint when the theme changes.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AnalyticsPage, repoRoot, startStandIn, type StandIn } from './harness';
+import { assertClean, openInitialised, runAndAnswer } from './flows';
+import { grid } from './records';
+
+describe('analytics page: themes', function () {
+  let standIn: StandIn;
+  let p: AnalyticsPage | undefined;
+  const out = join(repoRoot(), 'artifacts', 'page');
+  before(async () => {
+    standIn = await startStandIn();
+    mkdirSync(out, { recursive: true });
+  });
+  after(async () => { await standIn?.close(); });
+  afterEach(async () => { await p?.close(); p = undefined; });
+
+  const records = grid(6, 14, '2026-11-22');
+
+  for (const theme of ['vscode-dark', 'vscode-light', 'vscode-high-contrast']) {
+    it(`renders in ${theme} and saves a screenshot`, async () => {
+      p = await openInitialised(standIn, { preset: { taskIds: ['task-1'], label: 'Prices' } }, { theme, width: 1280, height: 1000 });
+      await p.page.fill('#f-start', '2026-11-09');
+      await runAndAnswer(p, records.slice(0, 20), records.length);
+      await p.page.fill('#f-pageSize', '0'); // an inline error in the picture, too
+      const file = join(out, `analytics-${theme.replace('vscode-', '')}.png`);
+      await p.page.screenshot({ path: file, fullPage: true });
+      const fg = await p.page.evaluate(() => {
+        const d = globalThis as unknown as { getComputedStyle(e: unknown): { color: string }; document: { body: unknown } };
+        return d.getComputedStyle(d.document.body).color;
+      });
+      assert.notEqual(fg, '', 'the theme variables apply');
+      await assertClean(p);
+    });
+  }
+
+  it('repaints the charts in the new colours when the theme changes', async () => {
+    p = await openInitialised(standIn, {}, { theme: 'vscode-dark' });
+    await runAndAnswer(p, records.slice(0, 20), 20);
+    const canvas = p.page.locator('#chart-runs');
+    const before = await canvas.screenshot();
+    await p.page.evaluate(() => {
+      const body = (globalThis as unknown as { document: { body: { className: string } } }).document.body;
+      body.className = 'vscode-light';
+    });
+    await p.page.waitForTimeout(150); // the observer repaints on the next animation frame
+    const after = await canvas.screenshot();
+    assert.ok(!before.equals(after), 'the chart was redrawn in the light colours');
+    await assertClean(p);
+  });
+});
