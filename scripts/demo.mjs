@@ -61,6 +61,10 @@ function printAccess(address, info, run) {
 
 async function main() {
   const t0 = Date.now();
+  if (desktop && !onPath('code')) {
+    log('--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.');
+    return 1;
+  }
   await ensureDeps('demo');
   if (!desktop) await ensureVscode();
   await build();
@@ -76,11 +80,6 @@ async function main() {
   });
 
   if (desktop) {
-    if (!onPath('code')) {
-      log('--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.');
-      await sandbox.stop();
-      return 1;
-    }
     const common = ['--user-data-dir', run.ud, '--extensions-dir', run.ext];
     await mustRun('code', [...common, '--install-extension', vsix, '--force']);
     await mustRun('code', [...common, '--new-window', run.ws]);
