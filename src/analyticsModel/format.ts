@@ -45,6 +45,34 @@ export function formatDuration(seconds: number | null | undefined): string {
   return sign + parts.join(' ');
 }
 
+/** Steps a time axis reads well at: seconds, minutes and hours people count in. */
+const DURATION_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
+
+/**
+ * The tick step (seconds) for a duration axis from 0 to `max`: the smallest time-shaped step that
+ * needs at most `maxTicks` steps. Base-10 steps would label the axis "8m 20s", "16m 40s".
+ */
+export function durationStep(max: number, maxTicks = 5): number {
+  if (!isKnown(max) || max <= 0) return 1;
+  const fit = DURATION_STEPS.find((step) => max / step <= maxTicks);
+  if (fit !== undefined) return fit;
+  const day = 86_400;
+  return Math.ceil(max / maxTicks / day) * day;
+}
+
+/** An axis tick: "15m", "1h 30m", "45s" — zero parts dropped, whole seconds. */
+export function formatDurationTick(seconds: number): string {
+  if (!isKnown(seconds)) return '';
+  if (seconds === 0) return '0';
+  let rest = Math.round(Math.abs(seconds));
+  const h = Math.floor(rest / 3600);
+  rest -= h * 3600;
+  const m = Math.floor(rest / 60);
+  const s = rest - m * 60;
+  const parts = [h > 0 ? `${intFormat.format(h)}h` : '', m > 0 ? `${m}m` : '', s > 0 ? `${s}s` : ''].filter(Boolean);
+  return (seconds < 0 ? '-' : '') + parts.join(' ');
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** "2026-11-16" -> "Nov 16" (text stays as given when it is not a yyyy-MM-dd). */

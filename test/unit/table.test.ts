@@ -1,6 +1,6 @@
 /** The records table as data (src/analyticsModel/table-model.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
-import { DASH, formatDuration, formatPercent, rowsRange } from '../../src/analyticsModel/format';
+import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analyticsModel/format';
 import { COLUMNS, findColumn, formatCell, nextSort, sortRecords, type Column } from '../../src/analyticsModel/table-model';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 
@@ -96,5 +96,26 @@ describe('analytics table model', () => {
     assert.equal(formatPercent(1), '100%');
     assert.equal(rowsRange(2, 20, 20, 1234), 'Rows 21–40 of 1,234');
     assert.equal(rowsRange(62, 20, 14, 1234), 'Rows 1,221–1,234 of 1,234');
+  });
+
+  it('steps a duration axis in time-shaped units, never base-10 seconds', () => {
+    // 25 minutes: 5-minute steps, not 500 s ("8m 20s").
+    assert.equal(durationStep(1500), 300);
+    assert.equal(durationStep(40), 10);
+    assert.equal(durationStep(4), 1);
+    assert.equal(durationStep(3 * 3600), 3600);
+    assert.equal(durationStep(0), 1);
+    assert.equal(durationStep(Number.NaN), 1);
+    // Beyond the table: whole days, still at most five ticks.
+    assert.equal(durationStep(20 * 86_400), 4 * 86_400);
+    for (const max of [3, 59, 61, 599, 1500, 7199, 50_000, 400_000]) assert.ok(max / durationStep(max) <= 5, `at most 5 steps for ${max}`);
+  });
+
+  it('labels duration ticks without zero parts', () => {
+    assert.equal(formatDurationTick(0), '0');
+    assert.equal(formatDurationTick(300), '5m');
+    assert.equal(formatDurationTick(5400), '1h 30m');
+    assert.equal(formatDurationTick(45), '45s');
+    assert.equal(formatDurationTick(3600), '1h');
   });
 });

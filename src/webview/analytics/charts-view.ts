@@ -8,7 +8,7 @@ import {
   BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
   type ChartConfiguration, type ChartDataset, type ChartType,
 } from 'chart.js';
-import { formatDuration, formatInt } from '../../analyticsModel/format';
+import { durationStep, formatDuration, formatDurationTick, formatInt } from '../../analyticsModel/format';
 import type { Bucket } from '../../analyticsModel/series';
 import { h } from './dom';
 import { readColours, type ChartColours } from './theme';
@@ -63,6 +63,7 @@ export class ChartsView {
         if (dataset) dataset.data = buckets.map(s.pick);
       });
       canvas.setAttribute('aria-label', describe(spec, buckets));
+      if (spec.duration) setDurationStep(chart, spec, buckets);
       chart.update('none');
     }
   }
@@ -96,8 +97,9 @@ export class ChartsView {
 }
 
 function config(spec: ChartSpec, readout: HTMLElement): ChartConfiguration<ChartType, Values, string> {
-  const tick = spec.duration ? (v: number | string) => formatDuration(Number(v)) : (v: number | string) => formatInt(Number(v));
-  const value = (v: unknown): string => (typeof v === 'number' ? tick(v) : '—');
+  const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
+  const exact = spec.duration ? formatDuration : formatInt;
+  const value = (v: unknown): string => (typeof v === 'number' ? exact(v) : '—');
   const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [] }));
   return {
     type: spec.type,
@@ -120,6 +122,15 @@ function config(spec: ChartSpec, readout: HTMLElement): ChartConfiguration<Chart
       },
     },
   };
+}
+
+/** Time-shaped ticks (5m, 10m, …) instead of Chart.js's base-10 steps (500 s = "8m 20s"). */
+function setDurationStep(chart: Chart, spec: ChartSpec, buckets: Bucket[]): void {
+  const y = chart.options.scales?.['y'];
+  if (!y?.ticks) return;
+  let max = 0;
+  for (const b of buckets) for (const s of spec.series) max = Math.max(max, s.pick(b) ?? 0);
+  Object.assign(y.ticks, { stepSize: durationStep(max) });
 }
 
 function applyColours(chart: Chart, spec: ChartSpec, c: ChartColours): void {
