@@ -128,11 +128,13 @@ export function authenticateHub(headers: IncomingHttpHeaders, world: World): Aut
   return { ok: false, reply: errorReply('hub', 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }) };
 }
 
-/** The rate-limit bucket of a request: the credential presented, else the client address. */
+/**
+ * The rate-limit bucket of a request: the credential presented, else the client address. One
+ * bucket per credential however it is sent: an API key as `x-api-key` on the main interface and
+ * as `Bearer` on the hub shares its 20 a second.
+ */
 export function credentialKey(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string {
-  const apiKey = header(headers, 'x-api-key');
-  if (apiKey) return `key:${apiKey.trim()}`;
-  const token = bearer(headers);
-  if (token) return `bearer:${token}`;
+  const credential = header(headers, 'x-api-key')?.trim() || bearer(headers);
+  if (credential) return `credential:${credential}`;
   return `ip:${remoteAddress ?? 'unknown'}`;
 }

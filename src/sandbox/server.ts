@@ -132,7 +132,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // Unique across restarts too (a seeded id would repeat run after run and confuse support logs).
     const requestId = randomUUID();
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const url = parseTarget(req.url);
+    if (url === undefined) {
+      // A request target no URL parser accepts ("//", "http://["): answer it, never crash the server.
+      stats.requests++;
+      send(res, errorReply('main', 'bad-request', 'The request target is not a valid URL path.'), requestId);
+      log?.(`${method} (invalid target) 400 ${Math.round(performance.now() - started)}ms ${requestId}`);
+      return;
+    }
     const match = matchRoute(method, url.pathname);
     const routeId = match.kind === 'route' ? match.route.id : match.id;
     stats.requests++;
@@ -181,7 +188,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      // handle() answers its own errors; this is the backstop that keeps one request from ending the process.
+      log?.(`${req.method ?? '?'} (unhandled) ${err instanceof Error ? err.name : 'unknown'}`);
+      if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
+    });
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -209,4 +222,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closing;
     },
   };
+}
+
+/** The request target as a URL, or undefined when it is not one. */
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://sandbox.invalid');
+  } catch {
+    return undefined;
+  }
 }

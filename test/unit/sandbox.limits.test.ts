@@ -47,6 +47,16 @@ describe('sandbox: rate limit', () => {
     assert.ok(token429?.headers.get('retry-after'));
   });
 
+  it('one API key has one budget, whether sent as x-api-key or as the hub\'s Bearer', async () => {
+    clock.advance(5_000);
+    const ada = sb.user('ada');
+    for (let i = 0; i < 3; i++) assert.equal((await sb.call('/taskGroup', { headers: { 'x-api-key': ada.apiKey } })).status, 200);
+    const hub = { method: 'POST', headers: { authorization: `Bearer ${ada.apiKey}` } };
+    for (let i = 0; i < 2; i++) assert.equal((await sb.call('/datahub/v1/data-apps/ada/news-digest/deprecate', hub)).status, 200);
+    const sixth = await sb.call('/datahub/v1/data-apps/ada/news-digest/deprecate', hub);
+    assert.equal(sixth.status, 429, 'the sixth request of the same key in one second is over the limit of 5');
+  });
+
   it('GET /__sandbox is never limited', async () => {
     for (let i = 0; i < 12; i++) assert.equal((await sb.call('/__sandbox')).status, 200);
   });
