@@ -64,8 +64,13 @@ export interface SessionKeeperOptions {
   /** Performs the refresh grant (no caller signal: the renewal is shared by many callers). */
   refresh: (refreshToken: string) => Promise<TokenData>;
   onSessionExpired?: () => void;
+  /** The renewed session could not be stored; it is still used from memory. */
+  onStoreError?: (error: unknown) => void;
   secrets: SecretSet;
 }
+
+/** How many refresh-token rotations are remembered (each lives for a token's lifetime, hours). */
+const ROTATIONS_KEPT = 8;
 
 export interface AuthHeaders {
   headers: Record<string, string>;
@@ -79,6 +84,12 @@ export class SessionKeeper {
   private inflight: { refreshToken: string; promise: Promise<TokenSession> } | undefined;
   /** A refresh token the server refused: later calls fail at once, without asking (or telling the owner) again. */
   private refused: { refreshToken: string; error: ApiError } | undefined;
+  /**
+   * Refresh tokens this keeper has rotated out, and the session that replaced each. The server
+   * accepts a refresh token once: a caller that read the store before a renewal was written (or
+   * after a write failed) must follow the rotation, not replay the old token and be signed out.
+   */
+  private readonly rotations = new Map<string, TokenSession>();
 
   constructor(private readonly options: SessionKeeperOptions) {}
 
@@ -86,8 +97,8 @@ export class SessionKeeper {
   async mainHeaders(signal?: AbortSignal): Promise<AuthHeaders> {
     const creds = await this.read();
     if (creds.kind === 'apiKey') return { headers: { 'x-api-key': creds.apiKey } };
-    let session = creds.session;
-    if (this.isStale(session)) session = await this.renewShared(creds, signal);
+    let session = this.latest(creds.session);
+    if (this.isStale(session)) session = await this.renewShared({ ...creds, session }, signal);
     return { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken };
   }
 
@@ -108,8 +119,20 @@ export class SessionKeeper {
   async renewAfter401(usedAccessToken: string, signal?: AbortSignal): Promise<void> {
     const creds = await this.read();
     if (creds.kind !== 'session') return;
-    if (creds.session.accessToken !== usedAccessToken) return; // renewed meanwhile
-    await this.renewShared(creds, signal);
+    const session = this.latest(creds.session);
+    if (session.accessToken !== usedAccessToken) return; // renewed meanwhile
+    await this.renewShared({ ...creds, session }, signal);
+  }
+
+  /** The newest session this keeper knows of that descends from `session`. */
+  private latest(session: TokenSession): TokenSession {
+    let current = session;
+    for (let hops = 0; hops < ROTATIONS_KEPT; hops++) {
+      const next = this.rotations.get(current.refreshToken);
+      if (next === undefined) break;
+      current = next;
+    }
+    return current;
   }
 
   private async read(): Promise<Credentials> {
@@ -132,6 +155,9 @@ export class SessionKeeper {
   private renewShared(creds: Extract<Credentials, { kind: 'session' }>, signal?: AbortSignal): Promise<TokenSession> {
     const { refreshToken } = creds.session;
     if (this.refused?.refreshToken === refreshToken) return Promise.reject(this.refused.error);
+    const rotated = this.rotations.get(refreshToken);
+    // Already renewed from this token, and still fresh (a stale one renews from its own token).
+    if (rotated !== undefined && !this.isStale(rotated)) return Promise.resolve(rotated);
     if (this.inflight === undefined || this.inflight.refreshToken !== refreshToken) {
       const promise = this.renew(creds).finally(() => {
         if (this.inflight?.promise === promise) this.inflight = undefined;
@@ -156,10 +182,22 @@ export class SessionKeeper {
     }
     const next = sessionFromToken(data, this.options.now());
     this.options.secrets.add(next.accessToken, next.refreshToken);
-    const current = await this.options.store.get();
-    // Do not resurrect a session the owner has signed out of or replaced meanwhile.
-    if (current?.kind === 'session' && current.session.refreshToken === old.refreshToken) {
-      await this.options.store.set({ kind: 'session', session: next, ...(creds.hubApiKey !== undefined ? { hubApiKey: creds.hubApiKey } : {}) });
+    this.rotations.set(old.refreshToken, next);
+    if (this.rotations.size > ROTATIONS_KEPT) this.rotations.delete(this.rotations.keys().next().value as string);
+    try {
+      const current = await this.options.store.get();
+      // Do not resurrect a session the owner has signed out of or replaced meanwhile.
+      const stored = current?.kind === 'session' ? this.latest(current.session) : undefined;
+      if (stored?.refreshToken === next.refreshToken) {
+        await this.options.store.set({ kind: 'session', session: next, ...(creds.hubApiKey !== undefined ? { hubApiKey: creds.hubApiKey } : {}) });
+      }
+    } catch (e) {
+      // The renewal worked: callers get the new session from memory. Only persisting it failed.
+      try {
+        this.options.onStoreError?.(e);
+      } catch {
+        // The owner's callback must not change the outcome.
+      }
     }
     return next;
   }

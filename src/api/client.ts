@@ -11,7 +11,7 @@ import { ApiError } from './errors';
 import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from './fetchAll';
 import { RateLimiter, type RequestLimiter } from './limiter';
 import { createDispatcher, proxyConfig, type Env } from './proxy';
-import { SecretSet } from './redact';
+import { SecretSet, redact } from './redact';
 import { parseReply, type ReplyContext, type Surface } from './replies';
 import type { RetryMode } from './retry';
 import {
@@ -119,6 +119,7 @@ export class ScrapedeckClient {
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
       refresh: async (refreshToken) => (await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }, 'refresh', {}, true)).data,
       onSessionExpired: options.onSessionExpired,
+      onStoreError: (e) => options.log?.(redact(`could not store the renewed session (it stays in use): ${e instanceof Error ? e.message : String(e)}`, this.secrets)),
       secrets: this.secrets,
     });
   }

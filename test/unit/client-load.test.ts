@@ -77,6 +77,54 @@ describe('client: load, expiry and faults against the sandbox', function () {
     assert.equal(expired, 0);
   });
 
+  it('a store whose reads lag behind its writes: calls follow the rotation, never replay the used refresh token', async () => {
+    // No limiter: header reads are not spaced 51 ms apart, so several stale reads straddle the renewal.
+    const s = await sandbox({ tokenTtlSeconds: 2, rateLimit: 0 });
+    const { client: signIn } = client(s, undefined);
+    const token = seen.token((await signIn.obtainToken('ada', password(s, 'ada'))).data);
+    // Like an async secret store: get() answers what it held when asked, 40 ms later.
+    let expired = 0;
+    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, Date.now()) }, {
+      onSessionExpired: () => expired++,
+      limiter: new UnlimitedLimiter(),
+    });
+    const read = store.get.bind(store);
+    store.get = async () => {
+      const snapshot = await read();
+      await new Promise((r) => setTimeout(r, 40));
+      return snapshot;
+    };
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 100; i++) {
+      calls.push(c.listTaskGroups());
+      await new Promise((r) => setTimeout(r, 20)); // staggered over 2 s, across the renewal at 1.5 s
+    }
+    const results = await Promise.allSettled(calls);
+    assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+    assert.equal(s.stats.refreshGrants, 1);
+    assert.equal(expired, 0);
+  });
+
+  it('a renewed session that cannot be stored stays in use, and the log says so', async () => {
+    const s = await sandbox({ tokenTtlSeconds: 2 });
+    const { client: signIn } = client(s, undefined);
+    const token = seen.token((await signIn.obtainToken('grace', password(s, 'grace'))).data);
+    const lines: string[] = [];
+    let expired = 0;
+    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, Date.now() - 1_900) }, {
+      onSessionExpired: () => expired++,
+      log: (line) => {
+        lines.push(line);
+        logs.sink(line);
+      },
+    });
+    store.set = () => Promise.reject(new Error('keychain locked'));
+    for (let i = 0; i < 3; i++) assert.ok((await c.listTaskGroups()).data.length > 0);
+    assert.equal(s.stats.refreshGrants, 1);
+    assert.equal(expired, 0);
+    assert.ok(lines.some((l) => /could not store the renewed session \(it stays in use\): keychain locked/.test(l)), lines.join('\n'));
+  });
+
   it('a session that cannot be renewed says sign-in is needed, and tells the owner once', async () => {
     const s = await sandbox({});
     const { client: signIn } = client(s, undefined);
