@@ -71,6 +71,8 @@ export class AccountService implements vscode.Disposable {
   private credentials: Credentials | undefined;
   private meta: AccountMeta | undefined;
   private client: ScrapedeckClient | undefined;
+  /** The last reason a client could not be built, so the same cause is not reported on every change. */
+  private lastBuildError: string | undefined;
   private current: Account | undefined;
   private readonly signInPrompt: SignInPrompt;
   /** Serialises reloads so a burst of events cannot interleave reads of SecretStorage. */
@@ -268,9 +270,14 @@ export class AccountService implements vscode.Disposable {
     if (needClient) {
       try {
         this.client = this.buildClient(this.storeFor(baseUrl));
+        this.lastBuildError = undefined;
       } catch (e) {
-        // The settings are validated already; this is a last line of defence.
-        this.options.log.error(`Could not create the client: ${e instanceof Error ? e.message : String(e)}`);
+        // Settings are validated already; what is left is the environment (an unusable HTTPS_PROXY).
+        // Say so once per cause: the stored sign-in is kept and works again once the cause is fixed.
+        const message = `Scrapedeck cannot connect: ${e instanceof Error ? e.message : String(e)}`;
+        this.options.log.error(message);
+        if (message !== this.lastBuildError) void this.options.ui.showErrorMessage(message);
+        this.lastBuildError = message;
       }
     }
 

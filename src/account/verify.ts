@@ -17,8 +17,10 @@ export interface ProbeClientFactory {
 
 export async function verifyApiKey(factory: ProbeClientFactory, apiKey: string, signal?: AbortSignal): Promise<Verified> {
   const credentials: Credentials = { kind: 'apiKey', apiKey };
-  const client = factory.createProbeClient(credentials);
+  // Built inside the try: an unusable proxy in the environment is a message, not a failed command.
+  let client: ScrapedeckClient | undefined;
   try {
+    client = factory.createProbeClient(credentials);
     await client.listTaskGroups({ signal });
     return { ok: true, credentials };
   } catch (e) {
@@ -27,7 +29,7 @@ export async function verifyApiKey(factory: ProbeClientFactory, apiKey: string, 
     if (error.kind === 'forbidden') return { ok: true, credentials, planLimited: error };
     return { ok: false, error };
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 
@@ -38,14 +40,15 @@ export async function obtainSession(
   now: () => number,
   signal?: AbortSignal,
 ): Promise<Verified> {
-  const client = factory.createProbeClient(undefined);
+  let client: ScrapedeckClient | undefined;
   try {
+    client = factory.createProbeClient(undefined);
     const { data } = await client.obtainToken(username, password, { signal });
     return { ok: true, credentials: { kind: 'session', session: sessionFromToken(data, now()) } };
   } catch (e) {
     return { ok: false, error: asApiError(e) };
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 

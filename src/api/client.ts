@@ -96,7 +96,7 @@ export class ScrapedeckClient {
     this.now = options.now ?? Date.now;
     const proxy = proxyConfig(options.proxyUrl, options.env ?? process.env);
     for (const url of [proxy?.httpProxy, proxy?.httpsProxy]) {
-      if (url !== undefined) this.secrets.add(decodeURIComponent(new URL(url).password)); // proxy credentials are secrets too
+      if (url !== undefined) this.secrets.add(proxyPassword(url)); // proxy credentials are secrets too
     }
     this.ownsDispatcher = options.dispatcher === undefined;
     const timeoutMs = options.timeoutMs ?? 30_000;
@@ -279,4 +279,9 @@ export class ScrapedeckClient {
   private assertOpen(): void {
     if (this.closed) throw new ApiError({ kind: 'cancelled', message: 'The client is closed' });
   }
+}
+
+/** A proxy URL's password, decoded (checkBaseUrl refused any that does not decode). */
+function proxyPassword(url: string): string {
+  return decodeURIComponent(new URL(url).password);
 }

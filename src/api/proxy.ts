@@ -4,6 +4,7 @@
  * environment is passed in (not read from process.env here) so the choice is testable.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ApiError } from './errors';
 import { checkBaseUrl } from './urls';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -35,9 +36,20 @@ export function proxyConfig(proxyUrl: string | undefined, env: Env): ProxyConfig
   const httpsProxy = envValue(env, 'https_proxy');
   if (httpProxy === undefined && httpsProxy === undefined) return undefined;
   const config: ProxyConfig = { noProxy };
-  if (httpProxy !== undefined) config.httpProxy = checkBaseUrl(httpProxy, 'proxyUrl');
-  if (httpsProxy !== undefined) config.httpsProxy = checkBaseUrl(httpsProxy, 'proxyUrl');
+  if (httpProxy !== undefined) config.httpProxy = envProxy(httpProxy, 'HTTP_PROXY');
+  if (httpsProxy !== undefined) config.httpsProxy = envProxy(httpsProxy, 'HTTPS_PROXY');
   return config;
+}
+
+/** An environment proxy as curl reads it: `host:port` without a scheme means `http://host:port`. */
+function envProxy(value: string, name: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  try {
+    return checkBaseUrl(withScheme, 'proxyUrl');
+  } catch (e) {
+    const why = e instanceof ApiError ? e.message.replace(/^proxyUrl /, '') : 'is not a usable proxy address';
+    throw new ApiError({ kind: 'invalid-request', field: 'proxyUrl', message: `The ${name} environment variable ${why}` });
+  }
 }
 
 export interface PoolOptions {

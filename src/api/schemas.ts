@@ -154,8 +154,11 @@ export const analyticsResponseSchema = envelope(analyticsPageSchema);
 
 // ---- data-app hub ----------------------------------------------------------------------------
 
-/** `namespace/name`: two non-empty parts without further slashes or white space. */
-export const APP_REF_RE = /^[^\s/]+\/[^\s/]+$/;
+/**
+ * `namespace/name`: two non-empty parts without further slashes or white space, neither of them
+ * `.` or `..` (a URL would resolve those to another hub path, carrying the API key there).
+ */
+export const APP_REF_RE = /^(?!\.\.?\/)[^\s/]+\/(?!\.\.?$)[^\s/]+$/;
 export const appRefSchema = z
   .string()
   .trim()

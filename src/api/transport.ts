@@ -119,7 +119,9 @@ export class Transport {
         }
       } else if ((reply.status >= 500 || unreadable(reply)) && req.retry === 'safe' && retries < maxRetries) {
         // A 2xx that is not JSON is a proxy's or gateway's error page, as transient as a 5xx.
-        await retryAfter(retryDelayFromBody(reply.body) ?? this.backoff(retries)).catch((e: unknown) =>
+        // A 503 may say when to come back (Retry-After); the server's word wins over our back-off.
+        const asked = retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now());
+        await retryAfter(asked ?? this.backoff(retries)).catch((e: unknown) =>
           this.fail(req, started, retries, toFailure(e).error),
         );
         continue;

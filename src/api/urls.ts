@@ -5,13 +5,33 @@
 import { ApiError } from './errors';
 import { appRefSchema } from './schemas';
 
-/** 127.0.0.0/8, localhost (and *.localhost) and ::1 — traffic that never leaves the machine. */
+/**
+ * 127.0.0.0/8, localhost and ::1 — traffic that never leaves the machine. Not `*.localhost`:
+ * Node asks the system resolver for those names, and a resolver may send them elsewhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
   const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   return v4 !== null && v4.slice(1).every((part) => Number(part) <= 255);
+}
+
+/** Whether a URL's user name and password percent-decode (the proxy agent decodes them, and throws if not). */
+export function hasDecodableUserinfo(url: URL): boolean {
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An address as it may be quoted in a message or log: any `user:password@` replaced by `***@`. */
+export function maskUserinfo(raw: string): string {
+  // Up to the last '@': a password may hold a raw '@' or '/', and over-masking a message costs nothing.
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, '$1***@');
 }
 
 /**
@@ -23,12 +43,15 @@ export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'pro
   try {
     url = new URL(raw);
   } catch {
-    throw new ApiError({ kind: 'invalid-request', field, message: `${field} is not a valid URL: "${raw}"` });
+    throw new ApiError({ kind: 'invalid-request', field, message: `${field} is not a valid URL: "${maskUserinfo(raw)}"` });
   }
   if (field === 'proxyUrl') {
     // A proxy may legitimately be plain http (the tunnel to the service is still TLS).
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ApiError({ kind: 'invalid-request', field, message: `${field} must be an http:// or https:// URL` });
+    }
+    if (!hasDecodableUserinfo(url)) {
+      throw new ApiError({ kind: 'invalid-request', field, message: `${field} has a user name or password with a % that is not a valid escape (write % as %25)` });
     }
     return url.toString();
   }

@@ -5,6 +5,7 @@
  * default) stands in for it.
  */
 import { APP_REF_RE } from '../api/schemas';
+import { hasDecodableUserinfo, maskUserinfo } from '../api/urls';
 
 export const DEFAULT_BASE_URL = 'https://openapi.octoparse.com';
 export const MAX_REQUESTS_PER_SECOND = 20;
@@ -98,6 +99,7 @@ function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; re
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, reason: 'must be an http:// or https:// proxy address' };
   }
+  if (!hasDecodableUserinfo(url)) return { ok: false, reason: 'has a user name or password with a % that is not a valid escape (write % as %25)' };
   return { ok: true, url: url.toString() };
 }
 
@@ -108,20 +110,12 @@ function hasControlCharacters(text: string): boolean {
   });
 }
 
-/** How a refused value is quoted; a password inside a URL is never repeated. */
+/**
+ * How a refused value is quoted; credentials before an `@` are never repeated, whether or not the
+ * value parses as a URL (`user:secret@proxy:3128` has no scheme, and parses with the wrong parts).
+ */
 function show(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      const url = new URL(value);
-      if (url.password) {
-        url.password = '***';
-        return `"${url.toString()}"`;
-      }
-    } catch {
-      // not a URL: quoted as it is
-    }
-  }
-  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `"${maskUserinfo(value)}"` : JSON.stringify(value) ?? String(value);
 }
 
 /** Reads and validates every setting. `lastGood` stands in for any value that is refused. */

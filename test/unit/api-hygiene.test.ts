@@ -1,14 +1,17 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
 import { ScrapedeckClient } from '../../src/api/client';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ApiError } from '../../src/api/errors';
 import { proxyConfig } from '../../src/api/proxy';
 import { REDACTED, SecretSet, redact, redactHeaders } from '../../src/api/redact';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody } from '../../src/api/retry';
-import { appRefPath, checkBaseUrl, isLoopbackHost } from '../../src/api/urls';
+import { APP_REF_RE } from '../../src/api/schemas';
+import { appRefPath, checkBaseUrl, isLoopbackHost, maskUserinfo } from '../../src/api/urls';
 
 const isApiError = (kind: string, field?: string) => (e: unknown) =>
   e instanceof ApiError && e.kind === kind && (field === undefined || e.field === field);
@@ -82,17 +85,29 @@ describe('api: app references', () => {
     assert.equal(appRefPath(' acme/ü%x '), `acme/${encodeURIComponent('ü%x')}`);
     assert.equal(appRefPath('a?b/c#d'), 'a%3Fb/c%23d');
   });
-  for (const bad of ['', 'price-tracker', 'a/b/c', '/b', 'a/', 'a b/c', '../x/..']) {
+  for (const bad of ['', 'price-tracker', 'a/b/c', '/b', 'a/', 'a b/c', '../x/..', '../x', './x', 'ada/..', 'ada/.']) {
     it(`refuses "${bad}" before sending`, () => {
       assert.throws(() => appRefPath(bad), isApiError('invalid-request', 'appRef'));
     });
   }
+  it('still takes parts that merely contain dots', () => {
+    assert.equal(appRefPath('my.org/app..v2'), 'my.org/app..v2');
+    assert.equal(appRefPath('.hidden/x'), '.hidden/x');
+  });
+  it('the settings pattern in package.json is the same rule', () => {
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { items?: { pattern?: string } }> } };
+    };
+    const pattern = manifest.contributes.configuration.properties['scrapedeck.trackedApps']?.items?.pattern;
+    assert.equal(pattern, APP_REF_RE.source.replace(/\\\//g, '/'));
+  });
 });
 
 describe('api: https rule', () => {
   it('knows loopback hosts', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.255.0.9', '::1', '[::1]']) assert.ok(isLoopbackHost(h), h);
-    for (const h of ['128.0.0.1', '127.0.0.256', 'localhost.example.com', '10.0.0.1', 'example.com', '::2']) assert.ok(!isLoopbackHost(h), h);
+    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.255.0.9', '::1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+    // *.localhost goes to the system resolver, which may send it anywhere.
+    for (const h of ['api.localhost', '128.0.0.1', '127.0.0.256', 'localhost.example.com', '10.0.0.1', 'example.com', '::2']) assert.ok(!isLoopbackHost(h), h);
   });
   it('accepts https anywhere and http only on loopback, trimming the trailing slash', () => {
     assert.equal(checkBaseUrl('https://openapi.octoparse.com/', 'baseUrl'), 'https://openapi.octoparse.com');
@@ -135,6 +150,28 @@ describe('api: proxy selection', () => {
   });
   it('refuses a proxy that is not http(s)', () => {
     assert.throws(() => proxyConfig('socks://x:1', {}), isApiError('invalid-request', 'proxyUrl'));
+  });
+  it('reads a scheme-less environment proxy as http://, as curl does', () => {
+    assert.deepEqual(proxyConfig(undefined, { HTTPS_PROXY: 'proxy.corp:3128' }), { httpsProxy: 'http://proxy.corp:3128/', noProxy: '' });
+  });
+  it('names an unusable environment proxy without repeating its password', () => {
+    assert.throws(
+      () => proxyConfig(undefined, { HTTPS_PROXY: 'http://user:s3cret@[bad' }),
+      (e: unknown) => isApiError('invalid-request', 'proxyUrl')(e) && /HTTPS_PROXY environment variable/.test((e as Error).message) && !(e as Error).message.includes('s3cret'),
+    );
+  });
+  it('refuses a proxy password with a stray % by name, not with a URIError', () => {
+    for (const make of [
+      () => proxyConfig('http://user:p%zz@127.0.0.1:9', {}),
+      () => new ScrapedeckClient({ baseUrl: 'http://127.0.0.1:9', credentials: new MemoryCredentialsStore(), proxyUrl: 'http://user:p%zz@127.0.0.1:9', env: {} }),
+    ]) {
+      assert.throws(make, (e: unknown) => isApiError('invalid-request', 'proxyUrl')(e) && /not a valid escape/.test((e as Error).message) && !(e as Error).message.includes('p%zz'));
+    }
+  });
+  it('masks credentials before the last @ in any quoted address', () => {
+    assert.equal(maskUserinfo('http://u:p@proxy:1'), 'http://***@proxy:1');
+    assert.equal(maskUserinfo('u:p@ss@proxy:1'), '***@proxy:1');
+    assert.equal(maskUserinfo('https://openapi.octoparse.com'), 'https://openapi.octoparse.com');
   });
 
   describe('through a local proxy (loopback only)', () => {

@@ -103,6 +103,20 @@ describe('client: transport against a scripted server', () => {
     assert.equal(seen.length, 2);
   });
 
+  it('waits as Retry-After says on a 503, not its own back-off', async () => {
+    const at: number[] = [];
+    script.push((_q, r) => {
+      at.push(Date.now());
+      json(r, 503, { error: { code: 50300, message: 'maintenance' }, requestId: 'r1' }, { 'retry-after': '0.4' });
+    });
+    script.push((_q, r) => {
+      at.push(Date.now());
+      json(r, 200, groups);
+    });
+    await make().listTaskGroups(); // back-off alone would wait about 5 ms
+    assert.ok((at[1] ?? 0) - (at[0] ?? 0) >= 380, `waited ${(at[1] ?? 0) - (at[0] ?? 0)} ms`);
+  });
+
   it('waits as retryGuidance says on a 429, then retries', async () => {
     script.push((_q, r) => json(r, 429, { error: { code: 42900, message: 'slow down' }, retryGuidance: { retryAfterMs: 30 }, requestId: 'r' }, { 'retry-after': '1' }));
     const client = make();

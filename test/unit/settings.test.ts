@@ -105,6 +105,22 @@ describe('settings validation', () => {
     assert.doesNotMatch(problems[0]?.message ?? '', /hunter22/);
   });
 
+  it('never repeats a password in a proxy written without a scheme (it parses with the wrong parts)', () => {
+    for (const raw of [{ proxy: 'proxyuser:S3cret@10.0.0.1:3128' }, { proxy: '', httpProxy: 'u:p@ss:S3cret@corp:3128' }]) {
+      const { problems } = validateSettings(raw);
+      assert.equal(problems.length, 1, JSON.stringify(raw));
+      assert.doesNotMatch(problems[0]?.message ?? '', /S3cret/);
+      assert.match(problems[0]?.message ?? '', /\*\*\*@/);
+    }
+  });
+
+  it('refuses a proxy password whose % is not an escape, by name', () => {
+    const { values, problems } = validateSettings({ proxy: 'http://user:50%off@proxy.example:3128' });
+    assert.equal(values.proxy, undefined);
+    assert.match(problems[0]?.message ?? '', /not a valid escape/);
+    assert.doesNotMatch(problems[0]?.message ?? '', /50%off/);
+  });
+
   it('an empty hub URL means "not set", which is not a problem', () => {
     const { values, problems } = validateSettings({ datahubUrl: '  ' }, good);
     assert.equal(values.datahubUrl, undefined);
