@@ -7,15 +7,26 @@ import { presetSchema, type Preset } from '../webview/protocol';
 
 export type PresetParse = { preset: Preset | undefined; warning?: string };
 
+/** The longest tab label a preset keeps (the schema's limit); a longer task name is shortened, not refused. */
+export const MAX_LABEL = 200;
+
 export function parsePreset(arg: unknown): PresetParse {
   if (arg === undefined || arg === null) return { preset: undefined };
-  const parsed = presetSchema.safeParse(arg);
+  const parsed = presetSchema.safeParse(withShortLabel(arg));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'argument';
     return { preset: undefined, warning: `ignored the analytics preset (${where}: ${issue?.message ?? 'invalid'})` };
   }
   return { preset: normalisePreset(parsed.data) };
+}
+
+/** A task or group may be named at any length; losing its task ids over a long tab title would be wrong. */
+function withShortLabel(arg: unknown): unknown {
+  if (typeof arg !== 'object' || arg === null || !('label' in arg)) return arg;
+  const { label } = arg as { label: unknown };
+  if (typeof label !== 'string' || label.length <= MAX_LABEL) return arg;
+  return { ...arg, label: `${label.slice(0, MAX_LABEL - 1)}…` };
 }
 
 /** Drops empty parts, so "no tasks" and "an empty list of tasks" are the same preset (all tasks). */

@@ -27,7 +27,8 @@ export type Preset = z.infer<typeof presetSchema>;
  * An error as the page shows it: enough to explain it and to copy the request id.
  * `kind` is an ApiErrorKind, or 'internal' (a bug on the host side). 'cancelled' means the request
  * was cancelled (by `cancel`, or the user dismissed the save dialog / task pick): the page settles
- * that request silently, without showing an error.
+ * that request without showing an error; for a running query the host cancelled (an account change
+ * closed the client), it ends the wait with a notice.
  */
 export const wireErrorSchema = z.object({
   kind: z.string(),

@@ -72,6 +72,20 @@ describe('analytics page: paging and fetch all', function () {
     await assertClean(p);
   });
 
+  it('a cancel the host sends for the running fetch (the account changed) ends the wait and says why', async () => {
+    await runAndAnswer(p, all.slice(0, 20), 45);
+    await p.page.click('#fetch-all');
+    const f = await p.waitForPosted('fetchAll');
+    await p.send({ type: 'fetchAllProgress', id: f.id, fetched: 100, total: 250 });
+    await p.page.locator('#busy-text', { hasText: 'Fetched 100 of 250 rows' }).waitFor();
+    await p.send({ type: 'error', id: f.id, error: { kind: 'cancelled', message: 'The client is closed' } });
+    await p.page.locator('#busy').waitFor({ state: 'hidden' });
+    await p.page.locator('#notice', { hasText: 'Fetching all pages was stopped: The client is closed' }).waitFor();
+    assert.equal(await disabled('page-next'), false, 'paging works again');
+    assert.equal((await tableRows(p)).length, 20, 'the last result is kept');
+    await assertClean(p);
+  });
+
   it('replaces the table and charts with every page, and the pager says "All N rows"', async () => {
     await runAndAnswer(p, all.slice(0, 20), 45);
     await p.page.click('#fetch-all');

@@ -15,6 +15,15 @@ describe('analytics presets', () => {
     assert.deepEqual(parsePreset({ taskIds: ['a', 'a'] }), { preset: { taskIds: ['a'] } });
   });
 
+  it('shortens a long task name in the label and keeps the task ids', () => {
+    const long = 'Very long task name '.repeat(20);
+    const { preset, warning } = parsePreset({ taskIds: ['t1'], label: long });
+    assert.equal(warning, undefined);
+    assert.deepEqual(preset?.taskIds, ['t1']);
+    assert.equal(preset?.label?.length, 200);
+    assert.ok(preset?.label?.endsWith('…'));
+  });
+
   it('an empty preset means all tasks', () => {
     assert.deepEqual(parsePreset({}), { preset: undefined });
     assert.deepEqual(parsePreset({ taskIds: [], label: '  ' }), { preset: undefined });

@@ -4,6 +4,7 @@
  * service here; tree.sandbox.test.ts runs the same model against a real sandbox.
  */
 import * as assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas';
 import { filterGroups, loadMoreLabel, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from '../../src/views/tasks/paging';
 import { TasksModel, type TaskSource } from '../../src/views/tasks/tasksModel';
@@ -187,6 +188,8 @@ describe('tree: TasksModel', () => {
     const r = await out.groups();
     assert.equal(r.value, undefined);
     assert.equal(r.error, undefined);
+    // The picker's list says why, as an ApiError (an undefined throw reads "Something went wrong: undefined").
+    await assert.rejects(out.listAllTasks(), (e: unknown) => e instanceof ApiError && e.kind === 'auth' && /sign in/i.test(e.message));
   });
 
   it('lists every task with its group for pickers', async () => {

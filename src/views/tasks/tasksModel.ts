@@ -3,6 +3,7 @@
  * client-side paging, the name filter, and the last good answer kept for when a request fails.
  * The tree provider turns this into nodes; unit tests drive it directly against a sandbox.
  */
+import { ApiError } from '../../api/errors';
 import type { Task, TaskGroup } from '../../api/schemas';
 import { FilteredGroup, TASK_PAGE_SIZE, TaskSlice, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from './paging';
 
@@ -120,7 +121,10 @@ export class TasksModel {
   /** Every task of every group, for pickers elsewhere (the analytics panel). Throws on failure. */
   async listAllTasks(signal?: AbortSignal): Promise<TaskRow[]> {
     const groups = await this.loadGroups(signal);
-    if (groups.value === undefined) throw groups.error;
+    if (groups.value === undefined) {
+      // No value and no error: signed out (or reset meanwhile). Never throw undefined.
+      throw groups.error ?? new ApiError({ kind: 'auth', message: 'Not signed in: sign in to choose from your tasks.' });
+    }
     const rows: TaskRow[] = [];
     const loads = await Promise.all(groups.value.map((g) => this.loadTasks(g.taskGroupId, signal)));
     groups.value.forEach((g, i) => {

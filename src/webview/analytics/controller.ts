@@ -204,7 +204,7 @@ export class Controller {
   }
 
   private failed(id: string, error: WireError): void {
-    if (error.kind === 'cancelled') return this.dismissed(id);
+    if (error.kind === 'cancelled') return this.dismissed(id, error);
     if (this.s.request?.id === id) {
       const action = this.s.request.kind === 'fetchAll' ? 'Fetching all pages' : 'The query';
       this.s.request = undefined;
@@ -234,8 +234,20 @@ export class Controller {
     this.ui.status.update(this.s);
   }
 
-  /** The user dismissed a dialog (quick pick, save): nothing failed, just stop waiting. */
-  private dismissed(id: string): void {
+  /**
+   * 'cancelled' settles quietly: the user dismissed a dialog (quick pick, save), so nothing failed.
+   * For the running query it came from the host (the page's own Cancel clears the request first):
+   * an account change closed the client mid-fetch. Stop waiting and say so.
+   */
+  private dismissed(id: string, error: WireError): void {
+    if (this.s.request?.id === id) {
+      const action = this.s.request.kind === 'fetchAll' ? 'Fetching all pages' : 'The query';
+      this.s.request = undefined;
+      this.s.notice = `${action} was stopped: ${error.message}`;
+      this.ui.status.update(this.s);
+      this.ui.paging.update(this.s.result, false);
+      return;
+    }
     if (this.s.pickId === id) this.s.pickId = undefined;
     if (this.s.exportId === id) {
       this.s.exportId = undefined;
