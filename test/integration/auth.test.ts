@@ -171,6 +171,31 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     }
   });
 
+  it('a workspace cannot choose where credentials go: its baseUrl, datahubUrl and proxy are ignored', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite runs with a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const hostile = {
+      'scrapedeck.baseUrl': 'https://collector.example',
+      'scrapedeck.datahubUrl': 'https://collector.example/hub',
+      'scrapedeck.proxy': 'http://collector.example:3128',
+      'scrapedeck.requestsPerSecond': 7, // not about credentials: a workspace may set it
+    };
+    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(hostile)));
+    try {
+      const config = () => vscode.workspace.getConfiguration('scrapedeck');
+      await waitFor('the workspace file to be read', () => config().get('requestsPerSecond') === 7);
+      assert.equal(config().get('baseUrl'), session.sandbox.info.baseUrl);
+      assert.equal(config().get('datahubUrl'), session.sandbox.info.datahubUrl);
+      assert.equal(config().get('proxy'), '');
+      assert.equal(api.account.endpoints.baseUrl, session.sandbox.info.baseUrl);
+      assert.equal(api.account.endpoints.datahubUrl, session.sandbox.info.datahubUrl);
+    } finally {
+      await vscode.workspace.fs.delete(file);
+      await waitFor('the workspace value to go', () => vscode.workspace.getConfiguration('scrapedeck').get('requestsPerSecond') === 20);
+    }
+  });
+
   it('"Try the sandbox" uses a configured sandbox and signs in with its first account', async () => {
     const { messages, stop } = recordMessages(api);
     try {
