@@ -76,8 +76,11 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
       },
     );
     const record = recordFromResult(result.data, (deps.now ?? Date.now)());
-    // Recorded under the hub the call went to, even if the settings changed meanwhile.
-    await deps.store.recordDeprecation(hubUrl, ref, record);
+    // Recorded under the hub the call went to, even if the settings changed meanwhile. The app is
+    // deprecated whether or not that note is kept: a storage failure must not say otherwise.
+    await deps.store.recordDeprecation(hubUrl, ref, record).catch((e: unknown) =>
+      deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${e instanceof Error ? e.message : String(e)}`),
+    );
     deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
     const warning = missingSecretsWarning(ref, record);
     // Idempotent at the hub: a second deprecation reads the same, "is deprecated".
