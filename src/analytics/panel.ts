@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { todayUtc } from '../api/dates';
 import type { Ui } from '../platform/ui';
+import { encodeForPage } from '../analyticsModel/host-message';
 import type { HostMessage, PageState, Preset } from '../webview/protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
@@ -133,7 +134,7 @@ export class AnalyticsPanel implements vscode.Disposable {
   private post(message: HostMessage): void {
     if (this.disposed) return;
     this.posted.fire(message);
-    this.webviewPanel.webview.postMessage(message).then(undefined, (error: unknown) => {
+    this.webviewPanel.webview.postMessage(encodeForPage(message)).then(undefined, (error: unknown) => {
       this.deps.log.warn(`analytics: could not post '${message.type}' to the page: ${String(error)}`);
     });
   }

@@ -1,12 +1,22 @@
 /**
- * Parses a message from the host with hostMessageSchema, taking the fast path for the records
- * of a result (see fast-records.ts): zod still checks everything else of the message, and
- * checks the records too whenever the fast path is not sure.
+ * Host -> page messages on the wire. The host encodes with encodeForPage (a fetch-all result
+ * travels packed: see packed-records.ts); the page parses with parseHostMessage against
+ * hostMessageSchema, taking the fast path for the records of a result (see fast-records.ts):
+ * zod still checks everything else of the message, and checks the records too whenever the
+ * fast path is not sure.
  */
 import { hostMessageSchema, parseMessage, type HostMessage } from '../webview/protocol';
 import { fastRecords } from './fast-records';
+import { fastPackedRecords, packRecord, unpackRecord } from './packed-records';
 
 type Parsed = ReturnType<typeof parseMessage<HostMessage>>;
+
+/** What the host posts for a message: a fetch-all result's records as packed rows, the rest as it is. */
+export function encodeForPage(message: HostMessage): unknown {
+  if (message.type !== 'fetchAllResult') return message;
+  const { records, ...rest } = message;
+  return { ...rest, rows: records.map(packRecord) };
+}
 
 export function parseHostMessage(raw: unknown): Parsed {
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
@@ -20,12 +30,16 @@ export function parseHostMessage(raw: unknown): Parsed {
         return shell;
       }
     } else if (m.type === 'fetchAllResult') {
-      const records = fastRecords(m.records);
+      const { rows, records: objects, ...rest } = m;
+      const packed = 'rows' in m;
+      const records = packed ? fastPackedRecords(rows) : fastRecords(objects);
       if (records) {
-        const shell = parseMessage(hostMessageSchema, { ...m, records: [] });
+        const shell = parseMessage(hostMessageSchema, { ...rest, records: [] });
         if (shell.ok && shell.message.type === 'fetchAllResult') shell.message.records = records;
         return shell;
       }
+      // Not plainly valid: zod explains, on the records in their logical shape.
+      if (packed) return parseMessage(hostMessageSchema, { ...rest, records: Array.isArray(rows) ? rows.map(unpackRecord) : rows });
     }
   }
   return parseMessage(hostMessageSchema, raw);

@@ -90,6 +90,7 @@ export function sortRecords(records: readonly AnalyticsRecord[], sort: SortState
     const known = typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v));
     return { record, index, v: known ? v : null };
   });
+  rankText(keyed);
   keyed.sort((a, b) => {
     if (a.v === null || b.v === null) {
       if (a.v === b.v) return a.index - b.index;
@@ -99,6 +100,28 @@ export function sortRecords(records: readonly AnalyticsRecord[], sort: SortState
     return c !== 0 ? sign * c : a.index - b.index;
   });
   return keyed.map((k) => k.record);
+}
+
+/**
+ * Text keys replaced by their collation rank: each distinct value is collated once, and values the
+ * collator calls equal share a rank (so they stay ties, in their original order). A column of
+ * 10,000 rows holds far fewer distinct values; comparing numbers instead of collating every pair
+ * is what keeps a re-sort inside a frame. Columns that mix text and numbers are left as they are.
+ */
+function rankText(keyed: { v: string | number | null }[]): void {
+  const distinct = new Set<string>();
+  for (const k of keyed) {
+    if (typeof k.v === 'number') return;
+    if (k.v !== null) distinct.add(k.v);
+  }
+  const ordered = [...distinct].sort(collator.compare);
+  const rank = new Map<string, number>();
+  let r = 0;
+  ordered.forEach((value, i) => {
+    if (i > 0 && collator.compare(ordered[i - 1] as string, value) !== 0) r++;
+    rank.set(value, r);
+  });
+  for (const k of keyed) if (typeof k.v === 'string') k.v = rank.get(k.v) ?? 0;
 }
 
 /** Clicking a header: a new column sorts ascending; the same column flips direction. */

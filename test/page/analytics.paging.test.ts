@@ -3,6 +3,8 @@ import * as assert from 'node:assert/strict';
 import { AnalyticsPage, startStandIn, type StandIn } from './harness';
 import { answer, assertClean, openInitialised, runAndAnswer, tableRows } from './flows';
 import { grid } from './records';
+import { encodeForPage } from '../../src/analyticsModel/host-message';
+import { analyticsQuerySchema } from '../../src/api/schemas';
 
 describe('analytics page: paging and fetch all', function () {
   let standIn: StandIn;
@@ -103,7 +105,8 @@ describe('analytics page: paging and fetch all', function () {
     const big = grid(20, 60, '2026-11-22'); // 1,200 rows
     await p.page.click('#fetch-all');
     const f = await p.waitForPosted('fetchAll');
-    await p.send({ type: 'fetchAllResult', id: f.id, query: f.query, total: big.length, records: big, requestIds: [] });
+    // As the panel sends it: records packed as rows (src/analyticsModel/host-message.ts).
+    await p.send(encodeForPage({ type: 'fetchAllResult', id: String(f.id), query: analyticsQuerySchema.parse(f.query), total: big.length, records: big, requestIds: [] }));
     await p.page.locator('#rows-range', { hasText: 'All 1,200 rows' }).waitFor();
     assert.equal((await tableRows(p)).length, 100);
     assert.match(await p.text('.table-more'), /Showing 100 of 1,200 rows/);

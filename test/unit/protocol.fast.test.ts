@@ -4,9 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { fastRecord } from '../../src/analyticsModel/fast-records';
-import { parseHostMessage } from '../../src/analyticsModel/host-message';
+import { encodeForPage, parseHostMessage } from '../../src/analyticsModel/host-message';
+import { PACKED_FIELDS, fastPackedRecord, packRecord, unpackRecord } from '../../src/analyticsModel/packed-records';
 import { analyticsRecordSchema } from '../../src/api/schemas';
-import { hostMessageSchema, parseMessage } from '../../src/webview/protocol';
+import { hostMessageSchema, parseMessage, type HostMessage } from '../../src/webview/protocol';
 
 const base = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',
@@ -93,5 +94,60 @@ describe('webview protocol: fast path for result records', () => {
       assert.equal(fast.ok, slow.ok, JSON.stringify(m).slice(0, 80));
       if (fast.ok && slow.ok) assert.deepEqual(fast.message, slow.message);
     }
+  });
+
+  describe('packed rows (the wire form of a fetch-all result)', () => {
+    const record = analyticsRecordSchema.parse(base);
+
+    it('packs every field once, in PACKED_FIELDS order, and unpacks to the same record', () => {
+      const row = packRecord(record);
+      assert.equal(row.length, PACKED_FIELDS.length);
+      assert.deepEqual(analyticsRecordSchema.parse(unpackRecord(row)), record);
+      assert.deepEqual(fastPackedRecord(row), record);
+    });
+
+    it('agrees with analyticsRecordSchema on 5,000 mutated rows (never looser, same output)', () => {
+      const rand = prng(7);
+      let accepted = 0;
+      for (let i = 0; i < 5000; i++) {
+        const row: unknown[] = [...packRecord(record)];
+        const n = 1 + Math.floor(rand() * 3);
+        for (let j = 0; j < n; j++) {
+          const roll = rand();
+          if (roll < 0.1) row.pop();
+          else if (roll < 0.15) row.push(1);
+          else row[Math.floor(rand() * row.length)] = ODD[Math.floor(rand() * ODD.length)];
+        }
+        const fast = fastPackedRecord(row);
+        const slow = analyticsRecordSchema.safeParse(unpackRecord(row));
+        if (fast) {
+          accepted++;
+          assert.ok(slow.success, `fast accepted what zod refuses: ${JSON.stringify(row)}`);
+          assert.deepEqual(fast, slow.data);
+        }
+      }
+      assert.ok(accepted > 500, `the fast path takes the common case (${accepted})`);
+    });
+
+    it('a message encoded by the host parses back to exactly the message', () => {
+      const query = { start: '2026-11-16', end: '2026-11-22' };
+      const message: HostMessage = { type: 'fetchAllResult', id: 'f', query, total: 3, records: [record, { ...record, taskName: null }, record], requestIds: ['a'] };
+      const wire = encodeForPage(message) as Record<string, unknown>;
+      assert.ok(!('records' in wire) && Array.isArray(wire.rows), 'records travel as rows');
+      assert.deepEqual(parseHostMessage(wire), { ok: true, message });
+      // Other messages travel as they are.
+      const other: HostMessage = { type: 'signedIn', signedIn: true };
+      assert.equal(encodeForPage(other), other);
+    });
+
+    it('a bad packed row is refused by zod, which names the record and field', () => {
+      const rows = [packRecord(record), [...packRecord(record)]];
+      (rows[1] as unknown[])[6] = 'Both';
+      const parsed = parseHostMessage({ type: 'fetchAllResult', id: 'f', query: { start: '2026-11-16', end: '2026-11-22' }, total: 2, rows, requestIds: [] });
+      assert.equal(parsed.ok, false);
+      assert.match(parsed.ok ? '' : parsed.reason, /^records\.1\.collectionMethod:/);
+      const short = parseHostMessage({ type: 'fetchAllResult', id: 'f', query: { start: '2026-11-16', end: '2026-11-22' }, total: 1, rows: [[1, 2]], requestIds: [] });
+      assert.match(short.ok ? '' : short.reason, /^records\.0:/);
+    });
   });
 });

@@ -73,6 +73,26 @@ describe('analytics table model', () => {
     assert.deepEqual(sortRecords(rows, { column: 'task', direction: 'asc' }).map((r) => r.taskId), ['x2', 'y2', 'x10']);
   });
 
+  it('ranks text once per distinct value and still orders exactly as collating every pair would', () => {
+    const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
+    const words = ['task 2', 'Task 2', 'task 10', 'Zeta', 'zeta', 'éclair', 'eclair', 'Alpha 1', 'alpha 01', 'b', ''];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    for (let round = 0; round < 50; round++) {
+      const rows = Array.from({ length: 200 }, (_, i) => rec(`r${i}`, 1, { taskName: next(8) === 0 ? null : (words[next(words.length)] as string) }));
+      for (const direction of ['asc', 'desc'] as const) {
+        const sign = direction === 'asc' ? 1 : -1;
+        // The reference: collate every pair (task column: the name, else the id), nulls last, stable.
+        const key = (r: AnalyticsRecord): string => r.taskName ?? r.taskId;
+        const expected = rows.map((r, i) => ({ r, i })).sort((a, b) => sign * collator.compare(key(a.r), key(b.r)) || a.i - b.i).map((x) => x.r.taskId);
+        assert.deepEqual(sortRecords(rows, { column: 'task', direction }).map((r) => r.taskId), expected, `round ${round} ${direction}`);
+      }
+    }
+  });
+
   it('leaves the input alone and keeps order for an unknown column', () => {
     const rows = [rec('b', 2), rec('a', 1)];
     const copy = rows.slice();
