@@ -5,15 +5,18 @@
  * Each step leaves a screenshot in artifacts/e2e/.
  */
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
 import { buildSeries } from '../../src/analyticsModel/series';
 import { summarize } from '../../src/analyticsModel/summary';
 import { formatInt } from '../../src/analyticsModel/format';
+import { addDays } from '../../src/api/dates';
 import { analyticsResponseSchema, type AnalyticsRecord } from '../../src/api/schemas';
 import { findSecrets, secretTargets } from './secrets';
+import type { FrameLocator } from 'playwright-core';
 import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Named {
@@ -51,6 +54,23 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI
   }
 }
 
+/** The table's rows as text, one line per row ("cell | cell | …"), in the order shown. */
+async function shownRows(view: FrameLocator): Promise<string[]> {
+  const cells = await view.locator('table.records tbody tr > :is(td, th)').allTextContents();
+  assert.equal(cells.length % COLUMNS.length, 0, 'cells per row = columns');
+  const rows: string[] = [];
+  for (let i = 0; i < cells.length; i += COLUMNS.length) rows.push(cells.slice(i, i + COLUMNS.length).map((c) => c.trim()).join(' | '));
+  return rows;
+}
+
+/** The same lines for records as the sandbox returns them, formatted by the table model. */
+const expectedRows = (records: AnalyticsRecord[]): string[] => records.map((r) => COLUMNS.map((c) => formatCell(c, r)).join(' | '));
+
+/** A CSV file as a spreadsheet reads it: Python's csv module (RFC 4180, UTF-8 with or without BOM). */
+function readCsvLikeASpreadsheet(file: string): string[][] {
+  const script = 'import csv, json, sys\nwith open(sys.argv[1], encoding="utf-8-sig", newline="") as f:\n    print(json.dumps(list(csv.reader(f))))';
+  return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as string[][];
+}
 
 describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', function () {
   this.timeout(300_000);
@@ -148,12 +168,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     // The table: one row per record, every cell as the table model formats the sandbox's record.
     const rows = view.locator('table.records tbody tr');
     await until(`${expected.records.length} table rows`, async () => (await rows.count()) === expected.records.length);
-    const cells = await view.locator('table.records tbody tr > :is(td, th)').allTextContents();
-    assert.equal(cells.length, expected.records.length * COLUMNS.length, 'cells per row = columns');
-    const shown: string[] = [];
-    for (let i = 0; i < cells.length; i += COLUMNS.length) shown.push(cells.slice(i, i + COLUMNS.length).map((c) => c.trim()).join(' | '));
-    const wanted = expected.records.map((r) => COLUMNS.map((c) => formatCell(c, r)).join(' | '));
-    assert.deepEqual([...shown].sort(), [...wanted].sort(), 'the table shows the seeded figures');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(expected.records)].sort(), 'the table shows the seeded figures');
 
     // The summary figures over those rows.
     const summary = summarize(expected.records);
@@ -175,6 +190,74 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await view.locator('body.vscode-dark').waitFor();
   });
 
+  it('2. switches to Day and Month, pages, fetches every page and exports a CSV a spreadsheet reads', async () => {
+    const view = wb.webview();
+    const end = await view.locator('#f-end').inputValue();
+    const start = addDays(end, -13);
+    const collectionMethod = await view.locator('#f-method').inputValue();
+    const base = { start, end, taskIds: [task.taskId], collectionMethod };
+
+    // Day, five rows a page: several pages. The second page shows the sandbox's second page.
+    await view.locator('#f-granularity').selectOption('Day');
+    await view.locator('#f-start').fill(start);
+    await view.locator('#f-pageSize').fill('5');
+    await view.locator('#run').click();
+    const day1 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 5 });
+    assert.ok(day1.total > 5, `two weeks of Day rows for ${task.taskName} (${day1.total})`);
+    const pages = Math.ceil(day1.total / 5);
+    await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day1.records)].sort(), 'Day, page 1');
+    await view.locator('#page-next').click();
+    await view.locator('#rows-range', { hasText: `Rows 6–${Math.min(10, day1.total)} of ${formatInt(day1.total)} · Page 2 of ${pages}` }).waitFor();
+    const day2 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 2, pageSize: 5 });
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day2.records)].sort(), 'Day, page 2');
+
+    // Month: the same days in calendar-month buckets.
+    await view.locator('#f-granularity').selectOption('Month');
+    await view.locator('#run').click();
+    const month = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Month', page: 1, pageSize: 5 });
+    await view.locator('#rows-range', { hasText: `of ${formatInt(month.total)} · Page 1 of` }).waitFor();
+    await until('the Month rows', async () => (await shownRows(view)).length === month.records.length);
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(month.records)].sort(), 'Month');
+    assert.ok(month.records.every((r) => /^\d{4}-\d{2}$/.test(r.dayKey)), 'month buckets');
+
+    // Fetch all pages (Day): every row of the two weeks, whatever the page size.
+    await view.locator('#f-granularity').selectOption('Day');
+    await view.locator('#fetch-all').click();
+    await view.locator('#rows-range', { hasText: `All ${formatInt(day1.total)} rows` }).waitFor();
+    const all = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
+    assert.equal(all.records.length, day1.total);
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records)].sort(), 'every page');
+    await wb.screenshot('05b-fetch-all');
+
+    // Export CSV through VS Code's save dialog, accepting the offered name in the workspace folder.
+    await view.locator('#export-csv').click();
+    const input = wb.quickInput().locator('.quick-input-box input');
+    await input.waitFor();
+    await until('the offered file name', async () => /scrapedeck-analytics-.*-day\.csv$/.test(await input.inputValue()));
+    const offered = await input.inputValue();
+    await wb.screenshot('05c-save-dialog');
+    await input.press('Enter');
+    await view.locator('#notice', { hasText: 'Exported to' }).waitFor();
+    const file = path.join(ctx.run.ws, path.basename(offered));
+    assert.deepEqual([...readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a byte-order mark');
+    const table = readCsvLikeASpreadsheet(file);
+    const [header, ...lines] = table;
+    assert.deepEqual(header?.slice(0, 4), ['taskId', 'userId', 'taskName', 'dayKey']);
+    assert.equal(lines.length, all.records.length, 'one line per row');
+    const width = header?.length ?? 0;
+    assert.ok(lines.every((l) => l.length === width), 'every line has every column');
+    const runCount = header?.indexOf('executionMetrics.runCount') ?? -1;
+    assert.ok(runCount > 0, 'a runCount column');
+    const byKey = new Map(all.records.map((r) => [`${r.taskId} ${r.dayKey} ${r.collectionMethod}`, r]));
+    const method = header?.indexOf('collectionMethod') ?? -1;
+    for (const l of lines) {
+      const r = byKey.get(`${l[0]} ${l[3]} ${l[method]}`);
+      assert.ok(r, `a row the sandbox returned: ${l.slice(0, 4).join(',')}`);
+      assert.equal(l[runCount], r.executionMetrics.runCount === null ? '' : String(r.executionMetrics.runCount), 'runCount as a number, empty when unknown');
+    }
+  });
+
   it('3. adds a data app, deprecates it after the modal, and shows it deprecated', async () => {
     const ref = account.apps[0] as string;
     const name = ref.split('/')[1] as string;
@@ -190,6 +273,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     // Signed in with a password: the hub needs an API key, asked for once.
     await wb.answerInput('Data-App Hub API Key', account.apiKey);
     await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, deprecated"]`).waitFor();
+    await wb.notification(`Deprecating ${ref}`).waitFor({ state: 'hidden' }); // the progress ends with the call
     await wb.screenshot('07-deprecated');
   });
 

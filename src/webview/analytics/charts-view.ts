@@ -50,6 +50,8 @@ const SPECS: ChartSpec[] = [
 export class ChartsView {
   readonly root = h('div', { class: 'charts' });
   private readonly charts: { spec: ChartSpec; chart: Chart; canvas: HTMLCanvasElement }[] = [];
+  /** Legend swatches, coloured like their lines (theme colours made opaque, see colour.ts). */
+  private readonly swatches: { el: HTMLElement; colour: keyof ChartColours }[] = [];
   private colours: ChartColours | undefined;
 
   update(buckets: Bucket[]): void {
@@ -75,6 +77,14 @@ export class ChartsView {
       applyColours(chart, spec, this.colours);
       chart.update('none');
     }
+    this.paintSwatches(this.colours);
+  }
+
+  private paintSwatches(colours: ChartColours): void {
+    for (const { el, colour } of this.swatches) {
+      const value = colours[colour];
+      if (typeof value === 'string') el.style.backgroundColor = value;
+    }
   }
 
   private create(colours: ChartColours): void {
@@ -84,8 +94,11 @@ export class ChartsView {
       canvas.textContent = `${spec.title}. The table below lists every figure.`;
       // An HTML legend instead of Chart.js's plugin: smaller bundle, and its swatches take their
       // colours straight from the theme's CSS variables.
-      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s) =>
-        h('li', {}, h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } }), s.label)));
+      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s) => {
+        const swatch = h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } });
+        this.swatches.push({ el: swatch, colour: s.colour });
+        return h('li', {}, swatch, s.label);
+      }));
       const readout = h('p', { class: 'readout' });
       const figure = h('figure', { class: 'chart' }, h('figcaption', { text: spec.title }), h('div', { class: 'chart-box' }, canvas), legend, readout);
       this.root.append(figure);
@@ -93,6 +106,7 @@ export class ChartsView {
       applyColours(chart, spec, colours);
       this.charts.push({ spec, chart, canvas });
     }
+    this.paintSwatches(colours);
   }
 }
 

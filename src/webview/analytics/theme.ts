@@ -2,6 +2,7 @@
  * Chart colours from the --vscode-* variables the workbench sets on the page, re-read whenever the
  * theme changes (the body class names the kind; the variables live on <html>'s style).
  */
+import { opaque } from '../../analyticsModel/colour';
 
 export interface ChartColours {
   success: string;
@@ -25,11 +26,11 @@ export function readColours(): ChartColours {
   const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
   const foreground = cssVar(style, '--vscode-foreground', '#cccccc');
   return {
-    success: cssVar(style, '--vscode-charts-green', '#89d185'),
-    failure: cssVar(style, '--vscode-charts-red', '#f14c4c'),
-    collected: cssVar(style, '--vscode-charts-blue', '#3794ff'),
-    deduplicated: cssVar(style, '--vscode-charts-purple', '#b180d7'),
-    duration: cssVar(style, '--vscode-charts-orange', '#d18616'),
+    success: opaque(cssVar(style, '--vscode-charts-green', '#89d185')),
+    failure: opaque(cssVar(style, '--vscode-charts-red', '#f14c4c')),
+    collected: opaque(cssVar(style, '--vscode-charts-blue', '#3794ff')),
+    deduplicated: opaque(cssVar(style, '--vscode-charts-purple', '#b180d7')),
+    duration: opaque(cssVar(style, '--vscode-charts-orange', '#d18616')),
     text: foreground,
     // High contrast themes draw their borders in contrastBorder; grid lines follow.
     grid: highContrast
