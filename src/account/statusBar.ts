@@ -36,14 +36,14 @@ export function statusBarText(
     };
   }
   const hub = current.datahubUrl === undefined ? 'Data-app hub: not set' : `Data-app hub: ${current.datahubUrl}`;
+  const short = current.label.length > MAX_LABEL ? `${current.label.slice(0, MAX_LABEL - 1)}…` : current.label;
   if (current.method === 'sandbox') {
     return {
-      text: '$(beaker) Sandbox',
+      text: `$(beaker) ${short} (sandbox)`,
       tooltip: `Scrapedeck sandbox, signed in as ${current.label}\nService: ${current.baseUrl}\n${hub}`,
       accessibility: `Scrapedeck sandbox, signed in as ${current.label}`,
     };
   }
-  const short = current.label.length > MAX_LABEL ? `${current.label.slice(0, MAX_LABEL - 1)}…` : current.label;
   const how = current.method === 'apiKey' ? 'API key' : 'password';
   const text = current.method === 'apiKey' ? `$(account) ${short}` : `$(account) ${short} (${how})`;
   return {

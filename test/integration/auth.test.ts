@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
+import { statusBarText } from '../../src/account/statusBar';
 import { reportError } from '../../src/platform/errors';
 import { answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, waitFor, type SandboxSession } from './viewsHarness';
 
@@ -209,6 +210,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(api.account.account?.label, first.username);
     assert.equal(api.account.account?.datahubUrl, session.sandbox.info.datahubUrl);
     assert.ok(messages.some((m) => m.text.includes(first.username)), 'the info message names the account');
+    assert.equal(statusBarText(api.account.account, api.account.endpoints.baseUrl).text, `$(beaker) ${first.username} (sandbox)`, 'the status bar says who and how');
     await vscode.commands.executeCommand('scrapedeck.signOut');
     assert.equal(api.account.account, undefined);
   });
