@@ -1,6 +1,7 @@
 /**
  * activate(): builds the services and registers the views and commands. Nothing else lives here.
  */
+import './platform/zodJitless'; // must stay first: see the file
 import type * as vscode from 'vscode';
 import { AccountService } from './account/accountService';
 import { trackAccountContextKeys } from './account/contextKeys';

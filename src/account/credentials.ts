@@ -3,7 +3,7 @@
  * and a real one never mix), the stored JSON (parsed with zod on every read: storage is outside
  * our control) and the non-secret account metadata kept in globalState. Pure, no `vscode`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Credentials } from '../api/auth';
 
 export type SignInMethod = 'apiKey' | 'password' | 'sandbox';

@@ -4,7 +4,7 @@
  * remembered in globalState so a reload brings the same sandbox back (same port when free).
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SandboxInfo } from '../sandbox/info';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import type { AccountService } from './accountService';

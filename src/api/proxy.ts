@@ -3,8 +3,9 @@
  * proxies come from an explicit option first, else the standard environment variables. The
  * environment is passed in (not read from process.env here) so the choice is testable.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
+import { undici } from './undici';
 import { checkBaseUrl } from './urls';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -69,6 +70,7 @@ export function createDispatcher(config: ProxyConfig | undefined, pool: PoolOpti
     connections: pool.connections ?? 32,
     connect: { timeout: pool.connectTimeoutMs ?? 10_000 },
   };
+  const { Agent, EnvHttpProxyAgent } = undici();
   if (config === undefined) return new Agent(agentOptions);
   // Every field set explicitly ('' = none) so undici never falls back to reading process.env itself.
   return new EnvHttpProxyAgent({

@@ -4,11 +4,12 @@
  * back-off with jitter), cancellation, and the one redacted log line per request.
  * It returns any HTTP reply as-is; turning statuses into ApiErrors is `replies.ts`'s job.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import type { RequestLimiter } from './limiter';
 import { redact, type SecretSet } from './redact';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
+import { undici } from './undici';
 
 export type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
 
@@ -139,7 +140,7 @@ export class Transport {
       // undici's own timers (no AbortController and timer of ours per request: they cost more
       // than the rest of the client). A time-out is no headers within timeoutMs, or a body that
       // stalls for timeoutMs; connecting is bounded by the dispatcher's connect timeout.
-      const res = await request(req.url, {
+      const res = await undici().request(req.url, {
         method: req.method,
         headers,
         body: req.body,

@@ -8,7 +8,7 @@
  * Never lost by an error: what is stored is parsed leniently (one bad entry drops that entry, not
  * the list), and only successful calls write.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAppRef } from './trackedApps';
 import { DeprecationRecord, deprecationRecordSchema } from './deprecation';
 

@@ -2,7 +2,7 @@
  * The remembered outcome of deprecating an app, and how it reads, without `vscode`. Kept in
  * globalState so a node still says "deprecated" after a reload: the service has no read for it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeprecatedApp } from '../api/schemas';
 
 export const deprecationRecordSchema = z.object({

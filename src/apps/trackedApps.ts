@@ -3,7 +3,7 @@
  * Data Apps view shows the references the user added plus those in the `scrapedeck.trackedApps`
  * setting. Everything read from storage or settings is parsed with zod here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { appRefSchema } from '../api/schemas';
 
 export type AppSource = 'added' | 'settings';

@@ -3,7 +3,7 @@
  * deprecation itself is `apps/deprecateFlow.ts`; these only find the app and its hub.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppStore } from '../apps/appStore';
 import { type DeprecateDeps, type DeprecateOutcome, deprecateApp } from '../apps/deprecateFlow';
 import { parseAppRef, validateAppRefInput } from '../apps/trackedApps';

@@ -4,7 +4,7 @@
  * progress notification.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiError } from '../api/errors';
 import { apiKeyLabel, describeMethod, promptHubApiKey, type AccountService } from '../account/accountService';
 import type { SandboxHost } from '../account/sandboxHost';

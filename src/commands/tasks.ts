@@ -3,7 +3,7 @@
  * nodes to the analytics panel's `scrapedeck.analytics.open { taskIds, label }`.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANALYTICS_LIMITS } from '../api/schemas';
 import type { Ui } from '../platform/ui';
 import type { TasksTreeProvider } from '../views/tasks/tasksProvider';

@@ -2,7 +2,7 @@
  * What a running sandbox tells the world about itself: `GET /__sandbox`, the `--json` line and
  * `RunningSandbox.info`. A zod schema so harnesses and "Try the sandbox" can recognise one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PLANS = ['Free', 'Standard', 'Professional', 'Enterprise'] as const;
 export const planSchema = z.enum(PLANS);

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
@@ -52,6 +52,16 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** Every file below `dir` that `keep` accepts. */
+function findFiles(dir: string, keep: (file: string) => boolean, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) findFiles(full, keep, out);
+    else if (keep(full)) out.push(full);
+  }
+  return out;
 }
 
 /** The table's rows as text, one line per row ("cell | cell | …"), in the order shown. */
@@ -312,5 +322,16 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     // And nowhere else in the run's folder either (code-server keeps globalState in the browser's
     // IndexedDB, which is inside the run's chromium profile).
     assert.deepEqual(findSecrets(targets.all, secrets), [], 'no secret anywhere in the run folder');
+  });
+
+  it('6. the extension host logged no error from Scrapedeck (activation included)', () => {
+    const logs = findFiles(path.join(ctx.run.ud, 'logs'), (f) => /exthost\.log$/.test(f));
+    assert.ok(logs.length > 0, `an extension host log under ${ctx.run.ud}`);
+    const text = logs.map((f) => readFileSync(f, 'utf8')).join('\n');
+    assert.match(text, /_doActivateExtension scrapedeck\.scrapedeck/, 'the log covers Scrapedeck\'s activation');
+    // An entry is a dated line and the stack lines under it.
+    const entries = text.split(/\n(?=\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+ \[)/);
+    const ours = entries.filter((e) => /\[error\]/.test(e.split('\n')[0] ?? '') && /scrapedeck/i.test(e));
+    assert.deepEqual(ours.map((e) => e.split('\n').slice(0, 3).join(' / ')), []);
   });
 });
