@@ -13,12 +13,13 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** number (finite) -> itself; null/undefined -> null; anything else -> undefined (refuse). */
-function metric(v: unknown): number | null | undefined {
+export function metric(v: unknown): number | null | undefined {
   if (v === null || v === undefined) return null;
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-function day(v: unknown): string | null | undefined {
+/** A yyyy-MM-dd day -> itself; null/undefined -> null; anything else -> undefined (refuse). */
+export function day(v: unknown): string | null | undefined {
   if (v === null || v === undefined) return null;
   return typeof v === 'string' && isDay(v) ? v : undefined;
 }
