@@ -155,9 +155,6 @@ export class SessionKeeper {
   private renewShared(creds: Extract<Credentials, { kind: 'session' }>, signal?: AbortSignal): Promise<TokenSession> {
     const { refreshToken } = creds.session;
     if (this.refused?.refreshToken === refreshToken) return Promise.reject(this.refused.error);
-    const rotated = this.rotations.get(refreshToken);
-    // Already renewed from this token, and still fresh (a stale one renews from its own token).
-    if (rotated !== undefined && !this.isStale(rotated)) return Promise.resolve(rotated);
     if (this.inflight === undefined || this.inflight.refreshToken !== refreshToken) {
       const promise = this.renew(creds).finally(() => {
         if (this.inflight?.promise === promise) this.inflight = undefined;
