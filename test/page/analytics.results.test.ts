@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { AnalyticsPage, startStandIn, type StandIn } from './harness';
 import { assertClean, columnIndex, openInitialised, runAndAnswer, tableRows } from './flows';
 import { record, weekRecord } from './records';
+import type { AnalyticsRecord } from '../../src/api/schemas';
 
 describe('analytics page: results', function () {
   let standIn: StandIn;
@@ -25,6 +26,34 @@ describe('analytics page: results', function () {
   async function figure(id: string): Promise<string> {
     return p.text(`[data-figure="${id}"]`);
   }
+
+  it('repaints its rows without leaving a stale text, class or tooltip, as results shrink, empty and grow', async () => {
+    type Cells = string[][];
+    /** Every body cell as text|class|title, row by row, straight from the DOM. */
+    type Cell = { textContent: string | null; className: string; getAttribute(name: string): string | null };
+    const cellsOf = (page: AnalyticsPage): Promise<Cells> => page.page.$$eval('table.records tbody tr', (trs) =>
+      trs.map((tr) => Array.from((tr as unknown as { cells: ArrayLike<Cell> }).cells, (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`)));
+    /** The same result on a brand-new page: nothing there to reuse. */
+    const reference = async (result: AnalyticsRecord[]): Promise<Cells> => {
+      const fresh = await openInitialised(standIn);
+      try {
+        await runAndAnswer(fresh, result);
+        return await cellsOf(fresh);
+      } finally {
+        await fresh.close();
+      }
+    };
+    const [named, nulls] = rows as [AnalyticsRecord, AnalyticsRecord];
+    const many = Array.from({ length: 30 }, (_, i) => record({ taskId: `k${i}`, taskName: `Known ${i}` }));
+    const sequence: AnalyticsRecord[][] = [[nulls, nulls, named], many, [named], [], [nulls], many.slice(0, 3)];
+    for (const [step, result] of sequence.entries()) {
+      await runAndAnswer(p, result);
+      assert.deepEqual(await cellsOf(p), await reference(result), `step ${step} (${result.length} rows)`);
+    }
+    const first = await reference([nulls]);
+    assert.ok(first[0]?.some((c) => c.endsWith('|Not reported')), 'null cells carry their tooltip (the test would see a stale one)');
+    await assertClean(p);
+  });
 
   it('shows the summary over the rows: nulls are not zeros, the rate counts rows with both figures', async () => {
     await runAndAnswer(p, rows);

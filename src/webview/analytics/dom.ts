@@ -1,5 +1,5 @@
 /**
- * Tiny DOM helpers. Everything is built with createElement/textContent or with escaped strings:
+ * Tiny DOM helpers. Everything is built with createElement and text nodes, never markup strings:
  * task names and error messages are user or server data and must never become markup.
  * No inline handlers or style attributes (the CSP has no 'unsafe-inline').
  */
@@ -28,13 +28,6 @@ export function button(label: string, onClick: () => void, props: Props = {}): H
   const b = h('button', { ...props, text: label, attrs: { type: 'button', ...props.attrs } });
   b.addEventListener('click', onClick);
   return b;
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for use inside element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 export function show(el: HTMLElement, visible: boolean): void {

@@ -1,12 +1,12 @@
 /**
  * The table of every record field: the charts' accessible twin. Headers are buttons (keyboard
- * sortable) and carry aria-sort. The body is one innerHTML of escaped strings, the fastest way to
- * put thousands of rows on screen; big results show their first rows and a "Show more" button.
+ * sortable) and carry aria-sort. Body rows are pooled and repainted cell by cell (text nodes, never
+ * markup); big results show their first rows and a "Show more" button.
  */
 import type { AnalyticsRecord } from '../../api/schemas';
 import { DASH, formatInt } from '../../analyticsModel/format';
 import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/table-model';
-import { button, escapeHtml, h } from './dom';
+import { button, h } from './dom';
 
 /** Rows put on screen at first and per "Show more": a full page (page size ≤ 100) renders whole, and a 10,000-row result stays inside the render budget. */
 export const ROW_CHUNK = 100;
@@ -21,7 +21,18 @@ export class TableView {
   private sorted: AnalyticsRecord[] = [];
   private sortKey: SortState | undefined;
   private limit = ROW_CHUNK;
-  private rowCache = new WeakMap<AnalyticsRecord, string>();
+  private readonly views = new WeakMap<AnalyticsRecord, RowView>();
+  /**
+   * Rows are kept and repainted, not rebuilt: a re-sort changes the text of cells that already
+   * have their style and layout objects, instead of parsing and attaching 2,000 new ones.
+   */
+  private readonly pool: HTMLTableRowElement[] = [];
+  /** What each pooled row shows now (undefined: blank). */
+  private readonly painted: (RowView | undefined)[] = [];
+  /** How many pooled rows are in the body. */
+  private attached = 0;
+  private readonly rowTemplate = rowTemplate();
+  private readonly emptyRow = h('tr', {}, h('td', { class: 'empty', text: 'No rows', attrs: { colspan: String(COLUMNS.length) } }));
 
   constructor(private readonly onSort: (column: string) => void) {
     const headRow = h('tr');
@@ -68,33 +79,81 @@ export class TableView {
 
   private renderBody(): void {
     const rows = this.sorted.length > this.limit ? this.sorted.slice(0, this.limit) : this.sorted;
-    const parts: string[] = [];
-    for (const r of rows) {
-      // A row's markup never changes: re-sorting reuses it instead of formatting 20 cells again.
-      let html = this.rowCache.get(r);
-      if (html === undefined) {
-        html = rowHtml(r);
-        this.rowCache.set(r, html);
+    if (rows.length === 0) {
+      this.tbody.replaceChildren(this.emptyRow);
+      this.attached = 0;
+    } else {
+      while (this.pool.length < rows.length) this.pool.push(this.newRow());
+      if (this.attached !== rows.length) {
+        this.tbody.replaceChildren(...this.pool.slice(0, rows.length));
+        this.attached = rows.length;
       }
-      parts.push(html);
+      rows.forEach((record, i) => this.paint(i, this.viewOf(record)));
     }
-    if (rows.length === 0) parts.push(`<tr><td class="empty" colspan="${COLUMNS.length}">No rows</td></tr>`);
-    this.tbody.innerHTML = parts.join('');
     const hidden = this.sorted.length - rows.length;
     this.more.hidden = hidden <= 0;
     this.moreText.textContent = hidden > 0 ? `Showing ${formatInt(rows.length)} of ${formatInt(this.sorted.length)} rows. ` : '';
   }
+
+  /** A row's cells as shown; a record's view never changes, so it is built once and kept. */
+  private viewOf(record: AnalyticsRecord): RowView {
+    let view = this.views.get(record);
+    if (view === undefined) {
+      view = rowView(record);
+      this.views.set(record, view);
+    }
+    return view;
+  }
+
+  /** Puts a view into pooled row i, touching only the cells whose text, class or title differ. */
+  private paint(i: number, view: RowView): void {
+    const before = this.painted[i];
+    if (before === view) return;
+    const cells = (this.pool[i] as HTMLTableRowElement).cells;
+    for (let j = 0; j < view.length; j++) {
+      const cell = cells[j] as HTMLTableCellElement;
+      const next = view[j] as CellView;
+      const prev = before?.[j];
+      if (prev?.text !== next.text) (cell.firstChild as Text).data = next.text;
+      if (prev?.cls !== next.cls) cell.className = next.cls;
+      if (prev?.title !== next.title) {
+        if (next.title) cell.title = next.title;
+        else cell.removeAttribute('title');
+      }
+    }
+    this.painted[i] = view;
+  }
+
+  private newRow(): HTMLTableRowElement {
+    return this.rowTemplate.cloneNode(true) as HTMLTableRowElement;
+  }
 }
 
-function rowHtml(r: AnalyticsRecord): string {
-  let html = '<tr>';
-  for (const c of COLUMNS) {
+/** One cell as shown: its text, class and tooltip ('' for none). */
+interface CellView {
+  text: string;
+  cls: string;
+  title: string;
+}
+type RowView = CellView[];
+
+function rowView(r: AnalyticsRecord): RowView {
+  return COLUMNS.map((c) => {
     const text = formatCell(c, r);
-    const cls = (c.kind === 'text' ? 'text' : 'num') + (text === DASH ? ' null' : '') + (c.id === 'task' && r.taskName === null ? ' id-only' : '');
-    const title = text === DASH ? ' title="Not reported"' : c.id === 'task' && r.taskName === null ? ' title="Task name not reported; showing its id"' : '';
-    // The task names its row, for screen readers moving along a column.
-    const tag = c.id === 'task' ? 'th scope="row"' : 'td';
-    html += `<${tag} class="${cls}"${title}>${escapeHtml(text)}</${c.id === 'task' ? 'th' : 'td'}>`;
+    const idOnly = c.id === 'task' && r.taskName === null;
+    const cls = (c.kind === 'text' ? 'text' : 'num') + (text === DASH ? ' null' : '') + (idOnly ? ' id-only' : '');
+    const title = text === DASH ? 'Not reported' : idOnly ? 'Task name not reported; showing its id' : '';
+    return { text, cls, title };
+  });
+}
+
+/** An empty row: one cell per column (the task names its row, for screen readers moving along a column). */
+function rowTemplate(): HTMLTableRowElement {
+  const tr = h('tr');
+  for (const c of COLUMNS) {
+    const cell = c.id === 'task' ? h('th', { attrs: { scope: 'row' } }) : h('td');
+    cell.append(document.createTextNode(''));
+    tr.append(cell);
   }
-  return `${html}</tr>`;
+  return tr;
 }
