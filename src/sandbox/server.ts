@@ -91,7 +91,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   currentEngine();
   const queryRecords = (q: RecordQuery): RecordPage => currentEngine().query(q);
   const stats = newStats();
-  const limiter = new RateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, now);
+  const perSecond = options.rateLimit ?? DEFAULTS.rateLimit;
+  const limiter = new RateLimiter(perSecond, now);
   const faults = new FaultInjector(options.faults ?? DEFAULTS.faults, seed);
   const timers = new Set<NodeJS.Timeout>();
   const state: SandboxState = {
@@ -171,7 +172,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         const decision = key === undefined ? { ok: true as const } : limiter.take(key, arrivedAt);
         reply = decision.ok
           ? match.route.handle(routeReq, state)
-          : retryAfter(iface, 'rate-limited', 'Too many requests: slow down (20 requests per second per credential).', decision.retryAfterMs);
+          : retryAfter(iface, 'rate-limited', `Too many requests: slow down (${perSecond} requests per second per credential).`, decision.retryAfterMs);
       }
       const final = reply ?? errorReply(iface, 'internal', 'No reply');
       status = String(final.status);

@@ -19,6 +19,7 @@ describe('sandbox: rate limit', () => {
     assert.equal(codeOf(limited), 42900);
     assert.equal(limited.headers.get('retry-after'), '1');
     assert.deepEqual(limited.json?.retryGuidance, { retryAfterMs: 700 });
+    assert.match(String((limited.json?.error as { message?: unknown } | undefined)?.message), /\(5 requests per second per credential\)/, 'the limit in force');
     assert.equal(sb.stats.status429, 1);
 
     // Another credential (grace's key) has its own budget.
