@@ -5,6 +5,7 @@
  * one refresh grant goes out and all of them wait for it.
  */
 import { ApiError } from './errors';
+import { headerValueProblem } from './headerValues';
 import type { SecretSet } from './redact';
 import type { TokenData } from './schemas';
 
@@ -71,11 +72,16 @@ export interface SessionKeeperOptions {
 
 /** How many refresh-token rotations are remembered (each lives for a token's lifetime, hours). */
 const ROTATIONS_KEPT = 8;
+/** After a refused refresh: how often, and how far apart, the store is read for another window's session. */
+const STORE_REREADS = 10;
+const STORE_REREAD_MS = 100;
 
 export interface AuthHeaders {
   headers: Record<string, string>;
   /** The access token sent, if any: after a 401 it tells whether someone renewed already. */
   accessToken?: string;
+  /** The session those headers came from, if any: lets a queued call see it went stale. */
+  session?: TokenSession;
 }
 
 export const SIGN_IN_NEEDED = 'Your session has expired and could not be renewed: sign in again.';
@@ -99,7 +105,19 @@ export class SessionKeeper {
     if (creds.kind === 'apiKey') return { headers: { 'x-api-key': creds.apiKey } };
     let session = this.latest(creds.session);
     if (this.isStale(session)) session = await this.renewShared({ ...creds, session }, signal);
-    return { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken };
+    return { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
+  }
+
+  /**
+   * Headers built earlier, as they may be sent now (synchronous: called after the rate limiter's
+   * grant): the newest session this keeper knows of if it is still fresh, or undefined when it is
+   * due for renewal. API keys never go stale.
+   */
+  current(used: AuthHeaders): AuthHeaders | undefined {
+    if (used.session === undefined) return used;
+    const session = this.latest(used.session);
+    if (this.isStale(session)) return undefined;
+    return session === used.session ? used : { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
   }
 
   /** Credentials for the data-app hub: always an API key, as a Bearer token. */
@@ -142,6 +160,13 @@ export class SessionKeeper {
     }
     if (creds.kind === 'apiKey') this.options.secrets.add(creds.apiKey);
     else this.options.secrets.add(creds.session.accessToken, creds.session.refreshToken, creds.hubApiKey);
+    // A value the header layer would refuse is not a network problem to retry: say what is wrong.
+    const problem =
+      creds.kind === 'apiKey'
+        ? headerValueProblem(creds.apiKey, 'The stored API key')
+        : (headerValueProblem(creds.session.accessToken, 'The stored access token') ??
+          (creds.hubApiKey !== undefined ? headerValueProblem(creds.hubApiKey, 'The stored data-app hub API key') : undefined));
+    if (problem !== undefined) throw new ApiError({ kind: 'auth', message: `${problem} Sign in again.` });
     return creds;
   }
 
@@ -174,7 +199,13 @@ export class SessionKeeper {
     } catch (e) {
       // Refused (bad or revoked refresh token): only signing in again helps. Anything else
       // (network, 5xx) is passed on as it is: the session may still be renewable later.
-      if (e instanceof ApiError && (e.kind === 'auth' || e.kind === 'invalid-request' || e.kind === 'forbidden')) throw this.expired(old.refreshToken, e);
+      if (e instanceof ApiError && (e.kind === 'auth' || e.kind === 'invalid-request' || e.kind === 'forbidden')) {
+        // Another window sharing the store may have used this refresh token first: its session
+        // is the one to use, not a sign-in prompt.
+        const adopted = await this.storedSuccessor(old);
+        if (adopted !== undefined) return adopted;
+        throw this.expired(old.refreshToken, e);
+      }
       throw e;
     }
     const next = sessionFromToken(data, this.options.now());
@@ -197,6 +228,32 @@ export class SessionKeeper {
       }
     }
     return next;
+  }
+
+  /**
+   * After a refused refresh: a different session that reached the store meanwhile (another
+   * window's renewal), adopted as this keeper's rotation. The other window writes after its grant
+   * answers, so the store is read a few times over a short while before giving up.
+   */
+  private async storedSuccessor(old: TokenSession): Promise<TokenSession | undefined> {
+    for (let attempt = 0; attempt < STORE_REREADS; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, STORE_REREAD_MS));
+      let current: Credentials | undefined;
+      try {
+        current = await this.options.store.get();
+      } catch {
+        continue;
+      }
+      if (current?.kind !== 'session') return undefined; // signed out or replaced: nothing to adopt
+      const next = current.session;
+      // A session this keeper already rotated out is older, not another window's renewal.
+      if (next.refreshToken !== old.refreshToken && next.accessToken !== old.accessToken && !this.rotations.has(next.refreshToken)) {
+        this.options.secrets.add(next.accessToken, next.refreshToken);
+        this.rotations.set(old.refreshToken, next);
+        return next;
+      }
+    }
+    return undefined;
   }
 
   private expired(refreshToken: string, cause: ApiError | undefined): ApiError {

@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { checkAnalyticsQuery } from './analyticsQuery';
 import { SessionKeeper, type AuthHeaders, type CredentialsStore } from './auth';
+import { headerValueProblem } from './headerValues';
 import { todayUtc } from './dates';
 import { ApiError } from './errors';
 import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from './fetchAll';
@@ -191,7 +192,7 @@ export class ScrapedeckClient {
       signal: o.signal,
     });
     const parsed = parseReply(reply, deprecateResponseSchema, ctx);
-    return { data: parsed.data, requestId: parsed.requestId ?? reply.requestId };
+    return { data: parsed.data, requestId: reply.requestId };
   }
 
   /** Closes the connection pool. Calls after close fail with 'cancelled'. */
@@ -227,6 +228,13 @@ export class ScrapedeckClient {
           used = await this.auth.mainHeaders(o.signal);
           return { ...this.baseHeaders(body !== undefined), ...used.headers };
         },
+        revalidate: (built) => {
+          if (used === undefined) return built;
+          const now = this.auth.current(used);
+          if (now === undefined) return undefined;
+          used = now;
+          return { ...built, ...now.headers };
+        },
         body,
         retry: 'safe',
         signal: o.signal,
@@ -236,7 +244,7 @@ export class ScrapedeckClient {
         continue;
       }
       const parsed = parse(reply);
-      return { data: parsed.data, requestId: parsed.requestId };
+      return { data: parsed.data, requestId: reply.requestId ?? parsed.requestId };
     }
   }
 
@@ -266,13 +274,18 @@ export class ScrapedeckClient {
     });
     const parsed = parseReply(reply, tokenResponseSchema, this.ctx('token', operation));
     this.secrets.add(parsed.data.access_token, parsed.data.refresh_token);
-    return { data: parsed.data, requestId: parsed.requestId };
+    return { data: parsed.data, requestId: reply.requestId ?? parsed.requestId };
   }
 
   private baseHeaders(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (hasBody) headers['content-type'] = 'application/json';
-    if (this.options.externalUserId) headers['x-external-user-id'] = this.options.externalUserId;
+    const userId = this.options.externalUserId;
+    if (userId) {
+      const problem = headerValueProblem(userId, 'The external user id (scrapedeck.externalUserId)');
+      if (problem !== undefined) throw new ApiError({ kind: 'invalid-request', field: 'externalUserId', message: problem });
+      headers['x-external-user-id'] = userId;
+    }
     return headers;
   }
 

@@ -61,11 +61,18 @@ export async function fetchAllPages(fetchPage: FetchPage, query: AnalyticsQuery,
     let done = 1;
     report(o, { fetched, total, page: done, pages });
 
+    // Each page request gets a signal of its own, all stopped by ONE listener on `stop`: the
+    // transport adds listeners per request, and eight workers sharing one signal passed Node's
+    // limit of ten (MaxListenersExceededWarning on large fetches).
+    const inFlight = new Set<AbortController>();
+    stop.signal.addEventListener('abort', () => inFlight.forEach((c) => c.abort()), { once: true });
     let next = 2;
     const worker = async (): Promise<void> => {
       while (next <= pages && !stop.signal.aborted) {
         const page = next++;
-        const reply = await fetchPage({ ...query, page, pageSize }, stop.signal);
+        const own = new AbortController();
+        inFlight.add(own);
+        const reply = await fetchPage({ ...query, page, pageSize }, own.signal).finally(() => inFlight.delete(own));
         results[page - 1] = reply.data;
         requestIds[page - 1] = reply.requestId;
         fetched += reply.data.data.length;

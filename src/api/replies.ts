@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { ApiError, type ApiErrorKind } from './errors';
 import { redact, type SecretSet } from './redact';
+import { fitText } from './replyBody';
 import { anyErrorSchema } from './schemas';
 import type { Reply } from './transport';
 
@@ -34,10 +35,36 @@ export function kindOfStatus(status: number): ApiErrorKind {
   return 'bad-response';
 }
 
+/**
+ * The kind an error envelope's own code implies, for a reply whose HTTP status says nothing (a
+ * 2xx carrying `{ error }`): integer codes start with an HTTP status (40102, 42900); string codes
+ * are names (InvalidTaskId, ServerError, Forbidden).
+ */
+export function kindOfCode(code: string | number | undefined): ApiErrorKind {
+  if (typeof code === 'number' || (typeof code === 'string' && /^\d{3,}$/.test(code))) {
+    const status = Number(String(code).slice(0, 3));
+    return status >= 400 ? kindOfStatus(status) : 'server';
+  }
+  const name = (code ?? '').toLowerCase();
+  if (/unauthori[sz]ed|token|grant|credential|apikey|api_key/.test(name)) return 'auth';
+  if (/forbidden|plan|permission|denied/.test(name)) return 'forbidden';
+  if (/notfound|not_found|not\.found/.test(name)) return 'not-found';
+  if (/toomany|ratelimit|throttl/.test(name)) return 'rate-limited';
+  if (/invalid|parameter|required|bad|fail/.test(name)) return 'invalid-request';
+  return 'server';
+}
+
+/** True when the body is an error envelope (`error.code` and `error.message`), whatever the status. */
+export function isErrorEnvelope(body: unknown): boolean {
+  const parsed = anyErrorSchema.safeParse(body);
+  return parsed.success && parsed.data.error.code !== undefined && parsed.data.error.message !== undefined;
+}
+
 export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
   const parsed = anyErrorSchema.safeParse(reply.body);
   const err = parsed.success ? parsed.data.error : undefined;
-  const serverMessage = err?.message !== undefined && err.message.trim() !== '' ? redact(err.message.trim(), ctx.secrets) : undefined;
+  // The service's own words, once, redacted, cut to a readable length and without control characters.
+  const serverMessage = err?.message !== undefined && err.message.trim() !== '' ? fitText(redact(err.message, ctx.secrets), 500) : undefined;
   const code = err?.code;
   const common = {
     status: reply.status,
@@ -48,14 +75,17 @@ export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
   if (typeof code === 'string' && code.toLowerCase() === 'invalid.grant') {
     return new ApiError({ ...common, kind: 'auth', message: serverMessage ?? 'The username or password is incorrect.' });
   }
-  const kind = kindOfStatus(reply.status);
+  const ok = reply.status >= 200 && reply.status < 300;
+  const kind = ok ? kindOfCode(code) : kindOfStatus(reply.status);
   const retryable = err?.retryable ?? (kind === 'rate-limited' || kind === 'server');
   // Parameter errors read "pageSize: must be …"; keep the field so a form can point at it.
   const field = kind === 'invalid-request' ? /^([A-Za-z_][\w.]*):\s/.exec(serverMessage ?? '')?.[1] : undefined;
-  return new ApiError({ ...common, kind, retryable, field, message: messageFor(kind, reply.status, serverMessage, ctx) });
+  // "(HTTP 401)" says which status; a 2xx error envelope is named by its code instead.
+  const label = ok ? `code ${String(code)}` : `HTTP ${reply.status}`;
+  return new ApiError({ ...common, kind, retryable, field, message: messageFor(kind, label, serverMessage, ctx) });
 }
 
-function messageFor(kind: ApiErrorKind, status: number, serverMessage: string | undefined, ctx: ReplyContext): string {
+function messageFor(kind: ApiErrorKind, label: string, serverMessage: string | undefined, ctx: ReplyContext): string {
   const said = serverMessage !== undefined ? `: ${serverMessage}` : '';
   switch (kind) {
     case 'forbidden':
@@ -66,16 +96,16 @@ function messageFor(kind: ApiErrorKind, status: number, serverMessage: string | 
       return ctx.notFound !== undefined ? `${ctx.notFound}${said}` : `Not found (${ctx.operation})${said}`;
     case 'auth':
       return ctx.surface === 'hub'
-        ? `The data-app hub refused the API key (HTTP 401)${said}`
-        : `The service refused the credentials for ${ctx.operation} (HTTP 401)${said}`;
+        ? `The data-app hub refused the API key (${label})${said}`
+        : `The service refused the credentials for ${ctx.operation} (${label})${said}`;
     case 'rate-limited':
-      return `The service is limiting the request rate (HTTP 429) and retries ran out (${ctx.operation})${said}`;
+      return `The service is limiting the request rate (${label}) and retries ran out (${ctx.operation})${said}`;
     case 'server':
-      return `The service failed to ${ctx.operation} (HTTP ${status})${said}`;
+      return `The service failed to ${ctx.operation} (${label})${said}`;
     case 'invalid-request':
-      return `The service rejected the request to ${ctx.operation} (HTTP ${status})${said}`;
+      return `The service rejected the request to ${ctx.operation} (${label})${said}`;
     default:
-      return `Unexpected HTTP ${status} for ${ctx.operation}${said}`;
+      return `Unexpected reply (${label}) to ${ctx.operation}${said}`;
   }
 }
 
@@ -84,7 +114,9 @@ function messageFor(kind: ApiErrorKind, status: number, serverMessage: string | 
  * the first offending field path (`data.data.3.taskId`) and keeps the requestId.
  */
 export function parseReply<S extends z.ZodType>(reply: Reply, schema: S, ctx: ReplyContext): z.output<S> {
-  if (reply.status < 200 || reply.status >= 300) throw errorFromReply(reply, ctx);
+  // The spec leaves some statuses "not specified": an error envelope is the service's own word,
+  // code and message, even on HTTP 200.
+  if (reply.status < 200 || reply.status >= 300 || isErrorEnvelope(reply.body)) throw errorFromReply(reply, ctx);
   if (reply.bodyError !== undefined || reply.body === undefined) {
     throw new ApiError({
       kind: 'bad-response',

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { isDay } from './dates';
+import { headerValueProblem, textValueProblem } from './headerValues';
 
 // ---- building blocks -------------------------------------------------------------------------
 
@@ -52,11 +53,17 @@ export const expiresInSchema = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/, 'must be a whole number of seconds')])
   .transform((v) => Number(v));
 
+/** A token the service hands out is sent back as a header: one the header layer would refuse is refused here. */
+const headerSafeToken = z
+  .string()
+  .min(1)
+  .refine((v) => headerValueProblem(v, 'The token') === undefined, { message: 'contains a character that cannot be sent in an HTTP header' });
+
 export const tokenDataSchema = z.object({
-  access_token: z.string().min(1),
+  access_token: headerSafeToken,
   expires_in: expiresInSchema,
   token_type: z.string().min(1),
-  refresh_token: z.string().min(1),
+  refresh_token: headerSafeToken,
 });
 export type TokenData = z.infer<typeof tokenDataSchema>;
 export const tokenResponseSchema = envelope(tokenDataSchema);
@@ -86,6 +93,9 @@ export const ANALYTICS_LIMITS = {
   pageDefault: 1,
   maxTaskIds: 100,
   maxMemberNames: 100,
+  /** Not the spec's: no real id or name comes near these, and they bound what one item can cost. */
+  maxTaskIdLength: 128,
+  maxMemberNameLength: 256,
 } as const;
 
 export const collectionMethodSchema = z.enum(['Cloud', 'Local']);
@@ -104,8 +114,17 @@ export const analyticsQuerySchema = z.object({
   end: daySchema,
   page: z.number().int().min(1).optional(),
   pageSize: z.number().int().min(ANALYTICS_LIMITS.pageSizeMin).max(ANALYTICS_LIMITS.pageSizeMax).optional(),
-  taskIds: z.array(z.string().min(1)).max(ANALYTICS_LIMITS.maxTaskIds).optional(),
-  memberNames: z.array(z.string().min(1)).max(ANALYTICS_LIMITS.maxMemberNames).optional(),
+  taskIds: z.array(z.string().min(1).max(ANALYTICS_LIMITS.maxTaskIdLength)).max(ANALYTICS_LIMITS.maxTaskIds).optional(),
+  memberNames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(ANALYTICS_LIMITS.maxMemberNameLength)
+        .refine((v) => textValueProblem(v, 'A member name') === undefined, { message: 'A member name may not contain control characters' }),
+    )
+    .max(ANALYTICS_LIMITS.maxMemberNames)
+    .optional(),
   collectionMethod: collectionMethodFilterSchema.optional(),
   timeGranularity: timeGranularitySchema.optional(),
 });

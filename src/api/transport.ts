@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import type { RequestLimiter } from './limiter';
 import { redact, type SecretSet } from './redact';
+import { fitText, readLimited, ReplyTooLargeError } from './replyBody';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
 import { undici } from './undici';
 
@@ -32,8 +33,20 @@ export interface OutgoingRequest {
   url: string;
   /** What the log shows: the path and only query values that are not secret. */
   logPath: string;
-  /** Evaluated per attempt, after the limiter grants a slot, so a queued call sends fresh credentials. */
+  /**
+   * Evaluated per attempt BEFORE the limiter grants a slot: whatever it waits for (a token
+   * renewal, a secret store) must not hold a slot, or every call granted during the wait would
+   * fire together when it ends.
+   */
   headers: () => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Called right after the slot is granted, synchronously: the headers to send now (newer ones if
+   * the credentials were renewed while the call was queued), or undefined when they went stale
+   * and nobody has renewed yet. The slot is then given up unused, the headers are built again
+   * (waiting for the renewal without a slot), and the call takes the next slot ahead of the queue,
+   * since it already waited its turn. No request leaves with credentials the server would refuse.
+   */
+  revalidate?: (built: Record<string, string>) => Record<string, string> | undefined;
   body?: string;
   retry: RetryMode;
   signal?: AbortSignal;
@@ -62,23 +75,32 @@ export interface TransportStats {
 }
 
 /** A failed attempt, with whether the request surely never reached the server. */
-interface AttemptFailure {
-  error: ApiError;
-  notSent: boolean;
+class AttemptFailure extends Error {
+  constructor(
+    readonly error: ApiError,
+    readonly notSent: boolean,
+  ) {
+    super(error.message);
+  }
 }
 
+/** How many times one attempt may give its slot up because its headers went stale in the queue. */
+const MAX_REBUILDS = 3;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The reply's request id, fit to show, log and copy (a real one is a short id; longer is cut). */
 export function requestIdOf(body: unknown, headers: IncomingHttpHeaders): string | undefined {
   if (typeof body === 'object' && body !== null && 'requestId' in body) {
     const id = (body as { requestId: unknown }).requestId;
-    if (typeof id === 'string' && id !== '') return id;
+    if (typeof id === 'string' && id.trim() !== '') return fitText(id, MAX_REQUEST_ID);
   }
   const header = headers['x-request-id'];
   const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && value !== '' ? value : undefined;
+  return value !== undefined && value.trim() !== '' ? fitText(value, MAX_REQUEST_ID) : undefined;
 }
+
+const MAX_REQUEST_ID = 128;
 
 export class Transport {
   readonly stats: TransportStats = { requests: 0, attempts: 0, retries: 0, rateLimited: 0 };
@@ -96,11 +118,18 @@ export class Transport {
       this.stats.retries++;
       await sleep(waitMs, req.signal, cancelled);
     };
+    let rebuilt = 0;
     for (;;) {
       let reply: Reply;
       try {
-        await limiter.acquire(req.signal, req.priority);
-        reply = await this.attempt(req, retries);
+        const built = await req.headers();
+        await limiter.acquire(req.signal, req.priority === true || rebuilt > 0);
+        const headers = req.revalidate?.(built) ?? (req.revalidate === undefined || rebuilt >= MAX_REBUILDS ? built : undefined);
+        if (headers === undefined) {
+          rebuilt++;
+          continue;
+        }
+        reply = await this.attempt(req, headers, retries);
       } catch (caught) {
         const failure = toFailure(caught);
         if (failure.error.kind !== 'cancelled' && retries < maxRetries && mayRetry(req.retry, failure)) {
@@ -132,8 +161,7 @@ export class Transport {
     }
   }
 
-  private async attempt(req: OutgoingRequest, retries: number): Promise<Reply> {
-    const headers = await req.headers();
+  private async attempt(req: OutgoingRequest, headers: Record<string, string>, retries: number): Promise<Reply> {
     this.stats.attempts++;
     const { timeoutMs } = this.options;
     try {
@@ -149,24 +177,32 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await res.body.text();
+      let text: string;
+      try {
+        text = await readLimited(res.body);
+      } catch (e) {
+        if (!(e instanceof ReplyTooLargeError)) throw e;
+        throw new ApiError({ kind: 'bad-response', status: res.statusCode, message: `The reply to ${req.method} ${req.logPath}: ${e.message}` });
+      }
       let body: unknown;
       let bodyError: string | undefined;
       if (text.trim() !== '') {
         try {
           body = JSON.parse(text) as unknown;
-        } catch (e) {
-          bodyError = `the reply body is not JSON (${e instanceof Error ? e.message : 'unparseable'})`;
+        } catch {
+          // Never quote the text (JSON.parse's message does): it could hold a key or a token.
+          bodyError = `the reply body is not JSON (${text.length.toLocaleString('en-US')} characters)`;
         }
       }
       return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
     } catch (e) {
+      if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)
       if (req.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, cause: e });
       const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
       if (code !== undefined && TIMEOUT_CODES.has(code)) {
         const error = new ApiError({ kind: 'timeout', retryable: true, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
-        throw { error, notSent } satisfies AttemptFailure;
+        throw new AttemptFailure(error, notSent);
       }
       const detail = e instanceof Error ? e.message : String(e);
       const error = new ApiError({
@@ -175,7 +211,7 @@ export class Transport {
         code,
         message: redact(`Could not reach the service for ${req.method} ${req.logPath}: ${detail}`, this.options.secrets),
       });
-      throw { error, notSent } satisfies AttemptFailure;
+      throw new AttemptFailure(error, notSent);
     }
   }
 
@@ -192,7 +228,8 @@ export class Transport {
     const log = this.options.log;
     if (!log) return;
     const ms = Math.round(performance.now() - started);
-    const line = `${req.method} ${req.logPath} ${outcome} ${ms}ms requestId=${requestId ?? '-'} retries=${retries}`;
+    // The request id and the path can carry server- or user-supplied text: one length limit, no control characters.
+    const line = `${req.method} ${fitText(req.logPath)} ${outcome} ${ms}ms requestId=${requestId ?? '-'} retries=${retries}`;
     try {
       log(redact(line, this.options.secrets));
     } catch {
@@ -202,14 +239,10 @@ export class Transport {
 }
 
 function toFailure(caught: unknown): AttemptFailure {
-  if (caught instanceof ApiError) return { error: caught, notSent: false };
-  if (typeof caught === 'object' && caught !== null && 'error' in caught && (caught as AttemptFailure).error instanceof ApiError) {
-    return caught as AttemptFailure;
-  }
-  return {
-    error: new ApiError({ kind: 'network', message: `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, cause: caught }),
-    notSent: false,
-  };
+  if (caught instanceof AttemptFailure) return caught;
+  if (caught instanceof ApiError) return new AttemptFailure(caught, false);
+  const message = `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`;
+  return new AttemptFailure(new ApiError({ kind: 'network', message, cause: caught }), false);
 }
 
 function unreadable(reply: Reply): boolean {

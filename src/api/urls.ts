@@ -35,8 +35,28 @@ export function maskUserinfo(raw: string): string {
 }
 
 /**
- * Parses a base URL and enforces https (plain http only to a loopback host, where nothing can
- * be overheard). The result has no trailing slash so paths can be appended verbatim.
+ * The one rule for a service address, shared by the settings and the client: https (plain http
+ * only to a loopback host, where nothing can be overheard; not `*.localhost`), no user name or
+ * password, no query or fragment. The normalised URL (no trailing slash), or why it is refused.
+ */
+export function checkServiceAddress(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, reason: 'is not a URL' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return { ok: false, reason: `must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${url.protocol}//${url.host}` };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
+  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)' };
+  return { ok: true, url: url.toString().replace(/\/+$/, '') };
+}
+
+/**
+ * Parses a base URL with the rule of `checkServiceAddress` (a proxy: http or https, decodable
+ * user info). The result has no trailing slash so paths can be appended verbatim.
  */
 export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'proxyUrl'): string {
   let url: URL;
@@ -55,17 +75,9 @@ export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'pro
     }
     return url.toString();
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new ApiError({
-      kind: 'invalid-request',
-      field,
-      message: `${field} must use https:// (plain http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${url.protocol}//${url.host}`,
-    });
-  }
-  if (url.search || url.hash) {
-    throw new ApiError({ kind: 'invalid-request', field, message: `${field} must not contain a query or fragment` });
-  }
-  return url.toString().replace(/\/+$/, '');
+  const checked = checkServiceAddress(raw);
+  if (!checked.ok) throw new ApiError({ kind: 'invalid-request', field, message: `${field} ${checked.reason}` });
+  return checked.url;
 }
 
 /**

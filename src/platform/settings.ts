@@ -4,8 +4,12 @@
  * A bad value is never used: it becomes a problem to show, and the last good value (or the
  * default) stands in for it.
  */
+import { headerValueIssue } from '../api/headerValues';
+import { fitText } from '../api/replyBody';
 import { APP_REF_RE } from '../api/schemas';
-import { hasDecodableUserinfo, maskUserinfo } from '../api/urls';
+import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo } from '../api/urls';
+
+export { isLoopbackHost };
 
 export const DEFAULT_BASE_URL = 'https://openapi.octoparse.com';
 export const MAX_REQUESTS_PER_SECOND = 20;
@@ -64,28 +68,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   proxy: undefined,
 });
 
-/** 127.0.0.0/8, localhost (and *.localhost) and ::1: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
-  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return v4 !== null && v4.slice(1).every((part) => Number(part) <= 255);
-}
-
-/** A service address: https, or http to a loopback host; no query or fragment; no trailing slash. */
+/** A service address: the client's own rule (src/api/urls.ts), so settings and client never disagree. */
 export function checkServiceUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return { ok: false, reason: 'is not a URL' };
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return { ok: false, reason: 'must start with https:// (http:// is allowed only for localhost and 127.0.0.1)' };
-  }
-  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
-  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)' };
-  return { ok: true, url: url.toString().replace(/\/+$/, '') };
+  return checkServiceAddress(raw);
 }
 
 function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
@@ -103,19 +88,13 @@ function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; re
   return { ok: true, url: url.toString() };
 }
 
-function hasControlCharacters(text: string): boolean {
-  return [...text].some((ch) => {
-    const code = ch.charCodeAt(0);
-    return code < 0x20 || code === 0x7f;
-  });
-}
-
 /**
  * How a refused value is quoted; credentials before an `@` are never repeated, whether or not the
  * value parses as a URL (`user:secret@proxy:3128` has no scheme, and parses with the wrong parts).
  */
 function show(value: unknown): string {
-  return typeof value === 'string' ? `"${maskUserinfo(value)}"` : JSON.stringify(value) ?? String(value);
+  // Quoted as JSON (control characters escaped) and cut: the message reaches the log and a toast.
+  return fitText(typeof value === 'string' ? JSON.stringify(maskUserinfo(value)) : (JSON.stringify(value) ?? String(value)), 120);
 }
 
 /** Reads and validates every setting. `lastGood` stands in for any value that is refused. */
@@ -175,9 +154,10 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     externalUserId = undefined;
   } else if (typeof raw.externalUserId !== 'string') {
     refuse('scrapedeck.externalUserId', raw.externalUserId, 'is not text', idFallback);
-  } else if (hasControlCharacters(raw.externalUserId) || raw.externalUserId.length > 256) {
-    // It travels as an HTTP header value: no control characters, a sane length.
-    refuse('scrapedeck.externalUserId', raw.externalUserId, 'contains control characters or is over 256 characters', idFallback);
+  } else if (headerValueIssue(raw.externalUserId.trim()) !== undefined || raw.externalUserId.length > 256) {
+    // It travels as an HTTP header value: name the character the header layer would refuse.
+    const issue = headerValueIssue(raw.externalUserId.trim());
+    refuse('scrapedeck.externalUserId', raw.externalUserId, issue !== undefined ? `${issue}, which cannot be sent in an HTTP header` : 'is over 256 characters', idFallback);
   } else {
     externalUserId = raw.externalUserId.trim();
   }

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { checkBaseUrl } from '../../src/api/urls';
 import { DEFAULT_SETTINGS, checkServiceUrl, changedSettings, validateSettings, type Settings } from '../../src/platform/settings';
 
 const good: Settings = {
@@ -43,12 +44,38 @@ describe('settings validation', () => {
   });
 
   it('allows plain http only for loopback addresses', () => {
-    for (const url of ['http://localhost:4000', 'http://127.0.0.1:9', 'http://[::1]:80', 'http://sandbox.localhost']) {
+    for (const url of ['http://localhost:4000', 'http://127.0.0.1:9', 'http://[::1]:80']) {
       assert.equal(checkServiceUrl(url).ok, true, url);
     }
-    for (const url of ['http://example.com', 'http://10.0.0.1', 'ftp://example.com', 'not a url', 'https://h/x?y=1']) {
+    // *.localhost goes to the system resolver, which may send it elsewhere: not loopback for plain http.
+    for (const url of ['http://example.com', 'http://10.0.0.1', 'ftp://example.com', 'not a url', 'https://h/x?y=1', 'http://sandbox.localhost']) {
       assert.equal(checkServiceUrl(url).ok, false, url);
     }
+  });
+
+  it('agrees with the client on every odd address (one validator for both)', () => {
+    const odd = [
+      'http://sandbox.localhost:4000',
+      'https://user:secret@api.example.com',
+      'http://user@127.0.0.1:4000',
+      'https://api.example.com/#frag',
+      'http://127.1.2.3:80',
+      'http://[::1]:4000/base/',
+      'https://API.example.com/v1/',
+      'http://0.0.0.0:80',
+      ' https://padded.example.com ',
+    ];
+    for (const url of odd) {
+      const settings = checkServiceUrl(url);
+      let client: string | undefined;
+      try {
+        client = checkBaseUrl(url, 'baseUrl');
+      } catch {
+        client = undefined;
+      }
+      assert.equal(settings.ok ? settings.url : undefined, client, url);
+    }
+    assert.equal(checkServiceUrl('https://user:secret@api.example.com').ok, false);
   });
 
   for (const [name, raw, setting] of [

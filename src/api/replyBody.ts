@@ -1,0 +1,49 @@
+/**
+ * Reading a reply's body with a ceiling, and making server-supplied text fit to show or log.
+ * A reply is read as a stream and cut off once it passes MAX_REPLY_BYTES, so a broken or hostile
+ * server cannot make the extension host buffer and parse hundreds of megabytes. The limit is far
+ * above the largest legitimate reply: a 100-record analytics page is about 100 KB, a 1,000-row
+ * data page a few MB.
+ */
+
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+/** Longest server-supplied value (a request id, a message) that reaches a log line or a message. */
+export const MAX_LOGGED_VALUE = 200;
+
+export class ReplyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the reply is larger than ${Math.round(limit / (1024 * 1024))} MB and was cut off`);
+  }
+}
+
+/** The body as text, or ReplyTooLargeError once more than `limit` bytes arrived (the stream is destroyed). */
+export async function readLimited(
+  body: AsyncIterable<Uint8Array | string> & { destroy?: (error?: Error) => unknown },
+  limit = MAX_REPLY_BYTES,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    size += buffer.byteLength;
+    if (size > limit) {
+      const error = new ReplyTooLargeError(limit);
+      body.destroy?.(error);
+      throw error;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * Server-supplied text as it may be shown or logged: control characters (CR/LF included, so a
+ * value cannot forge a log line) and ANSI escapes replaced by spaces, whitespace collapsed, and
+ * cut to `max` characters with an ellipsis.
+ */
+export function fitText(value: string, max = MAX_LOGGED_VALUE): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}

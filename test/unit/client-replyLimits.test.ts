@@ -1,0 +1,124 @@
+/**
+ * Replies without limits, and server text in logs and messages: a huge reply is cut off while it
+ * streams (never buffered whole), a reply that is not JSON is never quoted (it could hold a key),
+ * and a request id or message from the server reaches a log line or a message short and on one line.
+ */
+import * as assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryCredentialsStore } from '../../src/api/auth';
+import { ScrapedeckClient } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors';
+import { fitText, MAX_REPLY_BYTES } from '../../src/api/replyBody';
+
+describe('client: limits on replies and on server text', function () {
+  this.timeout(30_000);
+  let server: Server;
+  let baseUrl: string;
+  let handler: (res: ServerResponse) => void = (res) => res.end('{}');
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => handler(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  const lines: string[] = [];
+  const client = () =>
+    new ScrapedeckClient({
+      baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_test_key_1234' }),
+      maxRetries: 0,
+      log: (line) => lines.push(line),
+    });
+
+  it(`cuts a reply off once it passes ${MAX_REPLY_BYTES / (1024 * 1024)} MB, while it streams`, async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x61); // 1 MB of "a"
+    let written = 0;
+    let closedEarly = false;
+    handler = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', () => {
+        closedEarly = written < 256;
+      });
+      const pump = (): void => {
+        while (written < 256 && !res.destroyed) {
+          written++;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+    };
+    const c = client();
+    try {
+      await assert.rejects(c.listTaskGroups(), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.equal(e.kind, 'bad-response');
+        assert.match(e.message, /larger than 32 MB and was cut off/);
+        return true;
+      });
+    } finally {
+      await c.close();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(closedEarly, `the client read ${written} MB of a 256 MB reply before cutting it off`);
+    assert.ok(written < 64, `${written} MB were written before the client hung up`);
+  });
+
+  it('never quotes a reply that is not JSON (it could hold a key or a token)', async () => {
+    const secretish = 'sk_live_THIS_LOOKS_LIKE_A_KEY_0123456789';
+    handler = (res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`${secretish} is not JSON`);
+    };
+    const c = client();
+    try {
+      await assert.rejects(c.listTaskGroups(), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.ok(!e.message.includes(secretish), e.message);
+        assert.match(e.message, /not JSON/);
+        return true;
+      });
+    } finally {
+      await c.close();
+    }
+    assert.ok(!lines.join('\n').includes(secretish));
+  });
+
+  it('a request id or server message reaches the log and the error short and on one line', async () => {
+    const giant = `req-${'x'.repeat(100_000)}`;
+    handler = (res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 40001, message: `bad\r\nFAKE LOG LINE\u001b[31m ${'y'.repeat(5000)}` }, requestId: `${giant}\nGET /forged 200` }));
+    };
+    lines.length = 0;
+    const c = client();
+    try {
+      await assert.rejects(c.listTaskGroups(), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.ok((e.requestId ?? '').length <= 128, `request id of ${e.requestId?.length} characters`);
+        assert.doesNotMatch(e.requestId ?? '', /[\r\n]/);
+        assert.ok(e.message.length < 800, `message of ${e.message.length} characters`);
+        assert.ok(!/[\r\n]/.test(e.message) && !e.message.includes(String.fromCharCode(27)), e.message);
+        return true;
+      });
+    } finally {
+      await c.close();
+    }
+    assert.equal(lines.length, 1);
+    assert.ok((lines[0] ?? '').length < 400, `log line of ${lines[0]?.length} characters`);
+    assert.doesNotMatch(lines[0] ?? '', /[\r\n]/);
+  });
+
+  it('fitText: control characters and ANSI escapes become spaces; long text is cut with an ellipsis', () => {
+    assert.equal(fitText('a\r\nb\u0000c\u001b[2Jd'), 'a b c d');
+    assert.equal(fitText('x'.repeat(10), 5), 'xxxx…');
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The client's promise to the service, checked on the wire against an independent strict server
+ * (test/unit/helpers/strictServer.ts, in a thread of its own): at most N requests, renewals
+ * included, reach the server in any sliding window, whatever happens to tokens, retries and 429
+ * pauses; and each token is renewed once. Random mixes of slow, fast and failing renewals, 429s,
+ * 5xx and dropped connections, bursts of up to 200 calls; the seed is printed on failure.
+ *
+ * The window is 500 ms with 20 grants (the production limiter's rule at twice the speed, same
+ * 25 ms guard) so that many seeds fit in a unit-test run.
+ */
+import * as assert from 'node:assert/strict';
+import { MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth';
+import { ScrapedeckClient } from '../../src/api/client';
+import { RateLimiter } from '../../src/api/limiter';
+import { startStrictServer, worstWindow, type StrictServerOptions } from './helpers/strictServer';
+
+const N = 20;
+const WINDOW_MS = 500;
+const SEEDS = [11, 23, 37, 41, 59, 67, 73, 89];
+
+function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, values: readonly T[]): T {
+  return values[Math.floor(random() * values.length)] as T;
+}
+
+interface Run {
+  options: StrictServerOptions;
+  calls: number;
+}
+
+function plan(seed: number): Run {
+  const random = prng(seed);
+  const faults = random() < 0.6;
+  return {
+    calls: 20 + Math.floor(random() * 181),
+    options: {
+      seed,
+      tokenTtlSeconds: pick(random, [1, 2]),
+      refreshDelayMs: pick(random, [0, 20, 300]),
+      refreshFailRate: faults ? pick(random, [0, 0.3]) : 0,
+      rate429: faults ? pick(random, [0, 0.03, 0.08]) : 0,
+      rate5xx: faults ? pick(random, [0, 0.03]) : 0,
+      rateDrop: faults ? pick(random, [0, 0.02]) : 0,
+    },
+  };
+}
+
+async function runOnce(seed: number): Promise<void> {
+  const { options, calls } = plan(seed);
+  const server = await startStrictServer(options);
+  const describeRun = `seed ${seed}: ${calls} calls, ${JSON.stringify(options)}`;
+  const client = new ScrapedeckClient({
+    baseUrl: server.baseUrl,
+    credentials: new MemoryCredentialsStore(),
+    limiter: new RateLimiter({ perSecond: N, windowMs: WINDOW_MS, guardMs: 25 }),
+    maxRetries: 4,
+    backoffBaseMs: 20,
+    random: prng(seed + 1),
+  });
+  try {
+    const token = await client.obtainToken('ada', 'pw');
+    const store = new MemoryCredentialsStore({ kind: 'session', session: sessionFromToken(token.data, Date.now()) });
+    const sessionClient = new ScrapedeckClient({
+      baseUrl: server.baseUrl,
+      credentials: store,
+      limiter: new RateLimiter({ perSecond: N, windowMs: WINDOW_MS, guardMs: 25 }),
+      maxRetries: 4,
+      backoffBaseMs: 20,
+      random: prng(seed + 2),
+    });
+    // Let the first token age to just before its renewal margin, so the burst crosses an expiry.
+    await new Promise((r) => setTimeout(r, options.tokenTtlSeconds * 1000 * 0.7));
+    const outcomes = await Promise.allSettled(Array.from({ length: calls }, () => sessionClient.listTaskGroups()));
+    await sessionClient.close();
+    const report = await server.report();
+    const worst = worstWindow(report.arrivals, WINDOW_MS);
+    assert.ok(worst <= N, `${describeRun}: ${worst} requests reached the server within ${WINDOW_MS} ms (limit ${N})`);
+    assert.equal(report.replays, 0, `${describeRun}: a refresh token was presented again after it was used`);
+    assert.ok(report.renewals >= 1, `${describeRun}: the burst crossed an expiry, so one renewal was expected`);
+    const minGap = options.tokenTtlSeconds * 1000 * 0.75 - 50;
+    report.renewalTimes.forEach((t, i) => {
+      if (i > 0) assert.ok(t - (report.renewalTimes[i - 1] as number) >= minGap, `${describeRun}: two renewals of one token's lifetime`);
+    });
+    const faultFree = options.rate429 + options.rate5xx + options.rateDrop + options.refreshFailRate === 0;
+    if (faultFree) {
+      const failed = outcomes.filter((o) => o.status === 'rejected');
+      assert.equal(failed.length, 0, `${describeRun}: ${failed.length} calls failed without any fault injected`);
+    }
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+describe('client: the sliding-window promise holds through renewals, retries and 429 pauses (strict server)', function () {
+  this.timeout(60_000);
+  for (const seed of SEEDS) {
+    it(`seed ${seed}`, async () => {
+      await runOnce(seed);
+    });
+  }
+});
