@@ -6,10 +6,11 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { SandboxInfo } from '../sandbox/info';
-import { startSandbox, type RunningSandbox } from '../sandbox/server';
+import type { RunningSandbox } from '../sandbox/server';
 import type { AccountService } from './accountService';
 import { normalizeBaseUrl } from './credentials';
-import { probeSandbox } from './sandboxProbe';
+import { sandboxServer } from './loadSandbox';
+import { probeSandbox, sandboxInfoProblem } from './sandboxProbe';
 
 const STATE_KEY = 'scrapedeck.sandbox';
 
@@ -46,7 +47,7 @@ export class SandboxHost implements vscode.Disposable {
   /** The configured address if it is a sandbox; otherwise a new one in the extension host. */
   async findOrStart(configuredBaseUrl: string): Promise<FoundSandbox> {
     if (this.running !== undefined) return { info: this.running.info, embedded: true };
-    const found = await probeSandbox(configuredBaseUrl);
+    const found = await probeSandbox(configuredBaseUrl, { onRefused: (reason) => this.log.warn(reason) });
     if (found !== undefined) return { info: found, embedded: false };
     return { info: await this.start(undefined), embedded: true };
   }
@@ -73,11 +74,18 @@ export class SandboxHost implements vscode.Disposable {
     const parsed = rememberedSchema.safeParse(this.globalState.get<unknown>(STATE_KEY));
     if (!parsed.success) return undefined;
     const remembered = parsed.data;
+    // What globalState remembers is checked like a probe's answer: only this machine is a sandbox.
+    const problem = sandboxInfoProblem(remembered);
+    if (problem !== undefined) {
+      this.log.warn(`Forgot the remembered sandbox: ${problem}.`);
+      await this.globalState.update(STATE_KEY, undefined);
+      return undefined;
+    }
     let found: FoundSandbox | undefined;
     if (remembered.embedded) {
       found = { info: await this.start(new URL(remembered.baseUrl).port), embedded: true };
     } else {
-      const info = await probeSandbox(remembered.baseUrl);
+      const info = await probeSandbox(remembered.baseUrl, { onRefused: (reason) => this.log.warn(reason) });
       found = info === undefined ? undefined : { info, embedded: false };
     }
     if (found === undefined) {
@@ -95,6 +103,7 @@ export class SandboxHost implements vscode.Disposable {
 
   private async start(preferredPort: string | undefined): Promise<SandboxInfo> {
     const port = preferredPort ? Number(preferredPort) : 0;
+    const { startSandbox } = sandboxServer();
     let running: RunningSandbox;
     try {
       running = await startSandbox({ host: '127.0.0.1', port });

@@ -44,8 +44,11 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
 export const UTF8_BOM = '\uFEFF';
 const NEWLINE = '\r\n';
 
-/** Characters that make a spreadsheet read a text cell as a formula (or hide its start). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Characters that make a spreadsheet read a text cell as a formula, or hide its start: a leading
+ * LF or NUL (some importers drop them, and what follows is then read as a formula).
+ */
+const FORMULA_START = /^[=+\-@\t\r\n\0]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**

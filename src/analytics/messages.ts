@@ -9,6 +9,7 @@
 import type * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { fitText } from '../api/replyBody';
 import type { AnalyticsQuery, AnalyticsRecord } from '../api/schemas';
 import type { Ui } from '../platform/ui';
 import {
@@ -22,6 +23,9 @@ import {
 import type { ExportFormat } from './exportFormat';
 import { pickTasks, type TaskListing } from './pickTasks';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
+
+/** How much of one page log message reaches the Scrapedeck log. */
+const PAGE_LOG_MAX = 500;
 
 /** The two client operations the panel uses (a narrow seam: tests pass a fake). */
 export type AnalyticsClient = Pick<ScrapedeckClient, 'queryTaskAnalytics' | 'queryAllTaskAnalytics'>;
@@ -100,7 +104,9 @@ export class MessageRouter {
         await this.deps.writeClipboard(message.text);
         return;
       case 'log':
-        this.deps.log[message.level](`analytics page: ${message.message}`);
+        // The page's text on one line, without control characters or escapes, and short: it
+        // cannot forge log lines or fill the log.
+        this.deps.log[message.level](`analytics page: ${fitText(message.message, PAGE_LOG_MAX)}`);
         return;
       default:
         return this.request(message);

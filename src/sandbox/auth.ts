@@ -17,7 +17,15 @@ interface AccessEntry {
 interface RefreshEntry {
   username: string;
   used: boolean;
+  /** When it was issued, or used: unused ones expire, used ones are kept only to refuse a replay. */
+  at: number;
 }
+
+/** An unused refresh token lives this long; a used one is remembered this long (to answer "already used"). */
+const REFRESH_LIFETIME_MS = 24 * 3600_000;
+const USED_REMEMBERED_MS = 10 * 60_000;
+/** Above this many, the oldest refresh tokens go first whatever their age: memory stays bounded. */
+const MAX_REFRESH_TOKENS = 20_000;
 
 export interface IssuedToken {
   access_token: string;
@@ -37,6 +45,8 @@ function secret(prefix: string): string {
 export class TokenStore {
   private readonly access = new Map<string, AccessEntry>();
   private readonly refresh = new Map<string, RefreshEntry>();
+  private lastSweep = 0;
+  private nextSweepAt = 2_000;
 
   constructor(
     private readonly ttlSeconds: number,
@@ -48,7 +58,7 @@ export class TokenStore {
     const access_token = secret('sat_');
     const refresh_token = secret('srt_');
     this.access.set(access_token, { username, expiresAt: this.now() + this.ttlSeconds * 1000 });
-    this.refresh.set(refresh_token, { username, used: false });
+    this.refresh.set(refresh_token, { username, used: false, at: this.now() });
     return { access_token, refresh_token, token_type: 'Bearer', expires_in: this.ttlSeconds };
   }
 
@@ -64,7 +74,12 @@ export class TokenStore {
     const entry = this.refresh.get(token);
     if (!entry) return { ok: false, reason: 'unknown' };
     if (entry.used) return { ok: false, reason: 'used' };
+    if (this.now() - entry.at > REFRESH_LIFETIME_MS) {
+      this.refresh.delete(token);
+      return { ok: false, reason: 'unknown' };
+    }
     entry.used = true;
+    entry.at = this.now();
     return { ok: true, username: entry.username };
   }
 
@@ -72,11 +87,34 @@ export class TokenStore {
     return this.refresh.get(token)?.username;
   }
 
-  /** Drops long-expired access tokens so a long-running sandbox does not grow without bound. */
+  /** How many refresh tokens are remembered (for tests of the bound). */
+  get refreshTokens(): number {
+    return this.refresh.size;
+  }
+
+  /** Drops expired tokens so a long-running sandbox does not grow without bound. */
   private prune(): void {
-    if (this.access.size < 10_000) return;
     const now = this.now();
-    for (const [token, entry] of this.access) if (entry.expiresAt < now) this.access.delete(token);
+    // A sweep costs the maps' size, so it runs when they have grown by half since the last one
+    // (amortised O(1) per grant), or a minute after it.
+    const size = this.access.size + this.refresh.size;
+    if (size >= this.nextSweepAt || now - this.lastSweep > 60_000) {
+      for (const [token, entry] of this.access) if (entry.expiresAt < now) this.access.delete(token);
+      for (const [token, entry] of this.refresh) {
+        if (now - entry.at > (entry.used ? USED_REMEMBERED_MS : REFRESH_LIFETIME_MS)) this.refresh.delete(token);
+      }
+      this.lastSweep = now;
+      this.nextSweepAt = Math.max(2_000, Math.ceil((this.access.size + this.refresh.size) * 1.5));
+    }
+    // Insertion order is age order: at the cap, the oldest tenth goes in one pass (one at a time
+    // would walk the map's deleted slots again on every grant).
+    if (this.refresh.size >= MAX_REFRESH_TOKENS) {
+      let excess = this.refresh.size - Math.floor(MAX_REFRESH_TOKENS * 0.9);
+      for (const token of this.refresh.keys()) {
+        if (excess-- <= 0) break;
+        this.refresh.delete(token);
+      }
+    }
   }
 }
 

@@ -141,7 +141,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       log?.(`${method} (invalid target) 400 ${Math.round(performance.now() - started)}ms ${requestId}`);
       return;
     }
-    const match = matchRoute(method, url.pathname);
+    // The real service does not resolve `..` in a path: `/datahub/../token` is not `/token` there.
+    const match = hasDotSegments(req.url) ? dotSegmentsRefused(url.pathname) : matchRoute(method, url.pathname);
     const routeId = match.kind === 'route' ? match.route.id : match.id;
     stats.requests++;
     stats.byRoute[routeId] = (stats.byRoute[routeId] ?? 0) + 1;
@@ -165,6 +166,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         else reply = faultReply(fault, iface);
       }
       if (!reply && body.tooLarge) reply = errorReply(iface, 'bad-request', `body: larger than ${MAX_BODY_BYTES} bytes`);
+      if (!reply && method === 'POST' && body.text !== '' && !isJson(req.headers['content-type'])) {
+        reply = errorReply(iface, 'unsupported-media-type', 'The request body must be JSON (Content-Type: application/json).');
+      }
       if (!reply && match.kind === 'error') reply = match.reply;
       if (!reply && match.kind === 'route') {
         const routeReq: RouteRequest = { method, url, headers: req.headers, body: body.text, params: match.params };
@@ -223,6 +227,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closing;
     },
   };
+}
+
+/** Whether the raw target's path has a `.` or `..` segment, plain or percent-encoded. */
+function hasDotSegments(target: string | undefined): boolean {
+  const path = (target ?? '/').split(/[?#]/, 1)[0] ?? '';
+  return path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+}
+
+function dotSegmentsRefused(pathname: string): ReturnType<typeof matchRoute> {
+  return { kind: 'error', id: 'unknown', iface: 'main', reply: errorReply('main', 'not-found', `No route for a path with . or .. segments (${pathname})`) };
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
 /** The request target as a URL, or undefined when it is not one. */

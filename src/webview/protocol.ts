@@ -9,16 +9,34 @@ import { analyticsPageSchema, analyticsQuerySchema, analyticsRecordSchema } from
 
 const id = z.string().min(1).max(64);
 
+/**
+ * Bounds on everything a message may carry: the page is not trusted, and one oversized item (a
+ * megabyte "task id", a million request ids) must be refused whole, with a log line, before the
+ * host stores, logs or sends it anywhere. The numbers are far above any real value.
+ */
+export const MESSAGE_LIMITS = {
+  taskId: 128,
+  label: 300,
+  memberNames: 100 * 257,
+  shortText: 64,
+  requestIds: 1_001,
+  requestId: 128,
+  records: 100_000,
+  logMessage: 4_000,
+} as const;
+const L = MESSAGE_LIMITS;
+const taskIdText = z.string().max(L.taskId);
+
 export const taskOptionSchema = z.object({
-  taskId: z.string(),
-  taskName: z.string(),
-  taskGroupName: z.string().optional(),
+  taskId: taskIdText,
+  taskName: z.string().max(L.label),
+  taskGroupName: z.string().max(L.label).optional(),
 });
 export type TaskOption = z.infer<typeof taskOptionSchema>;
 
 /** What opened the panel: a task, a group's tasks, or nothing (all tasks). */
 export const presetSchema = z.object({
-  taskIds: z.array(z.string().min(1)).max(100).optional(),
+  taskIds: z.array(taskIdText.min(1)).max(100).optional(),
   label: z.string().max(200).optional(),
 });
 export type Preset = z.infer<typeof presetSchema>;
@@ -31,25 +49,25 @@ export type Preset = z.infer<typeof presetSchema>;
  * closed the client), it ends the wait with a notice.
  */
 export const wireErrorSchema = z.object({
-  kind: z.string(),
-  message: z.string(),
+  kind: z.string().max(L.shortText),
+  message: z.string().max(L.logMessage),
   status: z.number().int().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
-  requestId: z.string().optional(),
-  field: z.string().optional(),
+  code: z.union([z.string().max(L.shortText), z.number()]).optional(),
+  requestId: z.string().max(L.requestId).optional(),
+  field: z.string().max(L.shortText).optional(),
 });
 export type WireError = z.infer<typeof wireErrorSchema>;
 
 /** The form as the user left it (values may be invalid: the page explains them). */
 export const formStateSchema = z.object({
-  start: z.string(),
-  end: z.string(),
+  start: z.string().max(L.shortText),
+  end: z.string().max(L.shortText),
   timeGranularity: z.enum(['Day', 'Week', 'Month']),
   collectionMethod: z.enum(['All', 'Cloud', 'Local']),
-  taskIds: z.array(z.string()).max(100),
-  taskLabels: z.array(z.string()).max(100),
-  memberNames: z.string(), // free text, comma or newline separated
-  pageSize: z.string(),
+  taskIds: z.array(taskIdText).max(100),
+  taskLabels: z.array(z.string().max(L.label)).max(100),
+  memberNames: z.string().max(L.memberNames), // free text, comma or newline separated
+  pageSize: z.string().max(L.shortText),
   page: z.number().int().min(1),
 });
 export type FormState = z.infer<typeof formStateSchema>;
@@ -59,9 +77,9 @@ export const resultStateSchema = z.object({
   mode: z.enum(['page', 'all']),
   query: analyticsQuerySchema,
   total: z.number().int().nonnegative(),
-  records: z.array(analyticsRecordSchema),
-  requestIds: z.array(z.string()),
-  fetchedAt: z.string(),
+  records: z.array(analyticsRecordSchema).max(L.records),
+  requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
+  fetchedAt: z.string().max(L.shortText),
 });
 export type ResultState = z.infer<typeof resultStateSchema>;
 
@@ -71,7 +89,7 @@ export const pageStateSchema = z.object({
   preset: presetSchema.optional(),
   form: formStateSchema.optional(),
   result: resultStateSchema.optional(),
-  sort: z.object({ column: z.string(), direction: z.enum(['asc', 'desc']) }).optional(),
+  sort: z.object({ column: z.string().max(L.shortText), direction: z.enum(['asc', 'desc']) }).optional(),
 });
 export type PageState = z.infer<typeof pageStateSchema>;
 
@@ -103,17 +121,17 @@ export const pageMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('query'), id, query: analyticsQuerySchema }),
   z.object({ type: z.literal('fetchAll'), id, query: analyticsQuerySchema }),
   z.object({ type: z.literal('cancel'), id }),
-  z.object({ type: z.literal('pickTasks'), id, selected: z.array(z.string()).max(100) }),
+  z.object({ type: z.literal('pickTasks'), id, selected: z.array(taskIdText).max(100) }),
   z.object({
     type: z.literal('export'),
     id,
     format: z.enum(['csv', 'json']),
     query: analyticsQuerySchema,
-    records: z.array(analyticsRecordSchema),
+    records: z.array(analyticsRecordSchema).max(L.records),
   }),
   z.object({ type: z.literal('copy'), text: z.string().max(1000) }),
   z.object({ type: z.literal('state'), state: pageStateSchema }),
-  z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(4000) }),
+  z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(L.logMessage) }),
 ]);
 export type PageMessage = z.infer<typeof pageMessageSchema>;
 

@@ -6,7 +6,9 @@ import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../src/api/auth';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { probeSandbox } from '../../src/account/sandboxProbe';
+import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandboxProbe';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { obtainSession, verifyApiKey, type ProbeClientFactory } from '../../src/account/verify';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
@@ -42,7 +44,7 @@ describe('account checks against the sandbox', () => {
     assert.equal(info.baseUrl, sandbox.info.baseUrl);
     assert.equal(info.datahubUrl, `${sandbox.info.baseUrl}/datahub`);
     assert.equal(info.accounts[0]?.plan, 'Professional', 'accounts[0] is the demo account');
-    assert.equal(await probeSandbox('http://127.0.0.1:1', 500), undefined, 'nothing listening');
+    assert.equal(await probeSandbox('http://127.0.0.1:1', { timeoutMs: 500 }), undefined, 'nothing listening');
     assert.equal(await probeSandbox(`${sandbox.info.baseUrl}/datahub`), undefined, 'answers, but not as a sandbox');
   });
 
@@ -105,5 +107,77 @@ describe('account checks against the sandbox', () => {
       assert.ok(!text.includes(a.apiKey), 'no API key in the log');
       assert.ok(!text.includes(a.password), 'no password in the log');
     }
+  });
+});
+
+describe('a sandbox is only ever an address on this machine', () => {
+  /** A loopback server that answers /__sandbox with whatever description the test gives it. */
+  async function impostor(answer: (origin: string) => unknown): Promise<{ origin: string; hits: string[]; server: Server }> {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer(origin)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, server };
+  }
+  const accounts = [{ username: 'ada', password: 'p', apiKey: 'k', plan: 'Professional', team: ['ada'], apps: [] }];
+
+  it('never asks an address that is not loopback (the production service included)', async () => {
+    const original = globalThis.fetch;
+    const asked: string[] = [];
+    globalThis.fetch = (async (input: string | URL | Request) => {
+      asked.push(String(input));
+      throw new Error('no network in this test');
+    }) as typeof fetch;
+    try {
+      for (const address of ['https://openapi.octoparse.com', 'http://10.0.0.5:8080', 'http://sandbox.localhost:1', 'http://user:pw@127.0.0.1:9']) {
+        assert.equal(await probeSandbox(address), undefined, address);
+      }
+    } finally {
+      globalThis.fetch = original;
+    }
+    assert.deepEqual(asked, []);
+  });
+
+  it('refuses, and says why, a local answer that names another host for its addresses', async () => {
+    for (const field of ['baseUrl', 'datahubUrl'] as const) {
+      const fake = await impostor((origin) => ({
+        baseUrl: origin,
+        datahubUrl: `${origin}/datahub`,
+        accounts,
+        [field]: 'https://collector.example.net',
+      }));
+      try {
+        const refused: string[] = [];
+        assert.equal(await probeSandbox(fake.origin, { onRefused: (r) => refused.push(r) }), undefined);
+        assert.deepEqual(fake.hits, ['/__sandbox'], 'the local address was asked once');
+        assert.equal(refused.length, 1);
+        assert.match(refused[0] ?? '', new RegExp(`its ${field} names collector\\.example\\.net, which is not this machine`));
+      } finally {
+        fake.server.close();
+      }
+    }
+  });
+
+  it('accepts a local answer naming local addresses', async () => {
+    const fake = await impostor((origin) => ({ baseUrl: origin, datahubUrl: `${origin}/datahub`, accounts }));
+    try {
+      const info = await probeSandbox(fake.origin);
+      assert.equal(info?.baseUrl, fake.origin);
+    } finally {
+      fake.server.close();
+    }
+  });
+
+  it('applies the same rule to what was remembered for a restore', () => {
+    assert.equal(sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:4000', datahubUrl: 'http://[::1]:4000/datahub' }), undefined);
+    assert.equal(sandboxInfoProblem({ baseUrl: 'http://localhost:4000', datahubUrl: 'http://localhost:4000/datahub' }), undefined);
+    assert.match(sandboxInfoProblem({ baseUrl: 'https://evil.example', datahubUrl: 'http://127.0.0.1:1/datahub' }) ?? '', /baseUrl names evil\.example/);
+    assert.match(sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:1', datahubUrl: 'http://127.0.0.1.nip.io/datahub' }) ?? '', /datahubUrl names/);
+    assert.match(sandboxAddressProblem('ftp://127.0.0.1/') ?? '', /ftp:/);
+    assert.match(sandboxAddressProblem('http://a:b@localhost:1') ?? '', /user name or password/);
   });
 });

@@ -116,6 +116,37 @@ describe('analytics panel messages', () => {
     assert.ok(h.warnings.slice(0, 10).every((w) => /malformed/.test(w)));
   });
 
+  it('refuses, with a log line, a message with any item over its limit; stores nothing of it', async () => {
+    const h = harness();
+    const form = { start: '2026-11-01', end: '2026-11-22', timeGranularity: 'Day', collectionMethod: 'All', taskIds: [], taskLabels: [], memberNames: '', pageSize: '20', page: 1 };
+    const over: unknown[] = [
+      { type: 'pickTasks', id: 'p1', selected: ['t'.repeat(10_000)] },
+      { type: 'state', state: { version: 1, form: { ...form, taskIds: ['x'.repeat(129)] } } },
+      { type: 'state', state: { version: 1, form: { ...form, memberNames: 'm'.repeat(100 * 257 + 1) } } },
+      { type: 'state', state: { version: 1, form: { ...form, taskLabels: ['l'.repeat(301)] } } },
+      { type: 'state', state: { version: 1, sort: { column: 'c'.repeat(65), direction: 'asc' } } },
+      { type: 'state', state: { version: 1, result: { mode: 'page', query, total: 0, records: [], requestIds: Array.from({ length: 1_002 }, () => 'r'), fetchedAt: 'now' } } },
+      { type: 'query', id: 'q', query: { ...query, taskIds: ['t'.repeat(129)] } },
+      { type: 'log', level: 'info', message: 'x'.repeat(4_001) },
+    ];
+    const before = h.deps.initial();
+    for (const m of over) await h.router.handle(m);
+    assert.equal(h.warnings.length, over.length, h.warnings.join('\n'));
+    assert.ok(h.warnings.every((w) => /malformed/.test(w) && w.length < 300));
+    assert.deepEqual(h.posted, [], 'nothing answered');
+    assert.deepEqual(h.deps.initial(), before, 'no state stored');
+  });
+
+  it('writes a page log message on one line, without control characters or escapes, and short', async () => {
+    const h = harness();
+    await h.router.handle({ type: 'log', level: 'info', message: `ok\r\n2026-11-23 [error] forged line\u001b[31m red ${'y'.repeat(3_000)}` });
+    const line = h.logged.find((l) => l.startsWith('analytics page:'));
+    assert.ok(line);
+    assert.ok(!/[\r\n]/.test(line) && !line.includes(String.fromCharCode(27)), line);
+    assert.ok(line.length <= 520, `${line.length} characters`);
+    assert.match(line, /^analytics page: ok 2026-11-23 \[error\] forged line red y+…$/);
+  });
+
   it('query → queryResult under the same id', async () => {
     const h = harness();
     await h.router.handle({ type: 'query', id: 'q1', query });

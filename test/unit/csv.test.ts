@@ -94,7 +94,7 @@ describe('analytics CSV', () => {
       assert.equal(csvCell('plain'), 'plain');
     });
 
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
+    for (const start of ['=', '+', '-', '@', '\t', '\r', '\n', '\0']) {
       it(`neutralises a text cell starting with ${JSON.stringify(start)}`, () => {
         const cell = csvCell(`${start}SUM(A1:A9)`);
         const [[parsed]] = parseCsv(`${cell}\r\n`) as [[string]];

@@ -42,12 +42,13 @@ describe('sandbox: command line', function () {
       const ada = info.accounts[0] as SandboxInfo['accounts'][number];
       const tokenReply = await fetch(`${info.baseUrl}/token`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: ada.username, password: ada.password, grant_type: 'password' }),
       });
       const token = ((await tokenReply.json()) as { data: { access_token: string; refresh_token: string } }).data;
       await fetch(`${info.baseUrl}/taskGroup?secret=${ada.apiKey}`, { headers: { 'x-api-key': ada.apiKey } });
       await fetch(`${info.baseUrl}/taskGroup`, { headers: { authorization: `Bearer ${token.access_token}` } });
-      await fetch(`${info.baseUrl}/token`, { method: 'POST', body: JSON.stringify({ refresh_token: token.refresh_token, grant_type: 'refresh_token' }) });
+      await fetch(`${info.baseUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token.refresh_token, grant_type: 'refresh_token' }) });
       await fetch(`${info.datahubUrl}/v1/data-apps/ada%2Fnews-digest/deprecate`, { method: 'POST', headers: { authorization: `Bearer ${ada.apiKey}` } });
       await until(() => p.stderr().split('\n').length > 5);
       const log = p.stderr();
