@@ -1,10 +1,16 @@
 // `npm run bench`: bundles every bench/*.bench.ts with esbuild into out/bench/, runs them one
 // after another (each starts its own sandbox) and prints one table per section.
 // Usage: node scripts/bench.mjs [name-filter]   e.g. `npm run bench -- client`
-import * as esbuild from 'esbuild';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { ensureDeps, ensureVscode } from './lib/project.mjs';
+
+// Like the README's two commands, the bench installs what it needs itself: node_modules, and
+// Debian's chromium (the page section) with the test VS Code, once, into the cache.
+await ensureDeps('bench');
+await ensureVscode();
+const esbuild = await import('esbuild');
 
 const filter = process.argv[2];
 const entries = readdirSync('bench')

@@ -6,6 +6,8 @@
 //
 // Flags: --port N     code-server's port (default 8080, or the next free one)
 //        --desktop    launch VS Code desktop (`code` on PATH) instead, with the same settings
+//        --smoke      non-interactive: start everything, open the workbench headless, check that
+//                     Scrapedeck is installed and activates, print the phase times, stop, exit 0
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
@@ -27,6 +29,17 @@ const portArg = (() => {
   return n;
 })();
 const desktop = argv.includes('--desktop');
+const smoke = argv.includes('--smoke');
+
+/** How long each phase took, printed by --smoke (CI reads it to see a cold install's cost). */
+const phases = [];
+async function phase(name, fn) {
+  const t = Date.now();
+  const value = await fn();
+  phases.push([name, seconds(t)]);
+  if (smoke) log(`${name}: ${seconds(t)} s`);
+  return value;
+}
 
 function onPath(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
@@ -65,14 +78,18 @@ async function main() {
     log('--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.');
     return 1;
   }
-  await ensureDeps('demo');
-  if (!desktop) await ensureVscode();
-  await build();
-  const vsix = await packageVsix();
+  if (desktop && smoke) {
+    log('--smoke drives VS Code in the browser; it cannot be combined with --desktop.');
+    return 2;
+  }
+  await phase('dependencies (npm ci when needed)', () => ensureDeps('demo'));
+  if (!desktop) await phase('VS Code (chromium, Node 24, code-server when needed)', () => ensureVscode());
+  await phase('build', () => build());
+  const vsix = await phase('package .vsix', () => packageVsix());
   log(`packaged ${path.relative(ROOT, vsix)} (${seconds(t0)} s)`);
 
   const run = createRunFolder('demo');
-  const sandbox = await startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log') });
+  const sandbox = await phase('sandbox', () => startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log') }));
   onShutdown(() => sandbox.stop());
   writeSettings(run, {
     'scrapedeck.baseUrl': sandbox.info.baseUrl,
@@ -86,9 +103,29 @@ async function main() {
     printAccess(`VS Code desktop (profile ${path.relative(ROOT, run.ud)})`, sandbox.info, run);
   } else {
     const env = runEnv(run);
-    await installExtension(run, vsix, env);
-    const server = await startCodeServer(run, { port: await choosePort(), env });
+    await phase('install the .vsix into code-server', () => installExtension(run, vsix, env));
+    const server = await phase('start code-server', async () => startCodeServer(run, { port: smoke ? 0 : await choosePort(), env }));
     onShutdown(() => server.stop());
+    if (smoke) {
+      // Loaded only now: it needs playwright-core, which a fresh clone has only after ensureDeps.
+      const { smokeCheck } = await import('./lib/smoke.mjs');
+      const seen = await phase('workbench opened, Scrapedeck active', () => smokeCheck({ url: workbenchUrl(server.origin, run.ws), run }));
+      await server.stop();
+      await sandbox.stop();
+      process.stdout.write(
+        [
+          '',
+          `  demo smoke passed in ${seconds(t0)} s`,
+          `  Scrapedeck activated: ${seen.activation}`,
+          `  ${seen.view} (screenshot ${path.relative(ROOT, seen.screenshot)})`,
+          '',
+          '  phase times:',
+          ...phases.map(([name, secs]) => `    ${name.padEnd(52)} ${secs.padStart(6)} s`),
+          '',
+        ].join('\n'),
+      );
+      return 0;
+    }
     printAccess(workbenchUrl(server.origin, run.ws), sandbox.info, run);
   }
   // Runs until Ctrl-C (the shutdown handlers stop the sandbox and code-server by process group).

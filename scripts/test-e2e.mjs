@@ -8,10 +8,9 @@
 //        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_ARGS } from './lib/browser.mjs';
 import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, ROOT, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -54,8 +53,24 @@ async function main() {
   const ti = Date.now();
   await installExtension(runDir, VSIX, env);
   log(`extension installed from ${path.relative(ROOT, VSIX)} in ${seconds(ti)} s`);
+  // An ordinary second extension next to Scrapedeck: the journey asks it what Scrapedeck's
+  // exports let another extension reach (trust: nothing).
+  await installExtension(runDir, await packageFixture('prober'), env);
   const server = await startCodeServer(runDir, { env });
   log(`code-server on ${server.origin}`);
+
+  // A second VS Code with workspace trust on: its folder opens in Restricted Mode.
+  const restrictedDir = createRunFolder('e2e-restricted');
+  writeSettings(restrictedDir, {
+    ...settings,
+    'security.workspace.trust.enabled': true,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.banner': 'always',
+  });
+  const restrictedEnv = runEnv(restrictedDir);
+  await installExtension(restrictedDir, VSIX, restrictedEnv);
+  const restricted = await startCodeServer(restrictedDir, { env: restrictedEnv, workspaceTrust: true });
+  log(`code-server in Restricted Mode on ${restricted.origin}`);
 
   // What the journey needs to know. Secrets travel in the environment, never in a file of the run.
   const context = {
@@ -69,6 +84,7 @@ async function main() {
     artifacts: ARTIFACTS,
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,
+    restricted: { workbenchUrl: workbenchUrl(restricted.origin, restrictedDir.ws), run: restrictedDir },
   };
   writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
   const mochaArgs = [
@@ -96,6 +112,7 @@ async function main() {
     await new Promise(() => {});
   }
   await server.stop();
+  await restricted.stop();
   await sandbox.stop();
   await killAllGroups();
   log(`total ${seconds(t0)} s`);

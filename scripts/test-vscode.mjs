@@ -3,14 +3,15 @@
 // code-server with Node 24, driven by headless chromium — the offline twin of @vscode/test-electron.
 //
 // Flags: --no-build (the caller built and compiled already), --no-install (skip deps/install checks),
-//        --grep TEXT (only tests whose title matches), --timeout SECONDS (a hung run; default 600).
+//        --grep TEXT (only tests whose title matches), --timeout SECONDS (a hung run; default 600),
+//        --locale TAG (VS Code's display language; the tests see it as SCRAPEDECK_TEST_LOCALE).
+import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
-import { launchBrowser } from './lib/browser.mjs';
-import { createRunFolder, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
-import { ROOT, build, compileTests, ensureDeps, ensureVscode, log as logLine } from './lib/project.mjs';
+import { ROOT, build, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -61,12 +62,33 @@ async function main() {
     SCRAPEDECK_TEST_ROOT: ROOT,
     SCRAPEDECK_MOCHA_PREFIX: MOCHA_PREFIX,
     ...(option('--grep') ? { SCRAPEDECK_TEST_GREP: option('--grep') } : {}),
+    ...(option('--locale') ? { SCRAPEDECK_TEST_LOCALE: option('--locale') } : {}),
   });
 
+  const locale = option('--locale');
+  if (locale) {
+    // Without a language pack VS Code stays in English whatever --locale says; a minimal one
+    // (test/fixtures/langpack-<locale>) makes the language available offline.
+    await installExtension(run, await packageFixture(`langpack-${locale}`), env);
+    // code-server resolves --locale from languagepacks.json, which only its running server writes
+    // after an install; write what it would, so the first start already runs in that language.
+    const pack = path.join(run.ext, `scrapedeck-tests.langpack-${locale}-0.0.1`);
+    const languagePacks = {
+      [locale]: {
+        hash: createHash('md5').update(`scrapedeck-tests.langpack-${locale}`).update('0.0.1').digest('hex'),
+        extensions: [{ extensionIdentifier: { id: `scrapedeck-tests.langpack-${locale}` }, version: '0.0.1' }],
+        translations: { vscode: path.join(pack, 'translations', 'main.i18n.json') },
+        label: locale,
+      },
+    };
+    writeFileSync(path.join(run.ud, 'languagepacks.json'), JSON.stringify(languagePacks));
+  }
   const ts = Date.now();
-  const server = await startCodeServer(run, { smokeTestDriver: true, env });
+  const server = await startCodeServer(run, { smokeTestDriver: true, env, locale });
   log(`code-server ready on ${server.origin} in ${seconds(ts)} s`);
 
+  // Loaded only now: playwright-core arrives with ensureDeps on a fresh clone.
+  const { launchBrowser } = await import('./lib/browser.mjs');
   const browser = await launchBrowser(run.profile);
   onShutdown(() => browser.close());
   const { page } = browser;
@@ -115,6 +137,14 @@ async function main() {
   clearTimeout(timer);
   log(`suite finished in ${seconds(tr)} s with code ${result.code}${result.reason ? ` (${result.reason})` : ''}`);
 
+  if (result.code === 0 && locale) {
+    // What the suite left on screen in that language (the status bar item, the account menu).
+    const shot = path.join(ARTIFACTS, `l10n-${locale}.png`);
+    await page.screenshot({ path: shot }).then(
+      () => log(`screenshot: ${path.relative(ROOT, shot)}`),
+      () => {},
+    );
+  }
   if (result.code !== 0) {
     const shot = path.join(ARTIFACTS, `failure-${Date.now()}.png`);
     await page.screenshot({ path: shot }).then(

@@ -1,18 +1,9 @@
 // Debian's chromium driven by playwright-core: headless, offline-friendly, a fresh profile per run.
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from './project.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './project.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+export { CHROMIUM_ARGS };
 
 /**
  * A persistent context in `profileDir` (fresh per run). Returns { context, page, close() }.

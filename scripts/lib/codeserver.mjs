@@ -97,10 +97,12 @@ export async function installExtension(run, vsix, env) {
 
 /**
  * Starts code-server in its own process group and waits for GET /healthz.
- * `port` 0 picks a free one; `smokeTestDriver` enables the development/test payload keys.
+ * `port` 0 picks a free one; `smokeTestDriver` enables the development/test payload keys;
+ * `workspaceTrust` leaves workspace trust on, so an untrusted folder opens in Restricted Mode;
+ * `locale` sets VS Code's display language (extensions load their l10n bundle for it).
  * Resolves to { port, origin, child, logFile, stop() }.
  */
-export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000 } = {}) {
+export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000, workspaceTrust = false, locale } = {}) {
   let chosen = port;
   if (!chosen) chosen = await freePort();
   else if (!(await portIsFree(chosen))) throw new Error(`port ${chosen} is in use`);
@@ -110,11 +112,13 @@ export async function startCodeServer(run, { port = 0, smokeTestDriver = false, 
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    // Workspace trust is off unless a run tests Restricted Mode.
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
   ];
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (locale) args.push('--locale', locale);
   args.push(run.ws);
   const logFile = path.join(run.logs, 'code-server.log');
   const child = startGroup(NODE24, args, { cwd: run.dir, env: env ?? runEnv(run), logFile });

@@ -12,6 +12,17 @@ export const NODE24 = path.join(CACHE, 'node24', 'bin', 'node');
 export const CODE_SERVER = path.join(CACHE, 'cs', 'node_modules', 'code-server');
 export const CODE_SERVER_ENTRY = path.join(CODE_SERVER, 'out', 'node', 'entry.js');
 export const CHROMIUM = process.env.SCRAPEDECK_CHROMIUM || '/usr/bin/chromium';
+/** Debian's chromium, headless and offline-friendly (shared/vscode-offline.md). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 export const VSIX = path.join(ROOT, 'dist-vsix', 'scrapedeck.vsix');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -87,4 +98,19 @@ export async function packageVsix() {
     { cwd: ROOT },
   );
   return VSIX;
+}
+
+/**
+ * A test fixture extension of test/fixtures/<name>, packaged like any other .vsix into
+ * dist-vsix/<name>.vsix (never shipped: the extension's own .vsix whitelists its files).
+ */
+export async function packageFixture(name) {
+  const out = path.join(ROOT, 'dist-vsix', `${name}.vsix`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  await mustRun(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', out],
+    { cwd: path.join(ROOT, 'test', 'fixtures', name) },
+  );
+  return out;
 }

@@ -118,8 +118,36 @@ export class AnalyticsPage {
   }
 
   /** Sends a message as the extension would. */
+  /**
+   * Posts `message` as the host would and resolves once the page has handled it: a sentinel posted
+   * right after it arrives only after every listener of `message` has run (window messages are
+   * delivered in order), then one animation frame lets a deferred paint land. Without this, a check
+   * that follows could read the previous result's DOM on a busy machine.
+   */
   async send(message: unknown): Promise<void> {
-    await this.page.evaluate((m) => (globalThis as unknown as PageGlobals).postMessage(m, '*'), message);
+    await this.page.evaluate(async (m) => {
+      type W = {
+        postMessage(v: unknown, o: string): void;
+        addEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
+        removeEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
+        requestAnimationFrame(cb: () => void): void;
+      };
+      const w = globalThis as unknown as W;
+      const sentinel = { __harnessSentinel: Math.random() };
+      const handled = new Promise<void>((resolve) => {
+        const listener = (e: { data: unknown }): void => {
+          if (e.data === sentinel || (typeof e.data === 'object' && e.data !== null && (e.data as typeof sentinel).__harnessSentinel === sentinel.__harnessSentinel)) {
+            w.removeEventListener('message', listener);
+            resolve();
+          }
+        };
+        w.addEventListener('message', listener);
+      });
+      w.postMessage(m, '*');
+      w.postMessage(sentinel, '*');
+      await handled;
+      await new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
+    }, message);
   }
 
   async posted(): Promise<Posted[]> {
