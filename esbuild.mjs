@@ -1,6 +1,8 @@
-// Two bundles: the extension for Node (vscode external) and the webview pages for the browser.
+// The bundles: the extension for Node (vscode external) with its lazily loaded chunks, the
+// sandbox's command line, and the webview pages for the browser.
 import * as esbuild from 'esbuild';
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -12,6 +14,32 @@ const pages = Object.fromEntries(
     .map((f) => [f.slice(0, -'.page.ts'.length), `src/webview/${f}`]),
 );
 
+/**
+ * Code the extension loads only when first needed lives in its own files next to
+ * dist/extension.js, so VS Code reads and compiles less when it activates Scrapedeck: undici (with
+ * the first client) and the embedded sandbox ("Try the Sandbox"). A `require()` of one of these,
+ * by package name or by the source file's path, becomes `require('./<chunk>.js')`.
+ */
+const lazyChunks = [
+  { chunk: 'undici', entry: 'undici', matches: (args) => args.path === 'undici' },
+  {
+    chunk: 'sandbox-server',
+    entry: 'src/sandbox/server.ts',
+    matches: (args) => args.kind === 'require-call' && path.resolve(args.resolveDir, args.path) === path.resolve('src/sandbox/server'),
+  },
+];
+
+/** @type {esbuild.Plugin} */
+const lazyChunksPlugin = {
+  name: 'lazy-chunks',
+  setup(build) {
+    build.onResolve({ filter: /^(undici|\.\.?\/.*)$/ }, (args) => {
+      const lazy = lazyChunks.find((c) => c.matches(args));
+      return lazy === undefined ? undefined : { path: `./${lazy.chunk}.js`, external: true };
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
@@ -22,10 +50,22 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     external: ['vscode'],
+    plugins: [lazyChunksPlugin],
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
   },
+  ...lazyChunks.map(({ chunk, entry }) => ({
+    entryPoints: { [chunk]: entry },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    sourcemap: false,
+    minify: production,
+    logLevel: 'warning',
+  })),
   {
     entryPoints: ['src/sandbox/main.ts'],
     outfile: 'dist/sandbox.js',

@@ -25,6 +25,12 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // CommonJS helpers: the bench's cold-activation fixtures and the fixture extension of the e2e run.
+    files: ['**/*.cjs', 'test/fixtures/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { process: 'readonly', require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', fetch: 'readonly', AbortController: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortSignal: 'readonly' },

@@ -2,14 +2,15 @@
  * activate(): builds the services and registers the views and commands. Nothing else lives here.
  */
 import './platform/zodJitless'; // must stay first: see the file
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { AccountService } from './account/accountService';
+import { registerAuthProvider } from './account/authProvider';
 import { trackAccountContextKeys } from './account/contextKeys';
 import { SandboxHost } from './account/sandboxHost';
 import { createAccountStatusBar } from './account/statusBar';
 import { registerAnalytics, type AnalyticsRegistry } from './analytics/register';
-import { registerAccountCommands } from './commands/account';
-import { registerAuthCommands, restoreSandbox } from './commands/auth';
+import { chooseSignIn, registerAccountCommands } from './commands/account';
+import { registerAuthCommands, restoreSandbox, signOut } from './commands/auth';
 import { Configuration } from './platform/configuration';
 import { createLog } from './platform/log';
 import { createUi, type ScrapedeckApi } from './platform/ui';
@@ -27,7 +28,13 @@ export interface ScrapedeckTestApi extends ScrapedeckApi {
   readonly analytics: AnalyticsRegistry;
 }
 
-export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi {
+/**
+ * Other extensions see what activate() returns. Installed as users install it, Scrapedeck returns
+ * nothing: the test seam (the account and its stored credentials, the UI prompts a test answers,
+ * the log, the sandbox override) exists only when VS Code runs Scrapedeck's own tests, a mode a
+ * user's installation cannot switch on.
+ */
+export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | undefined {
   const ui = createUi();
   const log = createLog('Scrapedeck');
   context.subscriptions.push(log);
@@ -45,6 +52,14 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi {
   const authDeps = { account, sandbox, configuration, ui, log: log.channel };
   registerAuthCommands(context, authDeps);
   registerAccountCommands(context, { account, ui, log: log.channel });
+  context.subscriptions.push(
+    registerAuthProvider({
+      current: () => account.account,
+      onDidChange: account.onDidChange,
+      signIn: () => chooseSignIn(ui),
+      signOut: () => signOut(authDeps),
+    }),
+  );
 
   const tasks = registerTaskViews(context, { account, ui, log: log.channel });
   const apps = registerAppViews(context, { account, ui, log: log.channel, configuration });
@@ -59,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi {
   // A sandbox chosen before the last reload comes back in the background.
   void restoreSandbox(authDeps);
 
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return { ui, account, configuration, logLines: log.lines, views: { tasks: tasks.provider, apps: apps.provider }, analytics };
 }
 

@@ -28,27 +28,28 @@ export function statusBarText(
   current: Account | undefined,
   baseUrl: string,
 ): { text: string; tooltip: string; accessibility: string } {
+  const t = vscode.l10n.t;
   if (current === undefined) {
     return {
-      text: '$(account) Sign In',
-      tooltip: `Scrapedeck: not signed in to ${baseUrl}. Click to sign in.`,
-      accessibility: 'Scrapedeck: not signed in. Click to sign in.',
+      text: `$(account) ${t('Sign In')}`,
+      tooltip: t('Scrapedeck: not signed in to {0}. Click to sign in.', baseUrl),
+      accessibility: t('Scrapedeck: not signed in. Click to sign in.'),
     };
   }
-  const hub = current.datahubUrl === undefined ? 'Data-app hub: not set' : `Data-app hub: ${current.datahubUrl}`;
+  const hub = current.datahubUrl === undefined ? t('Data-app hub: not set') : t('Data-app hub: {0}', current.datahubUrl);
   const short = current.label.length > MAX_LABEL ? `${current.label.slice(0, MAX_LABEL - 1)}…` : current.label;
   if (current.method === 'sandbox') {
     return {
-      text: `$(beaker) ${short} (sandbox)`,
-      tooltip: `Scrapedeck sandbox, signed in as ${current.label}\nService: ${current.baseUrl}\n${hub}`,
-      accessibility: `Scrapedeck sandbox, signed in as ${current.label}`,
+      text: `$(beaker) ${t('{0} (sandbox)', short)}`,
+      tooltip: `${t('Scrapedeck sandbox, signed in as {0}', current.label)}\n${t('Service: {0}', current.baseUrl)}\n${hub}`,
+      accessibility: t('Scrapedeck sandbox, signed in as {0}', current.label),
     };
   }
-  const how = current.method === 'apiKey' ? 'API key' : 'password';
-  const text = current.method === 'apiKey' ? `$(account) ${short}` : `$(account) ${short} (${how})`;
+  const text = current.method === 'apiKey' ? `$(account) ${short}` : `$(account) ${t('{0} (password)', short)}`;
+  const how = current.method === 'apiKey' ? t('API key') : t('username and password');
   return {
     text,
-    tooltip: `Scrapedeck: signed in as ${current.label} (${how === 'password' ? 'username and password' : how})\nService: ${current.baseUrl}\n${hub}`,
-    accessibility: `Scrapedeck: signed in as ${current.label}`,
+    tooltip: `${t('Scrapedeck: signed in as {0} ({1})', current.label, how)}\n${t('Service: {0}', current.baseUrl)}\n${hub}`,
+    accessibility: t('Scrapedeck: signed in as {0}', current.label),
   };
 }

@@ -16,6 +16,7 @@ interface MenuItem extends vscode.QuickPickItem {
 }
 
 const run = (command: string) => () => vscode.commands.executeCommand(command);
+const t = vscode.l10n.t;
 
 export function registerAccountCommands(context: vscode.ExtensionContext, deps: AccountMenuDeps): void {
   context.subscriptions.push(
@@ -32,43 +33,48 @@ export function registerAccountCommands(context: vscode.ExtensionContext, deps: 
 
 function signInItems(): MenuItem[] {
   return [
-    { label: '$(key) Sign In with API Key', run: run('scrapedeck.signInWithApiKey') },
-    { label: '$(account) Sign In with Username and Password', run: run('scrapedeck.signInWithPassword') },
-    { label: '$(beaker) Try the Sandbox', description: 'seeded data, no account needed', run: run('scrapedeck.trySandbox') },
+    { label: `$(key) ${t('Sign In with API Key')}`, run: run('scrapedeck.signInWithApiKey') },
+    { label: `$(account) ${t('Sign In with Username and Password')}`, run: run('scrapedeck.signInWithPassword') },
+    { label: `$(beaker) ${t('Try the Sandbox')}`, description: t('seeded data, no account needed'), run: run('scrapedeck.trySandbox') },
   ];
+}
+
+/** "How do you want to sign in?" and the chosen sign-in (the Accounts menu's Sign In uses it too). */
+export async function chooseSignIn(ui: Ui): Promise<void> {
+  const next = await ui.showQuickPick(signInItems(), { title: t('Sign In to Scrapedeck'), placeHolder: t('How do you want to sign in?') });
+  if (next !== undefined) await next.run();
 }
 
 export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
   const account = deps.account.account;
   const common: MenuItem[] = [
     { label: '', kind: vscode.QuickPickItemKind.Separator, run: () => Promise.resolve() },
-    { label: '$(settings-gear) Open Settings', run: run('scrapedeck.openSettings') },
-    { label: '$(output) Show Log', run: run('scrapedeck.showLog') },
+    { label: `$(settings-gear) ${t('Open Settings')}`, run: run('scrapedeck.openSettings') },
+    { label: `$(output) ${t('Show Log')}`, run: run('scrapedeck.showLog') },
   ];
   let items: MenuItem[];
   if (account === undefined) {
     items = [...signInItems(), ...common];
   } else {
     items = [
-      { label: '$(sign-out) Sign Out', description: account.label, run: run('scrapedeck.signOut') },
+      { label: `$(sign-out) ${t('Sign Out')}`, description: account.label, run: run('scrapedeck.signOut') },
       {
-        label: '$(arrow-swap) Switch Account…',
-        description: 'sign out, then sign in another way',
+        label: `$(arrow-swap) ${t('Switch Account…')}`,
+        description: t('sign out, then sign in another way'),
         run: async () => {
           await vscode.commands.executeCommand('scrapedeck.signOut');
-          const next = await deps.ui.showQuickPick(signInItems(), { title: 'Sign In to Scrapedeck', placeHolder: 'How do you want to sign in?' });
-          if (next !== undefined) await next.run();
+          await chooseSignIn(deps.ui);
         },
       },
       ...common,
       {
-        label: '$(key) Set Data-App Hub API Key',
-        description: account.method === 'password' ? (account.hasHubKey ? 'set' : 'not set') : 'uses your API key',
+        label: `$(key) ${t('Set Data-App Hub API Key')}`,
+        description: account.method === 'password' ? (account.hasHubKey ? t('set') : t('not set')) : t('uses your API key'),
         run: run('scrapedeck.setHubApiKey'),
       },
     ];
   }
-  const title = account === undefined ? 'Scrapedeck: not signed in' : `Scrapedeck: ${account.label}`;
+  const title = account === undefined ? t('Scrapedeck: not signed in') : t('Scrapedeck: {0}', account.label);
   const choice = await deps.ui.showQuickPick(items, { title, placeHolder: deps.account.endpoints.baseUrl });
   if (choice !== undefined) await choice.run();
 }

@@ -9,9 +9,12 @@ import type { ApiError } from '../api/errors';
 import { apiKeyLabel, describeMethod, promptHubApiKey, type AccountService } from '../account/accountService';
 import type { SandboxHost } from '../account/sandboxHost';
 import { obtainSession, verifyApiKey } from '../account/verify';
+import { headerValueProblem } from '../api/headerValues';
 import type { SandboxInfo } from '../sandbox/info';
 import type { Configuration } from '../platform/configuration';
 import { describe as describeError, reportError } from '../platform/errors';
+
+const t = vscode.l10n.t;
 import type { Ui } from '../platform/ui';
 
 export interface AuthDeps {
@@ -61,24 +64,24 @@ export async function signInWithApiKey(deps: AuthDeps): Promise<void> {
   let rejected: { value: string; message: string } | undefined;
   for (;;) {
     const entered = await deps.ui.showInputBox({
-      title: 'Sign In to Scrapedeck with an API Key',
-      prompt: rejected?.message ?? `Create a key in the account center. It is checked with ${deps.account.endpoints.baseUrl} and kept in VS Code's secret storage.`,
-      placeHolder: 'API key',
+      title: t('Sign In to Scrapedeck with an API Key'),
+      prompt: rejected?.message ?? t("Create a key in the account center. It is checked with {0} and kept in VS Code's secret storage.", deps.account.endpoints.baseUrl),
+      placeHolder: t('API key'),
       password: true,
       ignoreFocusOut: true,
       value,
-      validateInput: (v) => (v.trim() === '' ? 'Enter an API key.' : rejectedHint(rejected, v)),
+      validateInput: (v) => (v.trim() === '' ? t('Enter an API key.') : (headerValueProblem(v.trim(), t('The API key')) ?? rejectedHint(rejected, v))),
     });
     if (entered === undefined) return;
     value = entered;
     const apiKey = entered.trim();
-    const result = await withCheckProgress('Scrapedeck: checking the API key…', (signal) => verifyApiKey(deps.account, apiKey, signal));
+    const result = await withCheckProgress(t('Scrapedeck: checking the API key…'), (signal) => verifyApiKey(deps.account, apiKey, signal));
     if (result.ok) {
       await deps.account.signIn(result.credentials, { label: apiKeyLabel(apiKey), method: 'apiKey' });
       if (result.planLimited !== undefined) {
-        void deps.ui.showWarningMessage(`Signed in with ${apiKeyLabel(apiKey)}, but ${describeError(result.planLimited, result.planLimited, ['Standard', 'Professional', 'Enterprise'])}`);
+        void deps.ui.showWarningMessage(t('Signed in with {0}, but {1}', apiKeyLabel(apiKey), describeError(result.planLimited, result.planLimited, ['Standard', 'Professional', 'Enterprise'])));
       } else {
-        void deps.ui.showInformationMessage(`Signed in to Scrapedeck with ${apiKeyLabel(apiKey)}.`);
+        void deps.ui.showInformationMessage(t('Signed in to Scrapedeck with {0}.', apiKeyLabel(apiKey)));
       }
       return;
     }
@@ -87,8 +90,8 @@ export async function signInWithApiKey(deps: AuthDeps): Promise<void> {
       value: entered,
       message:
         result.error.kind === 'auth'
-          ? `That API key was not accepted (${serverDetail(result.error)}). Check it and try again.`
-          : `Could not check the API key: ${describeError(result.error, result.error, [])} Try again, or press Escape.`,
+          ? t('That API key was not accepted ({0}). Check it and try again.', serverDetail(result.error))
+          : t('Could not check the API key: {0} Try again, or press Escape.', describeError(result.error, result.error, [])),
     };
   }
 }
@@ -98,30 +101,30 @@ export async function signInWithPassword(deps: AuthDeps, initialUsername?: strin
   let rejected: { value: string; message: string } | undefined;
   for (;;) {
     const enteredName = await deps.ui.showInputBox({
-      title: 'Sign In to Scrapedeck (1/2)',
-      prompt: rejected?.message ?? 'Your account email address or username.',
-      placeHolder: 'Email address or username',
+      title: t('Sign In to Scrapedeck (1/2)'),
+      prompt: rejected?.message ?? t('Your account email address or username.'),
+      placeHolder: t('Email address or username'),
       ignoreFocusOut: true,
       value: username,
-      validateInput: (v) => (v.trim() === '' ? 'Enter your email address or username.' : rejectedHint(rejected, v)),
+      validateInput: (v) => (v.trim() === '' ? t('Enter your email address or username.') : rejectedHint(rejected, v)),
     });
     if (enteredName === undefined) return;
     username = enteredName.trim();
     const password = await deps.ui.showInputBox({
-      title: 'Sign In to Scrapedeck (2/2)',
-      prompt: `Password for ${username}. Only the resulting session is kept, never the password.`,
-      placeHolder: 'Password',
+      title: t('Sign In to Scrapedeck (2/2)'),
+      prompt: t('Password for {0}. Only the resulting session is kept, never the password.', username),
+      placeHolder: t('Password'),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (v === '' ? 'Enter your password.' : undefined),
+      validateInput: (v) => (v === '' ? t('Enter your password.') : undefined),
     });
     if (password === undefined) return;
-    const result = await withCheckProgress(`Scrapedeck: signing in as ${username}…`, (signal) =>
+    const result = await withCheckProgress(t('Scrapedeck: signing in as {0}…', username), (signal) =>
       obtainSession(deps.account, username, password, Date.now, signal),
     );
     if (result.ok) {
       await deps.account.signIn(result.credentials, { label: username, method: 'password', username });
-      void deps.ui.showInformationMessage(`Signed in to Scrapedeck as ${username}.`);
+      void deps.ui.showInformationMessage(t('Signed in to Scrapedeck as {0}.', username));
       return;
     }
     if (result.error.kind === 'cancelled') return;
@@ -129,15 +132,15 @@ export async function signInWithPassword(deps: AuthDeps, initialUsername?: strin
       value: username,
       message:
         result.error.kind === 'auth'
-          ? `The username or password was not accepted: ${serverDetail(result.error)}. Try again.`
-          : `Could not sign in: ${describeError(result.error, result.error, [])} Try again, or press Escape.`,
+          ? t('The username or password was not accepted: {0}. Try again.', serverDetail(result.error))
+          : t('Could not sign in: {0} Try again, or press Escape.', describeError(result.error, result.error, [])),
     };
   }
 }
 
 export async function trySandbox(deps: AuthDeps): Promise<void> {
   try {
-    const info = await withCheckProgress('Scrapedeck: starting the sandbox…', async (signal) => {
+    const info = await withCheckProgress(t('Scrapedeck: starting the sandbox…'), async (signal) => {
       const found = await deps.sandbox.findOrStart(deps.configuration.settings.baseUrl);
       await deps.sandbox.enter(found);
       await signInToSandbox(deps, found.info, signal);
@@ -146,11 +149,11 @@ export async function trySandbox(deps: AuthDeps): Promise<void> {
     const first = info.accounts[0];
     if (first !== undefined) {
       void deps.ui.showInformationMessage(
-        `You are in the Scrapedeck sandbox, signed in as ${first.username} (${first.plan} plan) on seeded data. Nothing here touches a real account; sign out to leave.`,
+        t('You are in the Scrapedeck sandbox, signed in as {0} ({1} plan) on seeded data. Nothing here touches a real account; sign out to leave.', first.username, first.plan),
       );
     }
   } catch (e) {
-    void reportError(e, 'Could not open the sandbox', { ui: deps.ui, log: deps.log });
+    void reportError(e, t('Could not open the sandbox'), { ui: deps.ui, log: deps.log });
   }
 }
 
@@ -178,24 +181,26 @@ export async function signOut(deps: AuthDeps): Promise<void> {
   const wasSandbox = deps.sandbox.active;
   await deps.account.signOut();
   if (wasSandbox) await deps.sandbox.leave();
-  if (wasSandbox) void deps.ui.showInformationMessage('Left the Scrapedeck sandbox.');
-  else if (before !== undefined) void deps.ui.showInformationMessage(`Signed out of Scrapedeck (${before.label}).`);
+  if (wasSandbox) void deps.ui.showInformationMessage(t('Left the Scrapedeck sandbox.'));
+  else if (before !== undefined) void deps.ui.showInformationMessage(t('Signed out of Scrapedeck ({0}).', before.label));
 }
 
 export async function setHubApiKey(deps: AuthDeps): Promise<void> {
   const account = deps.account.account;
   if (account === undefined) {
-    void deps.ui.showInformationMessage('Sign in to Scrapedeck first; then set the data-app hub API key.');
+    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck first; then set the data-app hub API key.'));
     return;
   }
   if (account.method !== 'password') {
     void deps.ui.showInformationMessage(
-      `You signed in with ${describeMethod(account.method) === 'sandbox' ? "the sandbox's API key" : 'an API key'}, so the data-app hub uses that key. To use another key, sign in with it.`,
+      describeMethod(account.method) === 'sandbox'
+        ? t("You signed in with the sandbox's API key, so the data-app hub uses that key. To use another key, sign in with it.")
+        : t('You signed in with an API key, so the data-app hub uses that key. To use another key, sign in with it.'),
     );
     return;
   }
   const key = await promptHubApiKey(deps.ui);
   if (key === undefined) return;
   await deps.account.setHubApiKey(key);
-  void deps.ui.showInformationMessage('Data-app hub API key saved in secret storage.');
+  void deps.ui.showInformationMessage(t('Data-app hub API key saved in secret storage.'));
 }

@@ -131,6 +131,31 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.screenshot('02-signed-in');
   });
 
+  it('1b. the Accounts menu lists the Scrapedeck account, with Sign Out', async () => {
+    await page.locator('.part.activitybar .action-item a[aria-label^="Accounts"]').first().click();
+    const menu = page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
+    const entry = menu.locator('.action-item').filter({ hasText: `${account.username} (Scrapedeck)` }).first();
+    await entry.waitFor();
+    await entry.hover();
+    const signOut = page.locator('.monaco-menu .action-item').filter({ hasText: 'Sign Out' }).first();
+    await signOut.waitFor();
+    await wb.screenshot('02a-accounts-menu');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+  });
+
+  it('1c. another installed extension gets nothing from Scrapedeck\'s exports: no secret, no prompt to answer, no address to change', async () => {
+    await wb.runCommand('Prober: Probe Scrapedeck Exports');
+    const toast = wb.notification(/^PROBE /);
+    await toast.waitFor();
+    const text = (await toast.locator('.notification-list-item-message').first().innerText()).trim();
+    await wb.screenshot('02c-prober');
+    // exports undefined: nothing to walk, no credentials reader, no prompt to replace, no override.
+    assert.equal(text, 'PROBE {"type":"undefined","functions":[],"values":[],"calls":[]}');
+    for (const secret of info.accounts.flatMap((a) => [a.apiKey, a.password])) assert.ok(!text.includes(secret));
+    await wb.clearNotifications();
+  });
+
   it('records the activation time VS Code measured (Developer: Show Running Extensions)', async () => {
     await wb.runCommand('Developer: Show Running Extensions');
     const row = page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: 'Scrapedeck' }).first();

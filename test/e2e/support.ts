@@ -24,6 +24,8 @@ export interface E2eContext {
   sandboxLog: string;
   codeServerLog: string;
   chromium: { executablePath: string; args: string[] };
+  /** A second code-server with workspace trust on: its folder opens in Restricted Mode. */
+  restricted: { workbenchUrl: string; run: RunFolders };
 }
 
 export interface SandboxAccount {
@@ -147,10 +149,19 @@ export class Workbench {
 
   /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.quickInput().locator('.quick-input-box input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
+    // The palette can close again right after F1 when an editor opening at that moment (a
+    // walkthrough, a webview) takes the focus; it is then inert or hidden. Open it again.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      try {
+        await input.fill(`>${title}`, { timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     const row = this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
     await row.click();
     await input.waitFor({ state: 'hidden' }).catch(() => undefined); // a command may open its own quick input

@@ -12,9 +12,11 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 
 export async function getApi(): Promise<ScrapedeckTestApi> {
-  const ext = vscode.extensions.getExtension<ScrapedeckTestApi>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<ScrapedeckTestApi | undefined>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} not found`);
-  return ext.activate();
+  const api = await ext.activate();
+  assert.ok(api, 'the test seam exists only when VS Code runs the tests (ExtensionMode.Test)');
+  return api;
 }
 
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
