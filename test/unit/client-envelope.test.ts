@@ -88,6 +88,38 @@ describe('client: an error envelope is an error whatever its status', () => {
     assert.match(e.message, /No such app/);
   });
 
+  it('refresh: a refused refresh token on HTTP 200 keeps the service\'s code and request id', async () => {
+    next = { status: 200, body: { error: { code: 'Invalid.Grant', message: 'The refresh token has already been used.' }, requestId: 'req-ref-5' } };
+    const e = await failure((c) => c.refreshToken('rt-used'));
+    assert.equal(e.kind, 'auth');
+    assert.equal(e.code, 'Invalid.Grant');
+    assert.match(e.message, /already been used/);
+    assert.equal(e.requestId, 'req-ref-5');
+  });
+
+  it('task search: a string code on HTTP 200 is that error', async () => {
+    next = { status: 200, body: { error: { code: 'InvalidTaskId', message: 'No such task group' }, requestId: 'req-sea-6' } };
+    const e = await failure((c) => c.searchTasks('42'));
+    assert.equal(e.kind, 'invalid-request');
+    assert.equal(e.code, 'InvalidTaskId');
+    assert.equal(e.requestId, 'req-sea-6');
+  });
+
+  it('fetch all pages: an envelope on HTTP 200 stops the fetch with that error', async () => {
+    next = { status: 200, body: { error: { code: 42900, message: 'Slow down' }, requestId: 'req-all-7' } };
+    const today = new Date().toISOString().slice(0, 10);
+    const e = await failure((c) => c.queryAllTaskAnalytics({ start: today, end: today }));
+    assert.equal(e.code, 42900);
+    assert.equal(e.requestId, 'req-all-7');
+  });
+
+  it('hub: a request id sent with the hub\'s error is kept', async () => {
+    next = { status: 200, body: { error: { code: 'not_found', category: 'not_found', message: 'No such app', retryable: false }, requestId: 'req-hub-8' } };
+    const e = await failure((c) => c.deprecateApp('ada/lead-finder'));
+    assert.equal(e.kind, 'not-found');
+    assert.equal(e.requestId, 'req-hub-8');
+  });
+
   it('a success envelope is still a success', async () => {
     next = { status: 200, body: { data: [{ taskGroupId: 7, taskGroupName: 'G' }], requestId: 'req-ok' } };
     const c = client();

@@ -16,7 +16,13 @@ import { startStrictServer, worstWindow, type StrictServerOptions } from './help
 
 const N = 20;
 const WINDOW_MS = 500;
-const SEEDS = [11, 23, 37, 41, 59, 67, 73, 89];
+const FIXED_SEEDS = [11, 23, 37, 41, 59, 67, 73, 89];
+/**
+ * More seeds on demand: SCRAPEDECK_WINDOW_SEEDS=N adds N random ones (each printed in its test's
+ * title, so a failure names the seed to replay), e.g. for a soak run before a release.
+ */
+const EXTRA = Math.max(0, Math.min(500, Number(process.env.SCRAPEDECK_WINDOW_SEEDS ?? 0) || 0));
+const SEEDS = [...FIXED_SEEDS, ...Array.from({ length: EXTRA }, () => 1 + Math.floor(Math.random() * 1_000_000))];
 
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;
