@@ -20,6 +20,8 @@ export interface ReplyContext {
   secrets: SecretSet;
   /** Wording for a 404 that means something specific here (the hub's "not the author"). */
   notFound?: string;
+  /** Which plans the operation needs, said when the service refuses it (403). */
+  planNote?: string;
 }
 
 const PLAN_NOTE = 'Task and analytics operations need a Standard, Professional or Enterprise plan.';
@@ -91,7 +93,7 @@ function messageFor(kind: ApiErrorKind, label: string, serverMessage: string | u
     case 'forbidden':
       return ctx.surface === 'hub'
         ? `The data-app hub refused to ${ctx.operation}${said}`
-        : `Not allowed to ${ctx.operation}${said}. ${PLAN_NOTE}`;
+        : `Not allowed to ${ctx.operation}${said}. ${ctx.planNote ?? PLAN_NOTE}`;
     case 'not-found':
       return ctx.notFound !== undefined ? `${ctx.notFound}${said}` : `Not found (${ctx.operation})${said}`;
     case 'auth':

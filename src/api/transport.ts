@@ -200,14 +200,17 @@ export class Transport {
       if (req.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, cause: e });
       const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+      // Only an operation that must not run twice cares whether the server may have acted.
+      const maybeApplied = req.retry === 'unsent' && !notSent;
       if (code !== undefined && TIMEOUT_CODES.has(code)) {
-        const error = new ApiError({ kind: 'timeout', retryable: true, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
+        const error = new ApiError({ kind: 'timeout', retryable: !maybeApplied, maybeApplied, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
         throw new AttemptFailure(error, notSent);
       }
       const detail = e instanceof Error ? e.message : String(e);
       const error = new ApiError({
         kind: 'network',
-        retryable: true,
+        retryable: !maybeApplied,
+        maybeApplied,
         code,
         message: redact(`Could not reach the service for ${req.method} ${req.logPath}: ${detail}`, this.options.secrets),
       });
@@ -253,5 +256,5 @@ function mayRetry(mode: RetryMode, failure: AttemptFailure): boolean {
   const { kind } = failure.error;
   if (kind !== 'network' && kind !== 'timeout') return false;
   if (mode === 'safe') return true;
-  return mode === 'refresh' && failure.notSent;
+  return mode === 'unsent' && failure.notSent;
 }
