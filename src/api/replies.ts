@@ -93,7 +93,7 @@ function messageFor(kind: ApiErrorKind, label: string, serverMessage: string | u
     case 'forbidden':
       return ctx.surface === 'hub'
         ? `The data-app hub refused to ${ctx.operation}${said}`
-        : `Not allowed to ${ctx.operation}${said}. ${ctx.planNote ?? PLAN_NOTE}`;
+        : `Not allowed to ${ctx.operation}${said.replace(/\.$/, '')}. ${ctx.planNote ?? PLAN_NOTE}`;
     case 'not-found':
       return ctx.notFound !== undefined ? `${ctx.notFound}${said}` : `Not found (${ctx.operation})${said}`;
     case 'auth':
