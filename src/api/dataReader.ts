@@ -98,6 +98,8 @@ export class DataReader implements AsyncIterable<DataBatch> {
         ahead = next;
         const page = await next;
         ahead = undefined;
+        // Cancelled while the caller held the last page: no further page, even one already here.
+        if (own.signal.aborted) throw cancelledError();
         this.nextOffset = page.nextOffset;
         this.done = page.restTotal === 0;
         this.rows += page.rows.length;
@@ -118,7 +120,7 @@ export class DataReader implements AsyncIterable<DataBatch> {
   }
 
   private async pageWithResume(offset: number, signal: AbortSignal): Promise<DataBatch> {
-    const cancelled = (): ApiError => new ApiError({ kind: 'cancelled', message: 'Reading the data was cancelled' });
+    const cancelled = cancelledError;
     for (let failures = 0; ; failures++) {
       if (signal.aborted) throw cancelled();
       try {
@@ -149,6 +151,10 @@ export class DataReader implements AsyncIterable<DataBatch> {
       // A failing progress callback must not stop the export.
     }
   }
+}
+
+function cancelledError(): ApiError {
+  return new ApiError({ kind: 'cancelled', message: 'Reading the data was cancelled' });
 }
 
 /** A reply that would make the reader ask the same offset forever is refused. */

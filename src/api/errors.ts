@@ -86,9 +86,11 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
+const MAYBE_APPLIED_NOTE = 'It may have been carried out: check before trying again.';
+
 /** The same error, marked as possibly carried out (see `maybeApplied`), its message saying so once. */
 export function asMaybeApplied(e: ApiError): ApiError {
-  if (e.maybeApplied) return e;
+  if (e.message.endsWith(MAYBE_APPLIED_NOTE)) return e;
   return new ApiError({
     kind: e.kind,
     status: e.status,
@@ -98,7 +100,7 @@ export function asMaybeApplied(e: ApiError): ApiError {
     retryable: false,
     field: e.field,
     maybeApplied: true,
-    message: `${e.message.replace(/[.\s]+$/, '')}. It may have been carried out: check before trying again.`,
+    message: `${e.message.replace(/[.\s]+$/, '')}. ${MAYBE_APPLIED_NOTE}`,
     cause: e,
   });
 }

@@ -52,7 +52,7 @@ export function kindOfCode(code: string | number | undefined): ApiErrorKind {
   if (/forbidden|plan|permission|denied/.test(name)) return 'forbidden';
   if (/notfound|not_found|not\.found/.test(name)) return 'not-found';
   if (/toomany|ratelimit|throttl/.test(name)) return 'rate-limited';
-  if (/invalid|parameter|required|bad|fail/.test(name)) return 'invalid-request';
+  if (/invalid|parameter|required|bad|fail|already|running|conflict|exists/.test(name)) return 'invalid-request';
   return 'server';
 }
 
