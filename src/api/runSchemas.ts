@@ -44,6 +44,14 @@ export const subtaskStatusResponseSchema = envelope(listOf(subtaskStatusSchema))
 
 // ---- requests -------------------------------------------------------------------------------
 
+/**
+ * Start / stop subtasks. The published path is written `cloudextraction/subtasks{start}`; what
+ * stands in the braces' place is not certain (one third-party client sends `subtasks:start`).
+ * This is the one place it is written (the client sends it, the sandbox answers it): if the
+ * service answers 404 there, change it here.
+ */
+export const SUBTASK_ACTION_PATH = { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' } as const;
+
 export const taskIdsBodySchema = z.object({ taskIds: taskIdListSchema });
 export const taskIdBodySchema = z.object({ taskId: taskIdSchema });
 

@@ -4,7 +4,7 @@ import { errorReply, type Iface, type Reply } from './respond';
 import type { RouteRequest, SandboxState } from './state';
 import { handleAnalytics } from './routes/analytics';
 import { handleDeprecate } from './routes/hub';
-import { SUBTASK_ACTION_PATH } from '../api/ops/runs';
+import { SUBTASK_ACTION_PATH } from '../api/runSchemas';
 import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
 import { handleCopy, handleMove } from './routes/organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';
@@ -37,13 +37,12 @@ function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], patte
 }
 
 /**
- * Start/stop subtasks: the client's path (SUBTASK_ACTION_PATH, `subtasks:start`) and the other
- * reading of the published `subtasks{start}` (`subtasks/start`) both answer, as the service's
- * exact path is not certain.
+ * Start/stop subtasks: both readings of the published `subtasks{start}` answer (`subtasks:start`,
+ * `subtasks/start`), and whatever SUBTASK_ACTION_PATH says, should it ever change.
  */
 function subtaskPattern(verb: 'start' | 'stop'): RegExp {
-  if (!SUBTASK_ACTION_PATH[verb].endsWith(`subtasks:${verb}`)) throw new Error('the sandbox accepts subtasks:<verb> and subtasks/<verb>');
-  return new RegExp(`^/cloudextraction/subtasks(?::|/|%3A)${verb}/?$`, 'i');
+  const own = SUBTASK_ACTION_PATH[verb].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${own})/?$`, 'i');
 }
 
 const ROUTES: Route[] = [

@@ -8,6 +8,7 @@ import { isApiError, type ApiError } from '../errors';
 import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
 import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../opsSchemas';
 import {
+  SUBTASK_ACTION_PATH,
   subtaskPageSchema,
   subtaskStatusResponseSchema,
   subtasksBodySchema,
@@ -18,12 +19,7 @@ import {
   type SubtaskStatus,
 } from '../runSchemas';
 
-/**
- * Start / stop subtasks. The published path is written `cloudextraction/subtasks{start}`; what
- * stands in the braces' place is not certain (one third-party client sends `subtasks:start`).
- * This is the one place it is written: if the service answers 404 here, change it here.
- */
-export const SUBTASK_ACTION_PATH = { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' } as const;
+export { SUBTASK_ACTION_PATH };
 
 export const CLOUD_PLAN_NOTE = 'Cloud extraction needs a Professional or Enterprise plan.';
 
