@@ -197,7 +197,10 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
     } catch (e) {
       if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)
-      if (req.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, cause: e });
+      if (req.signal?.aborted) {
+        // Cancelled after sending began: an operation that must not run twice may have run.
+        throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, maybeApplied: req.retry === 'unsent', cause: e });
+      }
       const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
       // Only an operation that must not run twice cares whether the server may have acted.

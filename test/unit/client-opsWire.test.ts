@@ -146,6 +146,17 @@ describe('client: runs, parameters and data on the wire', function () {
       });
     }
 
+    it('start cancelled after it was sent: cancelled, and it may have been carried out', async () => {
+      server.reset(() => 'hang');
+      const stop = new AbortController();
+      const starting = client.startTask('t1', { signal: stop.signal });
+      while (server.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+      stop.abort();
+      const e = await fails(starting);
+      assert.deepEqual([e.kind, e.maybeApplied], ['cancelled', true]);
+      assert.match(e.message, /may have been carried out/);
+    });
+
     it('start is sent again after a 429 (refused unprocessed), and a read after a dropped connection', async () => {
       server.reset((_s, i) => (i === 0 ? tooMany() : okReply(null)));
       await client.startTask('t1');

@@ -15,7 +15,8 @@ export interface Seen {
   headers: IncomingHttpHeaders;
 }
 
-export type Answer = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'drop';
+/** `drop`: close the connection; `hang`: never answer (until the client gives up). */
+export type Answer = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'drop' | 'hang';
 export type Handler = (seen: Seen, index: number) => Answer;
 
 /** `{ data, requestId }` with a fresh id. */
@@ -51,6 +52,7 @@ export class RecordingServer {
           req.socket.destroy();
           return;
         }
+        if (answer === 'hang') return;
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
         res.end(answer.raw ?? JSON.stringify(answer.body ?? {}));
       });
