@@ -72,15 +72,17 @@ function banner(info: SandboxInfo, options: SandboxOptions): string {
 async function main(): Promise<void> {
   const cli = parseArgs(process.argv.slice(2));
   const sandbox = await startSandbox({ ...cli.options, log: cli.quiet ? undefined : (line) => process.stderr.write(`${line}\n`) });
-  process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
     void sandbox.close().then(() => process.exit(0));
   };
+  // Before the banner: a pipe write is synchronous, and a harness that stops the sandbox as soon
+  // as it reads the banner must find the handlers there (without them a signal kills the process).
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
 }
 
 main().catch((err: unknown) => {
