@@ -1,37 +1,31 @@
 /**
- * ScrapedeckClient: one method per operation of the spec, on top of the shared transport.
- * Requests are checked before sending (a bad query or app reference never leaves the machine),
- * replies are parsed with the shared schemas, and every failure is an ApiError.
+ * ScrapedeckClient: one method per operation of the service, on top of the shared transport.
+ * Requests are checked before sending (a bad query, id or app reference never leaves the
+ * machine), replies are parsed with the shared schemas, and every failure is an ApiError. The
+ * operations live in `ops/` by area; this class builds the shared parts and hands each call on.
  */
 import type { Dispatcher } from 'undici';
-import { checkAnalyticsQuery } from './analyticsQuery';
-import { SessionKeeper, type AuthHeaders, type CredentialsStore } from './auth';
-import { headerValueProblem } from './headerValues';
-import { todayUtc } from './dates';
+import { SessionKeeper, type CredentialsStore } from './auth';
+import type { BatchedResult } from './batches';
+import type { DataPage, NotExportedPage } from './dataSchemas';
+import type { DataReader } from './dataReader';
 import { ApiError } from './errors';
-import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from './fetchAll';
+import type { FetchAllOptions, FetchAllResult } from './fetchAll';
 import { RateLimiter, type RequestLimiter } from './limiter';
+import { MainCaller, type ApiResult, type CallOptions } from './mainCaller';
+import { AnalyticsOps } from './ops/analytics';
+import { DataOps, type DataPageRequest, type ReadDataOptions } from './ops/data';
+import { HubOps } from './ops/hub';
+import { RunOps, type TaskRunStatus } from './ops/runs';
+import { TaskOps } from './ops/tasks';
+import { TokenOps } from './ops/tokens';
 import { createDispatcher, proxyConfig, type Env } from './proxy';
 import { SecretSet, redact } from './redact';
-import { parseReply, type ReplyContext, type Surface } from './replies';
-import type { RetryMode } from './retry';
-import {
-  analyticsResponseSchema,
-  deprecateResponseSchema,
-  passwordGrantRequestSchema,
-  refreshGrantRequestSchema,
-  taskGroupListResponseSchema,
-  taskSearchResponseSchema,
-  tokenResponseSchema,
-  type AnalyticsPage,
-  type AnalyticsQuery,
-  type DeprecatedApp,
-  type Task,
-  type TaskGroup,
-  type TokenData,
-} from './schemas';
+import type { SubtaskPage, SubtaskStatus } from './runSchemas';
+import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas';
+import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './taskOpsSchemas';
 import { Transport, type TransportStats } from './transport';
-import { appRefPath, checkBaseUrl } from './urls';
+import { checkBaseUrl } from './urls';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -67,34 +61,28 @@ export interface ClientOptions {
   backoffBaseMs?: number;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-export interface ApiResult<T> {
-  data: T;
-  requestId: string | undefined;
-}
-
+export type { ApiResult, CallOptions } from './mainCaller';
 export type { FetchAllProgress, FetchAllResult } from './fetchAll';
 
 export const MAX_REQUESTS_PER_SECOND = 20;
 
 export class ScrapedeckClient {
-  private readonly baseUrl: string;
-  private readonly datahubUrl: string | undefined;
   private readonly transport: Transport;
-  private readonly auth: SessionKeeper;
   private readonly secrets = new SecretSet();
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private readonly now: () => number;
+  private readonly tokens: TokenOps;
+  private readonly hub: HubOps;
+  private readonly tasks: TaskOps;
+  private readonly analytics: AnalyticsOps;
+  private readonly runs: RunOps;
+  private readonly data: DataOps;
   private closed = false;
 
-  constructor(private readonly options: ClientOptions) {
-    this.baseUrl = checkBaseUrl(options.baseUrl, 'baseUrl');
-    this.datahubUrl = options.datahubUrl !== undefined && options.datahubUrl !== '' ? checkBaseUrl(options.datahubUrl, 'datahubUrl') : undefined;
-    this.now = options.now ?? Date.now;
+  constructor(options: ClientOptions) {
+    const baseUrl = checkBaseUrl(options.baseUrl, 'baseUrl');
+    const datahubUrl = options.datahubUrl !== undefined && options.datahubUrl !== '' ? checkBaseUrl(options.datahubUrl, 'datahubUrl') : undefined;
+    const now = options.now ?? Date.now;
     const proxy = proxyConfig(options.proxyUrl, options.env ?? process.env);
     for (const url of [proxy?.httpProxy, proxy?.httpsProxy]) {
       if (url !== undefined) this.secrets.add(proxyPassword(url)); // proxy credentials are secrets too
@@ -109,20 +97,30 @@ export class ScrapedeckClient {
       timeoutMs,
       maxRetries: Math.max(0, options.maxRetries ?? 3),
       secrets: this.secrets,
-      now: this.now,
+      now,
       log: options.log,
       random: options.random,
       backoffBaseMs: options.backoffBaseMs,
     });
-    this.auth = new SessionKeeper({
+    const assertOpen = (): void => {
+      if (this.closed) throw new ApiError({ kind: 'cancelled', message: 'The client is closed' });
+    };
+    this.tokens = new TokenOps(baseUrl, this.transport, this.secrets, assertOpen);
+    const auth = new SessionKeeper({
       store: options.credentials,
-      now: this.now,
+      now,
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
-      refresh: async (refreshToken) => (await this.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }, 'refresh', {}, true)).data,
+      refresh: async (refreshToken) => (await this.tokens.refreshToken(refreshToken, {}, true)).data,
       onSessionExpired: options.onSessionExpired,
       onStoreError: (e) => options.log?.(redact(`could not store the renewed session (it stays in use): ${e instanceof Error ? e.message : String(e)}`, this.secrets)),
       secrets: this.secrets,
     });
+    const caller = new MainCaller({ baseUrl, transport: this.transport, auth, secrets: this.secrets, externalUserId: options.externalUserId, assertOpen });
+    this.hub = new HubOps(datahubUrl, this.transport, auth, this.secrets, assertOpen);
+    this.tasks = new TaskOps(caller);
+    this.analytics = new AnalyticsOps(caller, now);
+    this.runs = new RunOps(caller, now);
+    this.data = new DataOps(caller);
   }
 
   /** Counters of the shared transport (requests, attempts, retries, 429s seen). */
@@ -130,69 +128,90 @@ export class ScrapedeckClient {
     return this.transport.stats;
   }
 
+  // ---- tokens (ops/tokens.ts) -----------------------------------------------------------------
   obtainToken(username: string, password: string, o: CallOptions = {}): Promise<ApiResult<TokenData>> {
-    this.secrets.add(password);
-    return this.grant({ username, password, grant_type: 'password' }, 'never', o);
+    return this.tokens.obtainToken(username, password, o);
   }
-
   refreshToken(refreshToken: string, o: CallOptions = {}): Promise<ApiResult<TokenData>> {
-    this.secrets.add(refreshToken);
-    return this.grant({ refresh_token: refreshToken, grant_type: 'refresh_token' }, 'refresh', o);
+    return this.tokens.refreshToken(refreshToken, o);
   }
 
-  async listTaskGroups(o: CallOptions = {}): Promise<ApiResult<TaskGroup[]>> {
-    const ctx = this.ctx('main', 'get task group information');
-    return this.main('GET', '/taskGroup', '/taskGroup', undefined, o, (r) => parseReply(r, taskGroupListResponseSchema, ctx));
+  // ---- task groups, tasks, parameters, organisation (ops/tasks.ts) ----------------------------
+  listTaskGroups(o: CallOptions = {}): Promise<ApiResult<TaskGroup[]>> {
+    return this.tasks.listTaskGroups(o);
+  }
+  searchTasks(taskGroupId: string, o: CallOptions = {}): Promise<ApiResult<Task[]>> {
+    return this.tasks.searchTasks(taskGroupId, o);
+  }
+  getActions(taskIds: readonly string[], actionTypes?: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskActions>> {
+    return this.tasks.getActions(taskIds, actionTypes, o);
+  }
+  updateLoopItems(input: UpdateLoopItems, o: CallOptions = {}): Promise<ApiResult<UpdateResult>> {
+    return this.tasks.updateLoopItems(input, o);
+  }
+  updateActionProperties(taskId: string, actions: readonly ActionProperties[], o: CallOptions = {}): Promise<ApiResult<UpdateResult>> {
+    return this.tasks.updateActionProperties(taskId, actions, o);
+  }
+  copyTask(taskId: string, taskGroupId?: string, o: CallOptions = {}): Promise<ApiResult<CopiedTask>> {
+    return this.tasks.copyTask(taskId, taskGroupId, o);
+  }
+  moveTask(taskId: string, taskGroupId: string, o: CallOptions = {}): Promise<ApiResult<MoveResult>> {
+    return this.tasks.moveTask(taskId, taskGroupId, o);
   }
 
-  async searchTasks(taskGroupId: string, o: CallOptions = {}): Promise<ApiResult<Task[]>> {
-    if (taskGroupId.trim() === '') {
-      throw new ApiError({ kind: 'invalid-request', field: 'taskGroupId', message: 'A task group id is needed to search tasks' });
-    }
-    // A task group id is not a secret, so the log may show the query.
-    const path = `/task/search?taskGroupId=${encodeURIComponent(taskGroupId)}`;
-    const ctx = this.ctx('main', 'search tasks');
-    return this.main('GET', path, path, undefined, o, (r) => parseReply(r, taskSearchResponseSchema, ctx));
+  // ---- analytics (ops/analytics.ts) -------------------------------------------------------------
+  queryTaskAnalytics(query: AnalyticsQuery, o: CallOptions = {}): Promise<ApiResult<AnalyticsPage>> {
+    return this.analytics.queryTaskAnalytics(query, o);
   }
-
-  async queryTaskAnalytics(query: AnalyticsQuery, o: CallOptions = {}): Promise<ApiResult<AnalyticsPage>> {
-    const check = checkAnalyticsQuery(query, todayUtc(new Date(this.now())));
-    if (!check.ok) {
-      const first = check.issues[0];
-      throw new ApiError({
-        kind: 'invalid-request',
-        field: first?.field,
-        message: `Invalid analytics query: ${check.issues.map((i) => i.message).join('; ')}`,
-      });
-    }
-    const ctx = this.ctx('main', 'query task analytics');
-    const path = '/taskanalytics/queries';
-    return this.main('POST', path, path, JSON.stringify(check.query), o, (r) => parseReply(r, analyticsResponseSchema, ctx));
-  }
-
   /** Every page of a query: page 1 at the maximum page size, then the rest concurrently, in order. */
   queryAllTaskAnalytics(query: AnalyticsQuery, o: FetchAllOptions = {}): Promise<FetchAllResult> {
-    return fetchAllPages((q, signal) => this.queryTaskAnalytics(q, { signal }), query, o);
+    return this.analytics.queryAllTaskAnalytics(query, o);
   }
 
-  async deprecateApp(appRef: string, o: CallOptions = {}): Promise<ApiResult<DeprecatedApp>> {
-    this.assertOpen();
-    const ref = appRefPath(appRef);
-    if (this.datahubUrl === undefined) {
-      throw new ApiError({ kind: 'invalid-request', field: 'datahubUrl', message: 'The data-app hub URL is not configured (datahubUrl).' });
-    }
-    const path = `/v1/data-apps/${ref}/deprecate`;
-    const ctx: ReplyContext = { ...this.ctx('hub', `deprecate ${appRef.trim()}`), notFound: `App ${appRef.trim()} was not found, or you are not its author` };
-    const reply = await this.transport.send({
-      method: 'POST',
-      url: `${this.datahubUrl}${path}`,
-      logPath: `{datahub}${path}`,
-      headers: async () => ({ accept: 'application/json', ...(await this.auth.hubHeaders()).headers }),
-      retry: 'safe', // deprecation is idempotent
-      signal: o.signal,
-    });
-    const parsed = parseReply(reply, deprecateResponseSchema, ctx);
-    return { data: parsed.data, requestId: reply.requestId };
+  // ---- cloud extraction (ops/runs.ts) -----------------------------------------------------------
+  getTaskStatuses(taskIds: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskRunStatus>> {
+    return this.runs.statuses(taskIds, o);
+  }
+  startTask(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.runs.start(taskId, o);
+  }
+  stopTask(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.runs.stop(taskId, o);
+  }
+  getSubtaskStatuses(taskId: string, page: SubtaskPage, o: CallOptions = {}): Promise<ApiResult<SubtaskStatus[]>> {
+    return this.runs.subtaskStatuses(taskId, page, o);
+  }
+  startSubtasks(taskId: string, subTaskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.runs.startSubtasks(taskId, subTaskIds, o);
+  }
+  stopSubtasks(taskId: string, subTaskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.runs.stopSubtasks(taskId, subTaskIds, o);
+  }
+
+  // ---- data (ops/data.ts) -----------------------------------------------------------------------
+  getData(taskId: string, page: DataPageRequest, o: CallOptions = {}): Promise<ApiResult<DataPage>> {
+    return this.data.getData(taskId, page, o);
+  }
+  getLotData(taskId: string, lotNo: string, page: DataPageRequest, o: CallOptions = {}): Promise<ApiResult<DataPage>> {
+    return this.data.getLotData(taskId, lotNo, page, o);
+  }
+  /** Every row, streamed page by page (`for await (const page of client.readData(id))`). */
+  readData(taskId: string, o: ReadDataOptions = {}): DataReader {
+    return this.data.readData(taskId, o);
+  }
+  getNotExportedData(taskId: string, size: number, o: CallOptions = {}): Promise<ApiResult<NotExportedPage>> {
+    return this.data.getNotExportedData(taskId, size, o);
+  }
+  markExported(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.data.markExported(taskId, o);
+  }
+  removeData(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.data.removeData(taskId, o);
+  }
+
+  // ---- data-app hub (ops/hub.ts) ----------------------------------------------------------------
+  deprecateApp(appRef: string, o: CallOptions = {}): Promise<ApiResult<DeprecatedApp>> {
+    return this.hub.deprecateApp(appRef, o);
   }
 
   /** Closes the connection pool. Calls after close fail with 'cancelled'. */
@@ -200,97 +219,6 @@ export class ScrapedeckClient {
     if (this.closed) return;
     this.closed = true;
     if (this.ownsDispatcher) await this.dispatcher.close();
-  }
-
-  // ---- internals ----------------------------------------------------------------------------
-
-  private ctx(surface: Surface, operation: string): ReplyContext {
-    return { surface, operation, secrets: this.secrets };
-  }
-
-  /** A call to the main interface with credentials; a 401 on a session renews it once and retries. */
-  private async main<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    logPath: string,
-    body: string | undefined,
-    o: CallOptions,
-    parse: (reply: Awaited<ReturnType<Transport['send']>>) => { data: T; requestId: string },
-  ): Promise<ApiResult<T>> {
-    this.assertOpen();
-    for (let renewed = false; ; renewed = true) {
-      let used: AuthHeaders | undefined;
-      const reply = await this.transport.send({
-        method,
-        url: `${this.baseUrl}${path}`,
-        logPath,
-        headers: async () => {
-          used = await this.auth.mainHeaders(o.signal);
-          return { ...this.baseHeaders(body !== undefined), ...used.headers };
-        },
-        revalidate: (built) => {
-          if (used === undefined) return built;
-          const now = this.auth.current(used);
-          if (now === undefined) return undefined;
-          used = now;
-          return { ...built, ...now.headers };
-        },
-        body,
-        retry: 'safe',
-        signal: o.signal,
-      });
-      if (reply.status === 401 && !renewed && used?.accessToken !== undefined) {
-        await this.auth.renewAfter401(used.accessToken, o.signal);
-        continue;
-      }
-      const parsed = parse(reply);
-      return { data: parsed.data, requestId: reply.requestId ?? parsed.requestId };
-    }
-  }
-
-  private async grant(
-    body: { grant_type: 'password'; username: string; password: string } | { grant_type: 'refresh_token'; refresh_token: string },
-    retry: RetryMode,
-    o: CallOptions,
-    priority = false,
-  ): Promise<ApiResult<TokenData>> {
-    this.assertOpen();
-    const schema = body.grant_type === 'password' ? passwordGrantRequestSchema : refreshGrantRequestSchema;
-    const check = schema.safeParse(body);
-    if (!check.success) {
-      const issue = check.error.issues[0];
-      throw new ApiError({ kind: 'invalid-request', field: issue?.path.map(String).join('.'), message: `Invalid token request: ${issue?.message ?? 'bad body'}` });
-    }
-    const operation = body.grant_type === 'password' ? 'obtain a token' : 'refresh the token';
-    const reply = await this.transport.send({
-      method: 'POST',
-      url: `${this.baseUrl}/token`,
-      logPath: `/token (${body.grant_type})`,
-      headers: () => ({ accept: 'application/json', 'content-type': 'application/json' }), // token calls carry no credentials
-      body: JSON.stringify(body),
-      retry,
-      signal: o.signal,
-      priority,
-    });
-    const parsed = parseReply(reply, tokenResponseSchema, this.ctx('token', operation));
-    this.secrets.add(parsed.data.access_token, parsed.data.refresh_token);
-    return { data: parsed.data, requestId: reply.requestId ?? parsed.requestId };
-  }
-
-  private baseHeaders(hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (hasBody) headers['content-type'] = 'application/json';
-    const userId = this.options.externalUserId;
-    if (userId) {
-      const problem = headerValueProblem(userId, 'The external user id (scrapedeck.externalUserId)');
-      if (problem !== undefined) throw new ApiError({ kind: 'invalid-request', field: 'externalUserId', message: problem });
-      headers['x-external-user-id'] = userId;
-    }
-    return headers;
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new ApiError({ kind: 'cancelled', message: 'The client is closed' });
   }
 }
 

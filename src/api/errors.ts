@@ -26,6 +26,12 @@ export interface ApiErrorInit {
   retryable?: boolean;
   /** For invalid requests and bad responses: which field. */
   field?: string;
+  /**
+   * An operation that must not run twice (start, stop, copy, remove…) failed after the request
+   * may have reached the server (a 5xx, a time-out, a dropped connection, an unreadable 2xx): it
+   * may have been carried out. It was not retried; check the state before trying again.
+   */
+  maybeApplied?: boolean;
   cause?: unknown;
 }
 
@@ -38,6 +44,7 @@ export class ApiError extends Error {
   readonly requestId: string | undefined;
   readonly retryable: boolean;
   readonly field: string | undefined;
+  readonly maybeApplied: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -48,6 +55,7 @@ export class ApiError extends Error {
     this.requestId = init.requestId;
     this.retryable = init.retryable ?? false;
     this.field = init.field;
+    this.maybeApplied = init.maybeApplied ?? false;
   }
 
   /** A one-line description for people, with the requestId to quote to support. */
@@ -69,10 +77,30 @@ export class ApiError extends Error {
       requestId: this.requestId,
       retryable: this.retryable,
       field: this.field,
+      maybeApplied: this.maybeApplied,
     };
   }
 }
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
+}
+
+const MAYBE_APPLIED_NOTE = 'It may have been carried out: check before trying again.';
+
+/** The same error, marked as possibly carried out (see `maybeApplied`), its message saying so once. */
+export function asMaybeApplied(e: ApiError): ApiError {
+  if (e.message.endsWith(MAYBE_APPLIED_NOTE)) return e;
+  return new ApiError({
+    kind: e.kind,
+    status: e.status,
+    code: e.code,
+    category: e.category,
+    requestId: e.requestId,
+    retryable: false,
+    field: e.field,
+    maybeApplied: true,
+    message: `${e.message.replace(/[.\s]+$/, '')}. ${MAYBE_APPLIED_NOTE}`,
+    cause: e,
+  });
 }

@@ -5,3 +5,12 @@ export { MemoryCredentialsStore, sessionFromToken, SIGN_IN_NEEDED, type Credenti
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
 export { RateLimiter, UnlimitedLimiter, type RequestLimiter } from './limiter';
 export { redact } from './redact';
+export type { BatchedResult } from './batches';
+export { DataReader, type DataBatch, type DataReadProgress, type DataReaderOptions } from './dataReader';
+export type { DataPage, DataRow, DataValue, NotExportedPage } from './dataSchemas';
+export type { DataPageRequest, ReadDataOptions } from './ops/data';
+export { SUBTASK_ACTION_PATH, STATUS_V2_RETRY_MS, type TaskRunStatus } from './ops/runs';
+export { LOOP_ACTION } from './ops/tasks';
+export { OPS_LIMITS } from './opsSchemas';
+export { parseServiceTime, type SubtaskPage, type SubtaskStatus } from './runSchemas';
+export type { ActionProperties, CopiedTask, MoveResult, TaskAction, TaskActions, UpdateLoopItems, UpdateResult } from './taskOpsSchemas';

@@ -20,6 +20,8 @@ export interface ReplyContext {
   secrets: SecretSet;
   /** Wording for a 404 that means something specific here (the hub's "not the author"). */
   notFound?: string;
+  /** Which plans the operation needs, said when the service refuses it (403). */
+  planNote?: string;
 }
 
 const PLAN_NOTE = 'Task and analytics operations need a Standard, Professional or Enterprise plan.';
@@ -50,7 +52,7 @@ export function kindOfCode(code: string | number | undefined): ApiErrorKind {
   if (/forbidden|plan|permission|denied/.test(name)) return 'forbidden';
   if (/notfound|not_found|not\.found/.test(name)) return 'not-found';
   if (/toomany|ratelimit|throttl/.test(name)) return 'rate-limited';
-  if (/invalid|parameter|required|bad|fail/.test(name)) return 'invalid-request';
+  if (/invalid|parameter|required|bad|fail|already|running|conflict|exists/.test(name)) return 'invalid-request';
   return 'server';
 }
 
@@ -91,7 +93,7 @@ function messageFor(kind: ApiErrorKind, label: string, serverMessage: string | u
     case 'forbidden':
       return ctx.surface === 'hub'
         ? `The data-app hub refused to ${ctx.operation}${said}`
-        : `Not allowed to ${ctx.operation}${said}. ${PLAN_NOTE}`;
+        : `Not allowed to ${ctx.operation}${said.replace(/\.$/, '')}. ${ctx.planNote ?? PLAN_NOTE}`;
     case 'not-found':
       return ctx.notFound !== undefined ? `${ctx.notFound}${said}` : `Not found (${ctx.operation})${said}`;
     case 'auth':

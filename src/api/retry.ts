@@ -8,13 +8,16 @@
  * Which failures an operation may repeat:
  * - 'safe': reads, the analytics query, the idempotent deprecate — 429, 5xx, dropped
  *   connections and time-outs are retried.
- * - 'refresh': the refresh grant — retried on 429 (the server refused it unprocessed) and on
- *   failures to connect at all, but not on 5xx or a time-out: the server may have rotated the
- *   refresh token already, and replaying the old one would then be refused as a sign-out.
+ * - 'unsent': operations that must not run twice — the refresh grant (the server rotates the
+ *   refresh token: a replay after it was used is refused as a sign-out), start/stop a run,
+ *   start/stop subtasks, append loop items, copy, move, mark exported, remove data. Retried only
+ *   when the server surely did not act: a 429 (refused unprocessed) and a failure to connect at
+ *   all. Never after a 5xx, a time-out, a dropped connection or an unreadable 2xx: the request may
+ *   have been carried out, and the ApiError says so (`maybeApplied`).
  * - 'never': the password grant — a wrong password repeated looks like guessing, and an
  *   ambiguous failure is the user's to retry.
  */
-export type RetryMode = 'safe' | 'refresh' | 'never';
+export type RetryMode = 'safe' | 'unsent' | 'never';
 
 export interface BackoffOptions {
   baseMs?: number;
@@ -87,7 +90,7 @@ function clampDelay(ms: number): number {
 }
 
 /** Resolves after `ms`, or rejects with `onAbort()` as soon as `signal` fires. */
-export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => unknown): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
   if (signal?.aborted) return Promise.reject(onAbort());
   return new Promise<void>((resolve, reject) => {
     const abort = (): void => {

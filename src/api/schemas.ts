@@ -14,11 +14,11 @@ import { headerValueProblem, textValueProblem } from './headerValues';
 export const daySchema = z.string().refine(isDay, { message: 'must be a date as yyyy-MM-dd' });
 
 /** Ids arrive as strings; tolerate numbers and normalise to string. */
-const idSchema = z.union([z.string().min(1), z.number().int()]).transform((v) => String(v));
+export const idSchema = z.union([z.string().min(1), z.number().int()]).transform((v) => String(v));
 
 /** A nullable metric: null and absent both mean "not known", which is not 0. */
 const metric = z.number().nullish().transform((v) => v ?? null);
-const nullableString = z.string().nullish().transform((v) => v ?? null);
+export const nullableString = z.string().nullish().transform((v) => v ?? null);
 
 export const requestIdSchema = z.string().min(1);
 

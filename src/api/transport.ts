@@ -197,17 +197,23 @@ export class Transport {
       return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
     } catch (e) {
       if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)
-      if (req.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, cause: e });
+      if (req.signal?.aborted) {
+        // Cancelled after sending began: an operation that must not run twice may have run.
+        throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, maybeApplied: req.retry === 'unsent', cause: e });
+      }
       const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+      // Only an operation that must not run twice cares whether the server may have acted.
+      const maybeApplied = req.retry === 'unsent' && !notSent;
       if (code !== undefined && TIMEOUT_CODES.has(code)) {
-        const error = new ApiError({ kind: 'timeout', retryable: true, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
+        const error = new ApiError({ kind: 'timeout', retryable: !maybeApplied, maybeApplied, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
         throw new AttemptFailure(error, notSent);
       }
       const detail = e instanceof Error ? e.message : String(e);
       const error = new ApiError({
         kind: 'network',
-        retryable: true,
+        retryable: !maybeApplied,
+        maybeApplied,
         code,
         message: redact(`Could not reach the service for ${req.method} ${req.logPath}: ${detail}`, this.options.secrets),
       });
@@ -253,5 +259,5 @@ function mayRetry(mode: RetryMode, failure: AttemptFailure): boolean {
   const { kind } = failure.error;
   if (kind !== 'network' && kind !== 'timeout') return false;
   if (mode === 'safe') return true;
-  return mode === 'refresh' && failure.notSent;
+  return mode === 'unsent' && failure.notSent;
 }

@@ -1,12 +1,14 @@
 /**
- * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]`
+ * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
+ *   [--run-seconds S] [--big-task-rows N] [--extra-tasks N]`
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
  * logs go to stderr so stdout stays machine-readable.
  */
 import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
 import type { SandboxInfo } from './info';
 
-const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N] [--quiet]`;
+const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
+               [--run-seconds SECONDS] [--big-task-rows N] [--extra-tasks N] [--quiet]`;
 
 interface Cli {
   options: SandboxOptions;
@@ -40,6 +42,9 @@ export function parseArgs(argv: string[]): Cli {
       case '--rate-limit': cli.options.rateLimit = number(name, value(), (n) => Number.isInteger(n) && n >= 0); break;
       case '--faults': cli.options.faults = number(name, value(), (n) => n >= 0 && n <= 1); break;
       case '--seed': cli.options.seed = number(name, value(), (n) => Number.isInteger(n)); break;
+      case '--run-seconds': cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400); break;
+      case '--big-task-rows': cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000); break;
+      case '--extra-tasks': cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown option ${flag}`);
     }
@@ -53,6 +58,7 @@ function banner(info: SandboxInfo, options: SandboxOptions): string {
     `  base URL:    ${info.baseUrl}`,
     `  datahub URL: ${info.datahubUrl}`,
     `  rate limit:  ${options.rateLimit ?? DEFAULTS.rateLimit}/s per credential · token TTL ${options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds}s · faults ${options.faults ?? 0} · seed ${options.seed ?? DEFAULTS.seed}`,
+    `  runs:        ${options.runSeconds ?? DEFAULTS.runSeconds}s each${options.bigTaskRows ? ` · big task ${options.bigTaskRows.toLocaleString('en-US')} rows` : ''}${options.extraTasks ? ` · ${options.extraTasks} extra tasks` : ''}`,
     '  accounts:',
   ];
   for (const a of info.accounts) {
@@ -66,15 +72,17 @@ function banner(info: SandboxInfo, options: SandboxOptions): string {
 async function main(): Promise<void> {
   const cli = parseArgs(process.argv.slice(2));
   const sandbox = await startSandbox({ ...cli.options, log: cli.quiet ? undefined : (line) => process.stderr.write(`${line}\n`) });
-  process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
     void sandbox.close().then(() => process.exit(0));
   };
+  // Before the banner: a pipe write is synchronous, and a harness that stops the sandbox as soon
+  // as it reads the banner must find the handlers there (without them a signal kills the process).
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -5,11 +5,16 @@
  */
 import type { CollectionMethod } from '../api/schemas';
 import { addDays, parseDay, type DayNumber } from '../api/dates';
-import { allTasks, type Activity, type SeedAccount, type SeedTask } from './seed';
+import { allTasks, type Activity, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
 import { chance, floatBetween, intBetween, rngFor, type Rng } from './prng';
 
 /** Days of history kept: the three-month query window plus slack. */
 export const RECORD_DAYS = 100;
+
+/** The health window the seeded failing and slowing tasks are built for (issue 14's default). */
+export const HEALTH_WINDOW_DAYS = 7;
+/** How much longer a seeded slowing task's runs take over the last 7 days than before. */
+export const SLOWDOWN_FACTOR = 2.2;
 
 export interface Metrics {
   totalCollected: number | null;
@@ -59,7 +64,7 @@ export const round = (value: number, digits: number): number => {
  */
 export function buildDailyRecords(seed: number, account: SeedAccount, today: string, days = RECORD_DAYS): DailyRecord[] {
   const tasks = [...allTasks(account)].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-  const profiles = tasks.map((t) => ({ task: t, profile: taskProfile(rngFor(seed, 'profile', t.taskId), account.activity) }));
+  const profiles = tasks.map((t) => ({ task: t, profile: withHealth(taskProfile(rngFor(seed, 'profile', t.taskId), account.activity), t.health) }));
   const out: DailyRecord[] = [];
   for (let i = days - 1; i >= 0; i--) {
     const date = addDays(today, -i);
@@ -68,10 +73,13 @@ export function buildDailyRecords(seed: number, account: SeedAccount, today: str
     for (const { task, profile } of profiles) {
       // One stream per task and date: a day's figures do not depend on when the sandbox started.
       const rng = rngFor(seed, 'records', task.taskId, date);
-      const cloud = chance(rng, profile.cloudRate * (weekend && account.activity === 'normal' ? 0.6 : 1));
+      // A seeded slowing task runs this much longer over the last 7 days (today included) than before.
+      const slowdown = task.health === 'slowing' && i < HEALTH_WINDOW_DAYS ? SLOWDOWN_FACTOR : 1;
+      const steady = task.health !== undefined; // seeded health tasks run every day, so the window has figures
+      const cloud = chance(rng, profile.cloudRate * (weekend && account.activity === 'normal' && !steady ? 0.6 : 1));
       const local = chance(rng, profile.localRate * (weekend ? 0.5 : 1));
-      if (cloud) out.push(record(account, task, day, date, 'Cloud', dayMetrics(rng, profile, 'Cloud')));
-      if (local) out.push(record(account, task, day, date, 'Local', dayMetrics(rng, profile, 'Local')));
+      if (cloud) out.push(record(account, task, day, date, 'Cloud', dayMetrics(rng, profile, 'Cloud', slowdown)));
+      if (local) out.push(record(account, task, day, date, 'Local', dayMetrics(rng, profile, 'Local', slowdown)));
     }
   }
   return out;
@@ -81,10 +89,22 @@ function record(account: SeedAccount, task: SeedTask, day: DayNumber, date: stri
   return { day, date, taskId: task.taskId, taskName: task.taskName, userId: account.userId, method, metrics };
 }
 
+/**
+ * A seeded failing task fails about half its runs; a failing or slowing one runs in the cloud
+ * every day, so the health window always has figures. Applied after the profile's draws, so no
+ * other task's figures move.
+ */
+function withHealth(profile: TaskProfile, health: TaskHealth | undefined): TaskProfile {
+  if (health === undefined) return profile;
+  const steady = { ...profile, cloudRate: 1, runsPerDay: Math.max(profile.runsPerDay, 6) };
+  return health === 'failing' ? { ...steady, successProbability: 0.4 + (profile.successProbability - 0.9) } : steady;
+}
+
 function taskProfile(rng: Rng, activity: Activity): TaskProfile {
   const base = {
     runsPerDay: intBetween(rng, 1, 24),
-    successProbability: floatBetween(rng, 0.72, 0.995),
+    // Ordinary tasks are healthy (well under a 20 % failure rate): the seeded failing ones stand out.
+    successProbability: floatBetween(rng, 0.9, 0.995),
     secondsPerRun: floatBetween(rng, 20, 900),
     itemsPerRun: intBetween(rng, 40, 2000),
     usesTemplate: chance(rng, 0.4),
@@ -100,14 +120,15 @@ function taskProfile(rng: Rng, activity: Activity): TaskProfile {
   return { ...base, cloudRate: floatBetween(rng, 0.4, 0.8), localRate: floatBetween(rng, 0.2, 0.45) };
 }
 
-function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod): Metrics {
+function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod, slowdown: number): Metrics {
   const cloud = method === 'Cloud';
   // A few scheduled days where nothing ran: counts 0, per-run figures and rates null.
   const runs = chance(rng, 0.03) ? 0 : Math.max(1, Math.round((cloud ? p.runsPerDay : Math.min(p.runsPerDay, 4)) * floatBetween(rng, 0.6, 1.4)));
-  const success = Math.min(runs, Math.round(runs * Math.min(1, p.successProbability + floatBetween(rng, -0.1, 0.05))));
+  const success = Math.min(runs, Math.round(runs * Math.min(1, p.successProbability + floatBetween(rng, -0.05, 0.05))));
   const failure = runs - success;
   const durationKnown = runs > 0 && !chance(rng, 0.06);
-  const duration = durationKnown ? round(p.secondsPerRun * floatBetween(rng, 0.7, 1.3), 2) : null;
+  // Day-to-day spread of ±15 %: no week averages 1.5x the one before unless the task really slowed.
+  const duration = durationKnown ? round(p.secondsPerRun * floatBetween(rng, 0.85, 1.15) * slowdown, 2) : null;
   const totalExec = duration === null ? (runs === 0 ? 0 : null) : round(duration * runs, 2);
   const collected = Math.round(success * p.itemsPerRun * floatBetween(rng, 0.5, 1.5));
   const dedup = !cloud && chance(rng, 0.15) ? null : Math.round(collected * floatBetween(rng, 0.6, 0.98));

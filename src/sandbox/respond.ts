@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'method-not-allowed'
+  | 'conflict'
   | 'unsupported-media-type'
   | 'rate-limited'
   | 'internal'
@@ -44,6 +45,7 @@ export const ERROR_KINDS: Record<ErrorKind, KindInfo> = {
   unauthorized: { status: 401, main: 40100, token: 'Unauthorized', hub: { code: 'unauthorized', category: 'forbidden', retryable: false } },
   forbidden: { status: 403, main: 40300, token: 'Forbidden', hub: { code: 'forbidden', category: 'forbidden', retryable: false } },
   'not-found': { status: 404, main: 40400, token: 'Not.Found', hub: { code: 'not_found', category: 'not_found', retryable: false } },
+  conflict: { status: 409, main: 40900, token: 'Conflict', hub: { code: 'conflict', category: 'invalid_request', retryable: false } },
   'unsupported-media-type': { status: 415, main: 41500, token: 'Unsupported.MediaType', hub: { code: 'unsupported_media_type', category: 'invalid_request', retryable: false } },
   'method-not-allowed': { status: 405, main: 40500, token: 'Method.Not.Allowed', hub: { code: 'method_not_allowed', category: 'invalid_request', retryable: false } },
   'rate-limited': { status: 429, main: 42900, token: 'Too.Many.Requests', hub: { code: 'rate_limited', category: 'rate_limit', retryable: true } },
@@ -54,8 +56,11 @@ export const ERROR_KINDS: Record<ErrorKind, KindInfo> = {
 };
 
 export interface ErrorOptions {
-  /** A more specific integer code for the main interface (analytics parameter problems). */
-  mainCode?: number;
+  /**
+   * A more specific code for the main interface: an integer (analytics parameter problems), or a
+   * string name as the runs, data and task-parameter operations send (`InvalidTaskId`).
+   */
+  mainCode?: number | string;
   headers?: Record<string, string>;
   extra?: Record<string, unknown>;
 }

@@ -4,6 +4,11 @@ import { errorReply, type Iface, type Reply } from './respond';
 import type { RouteRequest, SandboxState } from './state';
 import { handleAnalytics } from './routes/analytics';
 import { handleDeprecate } from './routes/hub';
+import { SUBTASK_ACTION_PATH } from '../api/runSchemas';
+import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
+import { handleCopy, handleMove } from './routes/organise';
+import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';
+import { handleStart, handleStatusesV1, handleStatusesV2, handleStop, handleSubtaskAction, handleSubtaskStatuses } from './routes/runs';
 import { handleTaskGroups, handleTaskSearch } from './routes/tasks';
 import { handleToken, tokenRateKey } from './routes/token';
 
@@ -24,6 +29,21 @@ export interface Route {
 }
 
 const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string => credentialKey(req.headers, remote);
+
+/** A main-interface route of the runs, data and task-parameter operations (rate-limited per credential). */
+function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], pattern?: RegExp): Route {
+  const exact = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`);
+  return { id: `${method} ${path}`, method, pattern: pattern ?? exact, params: [], iface: 'main', handle, rateKey: mainKey };
+}
+
+/**
+ * Start/stop subtasks: both readings of the published `subtasks{start}` answer (`subtasks:start`,
+ * `subtasks/start`), and whatever SUBTASK_ACTION_PATH says, should it ever change.
+ */
+function subtaskPattern(verb: 'start' | 'stop'): RegExp {
+  const own = SUBTASK_ACTION_PATH[verb].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${own})/?$`, 'i');
+}
 
 const ROUTES: Route[] = [
   {
@@ -47,6 +67,23 @@ const ROUTES: Route[] = [
     handle: handleAnalytics,
     rateKey: mainKey,
   },
+  op('POST', '/cloudextraction/statuses', handleStatusesV1),
+  op('POST', '/cloudextraction/statuses/v2', handleStatusesV2),
+  op('POST', '/cloudextraction/start', handleStart),
+  op('POST', '/cloudextraction/stop', handleStop),
+  op('GET', '/cloudextraction/task/subtasks', handleSubtaskStatuses),
+  op('POST', SUBTASK_ACTION_PATH.start, handleSubtaskAction('start'), subtaskPattern('start')),
+  op('POST', SUBTASK_ACTION_PATH.stop, handleSubtaskAction('stop'), subtaskPattern('stop')),
+  op('POST', '/task/getActions', handleGetActions),
+  op('POST', '/task/updateLoopItems', handleUpdateLoopItems),
+  op('POST', '/task/updateActionProperties', handleUpdateActionProperties),
+  op('POST', '/task/copy', handleCopy),
+  op('POST', '/task/moveToGroup', handleMove),
+  op('GET', '/data/all', handleDataAll),
+  op('GET', '/data/lotno/all', handleLotData),
+  op('GET', '/data/notexported', handleNotExported),
+  op('POST', '/data/markexported', handleMarkExported),
+  op('POST', '/data/remove', handleRemove),
   {
     id: 'POST /datahub/v1/data-apps/{app_id}/deprecate',
     method: 'POST',

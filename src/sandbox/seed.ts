@@ -12,11 +12,29 @@ export const API_KEY_PREFIX = 'sdk_';
 /** How busy an account's tasks are; `heavy` makes the Enterprise account the benchmark's 10,000+ rows. */
 export type Activity = 'normal' | 'heavy';
 
+/** Seeded health of a task in the analytics history: clearly failing, or slowing down this week. */
+export type TaskHealth = 'failing' | 'slowing';
+
 export interface SeedTask {
   taskId: string;
   taskName: string;
   taskGroupId: string;
+  health?: TaskHealth;
+  /** `big`: the benchmark task whose rows are generated on the fly; `bulk`: one of the extra benchmark tasks. */
+  kind?: 'big' | 'bulk';
+  /** For a duplicate: the task it was copied from (it shares that task's fields and loops). */
+  copiedFrom?: string;
 }
+
+/** Benchmark additions to the demo account (nothing is added unless asked). */
+export interface WorldExtras {
+  /** One task with this many rows, generated on the fly (0: none). */
+  bigTaskRows?: number;
+  /** This many more tasks, for status and health benchmarks (0: none). */
+  extraTasks?: number;
+}
+
+export const BENCH_GROUP_NAME = 'Benchmarks';
 
 export interface SeedGroup {
   taskGroupId: string;
@@ -72,6 +90,8 @@ interface AccountPlan {
   activity: Activity;
   groups: GroupPlan[];
   apps: AppPlan[];
+  /** Tasks (group index, task index) seeded as failing or slowing, so health has something to show. */
+  health?: { failing: [number, number][]; slowing: [number, number][] };
 }
 
 /** accounts[0] is the Professional account the demo signs in with. */
@@ -94,6 +114,10 @@ const ACCOUNT_PLANS: AccountPlan[] = [
       { name: 'news-digest', releases: [], missingSecrets: [] },
       { name: 'lead-finder', releases: ['0.9.1'], missingSecrets: [] },
     ],
+    health: {
+      failing: [[0, 0], [0, 1], [2, 3]],
+      slowing: [[1, 0], [2, 0], [4, 1]],
+    },
   },
   {
     username: 'grace',
@@ -137,11 +161,13 @@ const SITES = ['Amazon', 'eBay', 'Etsy', 'Walmart', 'Zillow', 'Indeed', 'LinkedI
 const KINDS = ['prices', 'listings', 'reviews', 'search results', 'product details', 'contacts', 'posts',
   'ratings', 'stock levels', 'job ads', 'store locator', 'top sellers'];
 
-export function buildWorld(seed: number): World {
+export function buildWorld(seed: number, extras: WorldExtras = {}): World {
   const teams = new Map<string, string[]>();
   for (const p of ACCOUNT_PLANS) teams.set(p.team, [...(teams.get(p.team) ?? []), p.username]);
 
   const accounts = ACCOUNT_PLANS.map((p) => buildAccount(seed, p, teams.get(p.team) ?? [p.username]));
+  const demo = accounts[0];
+  if (demo && ((extras.bigTaskRows ?? 0) > 0 || (extras.extraTasks ?? 0) > 0)) demo.groups.push(benchGroup(seed, demo, extras));
   const apps = new Map<string, SeedApp>();
   for (const a of accounts) for (const app of a.apps) apps.set(app.ref, app);
   return {
@@ -158,6 +184,12 @@ function buildAccount(seed: number, p: AccountPlan, team: string[]): SeedAccount
   const idRng = rngFor(seed, 'ids', p.username);
   const usedGroupIds = new Set<string>();
   const groups = p.groups.map((g, gi) => buildGroup(idRng, usedGroupIds, g, rngFor(seed, 'names', p.username, gi)));
+  for (const [health, places] of [['failing', p.health?.failing ?? []], ['slowing', p.health?.slowing ?? []]] as const) {
+    for (const [gi, ti] of places) {
+      const task = groups[gi]?.tasks[ti];
+      if (task) task.health = health;
+    }
+  }
   return {
     username: p.username,
     password: `sandbox-${p.username}`,
@@ -197,6 +229,22 @@ function buildGroup(idRng: Rng, used: Set<string>, g: GroupPlan, nameRng: Rng): 
     tasks.push({ taskId: uuidLike(idRng), taskName, taskGroupId });
   }
   return { taskGroupId, taskGroupName: g.name, tasks };
+}
+
+/** The benchmark group: its ids come from a stream of their own, so the seeded world stays as it was. */
+function benchGroup(seed: number, account: SeedAccount, extras: WorldExtras): SeedGroup {
+  const rng = rngFor(seed, 'bench', account.username);
+  const used = new Set(account.groups.map((g) => g.taskGroupId));
+  let taskGroupId: string;
+  do taskGroupId = String(intBetween(rng, 100000, 999999));
+  while (used.has(taskGroupId));
+  const tasks: SeedTask[] = [];
+  const big = extras.bigTaskRows ?? 0;
+  if (big > 0) tasks.push({ taskId: uuidLike(rng), taskName: `Big export (${big.toLocaleString('en-US')} rows)`, taskGroupId, kind: 'big' });
+  for (let i = 0; i < (extras.extraTasks ?? 0); i++) {
+    tasks.push({ taskId: uuidLike(rng), taskName: `Bulk task ${String(i + 1).padStart(4, '0')}`, taskGroupId, kind: 'bulk' });
+  }
+  return { taskGroupId, taskGroupName: BENCH_GROUP_NAME, tasks };
 }
 
 /** The public view of an account (`SandboxInfo.accounts`). */

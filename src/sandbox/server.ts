@@ -14,7 +14,10 @@ import { RateLimiter } from './rateLimit';
 import { buildDailyRecords } from './records';
 import { errorReply, retryAfter, type Iface, type Reply } from './respond';
 import { DATAHUB_PREFIX, matchRoute } from './router';
+import { LoopStore } from './loops';
+import { DEFAULT_RUN_SECONDS, RunBook } from './runBook';
 import { buildWorld, publicAccount } from './seed';
+import { TaskIndex } from './taskIndex';
 import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state';
 
 export type { SandboxInfo, SandboxAccount } from './info';
@@ -31,8 +34,14 @@ export interface SandboxOptions {
   seed?: number;
   /** One line per request (method, path, status, duration, requestId); never a secret. */
   log?: (line: string) => void;
-  /** The clock (epoch ms) for "today", token expiry and the rate limit. */
+  /** The clock (epoch ms) for "today", token expiry, the rate limit and runs. */
   now?: () => number;
+  /** How long a started run takes, in seconds (default 30). */
+  runSeconds?: number;
+  /** Adds a "Big export" task with this many rows (generated on the fly) to the demo account. */
+  bigTaskRows?: number;
+  /** Adds this many tasks to the demo account's Benchmarks group. */
+  extraTasks?: number;
 }
 
 export interface RunningSandbox {
@@ -41,7 +50,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1 } as const;
+export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS } as const;
 const MAX_BODY_BYTES = 1_000_000;
 
 function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
@@ -76,7 +85,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = options.now ?? (() => Date.now());
   const host = options.host ?? DEFAULTS.host;
   const log = options.log;
-  const world = buildWorld(seed);
+  const bigTaskRows = Math.max(0, Math.floor(options.bigTaskRows ?? 0));
+  const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)) });
   // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
   // filter, bucket and page.
   let engine: { today: string; query: (q: RecordQuery) => RecordPage } | undefined;
@@ -103,6 +113,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats,
     now,
     info: { baseUrl: '', datahubUrl: '', accounts: world.accounts.map(publicAccount) },
+    ops: {
+      tasks: new TaskIndex(world),
+      runs: new RunBook({ seed, bornAt: now(), runSeconds: options.runSeconds ?? DEFAULTS.runSeconds, bigTaskRows }),
+      loops: new LoopStore(seed),
+    },
   };
 
   const delay = (ms: number): Promise<void> =>

@@ -7,7 +7,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RecordPage, RecordQuery } from './analytics';
 import type { TokenStore } from './auth';
 import type { SandboxInfo } from './info';
+import type { LoopStore } from './loops';
+import type { RunBook } from './runBook';
 import type { World } from './seed';
+import type { TaskIndex } from './taskIndex';
 
 /** Counters for tests and the bench ("exactly one refresh"). Live: read them any time. */
 export interface SandboxStats {
@@ -47,6 +50,14 @@ export interface SandboxState {
   stats: SandboxStats;
   now: () => number;
   info: SandboxInfo;
+  /** Runs, data, loops, duplicates and moves: what changes while the sandbox runs. */
+  ops: SandboxOps;
+}
+
+export interface SandboxOps {
+  tasks: TaskIndex;
+  runs: RunBook;
+  loops: LoopStore;
 }
 
 export interface RouteRequest {

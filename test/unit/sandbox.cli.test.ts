@@ -82,10 +82,30 @@ describe('sandbox: command line', function () {
   });
 
   it('a bad flag exits 2 with usage', async () => {
-    for (const args of [['--nope'], ['--port', 'x'], ['--faults', '2']]) {
+    for (const args of [['--nope'], ['--port', 'x'], ['--faults', '2'], ['--run-seconds', '0'], ['--big-task-rows', '-1'], ['--extra-tasks', '1.5']]) {
       const p = run(args);
       assert.equal(await p.exit, 2, args.join(' '));
       assert.match(p.stderr(), /usage: sandbox/);
+    }
+  });
+
+  it('--run-seconds, --big-task-rows and --extra-tasks: in the banner, and the demo account gets the Benchmarks group', async () => {
+    const p = run(['--port', '0', '--run-seconds', '5', '--big-task-rows', '2500', '--extra-tasks', '3', '--quiet']);
+    try {
+      await until(() => p.stdout().includes('Ctrl-C'));
+      const out = p.stdout();
+      assert.match(out, /runs: +5s each · big task 2,500 rows · 3 extra tasks/);
+      const key = /ada +Professional +password \S+ +API key (\S+)/.exec(out)?.[1] ?? '';
+      const baseUrl = /base URL: +(\S+)/.exec(out)?.[1] ?? '';
+      const groups = ((await (await fetch(`${baseUrl}/taskGroup`, { headers: { 'x-api-key': key } })).json()) as { data: { taskGroupId: string; taskGroupName: string }[] }).data;
+      const bench = groups.find((g) => g.taskGroupName === 'Benchmarks');
+      assert.ok(bench, 'a Benchmarks group');
+      const tasks = ((await (await fetch(`${baseUrl}/task/search?taskGroupId=${bench.taskGroupId}`, { headers: { 'x-api-key': key } })).json()) as { data: { taskName: string }[] }).data;
+      assert.deepEqual(tasks.map((t) => t.taskName), ['Big export (2,500 rows)', 'Bulk task 0001', 'Bulk task 0002', 'Bulk task 0003']);
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exit, 0);
+    } finally {
+      p.child.kill('SIGKILL');
     }
   });
 });

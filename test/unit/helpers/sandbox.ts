@@ -15,6 +15,10 @@ import {
   tokenErrorSchema,
   tokenResponseSchema,
 } from '../../../src/api/schemas';
+import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/dataSchemas';
+import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/opsSchemas';
+import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/runSchemas';
+import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/taskOpsSchemas';
 import { sandboxInfoSchema, type SandboxAccount } from '../../../src/sandbox/info';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server';
 
@@ -36,7 +40,30 @@ export interface CallOptions {
   raw?: boolean;
 }
 
+/** The runs, data and task-parameter operations (more-endpoints.md): success schema by path. */
+const OPS_SUCCESS: [string, z.ZodType][] = [
+  ['/cloudextraction/statuses/v2', taskStatusV2ResponseSchema],
+  ['/cloudextraction/statuses', taskStatusV1ResponseSchema],
+  ['/cloudextraction/task/subtasks', subtaskStatusResponseSchema],
+  ['/cloudextraction/', nullDataResponseSchema],
+  ['/task/getActions', taskActionsResponseSchema],
+  ['/task/updateLoopItems', updateResultResponseSchema],
+  ['/task/updateActionProperties', updateResultResponseSchema],
+  ['/task/copy', copiedTaskResponseSchema],
+  ['/task/moveToGroup', moveResultResponseSchema],
+  ['/data/all', dataPageResponseSchema],
+  ['/data/lotno/all', dataPageResponseSchema],
+  ['/data/notexported', notExportedResponseSchema],
+  ['/data/', nullDataResponseSchema],
+];
+
+export function isOpsPath(path: string): boolean {
+  return OPS_SUCCESS.some(([prefix]) => path.startsWith(prefix));
+}
+
 function successSchema(path: string): z.ZodType | undefined {
+  const op = OPS_SUCCESS.find(([prefix]) => path.startsWith(prefix));
+  if (op) return op[1];
   if (path.startsWith('/token')) return tokenResponseSchema;
   if (path.startsWith('/taskGroup')) return taskGroupListResponseSchema;
   if (path.startsWith('/task/search')) return taskSearchResponseSchema;
@@ -47,6 +74,7 @@ function successSchema(path: string): z.ZodType | undefined {
 }
 
 function errorSchema(path: string): z.ZodType {
+  if (isOpsPath(path)) return serviceErrorSchema;
   if (path.startsWith('/token')) return tokenErrorSchema;
   if (path.startsWith('/datahub')) return hubErrorSchema;
   return analyticsErrorSchema;

@@ -1,0 +1,171 @@
+/**
+ * Cloud extraction: task statuses (v2, v1 when v2 is refused), start, stop, subtask statuses,
+ * start/stop subtasks. Statuses are reads and are retried; start, stop and the subtask actions
+ * must not run twice and are retried only when the server surely did not act (see retry.ts).
+ */
+import { inBatches, splitIds, type BatchedResult } from '../batches';
+import { isApiError, type ApiError } from '../errors';
+import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
+import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../opsSchemas';
+import {
+  SUBTASK_ACTION_PATH,
+  subtaskPageSchema,
+  subtaskStatusResponseSchema,
+  subtasksBodySchema,
+  taskIdBodySchema,
+  taskStatusV1ResponseSchema,
+  taskStatusV2ResponseSchema,
+  type SubtaskPage,
+  type SubtaskStatus,
+} from '../runSchemas';
+
+export { SUBTASK_ACTION_PATH };
+
+export const CLOUD_PLAN_NOTE = 'Cloud extraction needs a Professional or Enterprise plan.';
+
+/** After v2 was refused, v1 is used for this long before v2 is tried again. */
+export const STATUS_V2_RETRY_MS = 10 * 60_000;
+
+/** A task's run status: v2's fields, or v1's (then the counts and times are null: v1 does not say). */
+export interface TaskRunStatus {
+  taskId: string;
+  /** As the service sent it: `Extracting`, `Stopped`, or a value not published. */
+  status: string;
+  /** v1 only. */
+  taskName: string | null;
+  currentTotalExtractCount: number | null;
+  executedTimes: number | null;
+  subTaskCount: number | null;
+  /** Service times (`2018-04-04T18:34:20.973`), no zone: read them as UTC (`parseServiceTime`). */
+  startExecuteTime: string | null;
+  endExecuteTime: string | null;
+  nextExecuteTime: string | null;
+  source: 'v2' | 'v1';
+}
+
+/**
+ * v2 refused: the route is unknown or not allowed (404, 405, 410, 501). A 404 that names a task
+ * (`InvalidTaskId`) is about the ids, not the route, and v1 would say the same.
+ */
+export function isStatusV2Refused(e: ApiError): boolean {
+  if (e.status === undefined || ![404, 405, 410, 501].includes(e.status)) return false;
+  return !(typeof e.code === 'string' && /task/i.test(e.code));
+}
+
+export class RunOps {
+  /** Epoch ms until which v1 answers statuses (v2 was refused). */
+  private v2RefusedUntil = -Infinity;
+
+  constructor(
+    private readonly caller: MainCaller,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Statuses of any number of tasks: batches of 100 (duplicates sent once), v2 first; if v2 is
+   * refused, v1 for every batch, and v1 for the next 10 minutes.
+   */
+  async statuses(taskIds: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskRunStatus>> {
+    const batches = splitIds(taskIds, OPS_LIMITS.batch);
+    for (const batch of batches) checkRequest(taskIdListSchema, batch, 'get task statuses');
+    if (batches.length === 0) return { data: [], requestId: undefined, requestIds: [] };
+    if (this.now() >= this.v2RefusedUntil) {
+      try {
+        return await inBatches(batches, (ids, signal) => this.statusesV2(ids, { signal }), o.signal);
+      } catch (e) {
+        if (!isApiError(e) || !isStatusV2Refused(e)) throw e;
+        this.v2RefusedUntil = this.now() + STATUS_V2_RETRY_MS;
+      }
+    }
+    return inBatches(batches, (ids, signal) => this.statusesV1(ids, { signal }), o.signal);
+  }
+
+  async statusesV2(taskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<TaskRunStatus[]>> {
+    const body = { taskIds: checkRequest(taskIdListSchema, taskIds, 'get task statuses (v2)') };
+    const r = await this.caller.call(
+      { method: 'POST', path: '/cloudextraction/statuses/v2', body, retry: 'safe', operation: 'get task statuses', response: taskStatusV2ResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      o,
+    );
+    return { requestId: r.requestId, data: r.data.map((s) => ({ ...s, taskName: null, source: 'v2' as const })) };
+  }
+
+  async statusesV1(taskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<TaskRunStatus[]>> {
+    const body = { taskIds: checkRequest(taskIdListSchema, taskIds, 'get task statuses (v1)') };
+    const r = await this.caller.call(
+      { method: 'POST', path: '/cloudextraction/statuses', body, retry: 'safe', operation: 'get task statuses', response: taskStatusV1ResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      o,
+    );
+    const data = r.data.map((s) => ({
+      taskId: s.taskId,
+      status: s.status,
+      taskName: s.taskName,
+      currentTotalExtractCount: null,
+      executedTimes: null,
+      subTaskCount: null,
+      startExecuteTime: null,
+      endExecuteTime: null,
+      nextExecuteTime: null,
+      source: 'v1' as const,
+    }));
+    return { requestId: r.requestId, data };
+  }
+
+  async start(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.action('/cloudextraction/start', 'start', taskId, o);
+  }
+
+  async stop(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.action('/cloudextraction/stop', 'stop', taskId, o);
+  }
+
+  /** One page of a task's subtasks (size 1 to 20). The reply has no total: a short page is the last. */
+  async subtaskStatuses(taskId: string, page: SubtaskPage, o: CallOptions = {}): Promise<ApiResult<SubtaskStatus[]>> {
+    const { taskId: id } = checkRequest(taskIdBodySchema, { taskId }, 'get subtask statuses');
+    const p = checkRequest(subtaskPageSchema, page, 'get subtask statuses');
+    return this.caller.call(
+      {
+        method: 'GET',
+        path: `/cloudextraction/task/subtasks${query({ taskId: id, page: p.page, size: p.size })}`,
+        retry: 'safe',
+        operation: `get the subtasks of task ${id}`,
+        response: subtaskStatusResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
+      o,
+    );
+  }
+
+  async startSubtasks(taskId: string, subTaskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.subtaskAction('start', taskId, subTaskIds, o);
+  }
+
+  async stopSubtasks(taskId: string, subTaskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<null>> {
+    return this.subtaskAction('stop', taskId, subTaskIds, o);
+  }
+
+  private async action(path: string, verb: 'start' | 'stop', taskId: string, o: CallOptions): Promise<ApiResult<null>> {
+    const body = checkRequest(taskIdBodySchema, { taskId }, `${verb} a task`);
+    const r = await this.caller.call(
+      { method: 'POST', path, body, retry: 'unsent', operation: `${verb} task ${body.taskId}`, response: nullDataResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      o,
+    );
+    return { data: null, requestId: r.requestId };
+  }
+
+  private async subtaskAction(verb: 'start' | 'stop', taskId: string, subTaskIds: readonly string[], o: CallOptions): Promise<ApiResult<null>> {
+    const body = checkRequest(subtasksBodySchema, { taskId, subTaskIds: [...new Set(subTaskIds)] }, `${verb} subtasks`);
+    const r = await this.caller.call(
+      {
+        method: 'POST',
+        path: SUBTASK_ACTION_PATH[verb],
+        body,
+        retry: 'unsent',
+        operation: `${verb} ${body.subTaskIds.length} subtask(s) of task ${body.taskId}`,
+        response: nullDataResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
+      o,
+    );
+    return { data: null, requestId: r.requestId };
+  }
+}

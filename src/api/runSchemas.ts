@@ -1,0 +1,90 @@
+/**
+ * Cloud extraction (runs): task statuses v1 and v2, subtask statuses, and the request bodies of
+ * start/stop. Status values are open: `Extracting` and `Stopped` are the ones the spec shows, and
+ * any other value is kept as it came (a number becomes its text), never refused.
+ */
+import * as z from 'zod';
+import { OPS_LIMITS, listOf, nullableCount, taskIdListSchema, taskIdSchema } from './opsSchemas';
+import { envelope, idSchema, nullableString } from './schemas';
+
+/** A status value as it came; the full list is not published. */
+export const statusValueSchema = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+/** A service time (`2018-04-04T18:34:20.973`, no zone shown) kept as the text it came as; null if absent. */
+export const serviceTimeSchema = z.string().nullish().transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v));
+
+export const taskStatusV1Schema = z.object({
+  taskId: idSchema,
+  taskName: nullableString,
+  status: statusValueSchema,
+});
+export type TaskStatusV1 = z.infer<typeof taskStatusV1Schema>;
+
+export const taskStatusV2Schema = z.object({
+  taskId: idSchema,
+  status: statusValueSchema,
+  currentTotalExtractCount: nullableCount,
+  executedTimes: nullableCount,
+  subTaskCount: nullableCount,
+  startExecuteTime: serviceTimeSchema,
+  endExecuteTime: serviceTimeSchema,
+  nextExecuteTime: serviceTimeSchema,
+});
+export type TaskStatusV2 = z.infer<typeof taskStatusV2Schema>;
+
+export const taskStatusV1ResponseSchema = envelope(listOf(taskStatusV1Schema));
+export const taskStatusV2ResponseSchema = envelope(listOf(taskStatusV2Schema));
+
+export const subtaskStatusSchema = z.object({
+  subTaskId: idSchema,
+  status: statusValueSchema,
+});
+export type SubtaskStatus = z.infer<typeof subtaskStatusSchema>;
+export const subtaskStatusResponseSchema = envelope(listOf(subtaskStatusSchema));
+
+// ---- requests -------------------------------------------------------------------------------
+
+/**
+ * Start / stop subtasks. The published path is written `cloudextraction/subtasks{start}`; what
+ * stands in the braces' place is not certain (one third-party client sends `subtasks:start`).
+ * This is the one place it is written (the client sends it, the sandbox answers it): if the
+ * service answers 404 there, change it here.
+ */
+export const SUBTASK_ACTION_PATH = { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' } as const;
+
+export const taskIdsBodySchema = z.object({ taskIds: taskIdListSchema });
+export const taskIdBodySchema = z.object({ taskId: taskIdSchema });
+
+export const subtaskPageSchema = z.object({
+  page: z.number().int().min(1, 'page starts at 1'),
+  size: z.number().int().min(1, 'size is 1 to 20').max(OPS_LIMITS.subtaskPageMax, 'size is 1 to 20'),
+});
+export type SubtaskPage = z.infer<typeof subtaskPageSchema>;
+
+export const subtasksBodySchema = z.object({
+  taskId: taskIdSchema,
+  subTaskIds: z
+    .array(z.string().trim().min(1, 'a subtask id is required').max(OPS_LIMITS.idMaxLength))
+    .min(1, 'at least one subtask id is required')
+    .max(OPS_LIMITS.subtaskIdsMax, `at most ${OPS_LIMITS.subtaskIdsMax} subtask ids per request`),
+});
+
+/**
+ * A service time as epoch ms. The spec's times carry no zone; they are read as UTC (say so where
+ * they are shown). Undefined when the text is not a date-time.
+ */
+export function parseServiceTime(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined) return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, day, time, zone] = m as unknown as [string, string, string, string | undefined];
+  // Date.parse reads at most milliseconds: cut longer fractions.
+  const clipped = time.replace(/(\.\d{3})\d+$/, '$1');
+  const ms = Date.parse(`${day}T${clipped}${zone ?? 'Z'}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Epoch ms as the service writes times: `yyyy-MM-ddTHH:mm:ss.SSS`, UTC, no zone (the sandbox's replies). */
+export function formatServiceTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23);
+}

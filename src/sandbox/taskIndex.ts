@@ -1,0 +1,49 @@
+/**
+ * Finds a task or group by id within one account (another account's ids are unknown: no
+ * existence leaks), and duplicates or moves tasks between groups, so later searches show it.
+ */
+import { rngFor, uuidLike } from './prng';
+import type { SeedAccount, SeedGroup, SeedTask, World } from './seed';
+
+export class TaskIndex {
+  private readonly byId = new Map<string, { account: SeedAccount; task: SeedTask }>();
+  private copies = 0;
+
+  constructor(private readonly world: World) {
+    for (const account of world.accounts) for (const g of account.groups) for (const task of g.tasks) this.byId.set(task.taskId, { account, task });
+  }
+
+  task(account: SeedAccount, taskId: string): SeedTask | undefined {
+    const hit = this.byId.get(taskId);
+    return hit && hit.account === account ? hit.task : undefined;
+  }
+
+  group(account: SeedAccount, taskGroupId: string): SeedGroup | undefined {
+    return account.groups.find((g) => g.taskGroupId === taskGroupId);
+  }
+
+  /** A duplicate named "<name> (copy)" ("(copy 2)", … if taken) at the end of the group. */
+  copy(account: SeedAccount, task: SeedTask, into: SeedGroup): SeedTask {
+    const rng = rngFor(this.world.seed, 'copy', task.taskId, ++this.copies);
+    let taskId: string;
+    do taskId = uuidLike(rng);
+    while (this.byId.has(taskId));
+    const names = new Set(into.tasks.map((t) => t.taskName));
+    let taskName = `${task.taskName} (copy)`;
+    for (let n = 2; names.has(taskName); n++) taskName = `${task.taskName} (copy ${n})`;
+    const copy: SeedTask = { taskId, taskName, taskGroupId: into.taskGroupId, copiedFrom: task.copiedFrom ?? task.taskId };
+    into.tasks.push(copy);
+    this.byId.set(taskId, { account, task: copy });
+    return copy;
+  }
+
+  /** Moves a task to the end of another group; false if it is in that group already. */
+  move(account: SeedAccount, task: SeedTask, to: SeedGroup): boolean {
+    if (task.taskGroupId === to.taskGroupId) return false;
+    const from = this.group(account, task.taskGroupId);
+    if (from) from.tasks.splice(from.tasks.indexOf(task), 1);
+    task.taskGroupId = to.taskGroupId;
+    to.tasks.push(task);
+    return true;
+  }
+}
