@@ -1,81 +1,51 @@
 /**
- * activate(): builds the services and registers the views and commands. Nothing else lives here.
+ * activate(): builds the account, the views and the panels, then registers the commands.
+ * Nothing else lives here.
  */
 import './platform/zodJitless'; // must stay first: see the file
-import * as vscode from 'vscode';
-import { AccountService } from './account/accountService';
-import { registerAuthProvider } from './account/authProvider';
-import { trackAccountContextKeys } from './account/contextKeys';
-import { SandboxHost } from './account/sandboxHost';
-import { createAccountStatusBar } from './account/statusBar';
-import { registerAnalytics, type AnalyticsRegistry } from './analytics/register';
-import { chooseSignIn, registerAccountCommands } from './commands/account';
-import { registerAuthCommands, restoreSandbox, signOut } from './commands/auth';
+import type * as vscode from 'vscode';
+import { createAccount } from './account/createAccount';
+import { registerAnalytics } from './analytics/register';
+import { registerCommands } from './commands';
 import { Configuration } from './platform/configuration';
+import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
-import { createUi, type ScrapedeckApi } from './platform/ui';
-import { registerAppViews, registerTaskViews } from './views';
-import type { AppsTreeProvider } from './views/apps/appsProvider';
-import type { TasksTreeProvider } from './views/tasks/tasksProvider';
+import { createUi } from './platform/ui';
+import { SandboxHost } from './sandboxHost/sandboxHost';
+import { testSeam, type ScrapedeckTestApi } from './testSeam';
+import { createAppViews, createTaskViews } from './views';
 
-/** What integration tests may look at. Read-only by convention; only `ui` answers are replaced. */
-export interface ScrapedeckTestApi extends ScrapedeckApi {
-  readonly account: AccountService;
-  readonly configuration: Configuration;
-  /** A copy of every line written to the "Scrapedeck" log channel. */
-  readonly logLines: readonly string[];
-  readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
-  readonly analytics: AnalyticsRegistry;
-}
+export type { ScrapedeckTestApi } from './testSeam';
 
 /**
  * Other extensions see what activate() returns. Installed as users install it, Scrapedeck returns
- * nothing: the test seam (the account and its stored credentials, the UI prompts a test answers,
- * the log, the sandbox override) exists only when VS Code runs Scrapedeck's own tests, a mode a
- * user's installation cannot switch on.
+ * nothing: the test seam (`testSeam.ts`) exists only when VS Code runs Scrapedeck's own tests.
  */
 export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | undefined {
   const ui = createUi();
   const log = createLog('Scrapedeck');
-  context.subscriptions.push(log);
   const configuration = new Configuration(ui, log.channel);
-  const account = new AccountService({
-    secrets: context.secrets,
-    globalState: context.globalState,
-    configuration,
-    log: log.channel,
-    ui,
-  });
-  const sandbox = new SandboxHost(account, context.globalState, log.channel);
-  context.subscriptions.push(configuration, account, sandbox, trackAccountContextKeys(account), createAccountStatusBar(account));
+  context.subscriptions.push(log, configuration);
 
-  const authDeps = { account, sandbox, configuration, ui, log: log.channel };
-  registerAuthCommands(context, authDeps);
-  registerAccountCommands(context, { account, ui, log: log.channel });
-  context.subscriptions.push(
-    registerAuthProvider({
-      current: () => account.account,
-      onDidChange: account.onDidChange,
-      signIn: () => chooseSignIn(ui),
-      signOut: () => signOut(authDeps),
-    }),
-  );
+  const account = createAccount(context, { configuration, log: log.channel });
+  const { holder } = account;
+  const sandbox = new SandboxHost(holder, context.globalState, log.channel);
+  const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
+  context.subscriptions.push(sandbox);
 
-  const tasks = registerTaskViews(context, { account, ui, log: log.channel });
-  const apps = registerAppViews(context, { account, ui, log: log.channel, configuration });
+  const viewDeps = { account: holder, reporter, configuration };
+  const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
   const analytics = registerAnalytics(context, {
-    getClient: () => account.getClient(),
-    listTasks: (signal) => tasks.listTasks(signal),
+    getClient: () => holder.getClient(),
+    listTasks: (signal) => views.tasks.listTasks(signal),
     log: log.channel,
     ui,
-    onDidChangeAccount: account.onDidChange,
+    onDidChangeAccount: holder.onDidChange,
   });
 
-  // A sandbox chosen before the last reload comes back in the background.
-  void restoreSandbox(authDeps);
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics });
 
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { ui, account, configuration, logLines: log.lines, views: { tasks: tasks.provider, apps: apps.provider }, analytics };
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
 }
 
 export function deactivate(): void {

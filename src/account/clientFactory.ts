@@ -2,7 +2,6 @@
  * Builds the client for the current endpoints and validated settings. The log hook is the one
  * "Scrapedeck" channel; the client redacts every line before it gets there.
  */
-import type * as vscode from 'vscode';
 import type { CredentialsStore } from '../api/auth';
 import { ScrapedeckClient } from '../api/client';
 import { isLoopbackHost, type Settings } from '../platform/settings';
@@ -11,7 +10,8 @@ export interface ClientRecipe {
   endpoints: { baseUrl: string; datahubUrl: string | undefined };
   settings: Settings;
   credentials: CredentialsStore;
-  log: vscode.LogOutputChannel;
+  /** The "Scrapedeck" channel; the client redacts every line before it gets here. */
+  log: { info(line: string): void };
   now: () => number;
   onSessionExpired: () => void;
 }

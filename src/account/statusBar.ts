@@ -3,14 +3,15 @@
  * account menu on click. Signed out it offers to sign in.
  */
 import * as vscode from 'vscode';
-import type { Account, AccountService } from './accountService';
+import { COMMANDS } from '../platform/commandIds';
+import type { Account, ClientHolder } from './clientHolder';
 
 const MAX_LABEL = 24;
 
-export function createAccountStatusBar(account: AccountService): vscode.Disposable {
+export function createAccountStatusBar(account: Pick<ClientHolder, 'account' | 'endpoints' | 'onDidChange'>): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('scrapedeck.account', vscode.StatusBarAlignment.Left, 0);
   item.name = 'Scrapedeck Account';
-  item.command = 'scrapedeck.accountMenu';
+  item.command = COMMANDS.accountMenu;
   const update = (current: Account | undefined): void => {
     const view = statusBarText(current, account.endpoints.baseUrl);
     item.text = view.text;

@@ -10,7 +10,7 @@ export type Verified =
   | { ok: true; credentials: Credentials; /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError }
   | { ok: false; error: ApiError };
 
-/** Something that can build a throwaway client for the current address (the AccountService). */
+/** Something that can build a throwaway client (the ClientHolder, bound to the address being signed in to). */
 export interface ProbeClientFactory {
   createProbeClient(credentials?: Credentials): ScrapedeckClient;
 }

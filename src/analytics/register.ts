@@ -27,9 +27,10 @@ export interface AnalyticsRegistry {
   openPanel(preset?: Preset): AnalyticsPanel;
   /** The panels open now, oldest first (read-only: tests and the e2e harness look, never touch). */
   panels(): readonly AnalyticsPanel[];
+  /** What `scrapedeck.analytics.open` does (registered by commands/index.ts): parse, offer sign-in, open. */
+  open(arg?: unknown): Promise<AnalyticsPanel | undefined>;
 }
 
-export const OPEN_ANALYTICS_COMMAND = 'scrapedeck.analytics.open';
 const SIGN_IN_WITH_API_KEY = 'Sign In with API Key';
 const TRY_SANDBOX = 'Try the Sandbox';
 
@@ -83,7 +84,6 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(OPEN_ANALYTICS_COMMAND, openCommand),
     vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
     { dispose: () => open.splice(0).forEach((p) => p.dispose()) },
   );
@@ -91,5 +91,5 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     context.subscriptions.push(deps.onDidChangeAccount(() => open.forEach((p) => p.notifySignedIn())));
   }
 
-  return { openPanel, panels: () => [...open] };
+  return { openPanel, panels: () => [...open], open: openCommand };
 }

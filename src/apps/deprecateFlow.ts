@@ -8,14 +8,14 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { AccountService } from '../account/accountService';
+import type { ClientHolder } from '../account/clientHolder';
+import { COMMANDS } from '../platform/commandIds';
 import type { Ui } from '../platform/ui';
 import type { AppStore } from './appStore';
 import { confirmationText, deprecationDescription, missingSecretsWarning, recordFromResult } from './deprecation';
 
 export const DEPRECATE_BUTTON = 'Deprecate';
 const SET_API_KEY = 'Set API Key';
-const SET_HUB_URL = 'Set Hub URL';
 const COPY_REQUEST_ID = 'Copy Request ID';
 
 /** What happened; the command returns it so tests (and callers) can tell the paths apart. */
@@ -31,7 +31,13 @@ export type DeprecateOutcome =
   | 'failed';
 
 export interface DeprecateDeps {
-  account: Pick<AccountService, 'account' | 'getClient' | 'ensureHubApiKey'>;
+  account: Pick<ClientHolder, 'account' | 'getClient'>;
+  /** The hub's prerequisites, asked for by the commands (the one "set the hub address" message, the hub key prompt). */
+  hub: {
+    reportMissingAddress(): void;
+    /** True if the client can call the hub now; after a password sign-in this asks for a hub key. */
+    ensureApiKey(): Promise<boolean>;
+  };
   ui: Ui;
   log: vscode.LogOutputChannel;
   store: AppStore;
@@ -50,9 +56,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   }
   const hubUrl = account.datahubUrl;
   if (hubUrl === undefined) {
-    void ui
-      .showWarningMessage('The data-app hub address is not set, so apps cannot be deprecated. Set scrapedeck.datahubUrl (the address before /v1/…).', SET_HUB_URL)
-      .then((choice) => choice === SET_HUB_URL && vscode.commands.executeCommand('scrapedeck.openHubSettings'));
+    deps.hub.reportMissingAddress();
     return 'no-hub';
   }
 
@@ -61,7 +65,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   if (answer !== DEPRECATE_BUTTON) return 'declined';
 
   // A password sign-in has no hub key yet: this asks for one (false = the user gave none).
-  if (!(await deps.account.ensureHubApiKey())) return 'no-hub-key';
+  if (!(await deps.hub.ensureApiKey())) return 'no-hub-key';
   const client = deps.account.getClient();
   if (client === undefined) return 'signed-out';
 
@@ -106,7 +110,7 @@ function explainFailure(ref: string, error: unknown, deps: DeprecateDeps): Depre
     deps.log.warn(`Deprecating ${ref}: the hub refused the API key (${error.describe()})`);
     void ui
       .showErrorMessage('The data-app hub API key is missing or invalid. Set a valid key and try again.', SET_API_KEY)
-      .then((choice) => choice === SET_API_KEY && vscode.commands.executeCommand('scrapedeck.setHubApiKey'));
+      .then((choice) => choice === SET_API_KEY && vscode.commands.executeCommand(COMMANDS.setHubApiKey));
     return 'unauthorized';
   }
   if (error.status === 404 || error.kind === 'not-found') {

@@ -2,14 +2,11 @@
  * The account menu (the status-bar item's click), the log and the settings shortcuts.
  */
 import * as vscode from 'vscode';
-import type { AccountService } from '../account/accountService';
+import { COMMANDS } from '../platform/commandIds';
 import type { Ui } from '../platform/ui';
+import type { CommandDeps, Handlers } from './deps';
 
-export interface AccountMenuDeps {
-  account: AccountService;
-  ui: Ui;
-  log: vscode.LogOutputChannel;
-}
+export type AccountMenuDeps = Pick<CommandDeps, 'account' | 'ui' | 'log'>;
 
 interface MenuItem extends vscode.QuickPickItem {
   run: () => Thenable<unknown>;
@@ -18,24 +15,20 @@ interface MenuItem extends vscode.QuickPickItem {
 const run = (command: string) => () => vscode.commands.executeCommand(command);
 const t = vscode.l10n.t;
 
-export function registerAccountCommands(context: vscode.ExtensionContext, deps: AccountMenuDeps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('scrapedeck.accountMenu', () => accountMenu(deps)),
-    vscode.commands.registerCommand('scrapedeck.showLog', () => deps.log.show()),
-    vscode.commands.registerCommand('scrapedeck.openSettings', () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scrapedeck.scrapedeck'),
-    ),
-    vscode.commands.registerCommand('scrapedeck.openHubSettings', () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.datahubUrl'),
-    ),
-  );
+export function accountCommands(deps: AccountMenuDeps): Handlers<'accountMenu' | 'showLog' | 'openSettings' | 'openHubSettings'> {
+  return {
+    accountMenu: () => accountMenu(deps),
+    showLog: () => deps.log.show(),
+    openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scrapedeck.scrapedeck'),
+    openHubSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.datahubUrl'),
+  };
 }
 
 function signInItems(): MenuItem[] {
   return [
-    { label: `$(key) ${t('Sign In with API Key')}`, run: run('scrapedeck.signInWithApiKey') },
-    { label: `$(account) ${t('Sign In with Username and Password')}`, run: run('scrapedeck.signInWithPassword') },
-    { label: `$(beaker) ${t('Try the Sandbox')}`, description: t('seeded data, no account needed'), run: run('scrapedeck.trySandbox') },
+    { label: `$(key) ${t('Sign In with API Key')}`, run: run(COMMANDS.signInWithApiKey) },
+    { label: `$(account) ${t('Sign In with Username and Password')}`, run: run(COMMANDS.signInWithPassword) },
+    { label: `$(beaker) ${t('Try the Sandbox')}`, description: t('seeded data, no account needed'), run: run(COMMANDS.trySandbox) },
   ];
 }
 
@@ -49,20 +42,20 @@ export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
   const account = deps.account.account;
   const common: MenuItem[] = [
     { label: '', kind: vscode.QuickPickItemKind.Separator, run: () => Promise.resolve() },
-    { label: `$(settings-gear) ${t('Open Settings')}`, run: run('scrapedeck.openSettings') },
-    { label: `$(output) ${t('Show Log')}`, run: run('scrapedeck.showLog') },
+    { label: `$(settings-gear) ${t('Open Settings')}`, run: run(COMMANDS.openSettings) },
+    { label: `$(output) ${t('Show Log')}`, run: run(COMMANDS.showLog) },
   ];
   let items: MenuItem[];
   if (account === undefined) {
     items = [...signInItems(), ...common];
   } else {
     items = [
-      { label: `$(sign-out) ${t('Sign Out')}`, description: account.label, run: run('scrapedeck.signOut') },
+      { label: `$(sign-out) ${t('Sign Out')}`, description: account.label, run: run(COMMANDS.signOut) },
       {
         label: `$(arrow-swap) ${t('Switch Account…')}`,
         description: t('sign out, then sign in another way'),
         run: async () => {
-          await vscode.commands.executeCommand('scrapedeck.signOut');
+          await vscode.commands.executeCommand(COMMANDS.signOut);
           await chooseSignIn(deps.ui);
         },
       },
@@ -70,7 +63,7 @@ export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
       {
         label: `$(key) ${t('Set Data-App Hub API Key')}`,
         description: account.method === 'password' ? (account.hasHubKey ? t('set') : t('not set')) : t('uses your API key'),
-        run: run('scrapedeck.setHubApiKey'),
+        run: run(COMMANDS.setHubApiKey),
       },
     ];
   }

@@ -4,17 +4,14 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { AppStore } from '../apps/appStore';
-import { type DeprecateDeps, type DeprecateOutcome, deprecateApp } from '../apps/deprecateFlow';
+import { type DeprecateOutcome, deprecateApp } from '../apps/deprecateFlow';
 import { parseAppRef, validateAppRefInput } from '../apps/trackedApps';
-import type { Ui } from '../platform/ui';
-import type { AppsTreeProvider } from '../views/apps/appsProvider';
+import type { CommandDeps, Handlers } from './deps';
+import { ensureHubApiKey, reportMissingHubAddress } from './hub';
 
-export interface AppCommandDeps extends Omit<DeprecateDeps, 'setBusy' | 'store'> {
-  provider: AppsTreeProvider;
-  store: AppStore;
-  ui: Ui;
-}
+const t = vscode.l10n.t;
+
+type AppCommandDeps = Pick<CommandDeps, 'account' | 'views' | 'ui' | 'log' | 'reporter'>;
 
 /** Menus pass an `AppNode`; other callers may pass a plain ref. Parsed, never trusted. */
 const appArgSchema = z.union([
@@ -22,90 +19,95 @@ const appArgSchema = z.union([
   z.string(),
 ]);
 
-const SET_HUB_URL = 'Set Hub URL';
-const OPEN_SETTINGS = 'Open Settings';
-
-export function registerAppCommands(context: vscode.ExtensionContext, deps: AppCommandDeps): void {
-  const { provider, store, ui } = deps;
-  const register = (id: string, run: (...args: unknown[]) => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRemove' | 'appsCopyRef' | 'appsDeprecate'> {
+  const { ui } = deps;
+  const { provider, store } = deps.views.apps;
+  const report = (error: unknown, what: string) => deps.reporter.report(error, what);
 
   /** The hub to store apps under, or undefined after telling the user what is missing. */
   const requireHub = (): string | undefined => {
     const account = deps.account.account;
     if (account === undefined) {
-      void ui.showInformationMessage('Sign in to Scrapedeck to track data apps.');
+      void ui.showInformationMessage(t('Sign in to Scrapedeck to track data apps.'));
       return undefined;
     }
     if (account.datahubUrl === undefined) {
-      void ui
-        .showWarningMessage('The data-app hub address is not set. Set scrapedeck.datahubUrl (the address before /v1/…) to use data apps.', SET_HUB_URL)
-        .then((choice) => choice === SET_HUB_URL && vscode.commands.executeCommand('scrapedeck.openHubSettings'));
+      reportMissingHubAddress(ui);
       return undefined;
     }
     return account.datahubUrl;
   };
 
-  register('scrapedeck.apps.add', async (): Promise<string | undefined> => {
-    const hub = requireHub();
-    if (hub === undefined) return undefined;
-    const text = await ui.showInputBox({
-      title: 'Add Data App',
-      prompt: 'The app reference, as namespace/name. The service cannot list your apps, so Scrapedeck shows the ones you add.',
-      placeHolder: 'acme/price-tracker',
-      ignoreFocusOut: true,
-      validateInput: (value) => validateAppRefInput(value, (ref) => provider.find(ref)),
-    });
-    if (text === undefined) return undefined;
-    // The box validates as the user types, but a replaced Ui (tests) may not: check again.
-    const problem = validateAppRefInput(text, (ref) => provider.find(ref));
-    const parsed = parseAppRef(text);
-    if (problem !== undefined || parsed === undefined) {
-      void ui.showWarningMessage(`Not added: ${problem ?? 'an app reference is namespace/name'}.`);
-      return undefined;
-    }
-    try {
-      await store.add(hub, parsed.ref);
-    } catch (error) {
-      await deps.report(error, `Tracking ${parsed.ref}`);
-      return undefined;
-    }
-    return parsed.ref;
-  });
+  return {
+    appsAdd: async (): Promise<string | undefined> => {
+      const hub = requireHub();
+      if (hub === undefined) return undefined;
+      const text = await ui.showInputBox({
+        title: t('Add Data App'),
+        prompt: t('The app reference, as namespace/name. The service cannot list your apps, so Scrapedeck shows the ones you add.'),
+        placeHolder: 'acme/price-tracker',
+        ignoreFocusOut: true,
+        validateInput: (value) => validateAppRefInput(value, (ref) => provider.find(ref)),
+      });
+      if (text === undefined) return undefined;
+      // The box validates as the user types, but a replaced Ui (tests) may not: check again.
+      const problem = validateAppRefInput(text, (ref) => provider.find(ref));
+      const parsed = parseAppRef(text);
+      if (problem !== undefined || parsed === undefined) {
+        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('an app reference is namespace/name')));
+        return undefined;
+      }
+      try {
+        await store.add(hub, parsed.ref);
+      } catch (error) {
+        await report(error, t('Tracking {0}', parsed.ref));
+        return undefined;
+      }
+      return parsed.ref;
+    },
 
-  register('scrapedeck.apps.remove', async (arg): Promise<boolean> => {
-    const ref = refOf(arg);
-    const hub = requireHub();
-    if (ref === undefined || hub === undefined) return false;
-    const app = provider.find(ref);
-    if (app?.source === 'settings') {
-      const choice = await ui.showInformationMessage(
-        `${ref} is listed in the scrapedeck.trackedApps setting, so Stop Tracking cannot remove it. Remove it from that setting instead.`,
-        OPEN_SETTINGS,
-      );
-      if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.trackedApps');
-      return false;
-    }
-    try {
-      return await store.remove(hub, ref);
-    } catch (error) {
-      await deps.report(error, `Stopping tracking ${ref}`);
-      return false;
-    }
-  });
+    appsRemove: async (arg): Promise<boolean> => {
+      const ref = refOf(arg);
+      const hub = requireHub();
+      if (ref === undefined || hub === undefined) return false;
+      if (provider.find(ref)?.source === 'settings') {
+        const openSettings = t('Open Settings');
+        const choice = await ui.showInformationMessage(
+          t('{0} is listed in the scrapedeck.trackedApps setting, so Stop Tracking cannot remove it. Remove it from that setting instead.', ref),
+          openSettings,
+        );
+        if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.trackedApps');
+        return false;
+      }
+      try {
+        return await store.remove(hub, ref);
+      } catch (error) {
+        await report(error, t('Stopping tracking {0}', ref));
+        return false;
+      }
+    },
 
-  register('scrapedeck.apps.copyRef', async (arg) => {
-    const ref = refOf(arg);
-    if (ref === undefined) return;
-    await vscode.env.clipboard.writeText(ref);
-    vscode.window.setStatusBarMessage(`$(copy) Copied ${ref}`, 3000);
-  });
+    appsCopyRef: async (arg) => {
+      const ref = refOf(arg);
+      if (ref === undefined) return;
+      await vscode.env.clipboard.writeText(ref);
+      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied {0}', ref)}`, 3000);
+    },
 
-  register('scrapedeck.apps.deprecate', async (arg): Promise<DeprecateOutcome | undefined> => {
-    const ref = refOf(arg) ?? (await pickApp(deps));
-    if (ref === undefined) return undefined;
-    return deprecateApp(ref, { ...deps, setBusy: (r, busy) => provider.setBusy(r, busy) });
-  });
+    appsDeprecate: async (arg): Promise<DeprecateOutcome | undefined> => {
+      const ref = refOf(arg) ?? (await pickApp(deps));
+      if (ref === undefined) return undefined;
+      return deprecateApp(ref, {
+        account: deps.account,
+        ui,
+        log: deps.log,
+        store,
+        report,
+        setBusy: (r, busy) => provider.setBusy(r, busy),
+        hub: { reportMissingAddress: () => reportMissingHubAddress(ui), ensureApiKey: () => ensureHubApiKey(deps.account, ui) },
+      });
+    },
+  };
 }
 
 function refOf(arg: unknown): string | undefined {
@@ -115,14 +117,15 @@ function refOf(arg: unknown): string | undefined {
 
 /** From the palette there is no node: offer the tracked apps that can still be deprecated. */
 async function pickApp(deps: AppCommandDeps): Promise<string | undefined> {
-  const candidates = deps.provider.tracked().filter((a) => deps.provider.stateOf(a.ref).kind === 'idle');
+  const { provider } = deps.views.apps;
+  const candidates = provider.tracked().filter((a) => provider.stateOf(a.ref).kind === 'idle');
   if (candidates.length === 0) {
-    void deps.ui.showInformationMessage('No tracked data app to deprecate. Add one with “Add Data App…” in the Data Apps view.');
+    void deps.ui.showInformationMessage(t('No tracked data app to deprecate. Add one with “Add Data App…” in the Data Apps view.'));
     return undefined;
   }
   const picked = await deps.ui.showQuickPick(
-    candidates.map((a) => ({ label: a.ref, description: a.source === 'settings' ? '(from settings)' : undefined, ref: a.ref })),
-    { title: 'Deprecate Data App', placeHolder: 'Which app?' },
+    candidates.map((a) => ({ label: a.ref, description: a.source === 'settings' ? t('(from settings)') : undefined, ref: a.ref })),
+    { title: t('Deprecate Data App'), placeHolder: t('Which app?') },
   );
   return picked?.ref;
 }

@@ -1,43 +1,34 @@
 /**
- * Sign-in, sign-out, "Try the sandbox" and the hub key: the prompts and messages around the
- * account service. Every prompt goes through the Ui seam; checking happens under a cancellable
- * progress notification.
+ * Sign-in, sign-out, "Try the sandbox" and the hub key: the prompts and messages around
+ * `account/signIn.ts`. Every prompt goes through the Ui seam; checking happens under a
+ * cancellable progress notification.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { describeMethod } from '../account/credentials';
+import { signIn } from '../account/signIn';
 import type { ApiError } from '../api/errors';
-import { apiKeyLabel, describeMethod, promptHubApiKey, type AccountService } from '../account/accountService';
-import type { SandboxHost } from '../account/sandboxHost';
-import { obtainSession, verifyApiKey } from '../account/verify';
 import { headerValueProblem } from '../api/headerValues';
 import type { SandboxInfo } from '../sandbox/info';
-import type { Configuration } from '../platform/configuration';
 import { describe as describeError, reportError } from '../platform/errors';
+import type { CommandDeps, Handlers } from './deps';
+import { promptHubApiKey } from './hub';
 
 const t = vscode.l10n.t;
-import type { Ui } from '../platform/ui';
 
-export interface AuthDeps {
-  account: AccountService;
-  sandbox: SandboxHost;
-  configuration: Configuration;
-  ui: Ui;
-  log: vscode.LogOutputChannel;
-}
+export type AuthDeps = Pick<CommandDeps, 'account' | 'sandbox' | 'configuration' | 'ui' | 'log'>;
 
 /** Commands may be run from links, menus or other code: an argument is only a hint. */
 const optionalText = z.string().optional().catch(undefined);
 
-export function registerAuthCommands(context: vscode.ExtensionContext, deps: AuthDeps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('scrapedeck.signInWithApiKey', () => signInWithApiKey(deps)),
-    vscode.commands.registerCommand('scrapedeck.signInWithPassword', (username?: unknown) =>
-      signInWithPassword(deps, optionalText.parse(username)),
-    ),
-    vscode.commands.registerCommand('scrapedeck.trySandbox', () => trySandbox(deps)),
-    vscode.commands.registerCommand('scrapedeck.signOut', () => signOut(deps)),
-    vscode.commands.registerCommand('scrapedeck.setHubApiKey', () => setHubApiKey(deps)),
-  );
+export function authCommands(deps: AuthDeps): Handlers<'signInWithApiKey' | 'signInWithPassword' | 'trySandbox' | 'signOut' | 'setHubApiKey'> {
+  return {
+    signInWithApiKey: () => signInWithApiKey(deps),
+    signInWithPassword: (username?: unknown) => signInWithPassword(deps, optionalText.parse(username)),
+    trySandbox: () => trySandbox(deps),
+    signOut: () => signOut(deps),
+    setHubApiKey: () => setHubApiKey(deps),
+  };
 }
 
 /** Runs `task` under a cancellable progress notification; cancelling aborts the request. */
@@ -75,13 +66,13 @@ export async function signInWithApiKey(deps: AuthDeps): Promise<void> {
     if (entered === undefined) return;
     value = entered;
     const apiKey = entered.trim();
-    const result = await withCheckProgress(t('Scrapedeck: checking the API key…'), (signal) => verifyApiKey(deps.account, apiKey, signal));
+    const result = await withCheckProgress(t('Scrapedeck: checking the API key…'), (signal) => signIn(deps.account, 'apiKey', { apiKey }, { signal }));
     if (result.ok) {
-      await deps.account.signIn(result.credentials, { label: apiKeyLabel(apiKey), method: 'apiKey' });
+      const label = result.account?.label ?? t('API key');
       if (result.planLimited !== undefined) {
-        void deps.ui.showWarningMessage(t('Signed in with {0}, but {1}', apiKeyLabel(apiKey), describeError(result.planLimited, result.planLimited, ['Standard', 'Professional', 'Enterprise'])));
+        void deps.ui.showWarningMessage(t('Signed in with {0}, but {1}', label, describeError(result.planLimited, result.planLimited, ['Standard', 'Professional', 'Enterprise'])));
       } else {
-        void deps.ui.showInformationMessage(t('Signed in to Scrapedeck with {0}.', apiKeyLabel(apiKey)));
+        void deps.ui.showInformationMessage(t('Signed in to Scrapedeck with {0}.', label));
       }
       return;
     }
@@ -120,10 +111,9 @@ export async function signInWithPassword(deps: AuthDeps, initialUsername?: strin
     });
     if (password === undefined) return;
     const result = await withCheckProgress(t('Scrapedeck: signing in as {0}…', username), (signal) =>
-      obtainSession(deps.account, username, password, Date.now, signal),
+      signIn(deps.account, 'password', { username, password }, { signal }),
     );
     if (result.ok) {
-      await deps.account.signIn(result.credentials, { label: username, method: 'password', username });
       void deps.ui.showInformationMessage(t('Signed in to Scrapedeck as {0}.', username));
       return;
     }
@@ -153,17 +143,17 @@ export async function trySandbox(deps: AuthDeps): Promise<void> {
       );
     }
   } catch (e) {
+    // Not the shared reporter: a refused sandbox key is not the user's session, so no "Sign In Again".
     void reportError(e, t('Could not open the sandbox'), { ui: deps.ui, log: deps.log });
   }
 }
 
 /** Signs in with the sandbox's first seeded account (its API key, checked like any other). */
-export async function signInToSandbox(deps: AuthDeps, info: SandboxInfo, signal?: AbortSignal): Promise<void> {
+async function signInToSandbox(deps: AuthDeps, info: SandboxInfo, signal?: AbortSignal): Promise<void> {
   const first = info.accounts[0];
-  if (first === undefined) throw new Error('The sandbox has no seeded accounts.');
-  const result = await verifyApiKey(deps.account, first.apiKey, signal);
+  if (first === undefined) throw new Error(t('The sandbox has no seeded accounts.'));
+  const result = await signIn(deps.account, 'sandbox', { apiKey: first.apiKey, username: first.username }, { signal });
   if (!result.ok) throw result.error;
-  await deps.account.signIn(result.credentials, { label: first.username, method: 'sandbox' });
 }
 
 /** After a reload: the remembered sandbox comes back and is signed in to again, quietly. */
@@ -179,7 +169,7 @@ export async function restoreSandbox(deps: AuthDeps): Promise<void> {
 export async function signOut(deps: AuthDeps): Promise<void> {
   const before = deps.account.account;
   const wasSandbox = deps.sandbox.active;
-  await deps.account.signOut();
+  await deps.account.clear();
   if (wasSandbox) await deps.sandbox.leave();
   if (wasSandbox) void deps.ui.showInformationMessage(t('Left the Scrapedeck sandbox.'));
   else if (before !== undefined) void deps.ui.showInformationMessage(t('Signed out of Scrapedeck ({0}).', before.label));

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isApiError, type ApiError } from '../api/errors';
+import { SignInPrompt, type LastSignIn } from './signInPrompt';
 import type { Ui } from './ui';
 
 /** The part of the account service this needs (kept narrow so callers and tests can pass a fake). */
@@ -22,6 +23,23 @@ export interface ReportDeps {
    * task, data and analytics operations is Standard, Professional or Enterprise.
    */
   requiredPlans?: readonly string[];
+}
+
+/** The shared way to report: one "Sign In Again" prompt for the whole window. */
+export interface Reporter {
+  /** Shows the failure; resolves once the notification is dealt with (callers usually `void` it). */
+  report(error: unknown, what: string, options?: { requiredPlans?: readonly string[] }): Promise<void>;
+  /** The single "Sign In Again" notification (a session that cannot be renewed). */
+  signInNeeded(message: string): Promise<void>;
+}
+
+export function createReporter(deps: { ui: Ui; log: ReportDeps['log']; lastSignIn: () => LastSignIn | undefined }): Reporter {
+  const prompt = new SignInPrompt(deps.ui, deps.lastSignIn);
+  const account: SignInNotifier = { notifySignInNeeded: (message) => prompt.show(message) };
+  return {
+    report: (error, what, options) => reportError(error, what, { ui: deps.ui, log: deps.log, account, ...options }),
+    signInNeeded: (message) => prompt.show(message),
+  };
 }
 
 const COPY_REQUEST_ID = 'Copy Request ID';

@@ -1,7 +1,7 @@
 /**
  * The window prompts the extension uses, behind one object. Production code calls these instead
  * of `vscode.window.*` so integration tests can replace one answer (the modal's, an input box's)
- * and leave everything else real. `activate()` returns this object as the test seam.
+ * and leave everything else real. The test seam (`src/testSeam.ts`) hands this object to tests.
  */
 import * as vscode from 'vscode';
 
@@ -27,9 +27,4 @@ export function createUi(): Ui {
     showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
     showSaveDialog: (options) => vscode.window.showSaveDialog(options),
   };
-}
-
-/** What `activate()` returns: the seams tests may use. Nothing here is for other extensions. */
-export interface ScrapedeckApi {
-  readonly ui: Ui;
 }

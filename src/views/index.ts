@@ -1,36 +1,26 @@
 /**
- * Wiring of the two sidebar views, called from extension.ts:
+ * The two sidebar views, built by extension.ts and handed to the commands:
  *
- *   const tasks = registerTaskViews(context, { account, ui, log });
- *   const apps  = registerAppViews(context, { account, ui, log, configuration });
+ *   const tasks = createTaskViews(context, deps);   // provider, view, listTasks, setFilter, progress
+ *   const apps  = createAppViews(context, deps);    // provider, store, view
  *
- * `tasks.listTasks` fits `AnalyticsDeps.listTasks`; `tasks.provider` and `apps.provider` are what
- * `ScrapedeckApi.views` exposes to integration tests (read-only). Every registration goes into
+ * Views register no commands and import nothing from `commands/`. Every registration goes into
  * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
-import type { AccountService } from '../account/accountService';
+import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
-import { parseSettingsApps } from '../apps/trackedApps';
-import { registerAppCommands } from '../commands/apps';
-import { registerTaskCommands } from '../commands/tasks';
 import type { Configuration } from '../platform/configuration';
-import { reportError } from '../platform/errors';
-import type { Ui } from '../platform/ui';
+import type { Reporter } from '../platform/errors';
 import { AppsTreeProvider } from './apps/appsProvider';
 import { clientTaskSource } from './tasks/clientSource';
 import { TasksModel, type TaskRow } from './tasks/tasksModel';
 import { TasksTreeProvider } from './tasks/tasksProvider';
 
 export interface ViewDeps {
-  account: AccountService;
-  ui: Ui;
-  log: vscode.LogOutputChannel;
-  /**
-   * The validated settings. When given, tracked apps from settings come from it (it already warns
-   * once about bad entries); without it the view reads and validates the setting itself.
-   */
-  configuration?: Configuration;
+  account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
+  reporter: Pick<Reporter, 'report'>;
+  configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
 }
 
 export interface TaskViews {
@@ -38,6 +28,10 @@ export interface TaskViews {
   readonly view: vscode.TreeView<unknown>;
   /** Every task of every group, e.g. for the analytics panel's task picker. */
   listTasks(signal?: AbortSignal): Promise<TaskRow[]>;
+  /** Filters the tree, and shows the filter on the view and in `scrapedeck.tasksFiltered`. */
+  setFilter(text: string): void;
+  /** Runs `work` with the spinner on the Tasks view. */
+  progress<T>(work: () => Promise<T>): Thenable<T>;
 }
 
 export interface AppViews {
@@ -49,24 +43,23 @@ export interface AppViews {
 export const TASKS_VIEW_ID = 'scrapedeck.tasks';
 export const APPS_VIEW_ID = 'scrapedeck.apps';
 
-export function registerTaskViews(context: vscode.ExtensionContext, deps: ViewDeps): TaskViews {
-  const { account, ui, log } = deps;
-  const report = (error: unknown, what: string) => reportError(error, what, { ui, log, account });
+export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps): TaskViews {
+  const { account, reporter } = deps;
   const progress = <T>(work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work);
 
   const model = new TasksModel(clientTaskSource(() => account.getClient()));
   const provider = new TasksTreeProvider(model, {
     signedIn: () => account.account !== undefined,
-    report: (error, what) => void report(error, what),
+    report: (error, what) => void reporter.report(error, what),
     progress,
   });
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
 
-  const onFilterChanged = (filter: string) => {
-    view.description = filter === '' ? undefined : `Filter: “${filter}”`;
+  const showFilter = (filter: string) => {
+    view.description = filter === '' ? undefined : vscode.l10n.t('Filter: “{0}”', filter);
     void vscode.commands.executeCommand('setContext', 'scrapedeck.tasksFiltered', filter !== '');
   };
-  onFilterChanged(model.filter);
+  showFilter(model.filter);
 
   context.subscriptions.push(
     provider,
@@ -74,22 +67,27 @@ export function registerTaskViews(context: vscode.ExtensionContext, deps: ViewDe
     // Sign-in, sign-out, another account or another address: nothing of the old tree may remain.
     account.onDidChange(() => provider.reset()),
   );
-  registerTaskCommands(context, { provider, onFilterChanged, ui, report, progress });
-  return { provider, view, listTasks: (signal) => model.listAllTasks(signal) };
+  return {
+    provider,
+    view,
+    listTasks: (signal) => model.listAllTasks(signal),
+    setFilter: (text) => {
+      provider.setFilter(text);
+      showFilter(model.filter);
+    },
+    progress,
+  };
 }
 
-export function registerAppViews(context: vscode.ExtensionContext, deps: ViewDeps): AppViews {
-  const { account, ui, log, configuration } = deps;
-  const report = (error: unknown, what: string) => reportError(error, what, { ui, log, account });
+export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps): AppViews {
+  const { account, configuration } = deps;
   // Tracked apps may follow the user to other machines: they are references, not secrets.
   context.globalState.setKeysForSync([APP_STORE_KEY]);
   const store = new AppStore(context.globalState);
-  const settingsApps = configuration ? () => configuration.settings.trackedApps : ownSettingsReader(ui, log);
-
   const provider = new AppsTreeProvider({
     hubUrl: () => account.account?.datahubUrl,
     store,
-    settingsApps,
+    settingsApps: () => configuration.settings.trackedApps,
   });
   const view = vscode.window.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 
@@ -104,32 +102,7 @@ export function registerAppViews(context: vscode.ExtensionContext, deps: ViewDep
     view,
     { dispose: unsubscribe },
     account.onDidChange(update),
-    configuration
-      ? configuration.onDidChange((c) => c.changed.includes('trackedApps') && update())
-      : vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('scrapedeck.trackedApps') && update()),
+    configuration.onDidChange((c) => c.changed.includes('trackedApps') && update()),
   );
-  registerAppCommands(context, { provider, store, ui, log, account, report });
   return { provider, store, view };
-}
-
-/** Without the shared Configuration: read and validate the setting here, one warning per bad list. */
-function ownSettingsReader(ui: Ui, log: vscode.LogOutputChannel): () => readonly string[] {
-  let warned = '';
-  let cached: { raw: string; refs: readonly string[] } | undefined;
-  const read = () => {
-    const raw = vscode.workspace.getConfiguration('scrapedeck').get<unknown>('trackedApps');
-    const key = JSON.stringify(raw ?? null);
-    if (cached?.raw === key) return cached.refs;
-    const { refs, invalid } = parseSettingsApps(raw);
-    cached = { raw: key, refs };
-    const signature = invalid.join('\n');
-    if (invalid.length > 0 && signature !== warned) {
-      const text = `Ignoring ${invalid.length === 1 ? 'an entry' : 'entries'} of scrapedeck.trackedApps that ${invalid.length === 1 ? 'is' : 'are'} not namespace/name: ${invalid.join(', ')}`;
-      log.warn(text);
-      void ui.showWarningMessage(text);
-    }
-    warned = signature;
-    return refs;
-  };
-  return read;
 }

@@ -43,7 +43,7 @@ describe('Accounts menu (real VS Code, sandbox)', () => {
     await waitFor('the Accounts menu session', async () => (await current()) !== undefined);
     const signedIn = await current();
     assert.equal(signedIn?.label, ada.username);
-    const stored = await api.account.readStoredCredentials();
+    const stored = await api.accountHooks.readStoredCredentials();
     assert.equal(stored?.kind, 'session');
     if (stored?.kind === 'session') {
       assert.ok(!JSON.stringify(signedIn).includes(stored.session.accessToken));

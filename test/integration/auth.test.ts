@@ -8,8 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { statusBarText } from '../../src/account/statusBar';
-import { reportError } from '../../src/platform/errors';
-import { answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, waitFor, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 describe('Sign-in and account (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -29,7 +28,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
   });
 
   const remember = async () => {
-    const stored = await api.account.readStoredCredentials();
+    const stored = await api.accountHooks.readStoredCredentials();
     if (stored?.kind === 'session') secrets.add(stored.session.accessToken).add(stored.session.refreshToken);
     return stored;
   };
@@ -78,7 +77,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     }
     assert.equal(api.account.account, undefined);
     assert.equal(api.account.getClient(), undefined);
-    assert.equal(await api.account.readStoredCredentials(), undefined);
+    assert.equal(await api.accountHooks.readStoredCredentials(), undefined);
     assert.ok(messages.some((m) => /Signed out/.test(m.text)));
   });
 
@@ -105,24 +104,25 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.ok(!JSON.stringify(stored).includes(grace.password), 'the password is never stored');
   });
 
-  it('hub key: asked for after a password sign-in, stored with the session, cleared by sign-out', async () => {
+  it('hub key: set after a password sign-in, stored with the session, cleared by sign-out', async () => {
     const grace = session.account('grace');
-    const { restore } = answerInputs(api, [grace.apiKey]);
+    const { asked, restore } = answerInputs(api, [grace.apiKey]);
     try {
-      assert.equal(await api.account.ensureHubApiKey(), true);
+      await vscode.commands.executeCommand('scrapedeck.setHubApiKey');
     } finally {
       restore();
     }
+    assert.equal(asked[0]?.title, 'Data-App Hub API Key');
     assert.equal(api.account.account?.hasHubKey, true);
     const stored = await remember();
     assert.equal(stored?.kind === 'session' ? stored.hubApiKey : undefined, grace.apiKey);
 
     await vscode.commands.executeCommand('scrapedeck.signOut');
-    assert.equal(await api.account.readStoredCredentials(), undefined, 'session and hub key both gone');
+    assert.equal(await api.accountHooks.readStoredCredentials(), undefined, 'session and hub key both gone');
   });
 
   it('a session that cannot be renewed brings one "Sign In Again" notification, however many calls fail', async () => {
-    await api.account.signIn(
+    await api.accountHooks.store(
       { kind: 'session', session: { accessToken: 'dead-access-token', refreshToken: 'dead-refresh-token', tokenType: 'Bearer', expiresAt: 0 } },
       { label: 'grace', method: 'password', username: 'grace' },
     );
@@ -141,7 +141,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
       const failures = await Promise.allSettled([client.listTaskGroups(), client.listTaskGroups(), client.listTaskGroups()]);
       for (const f of failures) assert.equal(f.status, 'rejected');
       for (const f of failures) {
-        if (f.status === 'rejected') void reportError(f.reason, 'Could not load task groups', { ui: api.ui, log: { error: () => undefined, show: () => undefined }, account: api.account });
+        if (f.status === 'rejected') void api.reporter.report(f.reason, 'Could not load task groups');
       }
       await waitFor('the notification', () => shown.length > 0);
       await new Promise((r) => setTimeout(r, 200));
@@ -236,6 +236,18 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
       await config.update('baseUrl', session.sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
       await waitFor('the sandbox address', () => api.account.endpoints.baseUrl === session.sandbox.info.baseUrl);
     }
+  });
+
+  it('one sign-in is one write and one read of the secret storage; the write\'s own change event is ignored', async () => {
+    if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+    await api.account.idle(); // the settings changes of `before` are read first
+    const before = api.accountHooks.vaultStats();
+    await signInWithApiKey(api, session.account('ada').apiKey);
+    await waitFor('the change event of the write', () => api.accountHooks.vaultStats().ignoredOwnEvents > before.ignoredOwnEvents);
+    const after = api.accountHooks.vaultStats();
+    assert.equal(after.writes - before.writes, 1, 'one write');
+    assert.equal(after.reads - before.reads, 1, 'one read');
+    await vscode.commands.executeCommand('scrapedeck.signOut');
   });
 
   it('the log received request lines and no secret', () => {

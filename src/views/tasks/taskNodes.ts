@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../../api/schemas';
+import { COMMANDS } from '../../platform/commandIds';
 import { loadMoreLabel } from './paging';
 
 export class TaskGroupNode extends vscode.TreeItem {
@@ -67,7 +68,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     super(loadMoreLabel(shown, total), vscode.TreeItemCollapsibleState.None);
     this.id = `loadMore:${group.taskGroupId}`;
     this.iconPath = new vscode.ThemeIcon('ellipsis');
-    this.command = { command: 'scrapedeck.tasks.loadMore', title: 'Load More Tasks', arguments: [group] };
+    this.command = { command: COMMANDS.tasksLoadMore, title: vscode.l10n.t('Load More Tasks'), arguments: [group] };
   }
 }
 

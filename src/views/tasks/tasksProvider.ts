@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { TaskGroup } from '../../api/schemas';
+import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
 import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
@@ -16,7 +17,7 @@ export interface TasksProviderDeps {
   progress<T>(work: () => Promise<T>): Thenable<T>;
 }
 
-const REFRESH: vscode.Command = { command: 'scrapedeck.tasks.refresh', title: 'Refresh Tasks' };
+const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
 
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TasksNode | undefined>();
@@ -77,7 +78,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.reportUnlessCancelled(loaded.error, 'Loading task groups');
     const groups = loaded.value;
     if (groups === undefined) {
-      return loaded.error === undefined ? [] : [new TaskMessageNode('groups-failed', 'Could not load task groups. Click to try again.', 'warning', REFRESH)];
+      return loaded.error === undefined ? [] : [new TaskMessageNode('groups-failed', 'Could not load task groups. Click to try again.', 'warning', refresh())];
     }
     if (groups.length === 0) {
       return this.model.isFiltered
@@ -98,7 +99,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const slice = loaded.value;
     const id = group.taskGroupId;
     if (slice === undefined) {
-      return loaded.error === undefined ? [] : [new TaskMessageNode(`tasks-failed:${id}`, 'Could not load the tasks. Click to try again.', 'warning', REFRESH)];
+      return loaded.error === undefined ? [] : [new TaskMessageNode(`tasks-failed:${id}`, 'Could not load the tasks. Click to try again.', 'warning', refresh())];
     }
     if (slice.total === 0) {
       const text = this.model.isFiltered ? 'No task name matches the filter' : 'No tasks in this group';

@@ -1,14 +1,16 @@
 /**
- * "Try the sandbox": finds a sandbox at the configured address, or starts one inside the
- * extension host, and points this window at it without writing settings. The choice is
- * remembered in globalState so a reload brings the same sandbox back (same port when free).
+ * "Try the sandbox", the extension-host side: finds a sandbox at the configured address, or
+ * starts one inside the extension host, and points this window at it without writing settings.
+ * The choice is remembered in globalState so a reload brings the same sandbox back (same port when
+ * free). The embedded server itself stays in `src/sandbox` (no `vscode`) and is loaded from its
+ * own bundle file on first use (`loadSandbox.ts`).
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { SandboxInfo } from '../sandbox/info';
 import type { RunningSandbox } from '../sandbox/server';
-import type { AccountService } from './accountService';
-import { normalizeBaseUrl } from './credentials';
+import type { ClientHolder } from '../account/clientHolder';
+import { normalizeBaseUrl } from '../account/credentials';
 import { sandboxServer } from './loadSandbox';
 import { probeSandbox, sandboxInfoProblem } from './sandboxProbe';
 
@@ -32,7 +34,7 @@ export class SandboxHost implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly account: AccountService,
+    private readonly account: Pick<ClientHolder, 'usingSandboxOverride' | 'setOverride' | 'clear' | 'onDidDropOverride'>,
     private readonly globalState: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -95,7 +97,7 @@ export class SandboxHost implements vscode.Disposable {
     }
     if (normalizeBaseUrl(found.info.baseUrl) !== normalizeBaseUrl(remembered.baseUrl)) {
       // The old address is gone for good: so are its keys.
-      await this.account.forgetAddress(remembered.baseUrl);
+      await this.account.clear(remembered.baseUrl);
     }
     await this.enter(found);
     return found;

@@ -1,0 +1,146 @@
+/**
+ * The credentials vault: secrets in SecretStorage under one key per service address, the
+ * non-secret account metadata (label, method, username) in globalState. No UI and no `vscode`
+ * import (the storages are passed in), so it runs and is tested in plain Node.
+ *
+ * It tells listeners about changes made elsewhere (another window) and ignores the change events
+ * its own writes cause: one sign-in is one write and one read, not one write and two reads.
+ */
+import type { Credentials } from '../api/auth';
+import { Emitter, type Disposable, type Event } from '../platform/emitter';
+import {
+  accountMetaKey,
+  credentialsKey,
+  fallbackMeta,
+  normalizeBaseUrl,
+  parseAccountMeta,
+  parseStoredCredentials,
+  serializeCredentials,
+  type AccountMeta,
+} from './credentials';
+
+/** The part of `vscode.SecretStorage` the vault uses. */
+export interface SecretStorageLike {
+  get(key: string): PromiseLike<string | undefined>;
+  store(key: string, value: string): PromiseLike<void>;
+  delete(key: string): PromiseLike<void>;
+  onDidChange(listener: (e: { key: string }) => unknown): Disposable;
+}
+
+/** The part of `vscode.Memento` the vault uses. */
+export interface MementoLike {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+export interface StoredAccount {
+  credentials: Credentials;
+  meta: AccountMeta;
+}
+
+/** Counted for tests (and the log): reads and writes of SecretStorage, own change events ignored. */
+export interface VaultStats {
+  reads: number;
+  writes: number;
+  ignoredOwnEvents: number;
+}
+
+export class CredentialsVault implements Disposable {
+  private readonly changed = new Emitter<string>();
+  /** A secret was changed by someone else (another window); the argument is its key (`credentialsKey`). */
+  readonly onDidChangeElsewhere: Event<string> = this.changed.event;
+  /** Own writes whose change event has not arrived yet, per SecretStorage key. */
+  private readonly pending = new Map<string, number>();
+  /**
+   * What this vault last read or wrote per key (undefined = nothing stored), so a write that
+   * changes nothing is skipped: VS Code sends no change event for it, and a counted write that
+   * never gets its event would swallow another window's event later.
+   */
+  private readonly known = new Map<string, string | undefined>();
+  private readonly subscription: Disposable;
+  readonly stats: VaultStats = { reads: 0, writes: 0, ignoredOwnEvents: 0 };
+
+  constructor(
+    private readonly secrets: SecretStorageLike,
+    private readonly globalState: MementoLike,
+    private readonly log: { warn(message: string): void },
+  ) {
+    this.subscription = secrets.onDidChange((e) => this.onSecretChanged(e.key));
+  }
+
+  /** The stored account of one address, or undefined (nothing stored, or unreadable: logged). */
+  async read(baseUrl: string): Promise<StoredAccount | undefined> {
+    const key = this.keyOf(baseUrl);
+    const text = await this.secrets.get(key);
+    this.stats.reads++;
+    this.known.set(key, text);
+    const parsed = parseStoredCredentials(text);
+    if (!parsed.ok) {
+      this.log.warn(`Ignoring the stored sign-in for ${normalizeBaseUrl(baseUrl)}: ${parsed.reason}. Sign in again.`);
+      return undefined;
+    }
+    if (parsed.credentials === undefined) return undefined;
+    const meta = parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials);
+    return { credentials: parsed.credentials, meta };
+  }
+
+  /**
+   * Stores credentials (and, when given, their metadata) for one address. Metadata goes first: a
+   * window that follows the secret change finds the label already there.
+   */
+  async write(baseUrl: string, credentials: Credentials, meta?: AccountMeta): Promise<void> {
+    if (meta !== undefined) await this.globalState.update(accountMetaKey(baseUrl), meta);
+    const key = this.keyOf(baseUrl);
+    const text = serializeCredentials(credentials);
+    if (this.known.has(key) && this.known.get(key) === text) return;
+    await this.own(key, () => this.secrets.store(key, text));
+    this.known.set(key, text);
+  }
+
+  /** Deletes the secrets (session, API key, hub key) and the metadata of one address. */
+  async clear(baseUrl: string): Promise<void> {
+    await this.globalState.update(accountMetaKey(baseUrl), undefined);
+    const key = this.keyOf(baseUrl);
+    if (this.known.has(key) && this.known.get(key) === undefined) return;
+    await this.own(key, () => this.secrets.delete(key));
+    this.known.set(key, undefined);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private keyOf(baseUrl: string): string {
+    return credentialsKey(baseUrl);
+  }
+
+  private async own(key: string, write: () => PromiseLike<void>): Promise<void> {
+    // Counted before the call: VS Code may deliver the event before the write's promise settles.
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    try {
+      await write();
+    } catch (e) {
+      this.settle(key);
+      throw e;
+    }
+    this.stats.writes++;
+  }
+
+  private settle(key: string): void {
+    const left = (this.pending.get(key) ?? 0) - 1;
+    if (left > 0) this.pending.set(key, left);
+    else this.pending.delete(key);
+  }
+
+  private onSecretChanged(key: string): void {
+    if ((this.pending.get(key) ?? 0) > 0) {
+      this.settle(key);
+      this.stats.ignoredOwnEvents++;
+      return;
+    }
+    // Someone else wrote: what this vault knew of the key is stale.
+    this.known.delete(key);
+    this.changed.fire(key);
+  }
+}

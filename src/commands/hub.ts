@@ -1,0 +1,49 @@
+/**
+ * The data-app hub's prerequisites, said once here for every command that needs the hub: its
+ * address (a setting) and, after a password sign-in, an API key (the hub accepts nothing else).
+ */
+import * as vscode from 'vscode';
+import type { ClientHolder } from '../account/clientHolder';
+import { headerValueProblem } from '../api/headerValues';
+import { COMMANDS } from '../platform/commandIds';
+import type { Ui } from '../platform/ui';
+
+const t = vscode.l10n.t;
+
+/** The one "set the hub address" message, with a button to the setting. Not awaited by callers. */
+export function reportMissingHubAddress(ui: Ui): void {
+  const setHubUrl = t('Set Hub URL');
+  void ui
+    .showWarningMessage(t('The data-app hub address is not set. Set scrapedeck.datahubUrl (the address before /v1/…) to use data apps.'), setHubUrl)
+    .then((choice) => choice === setHubUrl && vscode.commands.executeCommand(COMMANDS.openHubSettings));
+}
+
+/** The password box for a hub API key; undefined when dismissed. */
+export async function promptHubApiKey(ui: Ui): Promise<string | undefined> {
+  const key = await ui.showInputBox({
+    title: t('Data-App Hub API Key'),
+    prompt: t("The data-app hub accepts only an API key (create one in the account center). It is kept in VS Code's secret storage."),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? t('Enter the API key.') : headerValueProblem(v.trim(), t('The API key'))),
+  });
+  return key === undefined ? undefined : key.trim();
+}
+
+/**
+ * True if the client can call the hub now. Points at the hub setting when the address is missing,
+ * and asks for a hub key after a password sign-in that has none.
+ */
+export async function ensureHubApiKey(account: Pick<ClientHolder, 'account' | 'getClient' | 'endpoints' | 'setHubApiKey'>, ui: Ui): Promise<boolean> {
+  const current = account.account;
+  if (account.getClient() === undefined || current === undefined) return false;
+  if (account.endpoints.datahubUrl === undefined) {
+    reportMissingHubAddress(ui);
+    return false;
+  }
+  if (current.hasHubKey) return true;
+  const key = await promptHubApiKey(ui);
+  if (key === undefined) return false;
+  await account.setHubApiKey(key);
+  return account.account?.hasHubKey === true;
+}

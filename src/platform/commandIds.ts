@@ -1,0 +1,42 @@
+/**
+ * Every command id Scrapedeck registers, in one typed table. No `vscode`: the manifest test reads
+ * it in plain Node and checks `package.json` against it both ways.
+ *
+ * It sits on the lowest floor, not in `commands/`, because tree items (views), the "Sign In Again"
+ * prompt and a few messages name commands too, and those floors may not import `commands/`.
+ * `commands/index.ts` registers a handler for every id here (the compiler checks it).
+ */
+export const COMMANDS = {
+  // auth
+  signInWithApiKey: 'scrapedeck.signInWithApiKey',
+  signInWithPassword: 'scrapedeck.signInWithPassword',
+  trySandbox: 'scrapedeck.trySandbox',
+  signOut: 'scrapedeck.signOut',
+  setHubApiKey: 'scrapedeck.setHubApiKey',
+  // account
+  accountMenu: 'scrapedeck.accountMenu',
+  showLog: 'scrapedeck.showLog',
+  openSettings: 'scrapedeck.openSettings',
+  openHubSettings: 'scrapedeck.openHubSettings',
+  // tasks
+  tasksRefresh: 'scrapedeck.tasks.refresh',
+  tasksFilter: 'scrapedeck.tasks.filter',
+  tasksClearFilter: 'scrapedeck.tasks.clearFilter',
+  tasksLoadMore: 'scrapedeck.tasks.loadMore',
+  tasksCopyId: 'scrapedeck.tasks.copyId',
+  // analytics
+  analyticsOpen: 'scrapedeck.analytics.open',
+  analyticsOpenForTask: 'scrapedeck.analytics.openForTask',
+  analyticsOpenForGroup: 'scrapedeck.analytics.openForGroup',
+  // apps
+  appsAdd: 'scrapedeck.apps.add',
+  appsRemove: 'scrapedeck.apps.remove',
+  appsDeprecate: 'scrapedeck.apps.deprecate',
+  appsCopyRef: 'scrapedeck.apps.copyRef',
+} as const satisfies Record<string, `scrapedeck.${string}`>;
+
+export type CommandKey = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandKey];
+
+/** Every id, in table order. */
+export const COMMAND_IDS: readonly CommandId[] = Object.values(COMMANDS);

@@ -1,0 +1,73 @@
+/**
+ * The one test seam: what `activate()` returns when VS Code runs Scrapedeck's own tests
+ * (`ExtensionMode.Test`, which a user's installation cannot switch on), and nothing otherwise.
+ * Integration tests replace `ui` answers and look at the rest; nothing here is for other
+ * extensions, and in production none of it leaves the extension.
+ */
+import * as vscode from 'vscode';
+import type { AccountParts } from './account/createAccount';
+import type { ClientHolder } from './account/clientHolder';
+import type { AccountMeta } from './account/credentials';
+import type { VaultStats } from './account/vault';
+import type { AnalyticsRegistry } from './analytics/register';
+import type { Credentials } from './api/auth';
+import type { Configuration } from './platform/configuration';
+import type { Reporter } from './platform/errors';
+import type { Ui } from './platform/ui';
+import type { AppViews, TaskViews } from './views';
+import type { AppsTreeProvider } from './views/apps/appsProvider';
+import type { TasksTreeProvider } from './views/tasks/tasksProvider';
+
+/** What integration tests may use. Read-only by convention; only `ui` answers are replaced. */
+export interface ScrapedeckTestApi {
+  /** The window prompts; a test replaces one method at a time. */
+  readonly ui: Ui;
+  /** Who is signed in, the endpoints, the client. */
+  readonly account: ClientHolder;
+  readonly configuration: Configuration;
+  /** The window's reporter, with its single "Sign In Again" prompt. */
+  readonly reporter: Reporter;
+  /** A copy of every line written to the "Scrapedeck" log channel. */
+  readonly logLines: readonly string[];
+  readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
+  /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
+  readonly analytics: AnalyticsRegistry;
+  /** Hooks into the vault that production code has no use for. */
+  readonly accountHooks: {
+    /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
+    readStoredCredentials(): Promise<Credentials | undefined>;
+    /** Stores credentials without checking them (e.g. a dead session), as a sign-in would. */
+    store(credentials: Credentials, meta: AccountMeta): Promise<void>;
+    /** SecretStorage reads and writes so far, and own change events ignored. */
+    vaultStats(): VaultStats;
+  };
+}
+
+export interface SeamParts {
+  ui: Ui;
+  account: AccountParts;
+  configuration: Configuration;
+  reporter: Reporter;
+  logLines: readonly string[];
+  views: { tasks: TaskViews; apps: AppViews };
+  analytics: AnalyticsRegistry;
+}
+
+export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
+  if (mode !== vscode.ExtensionMode.Test) return undefined;
+  const { vault, holder } = parts.account;
+  return {
+    ui: parts.ui,
+    account: holder,
+    configuration: parts.configuration,
+    reporter: parts.reporter,
+    logLines: parts.logLines,
+    views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
+    analytics: parts.analytics,
+    accountHooks: {
+      readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
+      store: (credentials, meta) => holder.store(credentials, meta),
+      vaultStats: () => ({ ...vault.stats }),
+    },
+  };
+}
