@@ -53,11 +53,8 @@ export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
       { label: `$(sign-out) ${t('Sign Out')}`, description: account.label, run: run(COMMANDS.signOut) },
       {
         label: `$(arrow-swap) ${t('Switch Account…')}`,
-        description: t('sign out, then sign in another way'),
-        run: async () => {
-          await vscode.commands.executeCommand(COMMANDS.signOut);
-          await chooseSignIn(deps.ui);
-        },
+        description: t('sign in another way; signed out of this one only then'),
+        run: run(COMMANDS.switchAccount),
       },
       ...common,
       {

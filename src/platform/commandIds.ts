@@ -12,6 +12,7 @@ export const COMMANDS = {
   signInWithPassword: 'scrapedeck.signInWithPassword',
   trySandbox: 'scrapedeck.trySandbox',
   signOut: 'scrapedeck.signOut',
+  switchAccount: 'scrapedeck.switchAccount',
   setHubApiKey: 'scrapedeck.setHubApiKey',
   // account
   accountMenu: 'scrapedeck.accountMenu',

@@ -305,6 +305,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.dialogButton('Deprecate').waitFor();
     await wb.screenshot('06-deprecate-modal');
     await wb.dialogButton('Deprecate').click();
+    // Enter alone never deprecates: the reference is typed out.
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     // Signed in with a password: the hub needs an API key, asked for once.
     await wb.answerInput('Data-App Hub API Key', account.apiKey);
     await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, deprecated"]`).waitFor();
@@ -324,7 +326,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await row.waitFor();
     await wb.contextMenu(row, 'Deprecate Data App…');
     await wb.dialogButton('Deprecate').click();
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     await wb.notification(`App ${ref} was not found, or you are not its author`).waitFor();
+    // The hub's 404 is remembered: the app is marked, and Deprecate is no longer offered for it.
+    await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, not found by the hub"]`).waitFor();
     await wb.notification(`Deprecating ${ref}`).waitFor({ state: 'hidden' });
     await wb.screenshot('08-not-author-404');
   });
