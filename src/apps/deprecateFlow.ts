@@ -87,11 +87,11 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     await deps.store.recordDeprecation(hubUrl, ref, record).catch((e: unknown) =>
       deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${e instanceof Error ? e.message : String(e)}`),
     );
-    deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
-    const warning = missingSecretsWarning(ref, record);
+    deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
+    const warning = missingSecretsWarning(ref, record, t);
     // Idempotent at the hub: a second deprecation reads the same, "is deprecated".
     if (warning !== undefined) void ui.showWarningMessage(warning);
-    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', ref, deprecationDescription(record)));
+    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', ref, deprecationDescription(record, t)));
     return 'deprecated';
   } catch (error) {
     return explainFailure(ref, hubUrl, accountKey(account), error, deps);
@@ -105,7 +105,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
  * step asks for the reference itself. Escape at either step, or anything else typed, declines.
  */
 async function confirm(ref: string, ui: Ui): Promise<boolean> {
-  const { message, detail } = confirmationText(ref);
+  const { message, detail } = confirmationText(ref, t);
   const button = deprecateButton();
   if ((await ui.showModalWarning(message, detail, button)) !== button) return false;
   const typed = await ui.showInputBox({

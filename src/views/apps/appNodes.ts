@@ -41,7 +41,7 @@ export class AppNode extends vscode.TreeItem {
 
     const description: string[] = [];
     if (state.kind === 'busy') description.push(t('deprecating…'));
-    if (state.kind === 'deprecated') description.push(deprecationDescription(state.record));
+    if (state.kind === 'deprecated') description.push(deprecationDescription(state.record, t));
     if (state.kind === 'unknown') description.push(t('not found by the hub'));
     if (app.source === 'settings') description.push(t('(from settings)'));
     this.description = description.join(' ');
@@ -88,7 +88,7 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
     const r = state.record;
     line(t('Deprecated on {0}', new Date(r.at).toLocaleString()));
     line(t('Status: {0}', r.status || t('(none given)')));
-    line(t('Version: {0}', versionLabel(r.version)));
+    line(t('Version: {0}', versionLabel(r.version, t)));
     md.appendText(r.missingSecrets.length > 0 ? t('Missing secrets: {0}', r.missingSecrets.join(', ')) : t('No missing secrets reported.'));
   }
   return md;

@@ -91,7 +91,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     shown: number,
     total: number,
   ) {
-    super(loadMoreLabel(shown, total), vscode.TreeItemCollapsibleState.None);
+    super(loadMoreLabel(shown, total, vscode.l10n.t), vscode.TreeItemCollapsibleState.None);
     this.id = `loadMore:${group.taskGroupId}`;
     this.iconPath = new vscode.ThemeIcon('ellipsis');
     this.command = { command: COMMANDS.tasksLoadMore, title: vscode.l10n.t('Load More Tasks'), arguments: [group] };
