@@ -19,6 +19,7 @@ export const COMMANDS = {
   showLog: 'scrapedeck.showLog',
   openSettings: 'scrapedeck.openSettings',
   openHubSettings: 'scrapedeck.openHubSettings',
+  copyRequestId: 'scrapedeck.copyRequestId',
   // tasks
   tasksRefresh: 'scrapedeck.tasks.refresh',
   tasksFilter: 'scrapedeck.tasks.filter',

@@ -198,6 +198,15 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal(node.contextValue, 'app unknown', 'no "deprecatable": the menus offer no Deprecate');
     assert.equal(node.description, 'not found by the hub');
     assert.match(tooltipText(node), /Request ID: /);
+    // The request id in the tooltip is one click from the clipboard.
+    const link = /\(command:scrapedeck\.copyRequestId\?([^)\s]+)\)/.exec((node.tooltip as vscode.MarkdownString).value);
+    assert.ok(link?.[1], 'a Copy link next to the request id');
+    const [id] = JSON.parse(decodeURIComponent(link[1])) as string[];
+    assert.ok(id);
+    await vscode.commands.executeCommand('scrapedeck.copyRequestId', id);
+    assert.equal(await vscode.env.clipboard.readText(), id);
+    await vscode.commands.executeCommand('scrapedeck.copyRequestId', { not: 'an id' }); // ignored, not thrown
+    assert.equal(await vscode.env.clipboard.readText(), id);
 
     // By reference (palette, link): refused without a modal or a request.
     const before = deprecateCalls();

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { NotFoundMark } from '../../apps/appStore';
+import { COMMANDS } from '../../platform/commandIds';
 import type { NamespaceGroup, TrackedApp } from '../../apps/trackedApps';
 import { type DeprecationRecord, deprecationDescription, versionLabel } from '../../apps/deprecation';
 
@@ -81,7 +82,12 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
   }
   if (state.kind === 'unknown') {
     line(t('The hub has no app {0} that this account authors (it answered 404 on {1}).', app.ref, new Date(state.mark.at).toLocaleString()));
-    if (state.mark.requestId) line(t('Request ID: {0}', state.mark.requestId));
+    if (state.mark.requestId) {
+      // One click copies it: a command link, trusted for that one command only.
+      const args = encodeURIComponent(JSON.stringify([state.mark.requestId]));
+      md.appendText(t('Request ID: {0}', state.mark.requestId)).appendMarkdown(` [${t('Copy')}](command:${COMMANDS.copyRequestId}?${args})  \n`);
+      md.isTrusted = { enabledCommands: [COMMANDS.copyRequestId] };
+    }
     md.appendText(t('Deprecate is not offered. Stop tracking it, or add it again to ask the hub again.'));
   }
   if (state.kind === 'deprecated') {
