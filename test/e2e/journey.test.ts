@@ -305,6 +305,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.dialogButton('Deprecate').waitFor();
     await wb.screenshot('06-deprecate-modal');
     await wb.dialogButton('Deprecate').click();
+    // Enter alone never deprecates: the reference is typed out.
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     // Signed in with a password: the hub needs an API key, asked for once.
     await wb.answerInput('Data-App Hub API Key', account.apiKey);
     await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, deprecated"]`).waitFor();
@@ -324,7 +326,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await row.waitFor();
     await wb.contextMenu(row, 'Deprecate Data App…');
     await wb.dialogButton('Deprecate').click();
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     await wb.notification(`App ${ref} was not found, or you are not its author`).waitFor();
+    // The hub's 404 is remembered: the app is marked, and Deprecate is no longer offered for it.
+    await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, not found by the hub"]`).waitFor();
     await wb.notification(`Deprecating ${ref}`).waitFor({ state: 'hidden' });
     await wb.screenshot('08-not-author-404');
   });
@@ -335,6 +340,24 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.notification('Signed out of Scrapedeck').waitFor();
     await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
     await wb.screenshot('09-signed-out');
+  });
+
+  it('4b. a Free account gets one statement of what its plan allows, in the Tasks welcome, and no error', async () => {
+    const free = info.accounts.find((a) => a.plan === 'Free');
+    assert.ok(free, 'the sandbox seeds a Free account');
+    await wb.openScrapedeck();
+    await wb.clearNotifications();
+    // From the signed-out welcome, as a user would (the palette's wait is for commands without a box).
+    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
+    await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', free.apiKey);
+    await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
+    await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
+    const welcome = wb.view('Tasks').locator('.welcome-view-content');
+    await welcome.filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor();
+    await wb.screenshot('10-free-plan');
+    assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ hasText: /plan|Could not/ }).count(), 0, 'no toast about the plan');
+    await wb.runCommand('Scrapedeck: Sign Out');
+    await wb.notification('Signed out of Scrapedeck').waitFor();
   });
 
   it('5. leaves no secret in the logs, settings or globalState of the run', async () => {
