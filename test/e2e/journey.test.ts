@@ -342,7 +342,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.screenshot('09-signed-out');
   });
 
-  it('4b. a Free account gets one statement of what its plan allows, in the Tasks welcome, and no error', async () => {
+  it('4b. a Free account gets one statement of what its plan allows, in the Tasks welcome, and no error; Sign Out from the Accounts menu', async () => {
     const free = info.accounts.find((a) => a.plan === 'Free');
     assert.ok(free, 'the sandbox seeds a Free account');
     await wb.openScrapedeck();
@@ -356,8 +356,22 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await welcome.filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor();
     await wb.screenshot('10-free-plan');
     assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ hasText: /plan|Could not/ }).count(), 0, 'no toast about the plan');
-    await wb.runCommand('Scrapedeck: Sign Out');
-    await wb.notification('Signed out of Scrapedeck').waitFor();
+
+    // Signing out from VS Code's Accounts menu is Scrapedeck's own sign-out.
+    await wb.clearNotifications();
+    await page.locator('.part.activitybar .action-item a[aria-label^="Accounts"]').first().click();
+    const entry = page.locator('.monaco-menu .action-item').filter({ hasText: 'Fiona (Free) (Scrapedeck)' }).first();
+    await entry.hover();
+    const signOut = page.locator('.monaco-menu .action-item').filter({ hasText: /^\s*Sign Out\s*$/ }).first();
+    await signOut.hover();
+    await signOut.click();
+    // VS Code may ask first which extensions lose the account; that dialog's Sign Out confirms.
+    const confirm = page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: /^Sign Out$/ });
+    const signedOut = wb.notification('Signed out of Scrapedeck');
+    await Promise.race([confirm.waitFor().then(() => confirm.click()), signedOut.waitFor()]);
+    await signedOut.waitFor();
+    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
+    await wb.screenshot('10b-signed-out-from-accounts-menu');
   });
 
   it('5. leaves no secret in the logs, settings or globalState of the run', async () => {
