@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync, statSync } from 'node:fs';
-import { encodeForPage } from '../src/analyticsModel/host-message';
+import { encodeForPage } from '../src/webview/protocol/hostMessage';
 import { analyticsQuerySchema } from '../src/api/schemas';
 import { AnalyticsPage, repoRoot, startStandIn } from '../test/page/harness';
 import { grid } from '../test/page/records';
@@ -101,7 +101,7 @@ export default async function run(): Promise<BenchSection> {
       const f = await p.waitForPosted('fetchAll');
       await p.page.evaluate((m) => { (globalThis as unknown as { __benchMessage: unknown }).__benchMessage = m; },
         // As the panel posts it (src/analytics/panel.ts): records packed for the trip.
-        encodeForPage({ type: 'fetchAllResult', id: String(f.id), query: analyticsQuerySchema.parse(f.query), total: records.length, records, requestIds: [] }));
+        encodeForPage({ type: 'fetchAllResult', id: String(f.id), resultId: 'result-bench', query: analyticsQuerySchema.parse(f.query), total: records.length, records, requestIds: [] }));
       first.push(await timedInPage(p, 'scrapedeck:render', 'post', ''));
       for (const column of ['runCount', 'task', 'durationPerRunSeconds', 'dayKey']) sorts.push(await timedInPage(p, 'scrapedeck:sort', 'sort', column));
       if (p.errors.length > 0) throw new Error(`page errors during the bench: ${p.errors.join('; ')}`);

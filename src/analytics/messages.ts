@@ -22,6 +22,7 @@ import {
 } from '../webview/protocol';
 import type { ExportFormat } from './exportFormat';
 import { pickTasks, type TaskListing } from './pickTasks';
+import { ResultStore } from './results';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
 
 /** How much of one page log message reaches the Scrapedeck log. */
@@ -54,6 +55,8 @@ type RequestMessage = Exclude<Extract<PageMessage, { id: string }>, { type: 'can
 
 export class MessageRouter {
   private readonly inFlight = new Map<string, AbortController>();
+  /** The results shown on the page, by id: exports name one instead of sending its rows back. */
+  private readonly results = new ResultStore();
   private disposed = false;
 
   constructor(private readonly deps: MessageRouterDeps) {}
@@ -77,6 +80,7 @@ export class MessageRouter {
   /** Aborts every request in flight (the panel is closing). */
   dispose(): void {
     this.disposed = true;
+    this.results.clear();
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
   }
@@ -142,7 +146,9 @@ export class MessageRouter {
       case 'query': {
         const client = this.requireClient();
         const result = await client.queryTaskAnalytics(message.query, { signal });
-        return { type: 'queryResult', id, query: message.query, page: result.data, requestId: result.requestId };
+        const requestIds = result.requestId === undefined ? [] : [result.requestId];
+        const resultId = this.results.add({ query: message.query, total: result.data.total, records: result.data.data, requestIds });
+        return { type: 'queryResult', id, resultId, query: message.query, page: result.data, requestId: result.requestId };
       }
       case 'fetchAll': {
         const client = this.requireClient();
@@ -150,7 +156,8 @@ export class MessageRouter {
           signal,
           onProgress: (p) => this.post({ type: 'fetchAllProgress', id, fetched: p.fetched, total: p.total }),
         });
-        return { type: 'fetchAllResult', id, query: message.query, ...result };
+        const resultId = this.results.add({ query: message.query, ...result });
+        return { type: 'fetchAllResult', id, resultId, query: message.query, ...result };
       }
       case 'pickTasks': {
         const picked = await pickTasks(this.deps, message.selected, signal);
@@ -158,9 +165,10 @@ export class MessageRouter {
         return { type: 'tasksPicked', id, ...picked };
       }
       case 'export': {
-        const path = await this.deps.exportRecords(message.format, message.query, message.records);
+        const { query, records } = this.results.require(message.resultId);
+        const path = await this.deps.exportRecords(message.format, query, records);
         if (path === undefined) return { type: 'error', id, error: CANCELLED_BY_USER };
-        this.deps.log.info(`analytics: exported ${message.records.length} rows as ${message.format.toUpperCase()} to ${path}`);
+        this.deps.log.info(`analytics: exported ${records.length} rows as ${message.format.toUpperCase()} to ${path}`);
         return { type: 'exportDone', id, path };
       }
     }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { todayUtc } from '../api/dates';
 import type { Ui } from '../platform/ui';
-import { encodeForPage } from '../analyticsModel/host-message';
+import { encodeForPage } from '../webview/protocol/hostMessage';
 import type { HostMessage, PageState, Preset } from '../webview/protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';

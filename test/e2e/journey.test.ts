@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
+import { COLUMNS, formatCell } from '../../src/analyticsModel/tableModel';
 import { buildSeries } from '../../src/analyticsModel/series';
 import { summarize } from '../../src/analyticsModel/summary';
 import { formatInt } from '../../src/analyticsModel/format';

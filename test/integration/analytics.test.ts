@@ -180,7 +180,7 @@ describe('Task analytics panel (integration, sandbox)', function () {
       },
     });
     try {
-      const reply = last(await ask(panel, { type: 'export', id: 'it-export', format: 'csv', query, records: page.page.data }));
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export', format: 'csv', resultId: page.resultId }));
       assert.ok(reply.type === 'exportDone', JSON.stringify(reply));
       assert.equal(reply.path, target.fsPath);
     } finally {
@@ -200,7 +200,9 @@ describe('Task analytics panel (integration, sandbox)', function () {
     Object.assign(api.ui, { showSaveDialog: () => Promise.resolve(undefined) });
     try {
       const today = todayUtc();
-      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', query: { start: today, end: today }, records: [] }));
+      const page = last(await ask(panel, { type: 'query', id: 'it-rows-no', query: { start: today, end: today } }));
+      assert.ok(page.type === 'queryResult');
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', resultId: page.resultId }));
       assert.ok(reply.type === 'error' && reply.error.kind === 'cancelled');
     } finally {
       Object.assign(api.ui, { showSaveDialog });

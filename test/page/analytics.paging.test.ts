@@ -1,18 +1,16 @@
 /** Paging and "Fetch all pages" in headless Chromium: controls, disabled ends, progress, cancel. */
 import * as assert from 'node:assert/strict';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { answer, assertClean, openInitialised, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { answer, assertClean, runAndAnswer, tableRows } from './flows';
 import { grid } from './records';
-import { encodeForPage } from '../../src/analyticsModel/host-message';
+import { encodeForPage } from '../../src/webview/protocol/hostMessage';
 import { analyticsQuerySchema } from '../../src/api/schemas';
 
 describe('analytics page: paging and fetch all', function () {
-  let standIn: StandIn;
+  const host = useStandIn();
   let p: AnalyticsPage;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  beforeEach(async () => { p = await openInitialised(standIn); });
-  afterEach(async () => { await p?.close(); });
+  beforeEach(async () => { p = await host.open(); });
 
   const all = grid(9, 5, '2026-11-22'); // 45 rows: pages of 20, 20, 5
   const disabled = async (id: string): Promise<boolean> => p.page.locator(`#${id}`).isDisabled();
@@ -67,7 +65,7 @@ describe('analytics page: paging and fetch all', function () {
     await p.page.locator('#notice', { hasText: 'cancelled' }).waitFor();
     // Late messages for the cancelled request change nothing.
     await p.send({ type: 'fetchAllProgress', id: f.id, fetched: 200, total: 250 });
-    await p.send({ type: 'fetchAllResult', id: f.id, query: f.query, total: 45, records: all, requestIds: ['a'] });
+    await p.send({ type: 'fetchAllResult', id: f.id, resultId: 'result-all', query: f.query, total: 45, records: all, requestIds: ['a'] });
     await p.page.waitForTimeout(100);
     assert.equal(await p.page.locator('#busy').isHidden(), true);
     assert.equal(await p.page.locator('#results').isHidden(), true);
@@ -93,7 +91,7 @@ describe('analytics page: paging and fetch all', function () {
     await p.page.click('#fetch-all');
     const f = await p.waitForPosted('fetchAll');
     await p.send({ type: 'fetchAllProgress', id: f.id, fetched: 20, total: 45 });
-    await p.send({ type: 'fetchAllResult', id: f.id, query: f.query, total: 45, records: all, requestIds: ['r1', 'r2', 'r3'] });
+    await p.send({ type: 'fetchAllResult', id: f.id, resultId: 'result-all', query: f.query, total: 45, records: all, requestIds: ['r1', 'r2', 'r3'] });
     await p.page.locator('#rows-range', { hasText: 'All 45 rows' }).waitFor();
     assert.equal(await p.page.locator('nav.pager').isHidden(), true);
     assert.equal((await tableRows(p)).length, 45);
@@ -105,8 +103,8 @@ describe('analytics page: paging and fetch all', function () {
     const big = grid(20, 60, '2026-11-22'); // 1,200 rows
     await p.page.click('#fetch-all');
     const f = await p.waitForPosted('fetchAll');
-    // As the panel sends it: records packed as rows (src/analyticsModel/host-message.ts).
-    await p.send(encodeForPage({ type: 'fetchAllResult', id: String(f.id), query: analyticsQuerySchema.parse(f.query), total: big.length, records: big, requestIds: [] }));
+    // As the panel sends it: records packed as rows (src/webview/protocol/hostMessage.ts).
+    await p.send(encodeForPage({ type: 'fetchAllResult', id: String(f.id), resultId: 'result-all', query: analyticsQuerySchema.parse(f.query), total: big.length, records: big, requestIds: [] }));
     await p.page.locator('#rows-range', { hasText: 'All 1,200 rows' }).waitFor();
     assert.equal((await tableRows(p)).length, 100);
     assert.match(await p.text('.table-more'), /Showing 100 of 1,200 rows/);

@@ -1,16 +1,14 @@
 /** State across reloads in headless Chromium: restore from init.state or getState, and what is kept. */
 import * as assert from 'node:assert/strict';
 import type { PageState } from '../../src/webview/protocol';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { assertClean, columnIndex, openInitialised, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
 import { grid, record } from './records';
 
 describe('analytics page: state', function () {
-  let standIn: StandIn;
-  let p: AnalyticsPage | undefined;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  afterEach(async () => { await p?.close(); p = undefined; });
+  const host = useStandIn();
+  let p: AnalyticsPage;
 
   const query = { start: '2026-11-01', end: '2026-11-20', page: 2, pageSize: 2, collectionMethod: 'Local' as const, timeGranularity: 'Day' as const };
   const records = [
@@ -40,13 +38,13 @@ describe('analytics page: state', function () {
   }
 
   it('restores form, result and sort from init.state', async () => {
-    p = await openInitialised(standIn, { state });
+    p = await host.open({ state });
     await expectRestored(p);
     await assertClean(p);
   });
 
   it('prefers its own getState over the host copy (the freshest), and keeps paging from there', async () => {
-    p = await openInitialised(standIn, { state: { version: 1 } }, { vsState: state });
+    p = await host.open({ state: { version: 1 } }, { vsState: state });
     await expectRestored(p);
     await p.page.click('#page-next');
     const q = await p.waitForPosted('query');
@@ -54,20 +52,20 @@ describe('analytics page: state', function () {
   });
 
   it('ignores a restored state that does not parse and starts from defaults', async () => {
-    p = await openInitialised(standIn, {}, { vsState: { version: 1, result: { mode: 'nope' } } });
+    p = await host.open({}, { vsState: { version: 1, result: { mode: 'nope' } } });
     assert.equal(await p.page.inputValue('#f-start'), '2026-11-16');
     assert.equal(await p.page.locator('#results').isHidden(), true);
   });
 
   it('applies a preset when there is no state', async () => {
-    p = await openInitialised(standIn, { preset: { taskIds: ['t-7'], label: 'Seven' } });
+    p = await host.open({ preset: { taskIds: ['t-7'], label: 'Seven' } });
     assert.deepEqual(await p.page.locator('#f-tasks li').allInnerTexts(), ['Seven']);
     await p.page.click('#run');
     assert.deepEqual(((await p.waitForPosted('query')).query as { taskIds: string[] }).taskIds, ['t-7']);
   });
 
   it('saves with setState after changes: the form as typed, the result and the sort', async () => {
-    p = await openInitialised(standIn);
+    p = await host.open();
     await p.page.fill('#f-pageSize', '0');
     await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { form?: { pageSize: string } } }).__vsState?.form?.pageSize === '0');
     await p.page.fill('#f-pageSize', '5');
@@ -82,18 +80,17 @@ describe('analytics page: state', function () {
   });
 
   it('does not keep a very large "all pages" result across reloads, and says so after one', async () => {
-    p = await openInitialised(standIn);
+    p = await host.open();
     await p.page.click('#fetch-all');
     const f = await p.waitForPosted('fetchAll');
     const big = grid(60, 100, '2026-11-22');
-    await p.send({ type: 'fetchAllResult', id: f.id, query: f.query, total: big.length, records: big, requestIds: [] });
+    await p.send({ type: 'fetchAllResult', id: f.id, resultId: 'result-all', query: f.query, total: big.length, records: big, requestIds: [] });
     await p.page.locator('#rows-range', { hasText: 'All 6,000 rows' }).waitFor();
     await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { result?: unknown } }).__vsState?.result !== undefined);
     const saved = (await p.vsState()) as PageState;
     assert.equal(saved.result?.records.length, 0);
     assert.equal(saved.result?.total, 6000);
-    await p.close();
-    p = await openInitialised(standIn, { state: saved });
+    p = await host.open({ state: saved });
     await p.page.locator('#notice', { hasText: 'too many to keep' }).waitFor();
     assert.equal(await p.page.locator('#results').isHidden(), true);
   });

@@ -22,7 +22,7 @@ export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[],
 }
 
 export async function answer(p: AnalyticsPage, q: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
-  await p.send({ type: 'queryResult', id: q.id, query: q.query, page: { total, data: records }, requestId: 'req-page' });
+  await p.send({ type: 'queryResult', id: q.id, resultId: `result-${String(q.id)}`, query: q.query, page: { total, data: records }, requestId: 'req-page' });
   await p.page.locator('#results').waitFor({ state: 'visible' });
 }
 

@@ -1,11 +1,11 @@
 /** The page's views, put together inside #app. */
-import { ChartsView } from './charts-view';
+import { ChartsView } from './chartsView';
 import { h } from './dom';
-import { FormView, type FormHandlers } from './form-view';
-import { PagingView, type PagingHandlers } from './paging-view';
-import { StatusView } from './status-view';
-import { SummaryView } from './summary-view';
-import { TableView } from './table-view';
+import { FormView, type FormHandlers } from './formView';
+import { PagingView, type PagingHandlers } from './pagingView';
+import { StatusView } from './statusView';
+import { SummaryView } from './summaryView';
+import { TableView } from './tableView';
 
 export interface LayoutHandlers extends FormHandlers, PagingHandlers {
   cancel(): void;

@@ -1,6 +1,6 @@
 /** The page's state in one place, and what of it is kept across reloads. */
-import type { FormIssues, FormValues } from '../../analyticsModel/form-model';
-import type { SortState } from '../../analyticsModel/table-model';
+import type { FormIssues, FormValues } from '../../analyticsModel/formModel';
+import type { SortState } from '../../analyticsModel/tableModel';
 import type { PageState, Preset, ResultState, WireError } from '../protocol';
 
 export type RequestKind = 'query' | 'fetchAll';
@@ -29,8 +29,6 @@ export interface AppState {
   resultDropped: boolean;
   sort: SortState | undefined;
   request: PendingRequest | undefined;
-  pickId: string | undefined;
-  exportId: string | undefined;
   /** A 400 from the server: shown next to the form. */
   formError: ShownError | undefined;
   /** Any other failure: shown above the results. */
@@ -49,8 +47,6 @@ export function initialState(): AppState {
     resultDropped: false,
     sort: undefined,
     request: undefined,
-    pickId: undefined,
-    exportId: undefined,
     formError: undefined,
     error: undefined,
     notice: undefined,

@@ -4,7 +4,7 @@
  */
 import { formatInt } from '../../analyticsModel/format';
 import { button, h } from './dom';
-import { ErrorBox } from './error-box';
+import { ErrorBox } from './errorBox';
 import type { AppState } from './state';
 
 export class StatusView {

@@ -5,7 +5,7 @@
  */
 import type { AnalyticsRecord } from '../../api/schemas';
 import { DASH, formatInt } from '../../analyticsModel/format';
-import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/table-model';
+import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/tableModel';
 import { button, h } from './dom';
 
 /** Rows put on screen at first and per "Show more": a full page (page size ≤ 100) renders whole, and a 10,000-row result stays inside the render budget. */
