@@ -94,7 +94,7 @@ export default async function run(): Promise<BenchSection> {
       await p.page.click('#run');
       const q = await p.waitForPosted('query');
       await p.page.evaluate((m) => { (globalThis as unknown as { __benchMessage: unknown }).__benchMessage = m; },
-        { type: 'queryResult', id: q.id, query: q.query, page: { total: 10_000, data: records.slice(0, 100) } });
+        { type: 'queryResult', id: q.id, resultId: 'result-page', query: q.query, page: { total: 10_000, data: records.slice(0, 100) } });
       pages.push(await timedInPage(p, 'scrapedeck:render', 'post', ''));
       // Fetch all pages: 10,000 rows.
       await p.page.click('#fetch-all');
