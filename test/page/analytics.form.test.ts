@@ -80,7 +80,8 @@ describe('analytics page: query form', function () {
     await p.page.press('#f-pageSize', 'Enter');
     const q = await p.waitForPosted('query');
     assert.deepEqual(q.query, {
-      start: '2026-11-16', end: TODAY, page: 1, pageSize: 50, collectionMethod: 'Cloud', timeGranularity: 'Week', memberNames: ['ann', 'bob', 'carl'],
+      // 100 rows a request (the fewest against the rate limit); the 50 pages the table.
+      start: '2026-11-16', end: TODAY, page: 1, pageSize: 100, collectionMethod: 'Cloud', timeGranularity: 'Week', memberNames: ['ann', 'bob', 'carl'],
     });
     await assertClean(p);
   });

@@ -22,7 +22,7 @@ describe('analytics page: themes', function () {
     it(`renders in ${theme} and saves a screenshot`, async () => {
       p = await host.open({ preset: { taskIds: ['task-1'], label: 'Prices' } }, { theme, width: 1280, height: 1000 });
       await p.page.fill('#f-start', '2026-11-09');
-      await runAndAnswer(p, records.slice(0, 20), records.length);
+      await runAndAnswer(p, records);
       await p.page.fill('#f-pageSize', '0'); // an inline error in the picture, too
       const file = join(out, `analytics-${theme.replace('vscode-', '')}.png`);
       await p.page.screenshot({ path: file, fullPage: true });
@@ -34,6 +34,16 @@ describe('analytics page: themes', function () {
       await assertClean(p);
     });
   }
+
+  it('saves a screenshot of a result whose rest is still being fetched', async () => {
+    p = await host.open({}, { theme: 'vscode-dark', width: 1280, height: 1000 });
+    const big = grid(30, 34, '2026-11-22');
+    const q = await runAndAnswer(p, big.slice(0, 100), big.length);
+    await p.send({ type: 'fetchAllProgress', id: q.id, fetched: 400, total: big.length });
+    await p.page.locator('#busy-text', { hasText: 'Fetched 400 of 1,020 rows' }).waitFor();
+    await p.page.screenshot({ path: join(out, 'analytics-dark-partial.png'), fullPage: true });
+    await assertClean(p);
+  });
 
   it('repaints the charts in the new colours when the theme changes', async () => {
     p = await host.open({}, { theme: 'vscode-dark' });

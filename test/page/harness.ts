@@ -122,9 +122,11 @@ export class AnalyticsPage {
     });
   }
 
-  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number } = {}): Promise<AnalyticsPage> {
+  /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
+  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void } = {}): Promise<AnalyticsPage> {
     const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
     const p = new AnalyticsPage(page);
+    if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
       await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
     }

@@ -47,7 +47,7 @@ describe('webview protocol', () => {
       ['a query with a bad date', { type: 'fetchAllResult', id: 'q', resultId: 'r', query: { ...query, start: '2026-02-30' }, total: 0, records: [], requestIds: [] }],
       ['an error without a message', { type: 'error', id: 'q', error: { kind: 'x' } }],
       ['more than 100 picked tasks', { type: 'tasksPicked', id: 'p', taskIds: Array.from({ length: 101 }, (_, i) => `t${i}`), taskLabels: [] }],
-      ['a state of another version', { type: 'init', today: '2026-11-22', state: { version: 2 } }],
+      ['a state of another version', { type: 'init', today: '2026-11-22', state: { version: 3 } }],
       ['signedIn as a string', { type: 'signedIn', signedIn: 'yes' }],
     ];
     for (const [what, m] of invalid) {
@@ -109,17 +109,23 @@ describe('webview protocol', () => {
   });
 
   describe('page state', () => {
+    const form = { start: '2026-11-16', end: 'not a date', timeGranularity: 'Day', collectionMethod: 'All', taskIds: [], taskLabels: [], memberNames: 'ann, bob', pageSize: '0', page: 3 };
+    const result = { query, total: 1, records: [record], requestIds: ['r-1'], fetchedAt: '2026-11-22T10:00:00.000Z', resultId: 'result-4' };
+
     it('round-trips the state the page keeps', () => {
-      const state = {
-        version: 1,
-        preset: { taskIds: ['t-1'], label: 'Prices' },
-        form: { start: '2026-11-16', end: 'not a date', timeGranularity: 'Day', collectionMethod: 'All', taskIds: [], taskLabels: [], memberNames: 'ann, bob', pageSize: '0', page: 3 },
-        result: { mode: 'page', query, total: 1, records: [record], requestIds: ['r-1'], fetchedAt: '2026-11-22T10:00:00.000Z' },
-        sort: { column: 'task', direction: 'asc' },
-      };
+      const state = { version: 2, preset: { taskIds: ['t-1'], label: 'Prices' }, form, result, sort: { column: 'task', direction: 'asc' } };
       const r = pageStateSchema.safeParse(state);
       assert.ok(r.success);
       assert.equal(r.data.form?.end, 'not a date', 'the form keeps invalid values so the page can explain them');
+      assert.equal(r.data.result?.resultId, 'result-4');
+    });
+
+    it('reads a state saved by the version before: form, preset and sort kept, its one-page result dropped', () => {
+      const old = { version: 1, preset: { taskIds: ['t-1'] }, form, result: { ...result, mode: 'page' }, sort: { column: 'task', direction: 'asc' } };
+      const r = pageStateSchema.safeParse(old);
+      assert.ok(r.success);
+      assert.deepEqual(r.data, { version: 2, preset: { taskIds: ['t-1'] }, form: r.data.form, sort: { column: 'task', direction: 'asc' } });
+      assert.equal(r.data.form?.memberNames, 'ann, bob');
     });
 
     it('refuses a state with a wrong sort direction', () => {

@@ -46,17 +46,26 @@ export class Actions {
     ui.status.update(s);
   }
 
+  /** The table's pages are local: the rows are here (or on their way, and the pager waits). */
+  goTo(page: number): void {
+    const { s } = this.c;
+    if (!s.form || !s.result) return;
+    s.form = { ...s.form, page: Math.max(1, page) };
+    this.c.results.render(s);
+    this.c.save();
+  }
+
   copy(text: string): void {
     if (text) this.c.host.post({ type: 'copy', text: text.slice(0, 1000) });
   }
 
   sort(column: string): void {
-    const { s, ui } = this.c;
+    const { s } = this.c;
     if (!s.result) return;
     performance.clearMarks('scrapedeck:sort-start');
     performance.mark('scrapedeck:sort-start');
     s.sort = nextSort(s.sort, column);
-    ui.table.update(s.result.records, s.sort);
+    this.c.results.render(s);
     performance.measure('scrapedeck:sort', 'scrapedeck:sort-start');
     this.c.save();
   }

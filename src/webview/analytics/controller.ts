@@ -14,7 +14,7 @@ import { Layout } from './layout';
 import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
-import { initialState } from './state';
+import { initialState, isComplete, validPageSize } from './state';
 
 export class Controller {
   private readonly c: PageContext;
@@ -31,7 +31,7 @@ export class Controller {
       pickTasks: () => void this.actions.pickTasks(),
       clearTasks: () => this.form.update({ taskIds: [], taskLabels: [] }),
       copy: (text) => this.actions.copy(text),
-      goTo: (page) => this.queries.goTo(page),
+      goTo: (page) => this.actions.goTo(page),
       exportAs: (format) => void this.actions.exportAs(format),
       cancel: () => this.queries.cancel(),
       sort: (column) => this.actions.sort(column),
@@ -90,11 +90,10 @@ export class Controller {
       s.form = restored?.form ?? defaultForm(today, s.preset);
       s.result = restored?.result;
       s.sort = restored?.sort;
+      s.pageSize = validPageSize(s.form) ?? s.pageSize;
       const r = s.result;
-      if (r && r.mode === 'all' && r.records.length === 0 && r.total > 0) {
-        s.resultDropped = true;
-        s.notice = `The ${r.total.toLocaleString('en-US')} rows fetched before were too many to keep across a reload. Fetch all pages again to see them.`;
-      }
+      // Its rows were too many to keep: the page shows nothing of it until they are back.
+      s.resultDropped = r !== undefined && r.records.length === 0 && r.total > 0;
     }
     ui.waiting.hidden = true;
     ui.form.root.hidden = false;
@@ -104,5 +103,8 @@ export class Controller {
     this.c.results.render(s);
     ui.status.update(s);
     this.c.save();
+    // A result whose rows were not all kept, or not all fetched yet, gets the rest (the host
+    // still holds them unless VS Code was restarted; then it asks the service again).
+    if (first && s.result && !isComplete(s.result)) this.queries.resume();
   }
 }

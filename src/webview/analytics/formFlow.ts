@@ -2,16 +2,22 @@
 import type { AnalyticsQuery } from '../../api/schemas';
 import { checkForm, type FormIssues, type FormValues } from '../../analyticsModel/formModel';
 import type { PageContext } from './context';
+import { validPageSize } from './state';
 
 export class FormFlow {
   constructor(private readonly c: PageContext) {}
 
   change(form: FormValues): void {
     const s = this.c.s;
-    // A different query starts again at its first page.
+    // A different query, or page size, starts again at the table's first page.
+    const pageSize = validPageSize(form);
+    const repage = s.form?.page !== 1 || (pageSize !== undefined && pageSize !== s.pageSize);
     s.form = { ...form, page: 1 };
+    if (pageSize !== undefined) s.pageSize = pageSize;
     s.issues = this.issuesOf(s.form);
     this.c.ui.form.showIssues(s.issues);
+    // The page size pages the table over the rows already here: no new request.
+    if (repage) this.c.results.render(s);
     this.c.save();
   }
 

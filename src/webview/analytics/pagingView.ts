@@ -1,15 +1,13 @@
-/** Paging controls ("Rows 21–40 of 1,234", First/Prev/Next/Last) and the export buttons. */
-import { formatInt, rowsRange } from '../../analyticsModel/format';
-import type { ResultState } from '../protocol';
+/**
+ * Paging controls ("Rows 21–40 of 1,234 · Page 2 of 62", First/Prev/Next/Last) over the rows on
+ * the page, and the export buttons. A page whose rows are still being fetched cannot be chosen yet.
+ */
+import type { PageWindow } from '../../analyticsModel/pages';
 import { button, h } from './dom';
 
 export interface PagingHandlers {
   goTo(page: number): void;
   exportAs(format: 'csv' | 'json'): void;
-}
-
-export function pageCount(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
 }
 
 export class PagingView {
@@ -21,7 +19,6 @@ export class PagingView {
   private readonly last: HTMLButtonElement;
   private readonly exportCsv: HTMLButtonElement;
   private readonly exportJson: HTMLButtonElement;
-  private readonly nav: HTMLElement;
   private page = 1;
   private pages = 1;
 
@@ -32,31 +29,24 @@ export class PagingView {
     this.last = button('Last', () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': 'Last page' } });
     this.exportCsv = button('Export CSV', () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
     this.exportJson = button('Export JSON', () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
-    this.nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, this.first, this.prev, this.next, this.last);
-    this.root = h('div', { class: 'toolbar' }, this.range, this.nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
+    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, this.first, this.prev, this.next, this.last);
+    this.root = h('div', { class: 'toolbar' }, this.range, nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
   }
 
-  update(result: ResultState | undefined, busy: boolean): void {
-    this.root.hidden = !result;
-    if (!result) return;
-    const hasRows = result.records.length > 0;
-    this.exportCsv.disabled = !hasRows;
-    this.exportJson.disabled = !hasRows;
-    if (result.mode === 'all') {
-      this.range.textContent = `All ${formatInt(result.total)} rows`;
-      this.nav.hidden = true;
-      return;
-    }
-    this.nav.hidden = false;
-    const pageSize = result.query.pageSize ?? 20;
-    this.page = result.query.page ?? 1;
-    this.pages = pageCount(result.total, pageSize);
-    this.range.textContent = `${rowsRange(this.page, pageSize, result.records.length, result.total)} · Page ${formatInt(this.page)} of ${formatInt(this.pages)}`;
-    const atStart = busy || this.page <= 1;
-    const atEnd = busy || this.page >= this.pages;
-    this.first.disabled = atStart;
-    this.prev.disabled = atStart;
-    this.next.disabled = atEnd;
-    this.last.disabled = atEnd;
+  /** Shows `win` (undefined: no result); `busy` while a new query is on its way. */
+  update(win: PageWindow | undefined, rows: number, busy: boolean): void {
+    this.root.hidden = !win;
+    if (!win) return;
+    this.exportCsv.disabled = rows === 0;
+    this.exportJson.disabled = rows === 0;
+    this.page = win.page;
+    this.pages = win.pages;
+    this.range.textContent = win.label;
+    this.first.disabled = busy || !win.canPrev;
+    this.prev.disabled = busy || !win.canPrev;
+    this.next.disabled = busy || !win.canNext;
+    this.last.disabled = busy || !win.canLast;
+    const waiting = !win.canLast && win.page < win.pages;
+    this.last.title = waiting ? 'The last rows are not fetched yet' : '';
   }
 }

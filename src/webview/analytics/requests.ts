@@ -65,6 +65,16 @@ export class Requests {
     pending.settle({ ok: false, error: CANCELLED, byPage: true });
   }
 
+  /**
+   * The next answer under `id`, after its first one: the rest of a query the host goes on to fetch
+   * (`query` with `rest`). Called as the first answer settles (before the next message can arrive).
+   */
+  expect<K extends keyof Answers>(id: string, kind: K, onProgress?: (p: Progress) => void): Promise<Outcome<Answers[K]>> {
+    return new Promise<Outcome<Answers[K]>>((resolve) => {
+      this.pending.set(id, { answer: ANSWER_TYPE[kind], settle: resolve as (o: Outcome<HostMessage>) => void, progress: onProgress });
+    });
+  }
+
   isPending(id: string | undefined): boolean {
     return id !== undefined && this.pending.has(id);
   }

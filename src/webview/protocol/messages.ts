@@ -16,7 +16,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema, requestId: z.string().optional(),
   }),
-  z.object({ type: z.literal('fetchAllProgress'), id, fetched: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+  /** Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's cap). */
+  z.object({
+    type: z.literal('fetchAllProgress'), id, fetched: z.number().int().nonnegative(), total: z.number().int().nonnegative(), target: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     type: z.literal('fetchAllResult'),
     id,
@@ -37,8 +40,18 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const pageMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('query'), id, query: analyticsQuerySchema }),
-  z.object({ type: z.literal('fetchAll'), id, query: analyticsQuerySchema }),
+  /**
+   * One page of a query; with `rest`, the host goes on to fetch the rest under the same id (as
+   * `fetchAll` with that scope would), answering with progress and a `fetchAllResult` after the
+   * `queryResult`: the rest starts as soon as page 1 is in, with no round trip through the page.
+   */
+  z.object({ type: z.literal('query'), id, query: analyticsQuerySchema, rest: z.enum(['auto', 'all']).optional() }),
+  /**
+   * More rows of a query: 'auto' up to the host's autoFetchRows setting (after Run query), 'all'
+   * every row (Fetch all pages, the default). With the id of a result the host holds, it goes on
+   * from the rows it has; otherwise it starts from page 1.
+   */
+  z.object({ type: z.literal('fetchAll'), id, query: analyticsQuerySchema, resultId: resultIdSchema.optional(), scope: z.enum(['auto', 'all']).optional() }),
   z.object({ type: z.literal('cancel'), id }),
   z.object({ type: z.literal('pickTasks'), id, selected: z.array(taskIdText).max(100) }),
   /** Saves a result the host keeps (named by the result's id): its rows never travel back. */

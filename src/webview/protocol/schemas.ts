@@ -58,25 +58,49 @@ export type WireError = z.infer<typeof wireErrorSchema>;
 /** Which result the host keeps: an export or a fetch names it instead of sending its rows. */
 export const resultIdSchema = z.string().min(1).max(L.shortText);
 
-/** The result on screen: one page, or every page fetched with "Fetch all pages". */
+/**
+ * The result on screen: the first rows of a query (all of them once `records.length` reaches
+ * `total`), asked from page 1 at 100 rows a page. The table pages through them on the page.
+ */
 export const resultStateSchema = z.object({
-  mode: z.enum(['page', 'all']),
   query: analyticsQuerySchema,
   total: z.number().int().nonnegative(),
   records: z.array(analyticsRecordSchema).max(L.records),
   requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
   fetchedAt: z.string().max(L.shortText),
-  /** The host's id for the result (absent in states saved before results were kept by id). */
+  /** The host's id for the result (absent when the host never said one). */
   resultId: resultIdSchema.optional(),
 });
 export type ResultState = z.infer<typeof resultStateSchema>;
 
-/** What the page keeps with setState and the serializer hands back after a reload. */
-export const pageStateSchema = z.object({
-  version: z.literal(1),
+const sortSchema = z.object({ column: z.string().max(L.shortText), direction: z.enum(['asc', 'desc']) });
+
+const pageStateV2 = z.object({
+  version: z.literal(2),
   preset: presetSchema.optional(),
   form: formStateSchema.optional(),
   result: resultStateSchema.optional(),
-  sort: z.object({ column: z.string().max(L.shortText), direction: z.enum(['asc', 'desc']) }).optional(),
+  sort: sortSchema.optional(),
 });
-export type PageState = z.infer<typeof pageStateSchema>;
+
+/**
+ * A state saved by the version before (1), whose result was one page of the service rather than
+ * the query's first rows: its preset, form and sort are kept, its result is dropped.
+ */
+const pageStateV1 = z.object({
+  version: z.literal(1),
+  preset: presetSchema.optional(),
+  form: formStateSchema.optional(),
+  result: resultStateSchema.extend({ mode: z.enum(['page', 'all']) }).optional(),
+  sort: sortSchema.optional(),
+}).transform(({ preset, form, sort }): z.output<typeof pageStateV2> => {
+  const kept: z.output<typeof pageStateV2> = { version: 2 };
+  if (preset) kept.preset = preset;
+  if (form) kept.form = form;
+  if (sort) kept.sort = sort;
+  return kept;
+});
+
+/** What the page keeps with setState and the serializer hands back after a reload. */
+export const pageStateSchema = z.union([pageStateV2, pageStateV1]);
+export type PageState = z.output<typeof pageStateSchema>;
