@@ -9,6 +9,10 @@
  * - Null (unknown) metrics are empty cells, never 0.
  */
 import type { AnalyticsRecord } from '../api/schemas';
+import { CSV_NEWLINE as NEWLINE, UTF8_BOM, csvCell } from '../platform/csvCell';
+
+// The cell rules are shared with the task-data export; re-exported for this module's callers.
+export { UTF8_BOM, csvCell, neutraliseFormula } from '../platform/csvCell';
 
 type Cell = string | number | null;
 
@@ -40,33 +44,6 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { header: 'resourceUsageMetrics.proxyIpCount', value: (r) => r.resourceUsageMetrics.proxyIpCount },
   { header: 'resourceUsageMetrics.balance', value: (r) => r.resourceUsageMetrics.balance },
 ];
-
-export const UTF8_BOM = '\uFEFF';
-const NEWLINE = '\r\n';
-
-/**
- * Characters that make a spreadsheet read a text cell as a formula, or hide its start: a leading
- * LF or NUL (some importers drop them, and what follows is then read as a formula).
- */
-const FORMULA_START = /^[=+\-@\t\r\n\0]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * Text that a spreadsheet would evaluate gets a leading apostrophe, so `=HYPERLINK(...)` in a
- * task name stays text. Only string cells (names, ids, labels) are neutralised: numbers come
- * from the record's numeric fields, and a negative number such as -3 must stay a number.
- */
-export function neutraliseFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** One cell, RFC 4180-escaped. */
-export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = neutraliseFormula(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** The whole file: BOM, header row, one row per record, CRLF after every row. */
 export function recordsToCsv(records: readonly AnalyticsRecord[], columns: readonly CsvColumn[] = CSV_COLUMNS): string {
