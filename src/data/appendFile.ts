@@ -135,7 +135,7 @@ async function readHead(file: string, bytes: number): Promise<string> {
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, bytesRead), { stream: true });
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer.subarray(0, bytesRead), { stream: true });
     } catch {
       throw new UnusableFileError('not-text', 'it is not UTF-8 text');
     }
