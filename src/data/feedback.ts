@@ -24,7 +24,7 @@ export function fileLabel(uri: vscode.Uri): string {
 
 /**
  * The same failure, its message ending with what to do: the reporter then says it, with the
- * request id. A non-API error becomes one (kind `network`-free: a plain message) so it reads alike.
+ * request id (an ApiError stays one, every field kept; anything else becomes a plain Error).
  */
 export function withAdvice(error: unknown, advice: string): unknown {
   if (advice === '') return error;

@@ -280,6 +280,32 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     assert.equal(existsSync(path.join(ws.fsPath, 'emptied.csv')), false);
   });
 
+  it('a refusal names the task and offers the request ID (a task the account does not have); nothing is written', async () => {
+    const task = { taskId: 'no-such-task-0000', taskName: 'Ghost task' };
+    const { messages, stop } = recordMessages(api);
+    const restore = replaceUi(api, {
+      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((list) => list[0]),
+      showInputBox: () => Promise.resolve('refused/rows.jsonl'),
+    });
+    try {
+      assert.equal((await exportTo({ task }, 'refused.csv')).reply.outcome, 'failed');
+      assert.equal((await run<{ outcome: string }>('scrapedeck.data.pullNewRows', { task })).outcome, 'failed');
+      assert.equal((await run<{ outcome: string }>('scrapedeck.data.preview', { task })).outcome, 'failed');
+      await waitFor('three error messages', () => messages.filter((m) => m.level === 'error').length >= 3);
+      for (const m of messages.filter((x) => x.level === 'error')) {
+        assert.ok(m.text.includes('“Ghost task”'), `names the task: ${m.text}`);
+        assert.deepEqual(m.buttons, ['Copy Request ID', 'Show Log'], 'offers the request ID');
+      }
+      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Pulling'))?.text ?? '', /none are lost/);
+      assert.equal(existsSync(path.join(ws.fsPath, 'refused.csv')), false);
+      assert.equal(existsSync(path.join(ws.fsPath, 'refused', 'rows.jsonl')), false, 'no file for a pull the service refused');
+      assert.ok(api.logLines.some((l) => /Ghost task.*request ID/.test(l)), 'the log has the request ID too');
+    } finally {
+      restore();
+      stop();
+    }
+  });
+
   it('signed out: previews are dropped (no rows of the old account remain) and the commands ask to sign in', async () => {
     const arg = await node(withRows[0]);
     const reply = await run<{ uri: vscode.Uri }>('scrapedeck.data.preview', arg);
