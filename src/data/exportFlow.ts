@@ -6,11 +6,11 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
-import { describe } from '../platform/errors';
+import { copyRequestId } from '../platform/errors';
+import { composeErrorText } from '../platform/errorText';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { TaskExport, type ExportResult } from './exportRows';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction } from './feedback';
+import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from './rowFormats';
 
 const t = vscode.l10n.t;
@@ -116,7 +116,7 @@ function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.U
     void offerResume(error, job, task, target, deps);
     return { outcome: 'failed', rows: job.rowsWritten };
   }
-  void deps.reporter.report(error, t('Exporting the data of “{0}” to {1} (nothing was written there)', task.taskName, fileLabel(target)));
+  void deps.reporter.report(withAdvice(error, t('Nothing was written to {0}.', fileLabel(target))), 'exportData', task.taskName);
   return { outcome: 'failed', rows: job.rowsWritten };
 }
 
@@ -125,19 +125,17 @@ function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.U
  * got, and let the user continue from there or drop the partial temporary file.
  */
 async function offerResume(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): Promise<void> {
-  const api = isApiError(error) ? error : undefined;
-  const reason = describe(error, api, ['Standard', 'Professional', 'Enterprise']);
-  const requestId = api?.requestId;
+  const { text: reason, requestId } = composeErrorText(error, 'exportData', task.taskName, t);
   deps.log.error(`Exporting task ${task.taskId} stopped after ${job.rowsWritten} rows: ${reason}${requestId ? ` (request ID ${requestId})` : ''}`);
   const resume = t('Resume');
   const discard = t('Discard');
   const copy = t('Copy Request ID');
-  const text = t('Exporting the data of “{0}” stopped after {1} of {2} rows: {3} Resume continues from there; nothing was written to {4} yet.', task.taskName, count(job.rowsWritten), count(job.rowsTotal), reason, fileLabel(target));
+  const text = `${reason} ${t('It stopped after {0} of {1} rows. Resume continues from there; nothing was written to {2} yet.', count(job.rowsWritten), count(job.rowsTotal), fileLabel(target))}`;
   deps.openJobs?.add(job);
   for (;;) {
     const choice = await deps.ui.showErrorMessage(text, ...[resume, discard, ...(requestId ? [copy] : [])]);
     if (choice === copy && requestId) {
-      await vscode.env.clipboard.writeText(requestId);
+      await copyRequestId(requestId);
       continue; // copying is not an answer: ask again
     }
     deps.openJobs?.delete(job);

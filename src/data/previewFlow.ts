@@ -73,7 +73,7 @@ export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDo
     return { outcome: 'shown', uri, rows: rows.length, columns };
   } catch (error) {
     if (isCancel(error)) return { outcome: 'cancelled' };
-    void deps.reporter.report(error, t('Previewing the data of “{0}”', task.taskName));
+    void deps.reporter.report(error, 'previewData', task.taskName);
     return { outcome: 'failed' };
   }
 }

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../platform/commandIds';
+import type { ErrorContext } from '../platform/errorText';
 import { AppendFile, UnusableFileError, type AppendFormat } from './appendFile';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, withAdvice } from './feedback';
@@ -114,7 +115,7 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
 
 function unusable(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
   if (!(error instanceof UnusableFileError)) {
-    void deps.reporter.report(error, t('Opening {0} for the new rows of “{1}” (nothing was pulled)', fileLabel(uri), task.taskName));
+    void deps.reporter.report(withAdvice(error, t('Nothing was pulled from the service or written to {0}.', fileLabel(uri))), 'openPullFile', task.taskName);
     return { outcome: 'unusable', file: uri };
   }
   const other = t('Choose Another File…');
@@ -135,21 +136,21 @@ function failed(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps):
     return { outcome: 'cancelled', file: uri, rows: failure.rowsDone };
   }
   let advice: string;
-  let what: string;
+  let what: ErrorContext;
   switch (failure.stage) {
     case 'fetch':
-      what = t('Pulling the new rows of “{0}”', task.taskName);
+      what = 'pullNewRows';
       advice = t('Rows the service handed out and were not written come again with the next pull; none are lost.');
       break;
     case 'write':
-      what = t('Writing the new rows of “{0}” to {1}', task.taskName, file);
-      advice = t('The file is as it was and nothing was marked exported: the rows come again with the next pull.');
+      what = 'writeNewRows';
+      advice = t('{0} is as it was and nothing was marked exported: the rows come again with the next pull.', file);
       break;
     case 'mark':
-      what = t('Marking the new rows of “{0}” as exported', task.taskName);
+      what = 'markExported';
       advice = t('The {0} rows are in {1}, but may not be marked exported: the next pull may add them again (none are lost).', count(failure.batchRows), file);
       break;
   }
-  void deps.reporter.report(withAdvice(cause, advice + before), what);
+  void deps.reporter.report(withAdvice(cause, advice + before), what, task.taskName);
   return { outcome: 'failed', file: uri, rows: failure.rowsDone };
 }

@@ -50,7 +50,7 @@ export async function removeData(task: TaskRef, deps: DataDeps, docs: PreviewDoc
     return 'removed';
   } catch (error) {
     // A maybeApplied error's message already says to check before trying again (e.g. Preview Data).
-    void deps.reporter.report(error, t('Removing the data of “{0}”', task.taskName));
+    void deps.reporter.report(error, 'removeData', task.taskName);
     return 'failed';
   }
 }

@@ -296,7 +296,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
         assert.ok(m.text.includes('“Ghost task”'), `names the task: ${m.text}`);
         assert.deepEqual(m.buttons, ['Copy Request ID', 'Show Log'], 'offers the request ID');
       }
-      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Pulling'))?.text ?? '', /none are lost/);
+      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Could not pull'))?.text ?? '', /none are lost/);
       assert.equal(existsSync(path.join(ws.fsPath, 'refused.csv')), false);
       assert.equal(existsSync(path.join(ws.fsPath, 'refused', 'rows.jsonl')), false, 'no file for a pull the service refused');
       assert.ok(api.logLines.some((l) => /Ghost task.*request ID/.test(l)), 'the log has the request ID too');
