@@ -18,8 +18,12 @@ export interface PreviewText {
   empty: string;
 }
 
-/** Markdown's ASCII punctuation that could start markup inside a table cell. */
-const MARKUP = /[\\`*_{}[\]<>()#+!|~$&]/g;
+/**
+ * Markdown's ASCII punctuation that could start markup inside a table cell; `:`, `.` and `@` too,
+ * because the preview links bare URLs, domains and e-mail addresses (linkify) unless an escape
+ * splits them.
+ */
+const MARKUP = /[\\`*_{}[\]<>()#+!|~$&:.@]/g;
 
 export function escapeCell(value: DataValue | undefined): string {
   if (value === null || value === undefined) return '';

@@ -247,6 +247,8 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     assert.deepEqual((await headers.allInnerTexts()).map((h) => h.trim()), names);
     await until('every previewed row', async () => (await view.locator('table tbody tr').count()) === rows.length);
+    // Values are text: a URL or address in the data is not made a link (the seeded rows have one).
+    assert.equal(await view.locator('table a').count(), 0, 'no link in the previewed table');
     await shot('data-09-preview');
   });
 

@@ -16,7 +16,7 @@ describe('data: preview table', () => {
     const md = previewMarkdown([{ Title: 'Kettle', Price: '9.99' }, { Title: 'Lamp' }, { Price: null, Extra: true }], text);
     const lines = md.trimEnd().split('\n');
     assert.deepEqual(lines.slice(0, 3), ['# Data of “T”', '', 'All 3 rows']);
-    assert.deepEqual(lines.slice(4), ['| Title | Price | Extra |', '| --- | --- | --- |', '| Kettle | 9.99 |  |', '| Lamp |  |  |', '|  |  | true |']);
+    assert.deepEqual(lines.slice(4), ['| Title | Price | Extra |', '| --- | --- | --- |', '| Kettle | 9\\.99 |  |', '| Lamp |  |  |', '|  |  | true |']);
   });
 
   it('escapes markup: pipes, emphasis, links, HTML, code, math, entities; line breaks become <br>', () => {
@@ -24,6 +24,8 @@ describe('data: preview table', () => {
     assert.equal(escapeCell('*x* _y_ [l](u) <b> `c` $1 &amp; ~s~ #h'), '\\*x\\* \\_y\\_ \\[l\\]\\(u\\) \\<b\\> \\`c\\` \\$1 \\&amp; \\~s\\~ \\#h');
     assert.equal(escapeCell('one\ntwo\r\nthree\rfour'), 'one<br>two<br>three<br>four');
     assert.equal(escapeCell('back\\slash'), 'back\\\\slash');
+    // Bare URLs, domains and addresses would become links in the preview (linkify).
+    assert.equal(escapeCell('http://example.invalid a@b.com'), 'http\\://example\\.invalid a\\@b\\.com');
     assert.equal(escapeCell(null), '');
     assert.equal(escapeCell(-3), '-3');
     assert.equal(/(^|[^\\])</.test(escapeCell('<script>alert(1)</script>')), false, 'every < is escaped: no HTML tag survives');
