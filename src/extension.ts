@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { createAccount } from './account/createAccount';
 import { registerAnalytics } from './analytics/register';
 import { registerCommands } from './commands';
+import { registerData } from './data/register';
 import { Configuration } from './platform/configuration';
 import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
@@ -43,7 +44,9 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     onDidChangeAccount: holder.onDidChange,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics });
+  const data = registerData(context, { account: holder, ui, log: log.channel, reporter });
+
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data });
 
   return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
 }

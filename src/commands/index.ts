@@ -13,6 +13,7 @@ import { chooseSignIn, accountCommands } from './account';
 import { analyticsCommands } from './analytics';
 import { appCommands } from './apps';
 import { authCommands, signOut } from './auth';
+import { dataCommands } from './data';
 import { restoreSandbox } from './sandbox';
 import type { CommandDeps, Handlers } from './deps';
 import { taskCommands } from './tasks';
@@ -28,6 +29,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...taskCommands(deps),
     ...analyticsCommands(deps),
     ...appCommands(deps),
+    ...dataCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
     context.subscriptions.push(vscode.commands.registerCommand(COMMANDS[key], handlers[key]));
