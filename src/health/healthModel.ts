@@ -75,11 +75,15 @@ export function addRecord(into: Totals, record: AnalyticsRecord): void {
     into.judgedRuns += runs;
   }
 
-  // Duration: the total when given, else the per-run average times the runs (its weight).
-  const total = isCount(m.totalExecutionSeconds) ? m.totalExecutionSeconds : isCount(m.durationPerRunSeconds) ? m.durationPerRunSeconds * runs : null;
-  if (total !== null) {
-    into.seconds += total;
-    into.timedRuns += runs;
+  // Duration. The average covers only the runs that were timed, so with both figures the timed
+  // runs are total / average (an aggregated record may count untimed days' runs in runCount but
+  // not in its total); with one of them, every run is taken as timed.
+  const total = isCount(m.totalExecutionSeconds) ? m.totalExecutionSeconds : null;
+  const perRun = isCount(m.durationPerRunSeconds) ? m.durationPerRunSeconds : null;
+  if (total !== null || perRun !== null) {
+    into.seconds += total ?? (perRun as number) * runs;
+    // The average is rounded (2 decimals): the quotient is a whole number of runs give or take a hair.
+    into.timedRuns += total !== null && perRun !== null && perRun > 0 ? Math.min(runs, Math.max(total > 0 ? 1 : 0, Math.round(total / perRun))) : runs;
   }
 }
 

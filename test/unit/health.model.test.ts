@@ -65,6 +65,17 @@ describe('health model: totals from records', () => {
     assert.equal(h.averageSeconds, 10, '50 s over the 5 timed runs');
   });
 
+  it('counts as timed only the runs an aggregated record timed (total / average)', () => {
+    // A month bucket: 10 runs, of which 7 were timed (a day without durations counts its 3 runs
+    // but adds nothing to the total). The average is over the 7: 700 / 7 = 100 s, not 70 s.
+    const t = totalsByTask([record('a', { runCount: 10, failureCount: 0, totalExecutionSeconds: 700, durationPerRunSeconds: 100 })]).get('a');
+    assert.deepEqual(t, { runs: 10, judgedRuns: 10, failures: 0, timedRuns: 7, seconds: 700 });
+    assert.equal(assess(t, undefined, DEFAULT_THRESHOLDS).averageSeconds, 100);
+    // A rounded average still gives whole runs.
+    const r = totalsByTask([record('b', { runCount: 3, totalExecutionSeconds: 100, durationPerRunSeconds: 33.33 })]).get('b');
+    assert.equal(r?.timedRuns, 3);
+  });
+
   it('falls back to successes, then the rate, then the per-run average times the runs', () => {
     const t = totalsByTask([
       record('a', { runCount: 10, successCount: 7, durationPerRunSeconds: 3 }),
