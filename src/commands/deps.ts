@@ -6,6 +6,7 @@
 import type * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { AnalyticsRegistry } from '../analytics/register';
+import type { HealthFeature } from '../health/register';
 import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
@@ -22,6 +23,7 @@ export interface CommandDeps {
   reporter: Reporter;
   views: { tasks: TaskViews; apps: AppViews };
   analytics: Pick<AnalyticsRegistry, 'open'>;
+  health: Pick<HealthFeature, 'refresh'>;
 }
 
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */

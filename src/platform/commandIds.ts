@@ -33,6 +33,8 @@ export const COMMANDS = {
   appsRemove: 'scrapedeck.apps.remove',
   appsDeprecate: 'scrapedeck.apps.deprecate',
   appsCopyRef: 'scrapedeck.apps.copyRef',
+  // health
+  healthRefresh: 'scrapedeck.health.refresh',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

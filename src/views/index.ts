@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
+import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import { AppsTreeProvider } from './apps/appsProvider';
@@ -21,6 +22,8 @@ export interface ViewDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   reporter: Pick<Reporter, 'report'>;
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
+  /** Task health, shown on the Tasks view's nodes (optional: the view works without it). */
+  health?: HealthView;
 }
 
 export interface TaskViews {
@@ -52,6 +55,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     signedIn: () => account.account !== undefined,
     report: (error, what) => void reporter.report(error, what),
     progress,
+    health: deps.health,
   });
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
 

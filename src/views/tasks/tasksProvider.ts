@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
+import type { HealthView } from '../../health/healthBoard';
+import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
 import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
 
@@ -15,6 +17,8 @@ export interface TasksProviderDeps {
   /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
   report(error: unknown, what: string): void;
   progress<T>(work: () => Promise<T>): Thenable<T>;
+  /** Task health: decorations' URIs, description parts, "Needs attention" (redrawn when it changes). */
+  health?: HealthView;
 }
 
 const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
@@ -24,17 +28,21 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
+  private readonly healthSubscription: { dispose(): void } | undefined;
 
   constructor(
     readonly model: TasksModel,
     private readonly deps: TasksProviderDeps,
-  ) {}
+  ) {
+    this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
+  }
 
   getTreeItem(element: TasksNode): vscode.TreeItem {
     return element;
   }
 
   getParent(element: TasksNode): TasksNode | undefined {
+    if (element instanceof AttentionTaskNode) return element.parentNode;
     if (element instanceof TaskNode || element instanceof LoadMoreNode) return this.groupNodes.get(element.group.taskGroupId);
     return undefined;
   }
@@ -43,6 +51,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (!this.deps.signedIn()) return [];
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
+    if (element instanceof AttentionGroupNode) return (this.deps.health?.attention() ?? []).map((i) => new AttentionTaskNode(i, this.deps.health as HealthView, element));
     return [];
   }
 
@@ -59,6 +68,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.changed.fire(undefined);
   }
 
+  /** Draws the rows again from what is loaded (no request): health or run state changed. */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
   setFilter(text: string | undefined): void {
     if (this.model.setFilter(text)) this.changed.fire(undefined);
   }
@@ -70,10 +84,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   dispose(): void {
+    this.healthSubscription?.dispose();
     this.changed.dispose();
   }
 
   private async rootChildren(): Promise<TasksNode[]> {
+    return [...healthRows(this.deps.health), ...(await this.groupRows())];
+  }
+
+  private async groupRows(): Promise<TasksNode[]> {
     const loaded = await this.deps.progress(() => this.model.groups());
     this.reportUnlessCancelled(loaded.error, 'Loading task groups');
     const groups = loaded.value;
@@ -87,7 +106,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     this.groupNodes.clear();
     return groups.map(({ group }) => {
-      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered);
+      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
       this.groupNodes.set(group.taskGroupId, node);
       return node;
     });
@@ -105,7 +124,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       const text = this.model.isFiltered ? 'No task name matches the filter' : 'No tasks in this group';
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
-    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group));
+    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group, this.deps.health));
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
   }
