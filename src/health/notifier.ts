@@ -58,10 +58,10 @@ export function healthNotifier(deps: NotifierDeps): HealthNotifier {
       });
     },
     unavailable(error) {
-      void deps.reporter.report(error, t('Task health is unavailable'));
+      void deps.reporter.report(error, 'healthUnavailable');
     },
     failed(error, count) {
-      void deps.reporter.report(error, count === 1 ? t('Refreshing the health of 1 task') : t('Refreshing the health of {0} tasks', count));
+      void deps.reporter.report(error, 'healthRefresh', count === 1 ? t('1 task') : t('{0} tasks', count));
     },
     clamped(windows) {
       const message = t(

@@ -8,6 +8,7 @@
  * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
 import type { HealthView } from '../health/healthBoard';
@@ -53,9 +54,11 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
   const model = new TasksModel(clientTaskSource(() => account.getClient()));
   const provider = new TasksTreeProvider(model, {
     signedIn: () => account.account !== undefined,
-    report: (error, what) => void reporter.report(error, what),
+    report: (error, context, subject) => void reporter.report(error, context, subject),
     progress,
     health: deps.health,
+    // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
+    onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
 
@@ -92,6 +95,7 @@ export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps)
     hubUrl: () => account.account?.datahubUrl,
     store,
     settingsApps: () => configuration.settings.trackedApps,
+    accountKey: () => (account.account === undefined ? undefined : accountKey(account.account)),
   });
   const view = vscode.window.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 

@@ -10,28 +10,50 @@ import { COMMANDS } from '../../platform/commandIds';
 import type { AttentionGroupNode, HealthUnavailableNode } from './attentionNodes';
 import { loadMoreLabel } from './paging';
 
+/**
+ * Icons that say what a row is: a group of tasks, a web-extraction task. Plain theme icons without
+ * a colour, so health (issue 14) can colour them: `taskIcon(new vscode.ThemeColor(...))`.
+ */
+export const GROUP_ICON = 'folder-library';
+export function taskIcon(colour?: vscode.ThemeColor): vscode.ThemeIcon {
+  return new vscode.ThemeIcon('globe', colour);
+}
+
+type Count = { matching: number; total: number };
+
 export class TaskGroupNode extends vscode.TreeItem {
   override readonly contextValue = 'taskGroup';
 
   constructor(
     readonly group: TaskGroup,
-    count: { matching: number; total: number } | undefined,
+    count: Count | undefined,
     filtered: boolean,
-    health?: HealthView,
+    private readonly health?: HealthView,
   ) {
     // With a filter on, groups open by themselves so the matches are visible at once.
     super(group.taskGroupName, filtered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     this.id = `taskGroup:${group.taskGroupId}`;
-    this.iconPath = new vscode.ThemeIcon('folder');
-    const counted = count && (filtered && count.matching !== count.total ? `${count.matching} of ${count.total} match` : plural(count.total, 'task'));
+    this.iconPath = new vscode.ThemeIcon(GROUP_ICON);
+    this.setCount(count, filtered);
+  }
+
+  /** Shows how many tasks the group has; returns whether the row changed (then the view must hear of it). */
+  setCount(count: Count | undefined, filtered: boolean): boolean {
+    const t = vscode.l10n.t;
+    const counted = count === undefined ? undefined : filtered && count.matching !== count.total ? t('{0} of {1} match', count.matching, count.total) : tasksCount(count.total);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown('**').appendText(group.taskGroupName).appendMarkdown('**  \n');
+    md.appendMarkdown('**').appendText(this.group.taskGroupName).appendMarkdown('**  \n');
     // Ids as plain text, not code spans: appendText's escapes would show literally inside backticks.
-    md.appendMarkdown('Group ID: ').appendText(group.taskGroupId);
-    if (count) md.appendMarkdown('  \n').appendText(plural(count.total, 'task'));
+    md.appendText(t('Group ID: {0}', this.group.taskGroupId));
+    if (count) md.appendMarkdown('  \n').appendText(tasksCount(count.total));
     // Each area adds its part of the description (and tooltip lines) with one call here.
-    this.description = joinParts([counted, groupHealthPart(this, md, health, group.taskGroupId)]);
+    const description = joinParts([counted, groupHealthPart(this, md, this.health, this.group.taskGroupId)]);
+    const label = count === undefined ? t('Task group {0}', this.group.taskGroupName) : t('Task group {0}, {1}', this.group.taskGroupName, tasksCount(count.total));
+    const changed = description !== this.description;
+    this.description = description;
     this.tooltip = md;
+    this.accessibilityInformation = { label };
+    return changed;
   }
 }
 
@@ -44,18 +66,23 @@ export class TaskNode extends vscode.TreeItem {
     health?: HealthView,
   ) {
     super(task.taskName, vscode.TreeItemCollapsibleState.None);
+    const t = vscode.l10n.t;
     // A task id is unique, but the group is part of the id in case one task is listed twice.
     this.id = `task:${group.taskGroupId}:${task.taskId}`;
-    this.iconPath = new vscode.ThemeIcon('checklist');
+    this.iconPath = taskIcon();
+    // Enter (or a click, or a double-click under workbench.list.openMode "doubleClick") opens its analytics.
+    this.command = { command: COMMANDS.analyticsOpenForTask, title: t('Open Analytics for Task'), arguments: [{ task: { taskId: task.taskId, taskName: task.taskName } }] };
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
-    md.appendMarkdown('Task ID: ').appendText(task.taskId).appendMarkdown('  \n');
-    md.appendMarkdown('Group: ').appendText(group.taskGroupName);
+    md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
+    md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
+    md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
     this.description = joinParts([taskHealthPart(this, md, health, task.taskId)]);
     this.tooltip = md;
     // Colours and badges are not read out: the description (health, run state) is.
-    this.accessibilityInformation = { label: `Task ${task.taskName}, in group ${group.taskGroupName}${typeof this.description === 'string' ? `, ${this.description}` : ''}` };
+    const label = t('Task {0}, in group {1}', task.taskName, group.taskGroupName);
+    this.accessibilityInformation = { label: typeof this.description === 'string' ? `${label}, ${this.description}` : label };
   }
 
   get taskId(): string {
@@ -75,7 +102,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     shown: number,
     total: number,
   ) {
-    super(loadMoreLabel(shown, total), vscode.TreeItemCollapsibleState.None);
+    super(loadMoreLabel(shown, total, vscode.l10n.t), vscode.TreeItemCollapsibleState.None);
     this.id = `loadMore:${group.taskGroupId}`;
     this.iconPath = new vscode.ThemeIcon('ellipsis');
     this.command = { command: COMMANDS.tasksLoadMore, title: vscode.l10n.t('Load More Tasks'), arguments: [group] };
@@ -102,6 +129,6 @@ export function joinParts(parts: readonly (string | false | undefined)[]): strin
   return kept.length === 0 ? undefined : kept.join(' · ');
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function tasksCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', n);
 }
