@@ -7,7 +7,6 @@ import type { Task, TaskGroup } from '../../api/schemas';
 import type { HealthView } from '../../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../../health/nodeParts';
 import { COMMANDS } from '../../platform/commandIds';
-import type { AttentionGroupNode, HealthUnavailableNode } from './attentionNodes';
 import { loadMoreLabel } from './paging';
 
 /**
@@ -121,7 +120,7 @@ export class TaskMessageNode extends vscode.TreeItem {
   }
 }
 
-export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode | AttentionGroupNode | HealthUnavailableNode;
+export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode;
 
 /** Description parts of the areas, joined with " · "; undefined when none has anything to say. */
 export function joinParts(parts: readonly (string | false | undefined)[]): string | undefined {

@@ -11,9 +11,12 @@ import type { TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
 import type { HealthView } from '../../health/healthBoard';
-import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
+import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { TasksModel } from './tasksModel';
-import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
+import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
+
+/** Every row of the view: the listed groups and tasks, and health's rows (attentionNodes.ts imports taskNodes.ts, so the union lives here). */
+export type TasksNode = ListedNode | AttentionGroupNode | HealthUnavailableNode;
 
 export interface TasksProviderDeps {
   signedIn(): boolean;
