@@ -9,6 +9,8 @@ import { registerAnalytics } from './analytics/register';
 import { registerCommands } from './commands';
 import { registerData } from './data/register';
 import { Configuration } from './platform/configuration';
+import { HealthBoard } from './health/healthBoard';
+import { registerHealth } from './health/register';
 import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
 import { createUi } from './platform/ui';
@@ -34,8 +36,11 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
   const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
   context.subscriptions.push(sandbox);
 
-  const viewDeps = { account: holder, reporter, configuration };
+  const healthBoard = new HealthBoard();
+  context.subscriptions.push(healthBoard);
+  const viewDeps = { account: holder, reporter, configuration, health: healthBoard };
   const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
+  const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel });
   const analytics = registerAnalytics(context, {
     getClient: () => holder.getClient(),
     listTasks: (signal) => views.tasks.listTasks(signal),
@@ -46,9 +51,9 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
 
   const data = registerData(context, { account: holder, ui, log: log.channel, reporter });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data });
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health });
 }
 
 export function deactivate(): void {

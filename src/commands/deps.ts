@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { AnalyticsRegistry } from '../analytics/register';
 import type { DataRegistry } from '../data/register';
+import type { HealthFeature } from '../health/register';
 import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
@@ -24,6 +25,7 @@ export interface CommandDeps {
   views: { tasks: TaskViews; apps: AppViews };
   analytics: Pick<AnalyticsRegistry, 'open'>;
   data: DataRegistry;
+  health: Pick<HealthFeature, 'refresh'>;
 }
 
 /** What the sign-in, sign-out and sandbox commands use. */

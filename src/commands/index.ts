@@ -16,6 +16,7 @@ import { authCommands, signOut } from './auth';
 import { dataCommands } from './data';
 import { restoreSandbox } from './sandbox';
 import type { CommandDeps, Handlers } from './deps';
+import { healthCommands } from './health';
 import { taskCommands } from './tasks';
 
 export type { CommandDeps } from './deps';
@@ -30,6 +31,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...analyticsCommands(deps),
     ...appCommands(deps),
     ...dataCommands(deps),
+    ...healthCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
     context.subscriptions.push(vscode.commands.registerCommand(COMMANDS[key], handlers[key]));

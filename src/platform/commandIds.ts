@@ -40,6 +40,8 @@ export const COMMANDS = {
   dataPullNewRows: 'scrapedeck.data.pullNewRows',
   dataPreview: 'scrapedeck.data.preview',
   dataRemove: 'scrapedeck.data.remove',
+  // health
+  healthRefresh: 'scrapedeck.health.refresh',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

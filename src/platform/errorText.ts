@@ -49,6 +49,8 @@ export const ERROR_CONTEXTS = {
   writeNewRows: { failed: (t, s) => t('Could not write the new rows of “{0}”', s) },
   markExported: { failed: (t, s) => t('Could not mark the new rows of “{0}” as exported', s), plans: TASK_PLANS },
   removeData: { failed: (t, s) => t('Could not remove the data of “{0}”', s), plans: TASK_PLANS },
+  healthUnavailable: { failed: (t) => t('Task health is unavailable'), plans: TASK_PLANS },
+  healthRefresh: { failed: (t, s) => t('Could not refresh the health of {0}', s) },
 } satisfies Record<string, ContextSpec>;
 
 export type ErrorContext = keyof typeof ERROR_CONTEXTS;
