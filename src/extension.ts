@@ -5,6 +5,7 @@
 import './platform/zodJitless'; // must stay first: see the file
 import type * as vscode from 'vscode';
 import { createAccount } from './account/createAccount';
+import { registerAgents } from './agents/register';
 import { registerAnalytics } from './analytics/register';
 import { registerCommands } from './commands';
 import { Configuration } from './platform/configuration';
@@ -43,9 +44,18 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     onDidChangeAccount: holder.onDidChange,
   });
 
+  const agents = registerAgents(context, {
+    holder,
+    readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
+    requestsPerSecond: () => configuration.settings.requestsPerSecond,
+    ui,
+    log: log.channel,
+    apps: views.apps.store,
+  });
+
   registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, agents });
 }
 
 export function deactivate(): void {

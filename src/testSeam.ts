@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AccountParts } from './account/createAccount';
+import type { AgentsRegistration } from './agents/register';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
@@ -32,6 +33,8 @@ export interface ScrapedeckTestApi {
   readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
   /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
   readonly analytics: AnalyticsRegistry;
+  /** The language-model tools as registered (their `prepareInvocation`) and the MCP server definition provider. */
+  readonly agents: AgentsRegistration;
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -51,6 +54,7 @@ export interface SeamParts {
   logLines: readonly string[];
   views: { tasks: TaskViews; apps: AppViews };
   analytics: AnalyticsRegistry;
+  agents: AgentsRegistration;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -64,6 +68,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     logLines: parts.logLines,
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
     analytics: parts.analytics,
+    agents: parts.agents,
     accountHooks: {
       readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
       store: (credentials, meta) => holder.store(credentials, meta),
