@@ -9,11 +9,13 @@ import { AGENT_TOOLS } from './table';
 export const MCP_PROVIDER_ID = 'scrapedeck.mcpServers';
 
 export const displayNameKey = (name: string): string => `languageModelTools.${name}.displayName`;
+export const userDescriptionKey = (name: string): string => `languageModelTools.${name}.userDescription`;
 
 export function languageModelToolsContribution(): Record<string, unknown>[] {
   return AGENT_TOOLS.map((tool) => ({
     name: tool.name,
     displayName: `%${displayNameKey(tool.name)}%`,
+    userDescription: `%${userDescriptionKey(tool.name)}%`,
     toolReferenceName: tool.reference,
     canBeReferencedInPrompt: true,
     modelDescription: tool.modelDescription,
@@ -23,5 +25,10 @@ export function languageModelToolsContribution(): Record<string, unknown>[] {
 }
 
 export function languageModelToolsNls(): Record<string, string> {
-  return Object.fromEntries(AGENT_TOOLS.map((tool) => [displayNameKey(tool.name), tool.title]));
+  return Object.fromEntries(
+    AGENT_TOOLS.flatMap((tool) => [
+      [displayNameKey(tool.name), tool.title],
+      [userDescriptionKey(tool.name), tool.userDescription],
+    ]),
+  );
 }

@@ -55,6 +55,8 @@ export interface AgentTool {
   readonly name: string;
   /** Short, for people (the manifest's displayName, the MCP title). */
   readonly title: string;
+  /** One sentence for people (the manifest's userDescription, shown in the tools picker). */
+  readonly userDescription: string;
   /** For the model: what the tool does, when to use it, what it returns and how to get more. */
   readonly modelDescription: string;
   /** The `#` name in VS Code chat. */
@@ -71,6 +73,7 @@ export interface AgentTool {
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
   title: string;
+  userDescription: string;
   modelDescription: string;
   reference: string;
   readOnly: boolean;
@@ -89,6 +92,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AgentTool {
   return {
     name: spec.name,
     title: spec.title,
+    userDescription: spec.userDescription,
     modelDescription: spec.modelDescription,
     reference: spec.reference,
     readOnly: spec.readOnly,

@@ -18,6 +18,7 @@ const input = z
 export const deprecateAppTool = defineTool({
   name: 'scrapedeck_deprecate_app',
   title: 'Deprecate a Data App',
+  userDescription: 'Deprecate a data app you author (asks first).',
   reference: 'scrapedeckDeprecateApp',
   modelDescription:
     'Deprecates a data app in the data-app hub (namespace/name), after the user confirms. Deprecation marks the app as no longer maintained: it leaves market search and new releases are rejected; runs still work. ' +

@@ -16,6 +16,7 @@ const input = z
 export const listTasksTool = defineTool({
   name: 'scrapedeck_list_tasks',
   title: 'List Scrapedeck Tasks',
+  userDescription: 'Find tasks of your Scrapedeck account by name or group.',
   reference: 'scrapedeckTasks',
   modelDescription:
     'Lists the web-scraping tasks of the signed-in Scrapedeck account with their task groups. Filter by part of the task name (query) and/or by group (name or id). ' +

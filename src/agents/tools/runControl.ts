@@ -19,6 +19,7 @@ type Verb = 'start' | 'stop';
 export const startRunTool = defineTool({
   name: 'scrapedeck_start_run',
   title: 'Start a Scrapedeck Run',
+  userDescription: 'Start a cloud run of one task (asks first).',
   reference: 'scrapedeckStartRun',
   modelDescription:
     'Starts a cloud run (extraction) of one Scrapedeck task, after the user confirms. The run collects new rows as a new batch and ends by itself. ' +
@@ -36,6 +37,7 @@ export const startRunTool = defineTool({
 export const stopRunTool = defineTool({
   name: 'scrapedeck_stop_run',
   title: 'Stop a Scrapedeck Run',
+  userDescription: 'Stop the running cloud run of one task (asks first).',
   reference: 'scrapedeckStopRun',
   modelDescription:
     'Stops the running cloud run of one Scrapedeck task, after the user confirms. Extraction ends at once; rows collected so far are kept and the run ends as Stopped. ' +

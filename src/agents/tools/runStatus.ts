@@ -22,6 +22,7 @@ type Input = z.output<typeof input>;
 export const runStatusTool = defineTool({
   name: 'scrapedeck_run_status',
   title: 'Scrapedeck Run Status',
+  userDescription: 'See which tasks are running and how their last runs went.',
   reference: 'scrapedeckRunStatus',
   modelDescription:
     'Reads the cloud-run status of Scrapedeck tasks: status as the service sends it (Extracting means running; Stopped, Finished, Failed and others end a run), rows collected by the current or last run, how many times the task ran, its subtasks, and start/end/next-scheduled times (UTC, ISO 8601). ' +

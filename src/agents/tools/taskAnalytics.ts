@@ -43,6 +43,7 @@ type Input = z.output<typeof input>;
 export const taskAnalyticsTool = defineTool({
   name: 'scrapedeck_task_analytics',
   title: 'Scrapedeck Task Analytics',
+  userDescription: 'Summarise runs, failures and rows of your tasks over a date range.',
   reference: 'scrapedeckAnalytics',
   modelDescription:
     'Summarises task performance analytics of the signed-in Scrapedeck account for a date range (UTC days, within the last three months, not after today): ' +
