@@ -5,6 +5,7 @@
 import './platform/zodJitless'; // must stay first: see the file
 import type * as vscode from 'vscode';
 import { createAccount } from './account/createAccount';
+import { registerAgents } from './agents/register';
 import { registerAnalytics } from './analytics/register';
 import { registerCommands } from './commands';
 import { registerData } from './data/register';
@@ -51,9 +52,18 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
 
   const data = registerData(context, { account: holder, ui, log: log.channel, reporter });
 
+  const agents = registerAgents(context, {
+    holder,
+    readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
+    requestsPerSecond: () => configuration.settings.requestsPerSecond,
+    ui,
+    log: log.channel,
+    apps: views.apps.store,
+  });
+
   registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents });
 }
 
 export function deactivate(): void {

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AccountParts } from './account/createAccount';
+import type { AgentsRegistration } from './agents/register';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
@@ -35,6 +36,8 @@ export interface ScrapedeckTestApi {
   readonly analytics: AnalyticsRegistry;
   /** Task health: the board, the controller (stats), the decoration provider, the settings, and the Tasks view's badge. */
   readonly health: HealthFeature & { tasksViewBadge(): vscode.ViewBadge | undefined; tasksViewVisible(): boolean };
+  /** The language-model tools as registered (their `prepareInvocation`) and the MCP server definition provider. */
+  readonly agents: AgentsRegistration;
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -55,6 +58,7 @@ export interface SeamParts {
   views: { tasks: TaskViews; apps: AppViews };
   analytics: AnalyticsRegistry;
   health: HealthFeature;
+  agents: AgentsRegistration;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -69,6 +73,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
     analytics: parts.analytics,
     health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
+    agents: parts.agents,
     accountHooks: {
       readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
       store: (credentials, meta) => holder.store(credentials, meta),
