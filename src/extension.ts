@@ -11,6 +11,7 @@ import { Configuration } from './platform/configuration';
 import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
 import { createUi } from './platform/ui';
+import { createRuns } from './runs';
 import { SandboxHost } from './sandboxHost/sandboxHost';
 import { testSeam, type ScrapedeckTestApi } from './testSeam';
 import { createAppViews, createTaskViews } from './views';
@@ -33,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
   const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
   context.subscriptions.push(sandbox);
 
-  const viewDeps = { account: holder, reporter, configuration };
+  const runs = createRuns(context, { account: holder, reporter, ui, log: log.channel });
+  const viewDeps = { account: holder, reporter, configuration, runs };
   const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
   const analytics = registerAnalytics(context, {
     getClient: () => holder.getClient(),
@@ -43,9 +45,9 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     onDidChangeAccount: holder.onDidChange,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics });
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, runs });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, runs });
 }
 
 export function deactivate(): void {

@@ -14,6 +14,7 @@ import type { Credentials } from './api/auth';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/errors';
 import type { Ui } from './platform/ui';
+import type { Runs } from './runs';
 import type { AppViews, TaskViews } from './views';
 import type { AppsTreeProvider } from './views/apps/appsProvider';
 import type { TasksTreeProvider } from './views/tasks/tasksProvider';
@@ -32,6 +33,8 @@ export interface ScrapedeckTestApi {
   readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
   /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
   readonly analytics: AnalyticsRegistry;
+  /** Run state, the status poll, the list documents, and the tree's drag-and-drop controller. */
+  readonly runs: Runs & { readonly dragAndDrop: TaskViews['dragAndDrop'] };
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -51,6 +54,7 @@ export interface SeamParts {
   logLines: readonly string[];
   views: { tasks: TaskViews; apps: AppViews };
   analytics: AnalyticsRegistry;
+  runs: Runs;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -64,6 +68,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     logLines: parts.logLines,
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
     analytics: parts.analytics,
+    runs: { ...parts.runs, dragAndDrop: parts.views.tasks.dragAndDrop },
     accountHooks: {
       readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
       store: (credentials, meta) => holder.store(credentials, meta),

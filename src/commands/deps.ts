@@ -10,6 +10,7 @@ import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import type { Ui } from '../platform/ui';
+import type { Runs } from '../runs';
 import type { SandboxHost } from '../sandboxHost/sandboxHost';
 import type { AppViews, TaskViews } from '../views';
 
@@ -22,6 +23,7 @@ export interface CommandDeps {
   reporter: Reporter;
   views: { tasks: TaskViews; apps: AppViews };
   analytics: Pick<AnalyticsRegistry, 'open'>;
+  runs: Runs;
 }
 
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */

@@ -14,6 +14,7 @@ import { analyticsCommands } from './analytics';
 import { appCommands } from './apps';
 import { authCommands, restoreSandbox, signOut } from './auth';
 import type { CommandDeps, Handlers } from './deps';
+import { runCommands } from './runs';
 import { taskCommands } from './tasks';
 
 export type { CommandDeps } from './deps';
@@ -27,6 +28,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...taskCommands(deps),
     ...analyticsCommands(deps),
     ...appCommands(deps),
+    ...runCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
     context.subscriptions.push(vscode.commands.registerCommand(COMMANDS[key], handlers[key]));

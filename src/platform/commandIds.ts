@@ -33,6 +33,12 @@ export const COMMANDS = {
   appsRemove: 'scrapedeck.apps.remove',
   appsDeprecate: 'scrapedeck.apps.deprecate',
   appsCopyRef: 'scrapedeck.apps.copyRef',
+  // runs
+  runsStart: 'scrapedeck.runs.start',
+  runsStop: 'scrapedeck.runs.stop',
+  runsEditUrlList: 'scrapedeck.runs.editUrlList',
+  runsLoadMoreSubtasks: 'scrapedeck.runs.loadMoreSubtasks',
+  tasksDuplicate: 'scrapedeck.tasks.duplicate',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -5,7 +5,13 @@
 import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
+import { themeIcon, type SubtaskRow } from '../../runs/subtaskNodes';
+import type { RunPresentation } from '../../runs/runText';
 import { loadMoreLabel } from './paging';
+
+/** Areas that add a part to a task row's description, in the order shown (joined with " · "). */
+const DESCRIPTION_PARTS = ['run', 'health'] as const;
+export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
 export class TaskGroupNode extends vscode.TreeItem {
   override readonly contextValue = 'taskGroup';
@@ -30,22 +36,51 @@ export class TaskGroupNode extends vscode.TreeItem {
 }
 
 export class TaskNode extends vscode.TreeItem {
-  override readonly contextValue = 'task';
+  /** `task`, plus run flags (`runnable`, `running`) that menus match with `viewItem =~ /\brunning\b/`. */
+  override contextValue = 'task runnable';
+  private readonly parts = new Map<DescriptionPart, string>();
+  private readonly baseTooltip: string;
 
   constructor(
     readonly task: Task,
     readonly group: TaskGroup,
+    run?: RunPresentation,
   ) {
     super(task.taskName, vscode.TreeItemCollapsibleState.None);
     // A task id is unique, but the group is part of the id in case one task is listed twice.
     this.id = `task:${group.taskGroupId}:${task.taskId}`;
-    this.iconPath = new vscode.ThemeIcon('checklist');
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
     md.appendMarkdown('Task ID: ').appendText(task.taskId).appendMarkdown('  \n');
     md.appendMarkdown('Group: ').appendText(group.taskGroupName);
     this.tooltip = md;
+    this.baseTooltip = md.value;
     this.accessibilityInformation = { label: `Task ${task.taskName}, in group ${group.taskGroupName}` };
+    this.setRun(run);
+  }
+
+  /** One area's part of the description; empty or undefined removes it. */
+  setDescriptionPart(area: DescriptionPart, text: string | undefined): void {
+    if (text) this.parts.set(area, text);
+    else this.parts.delete(area);
+    const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p)).filter((p) => p !== undefined).join(' · ');
+    this.description = joined === '' ? undefined : joined;
+  }
+
+  /** The run state (src/runs): icon, description part, tooltip lines, menu flags; a running task opens to its subtasks. */
+  setRun(run: RunPresentation | undefined): void {
+    this.iconPath = run === undefined ? new vscode.ThemeIcon('checklist') : themeIcon(run.icon);
+    this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
+    this.setDescriptionPart('run', run?.description);
+    const md = new vscode.MarkdownString(this.baseTooltip);
+    for (const line of run?.tooltip ?? []) md.appendMarkdown('  \n').appendText(line);
+    this.tooltip = md;
+    const running = run?.flags.includes('running') ?? false;
+    this.collapsibleState = running ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  }
+
+  get isRunning(): boolean {
+    return /\brunning\b/.test(this.contextValue);
   }
 
   get taskId(): string {
@@ -84,7 +119,7 @@ export class TaskMessageNode extends vscode.TreeItem {
   }
 }
 
-export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode;
+export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode | SubtaskRow;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
+import type { RunsForViews } from '../../runs';
 import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
 
@@ -15,20 +16,28 @@ export interface TasksProviderDeps {
   /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
   report(error: unknown, what: string): void;
   progress<T>(work: () => Promise<T>): Thenable<T>;
+  /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
+  runs?: RunsForViews;
 }
 
 const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
 
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TasksNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
+  /** Task rows handed to VS Code, by task id, and per group: a run's change redraws just those rows. */
+  private readonly taskNodes = new Map<string, Set<TaskNode>>();
+  private readonly rowsOfGroup = new Map<string, TaskNode[]>();
+  private readonly runsSubscription: { dispose(): void } | undefined;
 
   constructor(
     readonly model: TasksModel,
     private readonly deps: TasksProviderDeps,
-  ) {}
+  ) {
+    this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
+  }
 
   getTreeItem(element: TasksNode): vscode.TreeItem {
     return element;
@@ -43,6 +52,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (!this.deps.signedIn()) return [];
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
+    if (element instanceof TaskNode && element.isRunning && this.deps.runs) return this.deps.runs.subtaskRows(element.taskId);
     return [];
   }
 
@@ -50,12 +60,26 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   refresh(): void {
     this.model.invalidate();
     this.changed.fire(undefined);
+    this.deps.runs?.refreshAll();
+  }
+
+  /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
+  groupExpanded(taskGroupId: string): void {
+    const rows = this.rowsOfGroup.get(taskGroupId);
+    if (rows) this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+  }
+
+  /** A group closed: its tasks are off screen, and not polled. */
+  groupCollapsed(taskGroupId: string): void {
+    this.deps.runs?.scopeHidden(`group:${taskGroupId}`);
   }
 
   /** The account changed: drop every row of the previous one. */
   reset(): void {
     this.model.reset();
     this.groupNodes.clear();
+    this.taskNodes.clear();
+    this.rowsOfGroup.clear();
     this.changed.fire(undefined);
   }
 
@@ -70,6 +94,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   dispose(): void {
+    this.runsSubscription?.dispose();
     this.changed.dispose();
   }
 
@@ -105,9 +130,38 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       const text = this.model.isFiltered ? 'No task name matches the filter' : 'No tasks in this group';
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
-    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group));
+    const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.runs?.present(task.taskId)));
+    this.trackRows(id, rows);
+    const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
+  }
+
+  /** Remembers a group's rows (replacing its previous ones) and tells runs they are on screen. */
+  private trackRows(taskGroupId: string, rows: TaskNode[]): void {
+    for (const old of this.rowsOfGroup.get(taskGroupId) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
+    this.rowsOfGroup.set(taskGroupId, rows);
+    for (const row of rows) {
+      const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
+      set.add(row);
+      this.taskNodes.set(row.taskId, set);
+    }
+    this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+  }
+
+  /** Run states changed: only those rows are drawn again (one event for all of them). */
+  private redrawRuns(taskIds: readonly string[]): void {
+    const runs = this.deps.runs;
+    if (!runs) return;
+    const rows: TaskNode[] = [];
+    for (const id of taskIds) {
+      const present = runs.present(id);
+      for (const row of this.taskNodes.get(id) ?? []) {
+        row.setRun(present);
+        rows.push(row);
+      }
+    }
+    if (rows.length > 0) this.changed.fire(rows);
   }
 
   private reportUnlessCancelled(error: unknown, what: string): void {
