@@ -58,7 +58,8 @@ export function urlProblem(item: string, t: Translate): string | undefined {
     return t('Not a URL: write it in full, starting with https:// or http://.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return t('A URL here starts with https:// or http://, not {0}.', url.protocol);
-  if (url.hostname === '') return t('The URL has no host name.');
+  // The WHATWG parser mends "https:///x" and "https:/x"; the service gets the text as written.
+  if (url.hostname === '' || !/^https?:\/\/[^/?#]/i.test(item)) return t('The URL has no host name.');
   return undefined;
 }
 

@@ -53,6 +53,11 @@ export class StatusPoller {
     return this.visible;
   }
 
+  /** Whether a poll is on its way or queued to go now. */
+  get isPolling(): boolean {
+    return this.running || this.soonTimer !== undefined;
+  }
+
   /** Whether the timer is set (something visible runs). */
   get isScheduled(): boolean {
     return this.timer !== undefined;
