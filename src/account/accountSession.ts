@@ -35,3 +35,8 @@ export function accountsMenuSession(account: SessionAccount): AccountsMenuSessio
   const id = createHash('sha256').update(`${account.baseUrl}\n${account.method}\n${account.label}`).digest('hex').slice(0, 24);
   return { id, accessToken: '', account: { id, label: accountsMenuLabel(account) }, scopes: [] };
 }
+
+/** A stable key for "this account at this address" that reveals nothing (remembered per account, e.g. an app's 404). */
+export function accountKey(account: SessionAccount): string {
+  return accountsMenuSession(account).id;
+}

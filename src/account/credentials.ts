@@ -121,6 +121,23 @@ export function sameAccount(a: Credentials | undefined, b: Credentials | undefin
   return b.kind === 'session' && a.hubApiKey === b.hubApiKey;
 }
 
+/** The longest name an account may be given (the status bar shortens it further). */
+export const MAX_LABEL_LENGTH = 64;
+
+/**
+ * Why `label` cannot name an API-key account, or undefined. A label is shown everywhere and kept
+ * in globalState, outside secret storage, so it may never contain the key.
+ */
+export function labelProblem(label: string, apiKey: string, t: (message: string, ...args: (string | number)[]) => string): string | undefined {
+  const trimmed = label.trim();
+  if (trimmed === '') return t('Enter a name, or keep the suggested one.');
+  if (trimmed.length > MAX_LABEL_LENGTH) return t('Keep the name to {0} characters.', MAX_LABEL_LENGTH);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return t('A name cannot contain control characters.');
+  if (apiKey.length >= 8 && trimmed.includes(apiKey)) return t('A name must not contain the API key.');
+  return undefined;
+}
+
 export function describeMethod(method: SignInMethod): string {
   return method === 'apiKey' ? 'API key' : method === 'password' ? 'username and password' : 'sandbox';
 }

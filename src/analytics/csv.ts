@@ -9,6 +9,7 @@
  * - Null (unknown) metrics are empty cells, never 0.
  */
 import type { AnalyticsRecord } from '../api/schemas';
+import { RECORD_FIELDS } from '../analyticsModel/recordFields';
 
 type Cell = string | number | null;
 
@@ -17,29 +18,8 @@ export interface CsvColumn {
   readonly value: (record: AnalyticsRecord) => Cell;
 }
 
-/** Every field of the spec's analytics record, in the order the spec lists them. */
-export const CSV_COLUMNS: readonly CsvColumn[] = [
-  { header: 'taskId', value: (r) => r.taskId },
-  { header: 'userId', value: (r) => r.userId },
-  { header: 'taskName', value: (r) => r.taskName },
-  { header: 'dayKey', value: (r) => r.dayKey },
-  { header: 'weekStartDate', value: (r) => r.weekStartDate },
-  { header: 'weekEndDate', value: (r) => r.weekEndDate },
-  { header: 'collectionMethod', value: (r) => r.collectionMethod },
-  { header: 'dataVolumeMetrics.totalCollected', value: (r) => r.dataVolumeMetrics.totalCollected },
-  { header: 'dataVolumeMetrics.deduplicatedVolume', value: (r) => r.dataVolumeMetrics.deduplicatedVolume },
-  { header: 'executionMetrics.runCount', value: (r) => r.executionMetrics.runCount },
-  { header: 'executionMetrics.successCount', value: (r) => r.executionMetrics.successCount },
-  { header: 'executionMetrics.failureCount', value: (r) => r.executionMetrics.failureCount },
-  { header: 'executionMetrics.durationPerRunSeconds', value: (r) => r.executionMetrics.durationPerRunSeconds },
-  { header: 'executionMetrics.totalExecutionSeconds', value: (r) => r.executionMetrics.totalExecutionSeconds },
-  { header: 'executionMetrics.successRate', value: (r) => r.executionMetrics.successRate },
-  { header: 'executionMetrics.failureRate', value: (r) => r.executionMetrics.failureRate },
-  { header: 'resourceUsageMetrics.captchaCount', value: (r) => r.resourceUsageMetrics.captchaCount },
-  { header: 'resourceUsageMetrics.simpleTemplateCount', value: (r) => r.resourceUsageMetrics.simpleTemplateCount },
-  { header: 'resourceUsageMetrics.proxyIpCount', value: (r) => r.resourceUsageMetrics.proxyIpCount },
-  { header: 'resourceUsageMetrics.balance', value: (r) => r.resourceUsageMetrics.balance },
-];
+/** Every field of the spec's analytics record, in the order the spec lists them (the field table's). */
+export const CSV_COLUMNS: readonly CsvColumn[] = RECORD_FIELDS.map((f) => ({ header: f.path, value: f.get }));
 
 export const UTF8_BOM = '\uFEFF';
 const NEWLINE = '\r\n';

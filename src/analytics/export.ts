@@ -1,30 +1,26 @@
 /**
- * Writes an analytics export where the user chooses. The page sends the rows; the extension
- * owns the file system (a webview cannot write files, and should not).
+ * Writes an analytics export where the user chooses. The host holds the rows (by result id); the
+ * extension owns the file system (a webview cannot write files, and should not).
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { AnalyticsQuery, AnalyticsRecord } from '../api/schemas';
 import type { Ui } from '../platform/ui';
-import { EXPORT_FILTERS, defaultExportFileName, serialiseExport, type ExportFormat } from './exportFormat';
+import { EXPORT_FILTERS, defaultExportFileName, isPartial, serialiseExport, type ExportFormat, type ExportedRows } from './exportFormat';
 
 /** The saved file's path, or undefined when the user dismissed the save dialog. */
-export async function exportAnalytics(
-  ui: Ui,
-  format: ExportFormat,
-  query: AnalyticsQuery,
-  records: readonly AnalyticsRecord[],
-): Promise<string | undefined> {
-  const name = defaultExportFileName(query, format);
+export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: ExportedRows): Promise<string | undefined> {
+  const name = defaultExportFileName(rows, format);
   // Suggest the first workspace folder (where the user is working), else the home folder.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const n = rows.records.length;
+  const what = isPartial(rows) ? `the first ${n.toLocaleString('en-US')} of ${rows.total.toLocaleString('en-US')} analytics rows` : `${n} analytics ${n === 1 ? 'row' : 'rows'}`;
   const target = await ui.showSaveDialog({
     defaultUri: vscode.Uri.joinPath(folder, name),
     filters: EXPORT_FILTERS[format],
     saveLabel: 'Export',
-    title: `Export ${records.length} analytics ${records.length === 1 ? 'row' : 'rows'} as ${format.toUpperCase()}`,
+    title: `Export ${what} as ${format.toUpperCase()}`,
   });
   if (!target) return undefined;
-  await vscode.workspace.fs.writeFile(target, serialiseExport(format, query, records, new Date()));
+  await vscode.workspace.fs.writeFile(target, serialiseExport(format, rows, new Date()));
   return target.scheme === 'file' ? target.fsPath : target.toString(true);
 }

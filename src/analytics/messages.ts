@@ -4,13 +4,13 @@
  * is injected — so the routing is unit-tested in plain Node.
  *
  * Every request's reply carries its id. Each in-flight request has its own AbortController:
- * `cancel` aborts one, `dispose` (the panel closed) aborts them all.
+ * `cancel` aborts one, `stopQueries` (the account changed) the queries and fetches, `dispose`
+ * (the panel closed) them all.
  */
 import type * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors';
 import { fitText } from '../api/replyBody';
-import type { AnalyticsQuery, AnalyticsRecord } from '../api/schemas';
 import type { Ui } from '../platform/ui';
 import {
   pageMessageSchema,
@@ -22,13 +22,15 @@ import {
 } from '../webview/protocol';
 import type { ExportFormat } from './exportFormat';
 import { pickTasks, type TaskListing } from './pickTasks';
+import { ResultStore, type HeldResult } from './results';
+import { WholeQuery, type RowsAsk } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
 
 /** How much of one page log message reaches the Scrapedeck log. */
 const PAGE_LOG_MAX = 500;
 
-/** The two client operations the panel uses (a narrow seam: tests pass a fake). */
-export type AnalyticsClient = Pick<ScrapedeckClient, 'queryTaskAnalytics' | 'queryAllTaskAnalytics'>;
+/** The client operation the panel uses (a narrow seam: tests pass a fake). */
+export type AnalyticsClient = Pick<ScrapedeckClient, 'queryTaskAnalytics'>;
 
 export type AnalyticsLog = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
@@ -37,7 +39,7 @@ export interface MessageRouterDeps {
   listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
   ui: Pick<Ui, 'showQuickPick'>;
   /** Saves an export; the path written, or undefined when the user dismissed the dialog. */
-  exportRecords(format: ExportFormat, query: AnalyticsQuery, records: readonly AnalyticsRecord[]): Promise<string | undefined>;
+  exportRecords(format: ExportFormat, result: Readonly<HeldResult>): Promise<string | undefined>;
   writeClipboard(text: string): Thenable<void>;
   log: AnalyticsLog;
   post(message: HostMessage): void;
@@ -47,16 +49,23 @@ export interface MessageRouterDeps {
   /** The page saved its state (the panel keeps the latest for the next `init`). */
   onState(state: PageState): void;
   isSignedIn(): boolean;
+  /** `scrapedeck.analytics.autoFetchRows`: how many rows a query fetches by itself. */
+  autoFetchRows(): number;
 }
 
 /** The messages that ask for something and get a reply under their id. */
 type RequestMessage = Exclude<Extract<PageMessage, { id: string }>, { type: 'cancel' }>;
 
 export class MessageRouter {
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly inFlight = new Map<string, { controller: AbortController; type: RequestMessage['type'] }>();
+  /** The results shown on the page, by id: exports name one instead of sending its rows back. */
+  private readonly results = new ResultStore();
+  private readonly rows: WholeQuery;
   private disposed = false;
 
-  constructor(private readonly deps: MessageRouterDeps) {}
+  constructor(private readonly deps: MessageRouterDeps) {
+    this.rows = new WholeQuery(this.results, () => deps.autoFetchRows());
+  }
 
   /** Handles one raw message from the page. Never throws; resolves when the reply is posted. */
   async handle(raw: unknown): Promise<void> {
@@ -77,8 +86,19 @@ export class MessageRouter {
   /** Aborts every request in flight (the panel is closing). */
   dispose(): void {
     this.disposed = true;
-    for (const controller of this.inFlight.values()) controller.abort();
+    this.results.clear();
+    for (const { controller } of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
+  }
+
+  /**
+   * Stops the queries and fetches in flight (the account changed: their client is gone, and no
+   * row of the old account may arrive in a newer result). Each is answered as cancelled, saying why.
+   */
+  stopQueries(reason: string): void {
+    for (const { controller, type } of this.inFlight.values()) {
+      if (type === 'query' || type === 'fetchAll') controller.abort(new ApiError({ kind: 'cancelled', message: reason }));
+    }
   }
 
   /** Number of requests still running (for tests and the log). */
@@ -98,7 +118,7 @@ export class MessageRouter {
         this.deps.onState(message.state);
         return;
       case 'cancel':
-        this.inFlight.get(message.id)?.abort();
+        this.inFlight.get(message.id)?.controller.abort();
         return;
       case 'copy':
         await this.deps.writeClipboard(message.text);
@@ -116,23 +136,26 @@ export class MessageRouter {
   /** Runs one request with its own abort signal and always answers it under its id. */
   private async request(message: RequestMessage): Promise<void> {
     const { id } = message;
-    this.inFlight.get(id)?.abort(); // an id reused before its reply: the newer request wins
+    this.inFlight.get(id)?.controller.abort(); // an id reused before its reply: the newer request wins
     const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    this.inFlight.set(id, { controller, type: message.type });
     // A newer request under the same id owns the id now: the older one's answer is dropped.
-    const superseded = (): boolean => this.inFlight.get(id) !== controller;
+    const superseded = (): boolean => this.inFlight.get(id)?.controller !== controller;
+    // Why it was stopped, when the host stopped it (an account change) rather than the page.
+    const stopped = (): ApiError | undefined => (isApiError(controller.signal.reason) ? controller.signal.reason : undefined);
     try {
       const reply = await this.answer(message, controller.signal);
       if (superseded()) return;
       // Cancelled after the answer arrived: the page stopped waiting, so settle it as cancelled.
-      this.post(controller.signal.aborted ? { type: 'error', id, error: CANCELLED_BY_USER } : reply);
+      if (controller.signal.aborted) this.post({ type: 'error', id, error: stopped() ? toWireError(stopped()) : CANCELLED_BY_USER });
+      else this.post(reply);
     } catch (error) {
       if (superseded()) return;
-      const wire = toWireError(error);
+      const wire = toWireError(stopped() ?? error);
       if (wire.kind !== 'cancelled') this.deps.log.warn(`analytics: '${message.type}' (${id}) failed: ${wire.message}`);
       this.post({ type: 'error', id, error: wire });
     } finally {
-      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      if (!superseded()) this.inFlight.delete(id);
     }
   }
 
@@ -142,28 +165,38 @@ export class MessageRouter {
       case 'query': {
         const client = this.requireClient();
         const result = await client.queryTaskAnalytics(message.query, { signal });
-        return { type: 'queryResult', id, query: message.query, page: result.data, requestId: result.requestId };
+        const requestIds = result.requestId === undefined ? [] : [result.requestId];
+        const resultId = this.results.add({ query: message.query, total: result.data.total, records: result.data.data, requestIds });
+        const page: HostMessage = { type: 'queryResult', id, resultId, query: message.query, page: result.data, requestId: result.requestId };
+        if (!message.rest || result.data.data.length >= result.data.total || signal.aborted) return page;
+        // The first page now; the rest under the same id, from the rows just kept.
+        this.post(page);
+        return this.rest(client, id, { query: message.query, resultId, scope: message.rest }, signal);
       }
-      case 'fetchAll': {
-        const client = this.requireClient();
-        const result = await client.queryAllTaskAnalytics(message.query, {
-          signal,
-          onProgress: (p) => this.post({ type: 'fetchAllProgress', id, fetched: p.fetched, total: p.total }),
-        });
-        return { type: 'fetchAllResult', id, query: message.query, ...result };
-      }
+      case 'fetchAll':
+        return this.rest(this.requireClient(), id, { ...message, scope: message.scope ?? 'all' }, signal);
       case 'pickTasks': {
         const picked = await pickTasks(this.deps, message.selected, signal);
         if (picked === undefined) return { type: 'error', id, error: CANCELLED_BY_USER };
         return { type: 'tasksPicked', id, ...picked };
       }
       case 'export': {
-        const path = await this.deps.exportRecords(message.format, message.query, message.records);
+        const held = this.results.require(message.resultId);
+        // A copy: a fetch that completes while the save dialog is open does not change what is written.
+        const path = await this.deps.exportRecords(message.format, { ...held });
         if (path === undefined) return { type: 'error', id, error: CANCELLED_BY_USER };
-        this.deps.log.info(`analytics: exported ${message.records.length} rows as ${message.format.toUpperCase()} to ${path}`);
+        this.deps.log.info(`analytics: exported ${held.records.length} of ${held.total} rows as ${message.format.toUpperCase()} to ${path}`);
         return { type: 'exportDone', id, path };
       }
     }
+  }
+
+  /** More rows of a query, with progress under `id`; the result grown (or started over) under its result id. */
+  private async rest(client: AnalyticsClient, id: string, ask: RowsAsk, signal: AbortSignal): Promise<HostMessage> {
+    const { resultId, held } = await this.rows.fetch(client, ask, signal, ({ fetched, total, target }) => {
+      if (!signal.aborted) this.post({ type: 'fetchAllProgress', id, fetched, total, ...(target < total ? { target } : {}) });
+    });
+    return { type: 'fetchAllResult', id, resultId, query: held.query, total: held.total, records: held.records, requestIds: held.requestIds };
   }
 
   private requireClient(): AnalyticsClient {

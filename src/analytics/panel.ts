@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { todayUtc } from '../api/dates';
 import type { Ui } from '../platform/ui';
-import { encodeForPage } from '../analyticsModel/host-message';
+import { encodeForPage } from '../webview/protocol/hostMessage';
 import type { HostMessage, PageState, Preset } from '../webview/protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
@@ -22,6 +22,8 @@ export interface AnalyticsPanelDeps {
   listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
   ui: Ui;
   log: AnalyticsLog;
+  /** `scrapedeck.analytics.autoFetchRows`, read when a query starts. */
+  autoFetchRows(): number;
 }
 
 /** Scripts on; files only from the page bundle and the media folder. */
@@ -81,7 +83,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       getClient: () => deps.getClient(),
       listTasks: (signal) => deps.listTasks(signal),
       ui: deps.ui,
-      exportRecords: (format, query, records) => exportAnalytics(deps.ui, format, query, records),
+      exportRecords: (format, result) => exportAnalytics(deps.ui, format, result),
       writeClipboard: (text) => vscode.env.clipboard.writeText(text),
       log: deps.log,
       post: (message) => this.post(message),
@@ -91,6 +93,7 @@ export class AnalyticsPanel implements vscode.Disposable {
         this.latestState = state;
       },
       isSignedIn: () => deps.getClient() !== undefined,
+      autoFetchRows: () => deps.autoFetchRows(),
     });
     this.disposables.push(
       webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -109,8 +112,13 @@ export class AnalyticsPanel implements vscode.Disposable {
     return this.router.handle(raw);
   }
 
-  /** Tells the page whether a client is available, after a sign-in or sign-out. */
+  /**
+   * The account changed (sign-in, sign-out, another account or address): queries and fetches of
+   * the old client stop, each answered as cancelled with the reason, and the page is told whether
+   * a client is available now.
+   */
   notifySignedIn(): void {
+    this.router.stopQueries('The account changed. Run the query again.');
     this.post({ type: 'signedIn', signedIn: this.deps.getClient() !== undefined });
   }
 

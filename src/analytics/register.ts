@@ -10,6 +10,8 @@ import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
 import { AnalyticsPanelSerializer } from './serializer';
+import { COMMANDS } from '../platform/commandIds';
+import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
 
 export { AnalyticsPanel } from './panel';
 
@@ -20,6 +22,8 @@ export interface AnalyticsDeps {
   ui: Ui;
   /** Fires on sign-in and sign-out, so open pages can say whether queries can run. */
   onDidChangeAccount?: vscode.Event<unknown>;
+  /** `scrapedeck.analytics.autoFetchRows`; by default read from the configuration when a query starts. */
+  autoFetchRows?: () => number;
 }
 
 export interface AnalyticsRegistry {
@@ -42,6 +46,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     listTasks: (signal) => deps.listTasks(signal),
     ui: deps.ui,
     log: deps.log,
+    autoFetchRows: deps.autoFetchRows ?? readAutoFetchRows,
   };
 
   const track = (panel: AnalyticsPanel): AnalyticsPanel => {
@@ -72,8 +77,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
       SIGN_IN_WITH_API_KEY,
       TRY_SANDBOX,
     );
-    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
-    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand('scrapedeck.trySandbox');
+    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand(COMMANDS.signInWithApiKey);
+    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand(COMMANDS.trySandbox);
     else return undefined;
     // Continue to what the user asked for once the sign-in went through.
     return deps.getClient() ? openPanel(preset) : undefined;
@@ -92,4 +97,13 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   }
 
   return { openPanel, panels: () => [...open], open: openCommand };
+}
+
+/**
+ * The setting through the settings' own rule (settings.ts); a bad value gives the default here,
+ * and the Configuration, which reads the same setting, warns about it.
+ */
+function readAutoFetchRows(): number {
+  const raw = vscode.workspace.getConfiguration('scrapedeck').get<unknown>('analytics.autoFetchRows');
+  return validateSettings({ analyticsAutoFetchRows: raw }, DEFAULT_SETTINGS).values.analyticsAutoFetchRows;
 }

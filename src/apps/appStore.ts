@@ -20,9 +20,17 @@ export interface MementoLike {
   update(key: string, value: unknown): Thenable<void>;
 }
 
+/**
+ * The hub answered 404 to a deprecation: no app of that name that this account authors. Kept per
+ * account (a stable, non-secret key), since another account may be the author.
+ */
+const notFoundSchema = z.object({ at: z.number().int().nonnegative(), account: z.string().min(1), requestId: z.string().optional() });
+export type NotFoundMark = z.infer<typeof notFoundSchema>;
+
 interface HubEntry {
   apps: string[];
   deprecations: Record<string, DeprecationRecord>;
+  notFound: Record<string, NotFoundMark>;
 }
 interface StoreShape {
   version: 1;
@@ -32,6 +40,7 @@ interface StoreShape {
 const looseHubSchema = z.object({
   apps: z.array(z.unknown()).catch([]),
   deprecations: z.record(z.string(), z.unknown()).catch({}),
+  notFound: z.record(z.string(), z.unknown()).catch({}),
 });
 const looseStoreSchema = z.object({ hubs: z.record(z.string(), z.unknown()) });
 
@@ -53,7 +62,12 @@ export function parseStore(raw: unknown): StoreShape {
       const parsed = deprecationRecordSchema.safeParse(rec);
       if (parsed.success && parseAppRef(ref)) deprecations[ref] = parsed.data;
     }
-    out.hubs[hub] = { apps, deprecations };
+    const notFound: Record<string, NotFoundMark> = {};
+    for (const [ref, mark] of Object.entries(entry.data.notFound ?? {})) {
+      const parsed = notFoundSchema.safeParse(mark);
+      if (parsed.success && parseAppRef(ref)) notFound[ref] = parsed.data;
+    }
+    out.hubs[hub] = { apps, deprecations, notFound };
   }
   return out;
 }
@@ -89,13 +103,23 @@ export class AppStore {
     return this.read().hubs[hubKey(datahubUrl)]?.deprecations[ref];
   }
 
-  /** Returns false when the ref is invalid or already tracked. */
+  /** The hub's 404 for this app, if one was recorded for this account. */
+  notFound(datahubUrl: string, ref: string, account: string): NotFoundMark | undefined {
+    const mark = this.read().hubs[hubKey(datahubUrl)]?.notFound[ref];
+    return mark?.account === account ? mark : undefined;
+  }
+
+  /**
+   * Returns false when the ref is invalid or already tracked. Adding an app again forgets a 404
+   * recorded for it: that is how the user asks the hub again.
+   */
   add(datahubUrl: string, ref: string): Promise<boolean> {
     const parsed = parseAppRef(ref);
     if (!parsed) return Promise.resolve(false);
     return this.mutate(datahubUrl, (hub) => {
       if (hub.apps.includes(parsed.ref)) return false;
       hub.apps.push(parsed.ref);
+      delete hub.notFound[parsed.ref];
       return true;
     });
   }
@@ -108,6 +132,7 @@ export class AppStore {
     return this.mutate(datahubUrl, (hub) => {
       const before = hub.apps.length;
       hub.apps = hub.apps.filter((r) => r !== ref);
+      delete hub.notFound[ref];
       return hub.apps.length !== before;
     });
   }
@@ -115,6 +140,15 @@ export class AppStore {
   recordDeprecation(datahubUrl: string, ref: string, record: DeprecationRecord): Promise<boolean> {
     return this.mutate(datahubUrl, (hub) => {
       hub.deprecations[ref] = record;
+      delete hub.notFound[ref];
+      return true;
+    });
+  }
+
+  /** The hub said (404) it has no such app that this account authors. */
+  recordNotFound(datahubUrl: string, ref: string, mark: NotFoundMark): Promise<boolean> {
+    return this.mutate(datahubUrl, (hub) => {
+      hub.notFound[ref] = mark;
       return true;
     });
   }
@@ -127,7 +161,7 @@ export class AppStore {
     const result = this.writes.then(async () => {
       const store = this.read();
       const key = hubKey(datahubUrl);
-      const hub = store.hubs[key] ?? { apps: [], deprecations: {} };
+      const hub = store.hubs[key] ?? { apps: [], deprecations: {}, notFound: {} };
       if (!change(hub)) return false;
       store.hubs[key] = hub;
       await this.memento.update(APP_STORE_KEY, store);

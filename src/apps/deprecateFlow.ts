@@ -1,22 +1,23 @@
 /**
- * Deprecating one data app: confirm in a modal, make sure there is a hub API key, call the hub
- * with progress, remember the outcome, and explain the known failures (401, 404) in their own
- * words. Nothing is sent unless the modal's answer is exactly "Deprecate".
+ * Deprecating one data app: confirm (a modal that says what deprecation means, then the app's
+ * reference typed out, so Enter alone never deprecates), make sure there is a hub API key, call
+ * the hub with progress, remember the outcome, and explain the known failures (401, 404) in their
+ * own words. Nothing is sent unless both confirmations were given.
  *
  * Notifications after the call are not awaited: they resolve only when dismissed, and the
  * command (and a test awaiting it) must finish when the work is done.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
+import { isApiError } from '../api/errors';
 import { COMMANDS } from '../platform/commandIds';
+import { copyRequestId, type Reporter } from '../platform/errors';
 import type { Ui } from '../platform/ui';
 import type { AppStore } from './appStore';
 import { confirmationText, deprecationDescription, missingSecretsWarning, recordFromResult } from './deprecation';
 
-export const DEPRECATE_BUTTON = 'Deprecate';
-const SET_API_KEY = 'Set API Key';
-const COPY_REQUEST_ID = 'Copy Request ID';
+const t = vscode.l10n.t;
 
 /** What happened; the command returns it so tests (and callers) can tell the paths apart. */
 export type DeprecateOutcome =
@@ -43,15 +44,18 @@ export interface DeprecateDeps {
   store: AppStore;
   /** Shows the spinner on the app's node while the call runs. */
   setBusy(ref: string, busy: boolean): void;
-  report(error: unknown, what: string): Promise<void>;
+  report: Reporter['report'];
   now?: () => number;
 }
+
+/** The modal's button. Choosing it leads to the second step (typing the reference), not to the call. */
+export const deprecateButton = (): string => t('Deprecate');
 
 export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<DeprecateOutcome> {
   const { ui } = deps;
   const account = deps.account.account;
   if (account === undefined) {
-    void ui.showInformationMessage('Sign in to Scrapedeck to deprecate data apps.');
+    void ui.showInformationMessage(t('Sign in to Scrapedeck to deprecate data apps.'));
     return 'signed-out';
   }
   const hubUrl = account.datahubUrl;
@@ -60,9 +64,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     return 'no-hub';
   }
 
-  const { message, detail } = confirmationText(ref);
-  const answer = await ui.showModalWarning(message, detail, DEPRECATE_BUTTON);
-  if (answer !== DEPRECATE_BUTTON) return 'declined';
+  if (!(await confirm(ref, ui))) return 'declined';
 
   // A password sign-in has no hub key yet: this asks for one (false = the user gave none).
   if (!(await deps.hub.ensureApiKey())) return 'no-hub-key';
@@ -72,7 +74,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   deps.setBusy(ref, true);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Deprecating ${ref}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: t('Deprecating {0}…', ref), cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         const cancel = token.onCancellationRequested(() => abort.abort());
@@ -85,43 +87,67 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     await deps.store.recordDeprecation(hubUrl, ref, record).catch((e: unknown) =>
       deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${e instanceof Error ? e.message : String(e)}`),
     );
-    deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
-    const warning = missingSecretsWarning(ref, record);
+    deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
+    const warning = missingSecretsWarning(ref, record, t);
     // Idempotent at the hub: a second deprecation reads the same, "is deprecated".
     if (warning !== undefined) void ui.showWarningMessage(warning);
-    else void ui.showInformationMessage(`${ref} is deprecated (${deprecationDescription(record)}).`);
+    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', ref, deprecationDescription(record, t)));
     return 'deprecated';
   } catch (error) {
-    return explainFailure(ref, error, deps);
+    return explainFailure(ref, hubUrl, accountKey(account), error, deps);
   } finally {
     deps.setBusy(ref, false);
   }
 }
 
-function explainFailure(ref: string, error: unknown, deps: DeprecateDeps): DeprecateOutcome {
+/**
+ * The modal says what deprecation means; its default button would be "Deprecate", so the second
+ * step asks for the reference itself. Escape at either step, or anything else typed, declines.
+ */
+async function confirm(ref: string, ui: Ui): Promise<boolean> {
+  const { message, detail } = confirmationText(ref, t);
+  const button = deprecateButton();
+  if ((await ui.showModalWarning(message, detail, button)) !== button) return false;
+  const typed = await ui.showInputBox({
+    title: t('Deprecate {0} (2/2)', ref),
+    prompt: t('Type {0} to deprecate it. This cannot be undone from Scrapedeck.', ref),
+    placeHolder: ref,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === ref ? undefined : t('Type {0} exactly, or press Escape to keep it.', ref)),
+  });
+  return typed?.trim() === ref;
+}
+
+async function explainFailure(ref: string, hubUrl: string, account: string, error: unknown, deps: DeprecateDeps): Promise<DeprecateOutcome> {
   const { ui } = deps;
   if (!isApiError(error)) {
-    void deps.report(error, `Deprecating ${ref}`);
+    void deps.report(error, 'deprecate', ref);
     return 'failed';
   }
   if (error.kind === 'cancelled') return 'cancelled';
   const requestId = error.requestId;
   if (error.status === 401 || error.kind === 'auth') {
     deps.log.warn(`Deprecating ${ref}: the hub refused the API key (${error.describe()})`);
+    const setKey = t('Set API Key');
     void ui
-      .showErrorMessage('The data-app hub API key is missing or invalid. Set a valid key and try again.', SET_API_KEY)
-      .then((choice) => choice === SET_API_KEY && vscode.commands.executeCommand(COMMANDS.setHubApiKey));
+      .showErrorMessage(t('The data-app hub API key is missing or invalid. Set a valid key and try again.'), setKey)
+      .then((choice) => choice === setKey && vscode.commands.executeCommand(COMMANDS.setHubApiKey));
     return 'unauthorized';
   }
   if (error.status === 404 || error.kind === 'not-found') {
     deps.log.warn(`Deprecating ${ref}: not found (${error.describe()})`);
-    const text = `App ${ref} was not found, or you are not its author (only the author can deprecate).`;
-    const buttons = requestId ? [COPY_REQUEST_ID] : [];
-    void ui.showErrorMessage(text, ...buttons).then((choice) => {
-      if (choice === COPY_REQUEST_ID && requestId) void vscode.env.clipboard.writeText(requestId);
-    });
+    // The hub's only word on whether an app exists: remembered, so Deprecate is no longer offered.
+    await deps.store
+      .recordNotFound(hubUrl, ref, { at: (deps.now ?? Date.now)(), account, ...(requestId ? { requestId } : {}) })
+      .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${e instanceof Error ? e.message : String(e)}`));
+    const copy = t('Copy Request ID');
+    void ui
+      .showErrorMessage(t('App {0} was not found, or you are not its author (only the author can deprecate).', ref), ...(requestId ? [copy] : []))
+      .then((choice) => {
+        if (choice === copy && requestId !== undefined) void copyRequestId(requestId);
+      });
     return 'not-found';
   }
-  void deps.report(error, `Deprecating ${ref}`);
+  void deps.report(error, 'deprecate', ref);
   return 'failed';
 }

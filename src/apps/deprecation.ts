@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { DeprecatedApp } from '../api/schemas';
+import { english, type Translate } from '../platform/errorText';
 
 export const deprecationRecordSchema = z.object({
   /** The `status` the hub returned; its literal values are not in the spec, so it is shown verbatim. */
@@ -26,36 +27,37 @@ export function recordFromResult(result: DeprecatedApp, now: number): Deprecatio
 }
 
 /** "v1.2.0", keeping a "v" the hub may already send; "no version" for an app without releases. */
-export function versionLabel(version: string | undefined): string {
-  if (version === undefined || version.trim() === '') return 'no version';
+export function versionLabel(version: string | undefined, t: Translate = english): string {
+  if (version === undefined || version.trim() === '') return t('no version');
   return /^v\d/i.test(version) ? version : `v${version}`;
 }
 
 /** The node's description, e.g. "deprecated · v1.2.0" or "deprecated · no version". */
-export function deprecationDescription(record: DeprecationRecord): string {
-  const status = record.status.trim() === '' ? 'deprecated' : record.status;
-  return `${status} · ${versionLabel(record.version)}`;
+export function deprecationDescription(record: DeprecationRecord, t: Translate = english): string {
+  // The hub's status is shown verbatim: its literal values are not in the spec.
+  const status = record.status.trim() === '' ? t('deprecated') : record.status;
+  return `${status} · ${versionLabel(record.version, t)}`;
 }
 
 /** The warning after a deprecation that left secrets missing; undefined when none are missing. */
-export function missingSecretsWarning(ref: string, record: DeprecationRecord): string | undefined {
+export function missingSecretsWarning(ref: string, record: DeprecationRecord, t: Translate = english): string | undefined {
   if (record.missingSecrets.length === 0) return undefined;
-  return `${ref} is deprecated, but these secrets are missing: ${record.missingSecrets.join(', ')}`;
+  return t('{0} is deprecated, but these secrets are missing: {1}', ref, record.missingSecrets.join(', '));
 }
 
 /** What the modal says deprecation means, from the spec's state table; nothing more is promised. */
-export function confirmationText(ref: string): { message: string; detail: string } {
+export function confirmationText(ref: string, t: Translate = english): { message: string; detail: string } {
   return {
-    message: `Deprecate ${ref}?`,
+    message: t('Deprecate {0}?', ref),
     detail: [
-      'Deprecation marks the app as no longer maintained; users are advised to migrate away from it.',
-      '• The app leaves market search.',
-      '• New releases of it are rejected.',
-      '• Runs of it are still allowed.',
-      '• Its detail stays readable, according to its visibility.',
-      '• Supply is not cut: that is a separate maintenance switch.',
+      t('Deprecation marks the app as no longer maintained; users are advised to migrate away from it.'),
+      `• ${t('The app leaves market search.')}`,
+      `• ${t('New releases of it are rejected.')}`,
+      `• ${t('Runs of it are still allowed.')}`,
+      `• ${t('Its detail stays readable, according to its visibility.')}`,
+      `• ${t('Supply is not cut: that is a separate maintenance switch.')}`,
       '',
-      'Scrapedeck cannot undo this: the service interface does not show how to undeprecate an app.',
+      t('Scrapedeck cannot undo this: the service interface does not show how to undeprecate an app.'),
     ].join('\n'),
   };
 }

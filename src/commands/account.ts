@@ -2,7 +2,9 @@
  * The account menu (the status-bar item's click), the log and the settings shortcuts.
  */
 import * as vscode from 'vscode';
+import * as z from 'zod';
 import { COMMANDS } from '../platform/commandIds';
+import { copyRequestId } from '../platform/errors';
 import type { Ui } from '../platform/ui';
 import type { CommandDeps, Handlers } from './deps';
 
@@ -15,8 +17,16 @@ interface MenuItem extends vscode.QuickPickItem {
 const run = (command: string) => () => vscode.commands.executeCommand(command);
 const t = vscode.l10n.t;
 
-export function accountCommands(deps: AccountMenuDeps): Handlers<'accountMenu' | 'showLog' | 'openSettings' | 'openHubSettings'> {
+/** A request id as the client keeps it (cut to 128 printable characters); anything else is ignored. */
+const requestIdSchema = z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/);
+
+export function accountCommands(deps: AccountMenuDeps): Handlers<'accountMenu' | 'showLog' | 'openSettings' | 'openHubSettings' | 'copyRequestId'> {
   return {
+    // From tooltips and messages that show a request id: one click copies it.
+    copyRequestId: async (arg) => {
+      const id = requestIdSchema.safeParse(arg);
+      if (id.success) await copyRequestId(id.data);
+    },
     accountMenu: () => accountMenu(deps),
     showLog: () => deps.log.show(),
     openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scrapedeck.scrapedeck'),
@@ -53,11 +63,8 @@ export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
       { label: `$(sign-out) ${t('Sign Out')}`, description: account.label, run: run(COMMANDS.signOut) },
       {
         label: `$(arrow-swap) ${t('Switch Account…')}`,
-        description: t('sign out, then sign in another way'),
-        run: async () => {
-          await vscode.commands.executeCommand(COMMANDS.signOut);
-          await chooseSignIn(deps.ui);
-        },
+        description: t('sign in another way; signed out of this one only then'),
+        run: run(COMMANDS.switchAccount),
       },
       ...common,
       {

@@ -29,7 +29,7 @@ export function analyticsCommands(deps: AnalyticsCommandDeps): Handlers<'analyti
       const group = parsed.data;
       const loaded = await tasks.progress(() => tasks.provider.model.allTasksOf(group.taskGroupId));
       if (loaded.value === undefined) {
-        if (loaded.error !== undefined) await deps.reporter.report(loaded.error, t('Loading the tasks of “{0}”', group.taskGroupName));
+        if (loaded.error !== undefined) await deps.reporter.report(loaded.error, 'loadTasks', group.taskGroupName);
         return;
       }
       const ids = loaded.value.map((task) => task.taskId);
@@ -53,6 +53,6 @@ async function openAnalytics(deps: AnalyticsCommandDeps, taskIds: string[], labe
   try {
     await vscode.commands.executeCommand(COMMANDS.analyticsOpen, { taskIds, label });
   } catch (error) {
-    await deps.reporter.report(error, t('Opening task analytics'));
+    await deps.reporter.report(error, 'openAnalytics');
   }
 }

@@ -22,7 +22,7 @@ const appArgSchema = z.union([
 export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRemove' | 'appsCopyRef' | 'appsDeprecate'> {
   const { ui } = deps;
   const { provider, store } = deps.views.apps;
-  const report = (error: unknown, what: string) => deps.reporter.report(error, what);
+  const report = deps.reporter.report;
 
   /** The hub to store apps under, or undefined after telling the user what is missing. */
   const requireHub = (): string | undefined => {
@@ -60,7 +60,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
       try {
         await store.add(hub, parsed.ref);
       } catch (error) {
-        await report(error, t('Tracking {0}', parsed.ref));
+        await report(error, 'trackApp', parsed.ref);
         return undefined;
       }
       return parsed.ref;
@@ -82,7 +82,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
       try {
         return await store.remove(hub, ref);
       } catch (error) {
-        await report(error, t('Stopping tracking {0}', ref));
+        await report(error, 'stopTracking', ref);
         return false;
       }
     },
@@ -97,6 +97,11 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
     appsDeprecate: async (arg): Promise<DeprecateOutcome | undefined> => {
       const ref = refOf(arg) ?? (await pickApp(deps));
       if (ref === undefined) return undefined;
+      if (provider.stateOf(ref).kind === 'unknown') {
+        // The menus hide Deprecate for it; a ref from the palette or a link gets the same answer.
+        void ui.showInformationMessage(t('The hub said it has no app {0} that this account authors. Add it again to ask the hub again.', ref));
+        return 'not-found';
+      }
       return deprecateApp(ref, {
         account: deps.account,
         ui,

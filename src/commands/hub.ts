@@ -34,7 +34,8 @@ export async function promptHubApiKey(ui: Ui): Promise<string | undefined> {
  * True if the client can call the hub now. Points at the hub setting when the address is missing,
  * and asks for a hub key after a password sign-in that has none.
  */
-export async function ensureHubApiKey(account: Pick<ClientHolder, 'account' | 'getClient' | 'endpoints' | 'setHubApiKey'>, ui: Ui): Promise<boolean> {
+export async function ensureHubApiKey(account: Pick<ClientHolder, 'account' | 'getClient' | 'endpoints' | 'setHubApiKey' | 'idle'>, ui: Ui): Promise<boolean> {
+  await account.idle(); // a sign-in or reload under way decides which account this is about
   const current = account.account;
   if (account.getClient() === undefined || current === undefined) return false;
   if (account.endpoints.datahubUrl === undefined) {

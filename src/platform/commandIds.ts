@@ -12,12 +12,14 @@ export const COMMANDS = {
   signInWithPassword: 'scrapedeck.signInWithPassword',
   trySandbox: 'scrapedeck.trySandbox',
   signOut: 'scrapedeck.signOut',
+  switchAccount: 'scrapedeck.switchAccount',
   setHubApiKey: 'scrapedeck.setHubApiKey',
   // account
   accountMenu: 'scrapedeck.accountMenu',
   showLog: 'scrapedeck.showLog',
   openSettings: 'scrapedeck.openSettings',
   openHubSettings: 'scrapedeck.openHubSettings',
+  copyRequestId: 'scrapedeck.copyRequestId',
   // tasks
   tasksRefresh: 'scrapedeck.tasks.refresh',
   tasksFilter: 'scrapedeck.tasks.filter',

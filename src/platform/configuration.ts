@@ -50,6 +50,7 @@ export class Configuration implements vscode.Disposable {
       trackedApps: config.get<unknown>('trackedApps'),
       proxy: config.get<unknown>('proxy'),
       httpProxy: vscode.workspace.getConfiguration('http').get<unknown>('proxy'),
+      analyticsAutoFetchRows: config.get<unknown>('analytics.autoFetchRows'),
     };
     const { values, problems } = validateSettings(raw, lastGood);
     this.report(problems);

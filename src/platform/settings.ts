@@ -13,6 +13,8 @@ export { isLoopbackHost };
 
 export const DEFAULT_BASE_URL = 'https://openapi.octoparse.com';
 export const MAX_REQUESTS_PER_SECOND = 20;
+/** Rows the analytics panel fetches after Run query: the first page (100) at least, 100,000 at most. */
+export const AUTO_FETCH_ROWS = { default: 10_000, min: 100, max: 100_000 } as const;
 
 export interface Settings {
   /** Normalised: no trailing slash. */
@@ -25,6 +27,8 @@ export interface Settings {
   trackedApps: string[];
   /** The effective proxy: `scrapedeck.proxy`, else VS Code's `http.proxy`, else undefined. */
   proxy: string | undefined;
+  /** `scrapedeck.analytics.autoFetchRows`: how many rows of a query the analytics panel fetches by itself. */
+  analyticsAutoFetchRows: number;
 }
 
 /** Raw values as the configuration holds them; anything may be there. */
@@ -37,6 +41,7 @@ export interface RawSettings {
   proxy?: unknown;
   /** VS Code's own `http.proxy`, the fallback for an empty `scrapedeck.proxy`. */
   httpProxy?: unknown;
+  analyticsAutoFetchRows?: unknown;
 }
 
 export type SettingId =
@@ -46,6 +51,7 @@ export type SettingId =
   | 'scrapedeck.externalUserId'
   | 'scrapedeck.trackedApps'
   | 'scrapedeck.proxy'
+  | 'scrapedeck.analytics.autoFetchRows'
   | 'http.proxy';
 
 export interface SettingProblem {
@@ -66,6 +72,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   externalUserId: undefined,
   trackedApps: [],
   proxy: undefined,
+  analyticsAutoFetchRows: AUTO_FETCH_ROWS.default,
 });
 
 /** A service address: the client's own rule (src/api/urls.ts), so settings and client never disagree. */
@@ -204,7 +211,15 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     proxy = undefined;
   }
 
-  return { values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy }, problems };
+  let analyticsAutoFetchRows = lastGood.analyticsAutoFetchRows;
+  const rows = raw.analyticsAutoFetchRows;
+  const { min, max } = AUTO_FETCH_ROWS;
+  if (rows === undefined || rows === null) analyticsAutoFetchRows = AUTO_FETCH_ROWS.default;
+  else if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < min || rows > max) {
+    refuse('scrapedeck.analytics.autoFetchRows', rows, `is not a whole number from ${min} to ${max.toLocaleString('en-US')}`, String(lastGood.analyticsAutoFetchRows));
+  } else analyticsAutoFetchRows = rows;
+
+  return { values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy, analyticsAutoFetchRows }, problems };
 }
 
 /** Which settings differ between two validated snapshots. */

@@ -4,9 +4,14 @@
  * and leave everything else real. The test seam (`src/testSeam.ts`) hands this object to tests.
  */
 import * as vscode from 'vscode';
+import { copyRequestId } from './copyRequestId';
+import { showInputBoxWithRequestId, type InputOptions } from './inputBox';
+
+export type { InputOptions } from './inputBox';
 
 export interface Ui {
-  showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  /** With `requestId`, the box has a "Copy Request ID" button (the prompt shows that request's error). */
+  showInputBox(options: InputOptions): Thenable<string | undefined>;
   showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<T | undefined>;
   showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
@@ -18,7 +23,8 @@ export interface Ui {
 
 export function createUi(): Ui {
   return {
-    showInputBox: (options) => vscode.window.showInputBox(options),
+    showInputBox: ({ requestId, ...options }) =>
+      requestId ? showInputBoxWithRequestId({ ...options, requestId }, copyRequestId) : vscode.window.showInputBox(options),
     showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
     showInformationMessage: (message, ...items) => vscode.window.showInformationMessage(message, ...items),
     showWarningMessage: (message, ...items) => vscode.window.showWarningMessage(message, ...items),

@@ -9,7 +9,7 @@ import type { ScrapedeckClient } from '../api/client';
 import type { CopiedTask } from '../api/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import type { TaskRef } from './editLoop';
-import { STANDARD_PLANS, type ReportFailure } from './runReport';
+import type { ReportFailure } from './runReport';
 
 const t = vscode.l10n.t;
 
@@ -48,7 +48,7 @@ export async function duplicateTask(task: TaskRef, deps: OrganiseDeps): Promise<
     void deps.ui.showInformationMessage(t('Duplicated “{0}” as “{1}”, in the same group.', task.taskName, data.taskName));
     return data;
   } catch (error) {
-    void deps.report(error, t('Could not duplicate “{0}”', task.taskName), STANDARD_PLANS);
+    void deps.report(error, t('Could not duplicate “{0}”', task.taskName), 'organiseTasks');
     return undefined;
   }
 }
@@ -71,7 +71,7 @@ export async function moveTasks(tasks: readonly MovingTask[], target: GroupRef, 
       deps.log.info(`Moved task ${task.taskId} to group ${target.taskGroupId}${requestId ? ` (request ID ${requestId})` : ''}`);
     } catch (error) {
       failed.push(task.taskId);
-      void deps.report(error, t('Could not move “{0}” to “{1}”', task.taskName, target.taskGroupName), STANDARD_PLANS);
+      void deps.report(error, t('Could not move “{0}” to “{1}”', task.taskName, target.taskGroupName), 'organiseTasks');
     }
   }
   if (moved.length > 0) {

@@ -2,20 +2,19 @@
  * How runs report a failure: through the window's one reporter (`platform/errors.ts`), so every
  * message names what failed and the task, offers "Copy Request ID" when the service sent one, and
  * lands in the log. A plan refusal names the plans that allow the operation: cloud extraction and
- * task parameters need Professional or Enterprise, duplicate and move Standard or better.
+ * task parameters need Professional or Enterprise (context `runs`), duplicate and move Standard or
+ * better (context `organiseTasks`); platform/errorText.ts holds both.
  */
 import { ApiError, isApiError } from '../api/errors';
 import { CLOUD_PLAN_NOTE } from '../api/ops/runs';
 import { ORGANISE_PLAN_NOTE, PARAMS_PLAN_NOTE } from '../api/ops/tasks';
 import type { Reporter } from '../platform/errors';
 
-export const PRO_PLANS = ['Professional', 'Enterprise'] as const;
-export const STANDARD_PLANS = ['Standard', 'Professional', 'Enterprise'] as const;
-
-export type ReportFailure = (error: unknown, what: string, plans?: readonly string[]) => Promise<void>;
+/** `what` is the whole sentence of what failed, naming the task ("Could not start “Prices”"). */
+export type ReportFailure = (error: unknown, what: string, context?: 'runs' | 'organiseTasks') => Promise<void>;
 
 export function runReporter(reporter: Pick<Reporter, 'report'>): ReportFailure {
-  return (error, what, plans = PRO_PLANS) => reporter.report(withoutPlanNote(error), what, { requiredPlans: plans });
+  return (error, what, context = 'runs') => reporter.report(withoutPlanNote(error), context, what);
 }
 
 /**

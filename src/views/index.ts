@@ -8,6 +8,7 @@
  * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
 import type { Configuration } from '../platform/configuration';
@@ -57,9 +58,11 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
   const model = new TasksModel(clientTaskSource(() => account.getClient()));
   const provider = new TasksTreeProvider(model, {
     signedIn: () => account.account !== undefined,
-    report: (error, what) => void reporter.report(error, what),
+    report: (error, context, subject) => void reporter.report(error, context, subject),
     progress,
     runs,
+    // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
+    onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
   const dragAndDrop = runs && new TasksDragAndDrop({ move: (tasks, target) => runs.moveTasks(tasks, target), refresh: () => provider.refresh() });
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
@@ -103,6 +106,7 @@ export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps)
     hubUrl: () => account.account?.datahubUrl,
     store,
     settingsApps: () => configuration.settings.trackedApps,
+    accountKey: () => (account.account === undefined ? undefined : accountKey(account.account)),
   });
   const view = vscode.window.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 

@@ -1,8 +1,8 @@
 /**
  * The analytics page (browser side). It talks to the extension only through the messages of
- * protocol.ts: it says `ready`, receives `init`, and from then on renders what the host sends.
+ * webview/protocol/: it says `ready`, receives `init`, and from then on renders what the host sends.
  */
-import './analytics/zod-jitless'; // must stay first: see the file
+import './analytics/zodJitless'; // must stay first: see the file
 import { Host } from './analytics/host';
 import { Controller } from './analytics/controller';
 import { watchTheme } from './analytics/theme';

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { COLUMNS, formatCell } from '../../src/analyticsModel/table-model';
+import { COLUMNS, formatCell } from '../../src/analyticsModel/tableModel';
 import { buildSeries } from '../../src/analyticsModel/series';
 import { summarize } from '../../src/analyticsModel/summary';
 import { formatInt } from '../../src/analyticsModel/format';
@@ -242,6 +242,12 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const pages = Math.ceil(day1.total / 5);
     await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
     assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day1.records)].sort(), 'Day, page 1');
+    // The figures cover the whole query, not the 5 rows on screen, without a "Fetch all pages" click.
+    const everyDay = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
+    await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows of this query.` }).waitFor();
+    const daySummary = summarize(everyDay.records);
+    assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(daySummary.runs), 'runs over every row');
+    assert.equal((await view.locator('dd[data-figure="collected"]').textContent())?.trim(), formatInt(daySummary.collected), 'collected over every row');
     await view.locator('#page-next').click();
     await view.locator('#rows-range', { hasText: `Rows 6–${Math.min(10, day1.total)} of ${formatInt(day1.total)} · Page 2 of ${pages}` }).waitFor();
     const day2 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 2, pageSize: 5 });
@@ -256,13 +262,15 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(month.records)].sort(), 'Month');
     assert.ok(month.records.every((r) => /^\d{4}-\d{2}$/.test(r.dayKey)), 'month buckets');
 
-    // Fetch all pages (Day): every row of the two weeks, whatever the page size.
+    // Fetch all pages (Day): every row of the two weeks, whatever the page size; the table pages them.
     await view.locator('#f-granularity').selectOption('Day');
     await view.locator('#fetch-all').click();
-    await view.locator('#rows-range', { hasText: `All ${formatInt(day1.total)} rows` }).waitFor();
+    await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
+    await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows` }).waitFor();
     const all = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
     assert.equal(all.records.length, day1.total);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records)].sort(), 'every page');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records.slice(0, 5))].sort(), 'the first page of every row');
+    assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(summarize(all.records).runs));
     await wb.screenshot('05b-fetch-all');
 
     // Export CSV through VS Code's save dialog, accepting the offered name in the workspace folder.
@@ -305,6 +313,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.dialogButton('Deprecate').waitFor();
     await wb.screenshot('06-deprecate-modal');
     await wb.dialogButton('Deprecate').click();
+    // Enter alone never deprecates: the reference is typed out.
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     // Signed in with a password: the hub needs an API key, asked for once.
     await wb.answerInput('Data-App Hub API Key', account.apiKey);
     await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, deprecated"]`).waitFor();
@@ -324,7 +334,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await row.waitFor();
     await wb.contextMenu(row, 'Deprecate Data App…');
     await wb.dialogButton('Deprecate').click();
+    await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);
     await wb.notification(`App ${ref} was not found, or you are not its author`).waitFor();
+    // The hub's 404 is remembered: the app is marked, and Deprecate is no longer offered for it.
+    await wb.view('Data Apps').locator(`.monaco-list-row[aria-label*="${ref}, not found by the hub"]`).waitFor();
     await wb.notification(`Deprecating ${ref}`).waitFor({ state: 'hidden' });
     await wb.screenshot('08-not-author-404');
   });
@@ -335,6 +348,38 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.notification('Signed out of Scrapedeck').waitFor();
     await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
     await wb.screenshot('09-signed-out');
+  });
+
+  it('4b. a Free account gets one statement of what its plan allows, in the Tasks welcome, and no error; Sign Out from the Accounts menu', async () => {
+    const free = info.accounts.find((a) => a.plan === 'Free');
+    assert.ok(free, 'the sandbox seeds a Free account');
+    await wb.openScrapedeck();
+    await wb.clearNotifications();
+    // From the signed-out welcome, as a user would (the palette's wait is for commands without a box).
+    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
+    await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', free.apiKey);
+    await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
+    await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
+    const welcome = wb.view('Tasks').locator('.welcome-view-content');
+    await welcome.filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor();
+    await wb.screenshot('10-free-plan');
+    assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ hasText: /plan|Could not/ }).count(), 0, 'no toast about the plan');
+
+    // Signing out from VS Code's Accounts menu is Scrapedeck's own sign-out.
+    await wb.clearNotifications();
+    await page.locator('.part.activitybar .action-item a[aria-label^="Accounts"]').first().click();
+    const entry = page.locator('.monaco-menu .action-item').filter({ hasText: 'Fiona (Free) (Scrapedeck)' }).first();
+    await entry.hover();
+    const signOut = page.locator('.monaco-menu .action-item').filter({ hasText: /^\s*Sign Out\s*$/ }).first();
+    await signOut.hover();
+    await signOut.click();
+    // VS Code may ask first which extensions lose the account; that dialog's Sign Out confirms.
+    const confirm = page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: /^Sign Out$/ });
+    const signedOut = wb.notification('Signed out of Scrapedeck');
+    await Promise.race([confirm.waitFor().then(() => confirm.click()), signedOut.waitFor()]);
+    await signedOut.waitFor();
+    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
+    await wb.screenshot('10b-signed-out-from-accounts-menu');
   });
 
   it('5. leaves no secret in the logs, settings or globalState of the run', async () => {

@@ -64,6 +64,12 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     assert.deepEqual(titles, ['Sign in, or try the sandbox', 'Browse your task groups and tasks', 'Chart how your tasks perform', 'Track and deprecate a data app']);
     await wb.screenshot('r2-walkthrough');
 
+    // onView: the Tasks view coming into sight completes "Browse your task groups and tasks".
+    await wb.runCommand('View: Show Explorer');
+    await page.locator('.part.sidebar .title-label').filter({ hasText: /explorer/i }).first().waitFor();
+    await wb.openScrapedeck();
+    await wb.view('Tasks').locator('.monaco-list-row').first().waitFor();
+
     // onCommand: opening analytics completes "Chart how your tasks perform".
     await wb.runCommand('Scrapedeck: Open Task Analytics');
     await page.locator('.tabs-container .tab').filter({ hasText: /Analytics/ }).first().waitFor();
@@ -74,7 +80,17 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     steps = await openWalkthrough();
     await steps.filter({ hasText: 'Chart how your tasks perform' }).first().locator(checked).waitFor();
     await steps.filter({ hasText: 'Sign in, or try the sandbox' }).first().locator(checked).waitFor();
+    await steps.filter({ hasText: 'Browse your task groups and tasks' }).first().locator(checked).waitFor();
     assert.equal(await steps.filter({ hasText: 'Track and deprecate a data app' }).first().locator(checked).count(), 0, 'a step with no event yet stays open');
     await wb.screenshot('r3-walkthrough-progress');
+
+    // onCommand: starting "Add Data App…" completes the last step, even when the box is dismissed.
+    await wb.runCommand('Scrapedeck: Add Data App');
+    await wb.quickInput().locator('.quick-input-title').filter({ hasText: 'Add Data App' }).waitFor();
+    await page.keyboard.press('Escape');
+    steps = await openWalkthrough();
+    await steps.filter({ hasText: 'Track and deprecate a data app' }).first().locator(checked).waitFor();
+    assert.equal(await steps.locator(checked).count(), 4, 'every step is complete');
+    await wb.screenshot('r4-walkthrough-done');
   });
 });

@@ -68,6 +68,13 @@ export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext
   return { context, page };
 }
 
+/** In the page: the palette closed, or a command's own box replaced it (its value lost the '>'). */
+const PALETTE_GONE = `(() => {
+  const widget = document.querySelector('.quick-input-widget');
+  const box = widget && widget.querySelector('.quick-input-box input');
+  return !widget || widget.style.display === 'none' || !box || !String(box.value).startsWith('>');
+})()`;
+
 export class Workbench {
   constructor(
     readonly page: Page,
@@ -164,7 +171,8 @@ export class Workbench {
     }
     const row = this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
     await row.click();
-    await input.waitFor({ state: 'hidden' }).catch(() => undefined); // a command may open its own quick input
+    // Done when the palette is gone, or a command's own box took its place (no '>' any more).
+    await this.page.waitForFunction(PALETTE_GONE, undefined, { timeout: 15_000 }).catch(() => undefined);
   }
 
   /** "Preferences: Color Theme", as a user switches themes (the choice lands in settings.json). */

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays, todayUtc } from '../../src/api/dates';
-import type { AnalyticsQuery } from '../../src/api/schemas';
+import { analyticsResponseSchema, type AnalyticsQuery, type AnalyticsRecord } from '../../src/api/schemas';
+import { summarize } from '../../src/analyticsModel/summary';
 import type { AnalyticsPanel } from '../../src/analytics/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -40,6 +41,33 @@ async function ask(panel: AnalyticsPanel, message: { type: string; id: string } 
     sub.dispose();
   }
   return seen;
+}
+
+/** Every page of `query` straight from the sandbox's HTTP interface, not through the extension. */
+async function rawRows(baseUrl: string, apiKey: string, query: AnalyticsQuery): Promise<AnalyticsRecord[]> {
+  const out: AnalyticsRecord[] = [];
+  for (let page = 1; ; page++) {
+    // The sandbox allows 20 requests a second per key: pace this reference fetch well inside it.
+    await new Promise((r) => setTimeout(r, 60));
+    const res = await fetch(`${baseUrl}/taskanalytics/queries`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...query, page, pageSize: 100 }),
+    });
+    const body = analyticsResponseSchema.parse(await res.json());
+    out.push(...body.data.data);
+    if (out.length >= body.data.total || body.data.data.length === 0) return out;
+  }
+}
+
+/** Sums written out here, not through the page's summary code. */
+function sums(rows: AnalyticsRecord[]): { runs: number; failures: number; collected: number; rows: number } {
+  return rows.reduce((a, r) => ({
+    runs: a.runs + (r.executionMetrics.runCount ?? 0),
+    failures: a.failures + (r.executionMetrics.failureCount ?? 0),
+    collected: a.collected + (r.dataVolumeMetrics.totalCollected ?? 0),
+    rows: a.rows + 1,
+  }), { runs: 0, failures: 0, collected: 0, rows: 0 });
 }
 
 function last(messages: HostMessage[]): HostMessage {
@@ -155,6 +183,63 @@ describe('Task analytics panel (integration, sandbox)', function () {
     assert.equal(analyticsRequests(), before, 'the sandbox saw no analytics request');
   });
 
+  it("ada's all-tasks week: Run query brings the whole query's figures, with no Fetch all pages", async () => {
+    const today = todayUtc();
+    // What the page sends for Run query: page 1 at 100 rows, and the rest by itself.
+    const query: AnalyticsQuery = { start: addDays(today, -6), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
+    const before = analyticsRequests();
+    const replies = await ask(panel, { type: 'query', id: 'it-whole', query, rest: 'auto' });
+    const first = replies[0];
+    const whole = last(replies);
+    assert.ok(first?.type === 'queryResult', JSON.stringify(first).slice(0, 200));
+    assert.ok(whole.type === 'fetchAllResult', JSON.stringify(whole).slice(0, 300));
+    assert.ok(first.page.total > 100, `more than one page of rows (${first.page.total})`);
+    assert.equal(first.page.data.length, 100, 'the first page shows at once');
+    assert.equal(whole.resultId, first.resultId);
+    assert.equal(whole.records.length, whole.total, 'every row, below scrapedeck.analytics.autoFetchRows');
+    assert.ok(replies.some((m) => m.type === 'fetchAllProgress'), 'progress while the rest arrives');
+    assert.equal(analyticsRequests() - before, Math.ceil(whole.total / 100), 'each page asked once, within the one client');
+
+    const raw = await rawRows(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '', query);
+    assert.equal(raw.length, whole.total);
+    const expected = sums(raw);
+    const shown = summarize(whole.records); // what the page's cards show
+    assert.deepEqual({ runs: shown.runs, failures: shown.failures, collected: shown.collected, rows: shown.rows }, expected);
+  });
+
+  it('a new query cancels the rest of the one before: nothing of it arrives late', async () => {
+    const today = todayUtc();
+    const older: AnalyticsQuery = { start: addDays(today, -13), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
+    const seen: HostMessage[] = [];
+    const sub = panel.onDidPost((m) => {
+      if ('id' in m && m.id === 'it-old') seen.push(m);
+    });
+    try {
+      const start = analyticsRequests();
+      const running = panel.handleMessage({ type: 'query', id: 'it-old', query: older, rest: 'auto' });
+      await waitFor('the rest under way', () => seen.filter((m) => m.type === 'fetchAllProgress').length >= 2);
+      // As the page does on Run query: cancel the pending request, then ask the new one.
+      await panel.handleMessage({ type: 'cancel', id: 'it-old' });
+      const newReplies = ask(panel, { type: 'query', id: 'it-new', query: { ...older, start: addDays(today, -1) }, rest: 'auto' });
+      await running;
+      const newer = last(await newReplies);
+      await new Promise((r) => setTimeout(r, 500));
+      const first = seen[0];
+      assert.ok(first?.type === 'queryResult');
+      const oldPages = Math.ceil(first.page.total / 100);
+      assert.ok(oldPages > 8, `the old query has many pages (${oldPages})`);
+      const cancelled = seen[seen.length - 1];
+      assert.ok(cancelled?.type === 'error' && cancelled.error.kind === 'cancelled', 'the old query ends with its cancel');
+      assert.ok(!seen.some((m) => m.type === 'fetchAllResult'), 'no whole result of the old query, however late');
+      assert.ok(newer.type === 'fetchAllResult' || newer.type === 'queryResult', JSON.stringify(newer).slice(0, 200));
+      const newPages = Math.ceil((newer.type === 'fetchAllResult' ? newer.total : newer.page.total) / 100);
+      const oldAsked = analyticsRequests() - start - newPages;
+      assert.ok(oldAsked < oldPages, `the old query stopped asking for pages (${oldAsked} of ${oldPages})`);
+    } finally {
+      sub.dispose();
+    }
+  });
+
   it('fetches every page with progress under one id', async () => {
     const today = todayUtc();
     const replies = await ask(panel, { type: 'fetchAll', id: 'it-all', query: { start: addDays(today, -13), end: today, timeGranularity: 'Day' } });
@@ -180,7 +265,7 @@ describe('Task analytics panel (integration, sandbox)', function () {
       },
     });
     try {
-      const reply = last(await ask(panel, { type: 'export', id: 'it-export', format: 'csv', query, records: page.page.data }));
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export', format: 'csv', resultId: page.resultId }));
       assert.ok(reply.type === 'exportDone', JSON.stringify(reply));
       assert.equal(reply.path, target.fsPath);
     } finally {
@@ -200,7 +285,9 @@ describe('Task analytics panel (integration, sandbox)', function () {
     Object.assign(api.ui, { showSaveDialog: () => Promise.resolve(undefined) });
     try {
       const today = todayUtc();
-      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', query: { start: today, end: today }, records: [] }));
+      const page = last(await ask(panel, { type: 'query', id: 'it-rows-no', query: { start: today, end: today } }));
+      assert.ok(page.type === 'queryResult');
+      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', resultId: page.resultId }));
       assert.ok(reply.type === 'error' && reply.error.kind === 'cancelled');
     } finally {
       Object.assign(api.ui, { showSaveDialog });
@@ -215,6 +302,27 @@ describe('Task analytics panel (integration, sandbox)', function () {
     sub.dispose();
     assert.deepEqual(posted, []);
     assert.ok(api.logLines.some((l) => l.includes('malformed message')));
+  });
+
+  it('signing out stops the rest being fetched, saying why; nothing of it arrives after', async () => {
+    const today = todayUtc();
+    const seen: HostMessage[] = [];
+    const sub = panel.onDidPost((m) => {
+      if ('id' in m && m.id === 'it-account') seen.push(m);
+    });
+    try {
+      const running = panel.handleMessage({ type: 'query', id: 'it-account', query: { start: addDays(today, -13), end: today, page: 1, pageSize: 100 }, rest: 'auto' });
+      await waitFor('the rest under way', () => seen.some((m) => m.type === 'fetchAllProgress'));
+      await vscode.commands.executeCommand('scrapedeck.signOut');
+      await running;
+      await new Promise((r) => setTimeout(r, 300));
+      const end = seen[seen.length - 1];
+      assert.ok(end?.type === 'error' && end.error.kind === 'cancelled', JSON.stringify(end));
+      assert.match(end.error.message, /account changed/);
+      assert.ok(!seen.some((m) => m.type === 'fetchAllResult'));
+    } finally {
+      sub.dispose();
+    }
   });
 
   it('signed out, the command offers sign-in instead of opening a panel', async () => {

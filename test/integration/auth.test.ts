@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { statusBarText } from '../../src/account/statusBar';
-import { answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { KEEP_VALUE, answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 describe('Sign-in and account (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -38,22 +38,27 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(api.account.getClient(), undefined);
   });
 
-  it('API key: a wrong key is refused with the reason and the box comes back with it; the right key signs in', async () => {
+  it('API key: a wrong key is refused with the reason and the box comes back with it, its request ID copyable; the right key signs in', async () => {
     const ada = session.account('ada');
     const wrong = 'op_wrong_key_000000000000';
     secrets.add(wrong);
-    const { asked, restore } = answerInputs(api, [wrong, ada.apiKey]);
+    const { asked, restore } = answerInputs(api, [wrong, KEEP_VALUE, ada.apiKey, KEEP_VALUE]);
     try {
       await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
     } finally {
       restore();
     }
-    assert.equal(asked.length, 2);
+    assert.equal(asked.length, 4, 'key, name, key again, name again');
     assert.equal(asked[0]?.password, true, 'a password box');
-    const retry = asked[1];
+    assert.equal(asked[0]?.requestId, undefined, 'no error yet, so nothing to copy');
+    assert.equal(asked[1]?.value, `API key …${wrong.slice(-4)}`, 'the suggested name');
+    const retry = asked[2];
     assert.ok(retry);
     assert.equal(retry.value, wrong, 'the rejected value is kept');
-    assert.match(retry.prompt ?? '', /That API key was not accepted \(.+\)/);
+    assert.match(retry.prompt ?? '', /^That API key was not accepted\. .+\. Check the key and try again\.$/);
+    assert.doesNotMatch(retry.prompt ?? '', /\.\./);
+    assert.ok(retry.requestId, 'the refusal\'s request ID is offered on the box');
+    assert.ok(!(retry.prompt ?? '').includes(retry.requestId ?? '-'), 'as a button, not as text');
     assert.equal(await retry.validateInput?.('   '), 'Enter an API key.');
 
     const account = api.account.account;
@@ -92,7 +97,8 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(asked.length, 4);
     assert.equal(asked[1]?.password, true);
     assert.equal(asked[2]?.value, grace.username, 'the username is kept');
-    assert.match(asked[2]?.prompt ?? '', /not accepted: .*username or password/i);
+    assert.match(asked[2]?.prompt ?? '', /^The username or password was not accepted\. .*username or password.*\. Check them and try again\.$/i);
+    assert.ok(asked[2]?.requestId, 'the request ID is offered on the box');
 
     const account = api.account.account;
     assert.ok(account);
@@ -141,7 +147,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
       const failures = await Promise.allSettled([client.listTaskGroups(), client.listTaskGroups(), client.listTaskGroups()]);
       for (const f of failures) assert.equal(f.status, 'rejected');
       for (const f of failures) {
-        if (f.status === 'rejected') void api.reporter.report(f.reason, 'Could not load task groups');
+        if (f.status === 'rejected') void api.reporter.report(f.reason, 'loadGroups');
       }
       await waitFor('the notification', () => shown.length > 0);
       await new Promise((r) => setTimeout(r, 200));

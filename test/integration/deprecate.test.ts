@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import {
+  type InputAnswer,
   answerInputs,
   getApi,
   labelOf,
@@ -41,8 +42,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
       restore();
     }
   };
-  /** Runs the deprecate command on a node with the modal answered by `answer`. */
-  const deprecate = async (ref: string, answer: string | undefined) => {
+  /**
+   * Runs the deprecate command on a node with the modal answered by `answer` and the input boxes
+   * that follow answered by `inputs` (by default, when the modal was accepted: the typed reference).
+   */
+  const deprecate = async (ref: string, answer: string | undefined, inputs: InputAnswer[] = answer === 'Deprecate' ? [ref] : []) => {
     const modals: { message: string; detail: string; buttons: string[] }[] = [];
     const restore = replaceUi(api, {
       showModalWarning: (message, detail, ...buttons) => {
@@ -50,10 +54,12 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
         return Promise.resolve(answer);
       },
     });
+    const boxes = answerInputs(api, inputs);
     try {
       const outcome = await vscode.commands.executeCommand<string>('scrapedeck.apps.deprecate', await appNode(ref));
-      return { outcome, modals };
+      return { outcome, modals, asked: boxes.asked };
     } finally {
+      boxes.restore();
       restore();
     }
   };
@@ -105,6 +111,24 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
   });
 
+  it('Enter alone never deprecates: after the modal the reference must be typed; Escape or another name sends nothing', async () => {
+    const before = deprecateCalls();
+    for (const typed of [undefined, '', 'ada/price-tracke', 'ada/news-digest']) {
+      const { outcome, asked } = await deprecate('ada/price-tracker', 'Deprecate', [typed]);
+      assert.equal(outcome, 'declined', `typed ${JSON.stringify(typed)}`);
+      assert.equal(asked.length, 1);
+    }
+    const { asked } = await deprecate('ada/price-tracker', 'Deprecate', [undefined]);
+    const box = asked[0];
+    assert.ok(box);
+    assert.match(box.title ?? '', /ada\/price-tracker/);
+    assert.ok(await box.validateInput?.(''), 'an empty box cannot be accepted with Enter');
+    assert.ok(await box.validateInput?.('ada/price'), 'nor a part of the name');
+    assert.equal(await box.validateInput?.('ada/price-tracker'), undefined);
+    assert.equal(deprecateCalls(), before, 'no deprecate request');
+    assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
+  });
+
   it('the modal says what deprecation means and offers exactly "Deprecate"', async () => {
     const { modals } = await deprecate('ada/price-tracker', undefined);
     const modal = modals[0];
@@ -145,9 +169,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
       assert.equal((await deprecate('ada/news-digest', 'Deprecate')).outcome, 'deprecated');
       // The palette path: deprecate again by ref (the menu hides it once deprecated).
       const restore = replaceUi(api, { showModalWarning: () => Promise.resolve('Deprecate') });
+      const typed = answerInputs(api, ['ada/news-digest']);
       try {
         assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'ada/news-digest'), 'deprecated');
       } finally {
+        typed.restore();
         restore();
       }
     } finally {
@@ -158,7 +184,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal(infos.length, 2);
   });
 
-  it('an app authored by another account: 404 explained, nothing stored, still tracked', async () => {
+  it('an app the hub says it does not have (for this account): 404 explained with its request ID, marked unknown, no Deprecate', async () => {
     const { messages, stop } = recordMessages(api);
     try {
       assert.equal((await deprecate('grace/review-miner', 'Deprecate')).outcome, 'not-found');
@@ -167,8 +193,38 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     }
     const error = messages.find((m) => m.level === 'error');
     assert.equal(error?.text, 'App grace/review-miner was not found, or you are not its author (only the author can deprecate).');
+    assert.deepEqual(error?.buttons, ['Copy Request ID']);
+    const node = await appNode('grace/review-miner');
+    assert.equal(node.contextValue, 'app unknown', 'no "deprecatable": the menus offer no Deprecate');
+    assert.equal(node.description, 'not found by the hub');
+    assert.match(tooltipText(node), /Request ID: /);
+    // The request id in the tooltip is one click from the clipboard.
+    const link = /\(command:scrapedeck\.copyRequestId\?([^)\s]+)\)/.exec((node.tooltip as vscode.MarkdownString).value);
+    assert.ok(link?.[1], 'a Copy link next to the request id');
+    const [id] = JSON.parse(decodeURIComponent(link[1])) as string[];
+    assert.ok(id);
+    await vscode.commands.executeCommand('scrapedeck.copyRequestId', id);
+    assert.equal(await vscode.env.clipboard.readText(), id);
+    await vscode.commands.executeCommand('scrapedeck.copyRequestId', { not: 'an id' }); // ignored, not thrown
+    assert.equal(await vscode.env.clipboard.readText(), id);
+
+    // By reference (palette, link): refused without a modal or a request.
+    const before = deprecateCalls();
+    const modal = replaceUi(api, { showModalWarning: () => Promise.reject(new Error('no modal expected')) });
+    try {
+      assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'grace/review-miner'), 'not-found');
+    } finally {
+      modal();
+    }
+    assert.equal(deprecateCalls(), before);
+  });
+
+  it('an app added without a check is marked as not checked; adding it again asks the hub again', async () => {
+    await vscode.commands.executeCommand('scrapedeck.apps.remove', await appNode('grace/review-miner'));
+    assert.equal(await add('grace/review-miner'), 'grace/review-miner');
     const node = await appNode('grace/review-miner');
     assert.equal(node.contextValue, 'app deprecatable');
+    assert.match(tooltipText(node), /Not checked with the hub: the service cannot look an app up/);
   });
 
   it('Stop Tracking removes an added app; one from settings says where to remove it', async () => {
@@ -201,17 +257,17 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     await add('ada/lead-finder');
     const before = deprecateCalls();
     const { messages, stop } = recordMessages(api);
-    // The modal's answer, then the hub key the extension asks for after a password sign-in.
-    const inputs = answerInputs(api, ['not-a-valid-hub-key']);
+    // The modal's answer, the typed reference, then the hub key the extension asks for after a password sign-in.
     let outcome: string;
+    let asked: { title?: string }[];
     try {
-      ({ outcome } = await deprecate('ada/lead-finder', 'Deprecate'));
+      ({ outcome, asked } = await deprecate('ada/lead-finder', 'Deprecate', ['ada/lead-finder', 'not-a-valid-hub-key']));
     } finally {
-      inputs.restore();
       stop();
     }
     assert.equal(outcome, 'unauthorized');
-    assert.equal(inputs.asked.length, 1, 'asked once for the hub key');
+    assert.equal(asked.length, 2, 'the typed reference, then once the hub key');
+    assert.equal(asked[1]?.title, 'Data-App Hub API Key');
     assert.equal(deprecateCalls(), before + 1);
     const error = messages.find((m) => m.level === 'error');
     assert.match(error?.text ?? '', /hub API key is missing or invalid/);

@@ -60,23 +60,41 @@ describe('Tasks view (real VS Code, sandbox)', () => {
       assert.equal(g.contextValue, 'taskGroup');
       assert.equal(g.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
       assert.ok(g.iconPath instanceof vscode.ThemeIcon);
+      assert.equal(g.iconPath.id, 'folder-library', 'a group of tasks');
+      assert.equal(g.iconPath.color, undefined, 'no colour: room for health colours');
     }
   });
 
-  it('a group expands to its tasks, each with a tooltip naming id and group', async () => {
+  it('a group expands to its tasks, each with a task icon and a tooltip naming id and group; the count comes with that listing', async () => {
     const price = await groupNode('Price monitoring');
+    assert.equal(price.description, undefined, 'the group listing carries no count');
+    const changed: unknown[] = [];
+    const listening = api.views.tasks.onDidChangeTreeData((e) => changed.push(e));
     const tasks = await api.views.tasks.getChildren(price);
+    listening.dispose();
     assert.equal(tasks.length, 14);
+    // The same row says how many tasks it has at once, and the view is told: no second request.
+    assert.equal(price.description, '14 tasks');
+    assert.ok(changed.includes(price), 'the group row was refreshed');
     const first = tasks[0];
     assert.ok(first);
     assert.equal(first.contextValue, 'task');
+    assert.ok(first.iconPath instanceof vscode.ThemeIcon);
+    assert.equal(first.iconPath.id, 'globe', 'a web-extraction task, not a checklist');
     const task = (first as unknown as { task: { taskId: string; taskName: string } }).task;
     const tip = tooltipText(first);
     assert.ok(tip.includes(task.taskId), tip);
     assert.ok(tip.includes('Price monitoring'), tip);
-    // The group now says how many tasks it has.
-    const again = await groupNode('Price monitoring');
-    assert.equal(again.description, '14 tasks');
+  });
+
+  it('Enter (the row\'s command) on a task opens its analytics', async () => {
+    const [task] = await api.views.tasks.getChildren(await groupNode('Lead generation'));
+    assert.ok(task?.command, 'a task row has a command');
+    assert.equal(task.command.command, 'scrapedeck.analytics.openForTask');
+    const t = (task as unknown as { task: { taskId: string } }).task;
+    await vscode.commands.executeCommand(task.command.command, ...(task.command.arguments ?? []));
+    assert.deepEqual(api.analytics.panels().at(-1)?.preset?.taskIds, [t.taskId]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('an empty group says so instead of showing nothing', async () => {
@@ -160,26 +178,29 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('a Free plan sees a row saying loading failed and a message naming the plans that allow it', async () => {
+  it('a Free plan gets one plain statement in the welcome area, not a row, an error and a warning', async () => {
     const { messages, stop } = recordMessages(api);
     try {
       await vscode.commands.executeCommand('scrapedeck.signOut');
       await signInWithApiKey(api, session.account('fiona').apiKey);
-      const rows = await roots();
-      assert.deepEqual(rows.map((r) => r.contextValue), ['message']);
-      await waitFor('the error message', () => messages.some((m) => m.level === 'error'));
+      assert.deepEqual(await roots(), [], 'no rows, so the welcome area shows');
+      assert.equal(api.views.tasks.planLimited, true, 'the context key behind the plan welcome is set');
+      await vscode.commands.executeCommand('scrapedeck.tasks.refresh');
+      assert.deepEqual(await roots(), []);
     } finally {
       stop();
     }
-    const error = messages.find((m) => m.level === 'error');
-    assert.match(error?.text ?? '', /Standard, Professional or Enterprise/);
-    assert.ok(error?.buttons.includes('Copy Request ID'), 'the 403 carries a request id');
-    assert.ok(error?.buttons.includes('Show Log'));
+    assert.deepEqual(
+      messages.map((m) => `${m.level}: ${m.text}`),
+      ['info: Signed out of Scrapedeck (API key …' + session.account('ada').apiKey.slice(-4) + ').', `info: Signed in to Scrapedeck with API key …${session.account('fiona').apiKey.slice(-4)}.`],
+      'sign-out and sign-in are said; the plan only in the welcome area',
+    );
   });
 
   it('signing out empties the tree; another account starts fresh', async () => {
     await vscode.commands.executeCommand('scrapedeck.signOut');
     assert.deepEqual(await roots(), []);
+    assert.equal(api.views.tasks.planLimited, false, 'the plan statement went with the account');
     await signInWithApiKey(api, session.account('grace').apiKey);
     assert.deepEqual((await roots()).map(labelOf), ['Reviews', 'Job boards', 'Real estate']);
   });

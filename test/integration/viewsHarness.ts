@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import type { Ui } from '../../src/platform/ui';
+import type { InputOptions, Ui } from '../../src/platform/ui';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
@@ -93,22 +93,48 @@ export async function pointAtSandbox(api: ScrapedeckTestApi): Promise<SandboxSes
   };
 }
 
+/** An answer to an input box: the text, undefined (Escape), or a function of the box (e.g. `KEEP_VALUE`). */
+export type InputAnswer = string | undefined | ((options: InputOptions) => string | undefined);
+
+/** Accepts what the box suggests (its `value`), as pressing Enter would. */
+export const KEEP_VALUE: InputAnswer = (options) => options.value ?? '';
+
 /** Answers input boxes in order; fails the test if more are asked than answered. */
-export function answerInputs(api: ScrapedeckTestApi, answers: (string | undefined)[]): { asked: vscode.InputBoxOptions[]; restore: () => void } {
-  const asked: vscode.InputBoxOptions[] = [];
+export function answerInputs(api: ScrapedeckTestApi, answers: InputAnswer[]): { asked: InputOptions[]; restore: () => void } {
+  const asked: InputOptions[] = [];
   const queue = [...answers];
   const restore = replaceUi(api, {
     showInputBox: (options) => {
       asked.push(options);
       if (queue.length === 0) return Promise.reject(new Error(`unexpected input box: ${options.title ?? options.prompt ?? ''}`));
-      return Promise.resolve(queue.shift());
+      const answer = queue.shift();
+      return Promise.resolve(typeof answer === 'function' ? answer(options) : answer);
     },
   });
   return { asked, restore };
 }
 
-export async function signInWithApiKey(api: ScrapedeckTestApi, apiKey: string): Promise<void> {
-  const { restore } = answerInputs(api, [apiKey]);
+/** Answers quick picks in order by the start of an item's label (codicons aside); undefined = Escape. */
+export function answerPicks(api: ScrapedeckTestApi, answers: (string | undefined)[]): { asked: string[]; restore: () => void } {
+  const asked: string[] = [];
+  const queue = [...answers];
+  const restore = replaceUi(api, {
+    showQuickPick: async <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions) => {
+      asked.push(options.title ?? '');
+      if (queue.length === 0) throw new Error(`unexpected quick pick: ${options.title ?? ''}`);
+      const wanted = queue.shift();
+      if (wanted === undefined) return undefined;
+      const found = (await items).find((i) => i.label.replace(/^\$\([\w-]+\)\s*/, '').startsWith(wanted));
+      if (found === undefined) throw new Error(`no item "${wanted}" in ${options.title ?? 'the quick pick'}`);
+      return found;
+    },
+  });
+  return { asked, restore };
+}
+
+/** Signs in with an API key, accepting the suggested name unless `label` is given. */
+export async function signInWithApiKey(api: ScrapedeckTestApi, apiKey: string, label: InputAnswer = KEEP_VALUE): Promise<void> {
+  const { restore } = answerInputs(api, [apiKey, label]);
   try {
     await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
   } finally {

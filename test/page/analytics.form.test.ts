@@ -1,15 +1,13 @@
 /** The query form in headless Chromium: inline validation, nothing sent while invalid, tasks, 400s. */
 import * as assert from 'node:assert/strict';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { assertClean, openInitialised, TODAY } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { assertClean, TODAY } from './flows';
 
 describe('analytics page: query form', function () {
-  let standIn: StandIn;
+  const host = useStandIn();
   let p: AnalyticsPage;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  beforeEach(async () => { p = await openInitialised(standIn); });
-  afterEach(async () => { await p?.close(); });
+  beforeEach(async () => { p = await host.open(); });
 
   async function sent(): Promise<number> {
     return (await p.postedOf('query')).length + (await p.postedOf('fetchAll')).length;
@@ -82,7 +80,8 @@ describe('analytics page: query form', function () {
     await p.page.press('#f-pageSize', 'Enter');
     const q = await p.waitForPosted('query');
     assert.deepEqual(q.query, {
-      start: '2026-11-16', end: TODAY, page: 1, pageSize: 50, collectionMethod: 'Cloud', timeGranularity: 'Week', memberNames: ['ann', 'bob', 'carl'],
+      // 100 rows a request (the fewest against the rate limit); the 50 pages the table.
+      start: '2026-11-16', end: TODAY, page: 1, pageSize: 100, collectionMethod: 'Cloud', timeGranularity: 'Week', memberNames: ['ann', 'bob', 'carl'],
     });
     await assertClean(p);
   });

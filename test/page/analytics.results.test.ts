@@ -1,17 +1,15 @@
 /** Results in headless Chromium: summary, table, week labels, nulls, sorting, errors, export. */
 import * as assert from 'node:assert/strict';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { assertClean, columnIndex, openInitialised, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
 import { record, weekRecord } from './records';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 
 describe('analytics page: results', function () {
-  let standIn: StandIn;
+  const host = useStandIn();
   let p: AnalyticsPage;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  beforeEach(async () => { p = await openInitialised(standIn); });
-  afterEach(async () => { await p?.close(); });
+  beforeEach(async () => { p = await host.open(); });
 
   const rows = [
     record({ taskId: 't-1', taskName: 'Prices <script>x</script>' }),
@@ -35,7 +33,7 @@ describe('analytics page: results', function () {
       trs.map((tr) => Array.from((tr as unknown as { cells: ArrayLike<Cell> }).cells, (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`)));
     /** The same result on a brand-new page: nothing there to reuse. */
     const reference = async (result: AnalyticsRecord[]): Promise<Cells> => {
-      const fresh = await openInitialised(standIn);
+      const fresh = await host.open();
       try {
         await runAndAnswer(fresh, result);
         return await cellsOf(fresh);
@@ -152,18 +150,19 @@ describe('analytics page: results', function () {
     await p.page.click('#cancel');
     assert.deepEqual(await p.waitForPosted('cancel'), { type: 'cancel', id: q.id });
     await p.page.locator('#busy').waitFor({ state: 'hidden' });
-    await p.send({ type: 'queryResult', id: q.id, query: q.query, page: { total: 1, data: rows } });
+    await p.send({ type: 'queryResult', id: q.id, resultId: `result-${String(q.id)}`, query: q.query, page: { total: 1, data: rows } });
     await p.page.waitForTimeout(100);
     assert.equal(await p.page.locator('#results').isHidden(), true, 'a reply to a cancelled request is ignored');
   });
 
-  it('exports the current result as CSV and JSON and shows where it went', async () => {
+  it('exports the current result by its id as CSV and JSON and shows where it went', async () => {
     const q = await runAndAnswer(p, rows);
     await p.page.click('#export-csv');
     const e = await p.waitForPosted('export');
+    // The rows stay on the host: the page names the result it shows.
+    assert.deepEqual(Object.keys(e).sort(), ['format', 'id', 'resultId', 'type']);
     assert.equal(e.format, 'csv');
-    assert.deepEqual(e.query, q.query);
-    assert.equal((e.records as unknown[]).length, 2);
+    assert.equal(e.resultId, `result-${String(q.id)}`);
     await p.send({ type: 'exportDone', id: e.id, path: '/home/me/analytics.csv' });
     await p.page.locator('#notice', { hasText: 'Exported to /home/me/analytics.csv' }).waitFor();
     await p.page.click('#export-json');
@@ -172,6 +171,19 @@ describe('analytics page: results', function () {
     await p.send({ type: 'error', id: j.id, error: { kind: 'cancelled', message: 'Cancelled.' } });
     await p.page.locator('#notice').waitFor({ state: 'hidden' });
     assert.equal(await p.page.locator('#error').isHidden(), true, `a dismissed save dialog is not an error: ${await p.page.locator('#error').innerText()}`);
+    await assertClean(p);
+  });
+
+  it('explains an export the host can no longer serve (the result id is stale)', async () => {
+    await runAndAnswer(p, rows);
+    await p.page.click('#export-csv');
+    const e = await p.waitForPosted('export');
+    const message = 'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.';
+    await p.send({ type: 'error', id: e.id, error: { kind: 'not-found', message } });
+    const box = p.page.locator('#error');
+    await box.waitFor({ state: 'visible' });
+    assert.match(await box.innerText(), /The export failed\.[\s\S]*no longer holds the rows of this result[\s\S]*Run the query again/);
+    assert.equal(await p.page.locator('#notice').isHidden(), true, 'the "Exporting…" notice is gone');
     await assertClean(p);
   });
 });

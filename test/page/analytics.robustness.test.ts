@@ -3,8 +3,9 @@
  * raises a page error, and the page still works afterwards.
  */
 import * as assert from 'node:assert/strict';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { assertClean, openInitialised, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { assertClean, runAndAnswer } from './flows';
 import { record } from './records';
 
 /** A small deterministic PRNG so a failure can be replayed. */
@@ -68,15 +69,12 @@ function malformed(rand: () => number, i: number): unknown {
 }
 
 describe('analytics page: malformed messages', function () {
-  let standIn: StandIn;
+  const host = useStandIn();
   let p: AnalyticsPage;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  afterEach(async () => { await p?.close(); });
 
   it('survives 500 random malformed messages, logs each one it refuses, and still works after', async function () {
     this.timeout(120_000);
-    p = await openInitialised(standIn);
+    p = await host.open();
     const rand = prng(0x5eed);
     const messages = Array.from({ length: 500 }, (_, i) => malformed(rand, i));
     // Posted inside the page in batches: the same path as real host messages, without 500 round trips.
@@ -98,10 +96,10 @@ describe('analytics page: malformed messages', function () {
   });
 
   it('ignores messages that are valid but answer nothing it asked', async () => {
-    p = await openInitialised(standIn);
+    p = await host.open();
     const query = { start: '2026-11-16', end: '2026-11-22' };
-    await p.send({ type: 'queryResult', id: 'never-asked', query, page: { total: 1, data: [record()] } });
-    await p.send({ type: 'fetchAllResult', id: 'never-asked', query, total: 1, records: [record()], requestIds: [] });
+    await p.send({ type: 'queryResult', id: 'never-asked', resultId: 'result-x', query, page: { total: 1, data: [record()] } });
+    await p.send({ type: 'fetchAllResult', id: 'never-asked', resultId: 'result-x', query, total: 1, records: [record()], requestIds: [] });
     await p.send({ type: 'tasksPicked', id: 'never-asked', taskIds: ['z'], taskLabels: ['Z'] });
     await p.send({ type: 'exportDone', id: 'never-asked', path: '/tmp/x' });
     await p.page.waitForTimeout(100);

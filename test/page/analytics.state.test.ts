@@ -1,27 +1,25 @@
 /** State across reloads in headless Chromium: restore from init.state or getState, and what is kept. */
 import * as assert from 'node:assert/strict';
 import type { PageState } from '../../src/webview/protocol';
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
-import { assertClean, columnIndex, openInitialised, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { answerRest, assertClean, columnIndex, resultIdOf, runAndAnswer, tableRows } from './flows';
 import { grid, record } from './records';
 
 describe('analytics page: state', function () {
-  let standIn: StandIn;
-  let p: AnalyticsPage | undefined;
-  before(async () => { standIn = await startStandIn(); });
-  after(async () => { await standIn?.close(); });
-  afterEach(async () => { await p?.close(); p = undefined; });
+  const host = useStandIn();
+  let p: AnalyticsPage;
 
-  const query = { start: '2026-11-01', end: '2026-11-20', page: 2, pageSize: 2, collectionMethod: 'Local' as const, timeGranularity: 'Day' as const };
-  const records = [
-    record({ taskId: 'a', taskName: 'Alpha', executionMetrics: { ...record().executionMetrics, runCount: 1 } }),
-    record({ taskId: 'b', taskName: 'Beta', executionMetrics: { ...record().executionMetrics, runCount: 9 } }),
-  ];
+  const query = { start: '2026-11-01', end: '2026-11-20', page: 1, pageSize: 100, collectionMethod: 'Local' as const, timeGranularity: 'Day' as const };
+  // Seven rows, run counts 1..7: sorted by runs, descending, page 2 of 2-row pages holds 5 and 4.
+  const names = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta', 'Eta'];
+  const records = names.map((taskName, i) => record({ taskId: `t${i}`, taskName, executionMetrics: { ...record().executionMetrics, runCount: i + 1 } }));
+  const form = { start: '2026-11-01', end: '2026-11-20', timeGranularity: 'Day' as const, collectionMethod: 'Local' as const, taskIds: ['t0'], taskLabels: ['Alpha'], memberNames: 'ann', pageSize: '2', page: 2 };
   const state: PageState = {
-    version: 1,
-    preset: { taskIds: ['a'], label: 'Alpha' },
-    form: { start: '2026-11-01', end: '2026-11-20', timeGranularity: 'Day', collectionMethod: 'Local', taskIds: ['a'], taskLabels: ['Alpha'], memberNames: 'ann', pageSize: '2', page: 2 },
-    result: { mode: 'page', query, total: 7, records, requestIds: ['r'], fetchedAt: '2026-11-20T10:00:00.000Z' },
+    version: 2,
+    preset: { taskIds: ['t0'], label: 'Alpha' },
+    form,
+    result: { query, total: 7, records, requestIds: ['r'], fetchedAt: '2026-11-20T10:00:00.000Z', resultId: 'result-3' },
     sort: { column: 'runCount', direction: 'desc' },
   };
 
@@ -35,66 +33,85 @@ describe('analytics page: state', function () {
     assert.equal(await page.text('#rows-range'), 'Rows 3–4 of 7 · Page 2 of 4');
     assert.equal(await page.page.locator('th[data-column="runCount"]').getAttribute('aria-sort'), 'descending');
     const task = await columnIndex(page, 'task');
-    assert.deepEqual((await tableRows(page)).map((r) => r[task]), ['Beta', 'Alpha']);
+    assert.deepEqual((await tableRows(page)).map((r) => r[task]), ['Epsilon', 'Delta']);
     assert.equal(await page.text('#subtitle'), 'For Alpha');
   }
 
   it('restores form, result and sort from init.state', async () => {
-    p = await openInitialised(standIn, { state });
+    p = await host.open({ state });
     await expectRestored(p);
     await assertClean(p);
   });
 
   it('prefers its own getState over the host copy (the freshest), and keeps paging from there', async () => {
-    p = await openInitialised(standIn, { state: { version: 1 } }, { vsState: state });
+    p = await host.open({ state: { version: 2 } }, { vsState: state });
     await expectRestored(p);
     await p.page.click('#page-next');
-    const q = await p.waitForPosted('query');
-    assert.deepEqual(q.query, { ...query, page: 3 });
+    await p.page.locator('#rows-range', { hasText: 'Rows 5–6 of 7 · Page 3 of 4' }).waitFor();
+    assert.deepEqual((await tableRows(p)).map((r) => r[1]), ['t2', 't1']);
+    assert.equal((await p.postedOf('query')).length + (await p.postedOf('fetchAll')).length, 0, 'the rows are here: nothing asked');
+  });
+
+  it('reads a state saved by the version before: its form and sort, not its one-page result', async () => {
+    const old = { ...state, version: 1, result: { ...state.result, mode: 'page' } };
+    p = await host.open({ state: old });
+    assert.equal(await p.page.inputValue('#f-members'), 'ann');
+    assert.equal(await p.page.locator('#results').isHidden(), true);
+    await assertClean(p);
+  });
+
+  it('a restored result that was still being fetched asks for the rest', async () => {
+    p = await host.open({ state: { ...state, result: { ...state.result, total: 1020 } } });
+    const f = await p.waitForPosted('fetchAll');
+    assert.deepEqual([f.resultId, f.scope], ['result-3', 'auto']);
+    assert.equal(await p.text('#coverage-text'), 'Figures for the first 7 of 1,020 rows only. Fetching the rest…');
   });
 
   it('ignores a restored state that does not parse and starts from defaults', async () => {
-    p = await openInitialised(standIn, {}, { vsState: { version: 1, result: { mode: 'nope' } } });
+    p = await host.open({}, { vsState: { version: 1, result: { mode: 'nope' } } });
     assert.equal(await p.page.inputValue('#f-start'), '2026-11-16');
     assert.equal(await p.page.locator('#results').isHidden(), true);
   });
 
   it('applies a preset when there is no state', async () => {
-    p = await openInitialised(standIn, { preset: { taskIds: ['t-7'], label: 'Seven' } });
+    p = await host.open({ preset: { taskIds: ['t-7'], label: 'Seven' } });
     assert.deepEqual(await p.page.locator('#f-tasks li').allInnerTexts(), ['Seven']);
     await p.page.click('#run');
     assert.deepEqual(((await p.waitForPosted('query')).query as { taskIds: string[] }).taskIds, ['t-7']);
   });
 
   it('saves with setState after changes: the form as typed, the result and the sort', async () => {
-    p = await openInitialised(standIn);
+    p = await host.open();
     await p.page.fill('#f-pageSize', '0');
     await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { form?: { pageSize: string } } }).__vsState?.form?.pageSize === '0');
     await p.page.fill('#f-pageSize', '5');
-    await runAndAnswer(p, records, 2);
+    await runAndAnswer(p, records);
     await p.page.click('th[data-column="task"] button');
     await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { sort?: unknown } }).__vsState?.sort !== undefined);
     const saved = (await p.vsState()) as PageState;
-    assert.equal(saved.version, 1);
+    assert.equal(saved.version, 2);
     assert.equal(saved.form?.pageSize, '5');
-    assert.equal(saved.result?.records.length, 2);
+    assert.equal(saved.result?.records.length, 7);
     assert.deepEqual(saved.sort, { column: 'task', direction: 'asc' });
   });
 
-  it('does not keep a very large "all pages" result across reloads, and says so after one', async () => {
-    p = await openInitialised(standIn);
-    await p.page.click('#fetch-all');
-    const f = await p.waitForPosted('fetchAll');
+  it('does not keep a very large result across reloads; after one it asks the host for the rows again', async () => {
+    p = await host.open();
     const big = grid(60, 100, '2026-11-22');
-    await p.send({ type: 'fetchAllResult', id: f.id, query: f.query, total: big.length, records: big, requestIds: [] });
-    await p.page.locator('#rows-range', { hasText: 'All 6,000 rows' }).waitFor();
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { result?: unknown } }).__vsState?.result !== undefined);
+    const q = await runAndAnswer(p, big.slice(0, 100), big.length);
+    await answerRest(p, q, big);
+    await p.page.locator('#coverage', { hasText: 'Figures for all 6,000 rows' }).waitFor();
+    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { result?: { records: unknown[] } } }).__vsState?.result?.records.length === 0);
     const saved = (await p.vsState()) as PageState;
     assert.equal(saved.result?.records.length, 0);
     assert.equal(saved.result?.total, 6000);
-    await p.close();
-    p = await openInitialised(standIn, { state: saved });
-    await p.page.locator('#notice', { hasText: 'too many to keep' }).waitFor();
+    p = await host.open({ state: saved });
+    await p.page.locator('#notice', { hasText: 'too many to keep across a reload; fetching them again' }).waitFor();
     assert.equal(await p.page.locator('#results').isHidden(), true);
+    const f = await p.waitForPosted('fetchAll');
+    assert.deepEqual([f.resultId, f.scope], [resultIdOf(q), 'auto']);
+    await answerRest(p, f, big);
+    await p.page.locator('#coverage', { hasText: 'Figures for all 6,000 rows' }).waitFor();
+    await assertClean(p);
   });
 });

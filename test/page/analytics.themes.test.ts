@@ -5,28 +5,24 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnalyticsPage, repoRoot, startStandIn, type StandIn } from './harness';
-import { assertClean, openInitialised, runAndAnswer } from './flows';
+import { repoRoot, type AnalyticsPage } from './harness';
+import { useStandIn } from './standIn';
+import { assertClean, runAndAnswer } from './flows';
 import { grid } from './records';
 
 describe('analytics page: themes', function () {
-  let standIn: StandIn;
-  let p: AnalyticsPage | undefined;
+  const host = useStandIn();
+  let p: AnalyticsPage;
   const out = join(repoRoot(), 'artifacts', 'page');
-  before(async () => {
-    standIn = await startStandIn();
-    mkdirSync(out, { recursive: true });
-  });
-  after(async () => { await standIn?.close(); });
-  afterEach(async () => { await p?.close(); p = undefined; });
+  before(() => { mkdirSync(out, { recursive: true }); });
 
   const records = grid(6, 14, '2026-11-22');
 
   for (const theme of ['vscode-dark', 'vscode-light', 'vscode-high-contrast']) {
     it(`renders in ${theme} and saves a screenshot`, async () => {
-      p = await openInitialised(standIn, { preset: { taskIds: ['task-1'], label: 'Prices' } }, { theme, width: 1280, height: 1000 });
+      p = await host.open({ preset: { taskIds: ['task-1'], label: 'Prices' } }, { theme, width: 1280, height: 1000 });
       await p.page.fill('#f-start', '2026-11-09');
-      await runAndAnswer(p, records.slice(0, 20), records.length);
+      await runAndAnswer(p, records);
       await p.page.fill('#f-pageSize', '0'); // an inline error in the picture, too
       const file = join(out, `analytics-${theme.replace('vscode-', '')}.png`);
       await p.page.screenshot({ path: file, fullPage: true });
@@ -39,8 +35,18 @@ describe('analytics page: themes', function () {
     });
   }
 
+  it('saves a screenshot of a result whose rest is still being fetched', async () => {
+    p = await host.open({}, { theme: 'vscode-dark', width: 1280, height: 1000 });
+    const big = grid(30, 34, '2026-11-22');
+    const q = await runAndAnswer(p, big.slice(0, 100), big.length);
+    await p.send({ type: 'fetchAllProgress', id: q.id, fetched: 400, total: big.length });
+    await p.page.locator('#busy-text', { hasText: 'Fetched 400 of 1,020 rows' }).waitFor();
+    await p.page.screenshot({ path: join(out, 'analytics-dark-partial.png'), fullPage: true });
+    await assertClean(p);
+  });
+
   it('repaints the charts in the new colours when the theme changes', async () => {
-    p = await openInitialised(standIn, {}, { theme: 'vscode-dark' });
+    p = await host.open({}, { theme: 'vscode-dark' });
     await runAndAnswer(p, records.slice(0, 20), 20);
     const canvas = p.page.locator('#chart-runs');
     const before = await canvas.screenshot();

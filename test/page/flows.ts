@@ -1,6 +1,7 @@
 /** Steps the page tests share: open and initialise the page, run a query and answer it. */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { encodeForPage } from '../../src/webview/protocol/hostMessage';
 import { AnalyticsPage, type Posted, type StandIn } from './harness';
 
 export const TODAY = '2026-11-22';
@@ -12,7 +13,11 @@ export async function openInitialised(standIn: StandIn, init: Record<string, unk
   return p;
 }
 
-/** Clicks Run, checks a query was posted, answers it with `records` and waits for the table. */
+/**
+ * Clicks Run, checks a query was posted, answers it with `records` (the first page: the page
+ * asks for 100 rows at a time) and waits for the results. When `total` is more than `records`,
+ * the page then waits for the rest, which the host fetches under the query's id (see answerRest).
+ */
 export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[], total = records.length): Promise<Posted> {
   const before = (await p.postedOf('query')).length;
   await p.page.click('#run');
@@ -22,8 +27,23 @@ export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[],
 }
 
 export async function answer(p: AnalyticsPage, q: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
-  await p.send({ type: 'queryResult', id: q.id, query: q.query, page: { total, data: records }, requestId: 'req-page' });
+  await p.send({ type: 'queryResult', id: q.id, resultId: resultIdOf(q), query: q.query, page: { total, data: records }, requestId: 'req-page' });
   await p.page.locator('#results').waitFor({ state: 'visible' });
+}
+
+/** The result id the stand-in host gives the answer to request `q`. */
+export function resultIdOf(q: Posted): string {
+  return `result-${String(q.id)}`;
+}
+
+/**
+ * Answers request `r` with every row so far: `records` of `total`, as the panel posts it (packed
+ * rows). `r` is a Run query (whose rest the host fetches under the query's id) or a fetchAll.
+ */
+export async function answerRest(p: AnalyticsPage, r: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
+  const resultId = typeof r.resultId === 'string' ? r.resultId : resultIdOf(r);
+  const query = analyticsQuerySchema.parse(r.query);
+  await p.send(encodeForPage({ type: 'fetchAllResult', id: String(r.id), resultId, query, total, records, requestIds: ['req-rest'] }));
 }
 
 /** The cells of the table body, row by row. */

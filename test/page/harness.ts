@@ -1,16 +1,16 @@
 /**
  * The stand-in host for page tests and the page benchmark: a tiny HTTP server on 127.0.0.1:0
- * serving fixtures/host.html (same CSP as the panel), media/ and dist/webview/, and a headless
+ * serving the panel's own HTML (see standInHtml), media/ and dist/webview/, and a headless
  * Debian Chromium driven by playwright-core. Messages are injected with window.postMessage,
  * exactly how the webview receives them from the extension.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import { createNonce, renderAnalyticsHtml } from '../../src/analytics/html';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
 // playwright-core does not survive bundling (it reads its own package.json from disk).
@@ -32,6 +32,24 @@ export function repoRoot(): string {
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
+/**
+ * The panel's HTML as renderAnalyticsHtml writes it (its CSP, nonce, stylesheet and script), with
+ * this server as the webview's resource origin, plus what VS Code adds around a webview: the
+ * theme's variables and body class, and acquireVsCodeApi (fixtures/fake-vscode.js). Both extras
+ * come after the CSP meta, so the policy covers them too.
+ */
+function standInHtml(origin: string, theme: string): string {
+  const nonce = createNonce();
+  const html = renderAnalyticsHtml({
+    cspSource: origin,
+    scriptUri: `${origin}/dist/webview/analytics.js`,
+    styleUri: `${origin}/media/analytics.css`,
+    title: 'Task analytics (stand-in host)',
+  }, nonce);
+  const extras = `<link rel="stylesheet" href="/fixtures/theme.css">\n<script nonce="${nonce}" src="/fixtures/fake-vscode.js"></script>\n`;
+  return html.replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`).replace('<body>', `<body class="${theme}">`);
+}
+
 export interface StandIn {
   origin: string;
   browser: Browser;
@@ -46,9 +64,7 @@ export async function startStandIn(): Promise<StandIn> {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/' || url.pathname === '/host.html') {
       const theme = url.searchParams.get('theme') ?? 'vscode-dark';
-      const nonce = randomBytes(16).toString('base64');
-      const html = readFileSync(join(root, 'test/page/fixtures/host.html'), 'utf8')
-        .replaceAll('{{NONCE}}', nonce).replaceAll('{{ORIGIN}}', origin).replaceAll('{{THEME}}', theme.replace(/[^a-z-]/g, ''));
+      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
       return;
@@ -106,9 +122,11 @@ export class AnalyticsPage {
     });
   }
 
-  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number } = {}): Promise<AnalyticsPage> {
+  /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
+  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void } = {}): Promise<AnalyticsPage> {
     const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
     const p = new AnalyticsPage(page);
+    if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
       await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
     }

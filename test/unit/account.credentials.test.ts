@@ -6,12 +6,15 @@ import {
   credentialsKey,
   fallbackMeta,
   hubKeyOf,
+  labelProblem,
+  MAX_LABEL_LENGTH,
   normalizeBaseUrl,
   parseAccountMeta,
   parseStoredCredentials,
   serializeCredentials,
 } from '../../src/account/credentials';
 import type { Credentials } from '../../src/api/auth';
+import { english } from '../../src/platform/errorText';
 
 const session = { accessToken: 'access-0123456789', refreshToken: 'refresh-0123456789', tokenType: 'Bearer', expiresAt: 1_700_000_000_000 };
 
@@ -97,6 +100,21 @@ describe('account credentials', () => {
       assert.equal(parseAccountMeta(undefined), undefined);
       assert.deepEqual(fallbackMeta({ kind: 'apiKey', apiKey: 'op_live_0123456789abcd' }), { label: 'API key …abcd', method: 'apiKey' });
       assert.equal(fallbackMeta({ kind: 'session', session }).method, 'password');
+    });
+  });
+
+  describe('the name of an API-key account', () => {
+    const key = 'op_live_0123456789abcdefLz8G';
+    it('accepts a plain name and the suggested default', () => {
+      assert.equal(labelProblem('Work account', key, english), undefined);
+      assert.equal(labelProblem(apiKeyLabel(key), key, english), undefined);
+      assert.equal(apiKeyLabel(key), 'API key …Lz8G');
+    });
+    it('refuses an empty name, a long one, control characters and the key itself', () => {
+      assert.match(labelProblem('   ', key, english) ?? '', /Enter a name/);
+      assert.match(labelProblem('x'.repeat(MAX_LABEL_LENGTH + 1), key, english) ?? '', /64 characters/);
+      assert.match(labelProblem('a\u0007b', key, english) ?? '', /control characters/);
+      assert.match(labelProblem(`mine: ${key}`, key, english) ?? '', /must not contain the API key/);
     });
   });
 });

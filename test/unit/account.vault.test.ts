@@ -164,3 +164,51 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
     assert.equal(holder.account?.label, `API key …${key.slice(-4)}`, 'a label holding the key falls back to the default');
   });
 });
+
+describe('account: two windows with one password session renew it without asking to sign in (Node, sandbox)', function () {
+  this.timeout(60_000);
+  let sandbox: RunningSandbox;
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, seed: 3, tokenTtlSeconds: 2, rateLimit: 0 });
+  });
+  after(() => sandbox.close());
+
+  it('50 calls in each window across an expiry: no failure, no sign-in prompt, at most one refresh grant per window', async () => {
+    const shared = new SharedSecrets();
+    const globalState = new MapMemento();
+    const open: { dispose(): void }[] = [];
+    const window = () => {
+      const secrets = shared.window();
+      const settings: SettingsSource = { settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl }, onDidChange: new Emitter<{ changed: [] }>().event };
+      const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      const vault = new CredentialsVault(secrets, globalState, log);
+      const holder = new ClientHolder({ vault, configuration: settings, log });
+      open.push(holder, vault, secrets);
+      return holder;
+    };
+    try {
+      const ada = sandbox.info.accounts.find((a) => a.username === 'ada');
+      assert.ok(ada);
+      const a = window();
+      const b = window();
+      await Promise.all([a.ready, b.ready]);
+      let prompts = 0;
+      open.push(a.onDidExpire(() => prompts++), b.onDidExpire(() => prompts++));
+      assert.equal((await signIn(a, 'password', { username: ada.username, password: ada.password })).ok, true);
+      await settle();
+      const clients = [a.getClient(), b.getClient()];
+      assert.ok(clients[0] && clients[1], 'both windows follow the one sign-in');
+      const grantsBefore = sandbox.stats.refreshGrants;
+      // The 2 s token is within its renewal margin after about 1.5 s: both windows cross it together.
+      await new Promise((r) => setTimeout(r, 1_600));
+      const results = await Promise.allSettled(clients.flatMap((c) => Array.from({ length: 50 }, () => c!.listTaskGroups())));
+      const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+      assert.deepEqual(failed, []);
+      assert.equal(prompts, 0, 'no window asked to sign in again');
+      const grants = sandbox.stats.refreshGrants - grantsBefore;
+      assert.ok(grants >= 1 && grants <= 2, `${grants} refresh grants for one expiry in two windows`);
+    } finally {
+      open.splice(0).forEach((d) => d.dispose());
+    }
+  });
+});

@@ -53,11 +53,6 @@ function harness(overrides: Partial<MessageRouterDeps> = {}, client: Partial<Ana
       if (o?.signal) signals.push(o.signal);
       return { data: { total: 1, data: [rec] }, requestId: 'req-1' };
     },
-    queryAllTaskAnalytics: async (_q, o) => {
-      o?.onProgress?.({ fetched: 1, total: 2, page: 1, pages: 2 });
-      o?.onProgress?.({ fetched: 2, total: 2, page: 2, pages: 2 });
-      return { total: 2, records: [rec, rec], requestIds: ['a', 'b'] };
-    },
     ...client,
   };
   const deps: MessageRouterDeps = {
@@ -78,6 +73,7 @@ function harness(overrides: Partial<MessageRouterDeps> = {}, client: Partial<Ana
       state = s;
     },
     isSignedIn: () => true,
+    autoFetchRows: () => 10_000,
     ...overrides,
   };
   return { router: new MessageRouter(deps), posted, warnings, logged, deps, signals };
@@ -86,7 +82,7 @@ function harness(overrides: Partial<MessageRouterDeps> = {}, client: Partial<Ana
 describe('analytics panel messages', () => {
   it('answers ready with init (today, preset, saved state) and the sign-in state', async () => {
     const h = harness();
-    const state: PageState = { version: 1, sort: { column: 'dayKey', direction: 'desc' } };
+    const state: PageState = { version: 2, sort: { column: 'dayKey', direction: 'desc' } };
     await h.router.handle({ type: 'state', state });
     await h.router.handle({ type: 'ready' });
     assert.deepEqual(h.posted, [
@@ -150,7 +146,7 @@ describe('analytics panel messages', () => {
   it('query → queryResult under the same id', async () => {
     const h = harness();
     await h.router.handle({ type: 'query', id: 'q1', query });
-    assert.deepEqual(h.posted, [{ type: 'queryResult', id: 'q1', query, page: { total: 1, data: [rec] }, requestId: 'req-1' }]);
+    assert.deepEqual(h.posted, [{ type: 'queryResult', id: 'q1', resultId: 'result-1', query, page: { total: 1, data: [rec] }, requestId: 'req-1' }]);
     assert.equal(h.router.pending, 0);
   });
 
@@ -188,16 +184,15 @@ describe('analytics panel messages', () => {
     const h = harness();
     await h.router.handle({ type: 'fetchAll', id: 'f1', query });
     assert.deepEqual(h.posted, [
-      { type: 'fetchAllProgress', id: 'f1', fetched: 1, total: 2 },
-      { type: 'fetchAllProgress', id: 'f1', fetched: 2, total: 2 },
-      { type: 'fetchAllResult', id: 'f1', query, total: 2, records: [rec, rec], requestIds: ['a', 'b'] },
+      { type: 'fetchAllProgress', id: 'f1', fetched: 1, total: 1 },
+      { type: 'fetchAllResult', id: 'f1', resultId: 'result-1', query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [rec], requestIds: ['req-1'] },
     ]);
   });
 
   it('cancel aborts that request only and settles it as cancelled', async () => {
     const h = harness({}, {
-      queryAllTaskAnalytics: (_q, o) => untilAborted(o?.signal),
-      queryTaskAnalytics: async (_q, o) => {
+      queryTaskAnalytics: async (q, o) => {
+        if (q.pageSize === 100) return untilAborted(o?.signal); // the fetch
         await new Promise((r) => setTimeout(r, 5));
         return { data: { total: o?.signal?.aborted ? -1 : 0, data: [] }, requestId: undefined };
       },
@@ -209,7 +204,7 @@ describe('analytics panel messages', () => {
     await Promise.all([fetching, querying]);
     assert.deepEqual(h.posted, [
       { type: 'error', id: 'f2', error: { kind: 'cancelled', message: 'cancelled' } },
-      { type: 'queryResult', id: 'q5', query, page: { total: 0, data: [] }, requestId: undefined },
+      { type: 'queryResult', id: 'q5', resultId: 'result-1', query, page: { total: 0, data: [] }, requestId: undefined },
     ]);
     assert.deepEqual(h.warnings, [], 'a cancel is not worth a warning');
   });
@@ -217,7 +212,7 @@ describe('analytics panel messages', () => {
   it('dispose aborts everything in flight and posts nothing more', async () => {
     const seen: AbortSignal[] = [];
     const h = harness({}, {
-      queryAllTaskAnalytics: (_q, o) => {
+      queryTaskAnalytics: (_q, o) => {
         if (o?.signal) seen.push(o.signal);
         return untilAborted(o?.signal);
       },
@@ -263,7 +258,7 @@ describe('analytics panel messages', () => {
     assert.ok(reply?.type === 'error' && reply.error.kind === 'invalid-request' && reply.error.field === 'taskIds');
   });
 
-  it('export: exportDone with the path, or cancelled when the dialog was dismissed', async () => {
+  it('export: saves the result the host kept under its id; exportDone with the path, or cancelled when dismissed', async () => {
     const calls: unknown[][] = [];
     let answer: string | undefined = '/home/u/a.csv';
     const h = harness({
@@ -272,14 +267,45 @@ describe('analytics panel messages', () => {
         return answer;
       },
     });
-    await h.router.handle({ type: 'export', id: 'e1', format: 'csv', query, records: [rec] });
+    await h.router.handle({ type: 'query', id: 'q1', query });
+    await h.router.handle({ type: 'fetchAll', id: 'f1', query });
+    const ids = h.posted.flatMap((m) => ('resultId' in m ? [m.resultId] : []));
+    assert.deepEqual(ids, ['result-1', 'result-2'], 'each result is kept under an id of its own');
+    h.posted.length = 0;
+    await h.router.handle({ type: 'export', id: 'e1', format: 'csv', resultId: 'result-1' });
     answer = undefined;
-    await h.router.handle({ type: 'export', id: 'e2', format: 'json', query, records: [] });
-    assert.deepEqual(calls, [['csv', query, [rec]], ['json', query, []]]);
+    await h.router.handle({ type: 'export', id: 'e2', format: 'json', resultId: 'result-2' });
+    assert.deepEqual(calls, [
+      ['csv', { query, total: 1, records: [rec], requestIds: ['req-1'] }],
+      ['json', { query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [rec], requestIds: ['req-1'] }],
+    ], 'the rows come from the host, not the message');
     assert.deepEqual(h.posted, [
       { type: 'exportDone', id: 'e1', path: '/home/u/a.csv' },
       { type: 'error', id: 'e2', error: { kind: 'cancelled', message: 'Cancelled.' } },
     ]);
+  });
+
+  it('export: an unknown or no longer kept result id gets a clear error, and nothing is written', async () => {
+    const calls: unknown[] = [];
+    const h = harness({
+      exportRecords: async (...args) => {
+        calls.push(args);
+        return '/x';
+      },
+    });
+    for (let i = 1; i <= 4; i++) await h.router.handle({ type: 'query', id: `q${i}`, query });
+    h.posted.length = 0;
+    await h.router.handle({ type: 'export', id: 'e-old', format: 'csv', resultId: 'result-1' }); // replaced by three newer ones
+    await h.router.handle({ type: 'export', id: 'e-never', format: 'csv', resultId: 'result-99' });
+    assert.deepEqual(calls, []);
+    assert.equal(h.posted.length, 2);
+    for (const reply of h.posted) {
+      assert.ok(reply.type === 'error' && reply.error.kind === 'not-found', JSON.stringify(reply));
+      assert.match(reply.error.message, /no longer holds the rows of this result.*Run the query again/);
+    }
+    // The newest results are still there.
+    await h.router.handle({ type: 'export', id: 'e-new', format: 'csv', resultId: 'result-4' });
+    assert.equal(calls.length, 1);
   });
 
   it('copy goes to the clipboard, log to the log channel', async () => {

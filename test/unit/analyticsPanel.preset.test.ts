@@ -59,14 +59,16 @@ describe('analytics presets', () => {
 
 describe('analytics serializer state', () => {
   it('restores a valid state', () => {
-    const state = { version: 1, preset: { taskIds: ['a'] }, sort: { column: 'dayKey', direction: 'asc' } };
+    const state = { version: 2, preset: { taskIds: ['a'] }, sort: { column: 'dayKey', direction: 'asc' } };
     assert.deepEqual(parsePageState(state, silent), state);
+    // One saved by the version before still restores its preset and sort.
+    assert.deepEqual(parsePageState({ ...state, version: 1 }, silent), state);
   });
 
   it('corrupt or foreign state gives a fresh panel and a warning', () => {
     const warnings: string[] = [];
     const log = { ...silent, warn: (m: string) => void warnings.push(m) };
-    assert.equal(parsePageState({ version: 2 }, log), undefined);
+    assert.equal(parsePageState({ version: 3 }, log), undefined);
     assert.equal(parsePageState('garbage', log), undefined);
     assert.equal(parsePageState({ version: 1, form: { start: 3 } }, log), undefined);
     assert.equal(warnings.length, 3);

@@ -155,6 +155,31 @@ describe('apps: store in globalState', () => {
   });
 });
 
+describe('apps: an app the hub says does not exist (404)', () => {
+  it('is marked for the account that asked, forgotten on stop tracking or adding again', async () => {
+    const m = new MapMemento();
+    const store = new AppStore(m);
+    await store.add(HUB, 'ada/ghost');
+    await store.recordNotFound(HUB, 'ada/ghost', { at: 5, account: 'acct-1', requestId: 'req-9' });
+    assert.deepEqual(new AppStore(m).notFound(HUB, 'ada/ghost', 'acct-1'), { at: 5, account: 'acct-1', requestId: 'req-9' });
+    assert.equal(store.notFound(HUB, 'ada/ghost', 'acct-2'), undefined, 'another account may be the author');
+    await store.remove(HUB, 'ada/ghost');
+    await store.add(HUB, 'ada/ghost');
+    assert.equal(store.notFound(HUB, 'ada/ghost', 'acct-1'), undefined, 'adding again asks the hub again');
+  });
+
+  it('a later deprecation replaces the mark; a corrupt mark is dropped, the rest kept', async () => {
+    const m = new MapMemento();
+    const store = new AppStore(m);
+    await store.add(HUB, 'ada/a');
+    await store.recordNotFound(HUB, 'ada/a', { at: 1, account: 'x' });
+    await store.recordDeprecation(HUB, 'ada/a', { status: 'deprecated', missingSecrets: [], at: 2 });
+    assert.equal(store.notFound(HUB, 'ada/a', 'x'), undefined);
+    const parsed = parseStore({ hubs: { [hubKey(HUB)]: { apps: ['ada/a'], deprecations: {}, notFound: { 'ada/a': { at: 'soon' }, 'ada/b': { at: 3, account: 'x' } } } } });
+    assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.notFound ?? {}), ['ada/b']);
+  });
+});
+
 describe('apps: deprecation wording', () => {
   it('describes status and version', () => {
     const base = { status: 'deprecated', missingSecrets: [], at: 0 };

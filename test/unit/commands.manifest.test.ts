@@ -58,4 +58,15 @@ describe('command id table and package.json', () => {
       assert.ok(key.toLowerCase().endsWith(last.toLowerCase()), `${key} -> ${id}`);
     }
   });
+
+  it('a plan that cannot list tasks gets one Tasks welcome entry naming the plans, with Refresh and Switch Account', () => {
+    const welcome = (JSON.parse(manifestText) as { contributes: { viewsWelcome: { view: string; contents: string; when: string }[] } }).contributes.viewsWelcome;
+    const plan = welcome.filter((w) => w.view === 'scrapedeck.tasks' && w.when.includes('scrapedeck.planLimited'));
+    assert.equal(plan.length, 1);
+    assert.equal(plan[0]?.when, 'scrapedeck.signedIn && scrapedeck.planLimited');
+    const text = nls[(plan[0]?.contents ?? '').replace(/%/g, '')] ?? '';
+    assert.match(text, /Standard, Professional or Enterprise plan/);
+    assert.match(text, /\(command:scrapedeck\.tasks\.refresh\)/);
+    assert.match(text, /\(command:scrapedeck\.switchAccount\)/);
+  });
 });

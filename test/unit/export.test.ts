@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
 import { analyticsRecordSchema } from '../../src/api/schemas';
 import { UTF8_BOM } from '../../src/analytics/csv';
-import { EXPORT_FILTERS, buildJsonExport, defaultExportFileName, serialiseExport } from '../../src/analytics/exportFormat';
+import { EXPORT_FILTERS, buildJsonExport, defaultExportFileName, serialiseExport, type ExportedRows } from '../../src/analytics/exportFormat';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week', taskIds: ['t1'] };
 const rec: AnalyticsRecord = {
@@ -21,9 +21,18 @@ const now = new Date('2026-11-22T10:00:00.000Z');
 
 describe('analytics export format', () => {
   it('names the file after the range and granularity', () => {
-    assert.equal(defaultExportFileName(query, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv');
-    assert.equal(defaultExportFileName({ start: '2026-11-01', end: '2026-11-02' }, 'json'), 'scrapedeck-analytics-2026-11-01_2026-11-02-day.json');
-    assert.equal(defaultExportFileName({ ...query, timeGranularity: 'Month' }, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-month.csv');
+    const whole = (q: AnalyticsQuery): ExportedRows => ({ query: q, total: 1, records: [rec] });
+    assert.equal(defaultExportFileName(whole(query), 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv');
+    assert.equal(defaultExportFileName(whole({ start: '2026-11-01', end: '2026-11-02' }), 'json'), 'scrapedeck-analytics-2026-11-01_2026-11-02-day.json');
+    assert.equal(defaultExportFileName(whole({ ...query, timeGranularity: 'Month' }), 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-month.csv');
+  });
+
+  it('says in the file name when the rows are only the first of the query', () => {
+    const part: ExportedRows = { query, total: 25_300, records: Array.from({ length: 1000 }, () => rec) };
+    assert.equal(defaultExportFileName(part, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week-first-1000-of-25300.csv');
+    assert.equal(defaultExportFileName({ ...part, total: 1000 }, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv', 'all rows: no note');
+    const doc = buildJsonExport(part, now);
+    assert.deepEqual([doc.count, doc.total, doc.complete], [1000, 25_300, false]);
   });
 
   it('offers one filter per format', () => {
@@ -32,9 +41,10 @@ describe('analytics export format', () => {
   });
 
   it('JSON: the query, a count and the records as the service sent them (nulls kept)', () => {
-    const doc = buildJsonExport(query, [rec], now);
-    assert.deepEqual(doc, { format: 'scrapedeck-analytics', version: 1, exportedAt: '2026-11-22T10:00:00.000Z', query, count: 1, records: [rec] });
-    const text = new TextDecoder().decode(serialiseExport('json', query, [rec], now));
+    const rows: ExportedRows = { query, total: 1, records: [rec] };
+    const doc = buildJsonExport(rows, now);
+    assert.deepEqual(doc, { format: 'scrapedeck-analytics', version: 1, exportedAt: '2026-11-22T10:00:00.000Z', query, count: 1, total: 1, complete: true, records: [rec] });
+    const text = new TextDecoder().decode(serialiseExport('json', rows, now));
     const parsed = JSON.parse(text) as { records: unknown[] };
     assert.equal(parsed.records.length, 1);
     // What was exported parses back as a record: the file is usable as input again.
@@ -44,7 +54,7 @@ describe('analytics export format', () => {
   });
 
   it('CSV: UTF-8 bytes with the byte-order mark', () => {
-    const bytes = serialiseExport('csv', query, [rec], now);
+    const bytes = serialiseExport('csv', { query, total: 1, records: [rec] }, now);
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     assert.ok(text.startsWith(UTF8_BOM + 'taskId,userId,taskName,'));

@@ -1,11 +1,11 @@
 /**
- * The fast path for result records (src/analyticsModel/fast-records.ts, host-message.ts) never
+ * The fast path for result records (src/webview/protocol/fastRecords.ts, hostMessage.ts) never
  * accepts what the schema refuses, and when it accepts, it yields exactly the schema's output.
  */
 import * as assert from 'node:assert/strict';
-import { fastRecord } from '../../src/analyticsModel/fast-records';
-import { encodeForPage, parseHostMessage } from '../../src/analyticsModel/host-message';
-import { PACKED_FIELDS, fastPackedRecord, packRecord, unpackRecord } from '../../src/analyticsModel/packed-records';
+import { fastPackedRecord, fastRecord } from '../../src/webview/protocol/fastRecords';
+import { encodeForPage, parseHostMessage } from '../../src/webview/protocol/hostMessage';
+import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/webview/protocol/packedRecords';
 import { analyticsRecordSchema } from '../../src/api/schemas';
 import { hostMessageSchema, parseMessage, type HostMessage } from '../../src/webview/protocol';
 
@@ -80,13 +80,13 @@ describe('webview protocol: fast path for result records', () => {
   it('parses whole result messages exactly as hostMessageSchema does', () => {
     const query = { start: '2026-11-16', end: '2026-11-22' };
     const messages: unknown[] = [
-      { type: 'queryResult', id: 'q', query, page: { total: 2, data: [base, base] }, requestId: 'r' },
-      { type: 'fetchAllResult', id: 'q', query, total: 1, records: [base], requestIds: ['a'] },
-      { type: 'fetchAllResult', id: 'q', query, total: 1, records: [{ ...base, collectionMethod: 'Both' }], requestIds: [] },
-      { type: 'fetchAllResult', id: '', query, total: 1, records: [base], requestIds: [] },
-      { type: 'queryResult', id: 'q', query: { start: 'x' }, page: { total: 1, data: [base] } },
-      { type: 'queryResult', id: 'q', query, page: { total: -1, data: [base] } },
-      { type: 'queryResult', id: 'q', query, page: null },
+      { type: 'queryResult', id: 'q', resultId: 'r', query, page: { total: 2, data: [base, base] }, requestId: 'r' },
+      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 1, records: [base], requestIds: ['a'] },
+      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 1, records: [{ ...base, collectionMethod: 'Both' }], requestIds: [] },
+      { type: 'fetchAllResult', id: '', resultId: 'r', query, total: 1, records: [base], requestIds: [] },
+      { type: 'queryResult', id: 'q', resultId: 'r', query: { start: 'x' }, page: { total: 1, data: [base] } },
+      { type: 'queryResult', id: 'q', resultId: 'r', query, page: { total: -1, data: [base] } },
+      { type: 'queryResult', id: 'q', resultId: 'r', query, page: null },
     ];
     for (const m of messages) {
       const fast = parseHostMessage(m);
@@ -131,7 +131,7 @@ describe('webview protocol: fast path for result records', () => {
 
     it('a message encoded by the host parses back to exactly the message', () => {
       const query = { start: '2026-11-16', end: '2026-11-22' };
-      const message: HostMessage = { type: 'fetchAllResult', id: 'f', query, total: 3, records: [record, { ...record, taskName: null }, record], requestIds: ['a'] };
+      const message: HostMessage = { type: 'fetchAllResult', id: 'f', resultId: 'r', query, total: 3, records: [record, { ...record, taskName: null }, record], requestIds: ['a'] };
       const wire = encodeForPage(message) as Record<string, unknown>;
       assert.ok(!('records' in wire) && Array.isArray(wire.rows), 'records travel as rows');
       assert.deepEqual(parseHostMessage(wire), { ok: true, message });
@@ -143,10 +143,10 @@ describe('webview protocol: fast path for result records', () => {
     it('a bad packed row is refused by zod, which names the record and field', () => {
       const rows = [packRecord(record), [...packRecord(record)]];
       (rows[1] as unknown[])[6] = 'Both';
-      const parsed = parseHostMessage({ type: 'fetchAllResult', id: 'f', query: { start: '2026-11-16', end: '2026-11-22' }, total: 2, rows, requestIds: [] });
+      const parsed = parseHostMessage({ type: 'fetchAllResult', id: 'f', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, total: 2, rows, requestIds: [] });
       assert.equal(parsed.ok, false);
       assert.match(parsed.ok ? '' : parsed.reason, /^records\.1\.collectionMethod:/);
-      const short = parseHostMessage({ type: 'fetchAllResult', id: 'f', query: { start: '2026-11-16', end: '2026-11-22' }, total: 1, rows: [[1, 2]], requestIds: [] });
+      const short = parseHostMessage({ type: 'fetchAllResult', id: 'f', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, total: 1, rows: [[1, 2]], requestIds: [] });
       assert.match(short.ok ? '' : short.reason, /^records\.0:/);
     });
   });

@@ -13,6 +13,7 @@ const good: Settings = {
   externalUserId: 'u-1',
   trackedApps: ['acme/prices'],
   proxy: undefined,
+  analyticsAutoFetchRows: 500,
 };
 
 describe('settings validation', () => {
@@ -91,6 +92,9 @@ describe('settings validation', () => {
     ['a tracked-apps value that is not a list', { trackedApps: 'acme/prices' }, 'scrapedeck.trackedApps'],
     ['an ftp proxy', { proxy: 'ftp://proxy.example' }, 'scrapedeck.proxy'],
     ['a bad http.proxy when ours is empty', { proxy: '', httpProxy: 'socks5://p:1080' }, 'http.proxy'],
+    ['50 rows to fetch by itself (less than one page)', { analyticsAutoFetchRows: 50 }, 'scrapedeck.analytics.autoFetchRows'],
+    ['a fractional row count', { analyticsAutoFetchRows: 1000.5 }, 'scrapedeck.analytics.autoFetchRows'],
+    ['a million rows to fetch by itself', { analyticsAutoFetchRows: 1_000_000 }, 'scrapedeck.analytics.autoFetchRows'],
   ] as const) {
     it(`refuses ${name}, names the setting, and keeps the last good value`, () => {
       const { values, problems } = validateSettings(raw, good);
@@ -100,7 +104,7 @@ describe('settings validation', () => {
       assert.equal(problem.setting, setting);
       assert.match(problem.message, new RegExp(setting.replace('.', '\\.')));
       assert.match(problem.message, /Using|ignored/);
-      const key = setting === 'http.proxy' ? 'proxy' : (setting.slice('scrapedeck.'.length) as keyof Settings);
+      const key = setting === 'http.proxy' ? 'proxy' : setting === 'scrapedeck.analytics.autoFetchRows' ? 'analyticsAutoFetchRows' : (setting.slice('scrapedeck.'.length) as keyof Settings);
       assert.deepEqual(values[key], good[key], `${key} must fall back`);
     });
   }

@@ -1,7 +1,7 @@
-/** The records table as data (src/analyticsModel/table-model.ts, format.ts): columns, formatting, sorting. */
+/** The records table as data (src/analyticsModel/tableModel.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
 import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analyticsModel/format';
-import { COLUMNS, findColumn, formatCell, nextSort, sortRecords, type Column } from '../../src/analyticsModel/table-model';
+import { COLUMNS, findColumn, formatCell, nextSort, sortRecords, type Column } from '../../src/analyticsModel/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 
 function rec(id: string, runCount: number | null, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {

@@ -1,6 +1,7 @@
 /**
  * The Data Apps view's TreeDataProvider: tracked apps (added + from settings) grouped by
- * namespace, each showing its remembered deprecation. No requests: the spec has no read for apps.
+ * namespace, each showing its remembered deprecation, or that the hub said it has no such app for
+ * this account. No requests: the spec has no read for apps; the hub tells only when deprecating.
  */
 import * as vscode from 'vscode';
 import type { AppStore } from '../../apps/appStore';
@@ -13,6 +14,8 @@ export interface AppsProviderDeps {
   store: AppStore;
   /** Valid refs of the `scrapedeck.trackedApps` setting. */
   settingsApps(): readonly string[];
+  /** The signed-in account's key (`accountKey`): a hub's 404 is remembered per account. */
+  accountKey(): string | undefined;
 }
 
 export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vscode.Disposable {
@@ -37,8 +40,12 @@ export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vsco
   stateOf(ref: string): AppState {
     if (this.busy.has(ref)) return { kind: 'busy' };
     const hub = this.deps.hubUrl();
-    const record = hub === undefined ? undefined : this.deps.store.deprecation(hub, ref);
-    return record ? { kind: 'deprecated', record } : { kind: 'idle' };
+    if (hub === undefined) return { kind: 'idle' };
+    const record = this.deps.store.deprecation(hub, ref);
+    if (record) return { kind: 'deprecated', record };
+    const account = this.deps.accountKey();
+    const notFound = account === undefined ? undefined : this.deps.store.notFound(hub, ref, account);
+    return notFound ? { kind: 'unknown', mark: notFound } : { kind: 'idle' };
   }
 
   setBusy(ref: string, busy: boolean): void {

@@ -4,6 +4,7 @@
  * VS Code has to render.
  */
 import type { Task, TaskGroup } from '../../api/schemas';
+import { english, type Translate } from '../../platform/errorText';
 
 export const TASK_PAGE_SIZE = 50;
 
@@ -29,8 +30,8 @@ export function nextLimit(current: number, total: number, pageSize = TASK_PAGE_S
 }
 
 /** Label of the paging node, e.g. "Load more… (50 of 180)". */
-export function loadMoreLabel(shown: number, total: number): string {
-  return `Load more… (${shown} of ${total})`;
+export function loadMoreLabel(shown: number, total: number, t: Translate = english): string {
+  return t('Load more… ({0} of {1})', shown, total);
 }
 
 /** The filter as typed, trimmed; empty means "no filter". */

@@ -13,25 +13,47 @@ import { loadMoreLabel } from './paging';
 const DESCRIPTION_PARTS = ['run', 'health'] as const;
 export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
+/**
+ * Icons that say what a row is: a group of tasks, a web-extraction task. Plain theme icons without
+ * a colour, so health (issue 14) can colour them: `taskIcon(new vscode.ThemeColor(...))`.
+ */
+export const GROUP_ICON = 'folder-library';
+export function taskIcon(colour?: vscode.ThemeColor): vscode.ThemeIcon {
+  return new vscode.ThemeIcon('globe', colour);
+}
+
+type Count = { matching: number; total: number };
+
 export class TaskGroupNode extends vscode.TreeItem {
   override readonly contextValue = 'taskGroup';
 
   constructor(
     readonly group: TaskGroup,
-    count: { matching: number; total: number } | undefined,
+    count: Count | undefined,
     filtered: boolean,
   ) {
     // With a filter on, groups open by themselves so the matches are visible at once.
     super(group.taskGroupName, filtered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     this.id = `taskGroup:${group.taskGroupId}`;
-    this.iconPath = new vscode.ThemeIcon('folder');
-    if (count) this.description = filtered && count.matching !== count.total ? `${count.matching} of ${count.total} match` : plural(count.total, 'task');
+    this.iconPath = new vscode.ThemeIcon(GROUP_ICON);
+    this.setCount(count, filtered);
+  }
+
+  /** Shows how many tasks the group has; returns whether the row changed (then the view must hear of it). */
+  setCount(count: Count | undefined, filtered: boolean): boolean {
+    const t = vscode.l10n.t;
+    const description = count === undefined ? undefined : filtered && count.matching !== count.total ? t('{0} of {1} match', count.matching, count.total) : tasksCount(count.total);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown('**').appendText(group.taskGroupName).appendMarkdown('**  \n');
+    md.appendMarkdown('**').appendText(this.group.taskGroupName).appendMarkdown('**  \n');
     // Ids as plain text, not code spans: appendText's escapes would show literally inside backticks.
-    md.appendMarkdown('Group ID: ').appendText(group.taskGroupId);
-    if (count) md.appendMarkdown('  \n').appendText(plural(count.total, 'task'));
+    md.appendText(t('Group ID: {0}', this.group.taskGroupId));
+    if (count) md.appendMarkdown('  \n').appendText(tasksCount(count.total));
+    const label = count === undefined ? t('Task group {0}', this.group.taskGroupName) : t('Task group {0}, {1}', this.group.taskGroupName, tasksCount(count.total));
+    const changed = description !== this.description;
+    this.description = description;
     this.tooltip = md;
+    this.accessibilityInformation = { label };
+    return changed;
   }
 }
 
@@ -47,15 +69,20 @@ export class TaskNode extends vscode.TreeItem {
     run?: RunPresentation,
   ) {
     super(task.taskName, vscode.TreeItemCollapsibleState.None);
+    const t = vscode.l10n.t;
     // A task id is unique, but the group is part of the id in case one task is listed twice.
     this.id = `task:${group.taskGroupId}:${task.taskId}`;
+    this.iconPath = taskIcon();
+    // Enter (or a click, or a double-click under workbench.list.openMode "doubleClick") opens its analytics.
+    this.command = { command: COMMANDS.analyticsOpenForTask, title: t('Open Analytics for Task'), arguments: [{ task: { taskId: task.taskId, taskName: task.taskName } }] };
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
-    md.appendMarkdown('Task ID: ').appendText(task.taskId).appendMarkdown('  \n');
-    md.appendMarkdown('Group: ').appendText(group.taskGroupName);
+    md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
+    md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
+    md.appendText(t('Enter opens its analytics.'));
     this.tooltip = md;
     this.baseTooltip = md.value;
-    this.accessibilityInformation = { label: `Task ${task.taskName}, in group ${group.taskGroupName}` };
+    this.accessibilityInformation = { label: t('Task {0}, in group {1}', task.taskName, group.taskGroupName) };
     this.setRun(run);
   }
 
@@ -69,7 +96,7 @@ export class TaskNode extends vscode.TreeItem {
 
   /** The run state (src/runs): icon, description part, tooltip lines, menu flags; a running task opens to its subtasks. */
   setRun(run: RunPresentation | undefined): void {
-    this.iconPath = run === undefined ? new vscode.ThemeIcon('checklist') : themeIcon(run.icon);
+    this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
     this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
     this.setDescriptionPart('run', run?.description);
     const md = new vscode.MarkdownString(this.baseTooltip);
@@ -100,7 +127,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     shown: number,
     total: number,
   ) {
-    super(loadMoreLabel(shown, total), vscode.TreeItemCollapsibleState.None);
+    super(loadMoreLabel(shown, total, vscode.l10n.t), vscode.TreeItemCollapsibleState.None);
     this.id = `loadMore:${group.taskGroupId}`;
     this.iconPath = new vscode.ThemeIcon('ellipsis');
     this.command = { command: COMMANDS.tasksLoadMore, title: vscode.l10n.t('Load More Tasks'), arguments: [group] };
@@ -121,6 +148,6 @@ export class TaskMessageNode extends vscode.TreeItem {
 
 export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode | SubtaskRow;
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function tasksCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', n);
 }

@@ -2,6 +2,9 @@
  * The Tasks view's TreeDataProvider: turns `TasksModel` answers into nodes. It shows no pop-ups
  * itself and registers no commands; failures go to the injected `report` (the view keeps its
  * last good rows) and loading goes through the injected `progress` (the spinner on the view).
+ *
+ * A plan that does not allow listing task groups (403) is not an error to report: the view is
+ * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
  */
 import * as vscode from 'vscode';
 import type { TaskGroup } from '../../api/schemas';
@@ -14,10 +17,12 @@ import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode 
 export interface TasksProviderDeps {
   signedIn(): boolean;
   /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
-  report(error: unknown, what: string): void;
+  report(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void;
   progress<T>(work: () => Promise<T>): Thenable<T>;
   /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
   runs?: RunsForViews;
+  /** The account's plan does not allow listing task groups (true), or does again (false). */
+  onPlanLimited(limited: boolean): void;
 }
 
 const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
@@ -31,12 +36,18 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly taskNodes = new Map<string, Set<TaskNode>>();
   private readonly rowsOfGroup = new Map<string, TaskNode[]>();
   private readonly runsSubscription: { dispose(): void } | undefined;
+  private planLimitedNow = false;
 
   constructor(
     readonly model: TasksModel,
     private readonly deps: TasksProviderDeps,
   ) {
     this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
+  }
+
+  /** Whether the last listing was refused for the account's plan (the welcome area says so). */
+  get planLimited(): boolean {
+    return this.planLimitedNow;
   }
 
   getTreeItem(element: TasksNode): vscode.TreeItem {
@@ -80,6 +91,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.groupNodes.clear();
     this.taskNodes.clear();
     this.rowsOfGroup.clear();
+    this.setPlanLimited(false);
     this.changed.fire(undefined);
   }
 
@@ -100,15 +112,23 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private async rootChildren(): Promise<TasksNode[]> {
     const loaded = await this.deps.progress(() => this.model.groups());
-    this.reportUnlessCancelled(loaded.error, 'Loading task groups');
     const groups = loaded.value;
+    if (groups === undefined && isApiError(loaded.error) && loaded.error.kind === 'forbidden') {
+      // One plain statement in the welcome area instead of a row, a toast and a warning.
+      this.setPlanLimited(true);
+      return [];
+    }
+    this.setPlanLimited(false);
+    this.reportUnlessCancelled(loaded.error, 'loadGroups');
     if (groups === undefined) {
-      return loaded.error === undefined ? [] : [new TaskMessageNode('groups-failed', 'Could not load task groups. Click to try again.', 'warning', refresh())];
+      return loaded.error === undefined
+        ? []
+        : [new TaskMessageNode('groups-failed', vscode.l10n.t('Could not load task groups. Click to try again.'), 'warning', refresh())];
     }
     if (groups.length === 0) {
       return this.model.isFiltered
-        ? [new TaskMessageNode('no-match', `No task or group name contains “${this.model.filter}”`, 'search-stop')]
-        : [new TaskMessageNode('no-groups', 'This account has no task groups yet.', 'info')];
+        ? [new TaskMessageNode('no-match', vscode.l10n.t('No task or group name contains “{0}”', this.model.filter), 'search-stop')]
+        : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
     }
     this.groupNodes.clear();
     return groups.map(({ group }) => {
@@ -120,14 +140,17 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
     const loaded = await this.deps.progress(() => this.model.tasks(group.taskGroupId));
-    this.reportUnlessCancelled(loaded.error, `Loading the tasks of “${group.taskGroupName}”`);
+    this.reportUnlessCancelled(loaded.error, 'loadTasks', group.taskGroupName);
     const slice = loaded.value;
     const id = group.taskGroupId;
     if (slice === undefined) {
-      return loaded.error === undefined ? [] : [new TaskMessageNode(`tasks-failed:${id}`, 'Could not load the tasks. Click to try again.', 'warning', refresh())];
+      return loaded.error === undefined
+        ? []
+        : [new TaskMessageNode(`tasks-failed:${id}`, vscode.l10n.t('Could not load the tasks. Click to try again.'), 'warning', refresh())];
     }
+    this.showCount(id);
     if (slice.total === 0) {
-      const text = this.model.isFiltered ? 'No task name matches the filter' : 'No tasks in this group';
+      const text = this.model.isFiltered ? vscode.l10n.t('No task name matches the filter') : vscode.l10n.t('No tasks in this group');
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
     const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.runs?.present(task.taskId)));
@@ -164,9 +187,24 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (rows.length > 0) this.changed.fire(rows);
   }
 
-  private reportUnlessCancelled(error: unknown, what: string): void {
+  /**
+   * The service's group listing carries no task count, so a group's count arrives with its first
+   * task listing: shown on the group's row at once (no second request, no wait for a refresh).
+   */
+  private showCount(taskGroupId: string): void {
+    const node = this.groupNodes.get(taskGroupId);
+    if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered)) this.changed.fire(node);
+  }
+
+  private setPlanLimited(limited: boolean): void {
+    if (limited === this.planLimitedNow) return;
+    this.planLimitedNow = limited;
+    this.deps.onPlanLimited(limited);
+  }
+
+  private reportUnlessCancelled(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void {
     if (error === undefined) return;
     if (isApiError(error) && error.kind === 'cancelled') return;
-    this.deps.report(error, what);
+    this.deps.report(error, context, subject);
   }
 }

@@ -21,7 +21,6 @@ export const MAX_KEPT_RECORDS = 5000;
 export class Host {
   private pendingSave: PageState | undefined;
   private saveScheduled = false;
-  private seq = 0;
 
   constructor(private readonly api: VsCodeApi) {}
 
@@ -31,12 +30,6 @@ export class Host {
 
   log(level: 'info' | 'warn' | 'error', message: string): void {
     this.post({ type: 'log', level, message: message.slice(0, 4000) });
-  }
-
-  /** A request id unique within this page's life. */
-  nextId(kind: string): string {
-    this.seq += 1;
-    return `${kind}-${Date.now().toString(36)}-${this.seq}`;
   }
 
   restore(): PageState | undefined {

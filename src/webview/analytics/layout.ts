@@ -1,11 +1,12 @@
 /** The page's views, put together inside #app. */
-import { ChartsView } from './charts-view';
+import { ChartsView } from './chartsView';
+import { CoverageView } from './coverageView';
 import { h } from './dom';
-import { FormView, type FormHandlers } from './form-view';
-import { PagingView, type PagingHandlers } from './paging-view';
-import { StatusView } from './status-view';
-import { SummaryView } from './summary-view';
-import { TableView } from './table-view';
+import { FormView, type FormHandlers } from './formView';
+import { PagingView, type PagingHandlers } from './pagingView';
+import { StatusView } from './statusView';
+import { SummaryView } from './summaryView';
+import { TableView } from './tableView';
 
 export interface LayoutHandlers extends FormHandlers, PagingHandlers {
   cancel(): void;
@@ -18,6 +19,7 @@ export class Layout {
   readonly form: FormView;
   readonly status: StatusView;
   readonly paging: PagingView;
+  readonly coverage: CoverageView;
   readonly summary = new SummaryView();
   readonly charts = new ChartsView();
   readonly table: TableView;
@@ -28,10 +30,12 @@ export class Layout {
     this.form = new FormView(handlers);
     this.status = new StatusView(() => handlers.cancel(), (text) => handlers.copy(text));
     this.paging = new PagingView(handlers);
+    this.coverage = new CoverageView(() => handlers.fetchAll());
     this.table = new TableView((column) => handlers.sort(column));
     this.results = h('section', { class: 'results', attrs: { 'aria-label': 'Results', id: 'results' } },
       this.paging.root,
       this.empty,
+      this.coverage.root,
       h('h2', { class: 'visually-hidden', text: 'Summary' }),
       this.summary.root,
       h('h2', { class: 'visually-hidden', text: 'Charts' }),

@@ -1,15 +1,22 @@
 /** The page's state in one place, and what of it is kept across reloads. */
-import type { FormIssues, FormValues } from '../../analyticsModel/form-model';
-import type { SortState } from '../../analyticsModel/table-model';
+import { ANALYTICS_LIMITS } from '../../api/schemas';
+import { parseWholeNumber, type FormIssues, type FormValues } from '../../analyticsModel/formModel';
+import type { SortState } from '../../analyticsModel/tableModel';
 import type { PageState, Preset, ResultState, WireError } from '../protocol';
 
-export type RequestKind = 'query' | 'fetchAll';
+/**
+ * query: Run query, its first page. rest: the rest of the result on screen, fetched in the
+ * background (the result stays usable). fetchAll: "Fetch all pages" of a query not on screen.
+ */
+export type RequestKind = 'query' | 'rest' | 'fetchAll';
 
 export interface PendingRequest {
   id: string;
   kind: RequestKind;
   fetched?: number;
   total?: number;
+  /** Where the fetch stops, when short of `total` (scrapedeck.analytics.autoFetchRows). */
+  target?: number;
 }
 
 export interface ShownError {
@@ -25,12 +32,12 @@ export interface AppState {
   /** Issues on screen; shown once a field was touched or Run was pressed. */
   issues: FormIssues;
   result: ResultState | undefined;
-  /** The restored "all pages" result was too big to keep; its records must be fetched again. */
+  /** The restored result's rows were too many to keep; they are being fetched again. */
   resultDropped: boolean;
   sort: SortState | undefined;
+  /** Rows per table page: the form's page size when valid, else the last valid one. */
+  pageSize: number;
   request: PendingRequest | undefined;
-  pickId: string | undefined;
-  exportId: string | undefined;
   /** A 400 from the server: shown next to the form. */
   formError: ShownError | undefined;
   /** Any other failure: shown above the results. */
@@ -48,9 +55,8 @@ export function initialState(): AppState {
     result: undefined,
     resultDropped: false,
     sort: undefined,
+    pageSize: ANALYTICS_LIMITS.pageSizeDefault,
     request: undefined,
-    pickId: undefined,
-    exportId: undefined,
     formError: undefined,
     error: undefined,
     notice: undefined,
@@ -58,8 +64,19 @@ export function initialState(): AppState {
   };
 }
 
+/** The form's page size when it is a valid one; undefined otherwise. */
+export function validPageSize(form: FormValues | undefined): number | undefined {
+  const n = form ? parseWholeNumber(form.pageSize) : null;
+  return n !== null && n >= ANALYTICS_LIMITS.pageSizeMin && n <= ANALYTICS_LIMITS.pageSizeMax ? n : undefined;
+}
+
+/** The result on screen has every row of its query. */
+export function isComplete(result: ResultState): boolean {
+  return result.records.length >= result.total;
+}
+
 export function toPageState(s: AppState): PageState {
-  const out: PageState = { version: 1 };
+  const out: PageState = { version: 2 };
   if (s.preset) out.preset = s.preset;
   if (s.form) out.form = s.form;
   if (s.result) out.result = s.result;

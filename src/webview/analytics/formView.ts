@@ -5,9 +5,10 @@
  */
 import { ANALYTICS_LIMITS } from '../../api/schemas';
 import { earliestStart } from '../../api/dates';
-import type { FormField, FormIssues, FormValues } from '../../analyticsModel/form-model';
+import type { FormField, FormIssues, FormValues } from '../../analyticsModel/formModel';
+import { FORM_METHODS, GRANULARITIES } from '../../analyticsModel/formState';
 import { button, h } from './dom';
-import { ErrorBox } from './error-box';
+import { ErrorBox } from './errorBox';
 import type { ShownError } from './state';
 
 export interface FormHandlers {
@@ -27,8 +28,8 @@ export class FormView {
   private readonly errors = new Map<FormField, HTMLElement>();
   private readonly start = h('input', { attrs: { type: 'date', id: 'f-start', name: 'start', required: '' } });
   private readonly end = h('input', { attrs: { type: 'date', id: 'f-end', name: 'end', required: '' } });
-  private readonly granularity = select('f-granularity', ['Day', 'Week', 'Month']);
-  private readonly method = select('f-method', ['All', 'Cloud', 'Local']);
+  private readonly granularity = select('f-granularity', GRANULARITIES);
+  private readonly method = select('f-method', FORM_METHODS);
   private readonly members = h('textarea', { attrs: { id: 'f-members', rows: '2', spellcheck: 'false', placeholder: 'Only me' } });
   private readonly pageSize = h('input', {
     attrs: { type: 'number', id: 'f-pageSize', min: String(ANALYTICS_LIMITS.pageSizeMin), max: String(ANALYTICS_LIMITS.pageSizeMax), step: '1', inputmode: 'numeric' },
@@ -165,7 +166,7 @@ export class FormView {
   }
 }
 
-function select(id: string, options: string[]): HTMLSelectElement {
+function select(id: string, options: readonly string[]): HTMLSelectElement {
   const el = h('select', { attrs: { id } });
   for (const o of options) el.append(h('option', { text: o, attrs: { value: o } }));
   return el;

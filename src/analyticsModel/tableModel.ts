@@ -1,12 +1,13 @@
 /**
- * The analytics table as data: every record field as a column, how each is formatted, and how
- * rows sort (ascending or descending, nulls always last). Pure, so it is unit-tested in Node and
- * the page only turns it into HTML.
+ * The analytics table as data: every record field as a column (from the field table,
+ * recordFields.ts), how each is formatted, and how rows sort (ascending or descending, nulls
+ * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
 import type { AnalyticsRecord } from '../api/schemas';
 import { DASH, bucketLabel, formatDecimal, formatDuration, formatInt, formatPercent } from './format';
+import { RECORD_FIELDS, isMetricKind, type MetricKind, type RecordField } from './recordFields';
 
-export type ColumnKind = 'text' | 'int' | 'decimal' | 'percent' | 'duration';
+export type ColumnKind = 'text' | MetricKind;
 export type SortDirection = 'asc' | 'desc';
 export interface SortState {
   column: string;
@@ -22,34 +23,21 @@ export interface Column {
   value(record: AnalyticsRecord): string | number | null;
 }
 
-const text = (id: string, header: string, title: string, value: (r: AnalyticsRecord) => string | null): Column => ({
-  id, header, title, kind: 'text', value,
-});
-const num = (id: string, header: string, title: string, kind: ColumnKind, value: (r: AnalyticsRecord) => number | null): Column => ({
-  id, header, title, kind, value,
-});
+/** The task as people know it: its name, or its id when the name is not reported. */
+const TASK_COLUMN: Column = {
+  id: 'task', header: 'Task', title: 'Task name, or the task id when the name is not known', kind: 'text', value: (r) => r.taskName ?? r.taskId,
+};
 
+function fieldColumn(f: RecordField): Column {
+  return { id: f.key, header: f.label, title: f.title, kind: isMetricKind(f.kind) ? f.kind : 'text', value: f.get };
+}
+
+/** The task column, then every record field the table shows, in the field table's column order. */
 export const COLUMNS: readonly Column[] = [
-  text('task', 'Task', 'Task name, or the task id when the name is not known', (r) => r.taskName ?? r.taskId),
-  text('taskId', 'Task ID', 'Task id', (r) => r.taskId),
-  text('userId', 'User ID', 'User id', (r) => r.userId),
-  text('dayKey', 'Date bucket', 'Day, year-week (with its dates) or month', (r) => r.dayKey),
-  text('weekStartDate', 'Week start', 'Start of the week (Week granularity)', (r) => r.weekStartDate),
-  text('weekEndDate', 'Week end', 'End of the week (Week granularity)', (r) => r.weekEndDate),
-  text('collectionMethod', 'Method', 'Collection method: Cloud or Local', (r) => r.collectionMethod),
-  num('totalCollected', 'Collected', 'Total records collected', 'int', (r) => r.dataVolumeMetrics.totalCollected),
-  num('deduplicatedVolume', 'After dedup', 'Records remaining after deduplication', 'int', (r) => r.dataVolumeMetrics.deduplicatedVolume),
-  num('runCount', 'Runs', 'Total runs', 'int', (r) => r.executionMetrics.runCount),
-  num('successCount', 'Successes', 'Successful runs', 'int', (r) => r.executionMetrics.successCount),
-  num('failureCount', 'Failures', 'Failed runs', 'int', (r) => r.executionMetrics.failureCount),
-  num('successRate', 'Success rate', 'Successful runs as a fraction, as reported', 'percent', (r) => r.executionMetrics.successRate),
-  num('failureRate', 'Failure rate', 'Failed runs as a fraction, as reported', 'percent', (r) => r.executionMetrics.failureRate),
-  num('durationPerRunSeconds', 'Avg duration', 'Average duration per run', 'duration', (r) => r.executionMetrics.durationPerRunSeconds),
-  num('totalExecutionSeconds', 'Total time', 'Total execution time', 'duration', (r) => r.executionMetrics.totalExecutionSeconds),
-  num('captchaCount', 'CAPTCHAs', 'CAPTCHAs processed', 'int', (r) => r.resourceUsageMetrics.captchaCount),
-  num('simpleTemplateCount', 'Templates', 'Simple template usage', 'int', (r) => r.resourceUsageMetrics.simpleTemplateCount),
-  num('proxyIpCount', 'Proxy IPs', 'Proxy IP usage', 'decimal', (r) => r.resourceUsageMetrics.proxyIpCount),
-  num('balance', 'Cost', 'Resource cost (balance)', 'decimal', (r) => r.resourceUsageMetrics.balance),
+  TASK_COLUMN,
+  ...RECORD_FIELDS.filter((f) => f.column !== undefined)
+    .sort((a, b) => (a.column ?? 0) - (b.column ?? 0))
+    .map(fieldColumn),
 ];
 
 const BY_ID = new Map(COLUMNS.map((c) => [c.id, c]));

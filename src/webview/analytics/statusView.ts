@@ -1,11 +1,11 @@
 /**
- * What is happening now: a spinner for a pending page, a progress bar for "Fetch all pages", each
- * with Cancel; the failure of the last request; the outcome of an export; other notices.
+ * What is happening now: a spinner for a pending query, a progress bar while rows are fetched,
+ * each with Cancel; the failure of the last request; the outcome of an export; other notices.
  */
 import { formatInt } from '../../analyticsModel/format';
 import { button, h } from './dom';
-import { ErrorBox } from './error-box';
-import type { AppState } from './state';
+import { ErrorBox } from './errorBox';
+import type { AppState, PendingRequest } from './state';
 
 export class StatusView {
   readonly root: HTMLElement;
@@ -26,18 +26,26 @@ export class StatusView {
     const r = s.request;
     this.busy.hidden = !r;
     if (r) {
-      const counting = r.kind === 'fetchAll' && r.total !== undefined;
+      const counting = r.kind !== 'query' && r.total !== undefined;
       this.progress.hidden = !counting;
       if (counting) {
-        this.progress.max = Math.max(1, r.total ?? 1);
+        const goal = r.target ?? r.total ?? 1;
+        this.progress.max = Math.max(1, goal);
         this.progress.value = r.fetched ?? 0;
-        this.busyText.textContent = `Fetched ${formatInt(r.fetched ?? 0)} of ${formatInt(r.total ?? 0)} rows…`;
-      } else {
-        this.busyText.textContent = r.kind === 'fetchAll' ? 'Fetching all pages…' : 'Running query…';
       }
+      this.busyText.textContent = busyText(r);
     }
     this.errorBox.show(s.error);
     this.notice.textContent = s.notice ?? '';
     this.notice.hidden = !s.notice;
   }
+}
+
+function busyText(r: PendingRequest): string {
+  if (r.kind === 'query') return 'Running query…';
+  if (r.total === undefined) return r.kind === 'fetchAll' ? 'Fetching all pages…' : 'Fetching the rest of the rows…';
+  const of = r.target !== undefined && r.target < r.total
+    ? `the first ${formatInt(r.target)} rows (${formatInt(r.total)} in all)`
+    : `${formatInt(r.total)} rows`;
+  return `Fetched ${formatInt(r.fetched ?? 0)} of ${of}…`;
 }

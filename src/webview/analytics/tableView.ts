@@ -1,26 +1,21 @@
 /**
  * The table of every record field: the charts' accessible twin. Headers are buttons (keyboard
- * sortable) and carry aria-sort. Body rows are pooled and repainted cell by cell (text nodes, never
- * markup); big results show their first rows and a "Show more" button.
+ * sortable) and carry aria-sort; a sort orders every row fetched, and the table shows one page of
+ * them (the pager above chooses which). Body rows are pooled and repainted cell by cell (text
+ * nodes, never markup).
  */
 import type { AnalyticsRecord } from '../../api/schemas';
-import { DASH, formatInt } from '../../analyticsModel/format';
-import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/table-model';
+import { DASH } from '../../analyticsModel/format';
+import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/tableModel';
 import { button, h } from './dom';
-
-/** Rows put on screen at first and per "Show more": a full page (page size ≤ 100) renders whole, and a 10,000-row result stays inside the render budget. */
-export const ROW_CHUNK = 100;
 
 export class TableView {
   readonly root: HTMLElement;
   private readonly headers = new Map<string, HTMLTableCellElement>();
   private readonly tbody = h('tbody');
-  private readonly more = h('div', { class: 'table-more' });
-  private readonly moreText = h('span', { attrs: { role: 'status' } });
   private records: readonly AnalyticsRecord[] = [];
-  private sorted: AnalyticsRecord[] = [];
+  private sorted: readonly AnalyticsRecord[] = [];
   private sortKey: SortState | undefined;
-  private limit = ROW_CHUNK;
   private readonly views = new WeakMap<AnalyticsRecord, RowView>();
   /**
    * Rows are kept and repainted, not rebuilt: a re-sort changes the text of cells that already
@@ -48,20 +43,20 @@ export class TableView {
       h('thead', {}, headRow),
       this.tbody,
     );
-    const showMore = button(`Show ${ROW_CHUNK} more`, () => this.grow(ROW_CHUNK), { class: 'secondary', attrs: { id: 'show-more' } });
-    const showAll = button('Show all', () => this.grow(Infinity), { class: 'secondary', attrs: { id: 'show-all' } });
-    this.more.append(this.moreText, showMore, showAll);
-    this.root = h('div', { class: 'table-wrap' }, h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records table' } }, table), this.more);
+    this.root = h('div', { class: 'table-wrap' }, h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records table' } }, table));
   }
 
-  /** Renders records in the given order; does nothing when neither changed (sort is cached). */
-  update(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {
+  /** Shows rows [start, end) of `records` in the given order (the sorted order is cached). */
+  update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number): void {
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
-    if (records === this.records && sameSort) return;
-    if (records !== this.records) this.limit = ROW_CHUNK;
+    if (records !== this.records || !sameSort) this.order(records, sort);
+    this.renderBody(this.sorted.slice(start, end));
+  }
+
+  private order(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {
     this.records = records;
     this.sortKey = sort;
-    this.sorted = sort ? sortRecords(records, sort) : records.slice();
+    this.sorted = sort ? sortRecords(records, sort) : records;
     for (const [id, th] of this.headers) {
       const direction = sort?.column === id ? sort.direction : undefined;
       if (direction) th.setAttribute('aria-sort', direction === 'asc' ? 'ascending' : 'descending');
@@ -69,16 +64,9 @@ export class TableView {
       th.classList.toggle('sorted-asc', direction === 'asc');
       th.classList.toggle('sorted-desc', direction === 'desc');
     }
-    this.renderBody();
   }
 
-  private grow(by: number): void {
-    this.limit = Math.min(this.sorted.length, this.limit + by);
-    this.renderBody();
-  }
-
-  private renderBody(): void {
-    const rows = this.sorted.length > this.limit ? this.sorted.slice(0, this.limit) : this.sorted;
+  private renderBody(rows: readonly AnalyticsRecord[]): void {
     if (rows.length === 0) {
       this.tbody.replaceChildren(this.emptyRow);
       this.attached = 0;
@@ -90,9 +78,6 @@ export class TableView {
       }
       rows.forEach((record, i) => this.paint(i, this.viewOf(record)));
     }
-    const hidden = this.sorted.length - rows.length;
-    this.more.hidden = hidden <= 0;
-    this.moreText.textContent = hidden > 0 ? `Showing ${formatInt(rows.length)} of ${formatInt(this.sorted.length)} rows. ` : '';
   }
 
   /** A row's cells as shown; a record's view never changes, so it is built once and kept. */

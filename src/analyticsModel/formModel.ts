@@ -7,25 +7,11 @@
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../api/schemas';
 import { checkAnalyticsQuery } from '../api/analyticsQuery';
 import { checkDateRange, defaultRange, isDay } from '../api/dates';
+import { isFormField, type FormField, type FormValues } from './formState';
 
-export interface FormValues {
-  start: string;
-  end: string;
-  timeGranularity: 'Day' | 'Week' | 'Month';
-  collectionMethod: 'All' | 'Cloud' | 'Local';
-  taskIds: string[];
-  taskLabels: string[];
-  /** Free text, comma or newline separated. */
-  memberNames: string;
-  pageSize: string;
-  page: number;
-}
-
-export type FormField = 'start' | 'end' | 'timeGranularity' | 'collectionMethod' | 'taskIds' | 'memberNames' | 'pageSize' | 'page';
+export type { FormField, FormValues } from './formState';
 export type FormIssues = Partial<Record<FormField, string[]>>;
 export type FormCheck = { ok: true; query: AnalyticsQuery } | { ok: false; issues: FormIssues };
-
-const FORM_FIELDS = new Set<string>(['start', 'end', 'timeGranularity', 'collectionMethod', 'taskIds', 'memberNames', 'pageSize', 'page']);
 
 export function defaultForm(today: string, preset?: { taskIds?: string[]; label?: string }): FormValues {
   const range = defaultRange(today);
@@ -99,7 +85,7 @@ export function checkForm(form: FormValues, today: string): FormCheck {
   if (check.ok && Object.keys(issues).length === 0) return { ok: true, query: check.query };
   if (!check.ok) {
     for (const issue of check.issues) {
-      const field: FormField = FORM_FIELDS.has(issue.field) ? (issue.field as FormField) : 'start';
+      const field: FormField = isFormField(issue.field) ? issue.field : 'start';
       if (explained.has(field)) continue; // already explained in plain words
       add(field, sentence(issue.message));
     }

@@ -6,9 +6,10 @@
  */
 import {
   BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
-  type ChartConfiguration, type ChartDataset, type ChartType,
+  type ChartConfiguration, type ChartDataset, type ChartType, type ScriptableContext,
 } from 'chart.js';
 import { durationStep, formatDuration, formatDurationTick, formatInt } from '../../analyticsModel/format';
+import { coverageTag, type Coverage } from '../../analyticsModel/pages';
 import type { Bucket } from '../../analyticsModel/series';
 import { h } from './dom';
 import { readColours, type ChartColours } from './theme';
@@ -47,24 +48,52 @@ const SPECS: ChartSpec[] = [
   },
 ];
 
+/** One chart on screen, with the parts that say what it shows. */
+interface Shown {
+  spec: ChartSpec;
+  chart: Chart;
+  canvas: HTMLCanvasElement;
+  /** " · first 100 of 1,020 rows" after the title while the figures are partial. */
+  tag: HTMLElement;
+  /** "No data" over an empty frame. */
+  empty: HTMLElement;
+  /** Each series' legend entry, to say which series has no value at all. */
+  legendNotes: HTMLElement[];
+  readout: HTMLElement;
+  /** What the read-out says when the pointer is not on a bucket: the values of a lone bucket. */
+  rest: { text: string };
+}
+
 export class ChartsView {
   readonly root = h('div', { class: 'charts' });
-  private readonly charts: { spec: ChartSpec; chart: Chart; canvas: HTMLCanvasElement }[] = [];
+  private readonly charts: Shown[] = [];
   /** Legend swatches, coloured like their lines (theme colours made opaque, see colour.ts). */
   private readonly swatches: { el: HTMLElement; colour: keyof ChartColours }[] = [];
   private colours: ChartColours | undefined;
 
-  update(buckets: Bucket[]): void {
+  update(buckets: Bucket[], coverage: Coverage): void {
     const colours = (this.colours ??= readColours());
     if (this.charts.length === 0) this.create(colours);
     const labels = buckets.map((b) => b.label);
-    for (const { spec, chart, canvas } of this.charts) {
+    const part = coverageTag(coverage);
+    this.root.classList.toggle('partial', !coverage.complete);
+    for (const shown of this.charts) {
+      const { spec, chart, canvas } = shown;
       chart.data.labels = labels;
-      spec.series.forEach((s, i) => {
+      const values = spec.series.map((s) => buckets.map(s.pick));
+      values.forEach((data, i) => {
         const dataset = chart.data.datasets[i];
-        if (dataset) dataset.data = buckets.map(s.pick);
+        if (dataset) dataset.data = data;
       });
-      canvas.setAttribute('aria-label', describe(spec, buckets));
+      const known = values.map((data) => data.some((v) => v !== null));
+      shown.legendNotes.forEach((note, i) => { note.textContent = known[i] ? '' : ' (no data)'; });
+      shown.empty.hidden = known.some(Boolean);
+      shown.tag.textContent = part;
+      canvas.setAttribute('aria-label', describe(spec, buckets, known.some(Boolean), part));
+      // A lone bucket: its value is said below the chart, and a line's single point drawn large.
+      shown.rest.text = buckets.length === 1 ? readout(chart, 0, spec) : '';
+      shown.readout.textContent = shown.rest.text;
+      lonePoint(chart, spec, buckets.length === 1);
       if (spec.duration) setDurationStep(chart, spec, buckets);
       chart.update('none');
     }
@@ -94,27 +123,55 @@ export class ChartsView {
       canvas.textContent = `${spec.title}. The table below lists every figure.`;
       // An HTML legend instead of Chart.js's plugin: smaller bundle, and its swatches take their
       // colours straight from the theme's CSS variables.
-      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s) => {
+      const legendNotes = spec.series.map(() => h('span', { class: 'legend-note' }));
+      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => {
         const swatch = h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } });
         this.swatches.push({ el: swatch, colour: s.colour });
-        return h('li', {}, swatch, s.label);
+        return h('li', {}, swatch, s.label, legendNotes[i]);
       }));
-      const readout = h('p', { class: 'readout' });
-      const figure = h('figure', { class: 'chart' }, h('figcaption', { text: spec.title }), h('div', { class: 'chart-box' }, canvas), legend, readout);
+      const readoutEl = h('p', { class: 'readout' });
+      const tag = h('span', { class: 'coverage-tag' });
+      const empty = h('p', { class: 'chart-empty', text: 'No data for these rows' });
+      const caption = h('figcaption', {}, spec.title, tag);
+      const figure = h('figure', { class: 'chart' }, caption, h('div', { class: 'chart-box' }, canvas, empty), legend, readoutEl);
       this.root.append(figure);
-      const chart = new Chart(canvas, config(spec, readout));
+      const rest = { text: '' };
+      const chart = new Chart(canvas, config(spec, readoutEl, rest));
       applyColours(chart, spec, colours);
-      this.charts.push({ spec, chart, canvas });
+      this.charts.push({ spec, chart, canvas, tag, empty, legendNotes, readout: readoutEl, rest });
     }
     this.paintSwatches(colours);
   }
 }
 
-function config(spec: ChartSpec, readout: HTMLElement): ChartConfiguration<ChartType, Values, string> {
-  const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
+/** "2026-11-16: Successful runs 3, Failed runs 1" for bucket `index`. */
+function readout(chart: Chart, index: number, spec: ChartSpec): string {
   const exact = spec.duration ? formatDuration : formatInt;
   const value = (v: unknown): string => (typeof v === 'number' ? exact(v) : '—');
-  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [] }));
+  return `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets.map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
+}
+
+/** One bucket: a line chart has no line to draw, so its point (see POINT) is drawn centred. */
+function lonePoint(chart: Chart, spec: ChartSpec, lone: boolean): void {
+  const x = chart.options.scales?.['x'];
+  if (spec.type === 'line' && x) Object.assign(x, { offset: lone });
+}
+
+/**
+ * A line's points, worked out at every draw: large when there is one bucket (a line of one point
+ * draws nothing else), in the dataset's current colour. Chart.js caches plain point options from
+ * its first draw, before the theme's colours were applied: the average-duration chart drew its
+ * points in the default transparent grey, which is why a one-day result looked blank.
+ */
+const POINT = {
+  pointRadius: (ctx: ScriptableContext<'line'>): number => ((ctx.chart.data.labels?.length ?? 0) === 1 ? 5 : 2),
+  pointBackgroundColor: (ctx: ScriptableContext<'line'>): string => String(ctx.dataset.borderColor ?? ''),
+  pointBorderColor: (ctx: ScriptableContext<'line'>): string => String(ctx.dataset.borderColor ?? ''),
+};
+
+function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }): ChartConfiguration<ChartType, Values, string> {
+  const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [], ...(spec.type === 'line' ? POINT : {}) }));
   return {
     type: spec.type,
     data: { labels: [], datasets },
@@ -126,13 +183,13 @@ function config(spec: ChartSpec, readout: HTMLElement): ChartConfiguration<Chart
       // The bucket under the pointer, spelled out below the chart.
       onHover: (_event, elements, chart) => {
         const index = elements[0]?.index;
-        readout.textContent = index === undefined ? '' : `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets
-          .map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
+        readoutEl.textContent = index === undefined ? rest.text : readout(chart, index, spec);
       },
       scales: {
         // sampleSize: measure a few labels, not all 100 buckets', to decide which fit.
         x: { stacked: spec.stacked, ticks: { maxRotation: 0, autoSkip: true, sampleSize: 8 } },
-        y: { stacked: spec.stacked, beginAtZero: true, ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
+        // grace: a point at the top of the scale is not cut in half by the chart's edge.
+        y: { stacked: spec.stacked, beginAtZero: true, grace: '5%', ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
       },
     },
   };
@@ -157,7 +214,6 @@ function applyColours(chart: Chart, spec: ChartSpec, c: ChartColours): void {
       backgroundColor: colour,
       borderColor: spec.type === 'bar' && c.highContrast ? c.text : colour,
       borderWidth: spec.type === 'bar' ? (c.highContrast ? 1 : 0) : 2,
-      pointRadius: 2,
     });
   });
   const options = chart.options;
@@ -171,9 +227,11 @@ function applyColours(chart: Chart, spec: ChartSpec, c: ChartColours): void {
   }
 }
 
-function describe(spec: ChartSpec, buckets: Bucket[]): string {
-  if (buckets.length === 0) return `${spec.title}: no data.`;
+function describe(spec: ChartSpec, buckets: Bucket[], anyValue: boolean, part: string): string {
+  const title = part ? `${spec.title} (${part})` : spec.title;
+  if (buckets.length === 0 || !anyValue) return `${title}: no data.`;
+  if (buckets.length === 1) return `${title}, one date bucket, ${buckets[0]?.label ?? ''}. The table below lists every figure.`;
   const first = buckets[0]?.label ?? '';
   const last = buckets[buckets.length - 1]?.label ?? '';
-  return `${spec.title}, ${buckets.length} date buckets from ${first} to ${last}. The table below lists every figure.`;
+  return `${title}, ${buckets.length} date buckets from ${first} to ${last}. The table below lists every figure.`;
 }

@@ -1,13 +1,13 @@
 /**
  * Host -> page messages on the wire. The host encodes with encodeForPage (a fetch-all result
- * travels packed: see packed-records.ts); the page parses with parseHostMessage against
- * hostMessageSchema, taking the fast path for the records of a result (see fast-records.ts):
+ * travels packed: see packedRecords.ts); the page parses with parseHostMessage against
+ * hostMessageSchema, taking the fast path for the records of a result (see fastRecords.ts):
  * zod still checks everything else of the message, and checks the records too whenever the
  * fast path is not sure.
  */
-import { hostMessageSchema, parseMessage, type HostMessage } from '../webview/protocol';
-import { fastRecords } from './fast-records';
-import { fastPackedRecords, packRecord, unpackRecord } from './packed-records';
+import { hostMessageSchema, parseMessage, type HostMessage } from './messages';
+import { fastPackedRecords, fastRecords } from './fastRecords';
+import { packRecord, unpackRecord } from './packedRecords';
 
 type Parsed = ReturnType<typeof parseMessage<HostMessage>>;
 

@@ -1,5 +1,6 @@
-/** The summary figures above the charts. */
+/** The summary figures above the charts, marked when they cover only the first rows of the query. */
 import { DASH, formatDuration, formatInt, formatDecimal, formatPercent } from '../../analyticsModel/format';
+import { coverageTag, type Coverage } from '../../analyticsModel/pages';
 import type { Summary } from '../../analyticsModel/summary';
 import { h } from './dom';
 
@@ -28,7 +29,7 @@ const FIGURES: Figure[] = [
 ];
 
 export class SummaryView {
-  readonly root = h('dl', { class: 'summary', attrs: { 'aria-label': 'Summary of the rows fetched' } });
+  readonly root = h('dl', { class: 'summary', attrs: { id: 'summary', 'aria-label': 'Summary of the rows fetched' } });
   private readonly values = new Map<string, HTMLElement>();
   private readonly boxes = new Map<string, HTMLElement>();
 
@@ -42,15 +43,19 @@ export class SummaryView {
     }
   }
 
-  update(summary: Summary): void {
+  update(summary: Summary, coverage: Coverage): void {
+    const part = coverageTag(coverage);
+    this.root.classList.toggle('partial', !coverage.complete);
+    this.root.setAttribute('aria-label', part ? `Summary of the ${part}` : 'Summary of every row of the query');
     for (const f of FIGURES) {
       const value = this.values.get(f.id);
       const box = this.boxes.get(f.id);
       if (!value || !box) continue;
       const text = f.value(summary);
       value.textContent = text;
-      // A dash is "unknown", not zero: say why it is there.
-      box.title = text === DASH ? `${f.title(summary)}. No row reports it.` : f.title(summary);
+      // A dash is "unknown", not zero: say why it is there. A partial figure says so too.
+      const title = text === DASH ? `${f.title(summary)}. No row reports it.` : f.title(summary);
+      box.title = part ? `${title} (the ${part} only)` : title;
     }
   }
 }

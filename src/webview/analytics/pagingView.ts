@@ -1,0 +1,52 @@
+/**
+ * Paging controls ("Rows 21–40 of 1,234 · Page 2 of 62", First/Prev/Next/Last) over the rows on
+ * the page, and the export buttons. A page whose rows are still being fetched cannot be chosen yet.
+ */
+import type { PageWindow } from '../../analyticsModel/pages';
+import { button, h } from './dom';
+
+export interface PagingHandlers {
+  goTo(page: number): void;
+  exportAs(format: 'csv' | 'json'): void;
+}
+
+export class PagingView {
+  readonly root: HTMLElement;
+  private readonly range = h('span', { class: 'range', attrs: { id: 'rows-range', role: 'status' } });
+  private readonly first: HTMLButtonElement;
+  private readonly prev: HTMLButtonElement;
+  private readonly next: HTMLButtonElement;
+  private readonly last: HTMLButtonElement;
+  private readonly exportCsv: HTMLButtonElement;
+  private readonly exportJson: HTMLButtonElement;
+  private page = 1;
+  private pages = 1;
+
+  constructor(handlers: PagingHandlers) {
+    this.first = button('First', () => handlers.goTo(1), { class: 'secondary', attrs: { id: 'page-first', 'aria-label': 'First page' } });
+    this.prev = button('Prev', () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': 'Previous page' } });
+    this.next = button('Next', () => handlers.goTo(this.page + 1), { class: 'secondary', attrs: { id: 'page-next', 'aria-label': 'Next page' } });
+    this.last = button('Last', () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': 'Last page' } });
+    this.exportCsv = button('Export CSV', () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
+    this.exportJson = button('Export JSON', () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
+    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, this.first, this.prev, this.next, this.last);
+    this.root = h('div', { class: 'toolbar' }, this.range, nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
+  }
+
+  /** Shows `win` (undefined: no result); `busy` while a new query is on its way. */
+  update(win: PageWindow | undefined, rows: number, busy: boolean): void {
+    this.root.hidden = !win;
+    if (!win) return;
+    this.exportCsv.disabled = rows === 0;
+    this.exportJson.disabled = rows === 0;
+    this.page = win.page;
+    this.pages = win.pages;
+    this.range.textContent = win.label;
+    this.first.disabled = busy || !win.canPrev;
+    this.prev.disabled = busy || !win.canPrev;
+    this.next.disabled = busy || !win.canNext;
+    this.last.disabled = busy || !win.canLast;
+    const waiting = !win.canLast && win.page < win.pages;
+    this.last.title = waiting ? 'The last rows are not fetched yet' : '';
+  }
+}
