@@ -35,7 +35,9 @@ export interface RunsSession {
 
 export async function startRunsSession(api: ScrapedeckTestApi): Promise<RunsSession> {
   const clock = new TestClock();
-  const sandbox = await startSandbox({ port: 0, now: clock.now, runSeconds: 30 });
+  // No rate limit: the sandbox counts requests per second of its clock, and this clock stands
+  // still between the test's moves (the extension's own limiter still spaces its requests).
+  const sandbox = await startSandbox({ port: 0, now: clock.now, runSeconds: 30, rateLimit: 0 });
   const config = vscode.workspace.getConfiguration('scrapedeck');
   await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);
