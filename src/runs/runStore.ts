@@ -91,7 +91,9 @@ export class RunStore {
           endedRuns.push({ taskId: status.taskId, status, stoppedHere: before?.pending?.action === 'stopping' });
         }
       }
-      if (!sameEntry(before, next)) changedIds.push(status.taskId);
+      // An unchanged entry is kept as it was (the same object), so what was drawn from it stays valid.
+      if (before !== undefined && sameEntry(before, next)) continue;
+      changedIds.push(status.taskId);
       this.entries.set(status.taskId, next);
     }
     if (changedIds.length > 0) this.changed.fire(changedIds);
@@ -133,5 +135,19 @@ function ranSince(before: RunEntry | undefined, status: TaskRunStatus): boolean 
 function sameEntry(a: RunEntry | undefined, b: RunEntry): boolean {
   if (a === undefined) return false;
   if ((a.pending?.action ?? null) !== (b.pending?.action ?? null)) return false;
-  return JSON.stringify(a.status) === JSON.stringify(b.status);
+  if (a.status === undefined || b.status === undefined) return a.status === b.status;
+  // Field by field: this runs for every visible task at every refresh.
+  const x = a.status;
+  const y = b.status;
+  return (
+    x.status === y.status &&
+    x.currentTotalExtractCount === y.currentTotalExtractCount &&
+    x.executedTimes === y.executedTimes &&
+    x.subTaskCount === y.subTaskCount &&
+    x.startExecuteTime === y.startExecuteTime &&
+    x.endExecuteTime === y.endExecuteTime &&
+    x.nextExecuteTime === y.nextExecuteTime &&
+    x.taskName === y.taskName &&
+    x.source === y.source
+  );
 }
