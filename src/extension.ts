@@ -15,6 +15,7 @@ import { registerHealth } from './health/register';
 import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
 import { createUi } from './platform/ui';
+import { createRuns } from './runs';
 import { SandboxHost } from './sandboxHost/sandboxHost';
 import { testSeam, type ScrapedeckTestApi } from './testSeam';
 import { createAppViews, createTaskViews } from './views';
@@ -39,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
 
   const healthBoard = new HealthBoard();
   context.subscriptions.push(healthBoard);
-  const viewDeps = { account: holder, reporter, configuration, health: healthBoard };
+  const runs = createRuns(context, { account: holder, reporter, ui, log: log.channel });
+  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, runs };
   const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
   const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel });
   const analytics = registerAnalytics(context, {
@@ -61,9 +63,9 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     apps: views.apps.store,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health });
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, runs });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs });
 }
 
 export function deactivate(): void {

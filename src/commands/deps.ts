@@ -12,6 +12,7 @@ import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import type { Ui } from '../platform/ui';
+import type { Runs } from '../runs';
 import type { SandboxHost } from '../sandboxHost/sandboxHost';
 import type { AppViews, TaskViews } from '../views';
 
@@ -26,6 +27,7 @@ export interface CommandDeps {
   analytics: Pick<AnalyticsRegistry, 'open'>;
   data: DataRegistry;
   health: Pick<HealthFeature, 'refresh'>;
+  runs: Runs;
 }
 
 /** What the sign-in, sign-out and sandbox commands use. */
