@@ -69,7 +69,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     const statuses = await sandboxCall<{ taskId: string; status: string }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) });
     const idle = tasks.find((t) => statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting');
     assert.ok(idle, 'a task that is not running');
-    const row = wb.row('Tasks', idle.taskName).first();
+    // .last(): a task that needs attention is listed twice, first under "Needs attention".
+    const row = wb.row('Tasks', idle.taskName).last();
     await row.waitFor();
     await wb.inlineAction(row, 'Start Run');
     await row.locator('.codicon-sync.codicon-modifier-spin').first().waitFor();
@@ -92,7 +93,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     assert.ok(withOne, 'a task with one URL list');
     const task = tasks.find((t) => t.taskId === withOne.taskId) as { taskId: string; taskName: string };
     const loop = withOne.actions.find((l) => l.loopItems !== null) as Loop;
-    const row = wb.row('Tasks', task.taskName).first();
+    const row = wb.row('Tasks', task.taskName).last();
     await wb.contextMenu(row, 'Edit URL List');
     const tab = page.locator('.tabs-container .tab').filter({ hasText: task.taskName }).first();
     await tab.waitFor();

@@ -136,8 +136,18 @@ export class Workbench {
 
   /** Hovers a tree row and clicks one of its inline actions, by its title. */
   async inlineAction(row: Locator, actionTitle: string): Promise<void> {
-    await row.hover();
-    await row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`).click();
+    // Inline actions show only under the pointer, and a tree that redraws (health, run state)
+    // replaces the row: hover again before each try instead of waiting on a detached element.
+    const action = row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await row.hover({ timeout: 10_000 });
+        await action.click({ timeout: 5_000 });
+        return;
+      } catch (e) {
+        if (attempt >= 6) throw e;
+      }
+    }
   }
 
   quickInput(): Locator {
