@@ -12,9 +12,9 @@ const id = z.string().min(1).max(64);
 // ---- host -> page ----------------------------------------------------------------------------
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), today: z.string(), preset: presetSchema.optional(), state: pageStateSchema.optional() }),
+  z.object({ type: z.literal('init'), today: z.string().max(L.shortText), preset: presetSchema.optional(), state: pageStateSchema.optional() }),
   z.object({
-    type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema, requestId: z.string().optional(),
+    type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema.extend({ data: analyticsPageSchema.shape.data.max(L.records) }), requestId: z.string().max(L.requestId).optional(),
   }),
   /** Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's cap). */
   z.object({
@@ -26,11 +26,11 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     resultId: resultIdSchema,
     query: analyticsQuerySchema,
     total: z.number().int().nonnegative(),
-    records: z.array(analyticsRecordSchema),
-    requestIds: z.array(z.string()),
+    records: z.array(analyticsRecordSchema).max(L.records),
+    requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
   }),
-  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(z.string()).max(100), taskLabels: z.array(z.string()).max(100) }),
-  z.object({ type: z.literal('exportDone'), id, path: z.string() }),
+  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(taskIdText).max(100), taskLabels: z.array(z.string().max(L.label)).max(100) }),
+  z.object({ type: z.literal('exportDone'), id, path: z.string().max(L.path) }),
   z.object({ type: z.literal('error'), id, error: wireErrorSchema }),
   z.object({ type: z.literal('signedIn'), signedIn: z.boolean() }),
 ]);

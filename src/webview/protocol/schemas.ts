@@ -20,6 +20,8 @@ export const MESSAGE_LIMITS = {
   requestId: 128,
   records: 100_000,
   logMessage: 4_000,
+  /** A file path the host reports (an export's): longer than any file system allows. */
+  path: 32_768,
 } as const;
 const L = MESSAGE_LIMITS;
 export const taskIdText = z.string().max(L.taskId);
