@@ -41,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     log: log.channel,
     ui,
     onDidChangeAccount: holder.onDidChange,
+    account: holder,
   });
 
   registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics });

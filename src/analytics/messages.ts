@@ -44,8 +44,11 @@ export interface MessageRouterDeps {
   log: AnalyticsLog;
   post(message: HostMessage): void;
   today(): string;
-  /** What `init` carries: the panel's preset and the state to restore. */
-  initial(): { preset: Preset | undefined; state: PageState | undefined };
+  /**
+   * What `init` carries: the panel's preset and the state to restore, the account's tag, and
+   * whether the panel dropped the page's content since the page last loaded (the account changed).
+   */
+  initial(): { preset: Preset | undefined; state: PageState | undefined; account?: string; cleared?: boolean };
   /** The page saved its state (the panel keeps the latest for the next `init`). */
   onState(state: PageState): void;
   isSignedIn(): boolean;
@@ -101,6 +104,11 @@ export class MessageRouter {
     }
   }
 
+  /** Forgets every result it holds (the account changed): none can be exported or resumed any more. */
+  forgetResults(): void {
+    this.results.clear();
+  }
+
   /** Number of requests still running (for tests and the log). */
   get pending(): number {
     return this.inFlight.size;
@@ -109,9 +117,9 @@ export class MessageRouter {
   private async route(message: PageMessage): Promise<void> {
     switch (message.type) {
       case 'ready': {
-        const { preset, state } = this.deps.initial();
-        this.post({ type: 'init', today: this.deps.today(), preset, state });
-        this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn() });
+        const { preset, state, account, cleared } = this.deps.initial();
+        this.post({ type: 'init', today: this.deps.today(), preset, state, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}) });
+        this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn(), ...(account === undefined ? {} : { account }) });
         return;
       }
       case 'state':

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
+import { accountKey, type SessionAccount } from '../account/accountSession';
 import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
@@ -23,6 +24,8 @@ export interface AnalyticsDeps {
   onDidChangeAccount?: vscode.Event<unknown>;
   /** `scrapedeck.analytics.autoFetchRows`; by default read from the configuration when a query starts. */
   autoFetchRows?: () => number;
+  /** Who is signed in (the client holder): a panel's content is kept per account. Absent: one anonymous account. */
+  account?: { readonly account: SessionAccount | undefined; readonly ready: Promise<void> };
 }
 
 export interface AnalyticsRegistry {
@@ -46,6 +49,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     ui: deps.ui,
     log: deps.log,
     autoFetchRows: deps.autoFetchRows ?? readAutoFetchRows,
+    accountKey: () => {
+      const account = deps.account?.account;
+      return account === undefined ? undefined : accountKey(account);
+    },
   };
 
   const track = (panel: AnalyticsPanel): AnalyticsPanel => {
@@ -83,7 +90,9 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     return deps.getClient() ? openPanel(preset) : undefined;
   };
 
-  const restore = (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): void => {
+  /** After the stored credentials are read: the saved state is checked against the account signed in. */
+  const restore = async (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): Promise<void> => {
+    await deps.account?.ready;
     track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
   };
 
