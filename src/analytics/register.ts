@@ -10,7 +10,7 @@ import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
-import { AnalyticsPanelSerializer } from './serializer';
+import { AnalyticsPanelSerializer, parsePageState } from './serializer';
 import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
 
 export { AnalyticsPanel } from './panel';
@@ -35,6 +35,8 @@ export interface AnalyticsRegistry {
   panels(): readonly AnalyticsPanel[];
   /** What `scrapedeck.analytics.open` does (registered by commands/index.ts): parse, offer sign-in, open. */
   open(arg?: unknown): Promise<AnalyticsPanel | undefined>;
+  /** What the serializer does after a window reload, with the state VS Code kept (tests drive it). */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<AnalyticsPanel>;
 }
 
 const SIGN_IN_WITH_API_KEY = 'Sign In with API Key';
@@ -91,9 +93,9 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 
   /** After the stored credentials are read: the saved state is checked against the account signed in. */
-  const restore = async (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): Promise<void> => {
+  const restore = async (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): Promise<AnalyticsPanel> => {
     await deps.account?.ready;
-    track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
+    return track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
   };
 
   context.subscriptions.push(
@@ -104,7 +106,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     context.subscriptions.push(deps.onDidChangeAccount(() => open.forEach((p) => p.notifySignedIn())));
   }
 
-  return { openPanel, panels: () => [...open], open: openCommand };
+  return { openPanel, panels: () => [...open], open: openCommand, restore: (panel, state) => restore(panel, parsePageState(state, deps.log)) };
 }
 
 /**

@@ -17,7 +17,7 @@ export function parsePageState(raw: unknown, log: AnalyticsLog): PageState | und
 
 export class AnalyticsPanelSerializer implements vscode.WebviewPanelSerializer<unknown> {
   constructor(
-    private readonly restore: (panel: vscode.WebviewPanel, state: PageState | undefined) => void | Promise<void>,
+    private readonly restore: (panel: vscode.WebviewPanel, state: PageState | undefined) => Promise<unknown>,
     private readonly log: AnalyticsLog,
   ) {}
 
