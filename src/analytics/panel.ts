@@ -202,6 +202,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'analytics.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'analytics.css')).toString(),
       title: panelTitle(this.preset),
+      lang: vscode.env.language,
     });
   }
 }

@@ -12,6 +12,7 @@ import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './
 import { parsePreset, samePreset } from './preset';
 import { AnalyticsPanelSerializer, parsePageState } from './serializer';
 import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
+import { setNumberLocale } from '../analyticsModel/format';
 
 export { AnalyticsPanel } from './panel';
 
@@ -44,6 +45,7 @@ const TRY_SANDBOX = 'Try the Sandbox';
 
 export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsRegistry {
   const open: AnalyticsPanel[] = [];
+  setNumberLocale(vscode.env.language); // the counts the host writes into messages, as the page writes its own
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
     getClient: () => deps.getClient(),
