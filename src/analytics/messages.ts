@@ -54,6 +54,8 @@ export interface MessageRouterDeps {
   isSignedIn(): boolean;
   /** `scrapedeck.analytics.autoFetchRows`: how many rows a query fetches by itself. */
   autoFetchRows(): number;
+  /** The page describes the query on screen: the panel's tab says it too (one line, no control characters). */
+  setTitle?(title: string): void;
 }
 
 /** The messages that ask for something and get a reply under their id. */
@@ -127,6 +129,9 @@ export class MessageRouter {
         return;
       case 'cancel':
         this.inFlight.get(message.id)?.controller.abort();
+        return;
+      case 'title':
+        this.deps.setTitle?.(oneLine(message.title));
         return;
       case 'copy':
         await this.deps.writeClipboard(message.text);
@@ -221,4 +226,11 @@ export class MessageRouter {
 /** The same kind as the client's own 'auth' errors, so the page explains both alike. */
 function signedOutError(): ApiError {
   return new ApiError({ kind: 'auth', message: 'Sign in to Scrapedeck to query task analytics.' });
+}
+
+/** Text for a tab: control characters out, white space collapsed, never empty. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean === '' ? 'Task Analytics' : clean;
 }

@@ -118,6 +118,9 @@ export class AnalyticsPanel implements vscode.Disposable {
       },
       isSignedIn: () => deps.getClient() !== undefined,
       autoFetchRows: () => deps.autoFetchRows(),
+      setTitle: (title) => {
+        if (!this.disposed) webviewPanel.title = title;
+      },
     });
     this.disposables.push(
       webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {

@@ -110,7 +110,6 @@ export class Controller {
     s.formError = undefined;
     if (kept.form) s.form = kept.form;
     s.notice = clearedNotice(s.signedIn);
-    ui.subtitle.textContent = '';
     s.issues = s.form ? this.form.issuesOf(s.form) : {};
     this.form.render();
     this.c.results.render(s);
@@ -144,7 +143,6 @@ export class Controller {
     }
     ui.waiting.hidden = true;
     ui.form.root.hidden = false;
-    ui.subtitle.textContent = s.preset?.label ? `For ${s.preset.label}` : '';
     s.issues = s.form ? this.form.issuesOf(s.form) : {};
     this.form.render();
     this.c.results.render(s);

@@ -66,6 +66,8 @@ export const pageMessageSchema = z.discriminatedUnion('type', [
   /** Saves a result the host keeps (named by the result's id): its rows never travel back. */
   z.object({ type: z.literal('export'), id, format: z.enum(['csv', 'json']), resultId: resultIdSchema }),
   z.object({ type: z.literal('copy'), text: z.string().max(1000) }),
+  /** What the query on screen is, for the panel's tab (the page's header says the same). */
+  z.object({ type: z.literal('title'), title: z.string().max(L.label) }),
   z.object({ type: z.literal('state'), state: pageStateSchema }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(L.logMessage) }),
 ]);
