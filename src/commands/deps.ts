@@ -24,6 +24,9 @@ export interface CommandDeps {
   analytics: Pick<AnalyticsRegistry, 'open'>;
 }
 
+/** What the sign-in, sign-out and sandbox commands use. */
+export type AuthDeps = Pick<CommandDeps, 'account' | 'sandbox' | 'configuration' | 'ui' | 'log'>;
+
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */
 export type Handler = (...args: unknown[]) => unknown;
 
