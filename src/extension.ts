@@ -50,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
     log: log.channel,
     ui,
     onDidChangeAccount: holder.onDidChange,
+    account: holder,
   });
 
   const data = registerData(context, { account: holder, ui, log: log.channel, reporter });
