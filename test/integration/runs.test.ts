@@ -43,7 +43,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
   });
 
   it('every row shows its state from the service: icon, description, tooltip with times read as UTC', async () => {
-    const row = await taskRow(api, GROUP, (rows[0] as Row).task.taskId);
+    // The row as last drawn with its run state (health's redraw hands VS Code new row objects).
+    const row = await rowWhen(api, GROUP, (rows[0] as Row).task.taskId, 'its run state', (r) => /Run status:/.test(tooltipText(r)));
     const status = await statusAtService(row.task.taskId);
     assert.ok(status);
     assert.notEqual(iconOf(row), 'sync~spin');
@@ -66,7 +67,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       assert.deepEqual(outcome.done, [task.taskId]);
       assert.ok(seen[0]?.startsWith('Starting'), `first redraw: ${seen.join(' | ')}`);
       const spinning = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
-      assert.match(String(spinning.description), /^Extracting, \d+ rows?$/);
+      assert.match(String(spinning.description), /^Extracting, \d+ rows?( · |$)/);
       assert.match(spinning.contextValue ?? '', /\brunning\b/);
       assert.doesNotMatch(spinning.contextValue ?? '', /\brunnable\b/, 'only Stop Run is offered');
       assert.equal(spinning.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'a running task opens to its subtasks');
@@ -81,8 +82,10 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const status = await statusAtService(task.taskId);
       assert.ok(status && /Finished|Failed/.test(status.status));
       assert.equal(iconOf(ended), status.status === 'Finished' ? 'pass' : 'error');
-      await waitFor('the notification', () => messages.some((m) => m.text.includes(task.taskName)));
-      const notice = messages.find((m) => m.text.includes(task.taskName));
+      // Not health's "tasks need attention" notice, which may name the same task.
+      const isRunNotice = (m: { text: string }) => m.text.includes(task.taskName) && /(finished|failed):/.test(m.text);
+      await waitFor('the notification', () => messages.some(isRunNotice));
+      const notice = messages.find(isRunNotice);
       const rowsText = (status.currentTotalExtractCount ?? -1).toLocaleString('en-US');
       assert.match(notice?.text ?? '', new RegExp(`“.*” (finished|failed): ${rowsText} rows? collected`));
       const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.export');
@@ -118,7 +121,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
       assert.deepEqual(stopped.done, [task.taskId]);
       const row = await rowWhen(api, GROUP, task.taskId, 'the stopped state', (r) => iconOf(r) === 'debug-stop');
-      assert.match(String(row.description), /^Stopped, \d+ rows?$/);
+      assert.match(String(row.description), /^Stopped, \d+ rows?( · |$)/);
       assert.equal((await statusAtService(task.taskId))?.status, 'Stopped');
       await new Promise((r) => setTimeout(r, REFRESH_SECONDS * 1000 + 500));
       assert.equal(messages.filter((m) => m.text.includes(task.taskName)).length, 0, 'the person who stopped it knows');
