@@ -12,7 +12,7 @@ import type { TaskRunStatus } from '../../src/api/ops/runs';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 import { RunStore } from '../../src/runs/runStore';
 import { SHOW_COALESCE_MS, StatusPoller, type PollerDeps } from '../../src/runs/statusPoller';
-import { FakeTimers } from './api-fakeTimers';
+import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');

@@ -11,7 +11,7 @@ import { addDays, todayUtc } from '../../src/api/dates';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server';
-import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './client-harness';
+import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './helpers/clientHarness';
 
 const SEED = 5;
 
