@@ -59,6 +59,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   it('R1. signs in, starts a run inline: the row spins and says Extracting; Stop Run… asks, and the run stops', async () => {
     await wb.openScrapedeck();
     const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    // Signed out (the welcome buttons) or signed in (rows): wait until the view shows which.
+    await signIn.or(wb.view('Tasks').locator('.monaco-list-row').first()).first().waitFor();
     if (await signIn.isVisible().catch(() => false)) {
       await signIn.click();
       await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
