@@ -14,20 +14,7 @@ import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { HostMessage, PageState } from '../../src/webview/protocol';
 import { getApi, pointAtSandbox, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
-
-/** Sends one page message through the panel and resolves with every reply carrying its id. */
-async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>): Promise<HostMessage[]> {
-  const seen: HostMessage[] = [];
-  const sub = panel.onDidPost((m) => {
-    if ('id' in m && m.id === message.id) seen.push(m);
-  });
-  try {
-    await panel.handleMessage(message);
-  } finally {
-    sub.dispose();
-  }
-  return seen;
-}
+import { ask } from './panelHarness';
 
 /** The `init` (and `signedIn`) a page gets when it loads now. */
 async function initOf(panel: AnalyticsPanel): Promise<HostMessage[]> {

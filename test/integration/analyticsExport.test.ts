@@ -8,23 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays, todayUtc } from '../../src/api/dates';
-import type { AnalyticsPanel } from '../../src/analytics/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import type { HostMessage } from '../../src/webview/protocol';
 import { getApi, pointAtSandbox, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
-
-async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>): Promise<HostMessage[]> {
-  const seen: HostMessage[] = [];
-  const sub = panel.onDidPost((m) => {
-    if ('id' in m && m.id === message.id) seen.push(m);
-  });
-  try {
-    await panel.handleMessage(message);
-  } finally {
-    sub.dispose();
-  }
-  return seen;
-}
+import { ask } from './panelHarness';
 
 describe('Analytics export: Open and Reveal (real VS Code, sandbox)', function () {
   this.timeout(90_000);
