@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | 
   const analytics = registerAnalytics(context, {
     getClient: () => holder.getClient(),
     listTasks: (signal) => views.tasks.listTasks(signal),
+    taskNames: (taskIds) => views.tasks.taskNames(taskIds),
     log: log.channel,
     ui,
     onDidChangeAccount: holder.onDidChange,

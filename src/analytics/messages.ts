@@ -22,6 +22,7 @@ import {
 } from '../webview/protocol';
 import type { ExportFormat } from './exportFormat';
 import { pickTasks, type TaskListing } from './pickTasks';
+import { namesFor, namesFromListing, shownTaskIds, unnamed, type KnownTaskNames } from './taskNames';
 import { ResultStore, type HeldResult } from './results';
 import { WholeQuery, type RowsAsk } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
@@ -60,6 +61,8 @@ export interface MessageRouterDeps {
   autoFetchRows(): number;
   /** The page describes the query on screen: the panel's tab says it too (one line, no control characters). */
   setTitle?(title: string): void;
+  /** Task names in the host's cache of the signed-in account (no request): the page's chips show them. */
+  knownTaskNames?: KnownTaskNames;
 }
 
 /** The messages that ask for something and get a reply under their id. */
@@ -70,6 +73,8 @@ export class MessageRouter {
   /** The results shown on the page, by id: exports name one instead of sending its rows back. */
   private readonly results = new ResultStore();
   private readonly rows: WholeQuery;
+  /** Loading the names `init` could not give (the cache was cold); stopped with the queries. */
+  private naming: AbortController | undefined;
   private disposed = false;
 
   constructor(private readonly deps: MessageRouterDeps) {
@@ -96,6 +101,7 @@ export class MessageRouter {
   dispose(): void {
     this.disposed = true;
     this.results.clear();
+    this.naming?.abort();
     for (const { controller } of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
   }
@@ -105,6 +111,7 @@ export class MessageRouter {
    * row of the old account may arrive in a newer result). Each is answered as cancelled, saying why.
    */
   stopQueries(reason: string): void {
+    this.naming?.abort(); // the names would be the old account's
     for (const { controller, type } of this.inFlight.values()) {
       if (type === 'query' || type === 'fetchAll') controller.abort(new ApiError({ kind: 'cancelled', message: reason }));
     }
@@ -124,8 +131,12 @@ export class MessageRouter {
     switch (message.type) {
       case 'ready': {
         const { preset, state, account, cleared } = this.deps.initial();
-        this.post({ type: 'init', today: this.deps.today(), preset, state, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}) });
+        const shown = shownTaskIds(preset, state);
+        const taskNames = namesFor(shown, this.deps.knownTaskNames, preset);
+        this.post({ type: 'init', today: this.deps.today(), preset, state, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}), taskNames });
         this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn(), ...(account === undefined ? {} : { account }) });
+        const missing = unnamed(shown, taskNames);
+        if (missing.length > 0 && this.deps.isSignedIn()) void this.nameLater(missing, account);
         return;
       }
       case 'state':
@@ -206,6 +217,24 @@ export class MessageRouter {
         this.deps.log.info(`analytics: exported ${held.records.length} of ${held.total} rows as ${message.format.toUpperCase()} to ${path}`);
         return { type: 'exportDone', id, path };
       }
+    }
+  }
+
+  /**
+   * The cache could not name some chosen tasks (a panel restored before the tree loaded them): the
+   * task list is loaded once (it fills the cache) and the names found are sent to the page.
+   */
+  private async nameLater(taskIds: readonly string[], account: string | undefined): Promise<void> {
+    this.naming?.abort();
+    const controller = new AbortController();
+    this.naming = controller;
+    try {
+      const names = namesFromListing(taskIds, await this.deps.listTasks(controller.signal));
+      if (!controller.signal.aborted && names.length > 0) this.post({ type: 'taskNames', ...(account === undefined ? {} : { account }), names });
+    } catch (error) {
+      if (!controller.signal.aborted) this.deps.log.info(`analytics: the chosen tasks keep their ids as labels (${toWireError(error).message})`);
+    } finally {
+      if (this.naming === controller) this.naming = undefined;
     }
   }
 

@@ -13,6 +13,7 @@ import { renderAnalyticsHtml } from './html';
 import { MessageRouter, type AnalyticsClient, type AnalyticsLog } from './messages';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
+import type { KnownTaskNames } from './taskNames';
 
 export const ANALYTICS_VIEW_TYPE = 'scrapedeck.analytics';
 
@@ -26,6 +27,8 @@ export interface AnalyticsPanelDeps {
   autoFetchRows(): number;
   /** The signed-in account's tag (`accountKey`), undefined signed out: what the panel's content belongs to. */
   accountKey(): string | undefined;
+  /** Task names in the tree's cache of the signed-in account (absent: chips show ids until a pick). */
+  knownTaskNames?: KnownTaskNames;
 }
 
 /** Scripts on; files only from the page bundle and the media folder. */
@@ -118,6 +121,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       },
       isSignedIn: () => deps.getClient() !== undefined,
       autoFetchRows: () => deps.autoFetchRows(),
+      knownTaskNames: deps.knownTaskNames,
       setTitle: (title) => {
         if (!this.disposed) webviewPanel.title = title;
       },

@@ -10,6 +10,7 @@ import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
+import type { KnownTaskNames } from './taskNames';
 import { AnalyticsPanelSerializer, parsePageState } from './serializer';
 import { COMMANDS } from '../platform/commandIds';
 import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
@@ -28,6 +29,8 @@ export interface AnalyticsDeps {
   autoFetchRows?: () => number;
   /** Who is signed in (the client holder): a panel's content is kept per account. Absent: one anonymous account. */
   account?: { readonly account: SessionAccount | undefined; readonly ready: Promise<void> };
+  /** Task names in the tree's cache of the signed-in account, for the page's task chips (no request). */
+  taskNames?: KnownTaskNames;
 }
 
 export interface AnalyticsRegistry {
@@ -58,6 +61,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
       const account = deps.account?.account;
       return account === undefined ? undefined : accountKey(account);
     },
+    knownTaskNames: deps.taskNames,
   };
 
   const track = (panel: AnalyticsPanel): AnalyticsPanel => {

@@ -39,6 +39,8 @@ export interface TaskViews {
   readonly dragAndDrop: TasksDragAndDrop | undefined;
   /** Every task of every group, e.g. for the analytics panel's task picker. */
   listTasks(signal?: AbortSignal): Promise<TaskRow[]>;
+  /** The names of these tasks in the tree's cache (no request; a task not loaded is left out). */
+  taskNames(taskIds: readonly string[]): Map<string, string>;
   /** Filters the tree, and shows the filter on the view and in `scrapedeck.tasksFiltered`. */
   setFilter(text: string): void;
   /** Runs `work` with the spinner on the Tasks view. */
@@ -93,6 +95,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     view,
     dragAndDrop,
     listTasks: (signal) => model.listAllTasks(signal),
+    taskNames: (taskIds) => model.knownTaskNames(taskIds),
     setFilter: (text) => {
       provider.setFilter(text);
       showFilter(model.filter);

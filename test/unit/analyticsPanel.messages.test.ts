@@ -86,7 +86,8 @@ describe('analytics panel messages', () => {
     await h.router.handle({ type: 'state', state });
     await h.router.handle({ type: 'ready' });
     assert.deepEqual(h.posted, [
-      { type: 'init', today: '2026-11-22', preset: { taskIds: ['t1'], label: 'Prices' }, state },
+      // The one-task preset's label names its chip (no task cache in this harness).
+      { type: 'init', today: '2026-11-22', preset: { taskIds: ['t1'], label: 'Prices' }, state, taskNames: [{ taskId: 't1', taskName: 'Prices' }] },
       { type: 'signedIn', signedIn: true },
     ]);
   });

@@ -137,6 +137,22 @@ export class TasksModel {
     return rows;
   }
 
+  /**
+   * The names of `taskIds` this model holds now (no request): what the analytics panel shows on
+   * its task chips. The cache is this account's (`reset()` empties it), so no other account's
+   * names can be given; a task not loaded yet is left out and its id labels it.
+   */
+  knownTaskNames(taskIds: readonly string[]): Map<string, string> {
+    const wanted = new Set(taskIds);
+    const names = new Map<string, string>();
+    for (const cached of this.tasksCache.values()) {
+      for (const task of cached.value) {
+        if (wanted.has(task.taskId) && task.taskName) names.set(task.taskId, task.taskName);
+      }
+    }
+    return names;
+  }
+
   /** The group as last loaded, to name it in tooltips and messages. */
   groupById(taskGroupId: string): TaskGroup | undefined {
     return this.groupsCache?.value.find((g) => g.taskGroupId === taskGroupId);

@@ -19,6 +19,8 @@ export class Actions {
     const outcome = await done;
     if (this.latestPick !== id) return;
     this.latestPick = undefined;
+    // The picker (a quick pick outside the page) took focus: it comes back to the trigger, not the body.
+    ui.form.focusTasksTrigger();
     if (outcome.ok) return this.form.update({ taskIds: outcome.reply.taskIds, taskLabels: outcome.reply.taskLabels });
     if (outcome.error.kind === 'cancelled') return; // the pick was dismissed
     s.error = { error: outcome.error, action: 'Choosing tasks' };

@@ -15,6 +15,7 @@ import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
 import { initialState, isComplete, toPageState, validPageSize } from './state';
+import { addHostNames, labelFromHost } from './taskNames';
 
 const SIGNED_OUT = 'You are signed out. Sign in from the Scrapedeck view to run queries.';
 /** Why the page is empty after an account change: said, so nobody wonders where the figures went. */
@@ -76,6 +77,7 @@ export class Controller {
     switch (m.type) {
       case 'init': return this.init(m);
       case 'signedIn': return this.signedIn(m);
+      case 'taskNames': return this.taskNames(m);
       default:
         this.c.requests.settle(m); // an answer nobody waits for any more is stale: dropped
     }
@@ -94,6 +96,17 @@ export class Controller {
     else if (!m.signedIn) s.notice = SIGNED_OUT;
     else if (s.notice === SIGNED_OUT) s.notice = undefined;
     ui.status.update(s);
+  }
+
+  /** Names the host found after `init`, for tasks still chosen under the same account. */
+  private taskNames(m: Extract<HostMessage, { type: 'taskNames' }>): void {
+    const { s } = this.c;
+    if (!s.form || m.account !== s.account) return;
+    const next = addHostNames(s.form, m.names);
+    if (!next) return;
+    s.form = next;
+    this.form.render();
+    this.c.save();
   }
 
   /** Another account (or nobody) is signed in: drop the previous account's content and say so. */
@@ -134,6 +147,8 @@ export class Controller {
       if (cleared) s.notice = clearedNotice(m.account !== undefined);
       s.preset = restored?.preset ?? m.preset;
       s.form = restored?.form ?? defaultForm(today, s.preset);
+      // The chips' names are the host's (its task cache of this account), never a saved label.
+      if (m.taskNames) s.form = labelFromHost(s.form, m.taskNames);
       s.result = restored?.result;
       s.sort = restored?.sort;
       s.pageSize = validPageSize(s.form) ?? s.pageSize;

@@ -9,6 +9,7 @@ import type { FormField, FormIssues, FormValues } from '../../analyticsModel/for
 import { FORM_METHODS, GRANULARITIES } from '../../analyticsModel/formState';
 import { button, h } from './dom';
 import { ErrorBox } from './errorBox';
+import { TaskChips } from './taskChips';
 import type { ShownError } from './state';
 
 export interface FormHandlers {
@@ -34,7 +35,9 @@ export class FormView {
   private readonly pageSize = h('input', {
     attrs: { type: 'number', id: 'f-pageSize', min: String(ANALYTICS_LIMITS.pageSizeMin), max: String(ANALYTICS_LIMITS.pageSizeMax), step: '1', inputmode: 'numeric' },
   });
-  private readonly tasksList = h('ul', { class: 'chips', attrs: { id: 'f-tasks', 'aria-label': 'Chosen tasks' } });
+  private readonly chips = new TaskChips();
+  /** "Choose tasks…": where focus returns when the task picker closes or the choice is cleared. */
+  private readonly chooseTasks: HTMLButtonElement;
   private readonly clearTasksButton: HTMLButtonElement;
   private readonly serverError: ErrorBox;
   private values: FormValues | undefined;
@@ -42,8 +45,11 @@ export class FormView {
   constructor(private readonly handlers: FormHandlers) {
     this.controls.set('start', this.start).set('end', this.end).set('timeGranularity', this.granularity)
       .set('collectionMethod', this.method).set('memberNames', this.members).set('pageSize', this.pageSize);
-    const chooseTasks = button('Choose tasks…', () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
-    this.clearTasksButton = button('Use all tasks', () => handlers.clearTasks(), { class: 'secondary', attrs: { id: 'f-clear-tasks', title: 'Clear the choice: include all tasks' } });
+    this.chooseTasks = button('Choose tasks…', () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
+    this.clearTasksButton = button('Use all tasks', () => {
+      handlers.clearTasks();
+      this.focusTasksTrigger(); // the button hides itself: focus must not fall to the page body
+    }, { class: 'secondary', attrs: { id: 'f-clear-tasks', title: 'Clear the choice: include all tasks' } });
     this.serverError = new ErrorBox('form-error', (text) => handlers.copy(text));
     const run = h('button', { class: 'primary', text: 'Run query', attrs: { type: 'submit', id: 'run' } });
     const fetchAll = button('Fetch all pages', () => handlers.fetchAll(), { class: 'secondary', attrs: { id: 'fetch-all', title: 'Fetch every page of this query (within the rate limit)' } });
@@ -59,7 +65,7 @@ export class FormView {
       h('div', { class: 'fields wide' },
         h('div', { class: 'field tasks-field', attrs: { role: 'group', 'aria-labelledby': 'l-tasks' } },
           h('span', { class: 'label', text: 'Tasks', attrs: { id: 'l-tasks' } }),
-          h('div', { class: 'tasks-row' }, this.tasksList, chooseTasks, this.clearTasksButton),
+          h('div', { class: 'tasks-row' }, this.chips.list, this.chips.toggle, this.chooseTasks, this.clearTasksButton),
           h('p', { class: 'field-error', attrs: { id: 'err-taskIds', 'aria-live': 'polite' } }),
         ),
         this.field('memberNames', 'Members', this.members,
@@ -122,10 +128,15 @@ export class FormView {
   focusFirstIssue(issues: FormIssues): void {
     for (const field of this.errors.keys()) {
       if (!issues[field]?.length) continue;
-      const target = field === 'taskIds' ? this.root.querySelector<HTMLElement>('#f-choose-tasks') : this.controls.get(field);
+      const target = field === 'taskIds' ? this.chooseTasks : this.controls.get(field);
       target?.focus();
       return;
     }
+  }
+
+  /** The task picker closed (or the choice was cleared): focus goes back to the button that opened it. */
+  focusTasksTrigger(): void {
+    this.chooseTasks.focus();
   }
 
   private emit(field: FormField): void {
@@ -143,10 +154,7 @@ export class FormView {
   }
 
   private renderTasks(values: FormValues): void {
-    const items = values.taskIds.length === 0
-      ? [h('li', { class: 'chip all', text: 'All tasks' })]
-      : values.taskIds.map((id, i) => h('li', { class: 'chip', text: values.taskLabels[i] || id, attrs: { title: `Task ID ${id}` } }));
-    this.tasksList.replaceChildren(...items);
+    this.chips.render(values.taskIds, values.taskLabels);
     this.clearTasksButton.hidden = values.taskIds.length === 0;
   }
 

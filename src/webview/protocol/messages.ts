@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { analyticsPageSchema, analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas';
-import { MESSAGE_LIMITS as L, accountTagSchema, pageStateSchema, presetSchema, resultIdSchema, taskIdText, wireErrorSchema } from './schemas';
+import { MESSAGE_LIMITS as L, accountTagSchema, pageStateSchema, presetSchema, resultIdSchema, taskIdText, taskNamesSchema, wireErrorSchema } from './schemas';
 
 const id = z.string().min(1).max(64);
 
@@ -20,7 +20,14 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'), today: z.string().max(L.shortText), preset: presetSchema.optional(), state: pageStateSchema.optional(),
     account: accountTagSchema.optional(), cleared: z.boolean().optional(),
+    /** The names of the preset's and the restored form's tasks, from the host's task cache. */
+    taskNames: taskNamesSchema.optional(),
   }),
+  /**
+   * Names the host found after `init` (it loaded the task list): the page labels the chips of
+   * these ids, if they are still chosen and `account` is still the page's account.
+   */
+  z.object({ type: z.literal('taskNames'), account: accountTagSchema.optional(), names: taskNamesSchema }),
   z.object({
     type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema.extend({ data: analyticsPageSchema.shape.data.max(L.records) }), requestId: z.string().max(L.requestId).optional(),
   }),

@@ -33,6 +33,15 @@ export const taskOptionSchema = z.object({
 });
 export type TaskOption = z.infer<typeof taskOptionSchema>;
 
+/**
+ * A task's name as the host's cache of the signed-in account knows it: the page labels its task
+ * chips with these and nothing else (a task the host cannot name shows its id).
+ */
+export const taskNameSchema = z.object({ taskId: taskIdText, taskName: z.string().max(L.label) });
+export type TaskName = z.infer<typeof taskNameSchema>;
+/** A preset's ids and a restored form's ids: at most 100 each. */
+export const taskNamesSchema = z.array(taskNameSchema).max(200);
+
 /** What opened the panel: a task, a group's tasks, or nothing (all tasks). */
 export const presetSchema = z.object({
   taskIds: z.array(taskIdText.min(1)).max(100).optional(),
