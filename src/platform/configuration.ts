@@ -51,7 +51,7 @@ export class Configuration implements vscode.Disposable {
       httpProxy: vscode.workspace.getConfiguration('http').get<unknown>('proxy'),
       analyticsAutoFetchRows: config.get<unknown>('analytics.autoFetchRows'),
     };
-    const { values, problems } = validateSettings(raw, lastGood);
+    const { values, problems } = validateSettings(raw, lastGood, vscode.l10n.t);
     this.report(problems);
     return values;
   }
