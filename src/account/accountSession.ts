@@ -3,6 +3,7 @@
  * can be tested in Node: the session names the account and never carries a secret.
  */
 import { createHash } from 'node:crypto';
+import { english, type Translate } from '../platform/errorText';
 
 export interface SessionAccount {
   /** The username, 'API key …abcd', or a label the user chose. */
@@ -23,17 +24,17 @@ export interface AccountsMenuSession {
 }
 
 /** The label in the Accounts menu: who, and for a sandbox, that it is one. */
-export function accountsMenuLabel(account: SessionAccount): string {
-  return account.method === 'sandbox' ? `${account.label} (sandbox)` : account.label;
+export function accountsMenuLabel(account: SessionAccount, t: Translate = english): string {
+  return account.method === 'sandbox' ? t('{0} (sandbox)', account.label) : account.label;
 }
 
 /**
  * A stable id per service address and account: the same sign-in keeps its id across reloads, and
  * the id reveals neither (a hash of public facts, shortened).
  */
-export function accountsMenuSession(account: SessionAccount): AccountsMenuSession {
+export function accountsMenuSession(account: SessionAccount, t: Translate = english): AccountsMenuSession {
   const id = createHash('sha256').update(`${account.baseUrl}\n${account.method}\n${account.label}`).digest('hex').slice(0, 24);
-  return { id, accessToken: '', account: { id, label: accountsMenuLabel(account) }, scopes: [] };
+  return { id, accessToken: '', account: { id, label: accountsMenuLabel(account, t) }, scopes: [] };
 }
 
 /** A stable key for "this account at this address" that reveals nothing (remembered per account, e.g. an app's 404). */

@@ -49,7 +49,7 @@ export class ScrapedeckAuthProvider implements vscode.AuthenticationProvider, vs
   private session(): vscode.AuthenticationSession | undefined {
     const account = this.deps.current();
     if (account === undefined) return undefined;
-    const s = accountsMenuSession(account);
+    const s = accountsMenuSession(account, vscode.l10n.t);
     return { id: s.id, accessToken: s.accessToken, account: s.account, scopes: s.scopes };
   }
 

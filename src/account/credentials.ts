@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { Credentials } from '../api/auth';
+import { english, type Translate } from '../platform/errorText';
 
 export type SignInMethod = 'apiKey' | 'password' | 'sandbox';
 
@@ -101,17 +102,17 @@ export function parseAccountMeta(value: unknown): AccountMeta | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** "API key …abcd": enough to tell keys apart, far too little to use one. */
-export function apiKeyLabel(apiKey: string): string {
+/** "API key …abcd": enough to tell keys apart, far too little to use one (`t`: vscode.l10n.t in the extension). */
+export function apiKeyLabel(apiKey: string, t: Translate = english): string {
   const tail = apiKey.length >= 12 ? apiKey.slice(-4) : '';
-  return tail ? `API key …${tail}` : 'API key';
+  return tail ? t('API key …{0}', tail) : t('API key');
 }
 
 /** A label when the metadata is missing (e.g. another window has not written it yet). */
-export function fallbackMeta(credentials: Credentials): AccountMeta {
+export function fallbackMeta(credentials: Credentials, t: Translate = english): AccountMeta {
   return credentials.kind === 'apiKey'
-    ? { label: apiKeyLabel(credentials.apiKey), method: 'apiKey' }
-    : { label: 'Signed in', method: 'password' };
+    ? { label: apiKeyLabel(credentials.apiKey, t), method: 'apiKey' }
+    : { label: t('Signed in'), method: 'password' };
 }
 
 /** Same kind and same long-lived secret: a renewed token session is still the same account. */

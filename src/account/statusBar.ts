@@ -10,7 +10,7 @@ const MAX_LABEL = 24;
 
 export function createAccountStatusBar(account: Pick<ClientHolder, 'account' | 'endpoints' | 'onDidChange'>): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('scrapedeck.account', vscode.StatusBarAlignment.Left, 0);
-  item.name = 'Scrapedeck Account';
+  item.name = vscode.l10n.t('Scrapedeck Account');
   item.command = COMMANDS.accountMenu;
   const update = (current: Account | undefined): void => {
     const view = statusBarText(current, account.endpoints.baseUrl);

@@ -8,6 +8,7 @@
  */
 import type { Credentials } from '../api/auth';
 import { Emitter, type Disposable, type Event } from '../platform/emitter';
+import { english, type Translate } from '../platform/errorText';
 import {
   accountMetaKey,
   credentialsKey,
@@ -64,6 +65,8 @@ export class CredentialsVault implements Disposable {
     private readonly secrets: SecretStorageLike,
     private readonly globalState: MementoLike,
     private readonly log: { warn(message: string): void },
+    /** Words for a label the metadata lacks (vscode.l10n.t in the extension). */
+    private readonly t: Translate = english,
   ) {
     this.subscription = secrets.onDidChange((e) => this.onSecretChanged(e.key));
   }
@@ -80,7 +83,7 @@ export class CredentialsVault implements Disposable {
       return undefined;
     }
     if (parsed.credentials === undefined) return undefined;
-    const meta = parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials);
+    const meta = parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials, this.t);
     return { credentials: parsed.credentials, meta };
   }
 

@@ -79,7 +79,7 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
   }
 
   private label(account: Account): string {
-    return t('Scrapedeck: {0}', accountsMenuLabel(account));
+    return t('Scrapedeck: {0}', accountsMenuLabel(account, t));
   }
 
   private definition(account: Account): vscode.McpStdioServerDefinition {

@@ -44,7 +44,7 @@ export function mcpTools(): Tool[] {
 
 export function createMcpServer(o: McpServerOptions): Server {
   const server = new Server(
-    { name: 'scrapedeck', title: 'Scrapedeck', version: o.version },
+    { name: 'scrapedeck', title: 'Scrapedeck', version: o.version }, // l10n-exempt: MCP protocol text, the product's name
     {
       capabilities: { tools: {} },
       instructions:

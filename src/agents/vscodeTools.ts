@@ -94,7 +94,7 @@ function contextFor(deps: LanguageModelToolDeps, signal: AbortSignal | undefined
     now: deps.now ?? Date.now,
     t,
     ...(signal === undefined ? {} : { signal }),
-    accountLabel: accountsMenuLabel(account),
+    accountLabel: accountsMenuLabel(account, t),
     signInHint: t('The sign-in was refused or has expired: ask the user to sign in to Scrapedeck again, then call the tool again.'),
     hubProblem: () => hubProblem(account),
     onAppOutcome: deps.onAppOutcome === undefined ? undefined : (ref, outcome) => deps.onAppOutcome?.(ref, outcome, account),

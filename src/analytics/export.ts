@@ -19,12 +19,17 @@ export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: Export
   // Suggest the first workspace folder (where the user is working), else the home folder.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const n = rows.records.length;
-  const what = isPartial(rows) ? `the first ${formatInt(n)} of ${formatInt(rows.total)} analytics rows` : `${formatInt(n)} analytics ${n === 1 ? 'row' : 'rows'}`;
+  const kind = format.toUpperCase();
+  const title = isPartial(rows)
+    ? vscode.l10n.t('Export the first {0} of {1} analytics rows as {2}', formatInt(n), formatInt(rows.total), kind)
+    : n === 1
+      ? vscode.l10n.t('Export 1 analytics row as {0}', kind)
+      : vscode.l10n.t('Export {0} analytics rows as {1}', formatInt(n), kind);
   const target = await ui.showSaveDialog({
     defaultUri: vscode.Uri.joinPath(folder, name),
-    filters: EXPORT_FILTERS[format],
-    saveLabel: 'Export',
-    title: `Export ${what} as ${format.toUpperCase()}`,
+    filters: exportFilters(format),
+    saveLabel: vscode.l10n.t('Export'),
+    title,
   });
   if (!target) return undefined;
   if (!stillHeld()) throw new ApiError({ kind: 'not-found', message: vscode.l10n.t('The account changed while the save dialog was open, so nothing was written. Run the query again to export this account\'s rows.') });
@@ -32,6 +37,12 @@ export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: Export
   // Not awaited: the page hears "exported" at once; the notification waits for the user.
   void offerExported(ui, target, n);
   return target.scheme === 'file' ? target.fsPath : target.toString(true);
+}
+
+/** The save dialog's file types; only the words are translated, the extensions stay. */
+function exportFilters(format: ExportFormat): Record<string, string[]> {
+  const [extensions] = Object.values(EXPORT_FILTERS[format]);
+  return { [format === 'csv' ? vscode.l10n.t('CSV (comma-separated values)') : 'JSON']: extensions ?? [format] };
 }
 
 /**

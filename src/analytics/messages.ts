@@ -11,6 +11,7 @@ import type * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { ApiError, isApiError } from '../api/errors';
 import { fitText } from '../api/replyBody';
+import { english, type Translate } from '../platform/errorText';
 import type { Ui } from '../platform/ui';
 import {
   pageMessageSchema,
@@ -39,6 +40,8 @@ export interface MessageRouterDeps {
   getClient(): AnalyticsClient | undefined;
   listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
   ui: Pick<Ui, 'showQuickPick'>;
+  /** vscode.l10n.t in the extension (the quick pick's words, the tab's fallback); English in tests. */
+  t?: Translate;
   /**
    * Saves an export; the path written, or undefined when the user dismissed the dialog.
    * `stillHeld` says, once the user has chosen the file, whether the result is still this panel's
@@ -146,7 +149,7 @@ export class MessageRouter {
         this.inFlight.get(message.id)?.controller.abort();
         return;
       case 'title':
-        this.deps.setTitle?.(oneLine(message.title));
+        this.deps.setTitle?.(oneLine(message.title, this.deps.t));
         return;
       case 'copy':
         await this.deps.writeClipboard(message.text);
@@ -259,12 +262,13 @@ export class MessageRouter {
 
 /** The same kind as the client's own 'auth' errors, so the page explains both alike. */
 function signedOutError(): ApiError {
+  // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
   return new ApiError({ kind: 'auth', message: 'Sign in to Scrapedeck to query task analytics.' });
 }
 
 /** Text for a tab: control characters out, white space collapsed, never empty. */
-export function oneLine(text: string): string {
+export function oneLine(text: string, t: Translate = english): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return clean === '' ? 'Task Analytics' : clean;
+  return clean === '' ? t('Task Analytics') : clean;
 }

@@ -44,7 +44,7 @@ export class AnalyticsPanel implements vscode.Disposable {
   static create(deps: AnalyticsPanelDeps, preset: Preset | undefined): AnalyticsPanel {
     const webviewPanel = vscode.window.createWebviewPanel(
       ANALYTICS_VIEW_TYPE,
-      panelTitle(preset),
+      panelTitle(preset, vscode.l10n.t),
       vscode.ViewColumn.Active,
       // Deliberately no retainContextWhenHidden: the page restores itself from getState.
       webviewOptions(deps.extensionUri),
@@ -95,12 +95,13 @@ export class AnalyticsPanel implements vscode.Disposable {
     this.latestState = restoredState;
     this.owner = deps.accountKey();
     this.clearedUnseen = cleared;
-    webviewPanel.title = panelTitle(preset);
+    webviewPanel.title = panelTitle(preset, vscode.l10n.t);
     webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'scrapedeck.svg');
     this.router = new MessageRouter({
       getClient: () => deps.getClient(),
       listTasks: (signal) => deps.listTasks(signal),
       ui: deps.ui,
+      t: vscode.l10n.t,
       exportRecords: (format, result, stillHeld) => exportAnalytics(deps.ui, format, result, stillHeld),
       writeClipboard: (text) => vscode.env.clipboard.writeText(text),
       log: deps.log,
@@ -154,7 +155,7 @@ export class AnalyticsPanel implements vscode.Disposable {
    * a client is available now.
    */
   notifySignedIn(): void {
-    this.router.stopQueries('The account changed. Run the query again.');
+    this.router.stopQueries('The account changed. Run the query again.'); // l10n-exempt: the page's words (English until it is localised)
     const account = this.deps.accountKey();
     const cleared = account !== this.owner;
     if (cleared) this.forgetAccount(account);
@@ -172,7 +173,7 @@ export class AnalyticsPanel implements vscode.Disposable {
     this.currentPreset = undefined;
     this.owner = account;
     this.clearedUnseen = !this.webviewPanel.visible;
-    this.webviewPanel.title = panelTitle(undefined);
+    this.webviewPanel.title = panelTitle(undefined, vscode.l10n.t);
     this.deps.log.info('analytics: the account changed; the panel dropped the previous account\'s results, tasks and preset');
   }
 
@@ -208,7 +209,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'analytics.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'analytics.css')).toString(),
-      title: panelTitle(this.preset),
+      title: panelTitle(this.preset, vscode.l10n.t),
       lang: vscode.env.language,
     });
   }

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { ANALYTICS_LIMITS } from '../api/schemas';
+import { english, type Translate } from '../platform/errorText';
 import type { Ui } from '../platform/ui';
 
 export interface TaskListing {
@@ -21,6 +22,8 @@ interface TaskItem extends vscode.QuickPickItem {
 export interface PickTasksDeps {
   listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
   ui: Pick<Ui, 'showQuickPick'>;
+  /** vscode.l10n.t in the extension; English in tests. */
+  t?: Translate;
 }
 
 /** The chosen tasks (none chosen = all tasks), or undefined when the user dismissed the pick. */
@@ -29,12 +32,13 @@ export async function pickTasks(
   selected: readonly string[],
   signal?: AbortSignal,
 ): Promise<{ taskIds: string[]; taskLabels: string[] } | undefined> {
-  const items = buildItems(await deps.listTasks(signal), selected);
+  const t = deps.t ?? english;
+  const items = buildItems(await deps.listTasks(signal), selected, t);
   // The Ui seam types the single-pick overload; with canPickMany VS Code resolves to an array.
   const answer: unknown = await deps.ui.showQuickPick(items, {
     canPickMany: true,
-    title: 'Tasks to Chart',
-    placeHolder: `Pick up to ${ANALYTICS_LIMITS.maxTaskIds} tasks, or none for all your tasks`,
+    title: t('Tasks to Chart'),
+    placeHolder: t('Pick up to {0} tasks, or none for all your tasks', ANALYTICS_LIMITS.maxTaskIds),
     matchOnDescription: true,
   });
   if (answer === undefined) return undefined;
@@ -43,14 +47,14 @@ export async function pickTasks(
     throw new ApiError({
       kind: 'invalid-request',
       field: 'taskIds',
-      message: `A query takes at most ${ANALYTICS_LIMITS.maxTaskIds} tasks; ${picked.length} were picked.`,
+      message: t('A query takes at most {0} tasks; {1} were picked.', ANALYTICS_LIMITS.maxTaskIds, picked.length),
     });
   }
   return { taskIds: picked.map((p) => p.taskId), taskLabels: picked.map((p) => p.taskName) };
 }
 
 /** One item per task, ticked when selected; selected ids missing from the list stay visible (and ticked). */
-export function buildItems(tasks: readonly TaskListing[], selected: readonly string[]): TaskItem[] {
+export function buildItems(tasks: readonly TaskListing[], selected: readonly string[], t: Translate = english): TaskItem[] {
   const chosen = new Set(selected);
   const seen = new Set<string>();
   const items: TaskItem[] = [];
@@ -68,7 +72,7 @@ export function buildItems(tasks: readonly TaskListing[], selected: readonly str
   for (const taskId of selected) {
     if (seen.has(taskId)) continue;
     seen.add(taskId);
-    items.push({ label: taskId, description: 'not in your task list', picked: true, taskId, taskName: taskId });
+    items.push({ label: taskId, description: t('not in your task list'), picked: true, taskId, taskName: taskId });
   }
   return items;
 }

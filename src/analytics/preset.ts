@@ -3,6 +3,7 @@
  * the tab. Commands can be run from anywhere (palette, keybindings, other extensions, menus that
  * pass a Uri), so the argument is parsed, and anything unexpected means "no preset".
  */
+import { english, type Translate } from '../platform/errorText';
 import { presetSchema, type Preset } from '../webview/protocol';
 
 export type PresetParse = { preset: Preset | undefined; warning?: string };
@@ -37,8 +38,9 @@ export function normalisePreset(preset: Preset): Preset | undefined {
   return { ...(taskIds ? { taskIds } : {}), ...(label ? { label } : {}) };
 }
 
-export function panelTitle(preset: Preset | undefined): string {
-  return preset?.label ? `Analytics: ${preset.label}` : 'Task Analytics';
+/** The tab's title; `t` is vscode.l10n.t in the extension. */
+export function panelTitle(preset: Preset | undefined, t: Translate = english): string {
+  return preset?.label ? t('Analytics: {0}', preset.label) : t('Task Analytics');
 }
 
 /** Two presets ask for the same tasks (order aside): reopening one reveals the open panel. */

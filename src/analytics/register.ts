@@ -44,8 +44,6 @@ export interface AnalyticsRegistry {
   restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<AnalyticsPanel>;
 }
 
-const SIGN_IN_WITH_API_KEY = 'Sign In with API Key';
-const TRY_SANDBOX = 'Try the Sandbox';
 
 export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsRegistry {
   const open: AnalyticsPanel[] = [];
@@ -87,13 +85,15 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     const { preset, warning } = parsePreset(arg);
     if (warning) deps.log.warn(`analytics: ${warning}`);
     if (deps.getClient()) return openPanel(preset);
+    const apiKeyButton = vscode.l10n.t('Sign In with API Key');
+    const sandboxButton = vscode.l10n.t('Try the Sandbox');
     const choice = await deps.ui.showInformationMessage(
-      'Sign in to Scrapedeck to see how your tasks perform.',
-      SIGN_IN_WITH_API_KEY,
-      TRY_SANDBOX,
+      vscode.l10n.t('Sign in to Scrapedeck to see how your tasks perform.'),
+      apiKeyButton,
+      sandboxButton,
     );
-    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand(COMMANDS.signInWithApiKey);
-    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand(COMMANDS.trySandbox);
+    if (choice === apiKeyButton) await vscode.commands.executeCommand(COMMANDS.signInWithApiKey);
+    else if (choice === sandboxButton) await vscode.commands.executeCommand(COMMANDS.trySandbox);
     else return undefined;
     // Continue to what the user asked for once the sign-in went through.
     return deps.getClient() ? openPanel(preset) : undefined;

@@ -48,6 +48,7 @@ export class ResultStore {
     if (result) return result;
     throw new ApiError({
       kind: 'not-found',
+      // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
       message: 'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.',
     });
   }

@@ -75,6 +75,7 @@ export class WholeQuery {
     if (scope === 'all' && total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
         kind: 'invalid-request',
+        // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
         message: `This query matches ${formatInt(total)} rows; fetching all of them is limited to ${formatInt(MAX_FETCH_ALL_ROWS)}. Narrow the dates or tasks, or use Week or Month.`,
       });
     }

@@ -6,6 +6,7 @@ import { isApiError } from '../api/errors';
 import type { WireError } from '../webview/protocol';
 
 /** Not an ApiErrorKind: the user dismissed a dialog (save, quick pick). The page ignores it. */
+// l10n-exempt: the page ignores a cancel; never shown
 export const CANCELLED_BY_USER: WireError = { kind: 'cancelled', message: 'Cancelled.' };
 
 export function toWireError(error: unknown): WireError {
@@ -18,5 +19,6 @@ export function toWireError(error: unknown): WireError {
     return wire;
   }
   const detail = error instanceof Error ? error.message : String(error);
+  // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
   return { kind: 'internal', message: `Something went wrong in Scrapedeck: ${detail}` };
 }

@@ -39,18 +39,22 @@ export function maskUserinfo(raw: string): string {
  * only to a loopback host, where nothing can be overheard; not `*.localhost`), no user name or
  * password, no query or fragment. The normalised URL (no trailing slash), or why it is refused.
  */
-export function checkServiceAddress(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+/** Why an address is refused, for callers that word it themselves (the settings, through l10n). */
+export type AddressProblem = { code: 'not-url' } | { code: 'scheme'; got: string } | { code: 'userinfo' } | { code: 'query' };
+
+export function checkServiceAddress(raw: string): { ok: true; url: string } | { ok: false; reason: string; problem: AddressProblem } {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, reason: 'is not a URL' };
+    return { ok: false, reason: 'is not a URL', problem: { code: 'not-url' } };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return { ok: false, reason: `must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${url.protocol}//${url.host}` };
+    const got = `${url.protocol}//${url.host}`;
+    return { ok: false, reason: `must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${got}`, problem: { code: 'scheme', got } };
   }
-  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' };
-  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)' };
+  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password', problem: { code: 'userinfo' } };
+  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)', problem: { code: 'query' } };
   return { ok: true, url: url.toString().replace(/\/+$/, '') };
 }
 

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { appRefSchema } from '../api/schemas';
+import { english, type Translate } from '../platform/errorText';
 
 export type AppSource = 'added' | 'settings';
 
@@ -30,15 +31,14 @@ export function parseAppRef(text: unknown): { ref: string; namespace: string; na
   return { ref: parsed.data, namespace, name };
 }
 
-/** The message an input box shows for a bad reference (undefined = valid). */
-export function validateAppRefInput(text: string, alreadyTracked: (ref: string) => TrackedApp | undefined): string | undefined {
+/** The message an input box shows for a bad reference (undefined = valid); `t` is vscode.l10n.t in the extension. */
+export function validateAppRefInput(text: string, alreadyTracked: (ref: string) => TrackedApp | undefined, t: Translate = english): string | undefined {
   const parsed = appRefSchema.safeParse(text);
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'an app reference is namespace/name';
+  // The schema's own message is English (it also guards the wire), so the box words it itself.
+  if (!parsed.success) return t('an app reference is namespace/name, e.g. acme/price-tracker');
   const existing = alreadyTracked(parsed.data);
   if (existing) {
-    return existing.source === 'settings'
-      ? `${parsed.data} is already tracked (from the scrapedeck.trackedApps setting)`
-      : `${parsed.data} is already tracked`;
+    return existing.source === 'settings' ? t('{0} is already tracked (from the scrapedeck.trackedApps setting)', parsed.data) : t('{0} is already tracked', parsed.data);
   }
   return undefined;
 }

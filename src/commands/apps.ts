@@ -45,16 +45,16 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
       const text = await ui.showInputBox({
         title: t('Add Data App'),
         prompt: t('The app reference, as namespace/name. The service cannot list your apps, so Scrapedeck shows the ones you add.'),
-        placeHolder: 'acme/price-tracker',
+        placeHolder: 'acme/price-tracker', // l10n-exempt: an example reference, not words
         ignoreFocusOut: true,
-        validateInput: (value) => validateAppRefInput(value, (ref) => provider.find(ref)),
+        validateInput: (value) => validateAppRefInput(value, (ref) => provider.find(ref), t),
       });
       if (text === undefined) return undefined;
       // The box validates as the user types, but a replaced Ui (tests) may not: check again.
-      const problem = validateAppRefInput(text, (ref) => provider.find(ref));
+      const problem = validateAppRefInput(text, (ref) => provider.find(ref), t);
       const parsed = parseAppRef(text);
       if (problem !== undefined || parsed === undefined) {
-        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('an app reference is namespace/name')));
+        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('an app reference is namespace/name, e.g. acme/price-tracker')));
         return undefined;
       }
       try {

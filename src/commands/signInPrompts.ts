@@ -68,13 +68,13 @@ export async function signInWithApiKey(deps: SignInDeps, endpoints?: Endpoints):
     const named = await deps.ui.showInputBox({
       title: t('Sign In to Scrapedeck with an API Key (2/2)'),
       prompt: t('A name for this account, shown in the status bar and the Accounts menu. It is not secret.'),
-      value: ownLabel ?? apiKeyLabel(apiKey),
+      value: ownLabel ?? apiKeyLabel(apiKey, t),
       ignoreFocusOut: true,
       validateInput: (v) => labelProblem(v, apiKey, t),
     });
     if (named === undefined) return false;
     const label = named.trim();
-    ownLabel = label === apiKeyLabel(apiKey) ? undefined : label;
+    ownLabel = label === apiKeyLabel(apiKey, t) ? undefined : label;
     const result = await withCheckProgress(t('Scrapedeck: checking the API key…'), (signal) =>
       signIn(deps.account, 'apiKey', { apiKey, label }, { signal, ...(endpoints ? { endpoints } : {}) }),
     );

@@ -25,7 +25,7 @@ export type AppendFormat = 'csv' | 'jsonl';
 /** The header is looked for in the file's first megabyte. */
 const HEADER_LIMIT = 1 << 20;
 
-/** Why a file cannot be appended to; said to the user as it is (with the file's name). */
+/** Why a file cannot be appended to: `reason` is worded for the user by pullFlow.ts (l10n), `message` is the log's. */
 export class UnusableFileError extends Error {
   override readonly name = 'UnusableFileError';
   constructor(

@@ -33,9 +33,9 @@ function filters(): Record<string, string[]> {
 
 async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | undefined> {
   const items: (vscode.QuickPickItem & { format: DataFormat })[] = [
-    { label: 'CSV', description: t('UTF-8 with BOM, opens in spreadsheets'), format: 'csv' },
-    { label: 'JSON Lines', description: t('one JSON object per line'), format: 'jsonl' },
-    { label: 'JSON', description: t('one array of objects'), format: 'json' },
+    { label: 'CSV', description: t('UTF-8 with BOM, opens in spreadsheets'), format: 'csv' }, // l10n-exempt: a format's name
+    { label: 'JSON Lines', description: t('one JSON object per line'), format: 'jsonl' }, // l10n-exempt: a format's name
+    { label: 'JSON', description: t('one array of objects'), format: 'json' }, // l10n-exempt: a format's name
   ];
   const picked = await deps.ui.showQuickPick(items, { title: t('Which format for {0}?', file), placeHolder: t('The file name does not say (.csv, .jsonl or .json)') });
   return picked?.format;

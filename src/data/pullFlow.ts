@@ -120,9 +120,21 @@ function unusable(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps
   }
   const other = t('Choose Another File…');
   void deps.ui
-    .showErrorMessage(t('Scrapedeck cannot append the new rows of “{0}” to {1}: {2}. Nothing was pulled or changed.', task.taskName, fileLabel(uri), error.message), other)
+    .showErrorMessage(unusableText(error.reason, task.taskName, fileLabel(uri)), other)
     .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
   return { outcome: 'unusable', file: uri };
+}
+
+/** One whole sentence per reason, so a translation never embeds an English fragment. */
+function unusableText(reason: UnusableFileError['reason'], task: string, file: string): string {
+  switch (reason) {
+    case 'folder':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is a folder. Nothing was pulled or changed.', task, file);
+    case 'not-text':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is not UTF-8 text. Nothing was pulled or changed.', task, file);
+    case 'no-header':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it does not start with a CSV header line. Nothing was pulled or changed.', task, file);
+  }
 }
 
 /** Each stage says what became of the rows: none is lost, some may come twice. */

@@ -42,6 +42,7 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
   const groups = batches(taskIds);
   const totals = new Map<string, Totals>();
   if (groups.length === 0) return { totals, requestIds: [] };
+  // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
   if (signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Refreshing task health was cancelled' });
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();

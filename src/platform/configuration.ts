@@ -12,7 +12,6 @@ export interface SettingsChange {
   readonly changed: readonly (keyof Settings)[];
 }
 
-const OPEN_SETTINGS = 'Open Settings';
 
 export class Configuration implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingsChange>();
@@ -52,7 +51,7 @@ export class Configuration implements vscode.Disposable {
       httpProxy: vscode.workspace.getConfiguration('http').get<unknown>('proxy'),
       analyticsAutoFetchRows: config.get<unknown>('analytics.autoFetchRows'),
     };
-    const { values, problems } = validateSettings(raw, lastGood);
+    const { values, problems } = validateSettings(raw, lastGood, vscode.l10n.t);
     this.report(problems);
     return values;
   }
@@ -62,8 +61,9 @@ export class Configuration implements vscode.Disposable {
     for (const problem of problems) {
       if (this.shown.has(problem.message)) continue;
       this.log.warn(problem.message);
-      void this.ui.showWarningMessage(problem.message, OPEN_SETTINGS).then((choice) => {
-        if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+      const openSettings = vscode.l10n.t('Open Settings');
+      void this.ui.showWarningMessage(problem.message, openSettings).then((choice) => {
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
       });
     }
     // Forget fixed problems, so the same mistake made again is reported again.

@@ -8,6 +8,8 @@ import { headerValueIssue } from '../api/headerValues';
 import { fitText } from '../api/replyBody';
 import { APP_REF_RE } from '../api/schemas';
 import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo } from '../api/urls';
+import { english, type Translate } from './errorText';
+import { badTrackedAppsText, refusalText, type Fallback, type Refusal } from './settingsText';
 
 export { isLoopbackHost };
 
@@ -80,18 +82,16 @@ export function checkServiceUrl(raw: string): { ok: true; url: string } | { ok: 
   return checkServiceAddress(raw);
 }
 
-function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; refusal: Refusal } {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, reason: 'is not a URL' };
+    return { ok: false, refusal: { why: 'proxy-not-url' } };
   }
   // Plain http is normal for a proxy: the tunnel to the service is still TLS.
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: 'must be an http:// or https:// proxy address' };
-  }
-  if (!hasDecodableUserinfo(url)) return { ok: false, reason: 'has a user name or password with a % that is not a valid escape (write % as %25)' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, refusal: { why: 'proxy-scheme' } };
+  if (!hasDecodableUserinfo(url)) return { ok: false, refusal: { why: 'proxy-escape' } };
   return { ok: true, url: url.toString() };
 }
 
@@ -104,36 +104,38 @@ function show(value: unknown): string {
   return fitText(typeof value === 'string' ? JSON.stringify(maskUserinfo(value)) : (JSON.stringify(value) ?? String(value)), 120);
 }
 
-/** Reads and validates every setting. `lastGood` stands in for any value that is refused. */
-export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> = DEFAULT_SETTINGS): SettingsResult {
+/** Reads and validates every setting. `lastGood` stands in for any value that is refused; `t` words the problems. */
+export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> = DEFAULT_SETTINGS, t: Translate = english): SettingsResult {
   const problems: SettingProblem[] = [];
-  const refuse = (setting: SettingId, value: unknown, reason: string, using: string): void => {
-    problems.push({ setting, message: `The setting ${setting} is ${show(value)}, which ${reason}. Using ${using} instead.` });
+  const refuse = (setting: SettingId, value: unknown, refusal: Refusal, using: Fallback): void => {
+    problems.push({ setting, message: refusalText(setting, show(value), refusal, using, t) });
   };
+  const NOT_TEXT: Refusal = { why: 'not-text' };
+  const value = (v: string): Fallback => ({ value: v });
 
   // Base URL: required, so an empty value also falls back.
   let baseUrl = lastGood.baseUrl;
   if (raw.baseUrl === undefined || raw.baseUrl === null || raw.baseUrl === '') {
     baseUrl = DEFAULT_BASE_URL;
   } else if (typeof raw.baseUrl !== 'string') {
-    refuse('scrapedeck.baseUrl', raw.baseUrl, 'is not text', lastGood.baseUrl);
+    refuse('scrapedeck.baseUrl', raw.baseUrl, NOT_TEXT, value(lastGood.baseUrl));
   } else {
-    const checked = checkServiceUrl(raw.baseUrl);
+    const checked = checkServiceAddress(raw.baseUrl);
     if (checked.ok) baseUrl = checked.url;
-    else refuse('scrapedeck.baseUrl', raw.baseUrl, checked.reason, lastGood.baseUrl);
+    else refuse('scrapedeck.baseUrl', raw.baseUrl, { why: 'address', problem: checked.problem }, value(lastGood.baseUrl));
   }
 
   // Hub URL: optional; empty means "not set".
   let datahubUrl = lastGood.datahubUrl;
-  const hubFallback = lastGood.datahubUrl ?? 'no hub address';
+  const hubFallback: Fallback = lastGood.datahubUrl === undefined ? { none: 'hub' } : value(lastGood.datahubUrl);
   if (raw.datahubUrl === undefined || raw.datahubUrl === null || (typeof raw.datahubUrl === 'string' && raw.datahubUrl.trim() === '')) {
     datahubUrl = undefined;
   } else if (typeof raw.datahubUrl !== 'string') {
-    refuse('scrapedeck.datahubUrl', raw.datahubUrl, 'is not text', hubFallback);
+    refuse('scrapedeck.datahubUrl', raw.datahubUrl, NOT_TEXT, hubFallback);
   } else {
-    const checked = checkServiceUrl(raw.datahubUrl);
+    const checked = checkServiceAddress(raw.datahubUrl);
     if (checked.ok) datahubUrl = checked.url;
-    else refuse('scrapedeck.datahubUrl', raw.datahubUrl, checked.reason, hubFallback);
+    else refuse('scrapedeck.datahubUrl', raw.datahubUrl, { why: 'address', problem: checked.problem }, hubFallback);
   }
 
   let requestsPerSecond = lastGood.requestsPerSecond;
@@ -145,26 +147,21 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     raw.requestsPerSecond < 1 ||
     raw.requestsPerSecond > MAX_REQUESTS_PER_SECOND
   ) {
-    refuse(
-      'scrapedeck.requestsPerSecond',
-      raw.requestsPerSecond,
-      `is not a number from 1 to ${MAX_REQUESTS_PER_SECOND} (the service allows ${MAX_REQUESTS_PER_SECOND} per second)`,
-      String(lastGood.requestsPerSecond),
-    );
+    refuse('scrapedeck.requestsPerSecond', raw.requestsPerSecond, { why: 'rate', max: MAX_REQUESTS_PER_SECOND }, value(String(lastGood.requestsPerSecond)));
   } else {
     requestsPerSecond = raw.requestsPerSecond;
   }
 
   let externalUserId = lastGood.externalUserId;
-  const idFallback = lastGood.externalUserId === undefined ? 'no external user id' : show(lastGood.externalUserId);
+  const idFallback: Fallback = lastGood.externalUserId === undefined ? { none: 'externalUserId' } : value(show(lastGood.externalUserId));
   if (raw.externalUserId === undefined || raw.externalUserId === null || (typeof raw.externalUserId === 'string' && raw.externalUserId.trim() === '')) {
     externalUserId = undefined;
   } else if (typeof raw.externalUserId !== 'string') {
-    refuse('scrapedeck.externalUserId', raw.externalUserId, 'is not text', idFallback);
+    refuse('scrapedeck.externalUserId', raw.externalUserId, NOT_TEXT, idFallback);
   } else if (headerValueIssue(raw.externalUserId.trim()) !== undefined || raw.externalUserId.length > 256) {
     // It travels as an HTTP header value: name the character the header layer would refuse.
     const issue = headerValueIssue(raw.externalUserId.trim());
-    refuse('scrapedeck.externalUserId', raw.externalUserId, issue !== undefined ? `${issue}, which cannot be sent in an HTTP header` : 'is over 256 characters', idFallback);
+    refuse('scrapedeck.externalUserId', raw.externalUserId, issue !== undefined ? { why: 'header', issue } : { why: 'too-long', max: 256 }, idFallback);
   } else {
     externalUserId = raw.externalUserId.trim();
   }
@@ -174,7 +171,7 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
   if (raw.trackedApps === undefined || raw.trackedApps === null) {
     trackedApps = [];
   } else if (!Array.isArray(raw.trackedApps)) {
-    refuse('scrapedeck.trackedApps', raw.trackedApps, 'is not a list', 'the previous list');
+    refuse('scrapedeck.trackedApps', raw.trackedApps, { why: 'not-list' }, { none: 'previousList' });
   } else {
     const good = new Set<string>();
     const bad: unknown[] = [];
@@ -184,29 +181,26 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     }
     trackedApps = [...good];
     if (bad.length > 0) {
-      problems.push({
-        setting: 'scrapedeck.trackedApps',
-        message: `The setting scrapedeck.trackedApps has ${bad.length === 1 ? 'an entry' : 'entries'} that ${bad.length === 1 ? 'is' : 'are'} not namespace/name (${bad.map(show).join(', ')}). ${bad.length === 1 ? 'It is' : 'They are'} ignored.`,
-      });
+      problems.push({ setting: 'scrapedeck.trackedApps', message: badTrackedAppsText(bad.map(show).join(', '), bad.length, t) });
     }
   }
 
   // Proxy: ours first, then VS Code's http.proxy. Either being bad means a direct connection
   // (or the last good proxy), never a half-parsed address.
   let proxy = lastGood.proxy;
-  const proxyFallback = lastGood.proxy ?? 'no proxy';
+  const proxyFallback: Fallback = lastGood.proxy === undefined ? { none: 'proxy' } : value(lastGood.proxy);
   const ownProxy = typeof raw.proxy === 'string' ? raw.proxy.trim() : raw.proxy;
   if (ownProxy !== undefined && ownProxy !== null && ownProxy !== '') {
-    if (typeof ownProxy !== 'string') refuse('scrapedeck.proxy', raw.proxy, 'is not text', proxyFallback);
+    if (typeof ownProxy !== 'string') refuse('scrapedeck.proxy', raw.proxy, NOT_TEXT, proxyFallback);
     else {
       const checked = checkProxyUrl(ownProxy);
       if (checked.ok) proxy = checked.url;
-      else refuse('scrapedeck.proxy', raw.proxy, checked.reason, proxyFallback);
+      else refuse('scrapedeck.proxy', raw.proxy, checked.refusal, proxyFallback);
     }
   } else if (typeof raw.httpProxy === 'string' && raw.httpProxy.trim() !== '') {
     const checked = checkProxyUrl(raw.httpProxy);
     if (checked.ok) proxy = checked.url;
-    else refuse('http.proxy', raw.httpProxy, `${checked.reason} (Scrapedeck uses it because scrapedeck.proxy is empty)`, proxyFallback);
+    else refuse('http.proxy', raw.httpProxy, checked.refusal, proxyFallback);
   } else {
     proxy = undefined;
   }
@@ -216,7 +210,7 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
   const { min, max } = AUTO_FETCH_ROWS;
   if (rows === undefined || rows === null) analyticsAutoFetchRows = AUTO_FETCH_ROWS.default;
   else if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < min || rows > max) {
-    refuse('scrapedeck.analytics.autoFetchRows', rows, `is not a whole number from ${min} to ${max.toLocaleString('en-US')}`, String(lastGood.analyticsAutoFetchRows));
+    refuse('scrapedeck.analytics.autoFetchRows', rows, { why: 'whole-number', min, max: max.toLocaleString('en-US') }, value(String(lastGood.analyticsAutoFetchRows)));
   } else analyticsAutoFetchRows = rows;
 
   return { values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy, analyticsAutoFetchRows }, problems };

@@ -6,11 +6,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { statusBarText } from '../../src/account/statusBar';
+import { ApiError } from '../../src/api/errors';
+import { composeErrorText } from '../../src/platform/errorText';
+import { getApi, replaceUi, waitFor } from './viewsHarness';
 
 const locale = process.env.SCRAPEDECK_TEST_LOCALE;
 
 if (locale !== undefined) {
-  describe(`Scrapedeck in another display language (${locale}, real VS Code)`, () => {
+  // The expected texts are German: the run that sets a locale is `--locale de` (scripts/test-all.mjs).
+  describe(`Scrapedeck in another display language (${locale}, real VS Code; German)`, () => {
     it('VS Code runs in that language', () => {
       assert.equal(vscode.env.language, locale);
     });
@@ -23,6 +27,47 @@ if (locale !== undefined) {
       assert.equal(view.tooltip, 'Scrapedeck: nicht bei https://openapi.example.com angemeldet. Zum Anmelden klicken.');
       // A string the bundle does not translate stays English rather than breaking.
       assert.equal(vscode.l10n.t('Scrapedeck has no translation for this sentence.'), 'Scrapedeck has no translation for this sentence.');
+    });
+
+    it('a notification and a quick pick of the running extension are in German', async () => {
+      const api = await getApi();
+      const shown: string[] = [];
+      const picks: { labels: string[]; title: string | undefined }[] = [];
+      const restore = replaceUi(api, {
+        showInformationMessage: (message: string) => {
+          shown.push(message);
+          return Promise.resolve(undefined);
+        },
+        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions) =>
+          Promise.resolve(items).then((list) => {
+            picks.push({ labels: list.map((i) => i.label), title: options.title });
+            return undefined;
+          }),
+      });
+      try {
+        // A data command without a task says how to choose one: a real notification text.
+        await vscode.commands.executeCommand('scrapedeck.data.export');
+        await waitFor('the notification', () => shown.length > 0);
+        assert.equal(shown[0], 'Wählen Sie eine Aufgabe in der Scrapedeck-Ansicht „Aufgaben“ und verwenden Sie ihr Kontextmenü.');
+        // The account menu, signed in or not, offers its settings and log in German.
+        await vscode.commands.executeCommand('scrapedeck.accountMenu');
+        await waitFor('the account menu', () => picks.length > 0);
+        const menu = picks[0];
+        assert.ok(menu);
+        assert.ok(menu.labels.includes('$(settings-gear) Einstellungen öffnen'), menu.labels.join(' | '));
+        assert.ok(menu.labels.includes('$(output) Protokoll anzeigen'), menu.labels.join(' | '));
+        assert.match(menu.title ?? '', /^Scrapedeck: /);
+      } finally {
+        restore();
+      }
+    });
+
+    it('error text composed in src/platform/errorText.ts is in German', () => {
+      const error = new ApiError({ kind: 'rate-limited', message: 'Too many requests.', requestId: 'r-1' });
+      const { text, requestId } = composeErrorText(error, 'loadTasks', 'Preise', vscode.l10n.t);
+      assert.ok(text.startsWith('Die Aufgaben von „Preise“ konnten nicht geladen werden.'), text);
+      assert.ok(text.includes('Der Dienst begrenzt die Anfragen'), text);
+      assert.equal(requestId, 'r-1', 'the request id is offered, not translated away');
     });
 
     it('manifest strings come from package.nls.de.json (command titles, view names)', async () => {

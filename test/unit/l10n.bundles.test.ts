@@ -4,18 +4,11 @@
  * really passes to vscode.l10n.t (a reworded message would otherwise silently lose its translation).
  */
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { ROOT, translatedKeys } from './helpers/l10nSource';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? sources(full) : full.endsWith('.ts') ? [full] : [];
-  });
-}
 
 describe('l10n: manifest and runtime bundles', () => {
   it('every %key% in package.json has its English text in package.nls.json', () => {
@@ -32,11 +25,8 @@ describe('l10n: manifest and runtime bundles', () => {
   });
 
   it('every string of l10n/bundle.l10n.de.json is one the code passes to l10n.t', () => {
-    const code = sources(path.join(ROOT, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
-    const single = [...code.matchAll(/\bt\(\s*'((?:[^'\\]|\\.)*)'/g)].map((m) => (m[1] as string).replace(/\\'/g, "'"));
-    const double = [...code.matchAll(/\bt\(\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] as string).replace(/\\"/g, '"'));
-    const used = new Set([...single, ...double]);
-    const stale = Object.keys(json('l10n/bundle.l10n.de.json')).filter((k) => !used.has(k));
+    const { keys } = translatedKeys();
+    const stale = Object.keys(json('l10n/bundle.l10n.de.json')).filter((k) => !keys.has(k));
     assert.deepEqual(stale, []);
   });
 });

@@ -123,6 +123,7 @@ export class TasksModel {
     const groups = await this.loadGroups(signal);
     if (groups.value === undefined) {
       // No value and no error: signed out (or reset meanwhile). Never throw undefined.
+      // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
       throw groups.error ?? new ApiError({ kind: 'auth', message: 'Not signed in: sign in to choose from your tasks.' });
     }
     const rows: TaskRow[] = [];
