@@ -54,7 +54,17 @@ describe('analytics page: themes', function () {
       const body = (globalThis as unknown as { document: { body: { className: string } } }).document.body;
       body.className = 'vscode-light';
     });
-    await p.page.waitForTimeout(150); // the observer repaints on the next animation frame
+    // The observer repaints on the next animation frame: wait until the charts were coloured for
+    // the new background (window.__scrapedeckCharts), not for a fixed time.
+    await p.page.waitForFunction(() => {
+      const g = globalThis as unknown as {
+        __scrapedeckCharts: { charts(): { background: string }[] };
+        document: { body: unknown };
+        getComputedStyle(e: unknown): { backgroundColor: string };
+      };
+      const bg = g.getComputedStyle(g.document.body).backgroundColor;
+      return g.__scrapedeckCharts.charts().every((c) => c.background === bg);
+    });
     const after = await canvas.screenshot();
     assert.ok(!before.equals(after), 'the chart was redrawn in the light colours');
     await assertClean(p);

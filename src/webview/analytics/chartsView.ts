@@ -6,12 +6,15 @@
  */
 import {
   BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
-  type ChartConfiguration, type ChartDataset, type ChartType, type ScriptableContext,
+  type ChartConfiguration, type ChartDataset, type ChartType,
 } from 'chart.js';
 import { durationStep, formatDuration, formatDurationTick, formatInt } from '../../analyticsModel/format';
 import { coverageTag, type Coverage } from '../../analyticsModel/pages';
 import type { Bucket } from '../../analyticsModel/series';
+import { installChartsProbe, probeChart, type ChartProbe } from './chartsProbe';
+import { dateTick } from './dateTicks';
 import { h } from './dom';
+import { applyAxisColours, seriesStyle, type Palette, type SeriesColour } from './chartColours';
 import { readColours, type ChartColours } from './theme';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
@@ -24,7 +27,7 @@ interface ChartSpec {
   type: 'bar' | 'line';
   stacked: boolean;
   duration: boolean;
-  series: { label: string; colour: keyof ChartColours; pick(b: Bucket): number | null }[];
+  series: { label: string; colour: SeriesColour; pick(b: Bucket): number | null }[];
 }
 
 const SPECS: ChartSpec[] = [
@@ -62,18 +65,29 @@ interface Shown {
   readout: HTMLElement;
   /** What the read-out says when the pointer is not on a bucket: the values of a lone bucket. */
   rest: { text: string };
+  /** The legend swatches, in series order. */
+  swatches: HTMLElement[];
 }
 
 export class ChartsView {
   readonly root = h('div', { class: 'charts' });
   private readonly charts: Shown[] = [];
   /** Legend swatches, coloured like their lines (theme colours made opaque, see colour.ts). */
-  private readonly swatches: { el: HTMLElement; colour: keyof ChartColours }[] = [];
-  private colours: ChartColours | undefined;
+  private readonly swatches: { el: HTMLElement; colour: SeriesColour }[] = [];
+  private palette: Palette | undefined;
+
+  constructor() {
+    installChartsProbe(() => this.probe());
+  }
+
+  /** The charts as laid out now (see chartsProbe.ts). */
+  probe(): ChartProbe[] {
+    return this.charts.map((c) => probeChart(c.spec.id, c.chart, c.swatches, this.palette?.current.background ?? ''));
+  }
 
   update(buckets: Bucket[], coverage: Coverage): void {
-    const colours = (this.colours ??= readColours());
-    if (this.charts.length === 0) this.create(colours);
+    const palette = (this.palette ??= { current: readColours() });
+    if (this.charts.length === 0) this.create(palette);
     const labels = buckets.map((b) => b.label);
     const part = coverageTag(coverage);
     this.root.classList.toggle('partial', !coverage.complete);
@@ -93,7 +107,6 @@ export class ChartsView {
       // A lone bucket: its value is said below the chart, and a line's single point drawn large.
       shown.rest.text = buckets.length === 1 ? readout(chart, 0, spec) : '';
       shown.readout.textContent = shown.rest.text;
-      lonePoint(chart, spec, buckets.length === 1);
       if (spec.duration) setDurationStep(chart, spec, buckets);
       chart.update('none');
     }
@@ -101,22 +114,21 @@ export class ChartsView {
 
   /** Re-reads the theme's colours and repaints. */
   retheme(): void {
-    this.colours = readColours();
-    for (const { spec, chart } of this.charts) {
-      applyColours(chart, spec, this.colours);
+    const colours = readColours();
+    if (this.palette) this.palette.current = colours;
+    for (const { chart } of this.charts) {
+      applyAxisColours(chart, colours);
       chart.update('none');
     }
-    this.paintSwatches(this.colours);
+    this.paintSwatches(colours);
   }
 
   private paintSwatches(colours: ChartColours): void {
-    for (const { el, colour } of this.swatches) {
-      const value = colours[colour];
-      if (typeof value === 'string') el.style.backgroundColor = value;
-    }
+    for (const { el, colour } of this.swatches) el.style.backgroundColor = colours[colour];
   }
 
-  private create(colours: ChartColours): void {
+  private create(palette: Palette): void {
+    const colours = palette.current;
     Chart.defaults.font.family = colours.font;
     for (const spec of SPECS) {
       const canvas = h('canvas', { attrs: { id: spec.id, role: 'img' } });
@@ -124,11 +136,12 @@ export class ChartsView {
       // An HTML legend instead of Chart.js's plugin: smaller bundle, and its swatches take their
       // colours straight from the theme's CSS variables.
       const legendNotes = spec.series.map(() => h('span', { class: 'legend-note' }));
-      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => {
+      const swatches = spec.series.map((s) => {
         const swatch = h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } });
         this.swatches.push({ el: swatch, colour: s.colour });
-        return h('li', {}, swatch, s.label, legendNotes[i]);
-      }));
+        return swatch;
+      });
+      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', s.label, legendNotes[i])));
       const readoutEl = h('p', { class: 'readout' });
       const tag = h('span', { class: 'coverage-tag' });
       const empty = h('p', { class: 'chart-empty', text: 'No data for these rows' });
@@ -136,9 +149,9 @@ export class ChartsView {
       const figure = h('figure', { class: 'chart' }, caption, h('div', { class: 'chart-box' }, canvas, empty), legend, readoutEl);
       this.root.append(figure);
       const rest = { text: '' };
-      const chart = new Chart(canvas, config(spec, readoutEl, rest));
-      applyColours(chart, spec, colours);
-      this.charts.push({ spec, chart, canvas, tag, empty, legendNotes, readout: readoutEl, rest });
+      const chart = new Chart(canvas, config(spec, readoutEl, rest, palette));
+      applyAxisColours(chart, colours);
+      this.charts.push({ spec, chart, canvas, tag, empty, legendNotes, readout: readoutEl, rest, swatches });
     }
     this.paintSwatches(colours);
   }
@@ -151,27 +164,9 @@ function readout(chart: Chart, index: number, spec: ChartSpec): string {
   return `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets.map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
 }
 
-/** One bucket: a line chart has no line to draw, so its point (see POINT) is drawn centred. */
-function lonePoint(chart: Chart, spec: ChartSpec, lone: boolean): void {
-  const x = chart.options.scales?.['x'];
-  if (spec.type === 'line' && x) Object.assign(x, { offset: lone });
-}
-
-/**
- * A line's points, worked out at every draw: large when there is one bucket (a line of one point
- * draws nothing else), in the dataset's current colour. Chart.js caches plain point options from
- * its first draw, before the theme's colours were applied: the average-duration chart drew its
- * points in the default transparent grey, which is why a one-day result looked blank.
- */
-const POINT = {
-  pointRadius: (ctx: ScriptableContext<'line'>): number => ((ctx.chart.data.labels?.length ?? 0) === 1 ? 5 : 2),
-  pointBackgroundColor: (ctx: ScriptableContext<'line'>): string => String(ctx.dataset.borderColor ?? ''),
-  pointBorderColor: (ctx: ScriptableContext<'line'>): string => String(ctx.dataset.borderColor ?? ''),
-};
-
-function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }): ChartConfiguration<ChartType, Values, string> {
+function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }, palette: Palette): ChartConfiguration<ChartType, Values, string> {
   const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
-  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [], ...(spec.type === 'line' ? POINT : {}) }));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [], ...seriesStyle(spec.type, s.colour, palette) }));
   return {
     type: spec.type,
     data: { labels: [], datasets },
@@ -186,8 +181,15 @@ function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string })
         readoutEl.textContent = index === undefined ? rest.text : readout(chart, index, spec);
       },
       scales: {
-        // sampleSize: measure a few labels, not all 100 buckets', to decide which fit.
-        x: { stacked: spec.stacked, ticks: { maxRotation: 0, autoSkip: true, sampleSize: 8 } },
+        // Every chart puts its dates in the middle of equal slots (offset), as the bar chart does:
+        // Chart.js's autoSkip sizes its stride for slots, and on an edge-to-edge line axis its
+        // stride left labels 5 px short of their width ("2026-11-012026-11-09" at 1400x900).
+        // Narrow charts write dates short (dateTick). Every label is measured: they differ (weeks).
+        x: {
+          stacked: spec.stacked,
+          offset: true,
+          ticks: { autoSkip: true, autoSkipPadding: 12, maxRotation: 0, callback: dateTick },
+        },
         // grace: a point at the top of the scale is not cut in half by the chart's edge.
         y: { stacked: spec.stacked, beginAtZero: true, grace: '5%', ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
       },
@@ -202,29 +204,6 @@ function setDurationStep(chart: Chart, spec: ChartSpec, buckets: Bucket[]): void
   let max = 0;
   for (const b of buckets) for (const s of spec.series) max = Math.max(max, s.pick(b) ?? 0);
   Object.assign(y.ticks, { stepSize: durationStep(max) });
-}
-
-function applyColours(chart: Chart, spec: ChartSpec, c: ChartColours): void {
-  spec.series.forEach((s, i) => {
-    const dataset = chart.data.datasets[i];
-    if (!dataset) return;
-    const colour = c[s.colour];
-    if (typeof colour !== 'string') return;
-    Object.assign(dataset, {
-      backgroundColor: colour,
-      borderColor: spec.type === 'bar' && c.highContrast ? c.text : colour,
-      borderWidth: spec.type === 'bar' ? (c.highContrast ? 1 : 0) : 2,
-    });
-  });
-  const options = chart.options;
-  options.color = c.text;
-  for (const axis of ['x', 'y'] as const) {
-    const scale = options.scales?.[axis];
-    if (!scale) continue;
-    if (scale.ticks) scale.ticks.color = c.text;
-    if (scale.grid) scale.grid.color = c.grid;
-    if ('border' in scale && scale.border) scale.border.color = c.grid;
-  }
 }
 
 function describe(spec: ChartSpec, buckets: Bucket[], anyValue: boolean, part: string): string {

@@ -45,12 +45,10 @@ export class Layout {
     );
     this.results.hidden = true;
     this.form.root.hidden = true;
+    // One main landmark after the header: screen readers jump straight to the query and results.
     app.replaceChildren(
       h('header', { class: 'page-header' }, h('h1', { text: 'Task analytics' }), this.subtitle),
-      this.waiting,
-      this.form.root,
-      this.status.root,
-      this.results,
+      h('main', {}, this.waiting, this.form.root, this.status.root, this.results),
     );
   }
 }

@@ -1,0 +1,9 @@
+/** The x-axis tick callback: full dates where there is room, short ones on narrow charts. */
+import type { Scale } from 'chart.js';
+import { shortBucketLabel, useShortLabels } from '../../analyticsModel/shortLabel';
+
+export function dateTick(this: Scale, value: number | string, index: number): string {
+  const label = this.getLabelForValue(typeof value === 'number' ? value : index);
+  const count = this.chart.data.labels?.length ?? 0;
+  return useShortLabels(this.chart.width, count) ? shortBucketLabel(label) : label;
+}

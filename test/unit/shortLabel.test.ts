@@ -1,0 +1,18 @@
+import * as assert from 'node:assert/strict';
+import { shortBucketLabel, useShortLabels } from '../../src/analyticsModel/shortLabel';
+
+describe('short chart date labels', () => {
+  it('drops the year of a day and keeps the week number of a week', () => {
+    assert.equal(shortBucketLabel('2026-11-16'), '11-16');
+    assert.equal(shortBucketLabel('2026-W47 (11-16 – 11-22)'), 'W47');
+    assert.equal(shortBucketLabel('2026-W47'), 'W47');
+  });
+  it('leaves anything else as it is', () => {
+    for (const l of ['', 'Unknown', '2026-11', '26-11-16', '2026-W4']) assert.equal(shortBucketLabel(l), l);
+  });
+  it('goes short only on narrow charts with more than a few buckets', () => {
+    assert.equal(useShortLabels(440, 46), true);
+    assert.equal(useShortLabels(440, 4), false);
+    assert.equal(useShortLabels(1300, 46), false);
+  });
+});
