@@ -61,3 +61,12 @@ export function coverageText(c: Coverage): string {
 export function coverageTag(c: Coverage): string {
   return c.complete ? '' : `first ${formatInt(c.rows)} of ${formatInt(c.total)} rows`;
 }
+
+/** "Show all": every row fetched so far in one scrollable table; the pager has nowhere to go. */
+export function allRowsWindow(fetched: number, total: number): PageWindow {
+  const rows = Math.max(0, Math.floor(fetched));
+  const label = rows >= total
+    ? (total === 1 ? 'The one row' : `All ${formatInt(total)} rows`)
+    : `All ${formatInt(rows)} rows fetched so far (of ${formatInt(total)})`;
+  return { page: 1, pages: 1, start: 0, end: rows, canPrev: false, canNext: false, canLast: false, label };
+}

@@ -29,7 +29,7 @@ describe('analytics page: results', function () {
     type Cells = string[][];
     /** Every body cell as text|class|title, row by row, straight from the DOM. */
     type Cell = { textContent: string | null; className: string; getAttribute(name: string): string | null };
-    const cellsOf = (page: AnalyticsPage): Promise<Cells> => page.page.$$eval('table.records tbody tr', (trs) =>
+    const cellsOf = (page: AnalyticsPage): Promise<Cells> => page.page.$$eval('table.records tbody tr:not(.spacer)', (trs) =>
       trs.map((tr) => Array.from((tr as unknown as { cells: ArrayLike<Cell> }).cells, (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`)));
     /** The same result on a brand-new page: nothing there to reuse. */
     const reference = async (result: AnalyticsRecord[]): Promise<Cells> => {

@@ -49,7 +49,7 @@ export async function answerRest(p: AnalyticsPage, r: Posted, records: Analytics
 /** The cells of the table body, row by row. */
 export async function tableRows(p: AnalyticsPage): Promise<string[][]> {
   type Cell = { textContent: string | null };
-  return p.page.$$eval('table.records tbody tr', (rows) =>
+  return p.page.$$eval('table.records tbody tr:not(.spacer)', (rows) =>
     rows.map((r) => Array.from((r as unknown as { children: ArrayLike<Cell> }).children, (c) => (c.textContent ?? '').trim())));
 }
 

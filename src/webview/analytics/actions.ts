@@ -58,6 +58,15 @@ export class Actions {
     this.c.save();
   }
 
+  /** "Show all" on: every row fetched, scrollable; off: back to the page the pager was on. */
+  showAll(on: boolean): void {
+    const { s } = this.c;
+    if (s.showAll === on) return;
+    s.showAll = on;
+    this.c.results.render(s);
+    this.c.save();
+  }
+
   copy(text: string): void {
     if (text) this.c.host.post({ type: 'copy', text: text.slice(0, 1000) });
   }

@@ -44,6 +44,7 @@ export class Controller {
       exportAs: (format) => void this.actions.exportAs(format),
       cancel: () => this.queries.cancel(),
       sort: (column) => this.actions.sort(column),
+      showAll: (on) => this.actions.showAll(on),
     });
     const requests = new Requests((m) => host.post(m));
     this.c = new PageContext(initialState(), ui, host, requests, new ResultsRenderer(ui));
@@ -151,6 +152,7 @@ export class Controller {
       if (m.taskNames) s.form = labelFromHost(s.form, m.taskNames);
       s.result = restored?.result;
       s.sort = restored?.sort;
+      s.showAll = restored?.showAll === true;
       s.pageSize = validPageSize(s.form) ?? s.pageSize;
       const r = s.result;
       // Its rows were too many to keep: the page shows nothing of it until they are back.

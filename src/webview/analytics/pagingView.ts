@@ -1,6 +1,8 @@
 /**
  * Paging controls ("Rows 21–40 of 1,234 · Page 2 of 62", First/Prev/Next/Last) over the rows on
- * the page, and the export buttons. A page whose rows are still being fetched cannot be chosen yet.
+ * the page, "Show all" (every row fetched in one scrollable table), and the export buttons. A page
+ * whose rows are still being fetched cannot be chosen yet. Focus stays where the user acted: a
+ * pager button that becomes disabled under the focus hands it to its nearest enabled neighbour.
  */
 import type { PageWindow } from '../../analyticsModel/pages';
 import { button, h } from './dom';
@@ -8,6 +10,7 @@ import { button, h } from './dom';
 export interface PagingHandlers {
   goTo(page: number): void;
   exportAs(format: 'csv' | 'json'): void;
+  showAll(on: boolean): void;
 }
 
 export class PagingView {
@@ -19,6 +22,8 @@ export class PagingView {
   private readonly last: HTMLButtonElement;
   private readonly exportCsv: HTMLButtonElement;
   private readonly exportJson: HTMLButtonElement;
+  private readonly showAll: HTMLButtonElement;
+  private readonly nav: HTMLButtonElement[];
   private page = 1;
   private pages = 1;
 
@@ -29,14 +34,19 @@ export class PagingView {
     this.last = button('Last', () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': 'Last page' } });
     this.exportCsv = button('Export CSV', () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
     this.exportJson = button('Export JSON', () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
-    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, this.first, this.prev, this.next, this.last);
+    this.showAll = button('Show all', () => handlers.showAll(this.showAll.getAttribute('aria-pressed') !== 'true'), {
+      class: 'secondary', attrs: { id: 'show-all', 'aria-pressed': 'false', title: 'Show every row fetched in one scrollable table instead of pages' },
+    });
+    this.nav = [this.first, this.prev, this.next, this.last];
+    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, ...this.nav, this.showAll);
     this.root = h('div', { class: 'toolbar' }, this.range, nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
   }
 
   /** Shows `win` (undefined: no result); `busy` while a new query is on its way. */
-  update(win: PageWindow | undefined, rows: number, busy: boolean): void {
+  update(win: PageWindow | undefined, rows: number, busy: boolean, showAll = false): void {
     this.root.hidden = !win;
     if (!win) return;
+    const focused = this.nav.find((b) => b === document.activeElement);
     this.exportCsv.disabled = rows === 0;
     this.exportJson.disabled = rows === 0;
     this.page = win.page;
@@ -48,5 +58,19 @@ export class PagingView {
     this.last.disabled = busy || !win.canLast;
     const waiting = !win.canLast && win.page < win.pages;
     this.last.title = waiting ? 'The last rows are not fetched yet' : '';
+    this.showAll.setAttribute('aria-pressed', String(showAll));
+    if (focused?.disabled) this.keepFocusNear(focused);
+  }
+
+  /** The nearest enabled pager button to `from` (Prev on the first page hands over to Next). */
+  private keepFocusNear(from: HTMLButtonElement): void {
+    const i = this.nav.indexOf(from);
+    for (let d = 1; d < this.nav.length; d++) {
+      for (const j of [i + d, i - d]) {
+        const b = this.nav[j];
+        if (b && !b.disabled) return b.focus();
+      }
+    }
+    this.showAll.focus();
   }
 }

@@ -2,7 +2,7 @@
  * Puts a result on screen: what its figures cover, summary and charts (recomputed only when the
  * result changed), and the table page the pager points at.
  */
-import { coverageOf, pageWindow } from '../../analyticsModel/pages';
+import { allRowsWindow, coverageOf, pageWindow } from '../../analyticsModel/pages';
 import { buildSeries } from '../../analyticsModel/series';
 import { summarize } from '../../analyticsModel/summary';
 import type { ResultState } from '../protocol';
@@ -20,9 +20,9 @@ export class ResultsRenderer {
     this.ui.results.hidden = !visible;
     if (!visible) return this.ui.paging.update(undefined, 0, false);
     const rows = r.records.length;
-    const win = pageWindow(s.form?.page ?? 1, s.pageSize, rows, r.total);
+    const win = s.showAll ? allRowsWindow(rows, r.total) : pageWindow(s.form?.page ?? 1, s.pageSize, rows, r.total);
     // While a new query is on its way, the pager waits; the rest of this result can still be paged.
-    this.ui.paging.update(win, rows, s.request !== undefined && s.request.kind !== 'rest');
+    this.ui.paging.update(win, rows, s.request !== undefined && s.request.kind !== 'rest', s.showAll);
     this.ui.empty.hidden = r.total > 0;
     const coverage = coverageOf(rows, r.total);
     this.ui.coverage.update(coverage, s.request?.kind === 'rest');

@@ -35,6 +35,8 @@ export interface AppState {
   /** The restored result's rows were too many to keep; they are being fetched again. */
   resultDropped: boolean;
   sort: SortState | undefined;
+  /** "Show all": the table holds every row fetched (virtualised), not one page. */
+  showAll: boolean;
   /** Rows per table page: the form's page size when valid, else the last valid one. */
   pageSize: number;
   request: PendingRequest | undefined;
@@ -57,6 +59,7 @@ export function initialState(): AppState {
     result: undefined,
     resultDropped: false,
     sort: undefined,
+    showAll: false,
     pageSize: ANALYTICS_LIMITS.pageSizeDefault,
     request: undefined,
     formError: undefined,
@@ -85,5 +88,6 @@ export function toPageState(s: AppState): PageState {
   if (s.form) out.form = s.form;
   if (s.result) out.result = s.result;
   if (s.sort) out.sort = s.sort;
+  if (s.showAll) out.showAll = true;
   return out;
 }

@@ -1,36 +1,41 @@
 /**
  * The table of every record field: the charts' accessible twin. Headers are buttons (keyboard
- * sortable) and carry aria-sort; a sort orders every row fetched, and the table shows one page of
- * them (the pager above chooses which). Body rows are pooled and repainted cell by cell (text
- * nodes, never markup).
+ * sortable) and carry aria-sort; a sort orders every row fetched, and the table shows a range of
+ * them (one page, or all of them under "Show all"). A long range is virtualised (rowWindow.ts):
+ * only the rows in view, plus a few, are in the DOM, between two spacer rows that give the scroll
+ * container its full height; aria-rowcount and aria-rowindex tell screen readers where they are.
+ * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
 import type { AnalyticsRecord } from '../../api/schemas';
-import { DASH } from '../../analyticsModel/format';
-import { COLUMNS, formatCell, sortRecords, type SortState } from '../../analyticsModel/tableModel';
+import { COLUMNS, sortRecords, type SortState } from '../../analyticsModel/tableModel';
 import { button, h } from './dom';
+import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
+import { RowPainter } from './rowPainter';
 
 export class TableView {
   readonly root: HTMLElement;
   private readonly headers = new Map<string, HTMLTableCellElement>();
+  private readonly table: HTMLTableElement;
+  private readonly thead: HTMLTableSectionElement;
+  private readonly scroller: HTMLElement;
   private readonly tbody = h('tbody');
+  private readonly topSpacer = spacerRow();
+  private readonly bottomSpacer = spacerRow();
+  private readonly painter = new RowPainter();
   private records: readonly AnalyticsRecord[] = [];
   private sorted: readonly AnalyticsRecord[] = [];
   private sortKey: SortState | undefined;
-  private readonly views = new WeakMap<AnalyticsRecord, RowView>();
-  /**
-   * Rows are kept and repainted, not rebuilt: a re-sort changes the text of cells that already
-   * have their style and layout objects, instead of parsing and attaching 2,000 new ones.
-   */
-  private readonly pool: HTMLTableRowElement[] = [];
-  /** What each pooled row shows now (undefined: blank). */
-  private readonly painted: (RowView | undefined)[] = [];
-  /** How many pooled rows are in the body. */
-  private attached = 0;
-  private readonly rowTemplate = rowTemplate();
+  /** The rows the table holds: [start, end) of the sorted rows. */
+  private start = 0;
+  private end = 0;
+  /** The rows in the DOM now, relative to `start` (undefined: none, or the empty row). */
+  private shown: RowWindow | undefined;
+  /** Measured from the first rendered row; rows never wrap, so every row has this height. */
+  private rowHeight = 0;
   private readonly emptyRow = h('tr', {}, h('td', { class: 'empty', text: 'No rows', attrs: { colspan: String(COLUMNS.length) } }));
 
   constructor(private readonly onSort: (column: string) => void) {
-    const headRow = h('tr');
+    const headRow = h('tr', { attrs: { 'aria-rowindex': '1' } });
     for (const c of COLUMNS) {
       const b = button(c.header, () => this.onSort(c.id), { class: 'sort', attrs: { title: `${c.title}. Sort by ${c.header}` } });
       b.append(h('span', { class: 'sort-indicator', attrs: { 'aria-hidden': 'true' } }));
@@ -38,19 +43,30 @@ export class TableView {
       this.headers.set(c.id, th);
       headRow.append(th);
     }
-    const table = h('table', { class: 'records', attrs: { 'aria-label': 'Analytics records', 'aria-describedby': 'table-caption-note' } },
+    this.thead = h('thead', {}, headRow);
+    this.table = h('table', { class: 'records', attrs: { 'aria-label': 'Analytics records', 'aria-describedby': 'table-caption-note', 'aria-rowcount': '1' } },
       h('caption', { class: 'visually-hidden', text: 'Analytics records. Column headers are buttons that sort the table.', attrs: { id: 'table-caption-note' } }),
-      h('thead', {}, headRow),
+      this.thead,
       this.tbody,
     );
-    this.root = h('div', { class: 'table-wrap' }, h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records table' } }, table));
+    this.scroller = h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records table' } }, this.table);
+    // Scrolling brings other rows into the window; a scroll event comes at most once a frame.
+    this.scroller.addEventListener('scroll', () => this.renderWindow(), { passive: true });
+    this.root = h('div', { class: 'table-wrap' }, this.scroller);
   }
 
   /** Shows rows [start, end) of `records` in the given order (the sorted order is cached). */
   update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number): void {
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
-    if (records !== this.records || !sameSort) this.order(records, sort);
-    this.renderBody(this.sorted.slice(start, end));
+    const reordered = records !== this.records || !sameSort;
+    if (reordered) this.order(records, sort);
+    const moved = start !== this.start || end !== this.end;
+    this.start = start;
+    this.end = Math.max(start, end);
+    // Another page, or a shorter or longer range: its rows start at the top of the table.
+    if (moved && this.scroller.scrollTop > 0) this.scroller.scrollTop = 0;
+    this.table.setAttribute('aria-rowcount', String(this.sorted.length + 1));
+    this.renderWindow(reordered || moved);
   }
 
   private order(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {
@@ -66,79 +82,61 @@ export class TableView {
     }
   }
 
-  private renderBody(rows: readonly AnalyticsRecord[]): void {
-    if (rows.length === 0) {
-      this.tbody.replaceChildren(this.emptyRow);
-      this.attached = 0;
-    } else {
-      while (this.pool.length < rows.length) this.pool.push(this.newRow());
-      if (this.attached !== rows.length) {
-        this.tbody.replaceChildren(...this.pool.slice(0, rows.length));
-        this.attached = rows.length;
-      }
-      rows.forEach((record, i) => this.paint(i, this.viewOf(record)));
+  /** Puts the rows in view into the DOM; `force` repaints even when the window did not move. */
+  private renderWindow(force = false): void {
+    const count = this.end - this.start;
+    if (count === 0) {
+      if (this.shown !== undefined || this.tbody.firstChild !== this.emptyRow) this.tbody.replaceChildren(this.emptyRow);
+      this.shown = undefined;
+      return;
     }
-  }
-
-  /** A row's cells as shown; a record's view never changes, so it is built once and kept. */
-  private viewOf(record: AnalyticsRecord): RowView {
-    let view = this.views.get(record);
-    if (view === undefined) {
-      view = rowView(record);
-      this.views.set(record, view);
-    }
-    return view;
-  }
-
-  /** Puts a view into pooled row i, touching only the cells whose text, class or title differ. */
-  private paint(i: number, view: RowView): void {
-    const before = this.painted[i];
-    if (before === view) return;
-    const cells = (this.pool[i] as HTMLTableRowElement).cells;
-    for (let j = 0; j < view.length; j++) {
-      const cell = cells[j] as HTMLTableCellElement;
-      const next = view[j] as CellView;
-      const prev = before?.[j];
-      if (prev?.text !== next.text) (cell.firstChild as Text).data = next.text;
-      if (prev?.cls !== next.cls) cell.className = next.cls;
-      if (prev?.title !== next.title) {
-        if (next.title) cell.title = next.title;
-        else cell.removeAttribute('title');
+    // Read the geometry first, then write: one layout per render, not one per row.
+    const win = rowWindow({
+      count,
+      rowHeight: this.rowHeight || ROW_HEIGHT_ESTIMATE,
+      scrollTop: this.scroller.scrollTop,
+      viewport: this.scroller.clientHeight || window.innerHeight,
+      headerHeight: this.thead.offsetHeight,
+    });
+    if (!force && this.shown && sameWindow(win, this.shown)) return;
+    this.paintWindow(win);
+    if (this.rowHeight === 0) {
+      // The first rows on screen give the true row height; a virtualised window is redone with it.
+      const first = this.tbody.rows[1];
+      const measured = first ? first.getBoundingClientRect().height : 0;
+      if (measured > 0) {
+        this.rowHeight = measured;
+        if (win.virtual && Math.abs(measured - ROW_HEIGHT_ESTIMATE) > 0.5) this.renderWindow(true);
       }
     }
-    this.painted[i] = view;
   }
 
-  private newRow(): HTMLTableRowElement {
-    return this.rowTemplate.cloneNode(true) as HTMLTableRowElement;
+  private paintWindow(win: RowWindow): void {
+    const n = win.last - win.first;
+    const rows = this.painter.rows(n);
+    if (this.shown === undefined || this.shown.last - this.shown.first !== n) {
+      this.tbody.replaceChildren(this.topSpacer, ...rows, this.bottomSpacer);
+    }
+    for (let i = 0; i < n; i++) {
+      const index = this.start + win.first + i;
+      this.painter.paint(i, this.sorted[index] as AnalyticsRecord);
+      // Header row is 1; body rows count from 2 over every row the table holds.
+      (rows[i] as HTMLTableRowElement).setAttribute('aria-rowindex', String(index + 2));
+    }
+    const rowHeight = this.rowHeight || ROW_HEIGHT_ESTIMATE;
+    setSpacer(this.topSpacer, win.virtual ? win.first * rowHeight : 0);
+    setSpacer(this.bottomSpacer, win.virtual ? (win.count - win.last) * rowHeight : 0);
+    this.shown = win;
   }
 }
 
-/** One cell as shown: its text, class and tooltip ('' for none). */
-interface CellView {
-  text: string;
-  cls: string;
-  title: string;
-}
-type RowView = CellView[];
-
-function rowView(r: AnalyticsRecord): RowView {
-  return COLUMNS.map((c) => {
-    const text = formatCell(c, r);
-    const idOnly = c.id === 'task' && r.taskName === null;
-    const cls = (c.kind === 'text' ? 'text' : 'num') + (text === DASH ? ' null' : '') + (idOnly ? ' id-only' : '');
-    const title = text === DASH ? 'Not reported' : idOnly ? 'Task name not reported; showing its id' : '';
-    return { text, cls, title };
-  });
+/** A row that only takes up height: the rows above or below the window. */
+function spacerRow(): HTMLTableRowElement {
+  return h('tr', { class: 'spacer', attrs: { 'aria-hidden': 'true' } }, h('td', { attrs: { colspan: String(COLUMNS.length) } }));
 }
 
-/** An empty row: one cell per column (the task names its row, for screen readers moving along a column). */
-function rowTemplate(): HTMLTableRowElement {
-  const tr = h('tr');
-  for (const c of COLUMNS) {
-    const cell = c.id === 'task' ? h('th', { attrs: { scope: 'row' } }) : h('td');
-    cell.append(document.createTextNode(''));
-    tr.append(cell);
-  }
-  return tr;
+/** CSSOM, not a style attribute: the CSP allows no inline styles, and this is not one. */
+function setSpacer(row: HTMLTableRowElement, px: number): void {
+  row.hidden = px <= 0;
+  (row.cells[0] as HTMLTableCellElement).style.height = `${px}px`;
 }

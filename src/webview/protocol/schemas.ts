@@ -97,6 +97,8 @@ const pageStateV2 = z.object({
   form: formStateSchema.optional(),
   result: resultStateSchema.optional(),
   sort: sortSchema.optional(),
+  /** The table shows every row fetched, scrollable, instead of one page. */
+  showAll: z.boolean().optional(),
 });
 
 /**
