@@ -3,7 +3,7 @@ export { ScrapedeckClient, MAX_REQUESTS_PER_SECOND, type ClientOptions, type Cal
 export type { FetchAllProgress, FetchAllResult, FetchAllOptions } from './fetchAll';
 export { MemoryCredentialsStore, sessionFromToken, SIGN_IN_NEEDED, type Credentials, type CredentialsStore, type TokenSession } from './auth';
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
-export { RateLimiter, UnlimitedLimiter, type RequestLimiter } from './limiter';
+export { RateLimiter, UnlimitedLimiter, type Release, type RequestLimiter } from './limiter';
 export { redact } from './redact';
 export type { BatchedResult } from './batches';
 export { DataReader, type DataBatch, type DataReadProgress, type DataReaderOptions } from './dataReader';

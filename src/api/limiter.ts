@@ -1,9 +1,16 @@
 /**
- * The client-side rate limit: grants spaced exactly (window + guard) / perSecond apart, FIFO,
- * never failing — a burst waits its turn. Spacing rather than "20 at once, then wait": a burst
- * of 20 queues up inside the server and arrives with uneven delays, and a server that counts a
- * sliding one-second window then sees 21 where the client sent 20. Evenly spaced requests arrive
- * evenly. A 429 pauses the whole limiter, so every queued call slows down, not just the refused one.
+ * The client-side rate limit: grants spaced (window + guard) / perSecond apart, FIFO, never
+ * failing — a burst waits its turn. A 429 pauses the whole limiter, so every queued call slows
+ * down, not just the refused one.
+ *
+ * Spacing alone does not keep a server's sliding window under the limit: the server counts a
+ * request when it reads it, which is anywhere between our send and our receiving its reply. A
+ * server (or the machine) busy for 30 ms reads a request that late while the one 20 grants later
+ * is read at once, and 21 land in one window although they were sent 1,025 ms apart (issue 18).
+ * So every grant is a lease: it counts from its grant until its reply has arrived plus one window
+ * (`release()`), the latest moment the server can have counted it. A new grant waits while
+ * `perSecond` leases count. On a quiet line a reply comes back within the spacing's guard and
+ * nothing waits for it; a slow reply holds back only the grant 20 places later.
  */
 import { ApiError } from './errors';
 
@@ -28,24 +35,32 @@ export interface LimiterOptions {
   /** Window length (ms). Default 1000. */
   windowMs?: number;
   /**
-   * Extra ms added to the window: requests granted exactly one window apart can arrive closer
-   * together at the server (their sends are jittered), so leave a little room. Default 25
-   * (20 req/s: one grant every 51.25 ms).
+   * Extra ms added to the window in the spacing: (window + guard) / perSecond. Default 25 (20 req/s:
+   * one grant every 51.25 ms). A reply that comes back within the guard never holds a grant back.
    */
   guardMs?: number;
   timers?: Timers;
 }
 
+/**
+ * Says the granted request is over: its reply (or failure) has arrived, so the server has read it
+ * by now, if at all. Call it once; later calls do nothing.
+ */
+export type Release = () => void;
+
 /** What the transport needs from a limiter; a shared or custom limiter can be injected. */
 export interface RequestLimiter {
-  /** Resolves when the caller may send. `priority` jumps the queue (token renewal that others wait on). */
-  acquire(signal?: AbortSignal, priority?: boolean): Promise<void>;
+  /**
+   * Resolves when the caller may send. `priority` jumps the queue (token renewal that others wait
+   * on). A limiter that counts requests until their replies returns a `Release`.
+   */
+  acquire(signal?: AbortSignal, priority?: boolean): Promise<Release | void>;
   /** Grants nothing for the next `ms` (the server asked us to slow down). */
   pause(ms: number): void;
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (release: Release) => void;
   reject: (e: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -61,11 +76,15 @@ export class RateLimiter implements RequestLimiter {
   private pausedUntil = 0;
   private timer: unknown = undefined;
   private timerAt = 0;
+  private readonly windowMs: number;
+  /** Leases that may still count at the server: the time each stops counting (Infinity until released). */
+  private leases: { until: number }[] = [];
 
   constructor(options: LimiterOptions) {
     if (!(options.perSecond > 0)) throw new RangeError('perSecond must be positive');
     this.perSecond = Math.max(1, Math.floor(options.perSecond));
-    this.spacingMs = ((options.windowMs ?? 1000) + (options.guardMs ?? 25)) / this.perSecond;
+    this.windowMs = options.windowMs ?? 1000;
+    this.spacingMs = (this.windowMs + (options.guardMs ?? 25)) / this.perSecond;
     this.timers = options.timers ?? realTimers;
   }
 
@@ -74,14 +93,19 @@ export class RateLimiter implements RequestLimiter {
     return this.queue.length;
   }
 
-  acquire(signal?: AbortSignal, priority = false): Promise<void> {
+  /** Grants whose leases still count (in flight, or replied within the last window). */
+  get leased(): number {
+    this.prune();
+    return this.leases.length;
+  }
+
+  acquire(signal?: AbortSignal, priority = false): Promise<Release> {
     if (signal?.aborted) return Promise.reject(cancelled());
     // Fast path: nobody waiting and a slot free now.
     if (this.queue.length === 0 && this.nextFreeAt() <= this.timers.now()) {
-      this.grant();
-      return Promise.resolve();
+      return Promise.resolve(this.grant());
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -104,17 +128,40 @@ export class RateLimiter implements RequestLimiter {
     this.schedule();
   }
 
-  /** The earliest time a new grant is allowed. */
+  /** The earliest time a new grant is allowed (Infinity: when a lease is released). */
   private nextFreeAt(): number {
-    return Math.max(this.lastGrant + this.spacingMs, this.pausedUntil);
+    return Math.max(this.lastGrant + this.spacingMs, this.pausedUntil, this.leaseFreeAt());
   }
 
-  private grant(): void {
-    // Timers fire a little late; booking the ideal slot (not the late "now") stops that lateness
-    // from adding up over a long queue. Any 20 consecutive grants still span >= window + guard - LATE_TOLERANCE_MS.
+  /** When fewer than perSecond leases will count; -Infinity if that is already so. */
+  private leaseFreeAt(): number {
+    this.prune();
+    const over = this.leases.length - this.perSecond;
+    if (over < 0) return -Infinity;
+    const ends = this.leases.map((l) => l.until).sort((a, b) => a - b);
+    return ends[over] as number;
+  }
+
+  private prune(): void {
     const now = this.timers.now();
-    const ideal = this.nextFreeAt();
+    if (this.leases.some((l) => l.until <= now)) this.leases = this.leases.filter((l) => l.until > now);
+  }
+
+  private grant(): Release {
+    // Timers fire a little late; booking the ideal slot (not the late "now") stops that lateness
+    // from adding up over a long queue. The leases, not the spacing, keep the server's window.
+    const now = this.timers.now();
+    const ideal = Math.max(this.lastGrant + this.spacingMs, this.pausedUntil);
     this.lastGrant = now - ideal <= LATE_TOLERANCE_MS ? ideal : now;
+    const lease = { until: Infinity };
+    this.leases.push(lease);
+    return () => {
+      if (lease.until !== Infinity) return;
+      // The server read it before it replied: one window from now it no longer counts there. (A server
+      // that stamps whole milliseconds only rounds both ends down, which keeps them a window apart.)
+      lease.until = this.timers.now() + this.windowMs;
+      this.schedule();
+    };
   }
 
   private drain = (): void => {
@@ -122,8 +169,7 @@ export class RateLimiter implements RequestLimiter {
     while (this.queue.length > 0 && this.nextFreeAt() <= this.timers.now()) {
       const waiter = this.queue.shift() as Waiter;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-      this.grant();
-      waiter.resolve();
+      waiter.resolve(this.grant());
     }
     this.schedule();
   };
@@ -135,6 +181,12 @@ export class RateLimiter implements RequestLimiter {
       return;
     }
     const at = this.nextFreeAt();
+    if (at === Infinity) {
+      // Waiting for a reply: its release schedules again.
+      if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+      this.timer = undefined;
+      return;
+    }
     if (this.timer !== undefined) {
       if (this.timerAt <= at) return; // already waking up early enough; drain re-checks
       this.timers.clearTimeout(this.timer);
@@ -146,8 +198,8 @@ export class RateLimiter implements RequestLimiter {
 
 /** A limiter that never waits: for benchmarks and tests against a server with its limit off. */
 export class UnlimitedLimiter implements RequestLimiter {
-  acquire(signal?: AbortSignal): Promise<void> {
-    return signal?.aborted ? Promise.reject(cancelled()) : Promise.resolve();
+  acquire(signal?: AbortSignal): Promise<Release> {
+    return signal?.aborted ? Promise.reject(cancelled()) : Promise.resolve(() => undefined);
   }
   pause(): void {}
 }

@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
-import type { RequestLimiter } from './limiter';
+import type { Release, RequestLimiter } from './limiter';
 import { redact, type SecretSet } from './redact';
 import { fitText, readLimited, ReplyTooLargeError } from './replyBody';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
@@ -123,13 +123,14 @@ export class Transport {
       let reply: Reply;
       try {
         const built = await req.headers();
-        await limiter.acquire(req.signal, req.priority === true || rebuilt > 0);
+        const release = (await limiter.acquire(req.signal, req.priority === true || rebuilt > 0)) ?? undefined;
         const headers = req.revalidate?.(built) ?? (req.revalidate === undefined || rebuilt >= MAX_REBUILDS ? built : undefined);
         if (headers === undefined) {
+          release?.(); // the slot is given up unsent
           rebuilt++;
           continue;
         }
-        reply = await this.attempt(req, headers, retries);
+        reply = await this.attempt(req, headers, retries, release);
       } catch (caught) {
         const failure = toFailure(caught);
         if (failure.error.kind !== 'cancelled' && retries < maxRetries && mayRetry(req.retry, failure)) {
@@ -161,7 +162,8 @@ export class Transport {
     }
   }
 
-  private async attempt(req: OutgoingRequest, headers: Record<string, string>, retries: number): Promise<Reply> {
+  /** `release` is called once the server has surely read the request: its reply's headers are in, or it failed. */
+  private async attempt(req: OutgoingRequest, headers: Record<string, string>, retries: number, release: Release | undefined): Promise<Reply> {
     this.stats.attempts++;
     const { timeoutMs } = this.options;
     try {
@@ -177,6 +179,7 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      release?.();
       let text: string;
       try {
         text = await readLimited(res.body);
@@ -196,6 +199,7 @@ export class Transport {
       }
       return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
     } catch (e) {
+      release?.(); // no reply, or its body failed: whatever the server read, it read by now
       if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)
       if (req.signal?.aborted) {
         // Cancelled after sending began: an operation that must not run twice may have run.

@@ -14,6 +14,7 @@ import { todayUtc } from '../api/dates';
 import type { HealthBoard, TaskHealthInfo } from './healthBoard';
 import type { HealthCache } from './healthCache';
 import { fetchWindowTotals, type AnalyticsSource } from './healthFetch';
+import type { Totals } from './healthModel';
 import type { HealthSettings } from './healthSettings';
 import { healthWindows, sameRange, type HealthWindows } from './healthWindow';
 import { RefreshSchedule } from './refreshSchedule';
@@ -62,6 +63,8 @@ export class HealthController {
   /** A failure already reported; cleared by a success, so a run of failures is said once. */
   private failing = false;
   private unavailableSaid: string | undefined;
+  /** Records per task of the last current-window answer: how the next refresh cuts its batches. Per account. */
+  private recordCounts: Map<string, number> | undefined;
   readonly stats: HealthStats = { refreshes: 0, lastRequestIds: [] };
 
   constructor(private readonly deps: HealthControllerDeps) {
@@ -86,6 +89,7 @@ export class HealthController {
     if (accountId === this.account) return;
     const previous = this.account;
     this.account = accountId;
+    this.recordCounts = undefined;
     this.schedule.reset();
     this.failing = false;
     // Signing out forgets that account's stored health; switching keeps it under its own key.
@@ -149,13 +153,18 @@ export class HealthController {
 
       const last = this.deps.board.snapshot;
       const ids = tasks.map((t) => t.taskId);
-      // The previous window's days are past: its figures are reused while its dates stay the same.
-      const reuse = last && last.windowDays === windows.days && sameRange(last.previous, windows.previous) ? new Map(last.tasks.map((t) => [t.taskId, t.previous])) : new Map<string, null>();
-      const missing = ids.filter((id) => !reuse.has(id));
-      const [current, previous] = await Promise.all([
-        fetchWindowTotals(client, ids, windows.current, signal),
-        fetchWindowTotals(client, missing, windows.previous, signal),
-      ]);
+      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts });
+      if (signal.aborted || account !== this.account) return;
+      this.recordCounts = current.records;
+      // The previous window serves one figure: the average run time a slowdown is measured against,
+      // which only a task with timed runs now has. Its days are past, so what was asked is reused
+      // while its dates stay the same: a task's previous figures were asked when its current
+      // window had timed runs.
+      const sameDays = last !== undefined && last.windowDays === windows.days && sameRange(last.previous, windows.previous);
+      const reuse = new Map(sameDays ? last.tasks.filter((t) => timed(t.current)).map((t) => [t.taskId, t.previous]) : []);
+      const missing = ids.filter((id) => timed(current.totals.get(id)) && !reuse.has(id));
+      // Cut by the records each task answered now: a task runs by the same methods week to week.
+      const previous = await fetchWindowTotals(client, missing, windows.previous, { signal, estimate: current.records });
       if (signal.aborted || account !== this.account) return;
 
       const snapshot: HealthSnapshot = {
@@ -191,6 +200,11 @@ export class HealthController {
       this.failing = true;
     }
   }
+}
+
+/** Whether a window's totals include timed runs (an average run time). */
+function timed(t: Totals | null | undefined): boolean {
+  return t !== null && t !== undefined && t.timedRuns > 0;
 }
 
 function pick(t: HealthTaskRow): Pick<SnapshotTask, 'taskId' | 'taskName' | 'taskGroupId' | 'taskGroupName'> {
