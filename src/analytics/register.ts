@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
@@ -23,6 +24,8 @@ export interface AnalyticsDeps {
   onDidChangeAccount?: vscode.Event<unknown>;
   /** `scrapedeck.analytics.autoFetchRows`; by default read from the configuration when a query starts. */
   autoFetchRows?: () => number;
+  /** The activation shell's registrar (the serializer's proxy is registered at activation). */
+  registrar: Pick<Registrar, 'registerWebviewPanelSerializer'>;
 }
 
 export interface AnalyticsRegistry {
@@ -88,7 +91,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 
   context.subscriptions.push(
-    vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
+    deps.registrar.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
     { dispose: () => open.splice(0).forEach((p) => p.dispose()) },
   );
   if (deps.onDidChangeAccount) {

@@ -9,6 +9,7 @@ import type { AnalyticsRegistry } from '../analytics/register';
 import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import type { SandboxHost } from '../sandboxHost/sandboxHost';
 import type { AppViews, TaskViews } from '../views';
@@ -22,6 +23,8 @@ export interface CommandDeps {
   reporter: Reporter;
   views: { tasks: TaskViews; apps: AppViews };
   analytics: Pick<AnalyticsRegistry, 'open'>;
+  /** Where handlers and providers go: the activation shell's proxies (platform/registrar.ts), not `vscode` directly. */
+  registrar: Registrar;
 }
 
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */

@@ -13,6 +13,7 @@ import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import { AppsTreeProvider } from './apps/appsProvider';
 import { clientTaskSource } from './tasks/clientSource';
 import { TasksModel, type TaskRow } from './tasks/tasksModel';
@@ -22,6 +23,8 @@ export interface ViewDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   reporter: Pick<Reporter, 'report'>;
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
+  /** The activation shell's registrar: it created the TreeViews, these hand them their providers. */
+  registrar: Pick<Registrar, 'createTreeView'>;
 }
 
 export interface TaskViews {
@@ -56,7 +59,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
-  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
 
   const showFilter = (filter: string) => {
     view.description = filter === '' ? undefined : vscode.l10n.t('Filter: “{0}”', filter);
@@ -93,7 +96,7 @@ export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps)
     settingsApps: () => configuration.settings.trackedApps,
     accountKey: () => (account.account === undefined ? undefined : accountKey(account.account)),
   });
-  const view = vscode.window.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
+  const view = deps.registrar.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 
   const update = () => {
     provider.refresh();
