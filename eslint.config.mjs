@@ -21,6 +21,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits loses its error (an unhandled rejection in the
+    // extension host) and a promise passed where a callback returns void runs unobserved.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['test/page/fixtures/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['src/sandbox/main.ts', 'test/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },

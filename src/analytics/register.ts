@@ -11,6 +11,7 @@ import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
 import { AnalyticsPanelSerializer } from './serializer';
+import { COMMANDS } from '../platform/commandIds';
 import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
 
 export { AnalyticsPanel } from './panel';
@@ -79,8 +80,8 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
       SIGN_IN_WITH_API_KEY,
       TRY_SANDBOX,
     );
-    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');
-    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand('scrapedeck.trySandbox');
+    if (choice === SIGN_IN_WITH_API_KEY) await vscode.commands.executeCommand(COMMANDS.signInWithApiKey);
+    else if (choice === TRY_SANDBOX) await vscode.commands.executeCommand(COMMANDS.trySandbox);
     else return undefined;
     // Continue to what the user asked for once the sign-in went through.
     return deps.getClient() ? openPanel(preset) : undefined;

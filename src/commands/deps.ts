@@ -27,6 +27,9 @@ export interface CommandDeps {
   registrar: Registrar;
 }
 
+/** What the sign-in, sign-out and sandbox commands use. */
+export type AuthDeps = Pick<CommandDeps, 'account' | 'sandbox' | 'configuration' | 'ui' | 'log'>;
+
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */
 export type Handler = (...args: unknown[]) => unknown;
 

@@ -12,7 +12,8 @@ import { COMMANDS, type CommandKey } from '../platform/commandIds';
 import { chooseSignIn, accountCommands } from './account';
 import { analyticsCommands } from './analytics';
 import { appCommands } from './apps';
-import { authCommands, restoreSandbox, signOut } from './auth';
+import { authCommands, signOut } from './auth';
+import { restoreSandbox } from './sandbox';
 import type { CommandDeps, Handlers } from './deps';
 import { taskCommands } from './tasks';
 

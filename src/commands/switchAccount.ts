@@ -10,8 +10,8 @@
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../account/credentials';
 import { chooseSignIn } from './account';
-import type { AuthDeps } from './auth';
-import { trySandbox } from './auth';
+import type { AuthDeps } from './deps';
+import { trySandbox } from './sandbox';
 import { signInWithApiKey, signInWithPassword } from './signInPrompts';
 
 const t = vscode.l10n.t;

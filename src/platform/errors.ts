@@ -9,6 +9,7 @@ import { isApiError } from '../api/errors';
 import { composeErrorText, type ErrorContext } from './errorText';
 import { SignInPrompt, type LastSignIn } from './signInPrompt';
 import type { Ui } from './ui';
+import { copyRequestId } from './copyRequestId';
 
 /** The part of the reporter the sign-in notification needs (narrow, so tests can pass a fake). */
 export interface SignInNotifier {
@@ -59,8 +60,4 @@ export async function reportError(err: unknown, context: ErrorContext, subject: 
   else if (choice === showLog) deps.log.show(true);
 }
 
-/** Copies a request id and says so briefly in the status bar. */
-export async function copyRequestId(requestId: string): Promise<void> {
-  await vscode.env.clipboard.writeText(requestId);
-  vscode.window.setStatusBarMessage(`$(copy) ${vscode.l10n.t('Copied request ID {0}', requestId)}`, 3000);
-}
+export { copyRequestId } from './copyRequestId';

@@ -4,7 +4,7 @@
  * and leave everything else real. The test seam (`src/testSeam.ts`) hands this object to tests.
  */
 import * as vscode from 'vscode';
-import { copyRequestId } from './errors';
+import { copyRequestId } from './copyRequestId';
 import { showInputBoxWithRequestId, type InputOptions } from './inputBox';
 
 export type { InputOptions } from './inputBox';
