@@ -13,6 +13,8 @@ export interface ShellParts {
   readonly views: Map<string, TreeViewShape & { readonly view: vscode.TreeView<unknown> }>;
   /** Says again that Scrapedeck could not start (a command was run after main failed to load). */
   complain(): void;
+  /** package.json as VS Code read it (the contributions some registrations follow). */
+  readonly manifest: unknown;
 }
 
 /** One line of src/shell/registrations.ts. */
@@ -166,6 +168,14 @@ export const languageModelTool =
         },
       }),
     );
+
+/** Every tool package.json contributes (`contributes.languageModelTools[].name`): VS Code registers no other. */
+export const contributedLanguageModelTools = (): ShellEntry => (parts) => {
+  const contributes = (parts.manifest as { contributes?: { languageModelTools?: unknown } } | undefined)?.contributes;
+  const tools = Array.isArray(contributes?.languageModelTools) ? (contributes.languageModelTools as unknown[]) : [];
+  const names = tools.flatMap((t) => (typeof t === 'object' && t !== null && typeof (t as { name?: unknown }).name === 'string' ? [(t as { name: string }).name] : []));
+  return vscode.Disposable.from(...names.map((name) => languageModelTool(name)(parts)));
+};
 
 export const mcpKey = (id: string): string => `mcp:${id}`;
 

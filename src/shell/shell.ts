@@ -58,6 +58,7 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
     },
     views,
     complain,
+    manifest: context.extension.packageJSON,
   };
   for (const entry of entries) context.subscriptions.push(entry(parts));
 
