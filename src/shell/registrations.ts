@@ -7,7 +7,7 @@
  * registrar throws, naming this file, until it has one).
  */
 import { COMMAND_IDS } from '../platform/commandIds';
-import { authenticationProvider, command, treeView, webviewPanelSerializer, type ShellEntry } from './kinds';
+import { authenticationProvider, command, contributedLanguageModelTools, treeView, webviewPanelSerializer, type ShellEntry } from './kinds';
 
 export const REGISTRATIONS: readonly ShellEntry[] = [
   ...COMMAND_IDS.map(command),
@@ -15,4 +15,5 @@ export const REGISTRATIONS: readonly ShellEntry[] = [
   treeView('scrapedeck.apps'),
   webviewPanelSerializer('scrapedeck.analytics'),
   authenticationProvider('scrapedeck', 'Scrapedeck', { supportsMultipleAccounts: false }),
+  contributedLanguageModelTools(),
 ];

@@ -81,6 +81,13 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await wb.runCommand('Developer: Show Running Extensions');
     const rows = page.locator('.runtime-extensions-editor .monaco-list-row');
     const ours = rows.filter({ hasText: 'Scrapedeck' }).first();
+    await rows.first().waitFor();
+    // The list is virtual and sorted slowest first: scroll until Scrapedeck's row is rendered.
+    const list = page.locator('.runtime-extensions-editor .monaco-list').first();
+    for (let i = 0; i < 40 && !(await ours.isVisible()); i++) {
+      await list.hover();
+      await page.mouse.wheel(0, 200);
+    }
     await ours.locator('.activation-time').first().waitFor();
     const text = (await ours.locator('.activation-time').first().innerText()).trim();
     const reason = (await ours.locator('.activation-reason, .msg-label').allInnerTexts().catch(() => [])).join(' ').trim();
