@@ -1,7 +1,7 @@
 // The bundles: the extension for Node (vscode external) with its lazily loaded chunks, the
 // sandbox's command line, and the webview pages for the browser.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -82,6 +82,22 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
+    // The stdio MCP server (`node dist/mcp.js`, package.json "bin"): the MCP SDK bundled in, because
+    // the .vsix ships without node_modules; undici is the extension's chunk next to it.
+    entryPoints: ['src/mcp.ts'],
+    outfile: 'dist/mcp.js',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    plugins: [lazyChunksPlugin],
+    banner: { js: '#!/usr/bin/env node' },
+    define: { SCRAPEDECK_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+    sourcemap: false,
     minify: production,
     logLevel: 'warning',
   },

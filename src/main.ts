@@ -7,9 +7,13 @@
 import './platform/zodJitless'; // must stay first: see the file
 import type * as vscode from 'vscode';
 import { createAccount } from './account/createAccount';
+import { registerAgents } from './agents/register';
 import { registerAnalytics } from './analytics/register';
 import { registerCommands } from './commands';
+import { registerData } from './data/register';
 import { Configuration } from './platform/configuration';
+import { HealthBoard } from './health/healthBoard';
+import { registerHealth } from './health/register';
 import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
 import type { Registrar } from './platform/registrar';
@@ -34,8 +38,11 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar): S
   const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
   context.subscriptions.push(sandbox);
 
-  const viewDeps = { account: holder, reporter, configuration, registrar };
+  const healthBoard = new HealthBoard();
+  context.subscriptions.push(healthBoard);
+  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, registrar };
   const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
+  const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel }, registrar);
   const analytics = registerAnalytics(context, {
     getClient: () => holder.getClient(),
     listTasks: (signal) => views.tasks.listTasks(signal),
@@ -45,7 +52,19 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar): S
     registrar,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, registrar });
+  const data = registerData(context, { account: holder, ui, log: log.channel, reporter }, registrar);
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics });
+  const agents = registerAgents(context, {
+    holder,
+    readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
+    requestsPerSecond: () => configuration.settings.requestsPerSecond,
+    ui,
+    log: log.channel,
+    apps: views.apps.store,
+    registrar,
+  });
+
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, registrar });
+
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents });
 }

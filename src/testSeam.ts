@@ -6,11 +6,13 @@
  */
 import * as vscode from 'vscode';
 import type { AccountParts } from './account/createAccount';
+import type { AgentsRegistration } from './agents/register';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
 import type { AnalyticsRegistry } from './analytics/register';
 import type { Credentials } from './api/auth';
+import type { HealthFeature } from './health/register';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/errors';
 import type { Ui } from './platform/ui';
@@ -32,6 +34,10 @@ export interface ScrapedeckTestApi {
   readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
   /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
   readonly analytics: AnalyticsRegistry;
+  /** Task health: the board, the controller (stats), the decoration provider, the settings, and the Tasks view's badge. */
+  readonly health: HealthFeature & { tasksViewBadge(): vscode.ViewBadge | undefined; tasksViewVisible(): boolean };
+  /** The language-model tools as registered (their `prepareInvocation`) and the MCP server definition provider. */
+  readonly agents: AgentsRegistration;
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -51,6 +57,8 @@ export interface SeamParts {
   logLines: readonly string[];
   views: { tasks: TaskViews; apps: AppViews };
   analytics: AnalyticsRegistry;
+  health: HealthFeature;
+  agents: AgentsRegistration;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -64,6 +72,8 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     logLines: parts.logLines,
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
     analytics: parts.analytics,
+    health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
+    agents: parts.agents,
     accountHooks: {
       readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
       store: (credentials, meta) => holder.store(credentials, meta),

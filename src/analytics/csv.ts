@@ -10,6 +10,10 @@
  */
 import type { AnalyticsRecord } from '../api/schemas';
 import { RECORD_FIELDS } from '../analyticsModel/recordFields';
+import { CSV_NEWLINE as NEWLINE, UTF8_BOM, csvCell } from '../platform/csvCell';
+
+// The cell rules are shared with the task-data export; re-exported for this module's callers.
+export { UTF8_BOM, csvCell, neutraliseFormula } from '../platform/csvCell';
 
 type Cell = string | number | null;
 
@@ -20,33 +24,6 @@ export interface CsvColumn {
 
 /** Every field of the spec's analytics record, in the order the spec lists them (the field table's). */
 export const CSV_COLUMNS: readonly CsvColumn[] = RECORD_FIELDS.map((f) => ({ header: f.path, value: f.get }));
-
-export const UTF8_BOM = '\uFEFF';
-const NEWLINE = '\r\n';
-
-/**
- * Characters that make a spreadsheet read a text cell as a formula, or hide its start: a leading
- * LF or NUL (some importers drop them, and what follows is then read as a formula).
- */
-const FORMULA_START = /^[=+\-@\t\r\n\0]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * Text that a spreadsheet would evaluate gets a leading apostrophe, so `=HYPERLINK(...)` in a
- * task name stays text. Only string cells (names, ids, labels) are neutralised: numbers come
- * from the record's numeric fields, and a negative number such as -3 must stay a number.
- */
-export function neutraliseFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** One cell, RFC 4180-escaped. */
-export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = neutraliseFormula(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** The whole file: BOM, header row, one row per record, CRLF after every row. */
 export function recordsToCsv(records: readonly AnalyticsRecord[], columns: readonly CsvColumn[] = CSV_COLUMNS): string {

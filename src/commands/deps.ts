@@ -6,6 +6,8 @@
 import type * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { AnalyticsRegistry } from '../analytics/register';
+import type { DataRegistry } from '../data/register';
+import type { HealthFeature } from '../health/register';
 import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
@@ -25,6 +27,8 @@ export interface CommandDeps {
   analytics: Pick<AnalyticsRegistry, 'open'>;
   /** Where handlers and providers go: the activation shell's proxies (platform/registrar.ts), not `vscode` directly. */
   registrar: Registrar;
+  data: DataRegistry;
+  health: Pick<HealthFeature, 'refresh'>;
 }
 
 /** What the sign-in, sign-out and sandbox commands use. */

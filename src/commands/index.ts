@@ -13,8 +13,10 @@ import { chooseSignIn, accountCommands } from './account';
 import { analyticsCommands } from './analytics';
 import { appCommands } from './apps';
 import { authCommands, signOut } from './auth';
+import { dataCommands } from './data';
 import { restoreSandbox } from './sandbox';
 import type { CommandDeps, Handlers } from './deps';
+import { healthCommands } from './health';
 import { taskCommands } from './tasks';
 
 export type { CommandDeps } from './deps';
@@ -28,6 +30,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...taskCommands(deps),
     ...analyticsCommands(deps),
     ...appCommands(deps),
+    ...dataCommands(deps),
+    ...healthCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
     context.subscriptions.push(deps.registrar.registerCommand(COMMANDS[key], handlers[key]));

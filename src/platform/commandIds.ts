@@ -35,6 +35,13 @@ export const COMMANDS = {
   appsRemove: 'scrapedeck.apps.remove',
   appsDeprecate: 'scrapedeck.apps.deprecate',
   appsCopyRef: 'scrapedeck.apps.copyRef',
+  // data
+  dataExport: 'scrapedeck.data.export',
+  dataPullNewRows: 'scrapedeck.data.pullNewRows',
+  dataPreview: 'scrapedeck.data.preview',
+  dataRemove: 'scrapedeck.data.remove',
+  // health
+  healthRefresh: 'scrapedeck.health.refresh',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

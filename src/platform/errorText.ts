@@ -41,6 +41,16 @@ export const ERROR_CONTEXTS = {
   trackApp: { failed: (t, s) => t('Could not track {0}', s) },
   stopTracking: { failed: (t, s) => t('Could not stop tracking {0}', s) },
   deprecate: { failed: (t, s) => t('Could not deprecate {0}', s) },
+  // A task's data (src/data); the subject is the task's name, the file is named in the advice.
+  exportData: { failed: (t, s) => t('Could not export the data of “{0}”', s), plans: TASK_PLANS },
+  previewData: { failed: (t, s) => t('Could not preview the data of “{0}”', s), plans: TASK_PLANS },
+  pullNewRows: { failed: (t, s) => t('Could not pull the new rows of “{0}”', s), plans: TASK_PLANS },
+  openPullFile: { failed: (t, s) => t('Could not open the file for the new rows of “{0}”', s) },
+  writeNewRows: { failed: (t, s) => t('Could not write the new rows of “{0}”', s) },
+  markExported: { failed: (t, s) => t('Could not mark the new rows of “{0}” as exported', s), plans: TASK_PLANS },
+  removeData: { failed: (t, s) => t('Could not remove the data of “{0}”', s), plans: TASK_PLANS },
+  healthUnavailable: { failed: (t) => t('Task health is unavailable'), plans: TASK_PLANS },
+  healthRefresh: { failed: (t, s) => t('Could not refresh the health of {0}', s) },
 } satisfies Record<string, ContextSpec>;
 
 export type ErrorContext = keyof typeof ERROR_CONTEXTS;

@@ -7,7 +7,17 @@
  * registrar throws, naming this file, until it has one).
  */
 import { COMMAND_IDS } from '../platform/commandIds';
-import { authenticationProvider, command, contributedLanguageModelTools, treeView, webviewPanelSerializer, type ShellEntry } from './kinds';
+import {
+  authenticationProvider,
+  command,
+  contributedLanguageModelTools,
+  fileDecorationProvider,
+  mcpServerDefinitionProvider,
+  textDocumentContentProvider,
+  treeView,
+  webviewPanelSerializer,
+  type ShellEntry,
+} from './kinds';
 
 export const REGISTRATIONS: readonly ShellEntry[] = [
   ...COMMAND_IDS.map(command),
@@ -16,4 +26,10 @@ export const REGISTRATIONS: readonly ShellEntry[] = [
   webviewPanelSerializer('scrapedeck.analytics'),
   authenticationProvider('scrapedeck', 'Scrapedeck', { supportsMultipleAccounts: false }),
   contributedLanguageModelTools(),
+  // data: Preview Data's read-only documents (src/data/previewDocs.ts, PREVIEW_SCHEME)
+  textDocumentContentProvider('scrapedeck-data'),
+  // health: the Tasks view's health decorations (src/health/decorations.ts)
+  fileDecorationProvider(),
+  // agents: the MCP server definition (src/agents/manifest.ts, MCP_PROVIDER_ID)
+  mcpServerDefinitionProvider('scrapedeck.mcpServers'),
 ];

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
+import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import type { Registrar } from '../platform/registrar';
@@ -25,6 +26,8 @@ export interface ViewDeps {
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
   /** The activation shell's registrar: it created the TreeViews, these hand them their providers. */
   registrar: Pick<Registrar, 'createTreeView'>;
+  /** Task health, shown on the Tasks view's nodes (optional: the view works without it). */
+  health?: HealthView;
 }
 
 export interface TaskViews {
@@ -56,6 +59,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     signedIn: () => account.account !== undefined,
     report: (error, context, subject) => void reporter.report(error, context, subject),
     progress,
+    health: deps.health,
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });

@@ -9,9 +9,13 @@ import * as path from 'node:path';
 
 const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
 
-/** Top to bottom. Folders not yet written (runs, data, health, agents, mcp) have their place already. */
+/**
+ * Top to bottom. Folders not yet written (runs, data, health) have their place already. `mcp.ts` is
+ * an entry point like extension.ts (it assembles the agent tool table and the client), so it sits
+ * on the top floor; what it reaches must still be free of `vscode` (checked below).
+ */
 const FLOORS: readonly string[][] = [
-  ['extension', 'testSeam', 'main', 'shell'],
+  ['extension', 'testSeam', 'mcp', 'main', 'shell'],
   ['commands'],
   ['views'],
   ['analytics'],
@@ -22,7 +26,6 @@ const FLOORS: readonly string[][] = [
   ['analyticsModel'],
   ['platform'],
   ['sandbox'],
-  ['mcp'],
   ['api'],
 ];
 
@@ -142,6 +145,23 @@ describe('architecture: no folder imports one above it', () => {
     const pure = ['api', 'sandbox', 'analyticsModel'].flatMap((dir) => files(path.join(SRC, dir)));
     const extra = ['account/vault.ts', 'account/clientHolder.ts', 'account/signIn.ts', 'account/credentials.ts', 'account/verify.ts', 'platform/commandIds.ts', 'platform/emitter.ts'];
     const offenders = [...pure, ...extra.map((f) => path.join(SRC, f))].filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
+  });
+
+  it('the MCP server (src/mcp.ts) reaches no `vscode`, however deep: it runs in plain Node', () => {
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)'(\.{1,2}\/[^']+)'/g)) {
+        const target = path.resolve(path.dirname(file), m[1] as string);
+        visit(statSync(`${target}.ts`, { throwIfNoEntry: false }) ? `${target}.ts` : path.join(target, 'index.ts'));
+      }
+    };
+    visit(path.join(SRC, 'mcp.ts'));
+    assert.ok(seen.has(path.join(SRC, 'agents', 'table.ts')), 'the MCP server serves the one tool table');
+    const offenders = [...seen].filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
   });
 

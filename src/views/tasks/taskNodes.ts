@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../../api/schemas';
+import type { HealthView } from '../../health/healthBoard';
+import { groupHealthPart, taskHealthPart } from '../../health/nodeParts';
 import { COMMANDS } from '../../platform/commandIds';
 import { loadMoreLabel } from './paging';
 
@@ -25,6 +27,7 @@ export class TaskGroupNode extends vscode.TreeItem {
     readonly group: TaskGroup,
     count: Count | undefined,
     filtered: boolean,
+    private readonly health?: HealthView,
   ) {
     // With a filter on, groups open by themselves so the matches are visible at once.
     super(group.taskGroupName, filtered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -36,12 +39,14 @@ export class TaskGroupNode extends vscode.TreeItem {
   /** Shows how many tasks the group has; returns whether the row changed (then the view must hear of it). */
   setCount(count: Count | undefined, filtered: boolean): boolean {
     const t = vscode.l10n.t;
-    const description = count === undefined ? undefined : filtered && count.matching !== count.total ? t('{0} of {1} match', count.matching, count.total) : tasksCount(count.total);
+    const counted = count === undefined ? undefined : filtered && count.matching !== count.total ? t('{0} of {1} match', count.matching, count.total) : tasksCount(count.total);
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(this.group.taskGroupName).appendMarkdown('**  \n');
     // Ids as plain text, not code spans: appendText's escapes would show literally inside backticks.
     md.appendText(t('Group ID: {0}', this.group.taskGroupId));
     if (count) md.appendMarkdown('  \n').appendText(tasksCount(count.total));
+    // Each area adds its part of the description (and tooltip lines) with one call here.
+    const description = joinParts([counted, groupHealthPart(this, md, this.health, this.group.taskGroupId)]);
     const label = count === undefined ? t('Task group {0}', this.group.taskGroupName) : t('Task group {0}, {1}', this.group.taskGroupName, tasksCount(count.total));
     const changed = description !== this.description;
     this.description = description;
@@ -57,6 +62,7 @@ export class TaskNode extends vscode.TreeItem {
   constructor(
     readonly task: Task,
     readonly group: TaskGroup,
+    health?: HealthView,
   ) {
     super(task.taskName, vscode.TreeItemCollapsibleState.None);
     const t = vscode.l10n.t;
@@ -70,8 +76,12 @@ export class TaskNode extends vscode.TreeItem {
     md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
     md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
     md.appendText(t('Enter opens its analytics.'));
+    // The description is made of the areas' parts (run state, health), joined with " · ".
+    this.description = joinParts([taskHealthPart(this, md, health, task.taskId)]);
     this.tooltip = md;
-    this.accessibilityInformation = { label: t('Task {0}, in group {1}', task.taskName, group.taskGroupName) };
+    // Colours and badges are not read out: the description (health, run state) is.
+    const label = t('Task {0}, in group {1}', task.taskName, group.taskGroupName);
+    this.accessibilityInformation = { label: typeof this.description === 'string' ? `${label}, ${this.description}` : label };
   }
 
   get taskId(): string {
@@ -111,6 +121,12 @@ export class TaskMessageNode extends vscode.TreeItem {
 }
 
 export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode;
+
+/** Description parts of the areas, joined with " · "; undefined when none has anything to say. */
+export function joinParts(parts: readonly (string | false | undefined)[]): string | undefined {
+  const kept = parts.filter((p): p is string => typeof p === 'string' && p !== '');
+  return kept.length === 0 ? undefined : kept.join(' · ');
+}
 
 function tasksCount(n: number): string {
   return n === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', n);

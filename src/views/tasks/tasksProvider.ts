@@ -10,14 +10,21 @@ import * as vscode from 'vscode';
 import type { TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
+import type { HealthView } from '../../health/healthBoard';
+import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { TasksModel } from './tasksModel';
-import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode } from './taskNodes';
+import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
+
+/** Every row of the view: the listed groups and tasks, and health's rows (attentionNodes.ts imports taskNodes.ts, so the union lives here). */
+export type TasksNode = ListedNode | AttentionGroupNode | HealthUnavailableNode;
 
 export interface TasksProviderDeps {
   signedIn(): boolean;
   /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
   report(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void;
   progress<T>(work: () => Promise<T>): Thenable<T>;
+  /** Task health: decorations' URIs, description parts, "Needs attention" (redrawn when it changes). */
+  health?: HealthView;
   /** The account's plan does not allow listing task groups (true), or does again (false). */
   onPlanLimited(limited: boolean): void;
 }
@@ -29,12 +36,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
+  private readonly healthSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
 
   constructor(
     readonly model: TasksModel,
     private readonly deps: TasksProviderDeps,
-  ) {}
+  ) {
+    this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
+  }
 
   /** Whether the last listing was refused for the account's plan (the welcome area says so). */
   get planLimited(): boolean {
@@ -46,6 +56,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   getParent(element: TasksNode): TasksNode | undefined {
+    if (element instanceof AttentionTaskNode) return element.parentNode;
     if (element instanceof TaskNode || element instanceof LoadMoreNode) return this.groupNodes.get(element.group.taskGroupId);
     return undefined;
   }
@@ -54,6 +65,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (!this.deps.signedIn()) return [];
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
+    if (element instanceof AttentionGroupNode) return (this.deps.health?.attention() ?? []).map((i) => new AttentionTaskNode(i, this.deps.health as HealthView, element));
     return [];
   }
 
@@ -71,6 +83,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.changed.fire(undefined);
   }
 
+  /** Draws the rows again from what is loaded (no request): health or run state changed. */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
   setFilter(text: string | undefined): void {
     if (this.model.setFilter(text)) this.changed.fire(undefined);
   }
@@ -82,10 +99,17 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   dispose(): void {
+    this.healthSubscription?.dispose();
     this.changed.dispose();
   }
 
   private async rootChildren(): Promise<TasksNode[]> {
+    const groups = await this.groupRows();
+    // A plan without tasks: the welcome area's one statement covers health too (it needs an empty root).
+    return this.planLimitedNow ? [] : [...healthRows(this.deps.health), ...groups];
+  }
+
+  private async groupRows(): Promise<TasksNode[]> {
     const loaded = await this.deps.progress(() => this.model.groups());
     const groups = loaded.value;
     if (groups === undefined && isApiError(loaded.error) && loaded.error.kind === 'forbidden') {
@@ -107,7 +131,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     this.groupNodes.clear();
     return groups.map(({ group }) => {
-      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered);
+      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
       this.groupNodes.set(group.taskGroupId, node);
       return node;
     });
@@ -128,7 +152,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       const text = this.model.isFiltered ? vscode.l10n.t('No task name matches the filter') : vscode.l10n.t('No tasks in this group');
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
-    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group));
+    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group, this.deps.health));
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
   }

@@ -1,0 +1,147 @@
+/**
+ * Export Data… through the code the command runs (`src/data/exportRows.ts`: the reader, the CSV
+ * encoder, the temporary file and its rename), against sandboxes in their own processes:
+ * - 100,000 rows as CSV at the service's 20 requests a second, against the rate bound
+ *   (100 pages of 1,000 = 100 requests = 5.0 s);
+ * - the heap of this process (the one running the export) while it exports 1,000,000 rows as CSV
+ *   with the limit off: sampled at every page, garbage included, and kept after a full GC.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { MemoryCredentialsStore } from '../src/api/auth';
+import { ScrapedeckClient } from '../src/api/client';
+import { UnlimitedLimiter } from '../src/api/limiter';
+import { TaskExport } from '../src/data/exportRows';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
+import type { BenchRow, BenchSection } from './types';
+
+isSandboxChild();
+
+const RATE = 20;
+const EXPORT_ROWS = 100_000;
+const HEAP_ROWS = 1_000_000;
+const RUNS = 3;
+const HEAP_TARGET = 50e6;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+function exposeGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+function clientFor(sandbox: ChildSandbox, unlimited: boolean): ScrapedeckClient {
+  const ada = sandbox.info.accounts[0];
+  if (!ada) throw new Error('no demo account');
+  return new ScrapedeckClient({
+    baseUrl: sandbox.info.baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+    env: {},
+    limiter: unlimited ? new UnlimitedLimiter() : undefined,
+  });
+}
+
+async function bigTask(client: ScrapedeckClient): Promise<string> {
+  const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+  if (!group) throw new Error('the sandbox has no Benchmarks group');
+  const task = (await client.searchTasks(group.taskGroupId)).data[0];
+  if (!task) throw new Error('no big task');
+  return task.taskId;
+}
+
+export default async function run(): Promise<BenchSection> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  const dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-bench-export-'));
+  const [limited, open] = await Promise.all([
+    startChildSandbox(__filename, { rateLimit: RATE, seed: 7, bigTaskRows: EXPORT_ROWS }),
+    startChildSandbox(__filename, { rateLimit: 0, seed: 7, bigTaskRows: HEAP_ROWS }),
+  ]);
+  try {
+    // ---- 1. Export Data… of 100,000 rows as CSV at 20 req/s ----------------------------------
+    {
+      const walls: number[] = [];
+      let wire429 = 0;
+      let bytes = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const client = clientFor(limited, false);
+        const taskId = await bigTask(client);
+        await sleep(1100); // an empty window at the server for the measured export
+        const before = await limited.stats();
+        const target = path.join(dir, `export-${i}.csv`);
+        const t0 = performance.now();
+        const result = await new TaskExport(client, { taskId, target, format: 'csv' }).run();
+        walls.push(performance.now() - t0);
+        wire429 += (await limited.stats()).status429 - before.status429;
+        bytes = statSync(target).size;
+        if (result.rows !== EXPORT_ROWS) notes.push(`run ${i + 1} wrote ${result.rows} rows of ${EXPORT_ROWS}`);
+        rmSync(target);
+        await client.close();
+      }
+      const bound = (EXPORT_ROWS / 1000 / RATE) * 1000;
+      const wall = median(walls);
+      rows.push({
+        name: `Export Data… ${EXPORT_ROWS.toLocaleString('en')} rows to CSV @ ${RATE} req/s (median of ${RUNS})`,
+        value: seconds(wall),
+        against: `bound ${seconds(bound)}`,
+        ratio: wall / bound,
+        target: '≤ 1.10 x',
+        pass: wall / bound <= 1.1 && notes.every((n) => !n.startsWith('run')),
+      });
+      rows.push({ name: '  spread over the runs (min – max)', value: `${seconds(Math.min(...walls))} – ${seconds(Math.max(...walls))}` });
+      rows.push({ name: '  file written', value: mb(bytes), against: `${Math.round(bytes / EXPORT_ROWS)} bytes a row` });
+      rows.push({ name: `  429s on the wire (${RUNS} exports; load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${wire429} x 429`, against: `${(RUNS * EXPORT_ROWS) / 1000} requests` });
+    }
+
+    // ---- 2. this process's heap while exporting 1,000,000 rows as CSV, limit off -------------
+    {
+      const client = clientFor(open, true);
+      const taskId = await bigTask(client);
+      const gc = exposeGc();
+      gc();
+      const base = process.memoryUsage().heapUsed;
+      let peak = base;
+      const kept: number[] = [];
+      let nextCheck = 100_000;
+      const target = path.join(dir, 'million.csv');
+      const t0 = performance.now();
+      const result = await new TaskExport(client, { taskId, target, format: 'csv' }).run({
+        onProgress: (p) => {
+          peak = Math.max(peak, process.memoryUsage().heapUsed);
+          if (p.rows >= nextCheck) {
+            nextCheck += 100_000;
+            gc();
+            kept.push(process.memoryUsage().heapUsed - base);
+          }
+        },
+      });
+      const wall = performance.now() - t0;
+      const size = statSync(target).size;
+      rmSync(target);
+      rows.push({
+        name: `heap growth of the exporting process over ${HEAP_ROWS.toLocaleString('en')} rows (peak at any page, garbage included)`,
+        value: mb(peak - base),
+        against: `${result.rows.toLocaleString('en')} rows, ${mb(size)} written`,
+        target: `≤ ${mb(HEAP_TARGET)}`,
+        pass: peak - base <= HEAP_TARGET && result.rows === HEAP_ROWS,
+      });
+      rows.push({ name: `  kept after a full GC (worst of ${kept.length} checkpoints: flat)`, value: mb(Math.max(...kept)), against: `at 100,000 rows ${mb(kept[0] ?? NaN)}, at the last ${mb(kept.at(-1) ?? NaN)}` });
+      rows.push({ name: '  time (context: the sandbox generates every row)', value: seconds(wall), against: `${Math.round(result.rows / (wall / 1000)).toLocaleString('en')} rows/s` });
+      await client.close();
+    }
+  } finally {
+    await Promise.all([limited.close(), open.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { title: 'Export Data…: the export code path against the sandbox', rows, notes };
+}

@@ -1,0 +1,201 @@
+/**
+ * Task health for 1,000 tasks (the sandbox's --extra-tasks Benchmarks group), against a sandbox in
+ * its own process that limits at the service's 20 requests a second:
+ * - one refresh from nothing (both windows) through the controller and the client's limiter:
+ *   analytics requests at the server and time against their rate bound (requests / 20 s);
+ * - a later refresh the same day (the previous window's figures reused): requests;
+ * - decorating 1,000 task nodes: building each TaskNode with its health part (resource URI,
+ *   description, tooltip) and asking the FileDecorationProvider for its URI, median of runs.
+ *   `vscode` is a stand-in here (bench/fixtures/fake-vscode.cjs, as the activation section does).
+ */
+import Module from 'node:module';
+import { loadavg } from 'node:os';
+import { MemoryCredentialsStore } from '../src/api/auth';
+import { ScrapedeckClient } from '../src/api/client';
+import { realTimers } from '../src/api/limiter';
+import { HealthBoard } from '../src/health/healthBoard';
+import { HealthCache } from '../src/health/healthCache';
+import { HealthController, type HealthTaskRow } from '../src/health/healthController';
+import { DEFAULT_HEALTH_SETTINGS } from '../src/health/healthSettings';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { isSandboxChild, startChildSandbox } from './childSandbox';
+import type { BenchRow, BenchSection } from './types';
+
+isSandboxChild();
+
+const RATE = 20;
+const TASKS = 1_000;
+const MAX_REQUESTS = 20;
+const DECORATE_MS = 50;
+const RUNS = 3;
+const DECORATE_RUNS = 15;
+const WARM_UP = 3;
+const ROUTE = 'POST /taskanalytics/queries';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const spread = (xs: number[], format: (x: number) => string): string => `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const millis = (ms: number): string => `${ms.toFixed(1)} ms`;
+
+class Memento {
+  private readonly map = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.map.get(key);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.map.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+/** The stand-in `vscode`, with the two members health needs beyond what activation does. */
+function installVscodeStandIn(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const base = require('./fixtures/fake-vscode.cjs') as Record<string, unknown>;
+  const extra: Record<string, unknown> = {
+    Uri: {
+      from: (c: { scheme: string; authority?: string; path?: string }) => ({ scheme: c.scheme, authority: c.authority ?? '', path: c.path ?? '', toString: () => `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}` }),
+    },
+    FileDecoration: class {
+      propagate?: boolean;
+      constructor(
+        readonly badge?: string,
+        readonly tooltip?: string,
+        readonly color?: unknown,
+      ) {}
+    },
+  };
+  // A plain object: the bundle's import helper copies the module's own keys.
+  const standIn: Record<string, unknown> = { ...base, ...extra };
+  const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+  const original = loader._load.bind(Module);
+  loader._load = (request: string, ...rest: unknown[]) => (request === 'vscode' ? standIn : original(request, ...rest));
+}
+
+export default async function run(): Promise<BenchSection> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS });
+  const ada = sandbox.info.accounts[0];
+  if (!ada) throw new Error('no demo account');
+  const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
+  let board = new HealthBoard();
+  try {
+    const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    if (!group) throw new Error('the sandbox has no Benchmarks group');
+    const tasks: HealthTaskRow[] = (await client.searchTasks(group.taskGroupId)).data.map((t) => ({ ...t, taskGroupId: group.taskGroupId, taskGroupName: group.taskGroupName }));
+    if (tasks.length !== TASKS) notes.push(`the Benchmarks group has ${tasks.length} tasks, not ${TASKS}`);
+    await new Promise((r) => setTimeout(r, 1100)); // the listing leaves the server's trailing second
+
+    // ---- 1. refreshes: requests and time against the rate bound ----------------------------------
+    const firstCounts: number[] = [];
+    const againCounts: number[] = [];
+    const ratios: number[] = [];
+    const walls: number[] = [];
+    let limited = 0;
+    for (let i = 0; i < RUNS; i++) {
+      board = new HealthBoard();
+      const controller = new HealthController({
+        board,
+        cache: new HealthCache(new Memento(), { warn: () => undefined }),
+        getClient: () => client,
+        listTasks: () => Promise.resolve(tasks),
+        timers: realTimers,
+        clock: Date.now,
+        settings: () => DEFAULT_HEALTH_SETTINGS,
+        notifier: { crossed: () => undefined, unavailable: () => undefined, failed: (e) => notes.push(`refresh failed: ${String(e)}`), clamped: () => undefined },
+      });
+      controller.setAccount('ada');
+      const before = await sandbox.stats();
+      const t0 = performance.now();
+      await controller.refresh();
+      const wall = performance.now() - t0;
+      const mid = await sandbox.stats();
+      const count = (mid.byRoute[ROUTE] ?? 0) - (before.byRoute[ROUTE] ?? 0);
+      limited += mid.status429 - before.status429;
+      firstCounts.push(count);
+      walls.push(wall);
+      ratios.push(wall / ((count / RATE) * 1000));
+      await controller.refresh(); // the same day: the previous window is reused
+      const after = await sandbox.stats();
+      againCounts.push((after.byRoute[ROUTE] ?? 0) - (mid.byRoute[ROUTE] ?? 0));
+      limited += after.status429 - mid.status429;
+      if (board.snapshot?.tasks.length !== tasks.length) notes.push(`health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`);
+      controller.dispose();
+      await new Promise((r) => setTimeout(r, 1100));
+    }
+    const most = Math.max(...firstCounts);
+    rows.push({
+      name: `health for ${TASKS.toLocaleString('en')} tasks, first refresh: analytics requests`,
+      value: `${most} requests`,
+      against: `runs ${firstCounts.join(', ')}; both windows`,
+      target: `≤ ${MAX_REQUESTS}`,
+      pass: most <= MAX_REQUESTS,
+    });
+    const ratio = median(ratios);
+    rows.push({
+      name: `  time, median of ${RUNS} (spread ${spread(walls, seconds)})`,
+      value: seconds(median(walls)),
+      against: `bound ${seconds((median(firstCounts) / RATE) * 1000)} at ${RATE} req/s`,
+      ratio,
+      target: '≤ 1.10 x',
+      pass: ratio <= 1.1,
+    });
+    rows.push({ name: 'health for 1,000 tasks, later refresh the same day (previous window kept): requests', value: `${Math.max(...againCounts)} requests`, target: `≤ ${MAX_REQUESTS}`, pass: Math.max(...againCounts) <= MAX_REQUESTS });
+    rows.push({ name: `  429s on the wire (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${limited} x 429`, target: '0', pass: limited === 0 });
+    rows.push({ name: '  tasks needing attention (context)', value: `${board.attention().length}` });
+    notes.push('The service answers one record per task and collection method (Cloud, Local), so 100 tasks fill more than one page of 100: a window costs 2 pages per batch of 100 ids. The first refresh of a day asks both windows; later ones only the current window.');
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+
+  // ---- 2. decorating 1,000 nodes -------------------------------------------------------------------
+  installVscodeStandIn();
+  const { TaskNode } = await import('../src/views/tasks/taskNodes.js');
+  const { HealthDecorations } = await import('../src/health/decorations.js');
+  const snapshot = board.snapshot;
+  if (!snapshot) throw new Error('no health to decorate with');
+  const decorations = new HealthDecorations(board);
+  const group = (t: (typeof snapshot.tasks)[number]) => ({ taskGroupId: t.taskGroupId, taskGroupName: t.taskGroupName });
+  const nodes = snapshot.tasks.map((task) => new TaskNode(task, group(task), board));
+  const build: number[] = [];
+  const plain: number[] = [];
+  const decorate: number[] = [];
+  let decorated = 0;
+  for (let i = 0; i < DECORATE_RUNS + WARM_UP; i++) {
+    const t0 = performance.now();
+    for (const task of snapshot.tasks) new TaskNode(task, group(task), board);
+    const t1 = performance.now();
+    for (const task of snapshot.tasks) new TaskNode(task, group(task));
+    const t2 = performance.now();
+    decorated = 0;
+    for (const node of nodes) if (node.resourceUri && decorations.provideFileDecoration(node.resourceUri)) decorated++;
+    const t3 = performance.now();
+    if (i < WARM_UP) continue;
+    build.push(t1 - t0);
+    plain.push(t2 - t1);
+    decorate.push(t3 - t2);
+  }
+  decorations.dispose();
+  const m = median(decorate);
+  rows.push({
+    name: `decorating ${nodes.length.toLocaleString('en')} task nodes (the provider, per node URI), median of ${DECORATE_RUNS}`,
+    value: millis(m),
+    against: `spread ${spread(decorate, millis)}; ${decorated} decorated`,
+    ratio: m / DECORATE_MS,
+    target: `≤ ${DECORATE_MS} ms`,
+    pass: m <= DECORATE_MS,
+  });
+  const mb = median(build);
+  rows.push({
+    name: `  building the ${nodes.length.toLocaleString('en')} nodes with health (URI, description, tooltip), median`,
+    value: millis(mb),
+    against: `spread ${spread(build, millis)}; without health ${millis(median(plain))} (context)`,
+  });
+  return { title: 'Task health: requests for 1,000 tasks at 20 req/s, and decorating 1,000 nodes', rows, notes };
+}

@@ -1,0 +1,52 @@
+/**
+ * Failures as a model reads them: what failed (naming the task or app), the service's message once,
+ * at most one hint, and the request id in the text (a model has no "Copy Request ID" button, and
+ * the person it talks to may need it for support). Composed with the same sentence rules as the
+ * extension's messages (`platform/errorText.ts`).
+ */
+import { isApiError } from '../api/errors';
+import { joinSentences, planList, sentence, TASK_PLANS } from '../platform/errorText';
+import { refusal, type ToolContext, type ToolReply } from './tool';
+
+/** The plans each area needs, named once in a 403's hint (spec: the plan table). */
+export const RUN_PLANS = ['Professional', 'Enterprise'] as const;
+export const DATA_PLANS = TASK_PLANS;
+
+export interface FailureSubject {
+  /** What failed, without a full stop: "Could not start a run of “Amazon prices”". */
+  failed: string;
+  /** Plans that allow the operation, named in the hint of a 403. */
+  plans?: readonly string[];
+}
+
+export function failureText(error: unknown, subject: FailureSubject, ctx: Pick<ToolContext, 't' | 'signInHint'>): string {
+  const { t } = ctx;
+  const api = isApiError(error) ? error : undefined;
+  if (api?.kind === 'cancelled' && !api.maybeApplied) return sentence(t('{0}: the call was cancelled before it finished', subject.failed));
+  const raw = api?.message ?? (error instanceof Error ? error.message : String(error));
+  const hint = hintFor(api?.kind, raw, subject.plans, ctx);
+  const requestId = api?.requestId ? t('Request ID (for support): {0}.', api.requestId) : '';
+  return joinSentences([sentence(subject.failed), sentence(raw), hint === undefined ? '' : sentence(hint), requestId]);
+}
+
+export function failure(error: unknown, subject: FailureSubject, ctx: Pick<ToolContext, 't' | 'signInHint'>): ToolReply {
+  return refusal(failureText(error, subject, ctx));
+}
+
+function hintFor(kind: string | undefined, message: string, plans: readonly string[] | undefined, ctx: Pick<ToolContext, 't' | 'signInHint'>): string | undefined {
+  const { t } = ctx;
+  switch (kind) {
+    case 'auth':
+      return ctx.signInHint;
+    case 'forbidden':
+      if (plans === undefined || plans.every((p) => message.includes(p))) return undefined;
+      return t('This needs a {0} plan.', planList(plans, t));
+    case 'rate-limited':
+      return t('The service is limiting requests: wait a few seconds before calling again.');
+    case 'network':
+    case 'timeout':
+      return t('The service could not be reached: check the connection and the service address.');
+    default:
+      return undefined;
+  }
+}

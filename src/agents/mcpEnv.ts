@@ -1,0 +1,55 @@
+/**
+ * The MCP server's configuration, from its environment only (a key in the arguments would show in
+ * process listings and in the MCP client's configuration UI). Checked with the extension's own
+ * rules; a problem is a sentence that never quotes the key.
+ */
+import { headerValueIssue } from '../api/headerValues';
+import { checkServiceAddress } from '../api/urls';
+import { DEFAULT_BASE_URL } from '../platform/settings';
+
+export const MCP_ENV = {
+  apiKey: 'SCRAPEDECK_API_KEY',
+  baseUrl: 'SCRAPEDECK_BASE_URL',
+  datahubUrl: 'SCRAPEDECK_DATAHUB_URL',
+  requestsPerSecond: 'SCRAPEDECK_REQUESTS_PER_SECOND',
+} as const;
+
+export interface McpConfig {
+  /** Undefined: the server runs, and every tool says how to give it a key. */
+  apiKey: string | undefined;
+  baseUrl: string;
+  datahubUrl: string | undefined;
+  requestsPerSecond: number;
+}
+
+export type McpEnvResult = { ok: true; config: McpConfig } | { ok: false; problem: string };
+
+export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): McpEnvResult {
+  const problems: string[] = [];
+  const rawKey = env[MCP_ENV.apiKey]?.trim();
+  const apiKey = rawKey === undefined || rawKey === '' ? undefined : rawKey;
+  if (apiKey !== undefined) {
+    const issue = headerValueIssue(apiKey);
+    // Where, never what: even one character of a key is not for a log.
+    const at = issue === undefined ? undefined : /position (\d+)/.exec(issue)?.[1];
+    if (issue !== undefined) problems.push(`${MCP_ENV.apiKey} has a character that cannot be sent in an HTTP header (at position ${at ?? '?'}): copy the key again`);
+  }
+  const address = (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const checked = checkServiceAddress(raw);
+    if (checked.ok) return checked.url;
+    problems.push(`${name} ${checked.reason}`);
+    return undefined;
+  };
+  const baseUrl = address(MCP_ENV.baseUrl, env[MCP_ENV.baseUrl]) ?? DEFAULT_BASE_URL;
+  const datahubUrl = address(MCP_ENV.datahubUrl, env[MCP_ENV.datahubUrl]);
+  let requestsPerSecond = 20;
+  const rawRps = env[MCP_ENV.requestsPerSecond]?.trim();
+  if (rawRps !== undefined && rawRps !== '') {
+    const n = Number(rawRps);
+    if (Number.isInteger(n) && n >= 1 && n <= 20) requestsPerSecond = n;
+    else problems.push(`${MCP_ENV.requestsPerSecond} must be a whole number from 1 to 20`);
+  }
+  if (problems.length > 0) return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: ${problems.join('; ')}.` };
+  return { ok: true, config: { apiKey, baseUrl, datahubUrl, requestsPerSecond } };
+}

@@ -1,0 +1,87 @@
+/** scrapedeck_run_status: the cloud-run status of tasks (one request per 100 tasks). */
+import * as z from 'zod';
+import type { TaskRunStatus } from '../../api/ops/runs';
+import { parseServiceTime } from '../../api/runSchemas';
+import { catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { failure, RUN_PLANS } from '../failure';
+import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
+import { defineTool, refusal, reply, type ToolContext } from '../tool';
+
+const input = z
+  .object({
+    tasks: z.array(taskRefSchema).min(1).max(100).optional().describe('These tasks (ids, or unique exact names). Omit, with group and query, for every task.'),
+    group: groupRefSchema.optional(),
+    query: queryRefSchema.optional(),
+    limit: limitSchema(100, 50, 'tasks'),
+  })
+  .strict()
+  .refine((i) => i.tasks === undefined || (i.group === undefined && i.query === undefined), { message: 'use either tasks or group/query, not both', path: ['tasks'] });
+
+type Input = z.output<typeof input>;
+
+export const runStatusTool = defineTool({
+  name: 'scrapedeck_run_status',
+  title: 'Scrapedeck Run Status',
+  userDescription: 'See which tasks are running and how their last runs went.',
+  reference: 'scrapedeckRunStatus',
+  modelDescription:
+    'Reads the cloud-run status of Scrapedeck tasks: status as the service sends it (Extracting means running; Stopped, Finished, Failed and others end a run), rows collected by the current or last run, how many times the task ran, its subtasks, and start/end/next-scheduled times (UTC, ISO 8601). ' +
+    'Select tasks by ids/names, by group, by part of the name, or omit all for every task. Returns the number of tasks per status and at most `limit` tasks, running ones first. Needs a Professional or Enterprise plan.',
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  input,
+  progress: (i, t) => (i.tasks ? t('Reading the run status of {0} Scrapedeck tasks…', i.tasks.length) : t('Reading the run status of Scrapedeck tasks…')),
+  run: runStatus,
+});
+
+async function runStatus(i: Input, ctx: ToolContext) {
+  const { t } = ctx;
+  let selected: CatalogTask[];
+  try {
+    const catalog = await loadCatalog(ctx.client, ctx);
+    selected = i.tasks !== undefined ? i.tasks.map((ref) => findTask(catalog, ref, t)) : filterTasks(catalog, i, t);
+  } catch (e) {
+    return refusal(catalogProblem(e, t('Could not find the tasks whose run status was asked for'), ctx));
+  }
+  if (selected.length === 0) return reply(t('No task matches, so no status was read.'), { total: 0, tasks: [] });
+  let statuses: TaskRunStatus[];
+  try {
+    statuses = (await ctx.client.getTaskStatuses(selected.map((s) => s.taskId), { signal: ctx.signal })).data;
+  } catch (e) {
+    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : t('{0} tasks', selected.length);
+    return failure(e, { failed: t('Could not read the run status of {0}', what), plans: RUN_PLANS }, ctx);
+  }
+  const byId = new Map(statuses.map((s) => [s.taskId, s]));
+  const rows = selected.map((task) => view(task, byId.get(task.taskId)));
+  rows.sort((a, b) => Number(b.status === 'Extracting') - Number(a.status === 'Extracting') || a.taskName.localeCompare(b.taskName, 'en'));
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  const running = counts.Extracting ?? 0;
+  const shown = rows.slice(0, i.limit);
+  const summary = t('{0} tasks: {1} running (Extracting). {2} of them are listed, running ones first.', rows.length, running, shown.length);
+  return reply(summary, { total: rows.length, byStatus: counts, tasks: shown, timeZone: 'UTC' });
+}
+
+function view(task: CatalogTask, s: TaskRunStatus | undefined) {
+  if (s === undefined) return { taskId: task.taskId, taskName: task.taskName, group: task.groupName, status: 'Unknown (the service did not report it)' };
+  return {
+    taskId: task.taskId,
+    taskName: task.taskName,
+    group: task.groupName,
+    status: s.status,
+    rowsCollected: s.currentTotalExtractCount,
+    executedTimes: s.executedTimes,
+    subtasks: s.subTaskCount,
+    started: isoTime(s.startExecuteTime),
+    ended: isoTime(s.endExecuteTime),
+    nextScheduled: isoTime(s.nextExecuteTime),
+  };
+}
+
+/** Service times carry no zone: read as UTC and written with a Z so the model cannot misread them. */
+function isoTime(text: string | null): string | null {
+  if (text === null) return null;
+  const ms = parseServiceTime(text);
+  return ms === undefined ? text : new Date(ms).toISOString();
+}

@@ -1,0 +1,44 @@
+/**
+ * Commands on a task's data: Export Data…, Pull New Rows, Preview Data, Remove Data…. The flows
+ * are `data/`; these only parse the argument (a Tasks view node, or `{ taskId, taskName }`) and
+ * resolve to the flow's outcome, which tests and other callers can read.
+ */
+import * as vscode from 'vscode';
+import * as z from 'zod';
+import type { CommandDeps, Handlers } from './deps';
+import { taskArgSchema } from './treeArgs';
+
+const t = vscode.l10n.t;
+
+const taskSchema = z.union([taskArgSchema, z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) })]);
+const pullOptionsSchema = z.object({ chooseFile: z.boolean().optional() }).optional();
+
+export function dataCommands(deps: Pick<CommandDeps, 'data' | 'ui' | 'log'>): Handlers<'dataExport' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
+  /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
+  const taskOf = (arg: unknown) => {
+    const parsed = taskSchema.safeParse(arg);
+    if (parsed.success) return parsed.data;
+    if (arg !== undefined) deps.log.warn(`A data command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`);
+    void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
+    return undefined;
+  };
+  return {
+    dataExport: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.export(task);
+    },
+    dataPullNewRows: (arg, options) => {
+      const task = taskOf(arg);
+      const o = pullOptionsSchema.safeParse(options);
+      return task && deps.data.pull(task, o.success && o.data?.chooseFile === true);
+    },
+    dataPreview: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.preview(task);
+    },
+    dataRemove: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.remove(task);
+    },
+  };
+}

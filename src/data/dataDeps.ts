@@ -1,0 +1,22 @@
+/**
+ * What the data flows need, and the task they act on. The flows get the shared Ui (tests replace
+ * its answers), the account (client, who is signed in, its changes) and the window's reporter.
+ */
+import type * as vscode from 'vscode';
+import type { ClientHolder } from '../account/clientHolder';
+import type { Reporter } from '../platform/errors';
+import type { Ui } from '../platform/ui';
+
+export interface TaskRef {
+  taskId: string;
+  taskName: string;
+}
+
+export interface DataDeps {
+  account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
+  ui: Ui;
+  log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error' | 'show'>;
+  reporter: Pick<Reporter, 'report'>;
+  /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
+  openJobs?: Set<{ discard(): Promise<void> }>;
+}

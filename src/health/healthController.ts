@@ -1,0 +1,204 @@
+/**
+ * Task health for the account signed in now: shows its stored health at once, refreshes it on
+ * the schedule (only while the Tasks view is visible) and on demand, stores each result per
+ * account and window, and tells the notifier what the user should hear — tasks that newly need
+ * attention, a refused plan (once), a failure (once per run of failures, or when asked). Pure (no
+ * `vscode`): the client, the task list, the clock and the timers are injected.
+ *
+ *   const health = new HealthController({ board, cache, getClient, listTasks, timers, clock, settings, notifier });
+ *   health.setAccount(id); health.setVisible(true); await health.refresh();
+ */
+import type { Timers } from '../api/limiter';
+import { isApiError, type ApiError } from '../api/errors';
+import { todayUtc } from '../api/dates';
+import type { HealthBoard, TaskHealthInfo } from './healthBoard';
+import type { HealthCache } from './healthCache';
+import { fetchWindowTotals, type AnalyticsSource } from './healthFetch';
+import type { HealthSettings } from './healthSettings';
+import { healthWindows, sameRange, type HealthWindows } from './healthWindow';
+import { RefreshSchedule } from './refreshSchedule';
+import type { HealthSnapshot, SnapshotTask } from './snapshot';
+
+export interface HealthTaskRow {
+  readonly taskId: string;
+  readonly taskName: string;
+  readonly taskGroupId: string;
+  readonly taskGroupName: string;
+}
+
+/** What the user is told; the vscode layer words it. */
+export interface HealthNotifier {
+  /** Tasks that crossed a threshold since the last health (only when `scrapedeck.health.notify` is on). */
+  crossed(tasks: readonly TaskHealthInfo[], windowDays: number): void;
+  /** Analytics refused for this account's plan: health is unavailable. Said once per account. */
+  unavailable(error: ApiError): void;
+  /** A refresh failed; `tasks` is how many it was for. */
+  failed(error: unknown, tasks: number): void;
+  /** The window asked for was clamped to the three-month limit. */
+  clamped(windows: HealthWindows): void;
+}
+
+export interface HealthControllerDeps {
+  board: HealthBoard;
+  cache: HealthCache;
+  getClient(): AnalyticsSource | undefined;
+  listTasks(signal: AbortSignal): Promise<readonly HealthTaskRow[]>;
+  timers: Timers;
+  /** Epoch ms (snapshots' times and today's UTC date). */
+  clock(): number;
+  settings(): HealthSettings;
+  notifier: HealthNotifier;
+}
+
+export interface HealthStats {
+  refreshes: number;
+  /** Analytics queries' request ids of the last refresh (one per request). */
+  lastRequestIds: string[];
+}
+
+export class HealthController {
+  private account: string | undefined;
+  private readonly schedule: RefreshSchedule;
+  /** A failure already reported; cleared by a success, so a run of failures is said once. */
+  private failing = false;
+  private unavailableSaid: string | undefined;
+  readonly stats: HealthStats = { refreshes: 0, lastRequestIds: [] };
+
+  constructor(private readonly deps: HealthControllerDeps) {
+    this.schedule = new RefreshSchedule({
+      timers: deps.timers,
+      intervalMs: () => deps.settings().refreshMinutes * 60_000,
+      run: (signal, onDemand) => this.run(signal, onDemand),
+    });
+    deps.board.setThresholds(deps.settings());
+  }
+
+  get accountId(): string | undefined {
+    return this.account;
+  }
+
+  get refreshing(): boolean {
+    return this.schedule.running;
+  }
+
+  /** Sign-in, sign-out, another account. Nothing of the previous account stays on the board. */
+  setAccount(accountId: string | undefined): void {
+    if (accountId === this.account) return;
+    const previous = this.account;
+    this.account = accountId;
+    this.schedule.reset();
+    this.failing = false;
+    // Signing out forgets that account's stored health; switching keeps it under its own key.
+    if (previous !== undefined && accountId === undefined) void this.deps.cache.drop(previous).catch(() => undefined);
+    this.showStored();
+    this.schedule.setEnabled(accountId !== undefined);
+  }
+
+  setVisible(visible: boolean): void {
+    this.schedule.setVisible(visible);
+  }
+
+  /** Settings changed: new thresholds judge again (no request); a new window shows its own stored health. */
+  settingsChanged(changed: readonly (keyof HealthSettings)[]): void {
+    const s = this.deps.settings();
+    if (changed.includes('failureRate') || changed.includes('slowdownFactor')) this.deps.board.setThresholds(s);
+    if (changed.includes('windowDays')) {
+      this.schedule.reset();
+      this.showStored();
+      this.schedule.setEnabled(this.account !== undefined && this.deps.board.status.kind !== 'unavailable');
+    } else if (changed.includes('refreshMinutes')) {
+      this.schedule.reschedule();
+    }
+  }
+
+  /** On demand (the refresh command): also retries an account whose plan was refused. */
+  refresh(): Promise<void> {
+    if (this.account === undefined) return Promise.resolve();
+    if (this.deps.board.status.kind === 'unavailable') {
+      this.deps.board.show(undefined);
+      this.unavailableSaid = undefined;
+    }
+    const run = this.schedule.runNow(); // first, so the run is the on-demand one
+    this.schedule.setEnabled(true);
+    return run;
+  }
+
+  dispose(): void {
+    this.schedule.dispose();
+  }
+
+  private showStored(): void {
+    const stored = this.account === undefined ? undefined : this.deps.cache.read(this.account, this.deps.settings().windowDays);
+    this.deps.board.show(stored);
+    this.schedule.markFresh(stored ? this.deps.clock() - stored.computedAt : undefined);
+  }
+
+  private async run(signal: AbortSignal, onDemand: boolean): Promise<void> {
+    const account = this.account;
+    const client = this.deps.getClient();
+    if (account === undefined || client === undefined) return;
+    let taskCount = 0;
+    let listed = false;
+    try {
+      const tasks = dedupe(await this.deps.listTasks(signal));
+      listed = true;
+      taskCount = tasks.length;
+      if (signal.aborted || account !== this.account) return;
+      const windows = healthWindows(todayUtc(new Date(this.deps.clock())), this.deps.settings().windowDays);
+      if (windows.clamped) this.deps.notifier.clamped(windows);
+
+      const last = this.deps.board.snapshot;
+      const ids = tasks.map((t) => t.taskId);
+      // The previous window's days are past: its figures are reused while its dates stay the same.
+      const reuse = last && last.windowDays === windows.days && sameRange(last.previous, windows.previous) ? new Map(last.tasks.map((t) => [t.taskId, t.previous])) : new Map<string, null>();
+      const missing = ids.filter((id) => !reuse.has(id));
+      const [current, previous] = await Promise.all([
+        fetchWindowTotals(client, ids, windows.current, signal),
+        fetchWindowTotals(client, missing, windows.previous, signal),
+      ]);
+      if (signal.aborted || account !== this.account) return;
+
+      const snapshot: HealthSnapshot = {
+        windowDays: windows.days,
+        current: windows.current,
+        previous: windows.previous,
+        computedAt: this.deps.clock(),
+        tasks: tasks.map((t): SnapshotTask => ({ ...pick(t), current: current.totals.get(t.taskId) ?? null, previous: previous.totals.get(t.taskId) ?? reuse.get(t.taskId) ?? null })),
+      };
+      this.stats.refreshes++;
+      this.stats.lastRequestIds = [...current.requestIds, ...previous.requestIds];
+      const before = this.deps.board.attentionIds(last && last.windowDays === windows.days ? last : undefined);
+      this.deps.board.show(snapshot);
+      this.failing = false;
+      await this.deps.cache.write(account, snapshot).catch(() => undefined);
+      const crossed = this.deps.board.attention().filter((i) => !before.has(i.task.taskId));
+      if (crossed.length > 0 && this.deps.settings().notify) this.deps.notifier.crossed(crossed, windows.days);
+    } catch (error) {
+      if (signal.aborted || account !== this.account) return;
+      if (isApiError(error) && error.kind === 'cancelled') return;
+      if (isApiError(error) && error.kind === 'forbidden') {
+        // The plan: no request will succeed until it changes. Stop the schedule, and say it once
+        // (a refused task list is already said by the Tasks view, which lists them).
+        this.deps.board.unavailable(error.message, error.requestId);
+        this.schedule.setEnabled(false);
+        if (this.unavailableSaid !== account && (listed || onDemand)) this.deps.notifier.unavailable(error);
+        this.unavailableSaid = account;
+        return;
+      }
+      // Listing tasks is the Tasks view's request: it reports its own failures, unless asked here.
+      if (!listed && !onDemand) return;
+      if (!this.failing || onDemand) this.deps.notifier.failed(error, taskCount);
+      this.failing = true;
+    }
+  }
+}
+
+function pick(t: HealthTaskRow): Pick<SnapshotTask, 'taskId' | 'taskName' | 'taskGroupId' | 'taskGroupName'> {
+  return { taskId: t.taskId, taskName: t.taskName, taskGroupId: t.taskGroupId, taskGroupName: t.taskGroupName };
+}
+
+/** A task listed twice (in two groups) is judged once, under its first group. */
+function dedupe(rows: readonly HealthTaskRow[]): HealthTaskRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.taskId) && seen.add(r.taskId) !== undefined);
+}

@@ -1,0 +1,103 @@
+/**
+ * How health reads, in words (through vscode.l10n): the short parts of the nodes' descriptions
+ * ("12% failed · 41 runs", "no runs in 7 days"), the tooltips with the figures and the window,
+ * and the age of what is shown.
+ */
+import * as vscode from 'vscode';
+import type { GroupHealthInfo, HealthView, TaskHealthInfo } from './healthBoard';
+import type { TaskHealth } from './healthModel';
+import type { HealthSnapshot } from './snapshot';
+
+const t = vscode.l10n.t;
+
+/** "12%", "<1%" for a rate that is not 0 but rounds to it, "100%". */
+export function percent(rate: number): string {
+  if (rate > 0 && rate < 0.005) return '<1%';
+  return `${Math.round(rate * 100)}%`;
+}
+
+/** "45s", "3m 20s", "1h 02m". */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** "2.2×" */
+export const factor = (x: number): string => `${x.toFixed(1)}×`;
+
+/** One formatter for all rows: toLocaleString builds a new one per call (most of a node's cost). */
+const COUNT = new Intl.NumberFormat('en-US');
+
+export function runs(n: number): string {
+  return n === 1 ? t('1 run') : t('{0} runs', COUNT.format(n));
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function age(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return t('just now');
+  if (minutes < 60) return t('{0} min ago', minutes);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return t('{0} h ago', hours);
+  return t('{0} days ago', Math.floor(hours / 24));
+}
+
+export function noRuns(days: number): string {
+  return days === 1 ? t('no runs today') : t('no runs in {0} days', days);
+}
+
+/** The task's part of its node's description. */
+export function taskPart(h: TaskHealth, windowDays: number): string {
+  if (h.level === 'idle') return noRuns(windowDays);
+  const parts: string[] = [];
+  parts.push(h.failureRate === null ? runs(h.runs) : t('{0} failed · {1}', percent(h.failureRate), runs(h.runs)));
+  if (h.slowing && h.slowdown !== null) parts.push(t('{0} slower', factor(h.slowdown)));
+  return parts.join(' · ');
+}
+
+/** The group's part: how many of its tasks fail, slow down or did not run. */
+export function groupPart(g: GroupHealthInfo): string | undefined {
+  const parts: string[] = [];
+  if (g.failing > 0) parts.push(t('{0} failing', g.failing));
+  if (g.slowing > 0) parts.push(t('{0} slowing', g.slowing));
+  return parts.length === 0 ? undefined : parts.join(', ');
+}
+
+/** "the last 7 days (2026-11-17 – 2026-11-23, UTC)" */
+export function windowText(s: Pick<HealthSnapshot, 'windowDays' | 'current'>): string {
+  return s.windowDays === 1 ? t('today ({0}, UTC)', s.current.end) : t('the last {0} days ({1} – {2}, UTC)', s.windowDays, s.current.start, s.current.end);
+}
+
+/** Tooltip lines for one task: the figures, the window, the previous window, the thresholds crossed, the age. */
+export function appendTaskTooltip(md: vscode.MarkdownString, info: TaskHealthInfo, view: Pick<HealthView, 'thresholds' | 'now'>, s: HealthSnapshot): void {
+  const h = info.health;
+  md.appendMarkdown('\n\n---\n\n');
+  md.appendMarkdown('**').appendText(t('Health over {0}', windowText(s))).appendMarkdown('**  \n');
+  if (h.level === 'idle') {
+    md.appendText(t('No runs in this window.')).appendMarkdown('  \n');
+  } else {
+    md.appendText(h.failureRate === null ? t('Runs: {0} (outcome not reported)', h.runs) : t('Failed: {0} of {1} ({2})', h.failures, runs(h.runs), percent(h.failureRate)));
+    md.appendMarkdown('  \n');
+    if (h.averageSeconds !== null) {
+      const before = h.previousAverageSeconds === null ? t('no timed runs in the {0} days before', s.windowDays) : t('{0} in the {1} days before', duration(h.previousAverageSeconds), s.windowDays);
+      md.appendText(t('Average run: {0} ({1})', duration(h.averageSeconds), before));
+      if (h.slowdown !== null) md.appendText(` · ${factor(h.slowdown)}`);
+      md.appendMarkdown('  \n');
+    }
+  }
+  const crossed: string[] = [];
+  if (h.failing) crossed.push(t('failure rate above {0}', percent(view.thresholds.failureRate)));
+  if (h.slowing) crossed.push(t('runs more than {0} slower', factor(view.thresholds.slowdownFactor)));
+  if (crossed.length > 0) md.appendMarkdown('**').appendText(t('Needs attention: {0}', crossed.join(', '))).appendMarkdown('**  \n');
+  md.appendText(t('Updated {0}', age(view.now() - s.computedAt)));
+}
+
+/** Tooltip lines for a group: how its tasks fare. */
+export function appendGroupTooltip(md: vscode.MarkdownString, g: GroupHealthInfo, s: HealthSnapshot, now: number): void {
+  md.appendMarkdown('\n\n---\n\n');
+  md.appendMarkdown('**').appendText(t('Health over {0}', windowText(s))).appendMarkdown('**  \n');
+  md.appendText(t('{0} failing, {1} slowing, {2} with no runs, of {3}', g.failing, g.slowing, g.idle, g.tasks)).appendMarkdown('  \n');
+  md.appendText(t('Updated {0}', age(now - s.computedAt)));
+}

@@ -1,0 +1,282 @@
+/**
+ * A task's data as a user gets it, through the real workbench (code-server in headless chromium,
+ * Scrapedeck from the packaged .vsix, the harness's sandbox): export a task's rows from the
+ * context menu through VS Code's save dialog and open the file, pull new rows twice into a
+ * workspace file (a run adds rows in between), preview them as a table, and remove them after the
+ * modal and the typed name. Screenshots in artifacts/e2e/data-*.png.
+ *
+ * It shares the journey's code-server and runs before it: it leaves the window as it found it
+ * (signed out, no editor open, the Tasks tree collapsed).
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+
+interface Row {
+  [field: string]: string | number | boolean | null;
+}
+
+async function call<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
+  let res: Response;
+  // The sandbox allows 20 requests a second per account, shared with the extension: wait as told.
+  for (let attempt = 1; ; attempt++) {
+    res = await fetch(`${info.baseUrl}${pathAndQuery}`, {
+      method,
+      headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status !== 429 || attempt >= 10) break;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 1000 * Math.max(0.2, Number(res.headers.get('retry-after') ?? '1'))));
+  }
+  assert.equal(res.status, 200, `${method} ${pathAndQuery}: ${res.status}`);
+  return ((await res.json()) as { data: T }).data;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const jsonLines = (file: string): Row[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Row);
+
+describe('Task data end to end: export, pull twice, preview, remove (real workbench)', function () {
+  this.timeout(300_000);
+  let ctx: E2eContext;
+  let info: SandboxInfo;
+  let account: SandboxAccount;
+  let browser: BrowserContext;
+  let page: Page;
+  let wb: Workbench;
+  let group: { taskGroupId: string; taskGroupName: string };
+  /** Distinct tasks of the first group: one to export and preview, one to pull, one to remove. */
+  let exported: { taskId: string; taskName: string };
+  let pulled: { taskId: string; taskName: string };
+  let removed: { taskId: string; taskName: string };
+
+  const total = async (taskId: string) => (await call<{ total: number }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`)).total;
+  const allRows = async (taskId: string): Promise<Row[]> => {
+    const rows: Row[] = [];
+    for (let offset = 0; ; ) {
+      const page = await call<{ offset: number; restTotal: number; data: Row[] }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=${offset}&size=1000`);
+      rows.push(...page.data);
+      if (page.restTotal === 0) return rows;
+      offset = page.offset;
+    }
+  };
+  /** A screenshot with the pointer parked over the empty editor area (no stray hover tooltip). */
+  const shot = async (name: string) => {
+    await page.mouse.move(900, 450);
+    await wb.screenshot(name);
+  };
+  /**
+   * Clicks a button of the notification that says `text`: on its toast, or, if the toast has
+   * hidden itself already (a loaded machine is slow), in the notification centre.
+   */
+  const notificationButton = async (text: RegExp, button: string) => {
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
+    if (await toast.isVisible()) {
+      const clicked = await toast.locator('.monaco-button').filter({ hasText: button }).click({ timeout: 5_000 }).then(() => true, () => false);
+      if (clicked) return;
+    }
+    await wb.runCommand('Notifications: Show Notifications');
+    await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().locator('.monaco-button').filter({ hasText: button }).click();
+  };
+  /** The task's row, by the accessible label the Tasks view gives it ("Task <name>, in group …"). */
+  const taskRow = (name: string) => wb.view('Tasks').locator(`.monaco-list-row[aria-label^="Task ${name.replace(/["\\]/g, '\\$&')},"]`).first();
+
+  before(async () => {
+    ctx = e2e();
+    info = sandboxInfo();
+    account = info.accounts[0] as SandboxAccount;
+    group = (await call<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup'))[0] as typeof group;
+    const tasks = await call<{ taskId: string; taskName: string }[]>(info, account, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    // The journey charts the first task: these steps use others. Asking for not-exported rows
+    // hands them out without marking them, so the pull still gets them.
+    const withRows: typeof tasks = [];
+    let fresh: (typeof tasks)[number] | undefined;
+    for (const t of tasks.slice(1)) {
+      if (fresh === undefined && (await call<{ total: number }>(info, account, 'GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`)).total > 0) fresh = t;
+      else if ((await total(t.taskId)) > 0) withRows.push(t);
+      if (fresh !== undefined && withRows.length >= 2) break;
+    }
+    pulled = fresh as typeof pulled;
+    [exported, removed] = withRows as [typeof exported, typeof removed];
+    assert.ok(pulled && exported && removed, 'the first group has tasks with rows');
+
+    ({ context: browser, page } = await launch(ctx));
+    wb = new Workbench(page, ctx.artifacts);
+    await wb.open(ctx.workbenchUrl);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-data-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    // As found: editors closed, tree collapsed, signed out (the journey starts at the welcome).
+    if (wb) {
+      await wb.runCommand('View: Close All Editors').catch(() => undefined);
+      await wb.openScrapedeck().catch(() => undefined);
+      await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+    }
+    await browser?.close();
+  });
+
+  it('D1. signs in and opens a task group', async () => {
+    await wb.openScrapedeck();
+    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    await signIn.click();
+    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
+    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
+    await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
+    await wb.clearNotifications();
+    await wb.row('Tasks', group.taskGroupName).click();
+    await taskRow(exported.taskName).waitFor();
+  });
+
+  it('D2. Export Data… through the save dialog: a CSV with every row, then Open and Reveal in Explorer', async () => {
+    const row = taskRow(exported.taskName);
+    await row.click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Export Data…' }).first().waitFor();
+    await shot('data-01-context-menu');
+    await page.keyboard.press('Escape');
+    await wb.contextMenu(row, 'Export Data…');
+    const input = wb.quickInput().locator('.quick-input-box input');
+    await input.waitFor();
+    await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
+    const offered = await input.inputValue();
+    const file = path.join(ctx.run.ws, 'data-export.csv');
+    await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}data-export.csv`);
+    await shot('data-02-save-dialog');
+    await input.press('Enter');
+
+    const rows = await allRows(exported.taskId);
+    const done = wb.notification(/Exported [\d,]+ rows of /);
+    await done.waitFor();
+    assert.match(await done.innerText(), new RegExp(`Exported ${rows.length.toLocaleString('en')} rows of “`));
+    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Exporting the data of' }).waitFor({ state: 'hidden' });
+    await done.hover(); // a focused toast shows its buttons
+    await wb.screenshot('data-03-exported');
+    // What a spreadsheet reads: the header, then one line per row.
+    const table = JSON.parse(execFileSync('python3', ['-c', 'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file], { encoding: 'utf8' })) as string[][];
+    assert.equal(table.length, rows.length + 1);
+    assert.deepEqual(table[0], Object.keys(rows[0] ?? {}).map((k) => (/^[=+\-@\t\r\n\0]/.test(k) ? `'${k}` : k)));
+
+    await notificationButton(/Exported [\d,]+ rows of /, 'Open');
+    await page.locator('.tabs-container .tab').filter({ hasText: 'data-export.csv' }).first().waitFor();
+    await page.locator('.editor-instance .view-lines').filter({ hasText: Object.keys(rows[0] ?? {})[0] ?? '' }).first().waitFor();
+    await shot('data-04-opened');
+    // A second export, as JSON Lines this time (the name's ending decides), revealed in the Explorer.
+    await wb.clearNotifications();
+    await wb.contextMenu(taskRow(exported.taskName), 'Export Data…');
+    await input.waitFor();
+    await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
+    await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}data-export.jsonl`);
+    await input.press('Enter');
+    const again = wb.notification(/Exported [\d,]+ rows of /);
+    await again.waitFor();
+    assert.deepEqual(jsonLines(path.join(ctx.run.ws, 'data-export.jsonl')), rows);
+    await notificationButton(/Exported [\d,]+ rows of /, 'Reveal in Explorer');
+    await page.locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused').filter({ hasText: 'data-export.jsonl' }).first().waitFor();
+    await shot('data-05-revealed');
+  });
+
+  it('D3. Pull New Rows twice into a workspace file: the second pull appends only what a run added', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.clearNotifications();
+    await wb.openScrapedeck();
+    await wb.contextMenu(taskRow(pulled.taskName), 'Pull New Rows');
+    const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'New File…' }).first();
+    await pick.waitFor();
+    await shot('data-06-pull-choose-file');
+    await pick.click();
+    await wb.answerInput(/New File for the Rows of/, 'pulled/new-rows.jsonl');
+    const first = wb.notification(/Appended [\d,]+ new rows? of /);
+    await first.waitFor();
+    const file = path.join(ctx.run.ws, 'pulled', 'new-rows.jsonl');
+    const once = jsonLines(file).length;
+    assert.ok(once > 0);
+    await shot('data-07-pulled-once');
+    await wb.clearNotifications();
+
+    // A run adds rows; it is stopped once some have arrived, so the count is settled.
+    const before = await total(pulled.taskId);
+    await call(info, account, 'POST', '/cloudextraction/start', { taskId: pulled.taskId });
+    await until('rows from the run', async () => (await total(pulled.taskId)) > before);
+    await call(info, account, 'POST', '/cloudextraction/stop', { taskId: pulled.taskId });
+    const after = await allRows(pulled.taskId);
+
+    await wb.contextMenu(taskRow(pulled.taskName), 'Pull New Rows');
+    const second = wb.notification(new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `));
+    await second.waitFor();
+    const lines = jsonLines(file);
+    assert.equal(lines.length, once + after.length - before, 'only the new rows were appended (no file asked the second time)');
+    assert.deepEqual(lines.slice(once), after.slice(before));
+    await notificationButton(new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `), 'Open');
+    await page.locator('.tabs-container .tab').filter({ hasText: 'new-rows.jsonl' }).first().waitFor();
+    await page.locator('.editor-instance .view-lines').first().waitFor();
+    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Pulling the new rows of' }).waitFor({ state: 'hidden' });
+    await shot('data-08-pulled-twice-opened');
+  });
+
+  it('D4. Preview Data shows the first rows as a table with the task\'s own column names', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.clearNotifications();
+    await wb.openScrapedeck();
+    await wb.contextMenu(taskRow(exported.taskName), 'Preview Data');
+    const view = wb.webview();
+    const headers = view.locator('table thead th');
+    await headers.first().waitFor();
+    const rows = (await allRows(exported.taskId)).slice(0, 1000);
+    const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    assert.deepEqual((await headers.allInnerTexts()).map((h) => h.trim()), names);
+    await until('every previewed row', async () => (await view.locator('table tbody tr').count()) === rows.length);
+    // Values are text: a URL or address in the data is not made a link (the seeded rows have one).
+    assert.equal(await view.locator('table a').count(), 0, 'no link in the previewed table');
+    await shot('data-09-preview');
+  });
+
+  it('D5. Remove Data… asks in a modal, then for the typed name (Enter alone does nothing), then removes', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.openScrapedeck();
+    assert.ok((await total(removed.taskId)) > 0);
+    await wb.contextMenu(taskRow(removed.taskName), 'Remove Data…');
+    await wb.dialogButton('Remove Data…').waitFor();
+    await shot('data-10-remove-modal');
+    await wb.dialogButton('Cancel').click();
+    assert.ok((await total(removed.taskId)) > 0, 'Cancel sends nothing');
+
+    await wb.contextMenu(taskRow(removed.taskName), 'Remove Data…');
+    await wb.dialogButton('Remove Data…').click();
+    const box = wb.quickInput();
+    await box.locator('.quick-input-title').filter({ hasText: 'Remove All Data of' }).waitFor();
+    const input = box.locator('.quick-input-box input');
+    await input.press('Enter'); // empty: refused, the box stays
+    await box.locator('.quick-input-message').filter({ hasText: 'exactly' }).waitFor();
+    await shot('data-11-remove-type-name');
+    assert.ok(await input.isVisible(), 'Enter alone did not confirm');
+    assert.ok((await total(removed.taskId)) > 0);
+    await input.fill(removed.taskName);
+    await input.press('Enter');
+    await wb.notification(`Removed all data of “${removed.taskName}”.`).waitFor();
+    await until('the rows to be gone', async () => (await total(removed.taskId)) === 0);
+    await shot('data-12-removed');
+    assert.equal(existsSync(path.join(ctx.run.ws, 'data-export.csv')), true, 'the export made earlier is untouched');
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * Task health as a new user meets it, in the real workbench with the packaged .vsix and the
+ * journey's sandbox: sign in with the Tasks view open, see which tasks fail (Needs attention, the
+ * view's badge, coloured and lettered rows), why (the figures in the row and its tooltip), and dig
+ * in (Open Analytics from the notification). Screenshots in artifacts/e2e/h*.png. It leaves the
+ * workbench as it found it: groups collapsed, signed out, no notification.
+ */
+import * as assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { addDays } from '../../src/api/dates';
+import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+
+/** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
+async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {
+  const today = new Date().toISOString().slice(0, 10);
+  const start = addDays(today, -6);
+  type Rec = { taskId: string; taskName: string | null; dayKey: string; executionMetrics: { runCount: number | null; failureCount: number | null; totalExecutionSeconds: number | null } };
+  const records: Rec[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${info.baseUrl}/taskanalytics/queries`, {
+      method: 'POST',
+      headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ start: addDays(today, -13), end: today, timeGranularity: 'Day', page, pageSize: 100 }),
+    });
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, 1000));
+      page--;
+      continue;
+    }
+    const body = (await res.json()) as { data: { total: number; data: Rec[] } };
+    records.push(...body.data.data);
+    if (page * 100 >= body.data.total) break;
+  }
+  const sums = new Map<string, number[]>(); // by task id: runs, failures, seconds, timed — now, then before
+  const names = new Map<string, string>();
+  for (const r of records) {
+    names.set(r.taskId, r.taskName ?? r.taskId);
+    const s = sums.get(r.taskId) ?? [0, 0, 0, 0, 0, 0, 0, 0];
+    sums.set(r.taskId, s);
+    const o = r.dayKey >= start ? 0 : 4;
+    const m = r.executionMetrics;
+    s[o] = (s[o] ?? 0) + (m.runCount ?? 0);
+    s[o + 1] = (s[o + 1] ?? 0) + (m.failureCount ?? 0);
+    if (m.totalExecutionSeconds !== null) {
+      s[o + 2] = (s[o + 2] ?? 0) + m.totalExecutionSeconds;
+      s[o + 3] = (s[o + 3] ?? 0) + (m.runCount ?? 0);
+    }
+  }
+  const out = new Map<string, 'failing' | 'slowing'>();
+  for (const [id, [runs = 0, failures = 0, secs = 0, timed = 0, , , secsBefore = 0, timedBefore = 0]] of sums) {
+    const name = names.get(id) ?? id;
+    if (runs > 0 && failures / runs > 0.2) out.set(name, 'failing');
+    else if (timed > 0 && timedBefore > 0 && secsBefore > 0 && secs / timed > 1.5 * (secsBefore / timedBefore)) out.set(name, 'slowing');
+  }
+  return out;
+}
+
+describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
+  this.timeout(300_000);
+  let ctx: E2eContext;
+  let info: SandboxInfo;
+  let account: SandboxAccount;
+  let browser: BrowserContext;
+  let page: Page;
+  let wb: Workbench;
+  let expected: Map<string, 'failing' | 'slowing'>;
+
+  before(async () => {
+    ctx = e2e();
+    info = sandboxInfo();
+    account = info.accounts[0] as SandboxAccount;
+    expected = await overThresholds(info, account);
+    ({ context: browser, page } = await launch(ctx));
+    wb = new Workbench(page, ctx.artifacts);
+    await wb.open(ctx.workbenchUrl);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-health-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    // Leave the workbench as the other specs expect it: groups collapsed, signed out, quiet.
+    if (wb) {
+      await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
+      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+      await wb.view('Tasks').locator('.welcome-view-content').waitFor().catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+    }
+    await browser?.close();
+  });
+
+  it('H1. signing in with the Tasks view open shows Needs attention, its count on the view, and one notification', async () => {
+    assert.ok(expected.size >= 6, `the sandbox seeds 6 tasks over the thresholds (${expected.size})`);
+    await wb.openScrapedeck();
+    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    await signIn.click();
+    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
+    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
+    await wb.row('Tasks', 'Needs attention').waitFor();
+    const toast = wb.notification(`${expected.size} tasks need attention`);
+    await toast.waitFor();
+    // Each task over a threshold is listed under Needs attention, with its figures in the row.
+    for (const [name, kind] of expected) {
+      const row = wb.row('Tasks', name).first();
+      await row.waitFor();
+      const text = await row.innerText();
+      assert.match(text, /\d+% failed · \d+ runs/, text);
+      if (kind === 'slowing') assert.match(text, /× slower/, text);
+    }
+    // The view's badge on the activity bar counts them.
+    const badge = wb.activityEntry().locator('xpath=ancestor::li[1]').locator('.badge .badge-content');
+    assert.equal((await badge.innerText()).trim(), String(expected.size));
+    await wb.screenshot('h1-health-needs-attention');
+  });
+
+  it('H2. a row says why in its tooltip: the figures and the window', async () => {
+    const [name] = [...expected].find(([, k]) => k === 'failing') ?? [];
+    assert.ok(name);
+    await wb.row('Tasks', name).first().hover();
+    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Health over the last 7 days' }).first();
+    await hover.waitFor();
+    // MarkdownString.appendText keeps spaces as non-breaking ones: compare with plain spaces.
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /Failed: \d+ of \d+ runs \(\d+%\)/, text);
+    assert.match(text, /Needs attention: failure rate above 20%/, text);
+    await wb.screenshot('h2-health-tooltip');
+    await page.mouse.move(700, 450);
+  });
+
+  it('H3. "Open Analytics" in the notification charts the tasks that need attention', async () => {
+    const toast = wb.notification(`${expected.size} tasks need attention`);
+    // A toast that has timed out lives on in the notification center, buttons included.
+    if (!(await toast.isVisible())) await wb.runCommand('Notifications: Show Notifications');
+    await toast.hover();
+    await toast.locator('a.monaco-button, .monaco-button').filter({ hasText: 'Open Analytics' }).first().click();
+    await page.locator('.tabs-container .tab').filter({ hasText: 'Analytics: Needs attention' }).first().waitFor();
+    await wb.screenshot('h3-health-open-analytics');
+    await page.keyboard.press('Control+W');
+  });
+
+  it('H4. groups show the worst of their tasks; the tree with health', async () => {
+    // A group holding a failing task says so in its row; opened, its tasks carry their figures.
+    const group = wb.view('Tasks').locator('.monaco-list-row[aria-level="1"]').filter({ hasText: /\d+ failing/ }).first();
+    await group.waitFor();
+    assert.match(await group.innerText(), /\d+ tasks · \d+ failing/);
+    await group.click();
+    await wb.view('Tasks').locator('.monaco-list-row[aria-level="2"]').filter({ hasText: /% failed · \d+ runs/ }).first().waitFor();
+    await wb.screenshot('h4-tasks-with-health');
+  });
+});

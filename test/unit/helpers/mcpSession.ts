@@ -1,0 +1,59 @@
+/**
+ * The MCP server as an MCP client sees it: spawned over stdio and driven by the SDK's own Client.
+ * Every message read from the server's stdout and every byte of its stderr is kept, so a test can
+ * scan them for secrets; a line on stdout that is not protocol fails the parse and is kept too.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export interface McpSession {
+  client: Client;
+  /** Every JSON-RPC message the server wrote to stdout, as JSON text. */
+  stdout: string[];
+  /** Transport errors (e.g. a stdout line that is not JSON-RPC). */
+  errors: string[];
+  stderr(): string;
+  call(name: string, args: unknown): Promise<{ text: string; isError: boolean }>;
+  close(): Promise<void>;
+}
+
+export async function startMcpSession(script: string, env: Record<string, string>, cwd?: string): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script],
+    // Only what the server needs: no SCRAPEDECK_* from the machine running the tests.
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'scrapedeck-tests', version: '1.0.0' });
+  const stdout: string[] = [];
+  const errors: string[] = [];
+  await client.connect(transport);
+  // Wrapped after connect (the client installs its handlers then): records, then hands on.
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message) => {
+    stdout.push(JSON.stringify(message));
+    onmessage?.(message);
+  };
+  const onerror = transport.onerror;
+  transport.onerror = (error) => {
+    errors.push(String(error));
+    onerror?.(error);
+  };
+  return {
+    client,
+    stdout,
+    errors,
+    stderr: () => stderr,
+    async call(name, args) {
+      const result = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      return { text, isError: result.isError === true };
+    },
+    close: () => client.close(),
+  };
+}
