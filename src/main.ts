@@ -18,6 +18,7 @@ import { createReporter } from './platform/errors';
 import { createLog } from './platform/log';
 import type { Registrar } from './platform/registrar';
 import { createUi } from './platform/ui';
+import { createRuns } from './runs';
 import { SandboxHost } from './sandboxHost/sandboxHost';
 import { testSeam, type ScrapedeckTestApi } from './testSeam';
 import { createAppViews, createTaskViews } from './views';
@@ -40,7 +41,8 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar): S
 
   const healthBoard = new HealthBoard();
   context.subscriptions.push(healthBoard);
-  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, registrar };
+  const runs = createRuns(context, { account: holder, reporter, ui, log: log.channel, registrar });
+  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, runs, registrar };
   const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
   const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel }, registrar);
   const analytics = registerAnalytics(context, {
@@ -49,6 +51,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar): S
     log: log.channel,
     ui,
     onDidChangeAccount: holder.onDidChange,
+    account: holder,
     registrar,
   });
 
@@ -64,7 +67,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar): S
     registrar,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, registrar });
+  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, runs, registrar });
 
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs });
 }

@@ -16,6 +16,7 @@ import type { HealthFeature } from './health/register';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/errors';
 import type { Ui } from './platform/ui';
+import type { Runs } from './runs';
 import type { AppViews, TaskViews } from './views';
 import type { AppsTreeProvider } from './views/apps/appsProvider';
 import type { TasksTreeProvider } from './views/tasks/tasksProvider';
@@ -38,6 +39,8 @@ export interface ScrapedeckTestApi {
   readonly health: HealthFeature & { tasksViewBadge(): vscode.ViewBadge | undefined; tasksViewVisible(): boolean };
   /** The language-model tools as registered (their `prepareInvocation`) and the MCP server definition provider. */
   readonly agents: AgentsRegistration;
+  /** Run state, the status poll, the list documents, and the tree's drag-and-drop controller. */
+  readonly runs: Runs & { readonly dragAndDrop: TaskViews['dragAndDrop'] };
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -59,6 +62,7 @@ export interface SeamParts {
   analytics: AnalyticsRegistry;
   health: HealthFeature;
   agents: AgentsRegistration;
+  runs: Runs;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -74,6 +78,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     analytics: parts.analytics,
     health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
     agents: parts.agents,
+    runs: { ...parts.runs, dragAndDrop: parts.views.tasks.dragAndDrop },
     accountHooks: {
       readStoredCredentials: async () => (await vault.read(holder.endpoints.baseUrl))?.credentials,
       store: (credentials, meta) => holder.store(credentials, meta),

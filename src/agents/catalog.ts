@@ -21,7 +21,7 @@ export interface Catalog {
   tasks: CatalogTask[];
 }
 
-/** A failure to read the catalog, already worded for the model. */
+/** A failure to read the catalog, already worded for the model (`cause`: the service's error, if any). */
 export class CatalogError extends Error {}
 
 export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContext, 't' | 'signInHint' | 'signal'>): Promise<Catalog> {
@@ -30,7 +30,7 @@ export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContex
   try {
     groups = (await client.listTaskGroups({ signal })).data.map((g) => ({ groupId: g.taskGroupId, groupName: g.taskGroupName }));
   } catch (e) {
-    throw new CatalogError(failureText(e, { failed: t('Could not list the task groups'), plans: DATA_PLANS }, ctx));
+    throw new CatalogError(failureText(e, { failed: t('Could not list the task groups'), plans: DATA_PLANS }, ctx), { cause: e });
   }
   // Concurrently: the client's limiter paces them.
   const lists = await Promise.all(
@@ -38,7 +38,7 @@ export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContex
       try {
         return (await client.searchTasks(g.groupId, { signal })).data;
       } catch (e) {
-        throw new CatalogError(failureText(e, { failed: t('Could not list the tasks of the group “{0}”', g.groupName), plans: DATA_PLANS }, ctx));
+        throw new CatalogError(failureText(e, { failed: t('Could not list the tasks of the group “{0}”', g.groupName), plans: DATA_PLANS }, ctx), { cause: e });
       }
     }),
   );

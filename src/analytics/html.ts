@@ -15,6 +15,13 @@ export interface HtmlResources {
   /** `asWebviewUri(media/analytics.css)`, as a string. */
   styleUri: string;
   title: string;
+  /** VS Code's UI language (`vscode.env.language`): the page formats numbers its way. */
+  lang?: string;
+}
+
+/** A BCP 47 tag as VS Code names languages ("en", "de", "zh-cn"); anything else is "en". */
+export function pageLang(lang: string | undefined): string {
+  return lang !== undefined && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
 
 /** 128 random bits, base64: a CSP nonce nobody can guess (never Math.random). */
@@ -35,7 +42,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = createNonce()): string {
   const csp = contentSecurityPolicy(resources.cspSource, nonce);
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${pageLang(resources.lang)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">

@@ -44,13 +44,18 @@ export interface MessageRouterDeps {
   log: AnalyticsLog;
   post(message: HostMessage): void;
   today(): string;
-  /** What `init` carries: the panel's preset and the state to restore. */
-  initial(): { preset: Preset | undefined; state: PageState | undefined };
+  /**
+   * What `init` carries: the panel's preset and the state to restore, the account's tag, and
+   * whether the panel dropped the page's content since the page last loaded (the account changed).
+   */
+  initial(): { preset: Preset | undefined; state: PageState | undefined; account?: string; cleared?: boolean };
   /** The page saved its state (the panel keeps the latest for the next `init`). */
   onState(state: PageState): void;
   isSignedIn(): boolean;
   /** `scrapedeck.analytics.autoFetchRows`: how many rows a query fetches by itself. */
   autoFetchRows(): number;
+  /** The page describes the query on screen: the panel's tab says it too (one line, no control characters). */
+  setTitle?(title: string): void;
 }
 
 /** The messages that ask for something and get a reply under their id. */
@@ -101,6 +106,11 @@ export class MessageRouter {
     }
   }
 
+  /** Forgets every result it holds (the account changed): none can be exported or resumed any more. */
+  forgetResults(): void {
+    this.results.clear();
+  }
+
   /** Number of requests still running (for tests and the log). */
   get pending(): number {
     return this.inFlight.size;
@@ -109,9 +119,9 @@ export class MessageRouter {
   private async route(message: PageMessage): Promise<void> {
     switch (message.type) {
       case 'ready': {
-        const { preset, state } = this.deps.initial();
-        this.post({ type: 'init', today: this.deps.today(), preset, state });
-        this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn() });
+        const { preset, state, account, cleared } = this.deps.initial();
+        this.post({ type: 'init', today: this.deps.today(), preset, state, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}) });
+        this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn(), ...(account === undefined ? {} : { account }) });
         return;
       }
       case 'state':
@@ -119,6 +129,9 @@ export class MessageRouter {
         return;
       case 'cancel':
         this.inFlight.get(message.id)?.controller.abort();
+        return;
+      case 'title':
+        this.deps.setTitle?.(oneLine(message.title));
         return;
       case 'copy':
         await this.deps.writeClipboard(message.text);
@@ -213,4 +226,11 @@ export class MessageRouter {
 /** The same kind as the client's own 'auth' errors, so the page explains both alike. */
 function signedOutError(): ApiError {
   return new ApiError({ kind: 'auth', message: 'Sign in to Scrapedeck to query task analytics.' });
+}
+
+/** Text for a tab: control characters out, white space collapsed, never empty. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean === '' ? 'Task Analytics' : clean;
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { todayUtc } from '../api/dates';
 import type { Ui } from '../platform/ui';
 import { encodeForPage } from '../webview/protocol/hostMessage';
-import type { HostMessage, PageState, Preset } from '../webview/protocol';
+import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../webview/protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
 import { MessageRouter, type AnalyticsClient, type AnalyticsLog } from './messages';
@@ -24,6 +24,8 @@ export interface AnalyticsPanelDeps {
   log: AnalyticsLog;
   /** `scrapedeck.analytics.autoFetchRows`, read when a query starts. */
   autoFetchRows(): number;
+  /** The signed-in account's tag (`accountKey`), undefined signed out: what the panel's content belongs to. */
+  accountKey(): string | undefined;
 }
 
 /** Scripts on; files only from the page bundle and the media folder. */
@@ -50,7 +52,11 @@ export class AnalyticsPanel implements vscode.Disposable {
   /** A panel VS Code re-created after a reload, with the state its page last saved. */
   static restore(webviewPanel: vscode.WebviewPanel, deps: AnalyticsPanelDeps, state: PageState | undefined): AnalyticsPanel {
     webviewPanel.webview.options = webviewOptions(deps.extensionUri);
-    return new AnalyticsPanel(webviewPanel, deps, state?.preset, state);
+    // Another account's (or a signed-out window's) saved results, tasks and preset never come back.
+    const account = deps.accountKey();
+    const kept = state ? forAccount(state, account) : undefined;
+    if (kept?.cleared) deps.log.info('analytics: a restored panel belonged to another account; its results, tasks and preset were dropped');
+    return new AnalyticsPanel(webviewPanel, deps, kept?.state.preset, kept?.state, kept?.cleared ?? false);
   }
 
   private readonly router: MessageRouter;
@@ -58,6 +64,11 @@ export class AnalyticsPanel implements vscode.Disposable {
   private readonly posted = new vscode.EventEmitter<HostMessage>();
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   private latestState: PageState | undefined;
+  /** The account the panel's content belongs to. */
+  private owner: string | undefined;
+  /** The content was dropped for an account change the page has not seen yet (it was hidden). */
+  private clearedUnseen: boolean;
+  private currentPreset: Preset | undefined;
   private disposed = false;
   private markPageReady: () => void = () => undefined;
 
@@ -73,10 +84,14 @@ export class AnalyticsPanel implements vscode.Disposable {
   private constructor(
     private readonly webviewPanel: vscode.WebviewPanel,
     private readonly deps: AnalyticsPanelDeps,
-    readonly preset: Preset | undefined,
+    preset: Preset | undefined,
     restoredState: PageState | undefined,
+    cleared = false,
   ) {
+    this.currentPreset = preset;
     this.latestState = restoredState;
+    this.owner = deps.accountKey();
+    this.clearedUnseen = cleared;
     webviewPanel.title = panelTitle(preset);
     webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'scrapedeck.svg');
     this.router = new MessageRouter({
@@ -88,12 +103,24 @@ export class AnalyticsPanel implements vscode.Disposable {
       log: deps.log,
       post: (message) => this.post(message),
       today: () => todayUtc(),
-      initial: () => ({ preset: this.preset, state: this.latestState }),
+      initial: () => {
+        const cleared = this.clearedUnseen;
+        this.clearedUnseen = false;
+        return { preset: this.preset, state: this.latestState, account: this.owner, cleared };
+      },
       onState: (state) => {
+        // A page still showing another account's content (it missed the change) is not kept.
+        if (state.account !== this.owner) {
+          deps.log.warn("analytics: ignored a page state of another account");
+          return;
+        }
         this.latestState = state;
       },
       isSignedIn: () => deps.getClient() !== undefined,
       autoFetchRows: () => deps.autoFetchRows(),
+      setTitle: (title) => {
+        if (!this.disposed) webviewPanel.title = title;
+      },
     });
     this.disposables.push(
       webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -105,6 +132,11 @@ export class AnalyticsPanel implements vscode.Disposable {
       this.disposedEmitter,
     );
     webviewPanel.webview.html = this.html();
+  }
+
+  /** The preset the panel was opened with (undefined once an account change dropped it). */
+  get preset(): Preset | undefined {
+    return this.currentPreset;
   }
 
   /** The same path a page message takes (a test hook: drive the panel without the page). */
@@ -119,7 +151,25 @@ export class AnalyticsPanel implements vscode.Disposable {
    */
   notifySignedIn(): void {
     this.router.stopQueries('The account changed. Run the query again.');
-    this.post({ type: 'signedIn', signedIn: this.deps.getClient() !== undefined });
+    const account = this.deps.accountKey();
+    const cleared = account !== this.owner;
+    if (cleared) this.forgetAccount(account);
+    this.post({ type: 'signedIn', signedIn: this.deps.getClient() !== undefined, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}) });
+  }
+
+  /**
+   * Another account (or nobody) is signed in: nothing of the previous one stays in this panel —
+   * its held results (so no export), its preset and title, and its saved page state. A hidden page
+   * (destroyed, no retainContextWhenHidden) misses the message: its next `init` says `cleared`.
+   */
+  private forgetAccount(account: string | undefined): void {
+    this.router.forgetResults();
+    this.latestState = this.latestState ? forgetAccount(this.latestState, account) : undefined;
+    this.currentPreset = undefined;
+    this.owner = account;
+    this.clearedUnseen = !this.webviewPanel.visible;
+    this.webviewPanel.title = panelTitle(undefined);
+    this.deps.log.info('analytics: the account changed; the panel dropped the previous account\'s results, tasks and preset');
   }
 
   reveal(): void {
@@ -155,6 +205,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'analytics.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'analytics.css')).toString(),
       title: panelTitle(this.preset),
+      lang: vscode.env.language,
     });
   }
 }

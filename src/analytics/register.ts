@@ -5,14 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
+import { accountKey, type SessionAccount } from '../account/accountSession';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
-import { AnalyticsPanelSerializer } from './serializer';
+import { AnalyticsPanelSerializer, parsePageState } from './serializer';
 import { COMMANDS } from '../platform/commandIds';
 import { DEFAULT_SETTINGS, validateSettings } from '../platform/settings';
+import { setNumberLocale } from '../analyticsModel/format';
 
 export { AnalyticsPanel } from './panel';
 
@@ -25,6 +27,8 @@ export interface AnalyticsDeps {
   onDidChangeAccount?: vscode.Event<unknown>;
   /** `scrapedeck.analytics.autoFetchRows`; by default read from the configuration when a query starts. */
   autoFetchRows?: () => number;
+  /** Who is signed in (the client holder): a panel's content is kept per account. Absent: one anonymous account. */
+  account?: { readonly account: SessionAccount | undefined; readonly ready: Promise<void> };
   /** The activation shell's registrar (the serializer's proxy is registered at activation). */
   registrar: Pick<Registrar, 'registerWebviewPanelSerializer'>;
 }
@@ -36,6 +40,8 @@ export interface AnalyticsRegistry {
   panels(): readonly AnalyticsPanel[];
   /** What `scrapedeck.analytics.open` does (registered by commands/index.ts): parse, offer sign-in, open. */
   open(arg?: unknown): Promise<AnalyticsPanel | undefined>;
+  /** What the serializer does after a window reload, with the state VS Code kept (tests drive it). */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<AnalyticsPanel>;
 }
 
 const SIGN_IN_WITH_API_KEY = 'Sign In with API Key';
@@ -43,6 +49,7 @@ const TRY_SANDBOX = 'Try the Sandbox';
 
 export function registerAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsRegistry {
   const open: AnalyticsPanel[] = [];
+  setNumberLocale(vscode.env.language); // the counts the host writes into messages, as the page writes its own
   const panelDeps: AnalyticsPanelDeps = {
     extensionUri: context.extensionUri,
     getClient: () => deps.getClient(),
@@ -50,6 +57,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     ui: deps.ui,
     log: deps.log,
     autoFetchRows: deps.autoFetchRows ?? readAutoFetchRows,
+    accountKey: () => {
+      const account = deps.account?.account;
+      return account === undefined ? undefined : accountKey(account);
+    },
   };
 
   const track = (panel: AnalyticsPanel): AnalyticsPanel => {
@@ -87,8 +98,10 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     return deps.getClient() ? openPanel(preset) : undefined;
   };
 
-  const restore = (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): void => {
-    track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
+  /** After the stored credentials are read: the saved state is checked against the account signed in. */
+  const restore = async (webviewPanel: vscode.WebviewPanel, state: PageState | undefined): Promise<AnalyticsPanel> => {
+    await deps.account?.ready;
+    return track(AnalyticsPanel.restore(webviewPanel, panelDeps, state));
   };
 
   context.subscriptions.push(
@@ -99,7 +112,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
     context.subscriptions.push(deps.onDidChangeAccount(() => open.forEach((p) => p.notifySignedIn())));
   }
 
-  return { openPanel, panels: () => [...open], open: openCommand };
+  return { openPanel, panels: () => [...open], open: openCommand, restore: (panel, state) => restore(panel, parsePageState(state, deps.log)) };
 }
 
 /**

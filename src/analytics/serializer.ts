@@ -17,11 +17,11 @@ export function parsePageState(raw: unknown, log: AnalyticsLog): PageState | und
 
 export class AnalyticsPanelSerializer implements vscode.WebviewPanelSerializer<unknown> {
   constructor(
-    private readonly restore: (panel: vscode.WebviewPanel, state: PageState | undefined) => void,
+    private readonly restore: (panel: vscode.WebviewPanel, state: PageState | undefined) => Promise<unknown>,
     private readonly log: AnalyticsLog,
   ) {}
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    this.restore(panel, parsePageState(state, this.log));
+    await this.restore(panel, parsePageState(state, this.log));
   }
 }

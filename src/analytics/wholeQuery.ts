@@ -4,6 +4,7 @@
  * ('auto'), or every row ('all', "Fetch all pages"). A result the host still holds is continued
  * from the rows it has; otherwise the query starts again from page 1.
  */
+import { formatInt } from '../analyticsModel/format';
 import { ApiError } from '../api/errors';
 import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
 import type { AnalyticsQuery } from '../api/schemas';
@@ -74,7 +75,7 @@ export class WholeQuery {
     if (scope === 'all' && total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
         kind: 'invalid-request',
-        message: `This query matches ${total.toLocaleString('en-US')} rows; fetching all of them is limited to ${MAX_FETCH_ALL_ROWS.toLocaleString('en-US')}. Narrow the dates or tasks, or use Week or Month.`,
+        message: `This query matches ${formatInt(total)} rows; fetching all of them is limited to ${formatInt(MAX_FETCH_ALL_ROWS)}. Narrow the dates or tasks, or use Week or Month.`,
       });
     }
     const have = held.records.length;

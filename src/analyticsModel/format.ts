@@ -5,10 +5,35 @@
 
 export const DASH = '—';
 
-// One fixed locale: the page has no reliable user locale, and tests must see stable text.
-const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const decimalFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+/**
+ * One number format for every count, figure and tick the panel shows: VS Code's UI locale (the host
+ * passes `vscode.env.language`; the page reads it from `<html lang>`), so "1,234" and "1.234" never
+ * share a screen. en-US until told, which is what the tests see.
+ */
+let intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+let decimalFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+let percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+let numberLocale = 'en-US';
+
+/** Formats numbers the way `locale` (a BCP 47 tag) groups them; an unknown or bad tag keeps en-US. Returns the one used. */
+export function setNumberLocale(locale: string | undefined): string {
+  let chosen = 'en-US';
+  try {
+    chosen = (locale ? Intl.NumberFormat.supportedLocalesOf([locale])[0] : undefined) ?? 'en-US';
+  } catch {
+    chosen = 'en-US'; // a malformed tag: RangeError
+  }
+  numberLocale = chosen;
+  intFormat = new Intl.NumberFormat(chosen, { maximumFractionDigits: 0 });
+  decimalFormat = new Intl.NumberFormat(chosen, { maximumFractionDigits: 2 });
+  percentFormat = new Intl.NumberFormat(chosen, { style: 'percent', maximumFractionDigits: 1 });
+  return chosen;
+}
+
+/** The locale numbers are formatted in now. */
+export function getNumberLocale(): string {
+  return numberLocale;
+}
 
 export function isKnown(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);

@@ -9,7 +9,7 @@
  * and the packed row's value order. `column` is the field's place in the on-screen table, which
  * reads the rates next to the counts they come from.
  */
-import type { AnalyticsRecord } from '../api/schemas';
+import { ANALYTICS_RECORD_LIMITS, type AnalyticsRecord } from '../api/schemas';
 
 export type MetricGroup = 'dataVolumeMetrics' | 'executionMetrics' | 'resourceUsageMetrics';
 type TopKey = Exclude<keyof AnalyticsRecord, MetricGroup>;
@@ -39,16 +39,19 @@ export interface RecordField {
   readonly title: string;
   /** Position in the on-screen table (0 is the task column); undefined when another column shows it. */
   readonly column: number | undefined;
+  /** Longest string the field may hold (text and name kinds; the schema's bound); undefined for the others. */
+  readonly max: number | undefined;
   readonly get: (record: AnalyticsRecord) => FieldValue;
 }
 
 function top(key: TopKey, kind: 'text' | 'name' | 'day' | 'method', label: string, title: string, column: number | undefined): RecordField {
-  return { path: key, group: undefined, key, kind, label, title, column, get: (r) => r[key] };
+  const max = (ANALYTICS_RECORD_LIMITS as Partial<Record<TopKey, number>>)[key];
+  return { path: key, group: undefined, key, kind, label, title, column, max, get: (r) => r[key] };
 }
 
 function metric<G extends MetricGroup>(group: G, key: MetricKey<G>, kind: MetricKind, label: string, title: string, column: number): RecordField {
   const path = `${group}.${key}` as RecordPath;
-  return { path, group, key, kind, label, title, column, get: (r) => (r[group] as Record<string, number | null>)[key] ?? null };
+  return { path, group, key, kind, label, title, column, max: undefined, get: (r) => (r[group] as Record<string, number | null>)[key] ?? null };
 }
 
 export const RECORD_FIELDS: readonly RecordField[] = [

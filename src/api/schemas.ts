@@ -150,11 +150,24 @@ export const resourceUsageMetricsSchema = z.object({
   balance: metric,
 });
 
+/**
+ * Longest text an analytics record may hold, per field. Not the spec's: far above any real id,
+ * name or date bucket, so one oversized record (a megabyte task name in a reply or a page
+ * message) is refused whole instead of being stored, drawn or exported. The record-field table
+ * (analyticsModel/recordFields.ts) carries these to the page's fast path.
+ */
+export const ANALYTICS_RECORD_LIMITS = {
+  taskId: ANALYTICS_LIMITS.maxTaskIdLength,
+  userId: 128,
+  taskName: 300,
+  dayKey: 64,
+} as const;
+
 export const analyticsRecordSchema = z.object({
-  taskId: z.string(),
-  userId: z.string(),
-  taskName: nullableString,
-  dayKey: z.string(),
+  taskId: z.string().max(ANALYTICS_RECORD_LIMITS.taskId),
+  userId: z.string().max(ANALYTICS_RECORD_LIMITS.userId),
+  taskName: z.string().max(ANALYTICS_RECORD_LIMITS.taskName).nullish().transform((v) => v ?? null),
+  dayKey: z.string().max(ANALYTICS_RECORD_LIMITS.dayKey),
   weekStartDate: daySchema.nullish().transform((v) => v ?? null),
   weekEndDate: daySchema.nullish().transform((v) => v ?? null),
   collectionMethod: collectionMethodSchema,

@@ -13,6 +13,7 @@ import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
+import type { Runs } from '../runs';
 import type { SandboxHost } from '../sandboxHost/sandboxHost';
 import type { AppViews, TaskViews } from '../views';
 
@@ -29,6 +30,7 @@ export interface CommandDeps {
   registrar: Registrar;
   data: DataRegistry;
   health: Pick<HealthFeature, 'refresh'>;
+  runs: Runs;
 }
 
 /** What the sign-in, sign-out and sandbox commands use. */

@@ -17,6 +17,7 @@ import { dataCommands } from './data';
 import { restoreSandbox } from './sandbox';
 import type { CommandDeps, Handlers } from './deps';
 import { healthCommands } from './health';
+import { runCommands } from './runs';
 import { taskCommands } from './tasks';
 
 export type { CommandDeps } from './deps';
@@ -32,6 +33,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...appCommands(deps),
     ...dataCommands(deps),
     ...healthCommands(deps),
+    ...runCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
     context.subscriptions.push(deps.registrar.registerCommand(COMMANDS[key], handlers[key]));

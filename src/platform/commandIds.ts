@@ -42,6 +42,12 @@ export const COMMANDS = {
   dataRemove: 'scrapedeck.data.remove',
   // health
   healthRefresh: 'scrapedeck.health.refresh',
+  // runs
+  runsStart: 'scrapedeck.runs.start',
+  runsStop: 'scrapedeck.runs.stop',
+  runsEditUrlList: 'scrapedeck.runs.editUrlList',
+  runsLoadMoreSubtasks: 'scrapedeck.runs.loadMoreSubtasks',
+  tasksDuplicate: 'scrapedeck.tasks.duplicate',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

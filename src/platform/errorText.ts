@@ -51,6 +51,9 @@ export const ERROR_CONTEXTS = {
   removeData: { failed: (t, s) => t('Could not remove the data of “{0}”', s), plans: TASK_PLANS },
   healthUnavailable: { failed: (t) => t('Task health is unavailable'), plans: TASK_PLANS },
   healthRefresh: { failed: (t, s) => t('Could not refresh the health of {0}', s) },
+  // Runs (src/runs) compose the sentence with the task's name themselves; the subject is it.
+  runs: { failed: (_t, s) => s, plans: ['Professional', 'Enterprise'] },
+  organiseTasks: { failed: (_t, s) => s, plans: TASK_PLANS },
 } satisfies Record<string, ContextSpec>;
 
 export type ErrorContext = keyof typeof ERROR_CONTEXTS;

@@ -12,6 +12,7 @@ import {
   command,
   contributedLanguageModelTools,
   fileDecorationProvider,
+  fileSystemProvider,
   mcpServerDefinitionProvider,
   textDocumentContentProvider,
   treeView,
@@ -19,13 +20,23 @@ import {
   type ShellEntry,
 } from './kinds';
 
+/** The Tasks view's drag-and-drop MIME type (VS Code's own for the view: `application/vnd.code.tree.<viewid lowercased>`). */
+const TASKS_MIME = 'application/vnd.code.tree.scrapedeck.tasks';
+
 export const REGISTRATIONS: readonly ShellEntry[] = [
   ...COMMAND_IDS.map(command),
-  treeView('scrapedeck.tasks', { showCollapseAll: true }),
+  // runs: canSelectMany and drag and drop move tasks between groups (src/views/tasks/taskDragAndDrop.ts)
+  treeView('scrapedeck.tasks', {
+    showCollapseAll: true,
+    canSelectMany: true,
+    dragAndDrop: { dragMimeTypes: [TASKS_MIME], dropMimeTypes: [TASKS_MIME] },
+  }),
   treeView('scrapedeck.apps'),
   webviewPanelSerializer('scrapedeck.analytics'),
   authenticationProvider('scrapedeck', 'Scrapedeck', { supportsMultipleAccounts: false }),
   contributedLanguageModelTools(),
+  // runs: the URL-list documents (src/runs/loopUri.ts, LOOP_SCHEME)
+  fileSystemProvider('scrapedeck', { isCaseSensitive: true }),
   // data: Preview Data's read-only documents (src/data/previewDocs.ts, PREVIEW_SCHEME)
   textDocumentContentProvider('scrapedeck-data'),
   // health: the Tasks view's health decorations (src/health/decorations.ts)

@@ -15,8 +15,11 @@ import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
 import type { Registrar } from '../platform/registrar';
+import type { RunsForViews } from '../runs';
 import { AppsTreeProvider } from './apps/appsProvider';
 import { clientTaskSource } from './tasks/clientSource';
+import { TasksDragAndDrop } from './tasks/taskDragAndDrop';
+import { TaskGroupNode } from './tasks/taskNodes';
 import { TasksModel, type TaskRow } from './tasks/tasksModel';
 import { TasksTreeProvider } from './tasks/tasksProvider';
 
@@ -28,11 +31,15 @@ export interface ViewDeps {
   registrar: Pick<Registrar, 'createTreeView'>;
   /** Task health, shown on the Tasks view's nodes (optional: the view works without it). */
   health?: HealthView;
+  /** Run state on task rows, live statuses, subtasks and drag-and-drop moves (src/runs). */
+  runs?: RunsForViews;
 }
 
 export interface TaskViews {
   readonly provider: TasksTreeProvider;
   readonly view: vscode.TreeView<unknown>;
+  /** Moves dropped tasks (present when runs are wired). */
+  readonly dragAndDrop: TasksDragAndDrop | undefined;
   /** Every task of every group, e.g. for the analytics panel's task picker. */
   listTasks(signal?: AbortSignal): Promise<TaskRow[]>;
   /** Filters the tree, and shows the filter on the view and in `scrapedeck.tasksFiltered`. */
@@ -51,7 +58,7 @@ export const TASKS_VIEW_ID = 'scrapedeck.tasks';
 export const APPS_VIEW_ID = 'scrapedeck.apps';
 
 export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps): TaskViews {
-  const { account, reporter } = deps;
+  const { account, reporter, runs } = deps;
   const progress = <T>(work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work);
 
   const model = new TasksModel(clientTaskSource(() => account.getClient()));
@@ -60,10 +67,14 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     report: (error, context, subject) => void reporter.report(error, context, subject),
     progress,
     health: deps.health,
+    runs,
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
-  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const dragAndDrop = runs && new TasksDragAndDrop({ move: (tasks, target) => runs.moveTasks(tasks, target), refresh: () => provider.refresh() });
+  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
+  // Runs poll only what is on screen: the view's visibility and which groups are open.
+  runs?.setViewVisible(view.visible);
 
   const showFilter = (filter: string) => {
     view.description = filter === '' ? undefined : vscode.l10n.t('Filter: “{0}”', filter);
@@ -76,10 +87,14 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     view,
     // Sign-in, sign-out, another account or another address: nothing of the old tree may remain.
     account.onDidChange(() => provider.reset()),
+    view.onDidChangeVisibility((e) => runs?.setViewVisible(e.visible)),
+    view.onDidExpandElement((e) => e.element instanceof TaskGroupNode && provider.groupExpanded(e.element.group.taskGroupId)),
+    view.onDidCollapseElement((e) => e.element instanceof TaskGroupNode && provider.groupCollapsed(e.element.group.taskGroupId)),
   );
   return {
     provider,
     view,
+    dragAndDrop,
     listTasks: (signal) => model.listAllTasks(signal),
     setFilter: (text) => {
       provider.setFilter(text);

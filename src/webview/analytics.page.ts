@@ -6,8 +6,11 @@ import './analytics/zodJitless'; // must stay first: see the file
 import { Host } from './analytics/host';
 import { Controller } from './analytics/controller';
 import { watchTheme } from './analytics/theme';
+import { setNumberLocale } from '../analyticsModel/format';
 
 function boot(): void {
+  // Every count in VS Code's UI language (the host writes it into <html lang>).
+  setNumberLocale(document.documentElement.lang);
   const host = new Host(acquireVsCodeApi());
   const app = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
   const controller = new Controller(host, app);

@@ -101,7 +101,8 @@ export class Workbench {
   async openScrapedeck(): Promise<void> {
     const sidebar = this.page.locator('.part.sidebar');
     const title = sidebar.locator('.composite.title .title-label, .title-label').filter({ hasText: /scrapedeck/i });
-    if (!(await title.isVisible().catch(() => false))) await this.activityEntry().click();
+    // The list item, not its label: a badge (task health's count) covers the label's centre.
+    if (!(await title.isVisible().catch(() => false))) await this.activityEntry().locator('xpath=ancestor::li[1]').click();
     await title.first().waitFor();
   }
 
@@ -132,12 +133,29 @@ export class Workbench {
     await this.page.locator('.context-view .monaco-menu .action-item.focused').filter({ hasText: item }).waitFor();
     await this.page.keyboard.press('Enter');
     await menuItem.waitFor({ state: 'detached' });
+    await this.moveAway();
   }
 
   /** Hovers a tree row and clicks one of its inline actions, by its title. */
+  /** Moves the pointer off the side bar, so a row's hover (a long tooltip) does not cover what is clicked next. */
+  async moveAway(): Promise<void> {
+    await this.page.mouse.move(900, 700);
+  }
+
   async inlineAction(row: Locator, actionTitle: string): Promise<void> {
-    await row.hover();
-    await row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`).click();
+    // Inline actions show only under the pointer, and a tree that redraws (health, run state)
+    // replaces the row: hover again before each try instead of waiting on a detached element.
+    const action = row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await row.hover({ timeout: 10_000 });
+        await action.click({ timeout: 5_000 });
+        await this.moveAway();
+        return;
+      } catch (e) {
+        if (attempt >= 6) throw e;
+      }
+    }
   }
 
   quickInput(): Locator {

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { accountsMenuLabel } from '../../src/account/accountSession';
 import { AGENT_TOOLS } from '../../src/agents/table';
+import { assess, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { startMcpSession } from '../unit/helpers/mcpSession';
 import { answerInputs, getApi, pointAtSandbox, signInWithApiKey, signInWithPassword, type SandboxSession } from './viewsHarness';
 
@@ -100,6 +101,22 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
     assert.equal(data.totals.failures, [...failures.values()].reduce((n, f) => n + f, 0));
     assert.equal(data.totals.runs, records.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0));
     assert.equal(data.tasks[0]?.failures, Math.max(...failures.values()));
+  });
+
+  it('scrapedeck_task_health through vscode.lm.invokeTool: ada’s three failing and three slowing tasks, as the health model judges the raw records', async () => {
+    type Listed = { taskId: string; level: string; runs: number; failures: number };
+    const reply = await invoke('scrapedeck_task_health', { limit: 10 });
+    const data = jsonOf<{ window: { current: { start: string; end: string }; previous: { start: string; end: string } }; counts: { failing: number; slowing: number }; attention: Listed[] }>(reply);
+    assert.match(reply, /^Task health of \d+ tasks over the last 7 days .* 3 failing .* 3 slowing/);
+    const client = api.account.getClient();
+    assert.ok(client);
+    const totals = async (w: { start: string; end: string }) => totalsByTask((await client.queryAllTaskAnalytics({ ...w, timeGranularity: 'Day' })).records);
+    const [now, before] = await Promise.all([totals(data.window.current), totals(data.window.previous)]);
+    const judged = [...now.keys()].map((id) => ({ id, h: assess(now.get(id), before.get(id), DEFAULT_THRESHOLDS) }));
+    const ids = (level: string) => judged.filter((j) => j.h.level === level).map((j) => j.id).sort();
+    assert.deepEqual(data.attention.filter((a) => a.level === 'failing').map((a) => a.taskId).sort(), ids('failing'));
+    assert.deepEqual(data.attention.filter((a) => a.level === 'slowing').map((a) => a.taskId).sort(), ids('slowing'));
+    for (const a of data.attention.filter((x) => x.level !== 'noRuns')) assert.deepEqual([a.runs, a.failures], [now.get(a.taskId)?.runs, now.get(a.taskId)?.failures], a.taskId);
   });
 
   it('scrapedeck_run_status and scrapedeck_sample_rows through vscode.lm.invokeTool, as the client reads them', async () => {
@@ -231,6 +248,7 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
   it('signed out: a tool says how to sign in, and no MCP server is offered', async () => {
     await vscode.commands.executeCommand('scrapedeck.signOut');
     assert.match(await invoke('scrapedeck_list_tasks', {}), /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/);
+    assert.match(await invoke('scrapedeck_task_health', {}), /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/);
     assert.deepEqual(api.agents.mcp.provideMcpServerDefinitions(), []);
   });
 });

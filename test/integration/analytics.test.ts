@@ -15,6 +15,7 @@ import type { AnalyticsPanel } from '../../src/analytics/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import type { HostMessage } from '../../src/webview/protocol';
+import { ask } from './panelHarness';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
@@ -27,20 +28,6 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Sends one page message through the panel and resolves with the reply carrying its id. */
-async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>): Promise<HostMessage[]> {
-  const seen: HostMessage[] = [];
-  const sub = panel.onDidPost((m) => {
-    if ('id' in m && m.id === message.id) seen.push(m);
-  });
-  try {
-    await panel.handleMessage(message);
-  } finally {
-    sub.dispose();
-  }
-  return seen;
 }
 
 /** Every page of `query` straight from the sandbox's HTTP interface, not through the extension. */

@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
-import { assertClean, runAndAnswer } from './flows';
+import { assertClean, resultIdOf, runAndAnswer } from './flows';
+import { encodeForPage } from '../../src/webview/protocol/hostMessage';
 import { record } from './records';
 
 /** A small deterministic PRNG so a failure can be replayed. */
@@ -106,6 +107,43 @@ describe('analytics page: malformed messages', function () {
     assert.equal(await p.page.locator('#results').isHidden(), true);
     assert.equal(await p.text('#f-tasks'), 'All tasks');
     assert.equal(await p.page.locator('#notice').isHidden(), true);
+    await assertClean(p);
+  });
+
+  it('refuses, with a log line each, answers with an over-limit string or array, and shows nothing of them', async function () {
+    this.timeout(120_000);
+    p = await host.open();
+    await p.page.click('#run');
+    const q = await p.waitForPosted('query');
+    const query = q.query as { start: string; end: string };
+    const id = String(q.id);
+    const resultId = resultIdOf(q);
+    const over: unknown[] = [
+      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ taskName: `HUGE${'n'.repeat(1_000_000)}` })] } },
+      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ taskId: 'i'.repeat(129) })] } },
+      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ userId: 'u'.repeat(129) })] } },
+      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ dayKey: 'd'.repeat(65) })] } },
+      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record()] }, requestId: 'r'.repeat(129) },
+      encodeForPage({ type: 'fetchAllResult', id, resultId, query: { start: query.start, end: query.end }, total: 1, records: [record({ taskName: 'n'.repeat(301) })], requestIds: [] }),
+      { type: 'fetchAllResult', id, resultId, query, total: 1, records: [record()], requestIds: Array.from({ length: 1_002 }, () => 'r') },
+      { type: 'tasksPicked', id, taskIds: Array.from({ length: 101 }, () => 't'), taskLabels: [] },
+      { type: 'tasksPicked', id, taskIds: ['t'.repeat(129)], taskLabels: ['T'] },
+      { type: 'exportDone', id, path: `/tmp/${'p'.repeat(40_000)}` },
+    ];
+    const logsBefore = (await p.postedOf('log')).length;
+    // Posted inside the page, as the host's messages arrive (p.send would add its own sentinel message).
+    await p.page.evaluate((batch) => {
+      for (const m of batch) (globalThis as unknown as { postMessage(m: unknown, t: string): void }).postMessage(m, '*');
+    }, over);
+    await p.page.waitForFunction((n) => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'log').length >= n, logsBefore + over.length);
+    const logs = (await p.postedOf('log')).slice(logsBefore);
+    assert.equal(logs.length, over.length, 'one log line per refused message');
+    assert.ok(logs.every((l) => l.level === 'warn' && /malformed/.test(String(l.message)) && String(l.message).length <= 4000), JSON.stringify(logs).slice(0, 400));
+    assert.equal(await p.page.locator('#results').isHidden(), true, 'no result shown');
+    assert.ok(!(await p.page.locator('body').innerText()).includes('HUGE'), 'nothing of the huge name on the page');
+    // The query still waits for its real answer, and takes it.
+    await p.send({ type: 'queryResult', id, resultId, query, page: { total: 1, data: [record()] } });
+    await p.page.locator('#results').waitFor({ state: 'visible' });
     await assertClean(p);
   });
 });

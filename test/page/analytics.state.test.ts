@@ -34,7 +34,8 @@ describe('analytics page: state', function () {
     assert.equal(await page.page.locator('th[data-column="runCount"]').getAttribute('aria-sort'), 'descending');
     const task = await columnIndex(page, 'task');
     assert.deepEqual((await tableRows(page)).map((r) => r[task]), ['Epsilon', 'Delta']);
-    assert.equal(await page.text('#subtitle'), 'For Alpha');
+    // The header describes the query on screen: the restored result's (all tasks, Nov 1 – Nov 20).
+    assert.equal(await page.text('#subtitle'), 'All tasks · Nov 1 – Nov 20, 2026 · by day');
   }
 
   it('restores form, result and sort from init.state', async () => {

@@ -38,13 +38,14 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
  * theme's variables and body class, and acquireVsCodeApi (fixtures/fake-vscode.js). Both extras
  * come after the CSP meta, so the policy covers them too.
  */
-function standInHtml(origin: string, theme: string): string {
+function standInHtml(origin: string, theme: string, lang: string | undefined): string {
   const nonce = createNonce();
   const html = renderAnalyticsHtml({
     cspSource: origin,
     scriptUri: `${origin}/dist/webview/analytics.js`,
     styleUri: `${origin}/media/analytics.css`,
     title: 'Task analytics (stand-in host)',
+    lang,
   }, nonce);
   const extras = `<link rel="stylesheet" href="/fixtures/theme.css">\n<script nonce="${nonce}" src="/fixtures/fake-vscode.js"></script>\n`;
   return html.replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`).replace('<body>', `<body class="${theme}">`);
@@ -64,7 +65,7 @@ export async function startStandIn(): Promise<StandIn> {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/' || url.pathname === '/host.html') {
       const theme = url.searchParams.get('theme') ?? 'vscode-dark';
-      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''));
+      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''), url.searchParams.get('lang') ?? undefined);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
       return;
@@ -123,14 +124,14 @@ export class AnalyticsPage {
   }
 
   /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
-  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void } = {}): Promise<AnalyticsPage> {
+  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void; lang?: string } = {}): Promise<AnalyticsPage> {
     const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
     const p = new AnalyticsPage(page);
     if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
       await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
     }
-    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}`);
+    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}${options.lang ? `&lang=${encodeURIComponent(options.lang)}` : ''}`);
     await p.waitForPosted('ready');
     return p;
   }

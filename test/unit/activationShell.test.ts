@@ -7,11 +7,21 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { COMMAND_IDS } from '../../src/platform/commandIds';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** Every .ts file under src/, as paths relative to the repository. */
+function sources(dir = path.join(ROOT, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return entry.name.endsWith('.ts') ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
+  });
+}
 
 function probe(scenario: string): Record<string, unknown> {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'shell-probe.cjs'), scenario], { cwd: ROOT, encoding: 'utf8' });
@@ -57,7 +67,12 @@ describe('activation shell', () => {
     assert.deepEqual(heavy, [], 'nothing but the shell is read at activation');
     assert.equal(r['returned'], 'undefined', 'no test seam outside the Test mode');
     assert.deepEqual([...(r['commands'] as string[])].sort(), [...COMMAND_IDS].sort());
-    assert.deepEqual(r['views'], { 'scrapedeck.tasks': { showCollapseAll: true, canSelectMany: false }, 'scrapedeck.apps': { showCollapseAll: false, canSelectMany: false } });
+    const mime = 'application/vnd.code.tree.scrapedeck.tasks';
+    assert.deepEqual(r['views'], {
+      'scrapedeck.tasks': { showCollapseAll: true, canSelectMany: true, dragMimeTypes: [mime], dropMimeTypes: [mime], handles: true },
+      'scrapedeck.apps': { showCollapseAll: false, canSelectMany: false },
+    });
+    assert.deepEqual(r['fileSystems'], { scrapedeck: { isCaseSensitive: true } });
     assert.deepEqual(r['serializers'], ['scrapedeck.analytics']);
     assert.deepEqual(r['auth'], { scrapedeck: { label: 'Scrapedeck', options: { supportsMultipleAccounts: false } } });
     const after = r['afterFirstCall'] as string[];
@@ -68,7 +83,7 @@ describe('activation shell', () => {
     assert.deepEqual(r['errors'], []);
   });
 
-  it('delegates to what main registered: commands with their arguments, tree calls and events; main loads once', () => {
+  it('delegates to what main registered: commands with their arguments, tree calls, drops, file reads and events; main loads once', () => {
     const r = probe('delegates');
     assert.equal(r['stateBefore'], 'idle', 'nothing loads before the first call');
     assert.equal(r['state'], 'loaded');
@@ -76,9 +91,12 @@ describe('activation shell', () => {
     assert.equal(r['result'], 'done', 'the command returns what the real handler returned');
     assert.deepEqual(r['children'], ['a', 'b']);
     assert.equal(r['fired'], 1, 'onDidChangeTreeData is forwarded');
+    assert.deepEqual(r['read'], [1], 'the file system proxy returns what the real one read');
     assert.deepEqual(r['calls'], [
       ['refresh', 'x', 2],
       ['getChildren', null],
+      ['drop', 'group'],
+      ['readFile', 'list.txt'],
     ]);
     const problems = r['problems'] as string[];
     assert.equal(problems.length, 3);
@@ -97,5 +115,20 @@ describe('activation shell', () => {
     // Once when loading failed (the view's call), once more for the command.
     assert.equal(errors.length, 2);
     assert.match(errors[0] as string, /Scrapedeck could not start: dist\/main\.js is missing/);
+  });
+
+  it('nothing outside src/shell registers with VS Code directly: every registration goes through the registrar', () => {
+    // A direct call would be registered only once main loads, i.e. after VS Code first asked for it.
+    const direct = /\bvscode\.(\w+)\.(register\w*|createTreeView)\s*\(/g;
+    const found: string[] = [];
+    const importsOtherwise: string[] = [];
+    for (const file of sources().filter((f) => !f.startsWith('src/shell/'))) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const match of text.matchAll(direct)) found.push(`${file}: vscode.${match[1]}.${match[2]} (use registrar.${match[2]}, and add its line to src/shell/registrations.ts)`);
+      // Named imports (`import { commands } from 'vscode'`) would slip past the check above.
+      if (/import\s+(type\s+)?\{[^}]*\}\s+from\s+'vscode'/.test(text)) importsOtherwise.push(file);
+    }
+    assert.deepEqual(found, []);
+    assert.deepEqual(importsOtherwise, [], "import vscode only as 'import * as vscode'");
   });
 });

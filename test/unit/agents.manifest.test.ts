@@ -43,7 +43,7 @@ describe('agents: package.json follows the tool table', () => {
     assert.deepEqual(stale, []);
   });
 
-  it('a name kept for task health is not declared until its tool exists', () => {
+  it('a reserved name is not declared until its tool exists', () => {
     for (const name of RESERVED_TOOL_NAMES) {
       assert.equal(declared.some((t) => t.name === name), false, name);
       assert.equal(AGENT_TOOLS.some((t) => t.name === name), false, name);
@@ -71,6 +71,7 @@ describe('agents: the tool table', () => {
     assert.deepEqual(flags, {
       scrapedeck_list_tasks: [true, false],
       scrapedeck_task_analytics: [true, false],
+      scrapedeck_task_health: [true, false],
       scrapedeck_run_status: [true, false],
       scrapedeck_start_run: [false, false],
       scrapedeck_stop_run: [false, true],

@@ -56,6 +56,8 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
     }
     const deprecate = tools.find((t) => t.name === 'scrapedeck_deprecate_app');
     assert.deepEqual([deprecate?.annotations?.readOnlyHint, deprecate?.annotations?.destructiveHint, deprecate?.annotations?.idempotentHint], [false, true, true]);
+    const health = tools.find((t) => t.name === 'scrapedeck_task_health');
+    assert.deepEqual([health?.annotations?.readOnlyHint, health?.annotations?.destructiveHint], [true, false]);
     const stop = tools.find((t) => t.name === 'scrapedeck_stop_run');
     assert.deepEqual([stop?.annotations?.readOnlyHint, stop?.annotations?.destructiveHint], [false, true]);
     assert.match(session.client.getInstructions() ?? '', /ask the user before calling them/);

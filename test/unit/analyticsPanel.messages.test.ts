@@ -124,6 +124,17 @@ describe('analytics panel messages', () => {
       { type: 'state', state: { version: 1, result: { mode: 'page', query, total: 0, records: [], requestIds: Array.from({ length: 1_002 }, () => 'r'), fetchedAt: 'now' } } },
       { type: 'query', id: 'q', query: { ...query, taskIds: ['t'.repeat(129)] } },
       { type: 'log', level: 'info', message: 'x'.repeat(4_001) },
+      // Saved results: every string of a record and every array has a maximum.
+      ...(['taskId', 'userId', 'dayKey'] as const).map((key) => (
+        { type: 'state', state: { version: 2, result: { query, total: 1, records: [{ ...rec, [key]: 'k'.repeat(129) }], requestIds: [], fetchedAt: 'now' } } })),
+      { type: 'state', state: { version: 2, result: { query, total: 1, records: [{ ...rec, taskName: 'n'.repeat(1_000_000) }], requestIds: [], fetchedAt: 'now' } } },
+      { type: 'state', state: { version: 2, result: { query, total: 1, records: Array.from({ length: 100_001 }, () => rec), requestIds: [], fetchedAt: 'now' } } },
+      { type: 'state', state: { version: 2, result: { query, total: 1, records: [rec], requestIds: ['r'.repeat(129)], fetchedAt: 'now' } } },
+      { type: 'state', state: { version: 2, preset: { taskIds: Array.from({ length: 101 }, () => 't') } } },
+      { type: 'state', state: { version: 2, preset: { label: 'l'.repeat(201) } } },
+      { type: 'pickTasks', id: 'p2', selected: Array.from({ length: 101 }, () => 't') },
+      { type: 'export', id: 'e'.repeat(65), format: 'csv', resultId: 'r' },
+      { type: 'export', id: 'e', format: 'csv', resultId: 'r'.repeat(65) },
     ];
     const before = h.deps.initial();
     for (const m of over) await h.router.handle(m);

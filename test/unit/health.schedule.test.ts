@@ -17,7 +17,7 @@ import { HealthController, type HealthNotifier, type HealthTaskRow } from '../..
 import type { AnalyticsSource } from '../../src/health/healthFetch';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSettings } from '../../src/health/healthSettings';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
-import { FakeTimers } from './api-fakeTimers';
+import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
 const TODAY = '2026-11-22';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import { RateLimiter } from '../../src/api/limiter';
-import { FakeTimers } from './api-fakeTimers';
+import { FakeTimers } from './helpers/fakeTimers';
 
 describe('RateLimiter', () => {
   it('spaces grants exactly (window + guard) / perSecond apart: a burst waits instead of failing', async () => {

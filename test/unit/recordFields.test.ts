@@ -41,7 +41,22 @@ describe('analytics record field table', () => {
       const where = sample as unknown as Record<string, Record<string, unknown>>;
       assert.equal(f.get(sample), leaf === undefined ? where[head] : where[head]?.[leaf], f.path);
       assert.equal(isMetricKind(f.kind), f.group !== undefined, f.path);
-      assert.notEqual(checkValue(f.kind, f.get(sample)), undefined, `${f.path}: its kind accepts its value`);
+      assert.notEqual(checkValue(f.kind, f.get(sample), f.max ?? 0), undefined, `${f.path}: its kind accepts its value`);
+    }
+  });
+
+  it('bounds every string field by the schema\'s own limit (the fast path reads it from the table)', () => {
+    for (const f of RECORD_FIELDS) {
+      const top = f.group === undefined ? analyticsRecordSchema.shape[f.key as keyof typeof analyticsRecordSchema.shape] : undefined;
+      if (f.kind !== 'text' && f.kind !== 'name') {
+        assert.equal(f.max, undefined, f.path);
+        continue;
+      }
+      assert.ok(f.max !== undefined && f.max > 0, `${f.path} has a maximum`);
+      assert.ok(top, f.path);
+      assert.equal(top.safeParse('x'.repeat(f.max)).success, true, `${f.path}: ${f.max} characters pass`);
+      assert.equal(top.safeParse('x'.repeat(f.max + 1)).success, false, `${f.path}: ${f.max + 1} characters are refused`);
+      assert.equal(checkValue(f.kind, 'x'.repeat(f.max + 1), f.max), undefined, `${f.path}: the fast check refuses too`);
     }
   });
 

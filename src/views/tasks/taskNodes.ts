@@ -7,7 +7,13 @@ import type { Task, TaskGroup } from '../../api/schemas';
 import type { HealthView } from '../../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../../health/nodeParts';
 import { COMMANDS } from '../../platform/commandIds';
+import { themeIcon, type SubtaskRow } from '../../runs/subtaskNodes';
+import type { RunPresentation } from '../../runs/runText';
 import { loadMoreLabel } from './paging';
+
+/** Areas that add a part to a task row's description, in the order shown (joined with " · "). */
+const DESCRIPTION_PARTS = ['run', 'health'] as const;
+export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
 /**
  * Icons that say what a row is: a group of tasks, a web-extraction task. Plain theme icons without
@@ -57,12 +63,17 @@ export class TaskGroupNode extends vscode.TreeItem {
 }
 
 export class TaskNode extends vscode.TreeItem {
-  override readonly contextValue = 'task';
+  /** `task`, plus run flags (`runnable`, `running`) that menus match with `viewItem =~ /\brunning\b/`. */
+  override contextValue = 'task runnable';
+  private readonly parts = new Map<DescriptionPart, string>();
+  private readonly baseTooltip: string;
+  private readonly healthPart: string | undefined;
 
   constructor(
     readonly task: Task,
     readonly group: TaskGroup,
     health?: HealthView,
+    run?: RunPresentation,
   ) {
     super(task.taskName, vscode.TreeItemCollapsibleState.None);
     const t = vscode.l10n.t;
@@ -77,11 +88,38 @@ export class TaskNode extends vscode.TreeItem {
     md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
     md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
-    this.description = joinParts([taskHealthPart(this, md, health, task.taskId)]);
+    this.healthPart = taskHealthPart(this, md, health, task.taskId);
     this.tooltip = md;
-    // Colours and badges are not read out: the description (health, run state) is.
-    const label = t('Task {0}, in group {1}', task.taskName, group.taskGroupName);
-    this.accessibilityInformation = { label: typeof this.description === 'string' ? `${label}, ${this.description}` : label };
+    this.baseTooltip = md.value;
+    this.setRun(run);
+  }
+
+  /** One area's part of the description; empty or undefined removes it. */
+  setDescriptionPart(area: DescriptionPart, text: string | undefined): void {
+    if (text) this.parts.set(area, text);
+    else this.parts.delete(area);
+    const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p)).filter((p) => p !== undefined).join(' · ');
+    this.description = joined === '' ? undefined : joined;
+    // Colours and badges are not read out: the description (run state, health) is.
+    const label = vscode.l10n.t('Task {0}, in group {1}', this.task.taskName, this.group.taskGroupName);
+    this.accessibilityInformation = { label: joined === '' ? label : `${label}, ${joined}` };
+  }
+
+  /** The run state (src/runs): icon, description part, tooltip lines, menu flags; a running task opens to its subtasks. */
+  setRun(run: RunPresentation | undefined): void {
+    this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
+    this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
+    this.setDescriptionPart('health', this.healthPart);
+    this.setDescriptionPart('run', run?.description);
+    const md = new vscode.MarkdownString(this.baseTooltip);
+    for (const line of run?.tooltip ?? []) md.appendMarkdown('  \n').appendText(line);
+    this.tooltip = md;
+    const running = run?.flags.includes('running') ?? false;
+    this.collapsibleState = running ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  }
+
+  get isRunning(): boolean {
+    return /\brunning\b/.test(this.contextValue);
   }
 
   get taskId(): string {
@@ -120,7 +158,7 @@ export class TaskMessageNode extends vscode.TreeItem {
   }
 }
 
-export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode;
+export type TasksNode = TaskGroupNode | TaskNode | LoadMoreNode | TaskMessageNode | SubtaskRow;
 
 /** Description parts of the areas, joined with " · "; undefined when none has anything to say. */
 export function joinParts(parts: readonly (string | false | undefined)[]): string | undefined {

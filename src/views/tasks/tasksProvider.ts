@@ -12,6 +12,7 @@ import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
 import type { HealthView } from '../../health/healthBoard';
 import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
+import type { RunsForViews } from '../../runs';
 import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
 
@@ -25,6 +26,8 @@ export interface TasksProviderDeps {
   progress<T>(work: () => Promise<T>): Thenable<T>;
   /** Task health: decorations' URIs, description parts, "Needs attention" (redrawn when it changes). */
   health?: HealthView;
+  /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
+  runs?: RunsForViews;
   /** The account's plan does not allow listing task groups (true), or does again (false). */
   onPlanLimited(limited: boolean): void;
 }
@@ -32,11 +35,15 @@ export interface TasksProviderDeps {
 const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
 
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TasksNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
   private readonly healthSubscription: { dispose(): void } | undefined;
+  /** Task rows handed to VS Code, by task id, and per group: a run's change redraws just those rows. */
+  private readonly taskNodes = new Map<string, Set<TaskNode>>();
+  private readonly rowsOfGroup = new Map<string, TaskNode[]>();
+  private readonly runsSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
 
   constructor(
@@ -44,6 +51,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     private readonly deps: TasksProviderDeps,
   ) {
     this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
+    this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
   }
 
   /** Whether the last listing was refused for the account's plan (the welcome area says so). */
@@ -66,6 +74,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
     if (element instanceof AttentionGroupNode) return (this.deps.health?.attention() ?? []).map((i) => new AttentionTaskNode(i, this.deps.health as HealthView, element));
+    if (element instanceof TaskNode && element.isRunning && this.deps.runs) return this.deps.runs.subtaskRows(element.taskId);
     return [];
   }
 
@@ -73,12 +82,26 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   refresh(): void {
     this.model.invalidate();
     this.changed.fire(undefined);
+    this.deps.runs?.refreshAll();
+  }
+
+  /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
+  groupExpanded(taskGroupId: string): void {
+    const rows = this.rowsOfGroup.get(taskGroupId);
+    if (rows) this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+  }
+
+  /** A group closed: its tasks are off screen, and not polled. */
+  groupCollapsed(taskGroupId: string): void {
+    this.deps.runs?.scopeHidden(`group:${taskGroupId}`);
   }
 
   /** The account changed: drop every row of the previous one. */
   reset(): void {
     this.model.reset();
     this.groupNodes.clear();
+    this.taskNodes.clear();
+    this.rowsOfGroup.clear();
     this.setPlanLimited(false);
     this.changed.fire(undefined);
   }
@@ -100,6 +123,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   dispose(): void {
     this.healthSubscription?.dispose();
+    this.runsSubscription?.dispose();
     this.changed.dispose();
   }
 
@@ -152,9 +176,38 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       const text = this.model.isFiltered ? vscode.l10n.t('No task name matches the filter') : vscode.l10n.t('No tasks in this group');
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
-    const nodes: TasksNode[] = slice.visible.map((task) => new TaskNode(task, group, this.deps.health));
+    const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
+    this.trackRows(id, rows);
+    const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
+  }
+
+  /** Remembers a group's rows (replacing its previous ones) and tells runs they are on screen. */
+  private trackRows(taskGroupId: string, rows: TaskNode[]): void {
+    for (const old of this.rowsOfGroup.get(taskGroupId) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
+    this.rowsOfGroup.set(taskGroupId, rows);
+    for (const row of rows) {
+      const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
+      set.add(row);
+      this.taskNodes.set(row.taskId, set);
+    }
+    this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+  }
+
+  /** Run states changed: only those rows are drawn again (one event for all of them). */
+  private redrawRuns(taskIds: readonly string[]): void {
+    const runs = this.deps.runs;
+    if (!runs) return;
+    const rows: TaskNode[] = [];
+    for (const id of taskIds) {
+      const present = runs.present(id);
+      for (const row of this.taskNodes.get(id) ?? []) {
+        row.setRun(present);
+        rows.push(row);
+      }
+    }
+    if (rows.length > 0) this.changed.fire(rows);
   }
 
   /**

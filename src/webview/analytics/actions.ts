@@ -1,4 +1,5 @@
 /** The smaller actions: choosing tasks, exporting the result, copying, sorting the table. */
+import { formatInt } from '../../analyticsModel/format';
 import { nextSort } from '../../analyticsModel/tableModel';
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
@@ -35,7 +36,7 @@ export class Actions {
     }
     const { id, done } = requests.send({ type: 'export', format, resultId: r.resultId });
     this.latestExport = id;
-    s.notice = `Exporting ${r.records.length.toLocaleString('en-US')} rows as ${format.toUpperCase()}…`;
+    s.notice = `Exporting ${formatInt(r.records.length)} rows as ${format.toUpperCase()}…`;
     ui.status.update(s);
     const outcome = await done;
     if (this.latestExport !== id) return;

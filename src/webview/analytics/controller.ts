@@ -5,7 +5,7 @@
  */
 import { isDay, todayUtc } from '../../api/dates';
 import { defaultForm } from '../../analyticsModel/formModel';
-import { parseHostMessage, type HostMessage } from '../protocol';
+import { forAccount, forgetAccount, holdsAccountData, parseHostMessage, type HostMessage } from '../protocol';
 import { Actions } from './actions';
 import { PageContext } from './context';
 import { FormFlow } from './formFlow';
@@ -14,7 +14,15 @@ import { Layout } from './layout';
 import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
-import { initialState, isComplete, validPageSize } from './state';
+import { initialState, isComplete, toPageState, validPageSize } from './state';
+
+const SIGNED_OUT = 'You are signed out. Sign in from the Scrapedeck view to run queries.';
+/** Why the page is empty after an account change: said, so nobody wonders where the figures went. */
+function clearedNotice(signedIn: boolean): string {
+  return signedIn
+    ? "The account changed: the previous account's results and task choice were cleared."
+    : "You are signed out: the previous account's results and task choice were cleared. Sign in from the Scrapedeck view to run queries.";
+}
 
 export class Controller {
   private readonly c: PageContext;
@@ -67,15 +75,46 @@ export class Controller {
   private apply(m: HostMessage): void {
     switch (m.type) {
       case 'init': return this.init(m);
-      case 'signedIn': {
-        const { s, ui } = this.c;
-        s.signedIn = m.signedIn;
-        s.notice = m.signedIn ? undefined : 'You are signed out. Sign in from the Scrapedeck view to run queries.';
-        return ui.status.update(s);
-      }
+      case 'signedIn': return this.signedIn(m);
       default:
         this.c.requests.settle(m); // an answer nobody waits for any more is stale: dropped
     }
+  }
+
+  private signedIn(m: Extract<HostMessage, { type: 'signedIn' }>): void {
+    const { s, ui } = this.c;
+    s.signedIn = m.signedIn;
+    if (m.cleared || m.account !== s.account) {
+      if (s.request !== undefined || holdsAccountData(toPageState(s))) return this.forgetAccount(m.account);
+      s.account = m.account;
+      this.c.save();
+    }
+    // The notice about an account change stays until the user acts; the signed-out one follows the state.
+    if (s.notice === clearedNotice(true) || s.notice === clearedNotice(false)) s.notice = clearedNotice(m.signedIn);
+    else if (!m.signedIn) s.notice = SIGNED_OUT;
+    else if (s.notice === SIGNED_OUT) s.notice = undefined;
+    ui.status.update(s);
+  }
+
+  /** Another account (or nobody) is signed in: drop the previous account's content and say so. */
+  private forgetAccount(account: string | undefined): void {
+    const { s, ui } = this.c;
+    const kept = forgetAccount(toPageState(s), account);
+    if (s.request) this.c.requests.cancel(s.request.id);
+    s.request = undefined;
+    s.account = account;
+    s.preset = undefined;
+    s.result = undefined;
+    s.resultDropped = false;
+    s.error = undefined;
+    s.formError = undefined;
+    if (kept.form) s.form = kept.form;
+    s.notice = clearedNotice(s.signedIn);
+    s.issues = s.form ? this.form.issuesOf(s.form) : {};
+    this.form.render();
+    this.c.results.render(s);
+    ui.status.update(s);
+    this.c.save();
   }
 
   private init(m: Extract<HostMessage, { type: 'init' }>): void {
@@ -84,8 +123,15 @@ export class Controller {
     const first = s.today === undefined;
     s.today = today;
     if (first) {
-      // This page's own last state is the freshest; the host's copy serves after a reload.
-      const restored = this.host.restore() ?? m.state;
+      // This page's own last state is the freshest; the host's copy serves after a reload. Either
+      // is dropped to its account-free parts when it belongs to another account (or the host says
+      // the account changed while this page was away).
+      const saved = this.host.restore() ?? m.state;
+      const kept = saved ? forAccount(saved, m.account) : undefined;
+      const cleared = (kept?.cleared ?? false) || (m.cleared === true && saved !== undefined && holdsAccountData(saved));
+      const restored = kept && m.cleared ? forgetAccount(kept.state, m.account) : kept?.state;
+      s.account = m.account;
+      if (cleared) s.notice = clearedNotice(m.account !== undefined);
       s.preset = restored?.preset ?? m.preset;
       s.form = restored?.form ?? defaultForm(today, s.preset);
       s.result = restored?.result;
@@ -97,7 +143,6 @@ export class Controller {
     }
     ui.waiting.hidden = true;
     ui.form.root.hidden = false;
-    ui.subtitle.textContent = s.preset?.label ? `For ${s.preset.label}` : '';
     s.issues = s.form ? this.form.issuesOf(s.form) : {};
     this.form.render();
     this.c.results.render(s);
@@ -108,3 +153,4 @@ export class Controller {
     if (first && s.result && !isComplete(s.result)) this.queries.resume();
   }
 }
+

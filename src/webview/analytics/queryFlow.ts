@@ -4,6 +4,7 @@
  * row; Cancel stops whatever is pending. One request is pending at a time: a new one cancels it,
  * and only the pending request's answer is shown, so nothing late lands in a newer result.
  */
+import { formatInt } from '../../analyticsModel/format';
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas';
 import { isFormField } from '../../analyticsModel/formState';
 import type { HostMessage, PageMessage, ResultState, WireError } from '../protocol';
@@ -52,7 +53,7 @@ export class QueryFlow {
     if (!r || isComplete(r)) return;
     void this.rest(r, 'auto');
     if (s.resultDropped) {
-      s.notice = `The ${r.total.toLocaleString('en-US')} rows fetched before were too many to keep across a reload; fetching them again.`;
+      s.notice = `The ${formatInt(r.total)} rows fetched before were too many to keep across a reload; fetching them again.`;
       ui.status.update(s);
     }
   }

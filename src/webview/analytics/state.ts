@@ -44,6 +44,8 @@ export interface AppState {
   error: ShownError | undefined;
   notice: string | undefined;
   signedIn: boolean;
+  /** The account the content belongs to (its tag from the host); undefined signed out. */
+  account: string | undefined;
 }
 
 export function initialState(): AppState {
@@ -61,6 +63,7 @@ export function initialState(): AppState {
     error: undefined,
     notice: undefined,
     signedIn: true,
+    account: undefined,
   };
 }
 
@@ -77,6 +80,7 @@ export function isComplete(result: ResultState): boolean {
 
 export function toPageState(s: AppState): PageState {
   const out: PageState = { version: 2 };
+  if (s.account !== undefined) out.account = s.account;
   if (s.preset) out.preset = s.preset;
   if (s.form) out.form = s.form;
   if (s.result) out.result = s.result;

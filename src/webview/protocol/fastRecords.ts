@@ -27,11 +27,14 @@ export function day(v: unknown): string | null | undefined {
   return typeof v === 'string' && isDay(v) ? v : undefined;
 }
 
-/** One value as analyticsRecordSchema outputs it for a field of this kind; undefined to refuse. */
-export function checkValue(kind: FieldKind, v: unknown): FieldValue | undefined {
+/**
+ * One value as analyticsRecordSchema outputs it for a field of this kind (and, for a string, at
+ * most `max` long: the field table's bound); undefined to refuse.
+ */
+export function checkValue(kind: FieldKind, v: unknown, max: number): FieldValue | undefined {
   switch (kind) {
-    case 'text': return typeof v === 'string' ? v : undefined;
-    case 'name': return v === null || v === undefined ? null : typeof v === 'string' ? v : undefined;
+    case 'text': return typeof v === 'string' && v.length <= max ? v : undefined;
+    case 'name': return v === null || v === undefined ? null : typeof v === 'string' && v.length <= max ? v : undefined;
     case 'day': return day(v);
     case 'method': return v === 'Cloud' || v === 'Local' ? v : undefined;
     default: return metric(v);
@@ -39,6 +42,7 @@ export function checkValue(kind: FieldKind, v: unknown): FieldValue | undefined 
 }
 
 const KINDS = RECORD_FIELDS.map((f) => f.kind);
+const MAXES = RECORD_FIELDS.map((f) => f.max ?? 0);
 const GROUPS = [...new Set(RECORD_FIELDS.flatMap((f) => (f.group ? [f.group] : [])))];
 
 /** How many values a packed row holds. */
@@ -48,7 +52,7 @@ export const FIELD_COUNT = RECORD_FIELDS.length;
 function checked(raw: readonly unknown[]): AnalyticsRecord | undefined {
   const values = new Array<FieldValue>(FIELD_COUNT);
   for (let i = 0; i < FIELD_COUNT; i++) {
-    const v = checkValue(KINDS[i] as FieldKind, raw[i]);
+    const v = checkValue(KINDS[i] as FieldKind, raw[i], MAXES[i]);
     if (v === undefined) return undefined;
     values[i] = v;
   }

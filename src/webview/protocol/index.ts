@@ -5,3 +5,4 @@
 export * from './schemas';
 export * from './messages';
 export { encodeForPage, parseHostMessage } from './hostMessage';
+export { forAccount, forgetAccount, holdsAccountData } from './accountBoundary';

@@ -5,16 +5,24 @@
  */
 import * as z from 'zod';
 import { analyticsPageSchema, analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas';
-import { MESSAGE_LIMITS as L, pageStateSchema, presetSchema, resultIdSchema, taskIdText, wireErrorSchema } from './schemas';
+import { MESSAGE_LIMITS as L, accountTagSchema, pageStateSchema, presetSchema, resultIdSchema, taskIdText, wireErrorSchema } from './schemas';
 
 const id = z.string().min(1).max(64);
 
 // ---- host -> page ----------------------------------------------------------------------------
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), today: z.string(), preset: presetSchema.optional(), state: pageStateSchema.optional() }),
+  /**
+   * `account`: the signed-in account's tag (absent signed out); a saved state of another account is
+   * dropped (see accountBoundary.ts). `cleared`: the host dropped the page's content since it last
+   * loaded (the account changed while the page was hidden): the page drops its own copy too.
+   */
   z.object({
-    type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema, requestId: z.string().optional(),
+    type: z.literal('init'), today: z.string().max(L.shortText), preset: presetSchema.optional(), state: pageStateSchema.optional(),
+    account: accountTagSchema.optional(), cleared: z.boolean().optional(),
+  }),
+  z.object({
+    type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema.extend({ data: analyticsPageSchema.shape.data.max(L.records) }), requestId: z.string().max(L.requestId).optional(),
   }),
   /** Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's cap). */
   z.object({
@@ -26,13 +34,14 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     resultId: resultIdSchema,
     query: analyticsQuerySchema,
     total: z.number().int().nonnegative(),
-    records: z.array(analyticsRecordSchema),
-    requestIds: z.array(z.string()),
+    records: z.array(analyticsRecordSchema).max(L.records),
+    requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
   }),
-  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(z.string()).max(100), taskLabels: z.array(z.string()).max(100) }),
-  z.object({ type: z.literal('exportDone'), id, path: z.string() }),
+  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(taskIdText).max(100), taskLabels: z.array(z.string().max(L.label)).max(100) }),
+  z.object({ type: z.literal('exportDone'), id, path: z.string().max(L.path) }),
   z.object({ type: z.literal('error'), id, error: wireErrorSchema }),
-  z.object({ type: z.literal('signedIn'), signedIn: z.boolean() }),
+  /** With `cleared`, the account changed: the page drops the previous account's results, tasks and members. */
+  z.object({ type: z.literal('signedIn'), signedIn: z.boolean(), account: accountTagSchema.optional(), cleared: z.boolean().optional() }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -57,6 +66,8 @@ export const pageMessageSchema = z.discriminatedUnion('type', [
   /** Saves a result the host keeps (named by the result's id): its rows never travel back. */
   z.object({ type: z.literal('export'), id, format: z.enum(['csv', 'json']), resultId: resultIdSchema }),
   z.object({ type: z.literal('copy'), text: z.string().max(1000) }),
+  /** What the query on screen is, for the panel's tab (the page's header says the same). */
+  z.object({ type: z.literal('title'), title: z.string().max(L.label) }),
   z.object({ type: z.literal('state'), state: pageStateSchema }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(L.logMessage) }),
 ]);

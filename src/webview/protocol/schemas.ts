@@ -20,6 +20,8 @@ export const MESSAGE_LIMITS = {
   requestId: 128,
   records: 100_000,
   logMessage: 4_000,
+  /** A file path the host reports (an export's): longer than any file system allows. */
+  path: 32_768,
 } as const;
 const L = MESSAGE_LIMITS;
 export const taskIdText = z.string().max(L.taskId);
@@ -75,8 +77,13 @@ export type ResultState = z.infer<typeof resultStateSchema>;
 
 const sortSchema = z.object({ column: z.string().max(L.shortText), direction: z.enum(['asc', 'desc']) });
 
+/** Which account a page's content belongs to: `accountKey` (a short hash that reveals nothing). */
+export const accountTagSchema = z.string().max(L.shortText);
+
 const pageStateV2 = z.object({
   version: z.literal(2),
+  /** The account whose results, tasks and members this state holds; absent: signed out (or older). */
+  account: accountTagSchema.optional(),
   preset: presetSchema.optional(),
   form: formStateSchema.optional(),
   result: resultStateSchema.optional(),

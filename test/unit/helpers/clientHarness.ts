@@ -4,10 +4,10 @@
  * logged.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import type { TokenData } from '../../src/api/schemas';
-import type { SandboxInfo } from '../../src/sandbox/server';
+import { MemoryCredentialsStore, type Credentials } from '../../../src/api/auth';
+import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
+import type { TokenData } from '../../../src/api/schemas';
+import type { SandboxInfo } from '../../../src/sandbox/server';
 
 export class SecretsSeen {
   readonly values = new Set<string>();

@@ -11,7 +11,7 @@ import { addDays, todayUtc } from '../../src/api/dates';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server';
-import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './client-harness';
+import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './helpers/clientHarness';
 
 const SEED = 5;
 
@@ -47,7 +47,8 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const s = await sandbox({ tokenTtlSeconds: 2 });
     const { client: signIn } = client(s, undefined);
     const token = seen.token((await signIn.obtainToken('ada', password(s, 'ada'))).data);
-    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, Date.now()) });
+    const issued = Date.now();
+    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, issued) });
     const groupId = (await c.listTaskGroups()).data[0]?.taskGroupId ?? '';
     // At 20 req/s the 50 calls take ~2.5 s, so they straddle the token's 2 s lifetime.
     const calls = Array.from({ length: 50 }, (_, i) =>
@@ -56,8 +57,11 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const results = await Promise.allSettled(calls);
     const failures = results.filter((r) => r.status === 'rejected');
     assert.deepEqual(failures, []);
-    assert.equal(s.stats.refreshGrants, 1);
-    assert.equal(store.sets, 1);
+    // One refresh per 2 s lifetime crossed: one, unless a loaded machine stretched the calls past
+    // the renewed token's own lifetime too (then each renewal is still single, never doubled).
+    const lifetimes = Math.max(1, Math.floor((Date.now() - issued) / 2000));
+    assert.ok(s.stats.refreshGrants >= 1 && s.stats.refreshGrants <= lifetimes, `${s.stats.refreshGrants} refreshes in ${lifetimes} lifetimes`);
+    assert.equal(store.sets, s.stats.refreshGrants);
     const stored = await store.get();
     assert.ok(stored?.kind === 'session' && stored.session.accessToken !== token.access_token);
   });

@@ -8,7 +8,7 @@ import { ScrapedeckClient, type ClientOptions, type FetchAllProgress } from '../
 import { addDays, earliestStart, todayUtc } from '../../src/api/dates';
 import { buildWorld } from '../../src/sandbox/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from './client-harness';
+import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from './helpers/clientHarness';
 
 const SEED = 11;
 

@@ -1,0 +1,136 @@
+/**
+ * Live run status in the Tasks view, against a sandbox in its own process (1,000 tasks on screen,
+ * 30 of them extracting), through the real client, status poller and run store:
+ * - status requests at the server per refresh (the client cuts the ids into batches of 100);
+ * - the repaint per refresh: taking in the answer (RunStore.apply, which fires the changed rows)
+ *   and asking every visible row's run presentation (icon, description part, tooltip lines, menu
+ *   flags — what TaskNode.setRun draws from), all 1,000 rows, as a full redraw of the view would;
+ *   rows whose run did not change are kept from the last refresh (runText's cache per entry).
+ * The workbench's own drawing of the rows is not part of it (no VS Code here); the tree redraws
+ * only the rows whose state changed (TasksTreeProvider.redrawRuns).
+ */
+import { MemoryCredentialsStore } from '../src/api/auth';
+import { ScrapedeckClient } from '../src/api/client';
+import { UnlimitedLimiter, realTimers } from '../src/api/limiter';
+import { RunStore } from '../src/runs/runStore';
+import { presentRun, type TextOptions, type Translate } from '../src/runs/runText';
+import { StatusPoller } from '../src/runs/statusPoller';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { isSandboxChild, startChildSandbox } from './childSandbox';
+import type { BenchRow, BenchSection } from './types';
+
+isSandboxChild();
+
+const TASKS = 1_000;
+const RUNNING = 30;
+const REFRESHES = 15;
+const STATUS_ROUTE = 'POST /cloudextraction/statuses/v2';
+
+const ms = (x: number): string => `${x.toFixed(2)} ms`;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const t: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+
+async function idle(poller: StatusPoller): Promise<void> {
+  while (poller.isPolling) await new Promise((r) => setTimeout(r, 1));
+}
+
+export default async function run(): Promise<BenchSection> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  // The service's 20 requests a second; runs long enough to stay extracting through the bench.
+  const sandbox = await startChildSandbox(__filename, { rateLimit: 20, seed: 7, extraTasks: TASKS, runSeconds: 3600 });
+  const ada = sandbox.info.accounts[0];
+  if (!ada) throw new Error('no demo account');
+  const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
+  const setup = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+  try {
+    const group = (await setup.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    if (!group) throw new Error('the sandbox has no Benchmarks group');
+    const ids = (await setup.searchTasks(group.taskGroupId)).data.map((task) => task.taskId);
+    if (ids.length !== TASKS) throw new Error(`${ids.length} bench tasks, not ${TASKS}`);
+    for (const id of ids.slice(0, RUNNING)) await client.startTask(id);
+
+    const store = new RunStore();
+    const text: TextOptions = { t, locale: 'en-US', timeZone: 'Europe/Zurich' };
+    const repaints: number[] = [];
+    const changedPerRefresh: number[] = [];
+    let changedNow = 0;
+    store.onDidChange((changed) => (changedNow = changed.length));
+    let drawn = 0;
+    const timedStore = {
+      get: (id: string) => store.get(id),
+      anyActive: (list: Iterable<string>) => store.anyActive(list),
+      apply: (statuses: Parameters<RunStore['apply']>[0]) => {
+        changedNow = 0;
+        const t0 = performance.now();
+        store.apply(statuses);
+        for (const id of ids) {
+          const p = presentRun(store.get(id), text);
+          // What the row is drawn from: the joined description and the tooltip's lines.
+          drawn += (p?.description.length ?? 0) + (p?.tooltip.join('\n').length ?? 0) + (p?.flags.join(' ').length ?? 0);
+        }
+        repaints.push(performance.now() - t0);
+        changedPerRefresh.push(changedNow);
+      },
+    };
+    // The timer is left to the bench (each refresh is asked for), so the interval is long.
+    const poller = new StatusPoller({
+      timers: realTimers,
+      fetch: async (taskIds, signal) => (await client.getTaskStatuses(taskIds, { signal })).data,
+      store: timedStore,
+      intervalMs: () => 3_600_000,
+      onError: (error) => notes.push(`a poll failed: ${String(error)}`),
+    });
+    poller.show('group:bench', ids);
+    poller.setVisible(true);
+    await idle(poller);
+    const scheduled = poller.isScheduled;
+    const extracting = ids.filter((id) => store.isActive(id)).length;
+    repaints.length = 0;
+    changedPerRefresh.length = 0;
+
+    const perRefresh: number[] = [];
+    const walls: number[] = [];
+    for (let i = 0; i < REFRESHES; i++) {
+      await new Promise((r) => setTimeout(r, 1000)); // the runs collect rows meanwhile
+      const before = (await sandbox.stats()).byRoute[STATUS_ROUTE] ?? 0;
+      const t0 = performance.now();
+      poller.refresh();
+      await idle(poller);
+      walls.push(performance.now() - t0);
+      perRefresh.push(((await sandbox.stats()).byRoute[STATUS_ROUTE] ?? 0) - before);
+    }
+    poller.dispose();
+
+    const most = Math.max(...perRefresh);
+    rows.push({
+      name: `status requests per refresh: ${TASKS.toLocaleString('en')} visible tasks, ${RUNNING} running (${REFRESHES} refreshes)`,
+      value: `${most} requests`,
+      against: `${TASKS} ids / 100 per request`,
+      target: '≤ 10',
+      pass: most <= 10 && perRefresh.length === REFRESHES && notes.length === 0,
+    });
+    rows.push({ name: '  requests per refresh (min – max)', value: `${Math.min(...perRefresh)} – ${most}` });
+    const repaint = median(repaints);
+    rows.push({
+      name: `repaint per refresh: answer taken in + ${TASKS.toLocaleString('en')} rows presented (median of ${repaints.length})`,
+      value: ms(repaint),
+      target: '≤ 50 ms',
+      pass: repaint <= 50 && repaints.length === REFRESHES,
+    });
+    rows.push({ name: '  spread (min – max)', value: `${ms(Math.min(...repaints))} – ${ms(Math.max(...repaints))}` });
+    rows.push({ name: '  rows whose run changed per refresh (median; the running ones grow)', value: `${median(changedPerRefresh)}` });
+    rows.push({ name: '  one refresh end to end @ 20 req/s (median; context)', value: ms(median(walls)) });
+    rows.push({ name: `  extracting after the first poll; the poll timer set`, value: `${extracting} of ${RUNNING}; ${scheduled ? 'yes' : 'no'}`, target: `${RUNNING}; yes`, pass: extracting === RUNNING && scheduled });
+    if (drawn === 0) notes.push('no row text was presented');
+  } finally {
+    await client.close();
+    await setup.close();
+    await sandbox.close();
+  }
+  return { title: 'Runs: live status of 1,000 visible tasks (30 running) against the sandbox', rows, notes };
+}

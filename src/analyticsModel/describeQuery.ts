@@ -1,0 +1,43 @@
+/**
+ * What the panel's title and the page's header say: the query on screen (the result's, else the
+ * one the form would run). Pure, so the page and the tests agree on every word.
+ */
+import { shortDay } from './format';
+
+export interface QueryShape {
+  start: string;
+  end: string;
+  timeGranularity?: 'Day' | 'Week' | 'Month' | undefined;
+  taskIds?: readonly string[] | undefined;
+}
+
+export interface QueryDescription {
+  /** The tab: "Analytics: Prices", "Analytics: Prices +2 more", "Analytics: All tasks". */
+  title: string;
+  /** The header line: "Prices +2 more · Nov 1 – Nov 20, 2026 · by day". */
+  subtitle: string;
+}
+
+const BY = { Day: 'by day', Week: 'by week', Month: 'by month' } as const;
+
+/** The tasks part: their names as the user picked them (ids where no name is known). */
+export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (taskId: string) => string | undefined): string {
+  if (!taskIds || taskIds.length === 0) return 'All tasks';
+  const first = taskIds[0] as string;
+  const name = labelOf(first) ?? first;
+  return taskIds.length === 1 ? name : `${name} +${taskIds.length - 1} more`;
+}
+
+function dates(start: string, end: string): string {
+  const year = end.slice(0, 4);
+  if (start === end) return `${shortDay(start)}, ${year}`;
+  return start.slice(0, 4) === year ? `${shortDay(start)} – ${shortDay(end)}, ${year}` : `${shortDay(start)}, ${start.slice(0, 4)} – ${shortDay(end)}, ${year}`;
+}
+
+export function describeQuery(query: QueryShape, labelOf: (taskId: string) => string | undefined): QueryDescription {
+  const tasks = describeTasks(query.taskIds, labelOf);
+  return {
+    title: `Analytics: ${tasks}`,
+    subtitle: `${tasks} · ${dates(query.start, query.end)} · ${BY[query.timeGranularity ?? 'Day']}`,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * "Edit URL List": reads the task's loops, asks which one when there are several, and opens it as a
+ * `scrapedeck:` document named after the task and the loop.
+ */
+import * as vscode from 'vscode';
+import type { ScrapedeckClient } from '../api/client';
+import { LOOP_ACTION } from '../api/ops/tasks';
+import type { TaskAction } from '../api/taskOpsSchemas';
+import type { Ui } from '../platform/ui';
+import { formatNumber } from './runText';
+import { isUrlList } from './loopItems';
+import { LOOP_SCHEME, loopFileName, loopQuery } from './loopUri';
+import type { LoopFileSystem } from './loopFileSystem';
+import type { ReportFailure } from './runReport';
+
+const t = vscode.l10n.t;
+
+export interface TaskRef {
+  readonly taskId: string;
+  readonly taskName: string;
+}
+
+export interface EditLoopDeps {
+  getClient(): ScrapedeckClient | undefined;
+  accountKey(): string | undefined;
+  fs: Pick<LoopFileSystem, 'prime'>;
+  ui: Pick<Ui, 'showQuickPick' | 'showInformationMessage'>;
+  report: ReportFailure;
+  /** The spinner on the Tasks view while the loops are read. */
+  progress<T>(work: () => Promise<T>): Thenable<T>;
+}
+
+/** A loop that can be edited: its items and its type are known (the update must name the type). */
+type Loop = TaskAction & { loopItems: string[]; loopType: string };
+
+/** Opens the chosen loop's document; resolves to its address, or undefined if nothing was opened. */
+export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<vscode.Uri | undefined> {
+  const client = deps.getClient();
+  const account = deps.accountKey();
+  if (client === undefined || account === undefined) {
+    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to edit a task’s URL list.'));
+    return undefined;
+  }
+  let loops: Loop[];
+  try {
+    const reply = await deps.progress(() => client.getActions([task.taskId], [LOOP_ACTION]));
+    const actions = reply.data.find((a) => a.taskId === task.taskId)?.actions ?? [];
+    loops = actions.filter((a): a is Loop => a.loopItems !== null && a.loopType !== null);
+  } catch (error) {
+    await deps.report(error, t('Could not read the lists of “{0}”', task.taskName));
+    return undefined;
+  }
+  if (loops.length === 0) {
+    void deps.ui.showInformationMessage(t('“{0}” has no URL list or text list to edit.', task.taskName));
+    return undefined;
+  }
+  const loop = loops.length === 1 ? loops[0] : await pickLoop(task, loops, deps.ui);
+  if (loop === undefined) return undefined;
+  const uri = vscode.Uri.from({
+    scheme: LOOP_SCHEME,
+    authority: account,
+    path: `/${loopFileName(task.taskName, loopName(loop))}`,
+    query: loopQuery({ taskId: task.taskId, actionId: loop.actionId, loopType: loop.loopType }),
+  });
+  deps.fs.prime(uri, loop.loopItems);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri;
+}
+
+async function pickLoop(task: TaskRef, loops: Loop[], ui: EditLoopDeps['ui']): Promise<Loop | undefined> {
+  const locale = vscode.env.language;
+  const items = loops.map((loop) => ({
+    label: loopName(loop),
+    description: isUrlList(loop.loopType) ? t('URL list') : loop.loopType,
+    detail: loop.loopItems.length === 1 ? t('1 item: {0}', loop.loopItems[0] ?? '') : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), loop.loopItems[0] ?? ''),
+    loop,
+  }));
+  const picked = await ui.showQuickPick(items, { title: t('Edit a List of “{0}”', task.taskName), placeHolder: t('The task has {0} lists. Which one?', loops.length) });
+  return picked?.loop;
+}
+
+function loopName(loop: Loop): string {
+  return loop.name?.trim() || loop.actionId;
+}

@@ -1,0 +1,77 @@
+/**
+ * A run that ends while VS Code is open says so: the task, how it ended, the rows it collected,
+ * and "Open Analytics" / "Export Data" (the latter only when the data commands exist in this
+ * build). Runs stopped from this window are not announced (the person who stopped them knows).
+ * `scrapedeck.runs.notifyOnFinish: false` turns it off. Several runs ending at once share one
+ * message.
+ */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../platform/commandIds';
+import type { Ui } from '../platform/ui';
+import { runKindOf, statusText } from './runKinds';
+import type { EndedRun } from './runStore';
+import { rowsText, type TextOptions } from './runText';
+
+const t = vscode.l10n.t;
+
+/** The data area's export command; offered only when registered (`getCommands(true)` lists it). */
+export const DATA_EXPORT_COMMAND = 'scrapedeck.data.export';
+
+/** At most this many runs get a message each; more share one. */
+const ONE_EACH = 3;
+
+export interface FinishNoticeDeps {
+  ui: Pick<Ui, 'showInformationMessage' | 'showWarningMessage'>;
+  enabled(): boolean;
+  nameOf(taskId: string): string | undefined;
+  text(): TextOptions;
+  /** Registered command ids (`vscode.commands.getCommands(true)`); injected for tests. */
+  commands?: () => Thenable<string[]>;
+}
+
+/** Shows the messages for runs that just ended; resolves once they are shown (not when dismissed). */
+export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishNoticeDeps): Promise<void> {
+  if (!deps.enabled()) return;
+  const shown = runs.filter((run) => !run.stoppedHere);
+  if (shown.length === 0) return;
+  const openAnalytics = t('Open Analytics');
+  if (shown.length > ONE_EACH) {
+    const list = shown.map((run) => `${deps.nameOf(run.taskId) ?? run.taskId} (${outcome(run, deps.text())})`).join(', ');
+    const taskIds = shown.slice(0, 100).map((run) => run.taskId);
+    void deps.ui.showInformationMessage(t('{0} runs ended: {1}.', shown.length, list), openAnalytics).then((choice) => {
+      if (choice === openAnalytics) void vscode.commands.executeCommand(COMMANDS.analyticsOpen, { taskIds, label: t('Runs that ended') });
+    });
+    return;
+  }
+  const canExport = (await (deps.commands ?? (() => vscode.commands.getCommands(true)))()).includes(DATA_EXPORT_COMMAND);
+  const exportData = t('Export Data');
+  for (const run of shown) {
+    const task = { taskId: run.taskId, taskName: deps.nameOf(run.taskId) ?? run.status.taskName ?? run.taskId };
+    const message = t('“{0}” {1}.', task.taskName, outcome(run, deps.text()));
+    const buttons = canExport ? [openAnalytics, exportData] : [openAnalytics];
+    const failed = runKindOf(run.status.status) === 'failed';
+    const shownMessage = failed ? deps.ui.showWarningMessage(message, ...buttons) : deps.ui.showInformationMessage(message, ...buttons);
+    void shownMessage.then((choice) => {
+      if (choice === openAnalytics) void vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task });
+      else if (choice === exportData) void vscode.commands.executeCommand(DATA_EXPORT_COMMAND, { task });
+    });
+  }
+}
+
+/** "finished: 480 rows collected", "failed: 12 rows collected", "ended (Queued)". */
+function outcome(run: EndedRun, o: TextOptions): string {
+  const rows = run.status.currentTotalExtractCount;
+  const how = (() => {
+    switch (runKindOf(run.status.status)) {
+      case 'finished':
+        return t('finished');
+      case 'failed':
+        return t('failed');
+      case 'stopped':
+        return t('was stopped');
+      default:
+        return t('ended ({0})', statusText(run.status.status));
+    }
+  })();
+  return rows === null ? how : t('{0}: {1} collected', how, rowsText(rows, o));
+}

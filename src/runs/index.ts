@@ -1,0 +1,210 @@
+/**
+ * Runs, built once by main.ts and handed to the views and the commands:
+ *
+ *   const runs = createRuns(context, { account, reporter, ui, log, registrar });
+ *
+ * It owns the run state of the signed-in account (store), the live status poll, the subtask
+ * pages, the `scrapedeck:` list documents and their diagnostics, and the flows the commands call.
+ * Everything cached is dropped when the account changes (sign-out, another account), and clean
+ * list editors of the previous account are closed, so nothing of one account shows under another.
+ * Registers no command (commands/runs.ts does).
+ */
+import * as vscode from 'vscode';
+import { accountsMenuSession } from '../account/accountSession';
+import type { ClientHolder } from '../account/clientHolder';
+import { isApiError } from '../api/errors';
+import { realTimers } from '../api/limiter';
+import { Emitter, type Event } from '../platform/emitter';
+import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
+import type { Ui } from '../platform/ui';
+import { editLoopItems, type TaskRef } from './editLoop';
+import { announceEndedRuns } from './finishNotice';
+import { LoopDiagnostics } from './loopDiagnostics';
+import { LoopFileSystem } from './loopFileSystem';
+import { LOOP_SCHEME, parseLoopRef } from './loopUri';
+import { duplicateTask, moveTasks, type GroupRef, type MoveOutcome, type MovingTask } from './organise';
+import { startRuns, stopRuns, type RunOutcome } from './runActions';
+import { runReporter } from './runReport';
+import { onRunSettingsChange, readRunSettings, type RunSettings } from './runSettings';
+import { RunStore } from './runStore';
+import { presentRun, type RunPresentation, type TextOptions } from './runText';
+import { StatusPoller } from './statusPoller';
+import { SubtaskMessageNode, SubtaskNode, SubtasksMoreNode, type SubtaskRow } from './subtaskNodes';
+import { SubtaskPages } from './subtasks';
+
+const t = vscode.l10n.t;
+
+export interface RunsDeps {
+  account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
+  reporter: Pick<Reporter, 'report'>;
+  ui: Ui;
+  log: vscode.LogOutputChannel;
+  /** The activation shell's registrar: the `scrapedeck:` file system's proxy is registered at activation. */
+  registrar: Pick<Registrar, 'registerFileSystemProvider'>;
+}
+
+/** What the Tasks view uses. */
+export interface RunsForViews {
+  /** Rows to draw again (their run state changed, or their subtasks). */
+  readonly onDidChange: Event<readonly string[]>;
+  present(taskId: string): RunPresentation | undefined;
+  /** A group's rows are on screen (their statuses are asked if not known). */
+  tasksShown(scope: string, tasks: readonly TaskRef[]): void;
+  scopeHidden(scope: string): void;
+  setViewVisible(visible: boolean): void;
+  /** Ask every visible status now (the view's Refresh). */
+  refreshAll(): void;
+  subtaskRows(taskId: string): Promise<SubtaskRow[]>;
+  moveTasks(tasks: readonly MovingTask[], target: GroupRef): Promise<MoveOutcome>;
+}
+
+export interface Runs extends RunsForViews {
+  readonly store: RunStore;
+  readonly poller: StatusPoller;
+  readonly loops: LoopFileSystem;
+  readonly diagnostics: LoopDiagnostics;
+  settings(): RunSettings;
+  start(tasks: readonly TaskRef[]): Promise<RunOutcome>;
+  stop(tasks: readonly TaskRef[]): Promise<RunOutcome>;
+  editLoop(task: TaskRef, progress: <T>(work: () => Promise<T>) => Thenable<T>): Promise<vscode.Uri | undefined>;
+  duplicate(task: TaskRef): ReturnType<typeof duplicateTask>;
+  loadMoreSubtasks(taskId: string): void;
+}
+
+export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Runs {
+  const { account, ui, log } = deps;
+  const report = runReporter(deps.reporter);
+  let settings = readRunSettings((m) => log.warn(m));
+  const accountKey = (): string | undefined => (account.account === undefined ? undefined : accountsMenuSession(account.account).id);
+  const getClient = () => account.getClient();
+  const text = (): TextOptions => ({ t, locale: vscode.env.language });
+  const names = new Map<string, string>();
+  const subtasks = new SubtaskPages();
+  const changed = new Emitter<readonly string[]>();
+
+  const store = new RunStore();
+  const poller = new StatusPoller({
+    timers: realTimers,
+    fetch: async (ids, signal) => {
+      const client = getClient();
+      return client === undefined ? [] : (await client.getTaskStatuses(ids, { signal })).data;
+    },
+    store,
+    intervalMs: () => settings.refreshSeconds * 1000,
+    onError: (error, stopped, inARow) => {
+      const text = isApiError(error) ? error.describe() : String(error);
+      if (stopped) log.info(`Run statuses are not available to this account, so the tree shows none: ${text}`);
+      else log.warn(`Could not refresh run statuses (${inARow} in a row): ${text}`);
+      // One message per streak of failures, not one every few seconds.
+      if (!stopped && inARow === 3) void report(error, t('Could not refresh the run statuses of the visible tasks'));
+    },
+  });
+  const diagnostics = new LoopDiagnostics();
+  const loops = new LoopFileSystem({
+    getClient,
+    accountKey,
+    diagnostics,
+    log,
+    showConflict: (theirs, mine) =>
+      void vscode.commands.executeCommand('vscode.diff', theirs, mine, t('{0}: on the service ↔ yours (not saved)', mine.path.split('/').pop() ?? '')),
+  });
+
+  let key = accountKey();
+  const onAccount = () => {
+    const next = accountKey();
+    if (next === key) return;
+    key = next;
+    poller.reset();
+    store.reset();
+    subtasks.forget();
+    names.clear();
+    loops.forget();
+    diagnostics.clearAll();
+    void closeOtherAccountsLists(next);
+  };
+
+  context.subscriptions.push(
+    changed,
+    store,
+    { dispose: () => poller.dispose() },
+    diagnostics,
+    loops,
+    deps.registrar.registerFileSystemProvider(LOOP_SCHEME, loops, { isCaseSensitive: true }),
+    account.onDidChange(onAccount),
+    store.onDidChange((ids) => {
+      for (const id of ids) if (!store.isActive(id)) subtasks.forget(id);
+      changed.fire(ids);
+    }),
+    store.onDidEnd((ended) =>
+      void announceEndedRuns(ended, { ui, enabled: () => settings.notifyOnFinish, nameOf: (id) => names.get(id), text }),
+    ),
+    onRunSettingsChange(() => (settings = readRunSettings((m) => log.warn(m)))),
+  );
+
+  const actionDeps = { getClient, store, poller, ui, report, log };
+  const organiseDeps = { getClient, ui, report, log };
+  return {
+    store,
+    poller,
+    loops,
+    diagnostics,
+    onDidChange: changed.event,
+    settings: () => settings,
+    present: (taskId) => presentRun(store.get(taskId), text()),
+    tasksShown: (scope, tasks) => {
+      for (const task of tasks) names.set(task.taskId, task.taskName);
+      poller.show(scope, tasks.map((task) => task.taskId));
+    },
+    scopeHidden: (scope) => poller.hide(scope),
+    setViewVisible: (visible) => poller.setVisible(visible),
+    refreshAll: () => poller.refresh(),
+    subtaskRows: (taskId) => subtaskRows(taskId),
+    moveTasks: (tasks, target) => moveTasks(tasks, target, organiseDeps),
+    start: (tasks) => startRuns(tasks, actionDeps),
+    stop: (tasks) => stopRuns(tasks, actionDeps),
+    editLoop: (task, progress) => editLoopItems(task, { getClient, accountKey, fs: loops, ui, report, progress }),
+    duplicate: (task) => duplicateTask(task, organiseDeps),
+    loadMoreSubtasks: (taskId) => {
+      subtasks.more(taskId);
+      changed.fire([taskId]);
+    },
+  };
+
+  async function subtaskRows(taskId: string): Promise<SubtaskRow[]> {
+    const client = getClient();
+    if (client === undefined) return [];
+    try {
+      const list = await subtasks.read(client, taskId, store.get(taskId)?.status?.subTaskCount ?? null);
+      if (list.items.length === 0) return [new SubtaskMessageNode(taskId, t('No subtasks yet'), 'info')];
+      const rows: SubtaskRow[] = list.items.map((s) => new SubtaskNode(taskId, s));
+      if (list.hasMore) rows.push(new SubtasksMoreNode(taskId, list.items.length));
+      return rows;
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'cancelled') return [];
+      const row = new SubtaskMessageNode(taskId, t('Could not load the subtasks'), 'warning');
+      const requestId = isApiError(error) ? error.requestId : undefined;
+      row.tooltip = requestId ? t('{0} (request ID {1})', errorText(error), requestId) : errorText(error);
+      log.warn(`Could not load the subtasks of task ${taskId}: ${isApiError(error) ? error.describe() : errorText(error)}`);
+      return [row];
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Clean editors of lists of another account (or of any, signed out) close; unsaved ones stay, and cannot be saved there. */
+async function closeOtherAccountsLists(current: string | undefined): Promise<void> {
+  const stale: vscode.Tab[] = [];
+  const foreign = (uri: vscode.Uri) => uri.scheme === LOOP_SCHEME && parseLoopRef(uri.authority, uri.query)?.account !== current;
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      const uris = input instanceof vscode.TabInputText ? [input.uri] : input instanceof vscode.TabInputTextDiff ? [input.original, input.modified] : [];
+      if (!tab.isDirty && uris.some(foreign)) stale.push(tab);
+    }
+  }
+  if (stale.length > 0) await vscode.window.tabGroups.close(stale, true);
+}

@@ -1,0 +1,81 @@
+/**
+ * Problems of an open list, as diagnostics on their lines: checked as the user types (shortly
+ * after the last change) and again by the save, which sends nothing while any remain.
+ */
+import * as vscode from 'vscode';
+import { parseLoopText, type LineProblem } from './loopItems';
+import { LOOP_SCHEME, parseLoopRef } from './loopUri';
+
+const CHECK_DELAY_MS = 250;
+
+export class LoopDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('scrapedeck.loops');
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((doc) => this.check(doc)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.checkSoon(e.document)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.clear(doc.uri)),
+    ];
+    for (const doc of vscode.workspace.textDocuments) this.check(doc);
+  }
+
+  /** Shows these problems on the document's lines (none: clears them). */
+  set(uri: vscode.Uri, problems: readonly LineProblem[]): void {
+    this.collection.set(
+      uri,
+      problems.map((p) => {
+        const d = new vscode.Diagnostic(new vscode.Range(p.line, p.start, p.line, Math.max(p.end, p.start)), p.message, vscode.DiagnosticSeverity.Error);
+        d.source = 'Scrapedeck';
+        return d;
+      }),
+    );
+  }
+
+  /** The problems shown on a document now (tests, and the save's message). */
+  get(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+    return this.collection.get(uri) ?? [];
+  }
+
+  clear(uri: vscode.Uri): void {
+    const timer = this.timers.get(uri.toString());
+    if (timer !== undefined) clearTimeout(timer);
+    this.timers.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  clearAll(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.collection.clear();
+  }
+
+  dispose(): void {
+    this.clearAll();
+    this.collection.dispose();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  private checkSoon(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== LOOP_SCHEME) return;
+    const key = doc.uri.toString();
+    const pending = this.timers.get(key);
+    if (pending !== undefined) clearTimeout(pending);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.check(doc);
+      }, CHECK_DELAY_MS),
+    );
+  }
+
+  private check(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== LOOP_SCHEME || doc.isClosed) return;
+    const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
+    if (ref === undefined || ref.snapshot !== undefined) return;
+    this.set(doc.uri, parseLoopText(doc.getText(), ref.loopType, vscode.l10n.t).problems);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What a run status means for the tree, without `vscode`: the service publishes `Extracting` and
+ * `Stopped`, and may send anything else. Known words map to a kind; any other text is `unknown`,
+ * shown as it came (cleaned of control characters and cut to a readable length), never refused.
+ */
+
+export type RunKind = 'extracting' | 'stopped' | 'finished' | 'failed' | 'unknown';
+
+/** A state of our own while a start or stop request is on its way (the tree updates at once). */
+export type PendingAction = 'starting' | 'stopping';
+
+/** Lower-case words and the kind they mean. Extra spellings are guesses at unpublished values. */
+const WORDS: Readonly<Record<string, RunKind>> = {
+  extracting: 'extracting',
+  running: 'extracting',
+  stopped: 'stopped',
+  finished: 'finished',
+  completed: 'finished',
+  complete: 'finished',
+  succeeded: 'finished',
+  failed: 'failed',
+  failure: 'failed',
+  error: 'failed',
+};
+
+export function runKindOf(status: string): RunKind {
+  return WORDS[status.trim().toLowerCase()] ?? 'unknown';
+}
+
+export const STATUS_TEXT_MAX = 40;
+
+/** The status as sent, safe to show on one line: control characters dropped, at most 40 characters. */
+export function statusText(status: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = status.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (flat === '') return '?';
+  return flat.length > STATUS_TEXT_MAX ? `${flat.slice(0, STATUS_TEXT_MAX - 1)}…` : flat;
+}
+
+/** A theme icon by id, with an optional theme colour id (`testing.iconPassed`). */
+export interface IconSpec {
+  readonly id: string;
+  readonly colour?: string;
+}
+
+/**
+ * One icon per kind, each different, so the state reads without colour too: a spinner while
+ * extracting, a square when stopped, a tick, a cross, a question mark; a second spinner shape
+ * (`loading~spin`) while our own request is on its way.
+ */
+export const RUN_ICONS: Readonly<Record<RunKind | PendingAction | 'neverRun', IconSpec>> = {
+  extracting: { id: 'sync~spin' },
+  stopped: { id: 'debug-stop' },
+  finished: { id: 'pass', colour: 'testing.iconPassed' },
+  failed: { id: 'error', colour: 'testing.iconFailed' },
+  unknown: { id: 'question' },
+  starting: { id: 'loading~spin' },
+  stopping: { id: 'loading~spin' },
+  neverRun: { id: 'circle-large-outline' },
+};

@@ -1,0 +1,197 @@
+/**
+ * Live run status, without `vscode`. Polling costs what it must:
+ * - only the tasks on screen (the rows of expanded groups) are asked, in one call that the client
+ *   cuts into one request per 100 ids;
+ * - nothing is asked while the view is hidden;
+ * - the timer runs only while a visible task is extracting (or our start/stop is on its way), every
+ *   `intervalMs()`; when nothing runs, it stops until something starts or the view shows again.
+ * Rows that appear are asked once (shortly, so groups opened together share a request). A plan
+ * that may not read statuses (403) stops polling for this account; other failures wait for the
+ * next tick. `reset()` (another account) drops answers still on their way.
+ */
+import { isApiError } from '../api/errors';
+import type { TaskRunStatus } from '../api/ops/runs';
+import type { Timers } from '../api/limiter';
+import type { RunStore } from './runStore';
+
+export interface PollerDeps {
+  timers: Timers;
+  /** Statuses of these tasks (the client's `getTaskStatuses`: one request per 100 ids). */
+  fetch(taskIds: readonly string[], signal: AbortSignal): Promise<readonly TaskRunStatus[]>;
+  store: Pick<RunStore, 'apply' | 'anyActive' | 'get'>;
+  /** The pause between polls (`scrapedeck.runs.refreshSeconds`), read at every tick. */
+  intervalMs(): number;
+  /**
+   * A poll failed: `stopped` when polling is off until `reset()` (the plan does not include run
+   * statuses), `inARow` how many polls have failed in a row (so a caller can speak up once).
+   */
+  onError(error: unknown, stopped: boolean, inARow: number): void;
+}
+
+/** Rows that appear are asked after this pause, so several groups opened together share a request. */
+export const SHOW_COALESCE_MS = 30;
+
+export class StatusPoller {
+  private visible = false;
+  /** Task ids on screen, per scope (a group's rows). */
+  private readonly scopes = new Map<string, readonly string[]>();
+  private timer: unknown;
+  private soonTimer: unknown;
+  /** Ids to ask next ('all' = every visible one). */
+  private queued: Set<string> | 'all' | undefined;
+  private running = false;
+  private abort: AbortController | undefined;
+  private disabled = false;
+  private failuresInARow = 0;
+  private generation = 0;
+  /** For tests and the bench: polls sent (calls of `fetch`) and ticks of the timer. */
+  readonly stats = { fetches: 0, ticks: 0 };
+
+  constructor(private readonly deps: PollerDeps) {}
+
+  get isVisible(): boolean {
+    return this.visible;
+  }
+
+  /** Whether a poll is on its way or queued to go now. */
+  get isPolling(): boolean {
+    return this.running || this.soonTimer !== undefined;
+  }
+
+  /** Whether the timer is set (something visible runs). */
+  get isScheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Every task id on screen, once each. */
+  visibleIds(): string[] {
+    const all = new Set<string>();
+    for (const ids of this.scopes.values()) for (const id of ids) all.add(id);
+    return [...all];
+  }
+
+  /** The view was shown or hidden. Shown again, every visible status is asked (it may have changed meanwhile). */
+  setVisible(visible: boolean): void {
+    if (visible === this.visible) return;
+    this.visible = visible;
+    if (visible) {
+      this.request('all');
+      return;
+    }
+    this.cancelTimers();
+    this.abort?.abort();
+  }
+
+  /** A scope's rows are on screen (a group expanded or listed again). Rows that just appeared are asked. */
+  show(scope: string, taskIds: readonly string[]): void {
+    const before = new Set(this.visibleIds());
+    this.scopes.set(scope, [...taskIds]);
+    const fresh = taskIds.filter((id) => !before.has(id) || this.deps.store.get(id)?.status === undefined);
+    if (fresh.length > 0) this.requestSoon(fresh);
+  }
+
+  /** A scope's rows left the screen (a group collapsed). */
+  hide(scope: string): void {
+    this.scopes.delete(scope);
+  }
+
+  /** Ask now: these tasks (after a start or stop), or every visible one (a refresh). */
+  refresh(taskIds?: readonly string[]): void {
+    this.request(taskIds === undefined ? 'all' : new Set(taskIds));
+  }
+
+  /** Another account or signed out: stop, forget the rows on screen, drop answers on their way. */
+  reset(): void {
+    this.generation++;
+    this.cancelTimers();
+    this.abort?.abort();
+    this.scopes.clear();
+    this.queued = undefined;
+    this.disabled = false;
+    this.failuresInARow = 0;
+  }
+
+  dispose(): void {
+    this.reset();
+    this.visible = false;
+  }
+
+  private requestSoon(ids: readonly string[]): void {
+    this.merge(new Set(ids));
+    if (this.soonTimer !== undefined || this.running) return;
+    this.soonTimer = this.deps.timers.setTimeout(() => {
+      this.soonTimer = undefined;
+      void this.drain();
+    }, SHOW_COALESCE_MS);
+  }
+
+  private request(ids: Set<string> | 'all'): void {
+    this.merge(ids);
+    void this.drain();
+  }
+
+  private merge(ids: Set<string> | 'all'): void {
+    if (ids === 'all' || this.queued === 'all') this.queued = 'all';
+    else this.queued = new Set([...(this.queued ?? []), ...ids]);
+  }
+
+  /** Asks what is queued, one call at a time, then sets the timer if something visible runs. */
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const generation = this.generation;
+    try {
+      while (this.queued !== undefined && this.visible && !this.disabled && generation === this.generation) {
+        const asked = this.queued === 'all' ? this.visibleIds() : [...this.queued];
+        this.queued = undefined;
+        if (asked.length > 0) await this.poll(asked, generation);
+      }
+    } finally {
+      this.running = false;
+      // After a reset, what the new account queued meanwhile still has to go out.
+      if (generation === this.generation) this.schedule();
+      else if (this.queued !== undefined) void this.drain();
+    }
+  }
+
+  private async poll(taskIds: readonly string[], generation: number): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    this.stats.fetches++;
+    try {
+      const statuses = await this.deps.fetch(taskIds, abort.signal);
+      if (generation === this.generation && !abort.signal.aborted) {
+        this.failuresInARow = 0;
+        this.deps.store.apply(statuses);
+      }
+    } catch (error) {
+      if (generation !== this.generation || abort.signal.aborted) return;
+      if (isApiError(error) && error.kind === 'cancelled') return;
+      const stop = isApiError(error) && error.kind === 'forbidden';
+      if (stop) this.disabled = true;
+      this.deps.onError(error, stop, ++this.failuresInARow);
+    } finally {
+      if (this.abort === abort) this.abort = undefined;
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) {
+      this.deps.timers.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.visible || this.disabled || !this.deps.store.anyActive(this.visibleIds())) return;
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.timer = undefined;
+      this.stats.ticks++;
+      this.request('all');
+    }, Math.max(1000, this.deps.intervalMs()));
+  }
+
+  private cancelTimers(): void {
+    if (this.timer !== undefined) this.deps.timers.clearTimeout(this.timer);
+    if (this.soonTimer !== undefined) this.deps.timers.clearTimeout(this.soonTimer);
+    this.timer = undefined;
+    this.soonTimer = undefined;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Runs as a user sees them, in the journey's workbench (code-server, the packaged .vsix, the
+ * harness's sandbox): sign in, open a group, Start Run inline -> the row spins and says
+ * Extracting -> Stop Run… asks in a modal -> the row shows the run stopped; then Edit URL List
+ * opens the task's list as a document named after the task and loop, an edited list is saved and
+ * read back from the sandbox. Screenshots in artifacts/e2e/runs-*.png.
+ */
+import * as assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { Workbench, e2e, launch, sandboxInfo, type SandboxAccount, type SandboxInfo } from './support';
+
+interface Loop {
+  actionId: string;
+  loopType: string;
+  loopItems: string[] | null;
+}
+
+async function sandboxCall<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${info.baseUrl}${pathAndQuery}`, {
+    method,
+    headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, `${method} ${pathAndQuery}: ${res.status}`);
+  return ((await res.json()) as { data: T }).data;
+}
+
+describe('Runs and URL lists (real workbench, packaged extension)', function () {
+  this.timeout(240_000);
+  let browser: BrowserContext;
+  let page: Page;
+  let wb: Workbench;
+  let info: SandboxInfo;
+  let account: SandboxAccount;
+  let group: { taskGroupId: string; taskGroupName: string };
+  let tasks: { taskId: string; taskName: string }[];
+
+  before(async () => {
+    const ctx = e2e();
+    info = sandboxInfo();
+    account = info.accounts[0] as SandboxAccount;
+    ({ context: browser, page } = await launch(ctx));
+    wb = new Workbench(page, ctx.artifacts);
+    await wb.open(ctx.workbenchUrl);
+    const groups = await sandboxCall<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup');
+    // The seed's group with tasks of one and of several URL lists (as the integration tests use).
+    group = (groups.find((g) => g.taskGroupName === 'Lead generation') ?? groups[0]) as typeof group;
+    tasks = await sandboxCall<{ taskId: string; taskName: string }[]>(info, account, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-runs-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('R1. signs in, starts a run inline: the row spins and says Extracting; Stop Run… asks, and the run stops', async () => {
+    await wb.openScrapedeck();
+    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    // Signed out (the welcome buttons) or signed in (rows): wait until the view shows which.
+    await signIn.or(wb.view('Tasks').locator('.monaco-list-row').first()).first().waitFor();
+    if (await signIn.isVisible().catch(() => false)) {
+      await signIn.click();
+      await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
+      await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
+    }
+    await wb.row('Tasks', group.taskGroupName).first().click();
+    // A task that is not running now (the seed has some running ones).
+    const statuses = await sandboxCall<{ taskId: string; status: string }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) });
+    const idle = tasks.find((t) => statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting');
+    assert.ok(idle, 'a task that is not running');
+    // .last(): a task that needs attention is listed twice, first under "Needs attention".
+    const row = wb.row('Tasks', idle.taskName).last();
+    await row.waitFor();
+    await wb.inlineAction(row, 'Start Run');
+    await row.locator('.codicon-sync.codicon-modifier-spin').first().waitFor();
+    await row.locator('.label-description').filter({ hasText: /Extracting/ }).waitFor();
+    await wb.screenshot('runs-1-extracting');
+
+    await wb.inlineAction(row, 'Stop Run…');
+    await wb.dialogButton('Stop Run').waitFor();
+    await wb.screenshot('runs-2-stop-asks');
+    await wb.dialogButton('Stop Run').click();
+    await row.locator('.label-description').filter({ hasText: /Stopped/ }).waitFor();
+    await wb.screenshot('runs-3-stopped');
+    const after = await sandboxCall<{ taskId: string; status: string }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [idle.taskId] });
+    assert.equal(after[0]?.status, 'Stopped');
+  });
+
+  it('R2. Edit URL List opens the list as a document named after the task and loop; a saved edit is read back from the sandbox', async () => {
+    const actions = await sandboxCall<{ taskId: string; actions: Loop[] }[]>(info, account, 'POST', '/task/getActions', { taskIds: tasks.map((t) => t.taskId), actionTypes: ['LoopAction'] });
+    const withOne = actions.find((a) => a.actions.filter((l) => l.loopItems !== null).length === 1 && a.actions.some((l) => l.loopType === 'URLList'));
+    assert.ok(withOne, 'a task with one URL list');
+    const task = tasks.find((t) => t.taskId === withOne.taskId) as { taskId: string; taskName: string };
+    const loop = withOne.actions.find((l) => l.loopItems !== null) as Loop;
+    const row = wb.row('Tasks', task.taskName).last();
+    await wb.contextMenu(row, 'Edit URL List');
+    const tab = page.locator('.tabs-container .tab').filter({ hasText: task.taskName }).first();
+    await tab.waitFor();
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-lines').filter({ hasText: (loop.loopItems ?? [])[0] ?? '' }).waitFor();
+    await wb.screenshot('runs-4-url-list');
+
+    const mine = ['https://shop.example.com/e2e/1', 'https://shop.example.com/e2e/2'];
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(`${mine.join('\n')}\n`);
+    await page.keyboard.press('Control+S');
+    await tab.filter({ has: page.locator('.codicon-close') }).first().waitFor().catch(() => undefined);
+    const end = Date.now() + 60_000;
+    let items: string[] | null = null;
+    while (Date.now() < end) {
+      const now = await sandboxCall<{ taskId: string; actions: Loop[] }[]>(info, account, 'POST', '/task/getActions', { taskIds: [task.taskId], actionTypes: ['LoopAction'] });
+      items = now[0]?.actions.find((l) => l.actionId === loop.actionId)?.loopItems ?? null;
+      if (JSON.stringify(items) === JSON.stringify(mine)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.deepEqual(items, mine);
+    await wb.screenshot('runs-5-url-list-saved');
+    await page.keyboard.press('Control+W');
+  });
+});

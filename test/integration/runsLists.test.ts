@@ -1,0 +1,199 @@
+/**
+ * A task's URL list as a document in a real VS Code, against a sandbox: which loop, the title,
+ * invalid URLs marked on their lines with nothing sent, a save read back from the service, a
+ * conflicting save shown side by side; then Duplicate Task, drag-and-drop moves, and the account
+ * boundary (another account's list is closed and refused).
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TaskActions } from '../../src/api/taskOpsSchemas';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
+import { getApi, labelOf, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
+
+const GROUP = 'Lead generation';
+const OTHER_GROUP = 'News & media';
+
+type Loop = TaskActions['actions'][number];
+
+describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
+  this.timeout(120_000);
+  let api: ScrapedeckTestApi;
+  let session: RunsSession;
+  let severalLoops: { task: Row['task']; loops: Loop[] };
+  let oneLoop: { task: Row['task']; loop: Loop };
+  let doc: vscode.TextDocument;
+
+  const updates = () => session.sandbox.stats.byRoute['POST /task/updateLoopItems'] ?? 0;
+  const itemsAtService = async (taskId: string, actionId: string) =>
+    (await session.client('ada').getActions([taskId])).data[0]?.actions.find((a) => a.actionId === actionId)?.loopItems;
+  const setText = async (text: string) => {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+  };
+
+  before(async () => {
+    api = await getApi();
+    if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+    session = await startRunsSession(api);
+    await signInWithApiKey(api, session.apiKey('ada'));
+    const rows = await taskRows(api, GROUP);
+    const actions = (await session.client('ada').getActions(rows.map((r) => r.task.taskId))).data;
+    const loopsOf = (taskId: string) => actions.find((a) => a.taskId === taskId)?.actions.filter((a) => a.loopItems !== null) ?? [];
+    const several = rows.find((r) => loopsOf(r.task.taskId).length >= 2 && loopsOf(r.task.taskId).some((l) => l.loopType === 'URLList'));
+    const one = rows.find((r) => loopsOf(r.task.taskId).length === 1 && loopsOf(r.task.taskId)[0]?.loopType === 'URLList');
+    assert.ok(several && one, 'the seed has tasks with one and with several loops');
+    severalLoops = { task: several.task, loops: loopsOf(several.task.taskId) };
+    oneLoop = { task: one.task, loop: loopsOf(one.task.taskId)[0] as Loop };
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await session?.dispose();
+  });
+
+  it('Edit URL List asks which loop when the task has several, and opens it named after the task and the loop', async () => {
+    let offered: string[] = [];
+    const urlLoop = severalLoops.loops.find((l) => l.loopType === 'URLList') as Loop;
+    const restore = replaceUi(api, {
+      showQuickPick: (items) =>
+        Promise.resolve(items).then((list) => {
+          offered = list.map((i) => i.label);
+          return list.find((i) => (i as unknown as { loop: Loop }).loop.actionId === urlLoop.actionId);
+        }),
+    });
+    let uri: vscode.Uri | undefined;
+    try {
+      uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, severalLoops.task.taskId))) as vscode.Uri | undefined;
+    } finally {
+      restore();
+    }
+    assert.ok(uri);
+    assert.equal(offered.length, severalLoops.loops.length);
+    assert.equal(uri.scheme, 'scrapedeck');
+    const name = uri.path.split('/').pop() ?? '';
+    assert.ok(name.includes(severalLoops.task.taskName) && name.includes(urlLoop.name ?? urlLoop.actionId), name);
+    await waitFor('the editor', () => vscode.window.activeTextEditor?.document.uri.toString() === uri?.toString());
+    doc = (vscode.window.activeTextEditor as vscode.TextEditor).document;
+    assert.equal(doc.getText(), `${(urlLoop.loopItems ?? []).join('\n')}\n`);
+  });
+
+  it('an invalid URL is marked on its line and the save sends nothing; the text stays as typed', async () => {
+    const ref = new URLSearchParams(doc.uri.query);
+    const before = await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? '');
+    await setText(`https://ok.example/a\nshop.example.com/no-scheme\nhttps://ok.example/b\n`);
+    await waitFor('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).length === 1);
+    const [d] = vscode.languages.getDiagnostics(doc.uri);
+    assert.equal(d?.range.start.line, 1);
+    assert.equal(d?.severity, vscode.DiagnosticSeverity.Error);
+    const sent = updates();
+    assert.equal(await doc.save(), false);
+    assert.equal(updates(), sent, 'nothing sent');
+    assert.ok(doc.isDirty, 'nothing typed is lost');
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? ''), before);
+  });
+
+  it('a valid list is saved and read back from the service', async () => {
+    const mine = ['https://shop.example.com/new/1', 'https://shop.example.com/new/2?q=Zürich'];
+    await setText(`${mine.join('\n')}\n`);
+    await waitFor('no diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 0);
+    assert.equal(await doc.save(), true);
+    assert.equal(doc.isDirty, false);
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, new URLSearchParams(doc.uri.query).get('actionId') ?? ''), mine);
+  });
+
+  it('saving after someone else changed the list shows both side by side and sends nothing; saving again replaces theirs', async () => {
+    const q = new URLSearchParams(doc.uri.query);
+    const actionId = q.get('actionId') ?? '';
+    const theirs = ['https://someone.example/else'];
+    await session.client('ada').updateLoopItems({ taskId: severalLoops.task.taskId, actionId, loopType: q.get('loopType') ?? '', loopItems: theirs, isAppend: false });
+    const mine = ['https://shop.example.com/new/1', 'https://shop.example.com/new/3'];
+    await setText(`${mine.join('\n')}\n`);
+    const sent = updates();
+    assert.equal(await doc.save(), false);
+    assert.equal(updates(), sent);
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, actionId), theirs, 'their change stands');
+    let diff: vscode.TabInputTextDiff | undefined;
+    await waitFor('the side-by-side comparison', () => {
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+      diff = tabs.map((t) => t.input).find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.toString() === doc.uri.toString());
+      return diff !== undefined;
+    });
+    assert.ok(diff);
+    assert.match(diff.original.query, /snapshot=/);
+    assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), `${theirs.join('\n')}\n`);
+    assert.ok(doc.isDirty);
+    assert.equal(await doc.save(), true, 'seen the differences, a second save replaces theirs');
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, actionId), mine);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a task with one list opens it without asking', async () => {
+    const restore = replaceUi(api, { showQuickPick: () => Promise.reject(new Error('no question expected')) });
+    try {
+      const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+      assert.match(uri.path, new RegExp(oneLoop.task.taskName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    } finally {
+      restore();
+    }
+  });
+
+  it('Duplicate Task adds the copy to the same group', async () => {
+    const source = (await taskRows(api, GROUP))[0] as Row;
+    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as { taskId: string; taskName: string } | undefined;
+    assert.ok(copy);
+    assert.equal(copy.taskName, `${source.task.taskName} (copy)`);
+    await waitFor('the copy in the tree', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+  });
+
+  it('drag and drop: one task moves at once; several ask first, and declining moves nothing', async () => {
+    const dnd = api.runs.dragAndDrop;
+    assert.ok(dnd);
+    const target = await groupRow(api, OTHER_GROUP);
+    // Not the tasks whose lists the other steps open (the last step opens one in this group).
+    const [a, b, c] = (await taskRows(api, GROUP)).filter((r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId);
+    assert.ok(a && b && c);
+    const asked: string[][] = [];
+    let answer: 'move' | 'keep' = 'keep';
+    const restore = replaceUi(api, {
+      showModalWarning: (message, _detail, ...items) => {
+        asked.push([message, ...items]);
+        return Promise.resolve(answer === 'move' ? items[1] : undefined);
+      },
+    });
+    try {
+      const one = new vscode.DataTransfer();
+      await dnd.handleDrag([a as never], one);
+      const moved = await dnd.drop(target as never, one);
+      assert.deepEqual(moved?.moved, [a.task.taskId]);
+      assert.equal(asked.length, 0, 'one task: no question');
+
+      const two = new vscode.DataTransfer();
+      await dnd.handleDrag([b as never, c as never], two);
+      const declined = await dnd.drop(target as never, two);
+      assert.equal(declined?.declined, true);
+      assert.deepEqual(asked[0], [`Move 2 tasks to “${OTHER_GROUP}”?`, 'Keep Them Where They Are', 'Move 2 Tasks']);
+      answer = 'move';
+      const both = await dnd.drop(target as never, two);
+      assert.deepEqual(both?.moved, [b.task.taskId, c.task.taskId]);
+    } finally {
+      restore();
+    }
+    const groupId = (target as unknown as { group: { taskGroupId: string } }).group.taskGroupId;
+    const there = (await session.client('ada').searchTasks(groupId)).data.map((t) => t.taskId);
+    for (const id of [a.task.taskId, b.task.taskId, c.task.taskId]) assert.ok(there.includes(id), `${id} moved at the service`);
+    await waitFor('the tree to show them in their new group', async () => (await taskRows(api, OTHER_GROUP)).filter((r) => [a, b, c].some((x) => x.task.taskId === r.task.taskId)).length === 3);
+    assert.ok((await taskRows(api, GROUP)).every((r) => ![a, b, c].some((x) => x.task.taskId === r.task.taskId)));
+  });
+
+  it('signing out closes the account’s lists; under another account they cannot be read', async () => {
+    const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+    await waitFor('the list editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'scrapedeck'));
+    await signInWithApiKey(api, session.apiKey('linus'));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), /another Scrapedeck account/);
+    assert.equal(labelOf((await api.views.tasks.getChildren())[0] as vscode.TreeItem) !== GROUP, true);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * A loop's items as a document, without VS Code: the lines become items, invalid URLs are found
+ * with their line and columns before anything is sent, the limits hold, a save that would replace
+ * someone else's change is recognised (even one of the same length), and the document's address
+ * round-trips and refuses what Scrapedeck did not make.
+ */
+import * as assert from 'node:assert/strict';
+import { MAX_LOOP_ITEMS, decideSave, isUrlList, loopText, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
+import { loopFileName, loopQuery, parseLoopRef } from '../../src/runs/loopUri';
+
+const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+
+describe('runs: loop items as text', () => {
+  it('one item a line: trimmed, blank lines skipped, any line ending', () => {
+    const parsed = parseLoopText('https://a.example/1\r\n\n  https://b.example/2  \rhttps://c.example/3\n', 'URLList', t);
+    assert.deepEqual(parsed.items, ['https://a.example/1', 'https://b.example/2', 'https://c.example/3']);
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(loopText(parsed.items), 'https://a.example/1\nhttps://b.example/2\nhttps://c.example/3\n');
+  });
+
+  it('reports each invalid URL on its line, with the columns of the item', () => {
+    const text = ['https://ok.example/a', '  shop.example.com/no-scheme', 'ftp://files.example/x', 'https://has space.example/', 'http://', 'mailto:a@b.example', 'https://ok.example/b?q=東京'].join('\n');
+    const { items, problems } = parseLoopText(text, 'URLList', t);
+    assert.equal(items.length, 7);
+    assert.deepEqual(problems.map((p) => p.line), [1, 2, 3, 4, 5]);
+    assert.deepEqual([problems[0]?.start, problems[0]?.end], [2, 2 + 'shop.example.com/no-scheme'.length]);
+    assert.match(problems[0]?.message ?? '', /starting with https:\/\//);
+    assert.match(problems[1]?.message ?? '', /not ftp:/);
+    assert.match(problems[2]?.message ?? '', /spaces/);
+  });
+
+  it('a text list takes any line; an empty document and more than 10,000 items are refused', () => {
+    assert.deepEqual(parseLoopText('running shoes\nZürich\n=SUM(A1)\n', 'TextList', t).problems, []);
+    assert.equal(isUrlList('urllist'), true);
+    assert.equal(isUrlList(null), false);
+    const empty = parseLoopText('\n  \n', 'URLList', t);
+    assert.equal(empty.problems.length, 1);
+    assert.match(empty.problems[0]?.message ?? '', /at least one item/);
+    const many = Array.from({ length: MAX_LOOP_ITEMS + 2 }, (_, i) => `https://x.example/${i}`).join('\n');
+    const over = parseLoopText(many, 'URLList', t);
+    assert.equal(over.problems.length, 1);
+    assert.equal(over.problems[0]?.line, MAX_LOOP_ITEMS);
+  });
+
+  it('urlProblem accepts http(s) URLs with ports, paths, queries and non-Latin text', () => {
+    for (const ok of ['http://localhost:8080/x', 'https://例え.jp/パス?q=1#f', 'https://a.example/?q=a,b']) assert.equal(urlProblem(ok, t), undefined, ok);
+    for (const bad of ['javascript:alert(1)', 'https:///nohost', '//a.example', 'https://a.example/\u0000']) assert.notEqual(urlProblem(bad, t), undefined, bad);
+  });
+});
+
+describe('runs: saving a loop (conflict rule)', () => {
+  const base = ['https://a.example/1', 'https://a.example/2'];
+
+  it('writes when the service still holds what the document was read from', () => {
+    assert.deepEqual(decideSave(base, base, [...base, 'https://a.example/3']), { kind: 'write' });
+  });
+
+  it('a change made elsewhere is a conflict, even one of the same length', () => {
+    assert.deepEqual(decideSave(base, ['https://a.example/1', 'https://a.example/9'], [...base, 'https://a.example/3']), { kind: 'conflict' });
+    assert.deepEqual(decideSave(base, [...base].reverse(), ['https://a.example/1']), { kind: 'conflict' });
+    assert.deepEqual(decideSave(undefined, base, ['https://a.example/1']), { kind: 'conflict' }, 'never read: nothing to compare with');
+  });
+
+  it('nothing to send when the service already holds exactly this list', () => {
+    assert.deepEqual(decideSave(['https://old.example/'], base, [...base]), { kind: 'unchanged' });
+    assert.ok(sameItems(base, [...base]));
+    assert.ok(!sameItems(base, [base[0] ?? '']));
+  });
+});
+
+describe('runs: a list document’s address', () => {
+  it('names the task and the loop; what a path cannot hold is replaced', () => {
+    assert.equal(loopFileName('Amazon prices', 'Start URLs'), 'Amazon prices · Start URLs.txt');
+    assert.equal(loopFileName('a/b\\c\u0007', '..'), 'a-b-c- · untitled.txt');
+    assert.ok(loopFileName('x'.repeat(300), 'y').length < 200);
+  });
+
+  it('round-trips the query and refuses junk', () => {
+    const account = 'a'.repeat(24);
+    const ref = parseLoopRef(account, loopQuery({ taskId: 'task-1', actionId: 'act 2&x=1', loopType: 'URLList' }));
+    assert.deepEqual(ref, { account, taskId: 'task-1', actionId: 'act 2&x=1', loopType: 'URLList' });
+    assert.equal(parseLoopRef(account, loopQuery({ taskId: 't', actionId: 'a', loopType: 'URLList', snapshot: '3' }))?.snapshot, '3');
+    assert.equal(parseLoopRef('not-hex!', 'taskId=t&actionId=a&loopType=URLList'), undefined);
+    assert.equal(parseLoopRef(account, 'taskId=&actionId=a&loopType=URLList'), undefined);
+    assert.equal(parseLoopRef(account, 'actionId=a'), undefined);
+    assert.equal(parseLoopRef(account, `taskId=${'x'.repeat(200)}&actionId=a&loopType=URLList`), undefined);
+  });
+});
