@@ -12,6 +12,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { scrapedeckActivations } from './activationLog';
 import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount } from './support';
 
 const RELOADS = 5;
@@ -123,6 +124,27 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await page.keyboard.press('Control+W');
   }
 
+  /**
+   * Show Log leaves the keyboard in the Output panel, on Scrapedeck's channel, as a user expects.
+   * Waiting for that also keeps the next step's palette from opening while the panel is still
+   * taking the focus (it would close the palette again, or the keys would land in the log).
+   */
+  async function logFocused(): Promise<void> {
+    await page.waitForFunction(
+      `(() => {
+        const panel = document.querySelector('.part.panel');
+        const active = document.activeElement;
+        if (!panel || !active || !panel.contains(active)) return false;
+        const tab = panel.querySelector('.composite-bar .action-item.checked');
+        const channel = panel.querySelector('select.monaco-select-box');
+        const chosen = channel ? channel.options[channel.selectedIndex]?.textContent ?? '' : '';
+        return /Output/.test(tab?.textContent ?? tab?.getAttribute('aria-label') ?? '') && (channel === null || chosen.includes('Scrapedeck'));
+      })()`,
+      undefined,
+      { timeout: 30_000 },
+    );
+  }
+
   const figures: string[] = [];
 
   it(`A3. an analytics panel comes back after each of ${RELOADS} reloads; VS Code's recorded activation each time (activated at start-up, with the other extensions)`, async () => {
@@ -156,6 +178,8 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
       await wb.activityEntry().waitFor();
       await settled();
       await wb.runCommand('Scrapedeck: Show Log');
+      await logFocused();
+      if (i === 1) await wb.screenshot('activation-05-show-log');
       const { ours, all } = await recordedActivation();
       times.push(millis(ours));
       figures.push(`command ${i}: ${ours}; all: ${all}`);
@@ -163,7 +187,9 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     }
     figures.unshift(`palette command after start-up: median ${median(times)} ms of ${times.join(', ')} ms`);
     console.log(`      Scrapedeck activation as VS Code records it:\n        ${figures.slice(0, 2).join('\n        ')}`);
-    writeFileSync(path.join(ctx.artifacts, 'activation-reloads.txt'), `${figures.join('\n')}\n`);
+    // The extension host's own account of each activation: the event, and who started alongside.
+    const hosts = scrapedeckActivations(ctx.run.ud).map((h) => `${h.host}: ${h.event}; began alongside: ${h.alongside.join(', ') || 'nothing'}`);
+    writeFileSync(path.join(ctx.artifacts, 'activation-reloads.txt'), `${[...figures, '', 'extension host log:', ...hosts].join('\n')}\n`);
     assert.equal(times.length, RELOADS);
   });
 });
