@@ -12,9 +12,19 @@ import { createRegistrar } from './registrar';
 import { REGISTRATIONS } from './registrations';
 import { Slot } from './slot';
 
+/** How the shell's own part went, for main to write to the log (the shell has no channel). */
+export interface ShellTimings {
+  /** activate(): registering every proxy, in ms. */
+  readonly activateMs: number;
+  /** The proxy whose first call loaded main (e.g. `tree:scrapedeck.tasks`), or 'loadNow'. */
+  readonly firstCall: string;
+  /** From the end of activate() to that first call, in ms. */
+  readonly idleMs: number;
+}
+
 /** What src/main.ts exports. */
 export interface MainModule<Api> {
-  start(context: vscode.ExtensionContext, registrar: Registrar): Api;
+  start(context: vscode.ExtensionContext, registrar: Registrar, timings?: ShellTimings): Api;
 }
 
 export interface Shell<Api> {
@@ -30,15 +40,18 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
   let state: Shell<Api>['state'] = 'idle';
   let result: Api | undefined;
   let failure = '';
+  const activateStart = performance.now();
+  let activateEnd = activateStart;
 
   const complain = (): void => {
     void vscode.window.showErrorMessage(vscode.l10n.t('Scrapedeck could not start: {0}. Reloading the window may help.', failure));
   };
-  const load = (): void => {
+  const load = (firstCall: string): void => {
     if (state !== 'idle') return;
     state = 'loading';
+    const timings: ShellTimings = { activateMs: activateEnd - activateStart, firstCall, idleMs: performance.now() - activateEnd };
     try {
-      result = loadMain().start(context, registrar);
+      result = loadMain().start(context, registrar, timings);
       state = 'loaded';
     } catch (error) {
       state = 'failed';
@@ -51,7 +64,7 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
 
   const parts: ShellParts = {
     slot: <T extends object>(key: string): Slot<T> => {
-      const slot = new Slot<T>(key, load);
+      const slot = new Slot<T>(key, () => load(key));
       slots.set(key, slot);
       context.subscriptions.push(slot);
       return slot;
@@ -61,10 +74,11 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
     manifest: context.extension.packageJSON,
   };
   for (const entry of entries) context.subscriptions.push(entry(parts));
+  activateEnd = performance.now();
 
   return {
     loadNow: () => {
-      load();
+      load('loadNow');
       return result;
     },
     get state() {

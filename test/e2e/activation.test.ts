@@ -188,7 +188,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     figures.unshift(`palette command after start-up: median ${median(times)} ms of ${times.join(', ')} ms`);
     console.log(`      Scrapedeck activation as VS Code records it:\n        ${figures.slice(0, 2).join('\n        ')}`);
     // The extension host's own account of each activation: the event, and who started alongside.
-    const hosts = scrapedeckActivations(ctx.run.ud).map((h) => `${h.host}: ${h.event}; began alongside: ${h.alongside.join(', ') || 'nothing'}`);
+    const hosts = scrapedeckActivations(ctx.run.ud).map((h) => `${h.host}: ${h.event}; began alongside: ${h.alongside.join(', ') || 'nothing'}; Scrapedeck's own: ${h.own ?? '(main not loaded)'}`);
     writeFileSync(path.join(ctx.artifacts, 'activation-reloads.txt'), `${[...figures, '', 'extension host log:', ...hosts].join('\n')}\n`);
     assert.equal(times.length, RELOADS);
   });

@@ -14,6 +14,8 @@ export interface HostActivation {
   event: string;
   /** Extensions whose activation began within `windowMs` of Scrapedeck's. */
   alongside: string[];
+  /** Scrapedeck's own account (its log's "Activation shell:" line), when main loaded in that host. */
+  own: string | undefined;
 }
 
 function hostLogs(logsDir: string): string[] {
@@ -38,7 +40,9 @@ export function scrapedeckActivations(userDataDir: string, windowMs = 20): HostA
     const ours = rows.find((r) => r.id === 'scrapedeck.scrapedeck');
     if (ours === undefined) continue;
     const alongside = rows.filter((r) => r !== ours && Math.abs(r.at - ours.at) <= windowMs).map((r) => `${r.id} (${r.event})`);
-    found.push({ at: ours.at, item: { host: path.relative(userDataDir, file), event: `${ours.event}${ours.startup ? ', start-up' : ''}`, alongside } });
+    const ownLog = path.join(path.dirname(file), 'scrapedeck.scrapedeck', 'Scrapedeck.log');
+    const own = existsSync(ownLog) ? /Activation shell: (.*)$/m.exec(readFileSync(ownLog, 'utf8'))?.[1] : undefined;
+    found.push({ at: ours.at, item: { host: path.relative(userDataDir, file), event: `${ours.event}${ours.startup ? ', start-up' : ''}`, alongside, own } });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.item);
 }

@@ -88,6 +88,9 @@ describe('activation shell', () => {
     assert.equal(r['stateBefore'], 'idle', 'nothing loads before the first call');
     assert.equal(r['state'], 'loaded');
     assert.equal(r['starts'], 1);
+    const timings = r['timings'] as { activateMs: number; firstCall: string; idleMs: number };
+    assert.equal(timings.firstCall, 'command:scrapedeck.tasks.refresh', 'main is told which proxy loaded it (it logs that)');
+    assert.ok(timings.activateMs >= 0 && timings.idleMs >= 0);
     assert.equal(r['result'], 'done', 'the command returns what the real handler returned');
     assert.deepEqual(r['children'], ['a', 'b']);
     assert.equal(r['fired'], 1, 'onDidChangeTreeData is forwarded');
