@@ -4,12 +4,17 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
 import type { Ui } from '../platform/ui';
 import { formatInt } from '../analyticsModel/format';
 import { EXPORT_FILTERS, defaultExportFileName, isPartial, serialiseExport, type ExportFormat, type ExportedRows } from './exportFormat';
 
-/** The saved file's path, or undefined when the user dismissed the save dialog. */
-export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: ExportedRows): Promise<string | undefined> {
+/**
+ * The saved file's path, or undefined when the user dismissed the save dialog. `stillHeld` is asked
+ * after the dialog: an account change while it was open means these rows are no longer the
+ * user's to write, so nothing is written.
+ */
+export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: ExportedRows, stillHeld: () => boolean = () => true): Promise<string | undefined> {
   const name = defaultExportFileName(rows, format);
   // Suggest the first workspace folder (where the user is working), else the home folder.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
@@ -22,6 +27,7 @@ export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: Export
     title: `Export ${what} as ${format.toUpperCase()}`,
   });
   if (!target) return undefined;
+  if (!stillHeld()) throw new ApiError({ kind: 'not-found', message: vscode.l10n.t('The account changed while the save dialog was open, so nothing was written. Run the query again to export this account\'s rows.') });
   await vscode.workspace.fs.writeFile(target, serialiseExport(format, rows, new Date()));
   // Not awaited: the page hears "exported" at once; the notification waits for the user.
   void offerExported(ui, target, n);

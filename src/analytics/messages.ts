@@ -38,8 +38,12 @@ export interface MessageRouterDeps {
   getClient(): AnalyticsClient | undefined;
   listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
   ui: Pick<Ui, 'showQuickPick'>;
-  /** Saves an export; the path written, or undefined when the user dismissed the dialog. */
-  exportRecords(format: ExportFormat, result: Readonly<HeldResult>): Promise<string | undefined>;
+  /**
+   * Saves an export; the path written, or undefined when the user dismissed the dialog.
+   * `stillHeld` says, once the user has chosen the file, whether the result is still this panel's
+   * to write (false after an account change while the dialog was open).
+   */
+  exportRecords(format: ExportFormat, result: Readonly<HeldResult>, stillHeld: () => boolean): Promise<string | undefined>;
   writeClipboard(text: string): Thenable<void>;
   log: AnalyticsLog;
   post(message: HostMessage): void;
@@ -196,7 +200,8 @@ export class MessageRouter {
       case 'export': {
         const held = this.results.require(message.resultId);
         // A copy: a fetch that completes while the save dialog is open does not change what is written.
-        const path = await this.deps.exportRecords(message.format, { ...held });
+        const generation = this.results.generation;
+        const path = await this.deps.exportRecords(message.format, { ...held }, () => !this.disposed && this.results.generation === generation);
         if (path === undefined) return { type: 'error', id, error: CANCELLED_BY_USER };
         this.deps.log.info(`analytics: exported ${held.records.length} of ${held.total} rows as ${message.format.toUpperCase()} to ${path}`);
         return { type: 'exportDone', id, path };

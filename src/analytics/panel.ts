@@ -98,7 +98,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       getClient: () => deps.getClient(),
       listTasks: (signal) => deps.listTasks(signal),
       ui: deps.ui,
-      exportRecords: (format, result) => exportAnalytics(deps.ui, format, result),
+      exportRecords: (format, result, stillHeld) => exportAnalytics(deps.ui, format, result, stillHeld),
       writeClipboard: (text) => vscode.env.clipboard.writeText(text),
       log: deps.log,
       post: (message) => this.post(message),

@@ -21,6 +21,7 @@ const KEPT = 3;
 export class ResultStore {
   private readonly held = new Map<string, HeldResult>();
   private seq = 0;
+  private cleared = 0;
 
   constructor(private readonly capacity = KEPT) {}
 
@@ -51,7 +52,13 @@ export class ResultStore {
     });
   }
 
+  /** Changes each time the store is cleared (the account changed): a caller can tell its result went. */
+  get generation(): number {
+    return this.cleared;
+  }
+
   clear(): void {
+    this.cleared += 1;
     this.held.clear();
   }
 }

@@ -23,6 +23,8 @@ export interface SandboxStats {
   /** Successful grants only. */
   passwordGrants: number;
   refreshGrants: number;
+  /** When each successful refresh grant was answered (epoch ms): tests tell one expiry's renewals from the next one's. */
+  refreshGrantTimes: number[];
   faultsInjected: number;
   droppedConnections: number;
 }
@@ -35,6 +37,7 @@ export function newStats(): SandboxStats {
     status429: 0,
     passwordGrants: 0,
     refreshGrants: 0,
+    refreshGrantTimes: [],
     faultsInjected: 0,
     droppedConnections: 0,
   };

@@ -273,8 +273,8 @@ describe('analytics panel messages', () => {
     const calls: unknown[][] = [];
     let answer: string | undefined = '/home/u/a.csv';
     const h = harness({
-      exportRecords: async (...args) => {
-        calls.push(args);
+      exportRecords: async (format, result) => {
+        calls.push([format, result]);
         return answer;
       },
     });
@@ -294,6 +294,28 @@ describe('analytics panel messages', () => {
       { type: 'exportDone', id: 'e1', path: '/home/u/a.csv' },
       { type: 'error', id: 'e2', error: { kind: 'cancelled', message: 'Cancelled.' } },
     ]);
+  });
+
+  it('export: the result stops being the panel\'s to write when the account changes while the save dialog is open', async () => {
+    const seen: boolean[] = [];
+    const box: { router?: MessageRouter } = {};
+    let changeAccountDuringDialog = false;
+    const h = harness({
+      exportRecords: async (_format, _result, stillHeld) => {
+        seen.push(stillHeld());
+        if (changeAccountDuringDialog) box.router?.forgetResults(); // the user switched accounts with the dialog open
+        seen.push(stillHeld());
+        return stillHeld() ? '/home/u/a.csv' : undefined;
+      },
+    });
+    box.router = h.router;
+    await h.router.handle({ type: 'query', id: 'q1', query });
+    await h.router.handle({ type: 'export', id: 'e1', format: 'csv', resultId: 'result-1' });
+    assert.deepEqual(seen, [true, true], 'nothing changed: the rows may be written');
+    seen.length = 0;
+    changeAccountDuringDialog = true;
+    await h.router.handle({ type: 'export', id: 'e2', format: 'csv', resultId: 'result-1' });
+    assert.deepEqual(seen, [true, false], 'after the account change the export is told not to write');
   });
 
   it('export: an unknown or no longer kept result id gets a clear error, and nothing is written', async () => {

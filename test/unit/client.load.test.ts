@@ -12,6 +12,7 @@ import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './helpers/clientHarness';
+import { grantsPerExpiry } from './helpers/renewals';
 
 const SEED = 5;
 
@@ -105,7 +106,9 @@ describe('client: load, expiry and faults against the sandbox', function () {
     }
     const results = await Promise.allSettled(calls);
     assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
-    assert.equal(s.stats.refreshGrants, 1);
+    // One grant per expiry crossed (more than one expiry only when a loaded machine stretched the 2 s of calls).
+    const perExpiry = grantsPerExpiry(s.stats.refreshGrantTimes, 2_000);
+    assert.ok(perExpiry.length >= 1 && perExpiry.every((n) => n === 1), `refresh grants per expiry: ${perExpiry.join(', ')}`);
     assert.equal(expired, 0);
   });
 

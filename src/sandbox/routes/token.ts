@@ -42,6 +42,7 @@ export function handleToken(req: RouteRequest, state: SandboxState): Reply {
     );
   }
   state.stats.refreshGrants++;
+  state.stats.refreshGrantTimes.push(Date.now());
   return ok(state.tokens.issue(use.username));
 }
 
