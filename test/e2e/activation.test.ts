@@ -52,7 +52,10 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
   });
 
   after(async () => {
-    // The journey starts signed out, with no editor open.
+    // The journey starts signed out, with no editor open. A step that timed out may have left a
+    // reload half done: wait for the workbench first, or the sign-out below goes nowhere.
+    await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
+    await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
     await wb?.runCommand('View: Close All Editors').catch(() => undefined);
     await wb?.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
     await wb?.notification('Signed out of Scrapedeck').waitFor().catch(() => undefined);
@@ -147,7 +150,9 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
 
   const figures: string[] = [];
 
-  it(`A3. an analytics panel comes back after each of ${RELOADS} reloads; VS Code's recorded activation each time (activated at start-up, with the other extensions)`, async () => {
+  it(`A3. an analytics panel comes back after each of ${RELOADS} reloads; VS Code's recorded activation each time (activated at start-up, with the other extensions)`, async function () {
+    // A reload on a loaded machine takes a minute or more; the budget is per reload.
+    this.timeout(RELOADS * 150_000);
     await wb.clearNotifications();
     await wb.runCommand('Scrapedeck: Open Task Analytics');
     await wb.webview().locator('#run').waitFor();
@@ -168,7 +173,8 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     assert.equal(times.length, RELOADS);
   });
 
-  it(`A4. activated alone by a palette command after start-up settled, ${RELOADS} reloads; VS Code's recorded activation each time`, async () => {
+  it(`A4. activated alone by a palette command after start-up settled, ${RELOADS} reloads; VS Code's recorded activation each time`, async function () {
+    this.timeout(RELOADS * 150_000);
     await wb.runCommand('View: Close All Editors');
     await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached' });
     await wb.runCommand('View: Show Explorer');
