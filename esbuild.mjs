@@ -16,16 +16,20 @@ const pages = Object.fromEntries(
 
 /**
  * Code the extension loads only when first needed lives in its own files next to
- * dist/extension.js, so VS Code reads and compiles less when it activates Scrapedeck: undici (with
- * the first client) and the embedded sandbox ("Try the Sandbox"). A `require()` of one of these,
- * by package name or by the source file's path, becomes `require('./<chunk>.js')`.
+ * dist/extension.js, so VS Code reads and compiles less when it activates Scrapedeck: everything
+ * behind the activation shell (src/main.ts, on the first tree, command, panel or Accounts menu
+ * call), undici (with the first client) and the embedded sandbox ("Try the Sandbox"). A
+ * `require()` of one of these, by package name or by the source file's path, becomes
+ * `require('./<chunk>.js')`.
  */
+const isRequireOf = (args, file) => args.kind === 'require-call' && path.resolve(args.resolveDir, args.path) === path.resolve(file);
 const lazyChunks = [
+  { chunk: 'main', entry: 'src/main.ts', matches: (args) => isRequireOf(args, 'src/main') },
   { chunk: 'undici', entry: 'undici', matches: (args) => args.path === 'undici' },
   {
     chunk: 'sandbox-server',
     entry: 'src/sandbox/server.ts',
-    matches: (args) => args.kind === 'require-call' && path.resolve(args.resolveDir, args.path) === path.resolve('src/sandbox/server'),
+    matches: (args) => isRequireOf(args, 'src/sandbox/server'),
   },
 ];
 
@@ -34,6 +38,7 @@ const lazyChunksPlugin = {
   name: 'lazy-chunks',
   setup(build) {
     build.onResolve({ filter: /^(undici|\.\.?\/.*)$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined; // a chunk's own build bundles its entry
       const lazy = lazyChunks.find((c) => c.matches(args));
       return lazy === undefined ? undefined : { path: `./${lazy.chunk}.js`, external: true };
     });
@@ -62,7 +67,10 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node18',
-    sourcemap: false,
+    // main.js holds the extension's code (vscode external) and loads undici and the sandbox lazily.
+    external: ['vscode'],
+    plugins: [lazyChunksPlugin],
+    sourcemap: chunk === 'main' && !production,
     minify: production,
     logLevel: 'warning',
   })),

@@ -1,73 +1,29 @@
 /**
- * activate(): builds the account, the views and the panels, then registers the commands.
- * Nothing else lives here.
+ * The activation shell. activate() registers, as thin proxies, everything VS Code needs from an
+ * active Scrapedeck (shell/registrations.ts) and returns: no zod, no client, no views are read or
+ * compiled here. The rest, src/main.ts (its own file, dist/main.js), loads the first time one of
+ * the proxies is called: the first tree, command, restored panel or Accounts menu request.
  */
-import './platform/zodJitless'; // must stay first: see the file
-import type * as vscode from 'vscode';
-import { createAccount } from './account/createAccount';
-import { registerAgents } from './agents/register';
-import { registerAnalytics } from './analytics/register';
-import { registerCommands } from './commands';
-import { registerData } from './data/register';
-import { Configuration } from './platform/configuration';
-import { HealthBoard } from './health/healthBoard';
-import { registerHealth } from './health/register';
-import { createReporter } from './platform/errors';
-import { createLog } from './platform/log';
-import { createUi } from './platform/ui';
-import { createRuns } from './runs';
-import { SandboxHost } from './sandboxHost/sandboxHost';
-import { testSeam, type ScrapedeckTestApi } from './testSeam';
-import { createAppViews, createTaskViews } from './views';
+import * as vscode from 'vscode';
+import type * as Main from './main';
+import { createShell } from './shell/shell';
+import type { ScrapedeckTestApi } from './testSeam';
 
 export type { ScrapedeckTestApi } from './testSeam';
 
 /**
  * Other extensions see what activate() returns. Installed as users install it, Scrapedeck returns
- * nothing: the test seam (`testSeam.ts`) exists only when VS Code runs Scrapedeck's own tests.
+ * nothing: the test seam (`testSeam.ts`) exists only when VS Code runs Scrapedeck's own tests,
+ * which load main at once so the seam is there when activation resolves.
  */
 export function activate(context: vscode.ExtensionContext): ScrapedeckTestApi | undefined {
-  const ui = createUi();
-  const log = createLog('Scrapedeck');
-  const configuration = new Configuration(ui, log.channel);
-  context.subscriptions.push(log, configuration);
-
-  const account = createAccount(context, { configuration, log: log.channel });
-  const { holder } = account;
-  const sandbox = new SandboxHost(holder, context.globalState, log.channel);
-  const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
-  context.subscriptions.push(sandbox);
-
-  const healthBoard = new HealthBoard();
-  context.subscriptions.push(healthBoard);
-  const runs = createRuns(context, { account: holder, reporter, ui, log: log.channel });
-  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, runs };
-  const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
-  const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel });
-  const analytics = registerAnalytics(context, {
-    getClient: () => holder.getClient(),
-    listTasks: (signal) => views.tasks.listTasks(signal),
-    taskNames: (taskIds) => views.tasks.taskNames(taskIds),
-    log: log.channel,
-    ui,
-    onDidChangeAccount: holder.onDidChange,
-    account: holder,
-  });
-
-  const data = registerData(context, { account: holder, ui, log: log.channel, reporter });
-
-  const agents = registerAgents(context, {
-    holder,
-    readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
-    requestsPerSecond: () => configuration.settings.requestsPerSecond,
-    ui,
-    log: log.channel,
-    apps: views.apps.store,
-  });
-
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, runs });
-
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs });
+  // The bundle maps this require to dist/main.js (esbuild.mjs, lazyChunks).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const shell = createShell(context, () => require('./main') as typeof Main);
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  const seam = shell.loadNow();
+  if (shell.state !== 'loaded') throw new Error('Scrapedeck: main failed to load (see the error above)');
+  return seam;
 }
 
 export function deactivate(): void {

@@ -4,6 +4,7 @@
  * SecretStorage stays the only store of secrets: the sessions handed to VS Code carry no token.
  */
 import * as vscode from 'vscode';
+import type { Registrar } from '../platform/registrar';
 import { accountsMenuSession, type SessionAccount } from './accountSession';
 
 export const AUTH_PROVIDER_ID = 'scrapedeck';
@@ -73,9 +74,9 @@ export class ScrapedeckAuthProvider implements vscode.AuthenticationProvider, vs
 }
 
 /** Registers the provider; the returned disposable goes into context.subscriptions. */
-export function registerAuthProvider(deps: AuthProviderDeps): vscode.Disposable {
+export function registerAuthProvider(registrar: Pick<Registrar, 'registerAuthenticationProvider'>, deps: AuthProviderDeps): vscode.Disposable {
   const provider = new ScrapedeckAuthProvider(deps);
-  const registration = vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, {
+  const registration = registrar.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, {
     supportsMultipleAccounts: false,
   });
   return vscode.Disposable.from(registration, provider);

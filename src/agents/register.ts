@@ -11,6 +11,7 @@ import type { Credentials } from '../api/auth';
 import { headerValueProblem } from '../api/headerValues';
 import type { AppStore } from '../apps/appStore';
 import { recordFromResult } from '../apps/deprecation';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { MCP_PROVIDER_ID } from './manifest';
 import { ScrapedeckMcpProvider } from './mcpProvider';
@@ -27,6 +28,8 @@ export interface AgentsDeps {
   ui: Ui;
   log: vscode.LogOutputChannel;
   apps?: AppStore;
+  /** The activation shell's (platform/registrar.ts): the tools' and the MCP provider's proxies are registered at activation. */
+  registrar: Pick<Registrar, 'registerTool' | 'registerMcpServerDefinitionProvider'>;
 }
 
 export interface AgentsRegistration {
@@ -37,7 +40,7 @@ export interface AgentsRegistration {
 
 export function registerAgents(context: vscode.ExtensionContext, deps: AgentsDeps): AgentsRegistration {
   const { holder, log } = deps;
-  const tools = registerLanguageModelTools(context, {
+  const tools = registerLanguageModelTools(context, deps.registrar, {
     getClient: () => holder.getClient(),
     account: () => holder.account,
     idle: () => holder.idle(),
@@ -60,7 +63,7 @@ export function registerAgents(context: vscode.ExtensionContext, deps: AgentsDep
   });
   context.subscriptions.push(mcp);
   if (typeof vscode.lm.registerMcpServerDefinitionProvider === 'function') {
-    context.subscriptions.push(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+    context.subscriptions.push(deps.registrar.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
   } else {
     log.warn('This VS Code has no MCP server definition providers; the Scrapedeck MCP server is not offered.');
   }

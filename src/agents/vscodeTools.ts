@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Account } from '../account/clientHolder';
 import { accountsMenuLabel } from '../account/accountSession';
 import type { ScrapedeckClient } from '../api/client';
+import type { Registrar } from '../platform/registrar';
 import { AGENT_TOOLS } from './table';
 import type { AgentTool, AppOutcome, ToolContext } from './tool';
 
@@ -35,9 +36,9 @@ export function createLanguageModelTools(deps: LanguageModelToolDeps): Map<strin
   return new Map(AGENT_TOOLS.map((tool) => [tool.name, languageModelTool(tool, deps)]));
 }
 
-export function registerLanguageModelTools(context: vscode.ExtensionContext, deps: LanguageModelToolDeps): Map<string, vscode.LanguageModelTool<unknown>> {
+export function registerLanguageModelTools(context: vscode.ExtensionContext, registrar: Pick<Registrar, 'registerTool'>, deps: LanguageModelToolDeps): Map<string, vscode.LanguageModelTool<unknown>> {
   const tools = createLanguageModelTools(deps);
-  for (const [name, tool] of tools) context.subscriptions.push(vscode.lm.registerTool(name, tool));
+  for (const [name, tool] of tools) context.subscriptions.push(registrar.registerTool(name, tool));
   return tools;
 }
 

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { accountKey, type SessionAccount } from '../account/accountSession';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import type { PageState, Preset } from '../webview/protocol';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
@@ -31,6 +32,8 @@ export interface AnalyticsDeps {
   account?: { readonly account: SessionAccount | undefined; readonly ready: Promise<void> };
   /** Task names in the tree's cache of the signed-in account, for the page's task chips (no request). */
   taskNames?: KnownTaskNames;
+  /** The activation shell's registrar (the serializer's proxy is registered at activation). */
+  registrar: Pick<Registrar, 'registerWebviewPanelSerializer'>;
 }
 
 export interface AnalyticsRegistry {
@@ -106,7 +109,7 @@ export function registerAnalytics(context: vscode.ExtensionContext, deps: Analyt
   };
 
   context.subscriptions.push(
-    vscode.window.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
+    deps.registrar.registerWebviewPanelSerializer(ANALYTICS_VIEW_TYPE, new AnalyticsPanelSerializer(restore, deps.log)),
     { dispose: () => open.splice(0).forEach((p) => p.dispose()) },
   );
   if (deps.onDidChangeAccount) {

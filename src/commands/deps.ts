@@ -11,6 +11,7 @@ import type { HealthFeature } from '../health/register';
 import type { CommandKey } from '../platform/commandIds';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import type { Runs } from '../runs';
 import type { SandboxHost } from '../sandboxHost/sandboxHost';
@@ -25,6 +26,8 @@ export interface CommandDeps {
   reporter: Reporter;
   views: { tasks: TaskViews; apps: AppViews };
   analytics: Pick<AnalyticsRegistry, 'open'>;
+  /** Where handlers and providers go: the activation shell's proxies (platform/registrar.ts), not `vscode` directly. */
+  registrar: Registrar;
   data: DataRegistry;
   health: Pick<HealthFeature, 'refresh'>;
   runs: Runs;

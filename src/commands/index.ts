@@ -36,12 +36,12 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...runCommands(deps),
   };
   for (const key of Object.keys(handlers) as CommandKey[]) {
-    context.subscriptions.push(vscode.commands.registerCommand(COMMANDS[key], handlers[key]));
+    context.subscriptions.push(deps.registrar.registerCommand(COMMANDS[key], handlers[key]));
   }
 
   const { account, ui } = deps;
   context.subscriptions.push(
-    registerAuthProvider({
+    registerAuthProvider(deps.registrar, {
       current: () => account.account,
       onDidChange: account.onDidChange,
       signIn: () => chooseSignIn(ui),

@@ -7,6 +7,7 @@
  *   await data.export(task);   // export | pull | preview | remove, each resolves to its outcome
  */
 import * as vscode from 'vscode';
+import type { Registrar } from '../platform/registrar';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { exportData, type ExportReply } from './exportFlow';
 import { PREVIEW_SCHEME, PreviewDocs } from './previewDocs';
@@ -23,7 +24,8 @@ export interface DataRegistry {
   remove(task: TaskRef): Promise<RemoveOutcome>;
 }
 
-export function registerData(context: vscode.ExtensionContext, base: DataDeps): DataRegistry {
+/** `registrar`: the activation shell's (platform/registrar.ts); the preview scheme's proxy is registered at activation. */
+export function registerData(context: vscode.ExtensionContext, base: DataDeps, registrar: Pick<Registrar, 'registerTextDocumentContentProvider'>): DataRegistry {
   const openJobs = new Set<{ discard(): Promise<void> }>();
   const deps: DataDeps = { ...base, openJobs };
   const docs = new PreviewDocs();
@@ -31,7 +33,7 @@ export function registerData(context: vscode.ExtensionContext, base: DataDeps): 
   const busy = new Set<string>();
   context.subscriptions.push(
     docs,
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, docs),
+    registrar.registerTextDocumentContentProvider(PREVIEW_SCHEME, docs),
     // Account boundary: previews are dropped (remembered files are keyed by account instead).
     deps.account.onDidChange(() => docs.clear()),
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },

@@ -13,6 +13,7 @@ import type { ScrapedeckClient } from '../api/client';
 import { realTimers } from '../api/limiter';
 import type { Event } from '../platform/emitter';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { HealthDecorations } from './decorations';
 import type { HealthBoard } from './healthBoard';
@@ -46,7 +47,7 @@ export interface HealthFeature {
 
 const t = vscode.l10n.t;
 
-export function registerHealth(context: vscode.ExtensionContext, deps: HealthDeps): HealthFeature {
+export function registerHealth(context: vscode.ExtensionContext, deps: HealthDeps, registrar: Pick<Registrar, 'registerFileDecorationProvider'>): HealthFeature {
   const { board, tasks, account, log } = deps;
   const config = new HealthConfig(deps.ui, log);
   const decorations = new HealthDecorations(board);
@@ -70,7 +71,7 @@ export function registerHealth(context: vscode.ExtensionContext, deps: HealthDep
   context.subscriptions.push(
     config,
     decorations,
-    vscode.window.registerFileDecorationProvider(decorations),
+    registrar.registerFileDecorationProvider(decorations),
     { dispose: () => controller.dispose() },
     board.onDidChange(updateBadge),
     account.onDidChange(follow),

@@ -1,7 +1,7 @@
 /**
- * Runs, built once by extension.ts and handed to the views and the commands:
+ * Runs, built once by main.ts and handed to the views and the commands:
  *
- *   const runs = createRuns(context, { account, reporter, ui, log });
+ *   const runs = createRuns(context, { account, reporter, ui, log, registrar });
  *
  * It owns the run state of the signed-in account (store), the live status poll, the subtask
  * pages, the `scrapedeck:` list documents and their diagnostics, and the flows the commands call.
@@ -16,6 +16,7 @@ import { isApiError } from '../api/errors';
 import { realTimers } from '../api/limiter';
 import { Emitter, type Event } from '../platform/emitter';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { editLoopItems, type TaskRef } from './editLoop';
 import { announceEndedRuns } from './finishNotice';
@@ -39,6 +40,8 @@ export interface RunsDeps {
   reporter: Pick<Reporter, 'report'>;
   ui: Ui;
   log: vscode.LogOutputChannel;
+  /** The activation shell's registrar: the `scrapedeck:` file system's proxy is registered at activation. */
+  registrar: Pick<Registrar, 'registerFileSystemProvider'>;
 }
 
 /** What the Tasks view uses. */
@@ -127,7 +130,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     { dispose: () => poller.dispose() },
     diagnostics,
     loops,
-    vscode.workspace.registerFileSystemProvider(LOOP_SCHEME, loops, { isCaseSensitive: true }),
+    deps.registrar.registerFileSystemProvider(LOOP_SCHEME, loops, { isCaseSensitive: true }),
     account.onDidChange(onAccount),
     store.onDidChange((ids) => {
       for (const id of ids) if (!store.isActive(id)) subtasks.forget(id);

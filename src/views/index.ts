@@ -14,6 +14,7 @@ import { AppStore, APP_STORE_KEY } from '../apps/appStore';
 import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/errors';
+import type { Registrar } from '../platform/registrar';
 import type { RunsForViews } from '../runs';
 import { AppsTreeProvider } from './apps/appsProvider';
 import { clientTaskSource } from './tasks/clientSource';
@@ -26,6 +27,8 @@ export interface ViewDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   reporter: Pick<Reporter, 'report'>;
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
+  /** The activation shell's registrar: it created the TreeViews, these hand them their providers. */
+  registrar: Pick<Registrar, 'createTreeView'>;
   /** Task health, shown on the Tasks view's nodes (optional: the view works without it). */
   health?: HealthView;
   /** Run state on task rows, live statuses, subtasks and drag-and-drop moves (src/runs). */
@@ -71,7 +74,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
   const dragAndDrop = runs && new TasksDragAndDrop({ move: (tasks, target) => runs.moveTasks(tasks, target), refresh: () => provider.refresh() });
-  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
+  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
   // Runs poll only what is on screen: the view's visibility and which groups are open.
   runs?.setViewVisible(view.visible);
 
@@ -115,7 +118,7 @@ export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps)
     settingsApps: () => configuration.settings.trackedApps,
     accountKey: () => (account.account === undefined ? undefined : accountKey(account.account)),
   });
-  const view = vscode.window.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
+  const view = deps.registrar.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 
   const update = () => {
     provider.refresh();
