@@ -29,7 +29,7 @@ export class PagingView {
 
   constructor(handlers: PagingHandlers) {
     this.first = button('First', () => handlers.goTo(1), { class: 'secondary', attrs: { id: 'page-first', 'aria-label': 'First page' } });
-    this.prev = button('Prev', () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': 'Previous page' } });
+    this.prev = button('Previous', () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': 'Previous page' } });
     this.next = button('Next', () => handlers.goTo(this.page + 1), { class: 'secondary', attrs: { id: 'page-next', 'aria-label': 'Next page' } });
     this.last = button('Last', () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': 'Last page' } });
     this.exportCsv = button('Export CSV', () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
