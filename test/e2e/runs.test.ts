@@ -53,6 +53,15 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   });
 
   after(async () => {
+    // As found: editors closed, signed out (the next spec starts at the welcome).
+    if (wb) {
+      await wb.runCommand('View: Close All Editors').catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+      await wb.openScrapedeck().catch(() => undefined);
+      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+    }
     await browser?.close();
   });
 

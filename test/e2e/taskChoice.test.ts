@@ -41,6 +41,10 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     ({ context: browser, page } = await launch(ctx));
     wb = new Workbench(page, ctx.artifacts);
     await wb.open(ctx.workbenchUrl);
+    // Start as the steps expect whatever an earlier spec left: no editor open, signed out.
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
+    await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+    await wb.clearNotifications().catch(() => undefined);
   });
 
   afterEach(async function () {

@@ -6,7 +6,8 @@
  * linus's task names or figures may be anywhere in the page's text or its form, and the panel says
  * why its results went. Screenshots in artifacts/e2e/boundary-*.png.
  *
- * It shares the journey's code-server and runs before it: it leaves the window as it found it
+ * It shares the journey's code-server and runs last: run first, the activation spec's fresh window
+ * after it did not list Scrapedeck's commands within a minute. It leaves the window as it found it
  * (signed out, no editor open).
  */
 import * as assert from 'node:assert/strict';
