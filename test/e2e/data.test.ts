@@ -121,20 +121,11 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-data-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await wb?.screenshotIfFailed('data', this.currentTest);
   });
 
   after(async () => {
-    // As found: editors closed, tree collapsed, signed out (the journey starts at the welcome).
-    if (wb) {
-      await wb.runCommand('View: Close All Editors').catch(() => undefined);
-      await wb.openScrapedeck().catch(() => undefined);
-      await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-    }
+    await wb?.leaveAsFound();
     await browser?.close();
   });
 

@@ -49,19 +49,11 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-runs-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await wb?.screenshotIfFailed('runs', this.currentTest);
   });
 
   after(async () => {
-    // As found: editors closed, signed out (the next spec starts at the welcome).
-    if (wb) {
-      await wb.runCommand('View: Close All Editors').catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-      await wb.openScrapedeck().catch(() => undefined);
-      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-    }
+    await wb?.leaveAsFound();
     await browser?.close();
   });
 

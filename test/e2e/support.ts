@@ -87,6 +87,27 @@ export class Workbench {
     await this.page.locator('.part.activitybar').waitFor();
   }
 
+  /** After a failed step: a screenshot named after the spec (`prefix`) and the step, for the artifacts. */
+  async screenshotIfFailed(prefix: string, test: { state?: string; title: string } | undefined): Promise<void> {
+    if (test?.state !== 'failed') return;
+    await this.screenshot(`failed-${prefix}-${(test.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+  }
+
+  /**
+   * The window as the next spec expects it (they share one code-server): editors closed, the Tasks
+   * tree collapsed, signed out at the welcome, no notification. Best effort: a step that failed may
+   * have left anything open.
+   */
+  async leaveAsFound(): Promise<void> {
+    await this.runCommand('View: Close All Editors').catch(() => undefined);
+    await this.openScrapedeck().catch(() => undefined);
+    await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
+    await this.clearNotifications().catch(() => undefined);
+    await this.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+    await this.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
+    await this.clearNotifications().catch(() => undefined);
+  }
+
   async screenshot(name: string): Promise<string> {
     const file = path.join(this.shotsDir, `${name}.png`);
     await this.page.screenshot({ path: file });

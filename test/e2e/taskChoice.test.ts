@@ -48,19 +48,11 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-picker-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await wb?.screenshotIfFailed('picker', this.currentTest);
   });
 
   after(async () => {
-    if (wb) {
-      await wb.runCommand('View: Close All Editors').catch(() => undefined);
-      await wb.openScrapedeck().catch(() => undefined);
-      await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-    }
+    await wb?.leaveAsFound();
     await browser?.close();
   });
 
