@@ -143,8 +143,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
 
   it('D2. Export Data… through the save dialog: a CSV with every row, then Open and Reveal in Explorer', async () => {
     const row = taskRow(exported.taskName);
-    await row.click({ button: 'right' });
-    await page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Export Data…' }).first().waitFor();
+    await wb.openContextMenu(row, 'Export Data…');
     await shot('data-01-context-menu');
     await page.keyboard.press('Escape');
     await wb.contextMenu(row, 'Export Data…');

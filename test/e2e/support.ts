@@ -145,9 +145,27 @@ export class Workbench {
   }
 
   /** Opens a row's context menu and chooses `item`. */
-  async contextMenu(row: Locator, item: string): Promise<void> {
-    await row.click({ button: 'right' });
+  /**
+   * Right-clicks a tree row until its context menu shows `item`, and returns that item. A tree that
+   * redraws (health arriving after sign-in, a run's state) can swallow the right-click, leaving no
+   * menu: close whatever opened and click again.
+   */
+  async openContextMenu(row: Locator, item: string): Promise<Locator> {
     const menuItem = this.page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: item }).first();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await row.click({ button: 'right', timeout: 10_000 });
+        await menuItem.waitFor({ timeout: 5_000 });
+        return menuItem;
+      } catch (e) {
+        if (attempt >= 6) throw e;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  async contextMenu(row: Locator, item: string): Promise<void> {
+    const menuItem = await this.openContextMenu(row, item);
     // The menu ignores a mouse-up that comes right after it opened; hovering focuses the item and
     // Enter runs it, as a keyboard user would.
     await menuItem.hover();
