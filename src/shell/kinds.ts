@@ -179,14 +179,38 @@ export const contributedLanguageModelTools = (): ShellEntry => (parts) => {
 
 export const mcpKey = (id: string): string => `mcp:${id}`;
 
+/**
+ * VS Code asks for MCP server definitions right after activation, at window start-up, while the
+ * other extensions start. Answering from main would load all of it then; instead the proxy
+ * answers an empty list until main is loaded, loads it a moment later, and says the definitions
+ * changed, so VS Code asks again and gets the real ones.
+ */
 export const mcpServerDefinitionProvider =
-  (id: string): ShellEntry =>
+  (id: string, loadAfterMs = 2_000): ShellEntry =>
   ({ slot }) => {
-    const proxy = forward(slot<vscode.McpServerDefinitionProvider>(mcpKey(id)), {
-      methods: { provideMcpServerDefinitions: () => [], resolveMcpServerDefinition: (server) => server },
-      events: ['onDidChangeMcpServerDefinitions'],
-    });
+    const target = slot<vscode.McpServerDefinitionProvider>(mcpKey(id));
+    const changed = target.relay('onDidChangeMcpServerDefinitions');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const proxy: vscode.McpServerDefinitionProvider = {
+      onDidChangeMcpServerDefinitions: changed.event as vscode.Event<void>,
+      provideMcpServerDefinitions: (token) => {
+        const real = target.peek();
+        if (real !== undefined) return real.provideMcpServerDefinitions(token);
+        timer ??= setTimeout(() => {
+          if (target.get() !== undefined) changed.fire(undefined);
+        }, loadAfterMs);
+        return [];
+      },
+      resolveMcpServerDefinition: (server, token) => {
+        const real = target.get();
+        return real?.resolveMcpServerDefinition ? real.resolveMcpServerDefinition(server, token) : server;
+      },
+    };
     // Hosts without MCP support (older code-server builds) simply do not get it.
     const lm = vscode.lm as Partial<typeof vscode.lm>;
-    return typeof lm.registerMcpServerDefinitionProvider === 'function' ? lm.registerMcpServerDefinitionProvider(id, proxy) : new vscode.Disposable(() => undefined);
+    const registration = typeof lm.registerMcpServerDefinitionProvider === 'function' ? lm.registerMcpServerDefinitionProvider(id, proxy) : new vscode.Disposable(() => undefined);
+    return new vscode.Disposable(() => {
+      clearTimeout(timer);
+      registration.dispose();
+    });
   };

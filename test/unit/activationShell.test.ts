@@ -108,6 +108,17 @@ describe('activation shell', () => {
     assert.match(problems[2] as string, /no proxy for content:nowhere.*src\/shell\/registrations\.ts/);
   });
 
+  it('MCP definitions asked at start-up: an empty list without loading main, then main loads once and the change event brings the real ones', () => {
+    const r = probe('mcp');
+    assert.deepEqual(r['first'], []);
+    assert.deepEqual(r['second'], []);
+    assert.equal(r['stateAfterAsking'], 'idle', 'asking did not load main');
+    assert.equal(r['state'], 'loaded');
+    assert.equal(r['changes'], 1, 'one change event, after main loaded');
+    assert.deepEqual(r['then'], [{ label: 'Scrapedeck' }]);
+    assert.deepEqual(r['resolved'], { label: 'Scrapedeck', resolved: true });
+  });
+
   it('a main that fails to load: one clear message per user action, empty views and sessions, a restored panel closed, nothing pending', () => {
     const r = probe('fails');
     assert.equal(r['state'], 'failed');
