@@ -114,6 +114,16 @@ export class Workbench {
     return file;
   }
 
+  /** Signs in from the Tasks view's welcome with an API key and the account's label. */
+  async signInWithApiKey(apiKey: string, label: string): Promise<void> {
+    await this.openScrapedeck();
+    await this.clearNotifications();
+    await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
+    await this.answerInput('Sign In to Scrapedeck with an API Key (1/2)', apiKey);
+    await this.answerInput('Sign In to Scrapedeck with an API Key (2/2)', label);
+    await this.notification(`Signed in to Scrapedeck with ${label}`).waitFor();
+  }
+
   /** The Scrapedeck entry of the activity bar. */
   activityEntry(): Locator {
     return this.page.locator('.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a').first();

@@ -60,15 +60,6 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     const text = await pageText(wb.webview());
     return marks.filter((m) => text.includes(m));
   };
-  const signInWithKey = async (account: SandboxAccount, label: string): Promise<void> => {
-    await wb.openScrapedeck();
-    await wb.clearNotifications();
-    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
-    await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', account.apiKey);
-    await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', label);
-    await wb.notification(`Signed in to Scrapedeck with ${label}`).waitFor();
-  };
-
   before(async () => {
     ctx = e2e();
     info = sandboxInfo();
@@ -95,7 +86,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
   });
 
   it('B1. linus runs the all-tasks query: the page shows his tasks', async () => {
-    await signInWithKey(linus, 'Linus');
+    await wb.signInWithApiKey(linus.apiKey, 'Linus');
     const groups = await get<{ taskGroupId: string }[]>(info, linus, '/taskGroup');
     const names = new Set<string>();
     for (const g of groups) {
@@ -126,7 +117,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
   });
 
   it('B3. fiona (Free) signs in: still nothing of linus', async () => {
-    await signInWithKey(fiona, 'Fiona');
+    await wb.signInWithApiKey(fiona.apiKey, 'Fiona');
     await wb.runCommand('Scrapedeck: Open Task Analytics'); // the open panel comes to the front
     await wb.webview().locator('#run').waitFor();
     assert.deepEqual(await leaks(), []);
