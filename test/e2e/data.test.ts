@@ -131,12 +131,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
 
   it('D1. signs in and opens a task group', async () => {
     await wb.openScrapedeck();
-    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
-    await signIn.click();
-    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
-    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
-    await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
-    await wb.clearNotifications();
+    await wb.signInWithPassword(account.username, account.password);
     await wb.row('Tasks', group.taskGroupName).click();
     await taskRow(exported.taskName).waitFor();
   });

@@ -114,6 +114,15 @@ export class Workbench {
     return file;
   }
 
+  /** Signs in from the Tasks view's welcome with a username and password, then clears the toast. */
+  async signInWithPassword(username: string, password: string): Promise<void> {
+    await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).click();
+    await this.answerInput('Sign In to Scrapedeck (1/2)', username);
+    await this.answerInput('Sign In to Scrapedeck (2/2)', password);
+    await this.notification(`Signed in to Scrapedeck as ${username}`).waitFor();
+    await this.clearNotifications();
+  }
+
   /** Signs in from the Tasks view's welcome with an API key and the account's label. */
   async signInWithApiKey(apiKey: string, label: string): Promise<void> {
     await this.openScrapedeck();

@@ -58,12 +58,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
 
   it('P1. Open Analytics for a group: its task names as chips, "+N more", and Run on the first screen', async () => {
     await wb.openScrapedeck();
-    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
-    await signIn.click();
-    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
-    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
-    await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
-    await wb.clearNotifications();
+    await wb.signInWithPassword(account.username, account.password);
 
     await wb.contextMenu(wb.row('Tasks', group.taskGroupName).first(), 'Open Analytics for All Tasks in Group');
     await wb.moveAway();
