@@ -8,6 +8,7 @@ import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../api/schemas';
 import { checkAnalyticsQuery } from '../api/analyticsQuery';
 import { checkDateRange, defaultRange, isDay } from '../api/dates';
 import { isFormField, type FormField, type FormValues } from './formState';
+import { pageText } from './pageStrings';
 
 export type { FormField, FormValues } from './formState';
 export type FormIssues = Partial<Record<FormField, string[]>>;
@@ -46,7 +47,6 @@ export function parseWholeNumber(text: string): number | null {
   return /^\d{1,9}$/.test(t) ? Number(t) : null;
 }
 
-const PAGE_SIZE_MESSAGE = `Page size must be a whole number from ${ANALYTICS_LIMITS.pageSizeMin} to ${ANALYTICS_LIMITS.pageSizeMax}.`;
 
 /** The request body the form describes, unchecked: "All tasks" and "only me" are omissions. */
 export function draftQuery(form: FormValues): Record<string, unknown> {
@@ -75,10 +75,10 @@ export function checkForm(form: FormValues, today: string): FormCheck {
   };
   // Friendlier words for the fields people type numbers and names into; the schema still decides.
   const pageSize = parseWholeNumber(form.pageSize);
-  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax) add('pageSize', PAGE_SIZE_MESSAGE);
+  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax) add('pageSize', pageText('form.pageSizeIssue', ANALYTICS_LIMITS.pageSizeMin, ANALYTICS_LIMITS.pageSizeMax));
   const members = parseMembers(form.memberNames).length;
-  if (members > ANALYTICS_LIMITS.maxMemberNames) add('memberNames', `At most ${ANALYTICS_LIMITS.maxMemberNames} members (you entered ${members}).`);
-  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds) add('taskIds', `At most ${ANALYTICS_LIMITS.maxTaskIds} tasks (you chose ${form.taskIds.length}).`);
+  if (members > ANALYTICS_LIMITS.maxMemberNames) add('memberNames', pageText('form.membersIssue', ANALYTICS_LIMITS.maxMemberNames, members));
+  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds) add('taskIds', pageText('form.tasksIssue', ANALYTICS_LIMITS.maxTaskIds, form.taskIds.length));
   for (const field of Object.keys(issues)) explained.add(field as FormField);
 
   const check = checkAnalyticsQuery(draftQuery(form), today);

@@ -56,9 +56,44 @@ export interface Keys {
   dynamic: Place[];
 }
 
-/** Every message passed to the translator, with where. */
-export function translatedKeys(files = hostSources(), root = ROOT): Keys {
-  const keys = new Map<string, Place[]>();
+/** The analytics page's string table: the host translates each of its values (analytics/pageStrings.ts). */
+export const PAGE_TABLE = 'src/analyticsModel/pageStrings.ts';
+
+/** The English values of the page's table (`PAGE_STRINGS`), with where: every one is a message of the bundle. */
+export function pageTableMessages(root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Map<string, Place[]> {
+  const file = path.join(root, PAGE_TABLE);
+  const src = parse(file, read(file));
+  const out = new Map<string, Place[]>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'PAGE_STRINGS' && node.initializer) {
+      let init: ts.Expression = node.initializer;
+      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      if (!ts.isObjectLiteralExpression(init)) throw new Error(`${PAGE_TABLE}: PAGE_STRINGS is not an object literal`);
+      for (const p of init.properties) {
+        if (!ts.isPropertyAssignment(p) || !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))) {
+          throw new Error(`${PAGE_TABLE}:${place(p, src, root).line}: every entry of PAGE_STRINGS must be a plain string literal`);
+        }
+        const text = p.initializer.text;
+        out.set(text, [...(out.get(text) ?? []), place(p.initializer, src, root)]);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  if (out.size === 0) throw new Error(`${PAGE_TABLE}: no PAGE_STRINGS found`);
+  return out;
+}
+
+/** `t(x)` marked `l10n-table`: it translates the page table's values, which pageTableMessages reads. */
+function tableCall(node: ts.Node, src: ts.SourceFile): boolean {
+  const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
+  const lines = src.text.split('\n');
+  return [lines[line], lines[line - 1]].some((l) => l?.includes('l10n-table') === true);
+}
+
+/** Every message passed to the translator, with where; plus the page table's messages (`withPage`). */
+export function translatedKeys(files = hostSources(), root = ROOT, withPage = true): Keys {
+  const keys = new Map<string, Place[]>(withPage ? pageTableMessages(root) : []);
   const dynamic: Place[] = [];
   for (const file of files) {
     const src = parse(file);
@@ -67,7 +102,7 @@ export function translatedKeys(files = hostSources(), root = ROOT): Keys {
         const first = node.arguments[0];
         if (first !== undefined && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
           keys.set(first.text, [...(keys.get(first.text) ?? []), place(first, src, root)]);
-        } else {
+        } else if (!tableCall(node, src)) {
           dynamic.push(place(node, src, root));
         }
       }
