@@ -34,11 +34,11 @@ export interface Place {
   text: string;
 }
 
-function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
+export function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 }
 
-function place(node: ts.Node, src: ts.SourceFile, root: string): Place {
+export function place(node: ts.Node, src: ts.SourceFile, root: string): Place {
   const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
   return { file: path.relative(root, src.fileName).split(path.sep).join('/'), line: line + 1, text: node.getText(src).slice(0, 120) };
 }
@@ -125,12 +125,12 @@ const SCREEN_PROPS = new Set([
 const SCREEN_ASSIGNED = new Set([...SCREEN_PROPS, 'text', 'name']);
 
 /** Literal words: letters outside `${…}` and `$(codicon)`. */
-function hasWords(text: string): boolean {
+export function hasWords(text: string): boolean {
   return /\p{L}/u.test(text.replace(/\$\([\w~-]+\)/g, ''));
 }
 
 /** A literal the user would read as is: a string with words, or a branch of one that is. */
-function plainLiterals(expr: ts.Expression): ts.Node[] {
+export function plainLiterals(expr: ts.Expression): ts.Node[] {
   if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return hasWords(expr.text) ? [expr] : [];
   if (ts.isTemplateExpression(expr)) {
     const literalText = [expr.head.text, ...expr.templateSpans.map((s) => s.literal.text)].join('');
@@ -146,11 +146,11 @@ function plainLiterals(expr: ts.Expression): ts.Node[] {
   return [];
 }
 
-function propName(name: ts.PropertyName): string {
+export function propName(name: ts.PropertyName): string {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : '';
 }
 
-function calleeName(node: ts.CallExpression | ts.NewExpression): string {
+export function calleeName(node: ts.CallExpression | ts.NewExpression): string {
   const callee = node.expression;
   if (ts.isIdentifier(callee)) return callee.text;
   if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
@@ -167,7 +167,7 @@ function screenArguments(node: ts.CallExpression | ts.NewExpression): readonly t
   return [];
 }
 
-function exempt(node: ts.Node, src: ts.SourceFile): boolean {
+export function exempt(node: ts.Node, src: ts.SourceFile): boolean {
   const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
   const lines = src.text.split('\n');
   return [lines[line], lines[line - 1]].some((l) => l?.includes('l10n-exempt') === true);
