@@ -182,6 +182,11 @@ export class AnalyticsPanel implements vscode.Disposable {
     this.webviewPanel.reveal();
   }
 
+  /** The tab's title now: the page names the query on screen through it, in its own words. */
+  get title(): string {
+    return this.webviewPanel.title;
+  }
+
   get visible(): boolean {
     return !this.disposed && this.webviewPanel.visible;
   }

@@ -3,9 +3,10 @@
  * messages the code passes to `l10n.t` (the keys of l10n/bundle.l10n.json, written by
  * scripts/l10n-bundle.mjs), and which user-facing places get a plain literal instead.
  *
- * Host side only: the analytics page (src/webview, and the words of src/analyticsModel it shows),
- * the embedded service (src/sandbox), the client (src/api: text of the wire and the log) and the
- * MCP server's entry are not localised.
+ * Host side only: the analytics page (src/webview, and the words of src/analyticsModel it shows)
+ * speaks from its own table (src/analyticsModel/pageStrings.ts, whose values are bundle messages
+ * too: pageTableMessages; its guard is pageL10nSource.ts); the embedded service (src/sandbox), the
+ * client (src/api: text of the wire and the log) and the MCP server's entry are not localised.
  * A literal that must stay as it is carries a `l10n-exempt` comment on its line or the line before.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
