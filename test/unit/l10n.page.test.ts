@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { COLUMNS } from '../../src/analyticsModel/tableModel';
 import { PAGE_STRINGS, formatMessage, pageStringsFrom, pageText, setPageStrings, type PageStringKey } from '../../src/analyticsModel/pageStrings';
 import { coverageText, pageWindow } from '../../src/analyticsModel/pages';
+import { checkForm, defaultForm } from '../../src/analyticsModel/formModel';
+import { checkDateRange } from '../../src/api/dates';
 import { ROOT, type Place } from './helpers/l10nSource';
 import { pageLiterals, pageSources } from './helpers/pageL10nSource';
 
@@ -91,5 +93,26 @@ describe('l10n: the analytics page speaks from its table', () => {
     assert.equal(pageWindow(2, 20, 100, 100).label, 'Zeilen 21–40 von 100 · Seite 2 von 5');
     assert.equal(coverageText({ rows: 3, total: 3, complete: true }), 'Kennzahlen für alle 3 Zeilen dieser Abfrage.');
     assert.equal(pageText('form.run'), 'Run query');
+  });
+
+  it('says every date rule from the table: in English exactly as the wire words it, in German from the table', () => {
+    const today = '2026-11-22';
+    const base = defaultForm(today);
+    // (An impossible day is refused by the query's schema first, in the wire's words: see contracts.)
+    const patches = [{ end: '2026-11-23' }, { start: '2026-11-21', end: '2026-11-20' }, { start: '2026-08-21' }, { start: '2026-08-01', end: '2026-11-23' }];
+    for (const patch of patches) {
+      const form = { ...base, ...patch };
+      const wire = checkDateRange(form.start, form.end, today);
+      assert.ok(wire.length > 0, JSON.stringify(patch));
+      const check = checkForm(form, today);
+      assert.ok(!check.ok);
+      for (const d of wire) {
+        const said = `${d.message.charAt(0).toUpperCase()}${d.message.slice(1)}.`;
+        assert.ok(check.issues[d.field]?.includes(said), `${said} in ${JSON.stringify(check.issues)}`);
+      }
+    }
+    setPageStrings(pageStringsFrom({ 'form.endAfterToday': 'Das Ende darf nicht nach heute liegen ({0}, UTC).' }));
+    const german = checkForm({ ...base, end: '2026-11-23' }, today);
+    assert.ok(!german.ok && german.issues.end?.includes('Das Ende darf nicht nach heute liegen (2026-11-22, UTC).'), JSON.stringify(german));
   });
 });
