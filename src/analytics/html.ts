@@ -17,6 +17,8 @@ export interface HtmlResources {
   title: string;
   /** VS Code's UI language (`vscode.env.language`): the page formats numbers its way. */
   lang?: string;
+  /** The page's words in that language (analytics/pageStrings.ts); absent or empty: English. */
+  strings?: Readonly<Record<string, string>>;
 }
 
 /** A BCP 47 tag as VS Code names languages ("en", "de", "zh-cn"); anything else is "en". */
@@ -42,7 +44,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = createNonce()): string {
   const csp = contentSecurityPolicy(resources.cspSource, nonce);
   return `<!DOCTYPE html>
-<html lang="${pageLang(resources.lang)}">
+<html lang="${pageLang(resources.lang)}"${l10nAttr(resources.strings)}>
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
@@ -56,6 +58,14 @@ export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = cr
 </body>
 </html>
 `;
+}
+
+/**
+ * The page's table as a JSON data attribute: read before the first paint, no extra message, and
+ * no inline script (the CSP stays nonce-only). Escaped like any attribute, so no entry can end it.
+ */
+function l10nAttr(strings: Readonly<Record<string, string>> | undefined): string {
+  return strings && Object.keys(strings).length > 0 ? ` data-l10n="${escapeAttr(JSON.stringify(strings))}"` : '';
 }
 
 function escapeText(text: string): string {

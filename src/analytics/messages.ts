@@ -74,14 +74,16 @@ type RequestMessage = Exclude<Extract<PageMessage, { id: string }>, { type: 'can
 export class MessageRouter {
   private readonly inFlight = new Map<string, { controller: AbortController; type: RequestMessage['type'] }>();
   /** The results shown on the page, by id: exports name one instead of sending its rows back. */
-  private readonly results = new ResultStore();
+  private readonly results: ResultStore;
   private readonly rows: WholeQuery;
   /** Loading the names `init` could not give (the cache was cold); stopped with the queries. */
   private naming: AbortController | undefined;
   private disposed = false;
 
   constructor(private readonly deps: MessageRouterDeps) {
-    this.rows = new WholeQuery(this.results, () => deps.autoFetchRows());
+    const t = deps.t ?? english;
+    this.results = new ResultStore(undefined, t);
+    this.rows = new WholeQuery(this.results, () => deps.autoFetchRows(), t);
   }
 
   /** Handles one raw message from the page. Never throws; resolves when the reply is posted. */
@@ -178,11 +180,11 @@ export class MessageRouter {
       const reply = await this.answer(message, controller.signal);
       if (superseded()) return;
       // Cancelled after the answer arrived: the page stopped waiting, so settle it as cancelled.
-      if (controller.signal.aborted) this.post({ type: 'error', id, error: stopped() ? toWireError(stopped()) : CANCELLED_BY_USER });
+      if (controller.signal.aborted) this.post({ type: 'error', id, error: stopped() ? toWireError(stopped(), this.deps.t) : CANCELLED_BY_USER });
       else this.post(reply);
     } catch (error) {
       if (superseded()) return;
-      const wire = toWireError(stopped() ?? error);
+      const wire = toWireError(stopped() ?? error, this.deps.t);
       if (wire.kind !== 'cancelled') this.deps.log.warn(`analytics: '${message.type}' (${id}) failed: ${wire.message}`);
       this.post({ type: 'error', id, error: wire });
     } finally {
@@ -251,7 +253,7 @@ export class MessageRouter {
 
   private requireClient(): AnalyticsClient {
     const client = this.deps.getClient();
-    if (!client) throw signedOutError();
+    if (!client) throw signedOutError(this.deps.t ?? english);
     return client;
   }
 
@@ -261,9 +263,8 @@ export class MessageRouter {
 }
 
 /** The same kind as the client's own 'auth' errors, so the page explains both alike. */
-function signedOutError(): ApiError {
-  // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
-  return new ApiError({ kind: 'auth', message: 'Sign in to Scrapedeck to query task analytics.' });
+function signedOutError(t: Translate): ApiError {
+  return new ApiError({ kind: 'auth', message: t('Sign in to Scrapedeck to query task analytics.') });
 }
 
 /** Text for a tab: control characters out, white space collapsed, never empty. */

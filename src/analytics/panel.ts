@@ -10,6 +10,7 @@ import { encodeForPage } from '../webview/protocol/hostMessage';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../webview/protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
+import { translatedPageStrings } from './pageStrings';
 import { MessageRouter, type AnalyticsClient, type AnalyticsLog } from './messages';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
@@ -155,7 +156,7 @@ export class AnalyticsPanel implements vscode.Disposable {
    * a client is available now.
    */
   notifySignedIn(): void {
-    this.router.stopQueries('The account changed. Run the query again.'); // l10n-exempt: the page's words (English until it is localised)
+    this.router.stopQueries(vscode.l10n.t('The account changed. Run the query again.'));
     const account = this.deps.accountKey();
     const cleared = account !== this.owner;
     if (cleared) this.forgetAccount(account);
@@ -179,6 +180,11 @@ export class AnalyticsPanel implements vscode.Disposable {
 
   reveal(): void {
     this.webviewPanel.reveal();
+  }
+
+  /** The tab's title now: the page names the query on screen through it, in its own words. */
+  get title(): string {
+    return this.webviewPanel.title;
   }
 
   get visible(): boolean {
@@ -211,6 +217,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'analytics.css')).toString(),
       title: panelTitle(this.preset, vscode.l10n.t),
       lang: vscode.env.language,
+      strings: translatedPageStrings(),
     });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../api/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../api/schemas';
+import { english, type Translate } from '../platform/errorText';
 
 export interface HeldResult {
   query: AnalyticsQuery;
@@ -23,7 +24,7 @@ export class ResultStore {
   private seq = 0;
   private cleared = 0;
 
-  constructor(private readonly capacity = KEPT) {}
+  constructor(private readonly capacity = KEPT, private readonly t: Translate = english) {}
 
   /** Keeps a result; returns its id. The oldest result goes when more than `capacity` are held. */
   add(result: HeldResult): string {
@@ -48,8 +49,7 @@ export class ResultStore {
     if (result) return result;
     throw new ApiError({
       kind: 'not-found',
-      // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
-      message: 'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.',
+      message: this.t('Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.'),
     });
   }
 

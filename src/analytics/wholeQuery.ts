@@ -10,6 +10,7 @@ import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
 import type { AnalyticsQuery } from '../api/schemas';
 import { PAGE_ROWS, fetchPages, type PageClient } from './fetchRows';
 import type { HeldResult, ResultStore } from './results';
+import { english, type Translate } from '../platform/errorText';
 
 export interface RowsAsk {
   query: AnalyticsQuery;
@@ -46,7 +47,7 @@ export class WholeQuery {
   /** One fetch per result at a time: a second waits for the first to end (it is being cancelled). */
   private readonly running = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly results: ResultStore, private readonly autoFetchRows: () => number) {}
+  constructor(private readonly results: ResultStore, private readonly autoFetchRows: () => number, private readonly t: Translate = english) {}
 
   async fetch(client: PageClient, ask: RowsAsk, signal: AbortSignal, progress: (p: RowsProgress) => void): Promise<{ resultId: string; held: HeldResult }> {
     let resultId = ask.resultId;
@@ -75,8 +76,7 @@ export class WholeQuery {
     if (scope === 'all' && total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
         kind: 'invalid-request',
-        // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
-        message: `This query matches ${formatInt(total)} rows; fetching all of them is limited to ${formatInt(MAX_FETCH_ALL_ROWS)}. Narrow the dates or tasks, or use Week or Month.`,
+        message: this.t('This query matches {0} rows; fetching all of them is limited to {1}. Narrow the dates or tasks, or use Week or Month.', formatInt(total), formatInt(MAX_FETCH_ALL_ROWS)),
       });
     }
     const have = held.records.length;

@@ -4,12 +4,14 @@
  */
 import { isApiError } from '../api/errors';
 import type { WireError } from '../webview/protocol';
+import { english, type Translate } from '../platform/errorText';
 
 /** Not an ApiErrorKind: the user dismissed a dialog (save, quick pick). The page ignores it. */
 // l10n-exempt: the page ignores a cancel; never shown
 export const CANCELLED_BY_USER: WireError = { kind: 'cancelled', message: 'Cancelled.' };
 
-export function toWireError(error: unknown): WireError {
+/** `t` words Scrapedeck's own failure for the page (the service's messages are quoted as they came). */
+export function toWireError(error: unknown, t: Translate = english): WireError {
   if (isApiError(error)) {
     const wire: WireError = { kind: error.kind, message: error.message };
     if (error.status !== undefined) wire.status = error.status;
@@ -19,6 +21,5 @@ export function toWireError(error: unknown): WireError {
     return wire;
   }
   const detail = error instanceof Error ? error.message : String(error);
-  // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
-  return { kind: 'internal', message: `Something went wrong in Scrapedeck: ${detail}` };
+  return { kind: 'internal', message: t('Something went wrong in Scrapedeck: {0}', detail) };
 }

@@ -2,7 +2,8 @@
  * What the panel's title and the page's header say: the query on screen (the result's, else the
  * one the form would run). Pure, so the page and the tests agree on every word.
  */
-import { shortDay } from './format';
+import { formatInt, shortDay } from './format';
+import { pageText } from './pageStrings';
 
 export interface QueryShape {
   start: string;
@@ -18,14 +19,14 @@ export interface QueryDescription {
   subtitle: string;
 }
 
-const BY = { Day: 'by day', Week: 'by week', Month: 'by month' } as const;
+const BY = { Day: 'query.byDay', Week: 'query.byWeek', Month: 'query.byMonth' } as const;
 
 /** The tasks part: their names as the user picked them (ids where no name is known). */
 export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (taskId: string) => string | undefined): string {
-  if (!taskIds || taskIds.length === 0) return 'All tasks';
+  if (!taskIds || taskIds.length === 0) return pageText('chips.allTasks');
   const first = taskIds[0] as string;
   const name = labelOf(first) ?? first;
-  return taskIds.length === 1 ? name : `${name} +${taskIds.length - 1} more`;
+  return taskIds.length === 1 ? name : pageText('query.moreTasks', name, formatInt(taskIds.length - 1));
 }
 
 function dates(start: string, end: string): string {
@@ -37,7 +38,7 @@ function dates(start: string, end: string): string {
 export function describeQuery(query: QueryShape, labelOf: (taskId: string) => string | undefined): QueryDescription {
   const tasks = describeTasks(query.taskIds, labelOf);
   return {
-    title: `Analytics: ${tasks}`,
-    subtitle: `${tasks} · ${dates(query.start, query.end)} · ${BY[query.timeGranularity ?? 'Day']}`,
+    title: pageText('query.title', tasks),
+    subtitle: `${tasks} · ${dates(query.start, query.end)} · ${pageText(BY[query.timeGranularity ?? 'Day'])}`,
   };
 }

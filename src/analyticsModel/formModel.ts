@@ -6,8 +6,9 @@
  */
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../api/schemas';
 import { checkAnalyticsQuery } from '../api/analyticsQuery';
-import { checkDateRange, defaultRange, isDay } from '../api/dates';
+import { checkDateRange, defaultRange, earliestStart, isDay } from '../api/dates';
 import { isFormField, type FormField, type FormValues } from './formState';
+import { pageText, type PageStringKey } from './pageStrings';
 
 export type { FormField, FormValues } from './formState';
 export type FormIssues = Partial<Record<FormField, string[]>>;
@@ -46,7 +47,6 @@ export function parseWholeNumber(text: string): number | null {
   return /^\d{1,9}$/.test(t) ? Number(t) : null;
 }
 
-const PAGE_SIZE_MESSAGE = `Page size must be a whole number from ${ANALYTICS_LIMITS.pageSizeMin} to ${ANALYTICS_LIMITS.pageSizeMax}.`;
 
 /** The request body the form describes, unchecked: "All tasks" and "only me" are omissions. */
 export function draftQuery(form: FormValues): Record<string, unknown> {
@@ -75,10 +75,10 @@ export function checkForm(form: FormValues, today: string): FormCheck {
   };
   // Friendlier words for the fields people type numbers and names into; the schema still decides.
   const pageSize = parseWholeNumber(form.pageSize);
-  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax) add('pageSize', PAGE_SIZE_MESSAGE);
+  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax) add('pageSize', pageText('form.pageSizeIssue', ANALYTICS_LIMITS.pageSizeMin, ANALYTICS_LIMITS.pageSizeMax));
   const members = parseMembers(form.memberNames).length;
-  if (members > ANALYTICS_LIMITS.maxMemberNames) add('memberNames', `At most ${ANALYTICS_LIMITS.maxMemberNames} members (you entered ${members}).`);
-  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds) add('taskIds', `At most ${ANALYTICS_LIMITS.maxTaskIds} tasks (you chose ${form.taskIds.length}).`);
+  if (members > ANALYTICS_LIMITS.maxMemberNames) add('memberNames', pageText('form.membersIssue', ANALYTICS_LIMITS.maxMemberNames, members));
+  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds) add('taskIds', pageText('form.tasksIssue', ANALYTICS_LIMITS.maxTaskIds, form.taskIds.length));
   for (const field of Object.keys(issues)) explained.add(field as FormField);
 
   const check = checkAnalyticsQuery(draftQuery(form), today);
@@ -87,14 +87,31 @@ export function checkForm(form: FormValues, today: string): FormCheck {
     for (const issue of check.issues) {
       const field: FormField = isFormField(issue.field) ? issue.field : 'start';
       if (explained.has(field)) continue; // already explained in plain words
-      add(field, sentence(issue.message));
+      add(field, pageWords(issue.message, form, today));
     }
   }
   // The query check stops at schema errors; the date rules are still worth saying at once.
   if (isDay(form.start.trim()) && isDay(form.end.trim())) {
-    for (const d of checkDateRange(form.start.trim(), form.end.trim(), today)) add(d.field, sentence(d.message));
+    for (const d of checkDateRange(form.start.trim(), form.end.trim(), today)) add(d.field, pageWords(d.message, form, today));
   }
   return { ok: false, issues };
+}
+
+/**
+ * The date rules in the page's words: api/dates.ts words them for the wire (English, shared with
+ * the client and the sandbox); the page says each rule from its table. Anything else (the schema's
+ * own messages, such as an impossible day) is the wire's sentence. test/unit/l10n.page.test.ts pins
+ * every rule to the wire's wording.
+ */
+const DATE_RULES: readonly { prefix: string; key: PageStringKey; arg(form: FormValues, today: string): string }[] = [
+  { prefix: 'end must not be after today', key: 'form.endAfterToday', arg: (_f, today) => today },
+  { prefix: 'start must not be after end', key: 'form.startAfterEnd', arg: (f) => f.end.trim() },
+  { prefix: 'start must be within the last three months', key: 'form.startTooEarly', arg: (_f, today) => earliestStart(today) },
+];
+
+function pageWords(message: string, form: FormValues, today: string): string {
+  const rule = DATE_RULES.find((r) => message.startsWith(r.prefix));
+  return rule ? pageText(rule.key, rule.arg(form, today)) : sentence(message);
 }
 
 /** "end must not be after today" -> "End must not be after today." */

@@ -3,6 +3,8 @@
  * any export preview say the same thing. A null is "not known" and always shows as DASH, never 0.
  */
 
+import { pageText } from './pageStrings';
+
 export const DASH = '—';
 
 /**
@@ -115,7 +117,7 @@ export function bucketLabel(dayKey: string, weekStart: string | null, weekEnd: s
 
 /** "Rows 21–40 of 1,234" for a page; "Rows 0 of 0" when empty. */
 export function rowsRange(page: number, pageSize: number, shown: number, total: number): string {
-  if (shown === 0) return `No rows on this page (${intFormat.format(total)} in total)`;
+  if (shown === 0) return pageText('pager.noRows', intFormat.format(total));
   const first = (page - 1) * pageSize + 1;
-  return `Rows ${intFormat.format(first)}–${intFormat.format(first + shown - 1)} of ${intFormat.format(total)}`;
+  return pageText('pager.rows', intFormat.format(first), intFormat.format(first + shown - 1), intFormat.format(total));
 }

@@ -4,6 +4,7 @@
  * cannot be shown.
  */
 import { formatInt, rowsRange } from './format';
+import { pageText } from './pageStrings';
 
 export interface PageWindow {
   /** The page shown (1-based), moved back into range if needed. */
@@ -37,7 +38,7 @@ export function pageWindow(page: number, pageSize: number, fetched: number, tota
     canPrev: p > 1,
     canNext: p < reachable,
     canLast: p < pages && fetched >= total,
-    label: `${rowsRange(p, size, end - start, total)} · Page ${formatInt(p)} of ${formatInt(pages)}`,
+    label: pageText('pager.label', rowsRange(p, size, end - start, total), formatInt(p), formatInt(pages)),
   };
 }
 
@@ -53,20 +54,20 @@ export function coverageOf(rows: number, total: number): Coverage {
 
 /** What the summary and charts cover, in words: the whole query, or which part of it. */
 export function coverageText(c: Coverage): string {
-  if (c.complete) return c.total === 1 ? 'Figures for the one row of this query.' : `Figures for all ${formatInt(c.total)} rows of this query.`;
-  return `Figures for the first ${formatInt(c.rows)} of ${formatInt(c.total)} rows only.`;
+  if (c.complete) return c.total === 1 ? pageText('coverage.one') : pageText('coverage.all', formatInt(c.total));
+  return pageText('coverage.first', formatInt(c.rows), formatInt(c.total));
 }
 
 /** The short form a chart's caption carries while the figures are partial ('' when whole). */
 export function coverageTag(c: Coverage): string {
-  return c.complete ? '' : `first ${formatInt(c.rows)} of ${formatInt(c.total)} rows`;
+  return c.complete ? '' : pageText('coverage.tag', formatInt(c.rows), formatInt(c.total));
 }
 
 /** "Show all": every row fetched so far in one scrollable table; the pager has nowhere to go. */
 export function allRowsWindow(fetched: number, total: number): PageWindow {
   const rows = Math.max(0, Math.floor(fetched));
   const label = rows >= total
-    ? (total === 1 ? 'The one row' : `All ${formatInt(total)} rows`)
-    : `All ${formatInt(rows)} rows fetched so far (of ${formatInt(total)})`;
+    ? (total === 1 ? pageText('pager.oneRow') : pageText('pager.allRows', formatInt(total)))
+    : pageText('pager.allFetched', formatInt(rows), formatInt(total));
   return { page: 1, pages: 1, start: 0, end: rows, canPrev: false, canNext: false, canLast: false, label };
 }

@@ -63,7 +63,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
   const { account, reporter, runs } = deps;
   const progress = <T>(work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, work);
 
-  const model = new TasksModel(clientTaskSource(() => account.getClient()));
+  const model = new TasksModel(clientTaskSource(() => account.getClient()), undefined, vscode.l10n.t);
   const provider = new TasksTreeProvider(model, {
     signedIn: () => account.account !== undefined,
     report: (error, context, subject) => void reporter.report(error, context, subject),

@@ -7,10 +7,13 @@ import { Host } from './analytics/host';
 import { Controller } from './analytics/controller';
 import { watchTheme } from './analytics/theme';
 import { setNumberLocale } from '../analyticsModel/format';
+import { loadPageStrings } from './analytics/l10n';
 
 function boot(): void {
   // Every count in VS Code's UI language (the host writes it into <html lang>).
   setNumberLocale(document.documentElement.lang);
+  // Its words in the same language, from the table the host wrote into the page (English without one).
+  loadPageStrings(document);
   const host = new Host(acquireVsCodeApi());
   const app = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
   const controller = new Controller(host, app);

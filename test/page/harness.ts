@@ -11,6 +11,7 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { createNonce, renderAnalyticsHtml } from '../../src/analytics/html';
+import { PAGE_STRINGS } from '../../src/analyticsModel/pageStrings';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
 // playwright-core does not survive bundling (it reads its own package.json from disk).
@@ -38,17 +39,32 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
  * theme's variables and body class, and acquireVsCodeApi (fixtures/fake-vscode.js). Both extras
  * come after the CSP meta, so the policy covers them too.
  */
-function standInHtml(origin: string, theme: string, lang: string | undefined): string {
+function standInHtml(origin: string, theme: string, lang: string | undefined, l10n: string | undefined): string {
   const nonce = createNonce();
-  const html = renderAnalyticsHtml({
+  let html = renderAnalyticsHtml({
     cspSource: origin,
     scriptUri: `${origin}/dist/webview/analytics.js`,
     styleUri: `${origin}/media/analytics.css`,
     title: 'Task analytics (stand-in host)',
     lang,
+    strings: l10n === 'de' ? germanPageStrings() : undefined,
   }, nonce);
+  // A table the host could never write: the page must still come up, in English.
+  if (l10n === 'garbled') html = html.replace(/<html lang="([^"]*)"/, '<html lang="$1" data-l10n="{&quot;form.run&quot;: 7, oops"');
+  if (l10n === 'wrong') html = html.replace(/<html lang="([^"]*)"/, '<html lang="$1" data-l10n="[&quot;Abfrage&quot;]"');
   const extras = `<link rel="stylesheet" href="/fixtures/theme.css">\n<script nonce="${nonce}" src="/fixtures/fake-vscode.js"></script>\n`;
   return html.replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`).replace('<body>', `<body class="${theme}">`);
+}
+
+/** The page's table as the host builds it in a German VS Code: each entry through l10n/bundle.l10n.de.json. */
+export function germanPageStrings(): Record<string, string> {
+  const de = JSON.parse(readFileSync(join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>;
+  const out: Record<string, string> = {};
+  for (const [key, english] of Object.entries(PAGE_STRINGS)) {
+    const text = de[english];
+    if (text !== undefined && text !== english) out[key] = text;
+  }
+  return out;
 }
 
 export interface StandIn {
@@ -65,7 +81,7 @@ export async function startStandIn(): Promise<StandIn> {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/' || url.pathname === '/host.html') {
       const theme = url.searchParams.get('theme') ?? 'vscode-dark';
-      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''), url.searchParams.get('lang') ?? undefined);
+      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''), url.searchParams.get('lang') ?? undefined, url.searchParams.get('l10n') ?? undefined);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
       return;
@@ -124,14 +140,14 @@ export class AnalyticsPage {
   }
 
   /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
-  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void; lang?: string } = {}): Promise<AnalyticsPage> {
+  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void; lang?: string; l10n?: 'de' | 'garbled' | 'wrong' } = {}): Promise<AnalyticsPage> {
     const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
     const p = new AnalyticsPage(page);
     if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
       await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
     }
-    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}${options.lang ? `&lang=${encodeURIComponent(options.lang)}` : ''}`);
+    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}${options.lang ? `&lang=${encodeURIComponent(options.lang)}` : ''}${options.l10n ? `&l10n=${options.l10n}` : ''}`);
     await p.waitForPosted('ready');
     return p;
   }

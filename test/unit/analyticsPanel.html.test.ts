@@ -58,4 +58,17 @@ describe('analytics panel HTML shell', () => {
     assert.equal(nonces.size, 50);
     assert.match(createNonce(), /^[A-Za-z0-9+/]{22}==$/, '128 bits, base64');
   });
+  it("carries the page's translated words as one escaped data attribute, and nothing in English", () => {
+    const strings = { 'form.run': 'Abfrage "ausführen" <jetzt> & gleich', 'page.title': "Aufgaben'analyse" };
+    const html = renderAnalyticsHtml({ ...resources, lang: 'de', strings }, 'n0nce');
+    const m = /<html lang="de" data-l10n="([^"]*)">/.exec(html);
+    assert.ok(m?.[1], 'data-l10n on <html>');
+    assert.doesNotMatch(m[1], /[<>"]/, 'no entry can end the attribute or open a tag');
+    const decoded = m[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    assert.deepEqual(JSON.parse(decoded), strings);
+    assert.deepEqual(html.match(/<script\b[^>]*>/g), [`<script nonce="n0nce" src="${resources.scriptUri}">`], 'still one script, no inline one');
+    for (const none of [undefined, {}]) {
+      assert.doesNotMatch(renderAnalyticsHtml({ ...resources, strings: none }, 'n0nce'), /data-l10n/);
+    }
+  });
 });

@@ -6,6 +6,7 @@
 import { ApiError } from '../../api/errors';
 import type { Task, TaskGroup } from '../../api/schemas';
 import { FilteredGroup, TASK_PAGE_SIZE, TaskSlice, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from './paging';
+import { english, type Translate } from '../../platform/errorText';
 
 /** The two reads the view needs; `ScrapedeckClient` adapted (see `clientTaskSource`). */
 export interface TaskSource {
@@ -49,6 +50,8 @@ export class TasksModel {
   constructor(
     private readonly source: () => TaskSource | undefined,
     readonly pageSize: number = TASK_PAGE_SIZE,
+    /** Words the analytics page shows (vscode.l10n.t in the extension). */
+    private readonly t: Translate = english,
   ) {}
 
   get filter(): string {
@@ -123,8 +126,7 @@ export class TasksModel {
     const groups = await this.loadGroups(signal);
     if (groups.value === undefined) {
       // No value and no error: signed out (or reset meanwhile). Never throw undefined.
-      // l10n-exempt: shown in the analytics page, which is English until the page itself is localised
-      throw groups.error ?? new ApiError({ kind: 'auth', message: 'Not signed in: sign in to choose from your tasks.' });
+      throw groups.error ?? new ApiError({ kind: 'auth', message: this.t('Not signed in: sign in to choose from your tasks.') });
     }
     const rows: TaskRow[] = [];
     const loads = await Promise.all(groups.value.map((g) => this.loadTasks(g.taskGroupId, signal)));

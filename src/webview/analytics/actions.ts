@@ -3,6 +3,7 @@ import { formatInt } from '../../analyticsModel/format';
 import { nextSort } from '../../analyticsModel/tableModel';
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
+import { t } from './l10n';
 
 export class Actions {
   /** Only the latest pick and export are answered on screen; an earlier one's answer is stale. */
@@ -23,7 +24,7 @@ export class Actions {
     ui.form.focusTasksTrigger();
     if (outcome.ok) return this.form.update({ taskIds: outcome.reply.taskIds, taskLabels: outcome.reply.taskLabels });
     if (outcome.error.kind === 'cancelled') return; // the pick was dismissed
-    s.error = { error: outcome.error, action: 'Choosing tasks' };
+    s.error = { error: outcome.error, action: t('action.pickTasks') };
     ui.status.update(s);
   }
 
@@ -33,19 +34,19 @@ export class Actions {
     const r = s.result;
     if (!r || r.records.length === 0) return;
     if (r.resultId === undefined) {
-      s.error = { error: { kind: 'not-found', message: 'This result was saved before a reload and its rows are no longer held. Run the query again, then export.' }, action: 'The export' };
+      s.error = { error: { kind: 'not-found', message: t('export.notHeld') }, action: t('action.export') };
       return ui.status.update(s);
     }
     const { id, done } = requests.send({ type: 'export', format, resultId: r.resultId });
     this.latestExport = id;
-    s.notice = `Exporting ${formatInt(r.records.length)} rows as ${format.toUpperCase()}…`;
+    s.notice = t('notice.exporting', formatInt(r.records.length), format.toUpperCase());
     ui.status.update(s);
     const outcome = await done;
     if (this.latestExport !== id) return;
     this.latestExport = undefined;
-    s.notice = outcome.ok ? `Exported to ${outcome.reply.path}` : undefined;
+    s.notice = outcome.ok ? t('notice.exported', outcome.reply.path) : undefined;
     // A dismissed save dialog is not an error.
-    if (!outcome.ok && outcome.error.kind !== 'cancelled') s.error = { error: outcome.error, action: 'The export' };
+    if (!outcome.ok && outcome.error.kind !== 'cancelled') s.error = { error: outcome.error, action: t('action.export') };
     ui.status.update(s);
   }
 

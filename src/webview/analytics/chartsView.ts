@@ -16,38 +16,41 @@ import { dateTick } from './dateTicks';
 import { h } from './dom';
 import { applyAxisColours, seriesStyle, type Palette, type SeriesColour } from './chartColours';
 import { readColours, type ChartColours } from './theme';
+import { t } from './l10n';
+import type { PageStringKey } from '../../analyticsModel/pageStrings';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
 
 type Values = (number | null)[];
 
+/** Words are the table's keys: the charts are specified before the page has its table. */
 interface ChartSpec {
   id: string;
-  title: string;
+  title: PageStringKey;
   type: 'bar' | 'line';
   stacked: boolean;
   duration: boolean;
-  series: { label: string; colour: SeriesColour; pick(b: Bucket): number | null }[];
+  series: { label: PageStringKey; colour: SeriesColour; pick(b: Bucket): number | null }[];
 }
 
 const SPECS: ChartSpec[] = [
   {
-    id: 'chart-runs', title: 'Successful and failed runs', type: 'bar', stacked: true, duration: false,
+    id: 'chart-runs', title: 'chart.runs', type: 'bar', stacked: true, duration: false,
     series: [
-      { label: 'Successful runs', colour: 'success', pick: (b) => b.successes },
-      { label: 'Failed runs', colour: 'failure', pick: (b) => b.failures },
+      { label: 'chart.successful', colour: 'success', pick: (b) => b.successes },
+      { label: 'chart.failed', colour: 'failure', pick: (b) => b.failures },
     ],
   },
   {
-    id: 'chart-records', title: 'Records collected and after deduplication', type: 'line', stacked: false, duration: false,
+    id: 'chart-records', title: 'chart.records', type: 'line', stacked: false, duration: false,
     series: [
-      { label: 'Collected', colour: 'collected', pick: (b) => b.collected },
-      { label: 'After dedup', colour: 'deduplicated', pick: (b) => b.deduplicated },
+      { label: 'chart.collected', colour: 'collected', pick: (b) => b.collected },
+      { label: 'chart.deduplicated', colour: 'deduplicated', pick: (b) => b.deduplicated },
     ],
   },
   {
-    id: 'chart-duration', title: 'Average duration per run', type: 'line', stacked: false, duration: true,
-    series: [{ label: 'Average duration per run', colour: 'duration', pick: (b) => b.avgDurationSeconds }],
+    id: 'chart-duration', title: 'chart.duration', type: 'line', stacked: false, duration: true,
+    series: [{ label: 'chart.duration', colour: 'duration', pick: (b) => b.avgDurationSeconds }],
   },
 ];
 
@@ -100,7 +103,7 @@ export class ChartsView {
         if (dataset) dataset.data = data;
       });
       const known = values.map((data) => data.some((v) => v !== null));
-      shown.legendNotes.forEach((note, i) => { note.textContent = known[i] ? '' : ' (no data)'; });
+      shown.legendNotes.forEach((note, i) => { note.textContent = known[i] ? '' : ` ${t('chart.noDataNote')}`; });
       shown.empty.hidden = known.some(Boolean);
       shown.tag.textContent = part;
       canvas.setAttribute('aria-label', describe(spec, buckets, known.some(Boolean), part));
@@ -132,7 +135,7 @@ export class ChartsView {
     Chart.defaults.font.family = colours.font;
     for (const spec of SPECS) {
       const canvas = h('canvas', { attrs: { id: spec.id, role: 'img' } });
-      canvas.textContent = `${spec.title}. The table below lists every figure.`;
+      canvas.textContent = t('chart.fallback', t(spec.title));
       // An HTML legend instead of Chart.js's plugin: smaller bundle, and its swatches take their
       // colours straight from the theme's CSS variables.
       const legendNotes = spec.series.map(() => h('span', { class: 'legend-note' }));
@@ -141,11 +144,11 @@ export class ChartsView {
         this.swatches.push({ el: swatch, colour: s.colour });
         return swatch;
       });
-      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', s.label, legendNotes[i])));
+      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', t(s.label), legendNotes[i])));
       const readoutEl = h('p', { class: 'readout' });
       const tag = h('span', { class: 'coverage-tag' });
-      const empty = h('p', { class: 'chart-empty', text: 'No data for these rows' });
-      const caption = h('figcaption', {}, spec.title, tag);
+      const empty = h('p', { class: 'chart-empty', text: t('chart.noData') });
+      const caption = h('figcaption', {}, t(spec.title), tag);
       const figure = h('figure', { class: 'chart' }, caption, h('div', { class: 'chart-box' }, canvas, empty), legend, readoutEl);
       this.root.append(figure);
       const rest = { text: '' };
@@ -166,7 +169,7 @@ function readout(chart: Chart, index: number, spec: ChartSpec): string {
 
 function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }, palette: Palette): ChartConfiguration<ChartType, Values, string> {
   const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
-  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: s.label, data: [], ...seriesStyle(spec.type, s.colour, palette) }));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: t(s.label), data: [], ...seriesStyle(spec.type, s.colour, palette) }));
   return {
     type: spec.type,
     data: { labels: [], datasets },
@@ -207,10 +210,10 @@ function setDurationStep(chart: Chart, spec: ChartSpec, buckets: Bucket[]): void
 }
 
 function describe(spec: ChartSpec, buckets: Bucket[], anyValue: boolean, part: string): string {
-  const title = part ? `${spec.title} (${part})` : spec.title;
-  if (buckets.length === 0 || !anyValue) return `${title}: no data.`;
-  if (buckets.length === 1) return `${title}, one date bucket, ${buckets[0]?.label ?? ''}. The table below lists every figure.`;
+  const title = part ? t('chart.titlePart', t(spec.title), part) : t(spec.title);
+  if (buckets.length === 0 || !anyValue) return t('chart.describeNone', title);
+  if (buckets.length === 1) return t('chart.describeOne', title, buckets[0]?.label ?? '');
   const first = buckets[0]?.label ?? '';
   const last = buckets[buckets.length - 1]?.label ?? '';
-  return `${title}, ${buckets.length} date buckets from ${first} to ${last}. The table below lists every figure.`;
+  return t('chart.describeMany', title, formatInt(buckets.length), first, last);
 }

@@ -16,13 +16,11 @@ import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
 import { initialState, isComplete, toPageState, validPageSize } from './state';
 import { addHostNames, labelFromHost } from './taskNames';
+import { t } from './l10n';
 
-const SIGNED_OUT = 'You are signed out. Sign in from the Scrapedeck view to run queries.';
 /** Why the page is empty after an account change: said, so nobody wonders where the figures went. */
 function clearedNotice(signedIn: boolean): string {
-  return signedIn
-    ? "The account changed: the previous account's results and task choice were cleared."
-    : "You are signed out: the previous account's results and task choice were cleared. Sign in from the Scrapedeck view to run queries.";
+  return signedIn ? t('notice.accountChanged') : t('notice.signedOutCleared');
 }
 
 export class Controller {
@@ -94,8 +92,8 @@ export class Controller {
     }
     // The notice about an account change stays until the user acts; the signed-out one follows the state.
     if (s.notice === clearedNotice(true) || s.notice === clearedNotice(false)) s.notice = clearedNotice(m.signedIn);
-    else if (!m.signedIn) s.notice = SIGNED_OUT;
-    else if (s.notice === SIGNED_OUT) s.notice = undefined;
+    else if (!m.signedIn) s.notice = t('notice.signedOut');
+    else if (s.notice === t('notice.signedOut')) s.notice = undefined;
     ui.status.update(s);
   }
 

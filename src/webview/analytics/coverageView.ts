@@ -4,6 +4,7 @@
  */
 import { coverageText, type Coverage } from '../../analyticsModel/pages';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 export class CoverageView {
   readonly root: HTMLElement;
@@ -11,7 +12,7 @@ export class CoverageView {
   private readonly fetchAll: HTMLButtonElement;
 
   constructor(fetchAll: () => void) {
-    this.fetchAll = button('Fetch all pages', fetchAll, { class: 'secondary', attrs: { id: 'coverage-fetch-all' } });
+    this.fetchAll = button(t('form.fetchAll'), fetchAll, { class: 'secondary', attrs: { id: 'coverage-fetch-all' } });
     this.root = h('p', { class: 'coverage', attrs: { id: 'coverage', role: 'status' } }, this.text, ' ', this.fetchAll);
   }
 
@@ -19,7 +20,7 @@ export class CoverageView {
   update(c: Coverage, fetching: boolean): void {
     this.root.classList.toggle('partial', !c.complete);
     this.root.dataset.complete = String(c.complete);
-    this.text.textContent = c.complete || !fetching ? coverageText(c) : `${coverageText(c)} Fetching the rest…`;
+    this.text.textContent = c.complete || !fetching ? coverageText(c) : `${coverageText(c)} ${t('coverage.fetchingRest')}`;
     this.fetchAll.hidden = c.complete || fetching;
   }
 }

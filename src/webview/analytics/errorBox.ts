@@ -1,6 +1,7 @@
 /** An error as the user sees it: what failed, the server's code and message, and its request id to copy. */
 import { button, h } from './dom';
 import type { ShownError } from './state';
+import { t } from './l10n';
 
 export class ErrorBox {
   readonly root: HTMLElement;
@@ -11,8 +12,8 @@ export class ErrorBox {
   private requestId = '';
 
   constructor(id: string, copy: (text: string) => void) {
-    const copyButton = button('Copy request ID', () => copy(this.requestId), { class: 'secondary copy-request-id' });
-    this.requestRow = h('p', { class: 'error-request' }, 'Request ID: ', this.requestIdText, ' ', copyButton);
+    const copyButton = button(t('error.copyRequestId'), () => copy(this.requestId), { class: 'secondary copy-request-id' });
+    this.requestRow = h('p', { class: 'error-request' }, `${t('error.requestId')} `, this.requestIdText, ' ', copyButton);
     this.root = h('div', { class: 'error-box', attrs: { id, role: 'alert' } }, this.headline, this.detail, this.requestRow);
     this.root.hidden = true;
   }
@@ -21,10 +22,8 @@ export class ErrorBox {
     this.root.hidden = !shown;
     if (!shown) return;
     const { error, action } = shown;
-    const status = error.status !== undefined ? ` (HTTP ${error.status})` : '';
-    this.headline.textContent = `${action} failed${status}.`;
-    const code = error.code !== undefined && error.code !== '' ? `Code ${String(error.code)}: ` : '';
-    this.detail.textContent = `${code}${error.message}`;
+    this.headline.textContent = error.status !== undefined ? t('error.failedHttp', action, error.status) : t('error.failed', action);
+    this.detail.textContent = error.code !== undefined && error.code !== '' ? t('error.code', String(error.code), error.message) : error.message;
     this.requestId = error.requestId ?? '';
     this.requestIdText.textContent = this.requestId;
     this.requestRow.hidden = this.requestId === '';

@@ -11,6 +11,8 @@ import { button, h } from './dom';
 import { ErrorBox } from './errorBox';
 import { TaskChips } from './taskChips';
 import type { ShownError } from './state';
+import { t, tOr } from './l10n';
+import { formatInt } from '../../analyticsModel/format';
 
 export interface FormHandlers {
   change(form: FormValues, field: FormField): void;
@@ -31,7 +33,7 @@ export class FormView {
   private readonly end = h('input', { attrs: { type: 'date', id: 'f-end', name: 'end', required: '' } });
   private readonly granularity = select('f-granularity', GRANULARITIES);
   private readonly method = select('f-method', FORM_METHODS);
-  private readonly members = h('textarea', { attrs: { id: 'f-members', rows: '2', spellcheck: 'false', placeholder: 'Only me' } });
+  private readonly members = h('textarea', { attrs: { id: 'f-members', rows: '2', spellcheck: 'false', placeholder: t('form.onlyMe') } });
   private readonly pageSize = h('input', {
     attrs: { type: 'number', id: 'f-pageSize', min: String(ANALYTICS_LIMITS.pageSizeMin), max: String(ANALYTICS_LIMITS.pageSizeMax), step: '1', inputmode: 'numeric' },
   });
@@ -45,31 +47,30 @@ export class FormView {
   constructor(private readonly handlers: FormHandlers) {
     this.controls.set('start', this.start).set('end', this.end).set('timeGranularity', this.granularity)
       .set('collectionMethod', this.method).set('memberNames', this.members).set('pageSize', this.pageSize);
-    this.chooseTasks = button('Choose tasks…', () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
-    this.clearTasksButton = button('Use all tasks', () => {
+    this.chooseTasks = button(t('form.chooseTasks'), () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
+    this.clearTasksButton = button(t('form.useAllTasks'), () => {
       handlers.clearTasks();
       this.focusTasksTrigger(); // the button hides itself: focus must not fall to the page body
-    }, { class: 'secondary', attrs: { id: 'f-clear-tasks', title: 'Clear the choice: include all tasks' } });
+    }, { class: 'secondary', attrs: { id: 'f-clear-tasks', title: t('form.useAllTasksTitle') } });
     this.serverError = new ErrorBox('form-error', (text) => handlers.copy(text));
-    const run = h('button', { class: 'primary', text: 'Run query', attrs: { type: 'submit', id: 'run' } });
-    const fetchAll = button('Fetch all pages', () => handlers.fetchAll(), { class: 'secondary', attrs: { id: 'fetch-all', title: 'Fetch every page of this query (within the rate limit)' } });
+    const run = h('button', { class: 'primary', text: t('form.run'), attrs: { type: 'submit', id: 'run' } });
+    const fetchAll = button(t('form.fetchAll'), () => handlers.fetchAll(), { class: 'secondary', attrs: { id: 'fetch-all', title: t('form.fetchAllTitle') } });
 
-    this.root = h('form', { class: 'query-form', attrs: { 'aria-label': 'Analytics query', novalidate: '' } },
+    this.root = h('form', { class: 'query-form', attrs: { 'aria-label': t('form.label'), novalidate: '' } },
       h('div', { class: 'fields' },
-        this.field('start', 'Start date', this.start, 'UTC calendar day, within the last three months.'),
-        this.field('end', 'End date', this.end, 'UTC, not after today.'),
-        this.field('timeGranularity', 'Granularity', this.granularity),
-        this.field('collectionMethod', 'Collection method', this.method),
-        this.field('pageSize', 'Page size', this.pageSize, `${ANALYTICS_LIMITS.pageSizeMin}–${ANALYTICS_LIMITS.pageSizeMax} rows per page.`),
+        this.field('start', t('form.start'), this.start, t('form.startHelp')),
+        this.field('end', t('form.end'), this.end, t('form.endHelp')),
+        this.field('timeGranularity', t('form.granularity'), this.granularity),
+        this.field('collectionMethod', t('form.method'), this.method),
+        this.field('pageSize', t('form.pageSize'), this.pageSize, t('form.pageSizeHelp', formatInt(ANALYTICS_LIMITS.pageSizeMin), formatInt(ANALYTICS_LIMITS.pageSizeMax))),
       ),
       h('div', { class: 'fields wide' },
         h('div', { class: 'field tasks-field', attrs: { role: 'group', 'aria-labelledby': 'l-tasks' } },
-          h('span', { class: 'label', text: 'Tasks', attrs: { id: 'l-tasks' } }),
+          h('span', { class: 'label', text: t('form.tasks'), attrs: { id: 'l-tasks' } }),
           h('div', { class: 'tasks-row' }, this.chips.list, this.chips.toggle, this.chooseTasks, this.clearTasksButton),
           h('p', { class: 'field-error', attrs: { id: 'err-taskIds', 'aria-live': 'polite' } }),
         ),
-        this.field('memberNames', 'Members', this.members,
-          `Team members' names, separated by commas or new lines (at most ${ANALYTICS_LIMITS.maxMemberNames}). Empty means only you. Ctrl+Enter runs the query.`),
+        this.field('memberNames', t('form.members'), this.members, t('form.membersHelp', formatInt(ANALYTICS_LIMITS.maxMemberNames))),
       ),
       h('div', { class: 'actions' }, run, fetchAll),
       this.serverError.root,
@@ -176,7 +177,8 @@ export class FormView {
 
 function select(id: string, options: readonly string[]): HTMLSelectElement {
   const el = h('select', { attrs: { id } });
-  for (const o of options) el.append(h('option', { text: o, attrs: { value: o } }));
+  // The value is the service's word; the option says it in the page's language.
+  for (const o of options) el.append(h('option', { text: tOr(`option.${o}`, o), attrs: { value: o } }));
   return el;
 }
 

@@ -7,6 +7,7 @@ import { PagingView, type PagingHandlers } from './pagingView';
 import { StatusView } from './statusView';
 import { SummaryView } from './summaryView';
 import { TableView } from './tableView';
+import { t } from './l10n';
 
 export interface LayoutHandlers extends FormHandlers, PagingHandlers {
   cancel(): void;
@@ -15,7 +16,7 @@ export interface LayoutHandlers extends FormHandlers, PagingHandlers {
 
 export class Layout {
   readonly subtitle = h('p', { class: 'subtitle', attrs: { id: 'subtitle' } });
-  readonly waiting = h('p', { class: 'waiting', text: 'Waiting for Scrapedeck…', attrs: { role: 'status' } });
+  readonly waiting = h('p', { class: 'waiting', text: t('page.waiting'), attrs: { role: 'status' } });
   readonly form: FormView;
   readonly status: StatusView;
   readonly paging: PagingView;
@@ -24,7 +25,7 @@ export class Layout {
   readonly charts = new ChartsView();
   readonly table: TableView;
   readonly results: HTMLElement;
-  readonly empty = h('p', { class: 'empty-result', text: 'No rows match this query.', attrs: { id: 'empty-result' } });
+  readonly empty = h('p', { class: 'empty-result', text: t('page.noRowsMatch'), attrs: { id: 'empty-result' } });
 
   constructor(app: HTMLElement, handlers: LayoutHandlers) {
     this.form = new FormView(handlers);
@@ -32,22 +33,22 @@ export class Layout {
     this.paging = new PagingView(handlers);
     this.coverage = new CoverageView(() => handlers.fetchAll());
     this.table = new TableView((column) => handlers.sort(column));
-    this.results = h('section', { class: 'results', attrs: { 'aria-label': 'Results', id: 'results' } },
+    this.results = h('section', { class: 'results', attrs: { 'aria-label': t('page.results'), id: 'results' } },
       this.paging.root,
       this.empty,
       this.coverage.root,
-      h('h2', { class: 'visually-hidden', text: 'Summary' }),
+      h('h2', { class: 'visually-hidden', text: t('page.summaryHeading') }),
       this.summary.root,
-      h('h2', { class: 'visually-hidden', text: 'Charts' }),
+      h('h2', { class: 'visually-hidden', text: t('page.chartsHeading') }),
       this.charts.root,
-      h('h2', { class: 'visually-hidden', text: 'Records' }),
+      h('h2', { class: 'visually-hidden', text: t('page.recordsHeading') }),
       this.table.root,
     );
     this.results.hidden = true;
     this.form.root.hidden = true;
     // One main landmark after the header: screen readers jump straight to the query and results.
     app.replaceChildren(
-      h('header', { class: 'page-header' }, h('h1', { text: 'Task analytics' }), this.subtitle),
+      h('header', { class: 'page-header' }, h('h1', { text: t('page.title') }), this.subtitle),
       h('main', {}, this.waiting, this.form.root, this.status.root, this.results),
     );
   }

@@ -6,6 +6,7 @@
  */
 import type { PageWindow } from '../../analyticsModel/pages';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 export interface PagingHandlers {
   goTo(page: number): void;
@@ -28,17 +29,17 @@ export class PagingView {
   private pages = 1;
 
   constructor(handlers: PagingHandlers) {
-    this.first = button('First', () => handlers.goTo(1), { class: 'secondary', attrs: { id: 'page-first', 'aria-label': 'First page' } });
-    this.prev = button('Previous', () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': 'Previous page' } });
-    this.next = button('Next', () => handlers.goTo(this.page + 1), { class: 'secondary', attrs: { id: 'page-next', 'aria-label': 'Next page' } });
-    this.last = button('Last', () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': 'Last page' } });
-    this.exportCsv = button('Export CSV', () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
-    this.exportJson = button('Export JSON', () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
-    this.showAll = button('Show all', () => handlers.showAll(this.showAll.getAttribute('aria-pressed') !== 'true'), {
-      class: 'secondary', attrs: { id: 'show-all', 'aria-pressed': 'false', title: 'Show every row fetched in one scrollable table instead of pages' },
+    this.first = button(t('pager.first'), () => handlers.goTo(1), { class: 'secondary', attrs: { id: 'page-first', 'aria-label': t('pager.firstLabel') } });
+    this.prev = button(t('pager.previous'), () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': t('pager.previousLabel') } });
+    this.next = button(t('pager.next'), () => handlers.goTo(this.page + 1), { class: 'secondary', attrs: { id: 'page-next', 'aria-label': t('pager.nextLabel') } });
+    this.last = button(t('pager.last'), () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': t('pager.lastLabel') } });
+    this.exportCsv = button(t('pager.exportCsv'), () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
+    this.exportJson = button(t('pager.exportJson'), () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
+    this.showAll = button(t('pager.showAll'), () => handlers.showAll(this.showAll.getAttribute('aria-pressed') !== 'true'), {
+      class: 'secondary', attrs: { id: 'show-all', 'aria-pressed': 'false', title: t('pager.showAllTitle') },
     });
     this.nav = [this.first, this.prev, this.next, this.last];
-    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': 'Pages' } }, ...this.nav, this.showAll);
+    const nav = h('nav', { class: 'pager', attrs: { 'aria-label': t('pager.pages') } }, ...this.nav, this.showAll);
     this.root = h('div', { class: 'toolbar' }, this.range, nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
   }
 
@@ -57,7 +58,7 @@ export class PagingView {
     this.next.disabled = busy || !win.canNext;
     this.last.disabled = busy || !win.canLast;
     const waiting = !win.canLast && win.page < win.pages;
-    this.last.title = waiting ? 'The last rows are not fetched yet' : '';
+    this.last.title = waiting ? t('pager.lastWaiting') : '';
     this.showAll.setAttribute('aria-pressed', String(showAll));
     if (focused?.disabled) this.keepFocusNear(focused);
   }

@@ -12,11 +12,13 @@ import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
 import type { Outcome, Progress } from './requests';
 import { isComplete, type RequestKind } from './state';
+import { t } from './l10n';
+import type { PageStringKey } from '../../analyticsModel/pageStrings';
 
 type Answer = Extract<HostMessage, { type: 'queryResult' | 'fetchAllResult' }>;
 type Ask = Omit<Extract<PageMessage, { type: 'query' }>, 'id'> | Omit<Extract<PageMessage, { type: 'fetchAll' }>, 'id'>;
 
-const ACTION: Record<RequestKind, string> = { query: 'The query', rest: 'Fetching the rest of the rows', fetchAll: 'Fetching all pages' };
+const ACTION: Record<RequestKind, PageStringKey> = { query: 'action.query', rest: 'action.rest', fetchAll: 'action.fetchAll' };
 
 /** The query as it is asked: from page 1, 100 rows a page (the fewest requests); the table pages locally. */
 function firstPage(query: AnalyticsQuery): AnalyticsQuery {
@@ -53,7 +55,7 @@ export class QueryFlow {
     if (!r || isComplete(r)) return;
     void this.rest(r, 'auto');
     if (s.resultDropped) {
-      s.notice = `The ${formatInt(r.total)} rows fetched before were too many to keep across a reload; fetching them again.`;
+      s.notice = t('notice.droppedRows', formatInt(r.total));
       ui.status.update(s);
     }
   }
@@ -64,7 +66,7 @@ export class QueryFlow {
     if (!r) return;
     requests.cancel(r.id);
     s.request = undefined;
-    s.notice = `${ACTION[r.kind]} was cancelled.`;
+    s.notice = t('notice.cancelled', t(ACTION[r.kind]));
     this.c.results.render(s);
     this.c.ui.status.update(s);
   }
@@ -150,12 +152,12 @@ export class QueryFlow {
 
   private failed(kind: RequestKind, error: WireError): void {
     const { s, ui } = this.c;
-    const action = ACTION[kind];
+    const action = t(ACTION[kind]);
     s.request = undefined;
     if (error.kind === 'cancelled') {
       // Not the page's own Cancel (that settles quietly): the host stopped it, e.g. the account
       // changed. Stop waiting and say so; a partial result keeps saying what it covers.
-      s.notice = `${action} was stopped: ${error.message}`;
+      s.notice = t('notice.stopped', action, error.message);
     } else if (error.kind === 'invalid-request' && kind !== 'rest') {
       // The server refused the parameters: explain it where they were typed.
       s.formError = { error, action };

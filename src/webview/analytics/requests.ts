@@ -38,6 +38,7 @@ interface Pending {
   progress: ((p: Progress) => void) | undefined;
 }
 
+// l10n-exempt: never shown (whoever cancels has already moved on; see Outcome.byPage)
 const CANCELLED: WireError = { kind: 'cancelled', message: 'Cancelled.' };
 
 export class Requests {

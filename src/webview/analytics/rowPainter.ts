@@ -7,6 +7,7 @@ import type { AnalyticsRecord } from '../../api/schemas';
 import { DASH } from '../../analyticsModel/format';
 import { COLUMNS, formatCell } from '../../analyticsModel/tableModel';
 import { h } from './dom';
+import { t } from './l10n';
 
 /** One cell as shown: its text, class and tooltip ('' for none). */
 interface CellView {
@@ -64,7 +65,7 @@ function rowView(r: AnalyticsRecord): RowView {
     const text = formatCell(c, r);
     const idOnly = c.id === 'task' && r.taskName === null;
     const cls = (c.kind === 'text' ? 'text' : 'num') + (text === DASH ? ' null' : '') + (idOnly ? ' id-only' : '');
-    const title = text === DASH ? 'Not reported' : idOnly ? 'Task name not reported; showing its id' : '';
+    const title = text === DASH ? t('table.notReported') : idOnly ? t('table.idOnly') : '';
     return { text, cls, title };
   });
 }

@@ -6,17 +6,18 @@ import { formatInt } from '../../analyticsModel/format';
 import { button, h } from './dom';
 import { ErrorBox } from './errorBox';
 import type { AppState, PendingRequest } from './state';
+import { t } from './l10n';
 
 export class StatusView {
   readonly root: HTMLElement;
   private readonly busy = h('div', { class: 'busy', attrs: { id: 'busy' } });
   private readonly busyText = h('span', { attrs: { role: 'status', id: 'busy-text' } });
-  private readonly progress = h('progress', { attrs: { id: 'fetch-progress', 'aria-label': 'Rows fetched' } });
+  private readonly progress = h('progress', { attrs: { id: 'fetch-progress', 'aria-label': t('status.rowsFetched') } });
   private readonly notice = h('p', { class: 'notice', attrs: { id: 'notice', role: 'status' } });
   private readonly errorBox: ErrorBox;
 
   constructor(cancel: () => void, copy: (text: string) => void) {
-    const cancelButton = button('Cancel', cancel, { class: 'secondary', attrs: { id: 'cancel' } });
+    const cancelButton = button(t('status.cancel'), cancel, { class: 'secondary', attrs: { id: 'cancel' } });
     this.busy.append(h('span', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }), this.busyText, this.progress, cancelButton);
     this.errorBox = new ErrorBox('error', copy);
     this.root = h('div', { class: 'status' }, this.busy, this.errorBox.root, this.notice);
@@ -42,10 +43,10 @@ export class StatusView {
 }
 
 function busyText(r: PendingRequest): string {
-  if (r.kind === 'query') return 'Running query…';
-  if (r.total === undefined) return r.kind === 'fetchAll' ? 'Fetching all pages…' : 'Fetching the rest of the rows…';
-  const of = r.target !== undefined && r.target < r.total
-    ? `the first ${formatInt(r.target)} rows (${formatInt(r.total)} in all)`
-    : `${formatInt(r.total)} rows`;
-  return `Fetched ${formatInt(r.fetched ?? 0)} of ${of}…`;
+  if (r.kind === 'query') return t('status.running');
+  if (r.total === undefined) return r.kind === 'fetchAll' ? t('status.fetchingAll') : t('status.fetchingRest');
+  const fetched = formatInt(r.fetched ?? 0);
+  return r.target !== undefined && r.target < r.total
+    ? t('status.fetchedOfFirst', fetched, formatInt(r.target), formatInt(r.total))
+    : t('status.fetchedOf', fetched, formatInt(r.total));
 }

@@ -11,6 +11,7 @@ import { COLUMNS, sortRecords, type SortState } from '../../analyticsModel/table
 import { button, h } from './dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
 import { RowPainter } from './rowPainter';
+import { columnText, t } from './l10n';
 
 export class TableView {
   readonly root: HTMLElement;
@@ -32,24 +33,25 @@ export class TableView {
   private shown: RowWindow | undefined;
   /** Measured from the first rendered row; rows never wrap, so every row has this height. */
   private rowHeight = 0;
-  private readonly emptyRow = h('tr', {}, h('td', { class: 'empty', text: 'No rows', attrs: { colspan: String(COLUMNS.length) } }));
+  private readonly emptyRow = h('tr', {}, h('td', { class: 'empty', text: t('table.noRows'), attrs: { colspan: String(COLUMNS.length) } }));
 
   constructor(private readonly onSort: (column: string) => void) {
     const headRow = h('tr', { attrs: { 'aria-rowindex': '1' } });
     for (const c of COLUMNS) {
-      const b = button(c.header, () => this.onSort(c.id), { class: 'sort', attrs: { title: `${c.title}. Sort by ${c.header}` } });
+      const { header, title } = columnText(c);
+      const b = button(header, () => this.onSort(c.id), { class: 'sort', attrs: { title: t('table.sortBy', title, header) } });
       b.append(h('span', { class: 'sort-indicator', attrs: { 'aria-hidden': 'true' } }));
       const th = h('th', { class: c.kind === 'text' ? 'text' : 'num', attrs: { scope: 'col', 'data-column': c.id } }, b);
       this.headers.set(c.id, th);
       headRow.append(th);
     }
     this.thead = h('thead', {}, headRow);
-    this.table = h('table', { class: 'records', attrs: { 'aria-label': 'Analytics records', 'aria-describedby': 'table-caption-note', 'aria-rowcount': '1' } },
-      h('caption', { class: 'visually-hidden', text: 'Analytics records. Column headers are buttons that sort the table.', attrs: { id: 'table-caption-note' } }),
+    this.table = h('table', { class: 'records', attrs: { 'aria-label': t('table.label'), 'aria-describedby': 'table-caption-note', 'aria-rowcount': '1' } },
+      h('caption', { class: 'visually-hidden', text: t('table.caption'), attrs: { id: 'table-caption-note' } }),
       this.thead,
       this.tbody,
     );
-    this.scroller = h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': 'Records table' } }, this.table);
+    this.scroller = h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': t('table.region') } }, this.table);
     // Scrolling brings other rows into the window; a scroll event comes at most once a frame.
     this.scroller.addEventListener('scroll', () => this.renderWindow(), { passive: true });
     this.root = h('div', { class: 'table-wrap' }, this.scroller);

@@ -6,12 +6,13 @@
  */
 import { formatInt } from '../../analyticsModel/format';
 import { button, h } from './dom';
+import { t } from './l10n';
 
 /** Chips shown before the rest collapse behind the toggle. */
 export const VISIBLE_CHIPS = 5;
 
 export class TaskChips {
-  readonly list = h('ul', { class: 'chips', attrs: { id: 'f-tasks', 'aria-label': 'Chosen tasks' } });
+  readonly list = h('ul', { class: 'chips', attrs: { id: 'f-tasks', 'aria-label': t('chips.label') } });
   readonly toggle: HTMLButtonElement;
   private expanded = false;
   /** The chosen ids last rendered: a different choice starts collapsed again. */
@@ -30,10 +31,10 @@ export class TaskChips {
     if (key !== this.shownKey) this.expanded = false;
     this.shownKey = key;
     const items = taskIds.length === 0
-      ? [h('li', { class: 'chip all', text: 'All tasks' })]
+      ? [h('li', { class: 'chip all', text: t('chips.allTasks') })]
       : taskIds.map((id, i) => {
         const name = taskLabels[i];
-        return h('li', { class: name ? 'chip' : 'chip unnamed', text: name || id, attrs: { title: `Task ID ${id}` } });
+        return h('li', { class: name ? 'chip' : 'chip unnamed', text: name || id, attrs: { title: t('chips.taskId', id) } });
       });
     this.list.replaceChildren(...items);
     this.applyExpanded();
@@ -49,8 +50,8 @@ export class TaskChips {
     const hidden = chips.length - VISIBLE_CHIPS;
     chips.forEach((chip, i) => { chip.hidden = !this.expanded && i >= VISIBLE_CHIPS; });
     this.toggle.hidden = hidden <= 0;
-    this.toggle.textContent = this.expanded ? 'Show fewer' : `+${formatInt(hidden)} more`;
+    this.toggle.textContent = this.expanded ? t('chips.fewer') : t('chips.more', formatInt(hidden));
     this.toggle.setAttribute('aria-expanded', String(this.expanded));
-    this.toggle.title = this.expanded ? 'Show only the first tasks' : `Show all ${formatInt(chips.length)} chosen tasks`;
+    this.toggle.title = this.expanded ? t('chips.fewerTitle') : t('chips.moreTitle', formatInt(chips.length));
   }
 }

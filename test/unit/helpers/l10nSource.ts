@@ -3,9 +3,10 @@
  * messages the code passes to `l10n.t` (the keys of l10n/bundle.l10n.json, written by
  * scripts/l10n-bundle.mjs), and which user-facing places get a plain literal instead.
  *
- * Host side only: the analytics page (src/webview, and the words of src/analyticsModel it shows),
- * the embedded service (src/sandbox), the client (src/api: text of the wire and the log) and the
- * MCP server's entry are not localised.
+ * Host side only: the analytics page (src/webview, and the words of src/analyticsModel it shows)
+ * speaks from its own table (src/analyticsModel/pageStrings.ts, whose values are bundle messages
+ * too: pageTableMessages; its guard is pageL10nSource.ts); the embedded service (src/sandbox), the
+ * client (src/api: text of the wire and the log) and the MCP server's entry are not localised.
  * A literal that must stay as it is carries a `l10n-exempt` comment on its line or the line before.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,11 +35,11 @@ export interface Place {
   text: string;
 }
 
-function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
+export function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 }
 
-function place(node: ts.Node, src: ts.SourceFile, root: string): Place {
+export function place(node: ts.Node, src: ts.SourceFile, root: string): Place {
   const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
   return { file: path.relative(root, src.fileName).split(path.sep).join('/'), line: line + 1, text: node.getText(src).slice(0, 120) };
 }
@@ -56,9 +57,44 @@ export interface Keys {
   dynamic: Place[];
 }
 
-/** Every message passed to the translator, with where. */
-export function translatedKeys(files = hostSources(), root = ROOT): Keys {
-  const keys = new Map<string, Place[]>();
+/** The analytics page's string table: the host translates each of its values (analytics/pageStrings.ts). */
+export const PAGE_TABLE = 'src/analyticsModel/pageStrings.ts';
+
+/** The English values of the page's table (`PAGE_STRINGS`), with where: every one is a message of the bundle. */
+export function pageTableMessages(root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Map<string, Place[]> {
+  const file = path.join(root, PAGE_TABLE);
+  const src = parse(file, read(file));
+  const out = new Map<string, Place[]>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'PAGE_STRINGS' && node.initializer) {
+      let init: ts.Expression = node.initializer;
+      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      if (!ts.isObjectLiteralExpression(init)) throw new Error(`${PAGE_TABLE}: PAGE_STRINGS is not an object literal`);
+      for (const p of init.properties) {
+        if (!ts.isPropertyAssignment(p) || !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))) {
+          throw new Error(`${PAGE_TABLE}:${place(p, src, root).line}: every entry of PAGE_STRINGS must be a plain string literal`);
+        }
+        const text = p.initializer.text;
+        out.set(text, [...(out.get(text) ?? []), place(p.initializer, src, root)]);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  if (out.size === 0) throw new Error(`${PAGE_TABLE}: no PAGE_STRINGS found`);
+  return out;
+}
+
+/** `t(x)` marked `l10n-table`: it translates the page table's values, which pageTableMessages reads. */
+function tableCall(node: ts.Node, src: ts.SourceFile): boolean {
+  const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
+  const lines = src.text.split('\n');
+  return [lines[line], lines[line - 1]].some((l) => l?.includes('l10n-table') === true);
+}
+
+/** Every message passed to the translator, with where; plus the page table's messages (`withPage`). */
+export function translatedKeys(files = hostSources(), root = ROOT, withPage = true): Keys {
+  const keys = new Map<string, Place[]>(withPage ? pageTableMessages(root) : []);
   const dynamic: Place[] = [];
   for (const file of files) {
     const src = parse(file);
@@ -67,7 +103,7 @@ export function translatedKeys(files = hostSources(), root = ROOT): Keys {
         const first = node.arguments[0];
         if (first !== undefined && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
           keys.set(first.text, [...(keys.get(first.text) ?? []), place(first, src, root)]);
-        } else {
+        } else if (!tableCall(node, src)) {
           dynamic.push(place(node, src, root));
         }
       }
@@ -90,12 +126,12 @@ const SCREEN_PROPS = new Set([
 const SCREEN_ASSIGNED = new Set([...SCREEN_PROPS, 'text', 'name']);
 
 /** Literal words: letters outside `${…}` and `$(codicon)`. */
-function hasWords(text: string): boolean {
+export function hasWords(text: string): boolean {
   return /\p{L}/u.test(text.replace(/\$\([\w~-]+\)/g, ''));
 }
 
 /** A literal the user would read as is: a string with words, or a branch of one that is. */
-function plainLiterals(expr: ts.Expression): ts.Node[] {
+export function plainLiterals(expr: ts.Expression): ts.Node[] {
   if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return hasWords(expr.text) ? [expr] : [];
   if (ts.isTemplateExpression(expr)) {
     const literalText = [expr.head.text, ...expr.templateSpans.map((s) => s.literal.text)].join('');
@@ -111,11 +147,11 @@ function plainLiterals(expr: ts.Expression): ts.Node[] {
   return [];
 }
 
-function propName(name: ts.PropertyName): string {
+export function propName(name: ts.PropertyName): string {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : '';
 }
 
-function calleeName(node: ts.CallExpression | ts.NewExpression): string {
+export function calleeName(node: ts.CallExpression | ts.NewExpression): string {
   const callee = node.expression;
   if (ts.isIdentifier(callee)) return callee.text;
   if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
@@ -132,7 +168,7 @@ function screenArguments(node: ts.CallExpression | ts.NewExpression): readonly t
   return [];
 }
 
-function exempt(node: ts.Node, src: ts.SourceFile): boolean {
+export function exempt(node: ts.Node, src: ts.SourceFile): boolean {
   const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
   const lines = src.text.split('\n');
   return [lines[line], lines[line - 1]].some((l) => l?.includes('l10n-exempt') === true);

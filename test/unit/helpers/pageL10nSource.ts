@@ -1,0 +1,67 @@
+/**
+ * The analytics page's side of the l10n guard: reads src/webview/** with the TypeScript parser and
+ * finds plain literals with words where the page puts text on screen, instead of its table's
+ * `t(key)` (src/webview/analytics/l10n.ts). A literal that is one of the table's keys is a key,
+ * not words. A literal that must stay carries a `l10n-exempt` comment on its line or the line before.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import { PAGE_STRINGS } from '../../../src/analyticsModel/pageStrings';
+import { ROOT, calleeName, exempt, parse, place, plainLiterals, propName, type Place } from './l10nSource';
+
+export function pageSources(root = ROOT): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
+    });
+  return walk(path.join(root, 'src', 'webview')).sort();
+}
+
+/** Properties whose value reaches the screen: h()/button() props and attrs, and the page state's texts. */
+const SCREEN_PROPS = new Set([
+  'text', 'title', 'label', 'placeholder', 'message', 'notice', 'action',
+  'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'alt',
+]);
+/** Set on an element (or the state) that is on screen. */
+const SCREEN_ASSIGNED = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'ariaDescription', 'notice', 'label', 'data']);
+/** Attributes a person (or a screen reader) reads. */
+const SCREEN_ATTRS = new Set(['title', 'placeholder', 'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'alt']);
+/** DOM calls whose string arguments become text nodes. */
+const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'before', 'after', 'createTextNode', 'replaceWith']);
+const KEYS = new Set<string>(Object.keys(PAGE_STRINGS));
+
+function words(expr: ts.Expression): ts.Node[] {
+  return plainLiterals(expr).filter((n) => !((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && KEYS.has(n.text)));
+}
+
+/** The page's on-screen places that get a plain literal instead of `t(key)`. */
+export function pageLiterals(files = pageSources(), root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Place[] {
+  const found: Place[] = [];
+  for (const file of files) {
+    const src = parse(file, read(file));
+    const report = (nodes: readonly ts.Node[]) => {
+      for (const n of nodes) if (!exempt(n, src)) found.push(place(n, src, root));
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node)) {
+        const name = calleeName(node);
+        const args = node.arguments;
+        if (name === 't' || name === 'tOr' || name === 'pageText') return; // the table's keys and fallbacks are data
+        if (name === 'h') report(args.slice(2).flatMap(words)); // children
+        if (name === 'button' && args[0]) report(words(args[0])); // its label
+        if (TEXT_CALLS.has(name)) report(args.flatMap(words));
+        const attr = args[0];
+        if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1]) report(words(args[1]));
+      } else if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name))) {
+        report(words(node.initializer));
+      } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && SCREEN_ASSIGNED.has(node.left.name.text)) {
+        report(words(node.right));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return found;
+}
