@@ -75,7 +75,7 @@ function radix(hi: Uint32Array, lo: Uint32Array): Uint32Array {
     count.fill(0);
     for (let j = 0; j < m; j++) (count[(((word[from[j] as number] as number) >>> shift) & 0xffff) + 1] as number)++;
     // A digit every key shares (the high bits of small integers, often) changes nothing: skipped.
-    if (m === 0 || count.some((c) => c === m)) continue;
+    if (m === 0 || count[(((word[from[0] as number] as number) >>> shift) & 0xffff) + 1] === m) continue;
     for (let d = 1; d <= 0x10000; d++) count[d] = (count[d] as number) + (count[d - 1] as number);
     for (let j = 0; j < m; j++) {
       const p = from[j] as number;

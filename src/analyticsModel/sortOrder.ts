@@ -101,23 +101,40 @@ function build(records: readonly AnalyticsRecord[], column: SortColumn): ColumnO
 
 /**
  * Text: each distinct value collated once; values the collator calls equal share a rank (so they
- * stay ties, in their original order). Rows without text rank after every value.
+ * stay ties, in their original order). Rows without text rank after every value. One hash look-up
+ * per row (first-seen ids), then ranks by id: no string is hashed twice.
  */
 function textOrder(texts: readonly (string | undefined)[]): KeyedOrder {
-  const distinct = new Set<string>();
-  for (const t of texts) if (t !== undefined) distinct.add(t);
-  const ordered = [...distinct].sort(TABLE_COLLATOR.compare);
-  const rankOf = new Map<string, number>();
-  let r = 0;
-  ordered.forEach((value, i) => {
-    if (i > 0 && TABLE_COLLATOR.compare(ordered[i - 1] as string, value) !== 0) r++;
-    rankOf.set(value, r);
-  });
-  const levels = ordered.length === 0 ? 0 : r + 1;
-  const ranks = new Float64Array(texts.length);
-  for (let i = 0; i < texts.length; i++) {
+  const n = texts.length;
+  const idOf = new Map<string, number>();
+  const distinct: string[] = [];
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
     const t = texts[i];
-    ranks[i] = t === undefined ? levels : (rankOf.get(t) ?? levels);
+    if (t === undefined) {
+      ids[i] = -1;
+      continue;
+    }
+    let id = idOf.get(t);
+    if (id === undefined) {
+      id = distinct.length;
+      idOf.set(t, id);
+      distinct.push(t);
+    }
+    ids[i] = id;
+  }
+  const byText = distinct.map((_, id) => id).sort((a, b) => TABLE_COLLATOR.compare(distinct[a] as string, distinct[b] as string));
+  const rankOfId = new Float64Array(distinct.length);
+  let r = 0;
+  byText.forEach((id, i) => {
+    if (i > 0 && TABLE_COLLATOR.compare(distinct[byText[i - 1] as number] as string, distinct[id] as string) !== 0) r++;
+    rankOfId[id] = r;
+  });
+  const levels = distinct.length === 0 ? 0 : r + 1;
+  const ranks = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i] as number;
+    ranks[i] = id < 0 ? levels : (rankOfId[id] as number);
   }
   return rankOrder(ranks, levels);
 }

@@ -11,6 +11,7 @@ import { COLUMNS, sortedOrder, type SortState } from '../../analyticsModel/table
 import { button, h } from './dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
 import { RowPainter } from './rowPainter';
+import { SortWarmer } from './sortWarmer';
 
 export class TableView {
   readonly root: HTMLElement;
@@ -22,6 +23,7 @@ export class TableView {
   private readonly topSpacer = spacerRow();
   private readonly bottomSpacer = spacerRow();
   private readonly painter = new RowPainter();
+  private readonly warmer = new SortWarmer(COLUMNS);
   private records: readonly AnalyticsRecord[] = [];
   /** Row indexes of `records` in the sort's order (cached per result and column); undefined: as given. */
   private order: Uint32Array | undefined;
@@ -61,6 +63,7 @@ export class TableView {
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
     const reordered = records !== this.records || !sameSort;
     if (reordered) this.reorder(records, sort);
+    this.warmer.warm(records);
     const moved = start !== this.start || end !== this.end;
     this.start = start;
     this.end = Math.max(start, end);
