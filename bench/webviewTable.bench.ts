@@ -86,13 +86,30 @@ async function tableFrame(wb: Workbench): Promise<Frame> {
 /** Runs a query of `days` days in the panel, waits for every row, and shows them all. */
 async function loadRows(wb: Workbench, end: string, days: number, total: number): Promise<number> {
   const view = wb.webview();
+  log(`query of ${days} days (${total} rows)`);
   await view.locator('#f-granularity').selectOption('Day');
   await view.locator('#f-end').fill(end);
   await view.locator('#f-start').fill(addDays(end, -(days - 1)));
   await view.locator('#f-pageSize').fill('100');
   const t0 = Date.now();
   await view.locator('#run').click();
-  await view.locator('#coverage', { hasText: `Figures for all ${total.toLocaleString('en-US')} rows` }).waitFor({ timeout: FETCH_TIMEOUT_MS });
+  const done = view.locator('#coverage', { hasText: `Figures for all ${total.toLocaleString('en-US')} rows` });
+  // Progress in the log, and a clear failure (with what the page says) instead of a silent wait.
+  while (!(await done.isVisible())) {
+    const said = await Promise.all(['#error', '#form-error', '#notice', '#busy-text', '#coverage'].map(async (sel) => {
+      const el = view.locator(sel);
+      return (await el.isVisible().catch(() => false)) ? `${sel}: ${(await el.innerText().catch(() => '')).slice(0, 160)}` : '';
+    }));
+    log(said.filter(Boolean).join(' | ') || 'waiting');
+    // Short of every row (the panel stops at scrapedeck.analytics.autoFetchRows): "Fetch all pages", as a user would.
+    const more = view.locator('#coverage-fetch-all');
+    if (await more.isVisible().catch(() => false)) await more.click();
+    if (Date.now() - t0 > FETCH_TIMEOUT_MS || said.some((t) => t.startsWith('#error') || t.startsWith('#form-error'))) {
+      await wb.screenshot('bench-webview-table-failed');
+      throw new Error(`the panel did not show all ${total} rows: ${said.filter(Boolean).join(' | ')}`);
+    }
+    await wb.page.waitForTimeout(5000);
+  }
   const fetchMs = Date.now() - t0;
   await view.locator('#show-all').click();
   await view.locator('#rows-range', { hasText: `All ${total.toLocaleString('en-US')} rows` }).waitFor();
@@ -140,6 +157,7 @@ export default async function run(): Promise<BenchSection> {
     await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
     await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
     await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
+    log('signed in');
     await wb.runCommand('Scrapedeck: Open Task Analytics');
     await wb.webview().locator('#run').waitFor();
     log('panel open; fetching');

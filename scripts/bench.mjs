@@ -29,7 +29,8 @@ await esbuild.build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['vscode'],
+  // playwright-core reads its own package.json from disk: required from node_modules, not bundled.
+  external: ['vscode', 'playwright-core'],
   sourcemap: 'inline',
   logLevel: 'warning',
 });
