@@ -98,7 +98,7 @@ async function loadRows(wb: Workbench, end: string, days: number, total: number)
   while (!(await done.isVisible())) {
     const said = await Promise.all(['#error', '#form-error', '#notice', '#busy-text', '#coverage'].map(async (sel) => {
       const el = view.locator(sel);
-      return (await el.isVisible().catch(() => false)) ? `${sel}: ${(await el.innerText().catch(() => '')).slice(0, 160)}` : '';
+      return (await el.isVisible().catch(() => false)) ? `${sel}: ${(await el.innerText({ timeout: 1000 }).catch(() => '')).slice(0, 160)}` : '';
     }));
     log(said.filter(Boolean).join(' | ') || 'waiting');
     // Short of every row (the panel stops at scrapedeck.analytics.autoFetchRows): "Fetch all pages", as a user would.
@@ -111,9 +111,28 @@ async function loadRows(wb: Workbench, end: string, days: number, total: number)
     await wb.page.waitForTimeout(5000);
   }
   const fetchMs = Date.now() - t0;
-  await view.locator('#show-all').click();
+  // "Show all" is page state: still on from the previous result, a click would turn it off.
+  if ((await view.locator('#show-all').getAttribute('aria-pressed')) !== 'true') await view.locator('#show-all').click();
   await view.locator('#rows-range', { hasText: `All ${total.toLocaleString('en-US')} rows` }).waitFor();
   return fetchMs;
+}
+
+/** A timed row against the 100 ms target, and its spread. */
+function pushTarget(rows: BenchRow[], name: string, xs: Timing[]): void {
+  const m = median(xs.map((t) => t.frame));
+  rows.push({ name, value: ms(m), against: `bound ${TARGET_MS} ms`, ratio: m / TARGET_MS, target: '≤ 1.00 x', pass: m <= TARGET_MS });
+  rows.push({ name: '  spread (min – max); script + layout alone; to the page free again', value: `${spread(xs.map((t) => t.frame))}; ${ms(median(xs.map((t) => t.sync)))}; ${ms(median(xs.map((t) => t.settled)))}` });
+}
+
+/** A result the page keeps with setState (≤ 5,000 rows): sorts timed to the frame, and to the page free again. */
+async function keptResult(wb: Workbench, end: string, kept: { days: number; total: number }, rows: BenchRow[]): Promise<void> {
+  await loadRows(wb, end, kept.days, kept.total);
+  const keptFrame = await tableFrame(wb);
+  const keptSorts: Timing[] = [];
+  for (let pass = 0; pass < PASSES; pass++) for (const column of SORTS) keptSorts.push(await timed(keptFrame, 'sort', column));
+  pushTarget(rows, `Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`, keptSorts);
+  const settledGap = median(keptSorts.map((t) => t.settled - t.frame));
+  rows.push({ name: '  after the frame: the save (setState serialising the kept rows) and two frames', value: ms(settledGap) });
 }
 
 export default async function run(): Promise<BenchSection> {
@@ -166,7 +185,10 @@ export default async function run(): Promise<BenchSection> {
     const fetchMs = await loadRows(wb, end, big.days, big.total);
     log(`fetched in ${(fetchMs / 1000).toFixed(0)} s`);
     const frame = await tableFrame(wb);
-    const warm = await frame.evaluate(() => performance.getEntriesByName('scrapedeck:sort-warm').map((e) => ({ column: String((e as unknown as { detail: unknown }).detail), ms: e.duration })));
+    // The warm-up of this result only (the partial results before it were warmed too).
+    const warm = (await frame.evaluate(() => performance.getEntriesByName('scrapedeck:sort-warm')
+      .map((e) => ({ ...((e as unknown as { detail: { column: string; rows: number } }).detail), ms: e.duration }))))
+      .filter((w) => w.rows === big.total);
     const first = new Map<string, Timing>();
     const sorts = new Map<string, Timing[]>(SORTS.map((c) => [c, []]));
     const reverses = new Map<string, Timing[]>(SORTS.map((c) => [c, []]));
@@ -182,11 +204,7 @@ export default async function run(): Promise<BenchSection> {
       log(`pass ${pass + 1} done`);
     }
     await wb.screenshot('bench-webview-table-100k');
-    const target = (name: string, xs: Timing[]): void => {
-      const m = median(xs.map((t) => t.frame));
-      rows.push({ name, value: ms(m), against: `bound ${TARGET_MS} ms`, ratio: m / TARGET_MS, target: '≤ 1.00 x', pass: m <= TARGET_MS });
-      rows.push({ name: '  spread (min – max); script + layout alone; to the page free again', value: `${spread(xs.map((t) => t.frame))}; ${ms(median(xs.map((t) => t.sync)))}; ${ms(median(xs.map((t) => t.settled)))}` });
-    };
+    const target = (name: string, xs: Timing[]): void => pushTarget(rows, name, xs);
     const n = big.total.toLocaleString('en-US');
     rows.push({ name: `Rows fetched into the panel by the extension (${big.days} days, 100 a request)`, value: n, against: `in ${(fetchMs / 1000).toFixed(0)} s` });
     for (const column of SORTS) {
@@ -204,13 +222,10 @@ export default async function run(): Promise<BenchSection> {
     rows.push({ name: `Cold order, slowest of all ${warm.length} columns (idle-time script)`, value: ms(slowest), against: `bound ${TARGET_MS} ms`, ratio: slowest / TARGET_MS, target: '≤ 1.00 x', pass: slowest <= TARGET_MS });
 
     // A kept result: each save serialises its rows (VS Code's setState); it follows the frame now.
-    await loadRows(wb, end, kept.days, kept.total);
-    const keptFrame = await tableFrame(wb);
-    const keptSorts: Timing[] = [];
-    for (let pass = 0; pass < PASSES; pass++) for (const column of SORTS) keptSorts.push(await timed(keptFrame, 'sort', column));
-    target(`Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`, keptSorts);
-    const settledGap = median(keptSorts.map((t) => t.settled - t.frame));
-    rows.push({ name: '  after the frame: the save (setState serialising the kept rows) and two frames', value: ms(settledGap) });
+    await keptResult(wb, end, kept, rows).catch(async (error: unknown) => {
+      await wb.screenshot('bench-webview-table-kept-failed').catch(() => undefined);
+      notes.push(`the ${kept.total}-row (setState) case failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    });
     notes.push(
       `one panel in code-server ${server.origin.replace(/:\d+$/, '')} (Chromium headless, 1400×900); ${PASSES} passes over ${SORTS.length} columns and 3 scroll positions`,
       'times are the webview page\'s performance.now(): from the click (or scrollTop) to the first frame after the rows changed, plus one task',

@@ -57,7 +57,12 @@ export class Host {
       this.pendingSave = undefined;
       if (next) this.api.setState(keepable(next));
     };
-    requestAnimationFrame(() => setTimeout(flush, 0));
+    // After the frame, when the page is idle: a task queued right after it could still run before
+    // the compositor shows the frame (and before the next input).
+    requestAnimationFrame(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(flush, { timeout: SAVE_LATEST_MS });
+      else setTimeout(flush, 0);
+    });
     setTimeout(flush, SAVE_LATEST_MS);
   }
 }
