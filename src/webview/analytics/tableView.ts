@@ -7,11 +7,12 @@
  * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
 import type { AnalyticsRecord } from '../../api/schemas';
-import { COLUMNS, sortRecords, type SortState } from '../../analyticsModel/tableModel';
+import { COLUMNS, sortedOrder, type SortState } from '../../analyticsModel/tableModel';
 import { button, h } from './dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
 import { RowPainter } from './rowPainter';
 import { columnText, t } from './l10n';
+import { SortWarmer } from './sortWarmer';
 
 export class TableView {
   readonly root: HTMLElement;
@@ -23,8 +24,10 @@ export class TableView {
   private readonly topSpacer = spacerRow();
   private readonly bottomSpacer = spacerRow();
   private readonly painter = new RowPainter();
+  private readonly warmer = new SortWarmer(COLUMNS);
   private records: readonly AnalyticsRecord[] = [];
-  private sorted: readonly AnalyticsRecord[] = [];
+  /** Row indexes of `records` in the sort's order (cached per result and column); undefined: as given. */
+  private order: Uint32Array | undefined;
   private sortKey: SortState | undefined;
   /** The rows the table holds: [start, end) of the sorted rows. */
   private start = 0;
@@ -61,20 +64,21 @@ export class TableView {
   update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number): void {
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
     const reordered = records !== this.records || !sameSort;
-    if (reordered) this.order(records, sort);
+    if (reordered) this.reorder(records, sort);
+    this.warmer.warm(records);
     const moved = start !== this.start || end !== this.end;
     this.start = start;
     this.end = Math.max(start, end);
     // Another page, or a shorter or longer range: its rows start at the top of the table.
     if (moved && this.scroller.scrollTop > 0) this.scroller.scrollTop = 0;
-    this.table.setAttribute('aria-rowcount', String(this.sorted.length + 1));
+    this.table.setAttribute('aria-rowcount', String(this.records.length + 1));
     this.renderWindow(reordered || moved);
   }
 
-  private order(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {
+  private reorder(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {
     this.records = records;
     this.sortKey = sort;
-    this.sorted = sort ? sortRecords(records, sort) : records;
+    this.order = sortedOrder(records, sort);
     for (const [id, th] of this.headers) {
       const direction = sort?.column === id ? sort.direction : undefined;
       if (direction) th.setAttribute('aria-sort', direction === 'asc' ? 'ascending' : 'descending');
@@ -121,7 +125,7 @@ export class TableView {
     }
     for (let i = 0; i < n; i++) {
       const index = this.start + win.first + i;
-      this.painter.paint(i, this.sorted[index] as AnalyticsRecord);
+      this.painter.paint(i, this.records[this.order ? (this.order[index] as number) : index] as AnalyticsRecord);
       // Header row is 1; body rows count from 2 over every row the table holds.
       (rows[i] as HTMLTableRowElement).setAttribute('aria-rowindex', String(index + 2));
     }
