@@ -103,4 +103,20 @@ describe('analytics page: sorting a long table', function () {
     assert.deepEqual(saved.sort, { column: 'balance', direction: 'asc' });
     assert.equal(saved.result?.records.length, all.length, 'the kept result is saved with it');
   });
+
+  it('saves a small result\'s sort in the next task, without waiting for a frame (a tab hidden at once keeps it)', async () => {
+    const all = grid(5, 10, '2026-11-22');
+    await runAndAnswer(p, all, all.length);
+    await p.page.locator('#coverage', { hasText: `Figures for all ${all.length} rows` }).waitFor();
+    const seen = await p.page.evaluate(async () => {
+      type G = { __setStateCalls: number; __vsState?: { sort?: { column: string } }; document: { querySelector(s: string): { click(): void } | null } };
+      const g = globalThis as unknown as G;
+      await new Promise((r) => setTimeout(r, 300)); // the saves of loading the result are done
+      const before = g.__setStateCalls;
+      g.document.querySelector('th[data-column="balance"] button')?.click();
+      await new Promise((r) => setTimeout(r, 0));
+      return { saved: g.__setStateCalls - before, column: g.__vsState?.sort?.column };
+    });
+    assert.deepEqual(seen, { saved: 1, column: 'balance' });
+  });
 });

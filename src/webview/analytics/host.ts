@@ -42,7 +42,8 @@ export class Host {
    * Saves after the next paint, coalescing bursts (typing, paging, sorting) into one copy: VS Code's
    * setState serialises the whole state (a kept result of 5,000 rows took 50-140 ms), and in the
    * task that answers a click it delayed the very frame that shows the click's effect. The frame
-   * comes first; a page that paints no frame (hidden) still saves within SAVE_LATEST_MS.
+   * comes first; a page that paints no frame (hidden) still saves within SAVE_LATEST_MS. A state
+   * without many rows to copy is saved in the next task instead.
    */
   save(state: PageState): void {
     this.pendingSave = state;
@@ -57,6 +58,12 @@ export class Host {
       this.pendingSave = undefined;
       if (next) this.api.setState(keepable(next));
     };
+    // A small state costs little to copy: saved in the next task, as soon as possible, so a panel
+    // hidden (and so torn down) right after a click still keeps it.
+    if (keptRecords(state) <= SAVE_AT_ONCE_RECORDS) {
+      setTimeout(flush, 0);
+      return;
+    }
     // After the frame, when the page is idle: a task queued right after it could still run before
     // the compositor shows the frame (and before the next input).
     requestAnimationFrame(() => {
@@ -69,6 +76,13 @@ export class Host {
 
 /** The latest a save waits for a frame. */
 const SAVE_LATEST_MS = 250;
+/** Up to this many kept records, a save does not wait for the frame (copying them takes a few ms). */
+const SAVE_AT_ONCE_RECORDS = 500;
+
+const keptRecords = (state: PageState): number => {
+  const n = state.result?.records.length ?? 0;
+  return n > MAX_KEPT_RECORDS ? 0 : n;
+};
 
 /** A big "all pages" result is dropped from the kept state; the page says so after a reload. */
 function keepable(state: PageState): PageState {
