@@ -18,7 +18,10 @@ export class ResultsRenderer {
     const r = s.result;
     const visible = r !== undefined && !s.resultDropped;
     this.ui.results.hidden = !visible;
-    if (!visible) return this.ui.paging.update(undefined, 0, false);
+    if (!visible) {
+      this.ui.table.stopWarming();
+      return this.ui.paging.update(undefined, 0, false);
+    }
     const rows = r.records.length;
     const win = s.showAll ? allRowsWindow(rows, r.total) : pageWindow(s.form?.page ?? 1, s.pageSize, rows, r.total);
     // While a new query is on its way, the pager waits; the rest of this result can still be paged.

@@ -21,6 +21,11 @@ export class SortWarmer {
     if (this.records) this.next(this.records, 0);
   }
 
+  /** Drops the result being prepared (it left the screen): its remaining columns are not computed. */
+  stop(): void {
+    this.records = undefined;
+  }
+
   private next(records: readonly AnalyticsRecord[], index: number): void {
     const column = this.columns[index];
     if (!column) return;

@@ -60,6 +60,11 @@ export class TableView {
     this.root = h('div', { class: 'table-wrap' }, this.scroller);
   }
 
+  /** The result left the screen (cleared, dropped): stop preparing its orders. */
+  stopWarming(): void {
+    this.warmer.stop();
+  }
+
   /** Shows rows [start, end) of `records` in the given order (the sorted order is cached). */
   update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number): void {
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
