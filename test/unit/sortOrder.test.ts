@@ -1,23 +1,10 @@
 /** The table's cached row orders (src/analyticsModel/sortOrder.ts) against the comparator sort they replace. */
 import * as assert from 'node:assert/strict';
 import { SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analyticsModel/sortOrder';
-import { findColumn, sortRecords, type Column, type SortDirection } from '../../src/analyticsModel/tableModel';
+import { sortRecords, type Column, type SortDirection } from '../../src/analyticsModel/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas';
+import { col, rec } from './helpers/tableRecords';
 
-function rec(id: string, runCount: number | null, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
-  return {
-    taskId: id, userId: 'u', taskName: `Task ${id}`, dayKey: '2026-11-20', weekStartDate: null, weekEndDate: null, collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null },
-    executionMetrics: { runCount, successCount: null, failureCount: null, durationPerRunSeconds: null, totalExecutionSeconds: null, successRate: null, failureRate: null },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
-    ...extra,
-  };
-}
-const col = (id: string): Column => {
-  const c = findColumn(id);
-  assert.ok(c, id);
-  return c;
-};
 const ids = (records: readonly AnalyticsRecord[], order: Uint32Array): string[] => [...order].map((i) => (records[i] as AnalyticsRecord).taskId);
 
 /** The table's sort before the cached orders: one comparator over every pair, nulls last, stable. */

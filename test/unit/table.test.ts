@@ -1,23 +1,10 @@
 /** The records table as data (src/analyticsModel/tableModel.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
 import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analyticsModel/format';
-import { COLUMNS, findColumn, formatCell, nextSort, sortRecords, type Column } from '../../src/analyticsModel/tableModel';
+import { COLUMNS, formatCell, nextSort, sortRecords } from '../../src/analyticsModel/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas';
+import { col, rec } from './helpers/tableRecords';
 
-function rec(id: string, runCount: number | null, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
-  return {
-    taskId: id, userId: 'u', taskName: `Task ${id}`, dayKey: '2026-11-20', weekStartDate: null, weekEndDate: null, collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null },
-    executionMetrics: { runCount, successCount: null, failureCount: null, durationPerRunSeconds: null, totalExecutionSeconds: null, successRate: null, failureRate: null },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
-    ...extra,
-  };
-}
-const col = (id: string): Column => {
-  const c = findColumn(id);
-  assert.ok(c, id);
-  return c;
-};
 
 describe('analytics table model', () => {
   it('has a column for every field of the record and every metric', () => {
