@@ -8,15 +8,16 @@
  * changed (tableTiming.ts). Then a 5,000-row result, the most the page keeps with setState:
  * VS Code serialises it on each save, which now runs after the sort's frame, not before it.
  */
-import { existsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Frame } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { addDays, todayUtc } from '../src/api/dates';
-import { Workbench, type RunFolders, type SandboxInfo } from '../test/e2e/support';
+import type { SandboxInfo, Workbench } from '../test/e2e/support';
 import { median, ms, spread, timed, type Timing } from './tableTiming';
 import type { BenchRow, BenchSection } from './types';
+import { openWorkbench, type WorkbenchSession } from './workbenchSession';
 
 const TARGET_MS = 100;
 const MAX_ROWS = 100_000;
@@ -28,16 +29,6 @@ const PASSES = Number(process.env.WEBVIEW_TABLE_PASSES ?? 3);
 const SORTS = ['task', 'dayKey', 'runCount', 'durationPerRunSeconds', 'successRate', 'balance'];
 const FETCH_TIMEOUT_MS = 20 * 60_000;
 
-interface ProjectLib { ROOT: string; VSIX: string; CHROMIUM: string; CHROMIUM_ARGS: string[]; ensureVscode(): Promise<void>; packageVsix(): Promise<string> }
-interface Server { origin: string; stop(): Promise<void> }
-interface CodeServerLib {
-  createRunFolder(kind: string): RunFolders;
-  writeSettings(run: RunFolders, extra: Record<string, unknown>): void;
-  runEnv(run: RunFolders): NodeJS.ProcessEnv;
-  installExtension(run: RunFolders, vsix: string, env: NodeJS.ProcessEnv): Promise<void>;
-  startCodeServer(run: RunFolders, o: { env: NodeJS.ProcessEnv }): Promise<Server>;
-  workbenchUrl(origin: string, folder: string): string;
-}
 interface SandboxLib { startSandboxProcess(o: { logFile: string; extraArgs: string[] }): Promise<{ info: SandboxInfo; stop(): Promise<void> }> }
 
 /** The harness's own ES modules, loaded at run time (esbuild would turn import() into require()). */
@@ -145,17 +136,11 @@ async function keptResult(wb: Workbench, end: string, kept: { days: number; tota
 }
 
 export default async function run(): Promise<BenchSection> {
-  const project = await lib<ProjectLib>('project.mjs');
-  const cs = await lib<CodeServerLib>('codeserver.mjs');
   const sb = await lib<SandboxLib>('sandbox.mjs');
-  await project.ensureVscode();
-  log('packaging the extension (production build)');
-  await project.packageVsix();
-  if (!existsSync(project.VSIX)) throw new Error(`no ${project.VSIX}`);
-  const runDir = cs.createRunFolder('bench-webview-table');
-  const sandbox = await sb.startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--extra-tasks', String(EXTRA_TASKS)] });
-  let server: Server | undefined;
-  let browser: BrowserContext | undefined;
+  const artifacts = path.resolve('artifacts', 'bench');
+  mkdirSync(artifacts, { recursive: true });
+  const sandbox = await sb.startSandboxProcess({ logFile: path.join(artifacts, 'webview-table-sandbox.log'), extraArgs: ['--extra-tasks', String(EXTRA_TASKS)] });
+  let session: WorkbenchSession | undefined;
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
@@ -164,27 +149,16 @@ export default async function run(): Promise<BenchSection> {
     const big = await daysFor(info, end, MAX_ROWS);
     const kept = await daysFor(info, end, KEPT_ROWS);
     log(`${big.total} rows in ${big.days} days; ${kept.total} in ${kept.days}`);
-    cs.writeSettings(runDir, {
+    log('packaging the extension (production build) and starting code-server');
+    session = await openWorkbench('webview-table', {
       'scrapedeck.baseUrl': info.baseUrl,
       'scrapedeck.datahubUrl': info.datahubUrl,
       'scrapedeck.analytics.autoFetchRows': MAX_ROWS,
-      'workbench.colorTheme': 'Dark Modern',
     });
-    const env = cs.runEnv(runDir);
-    await cs.installExtension(runDir, project.VSIX, env);
-    server = await cs.startCodeServer(runDir, { env });
-    browser = await chromium.launchPersistentContext(runDir.profile, {
-      executablePath: project.CHROMIUM, headless: true, args: project.CHROMIUM_ARGS, viewport: { width: 1400, height: 900 }, timeout: 120_000,
-    });
-    browser.setDefaultTimeout(120_000);
-    const wb = new Workbench(browser.pages()[0] ?? (await browser.newPage()), path.join(project.ROOT, 'artifacts', 'bench'));
-    await wb.open(cs.workbenchUrl(server.origin, runDir.ws));
+    const wb = session.wb;
     await wb.openScrapedeck();
     const account = info.accounts[0] as SandboxInfo['accounts'][number];
-    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).click();
-    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
-    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
-    await wb.notification(`Signed in to Scrapedeck as ${account.username}`).waitFor();
+    await wb.signInWithPassword(account.username, account.password);
     log('signed in');
     await wb.runCommand('Scrapedeck: Open Task Analytics');
     await wb.webview().locator('#run').waitFor();
@@ -237,14 +211,13 @@ export default async function run(): Promise<BenchSection> {
       notes.push(`the ${kept.total}-row (setState) case failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     });
     notes.push(
-      `one panel in code-server ${server.origin.replace(/:\d+$/, '')} (Chromium headless, 1400×900); ${PASSES} passes over ${SORTS.length} columns and 3 scroll positions`,
+      `one panel in code-server (Chromium headless, 1400×900); ${PASSES} passes over ${SORTS.length} columns and 3 scroll positions`,
       'times are the webview page\'s performance.now(): from the click (or scrollTop) to the first frame after the rows changed, plus one task',
       '"first sort": the column\'s order was computed while the page was idle after the rows arrived (sortWarmer.ts); "cold order" is what that took per column, i.e. a first sort\'s script had the click come before the warm-up reached its column',
       `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load; 2 cores shared)`,
     );
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
+    await session?.close().catch(() => undefined);
     await sandbox.stop().catch(() => undefined);
   }
   return { title: 'Analytics table in the real VS Code (code-server webview, rows fetched by the extension)', rows, notes };
