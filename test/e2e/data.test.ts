@@ -93,8 +93,6 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.runCommand('Notifications: Show Notifications');
     await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().locator('.monaco-button').filter({ hasText: button }).click();
   };
-  /** The task's row, by the accessible label the Tasks view gives it ("Task <name>, in group …"). */
-  const taskRow = (name: string) => wb.view('Tasks').locator(`.monaco-list-row[aria-label^="Task ${name.replace(/["\\]/g, '\\$&')},"]`).first();
 
   before(async () => {
     ctx = e2e();
@@ -132,12 +130,11 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
   it('D1. signs in and opens a task group', async () => {
     await wb.openScrapedeck();
     await wb.signInWithPassword(account.username, account.password);
-    await wb.row('Tasks', group.taskGroupName).click();
-    await taskRow(exported.taskName).waitFor();
+    await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(exported.taskName));
   });
 
   it('D2. Export Data… through the save dialog: a CSV with every row, then Open and Reveal in Explorer', async () => {
-    const row = taskRow(exported.taskName);
+    const row = wb.taskRow(exported.taskName);
     await wb.openContextMenu(row, 'Export Data…');
     await shot('data-01-context-menu');
     await page.keyboard.press('Escape');
@@ -169,7 +166,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await shot('data-04-opened');
     // A second export, as JSON Lines this time (the name's ending decides), revealed in the Explorer.
     await wb.clearNotifications();
-    await wb.contextMenu(taskRow(exported.taskName), 'Export Data…');
+    await wb.contextMenu(wb.taskRow(exported.taskName), 'Export Data…');
     await input.waitFor();
     await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
     await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}data-export.jsonl`);
@@ -186,7 +183,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.runCommand('View: Close All Editors');
     await wb.clearNotifications();
     await wb.openScrapedeck();
-    await wb.contextMenu(taskRow(pulled.taskName), 'Pull New Rows');
+    await wb.contextMenu(wb.taskRow(pulled.taskName), 'Pull New Rows');
     const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'New File…' }).first();
     await pick.waitFor();
     await shot('data-06-pull-choose-file');
@@ -207,7 +204,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await call(info, account, 'POST', '/cloudextraction/stop', { taskId: pulled.taskId });
     const after = await allRows(pulled.taskId);
 
-    await wb.contextMenu(taskRow(pulled.taskName), 'Pull New Rows');
+    await wb.contextMenu(wb.taskRow(pulled.taskName), 'Pull New Rows');
     const second = wb.notification(new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `));
     await second.waitFor();
     const lines = jsonLines(file);
@@ -224,7 +221,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.runCommand('View: Close All Editors');
     await wb.clearNotifications();
     await wb.openScrapedeck();
-    await wb.contextMenu(taskRow(exported.taskName), 'Preview Data');
+    await wb.contextMenu(wb.taskRow(exported.taskName), 'Preview Data');
     const view = wb.webview();
     const headers = view.locator('table thead th');
     await headers.first().waitFor();
@@ -241,13 +238,13 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
     assert.ok((await total(removed.taskId)) > 0);
-    await wb.contextMenu(taskRow(removed.taskName), 'Remove Data…');
+    await wb.contextMenu(wb.taskRow(removed.taskName), 'Remove Data…');
     await wb.dialogButton('Remove Data…').waitFor();
     await shot('data-10-remove-modal');
     await wb.dialogButton('Cancel').click();
     assert.ok((await total(removed.taskId)) > 0, 'Cancel sends nothing');
 
-    await wb.contextMenu(taskRow(removed.taskName), 'Remove Data…');
+    await wb.contextMenu(wb.taskRow(removed.taskName), 'Remove Data…');
     await wb.dialogButton('Remove Data…').click();
     const box = wb.quickInput();
     await box.locator('.quick-input-title').filter({ hasText: 'Remove All Data of' }).waitFor();

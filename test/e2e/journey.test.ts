@@ -173,9 +173,11 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const tasks = await sandboxGet<{ taskId: string; taskName: string }[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
     assert.ok(tasks.length > 0, 'the first group has tasks');
     task = tasks[0] as typeof task;
-    await wb.row('Tasks', group.taskGroupName).click();
-    await wb.row('Tasks', task.taskName).first().waitFor();
-    for (const t of tasks.slice(0, 3)) await wb.row('Tasks', t.taskName).first().waitFor();
+    await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.row('Tasks', task.taskName).first());
+    for (const t of tasks.slice(0, 3)) {
+      await wb.reveal(wb.taskRow(t.taskName));
+      await wb.taskRow(t.taskName).waitFor();
+    }
     await wb.screenshot('03-tasks');
   });
 

@@ -156,6 +156,78 @@ export class Workbench {
     return this.view(viewName).locator('.monaco-list-row').filter({ hasText: text });
   }
 
+  /**
+   * Expands a tree row until `child` shows. A tree that redraws (health arriving after sign-in)
+   * can swallow the click, or replace the row before the click lands: read the row's
+   * aria-expanded each time, so a row that did expand is never clicked shut again.
+   */
+  async expand(row: Locator, child: Locator): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.reveal(row);
+        if ((await row.getAttribute('aria-expanded', { timeout: 10_000 })) !== 'true') await row.click({ timeout: 10_000 });
+        await child.waitFor({ state: 'attached', timeout: 5_000 }).catch(() => this.reveal(child));
+        await child.waitFor({ timeout: 5_000 });
+        return;
+      } catch (e) {
+        if (attempt >= 6) throw e;
+      }
+    }
+  }
+
+  /**
+   * Scrolls the side bar's trees until `row` is drawn and clear of the tree's sticky headers. A
+   * tree draws only the rows in sight, and rows above it (health's "Needs attention", a group's
+   * other tasks) can push a task out of sight; a parent scrolled past stays pinned at the top
+   * ("sticky scroll") and takes the clicks meant for the rows under it.
+   */
+  async reveal(row: Locator): Promise<void> {
+    if (!(await row.isVisible().catch(() => false))) await this.scrollUntilDrawn(row);
+    const body = row.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " pane-body ")][1]');
+    const sticky = body.locator('.monaco-tree-sticky-container').first();
+    const [rowBox, bodyBox, stickyBox] = await Promise.all([
+      row.boundingBox({ timeout: 5_000 }).catch(() => null),
+      body.boundingBox({ timeout: 5_000 }).catch(() => null),
+      sticky.count().then((n) => (n > 0 ? sticky.boundingBox({ timeout: 1_000 }) : null)).catch(() => null),
+    ]);
+    if (rowBox === null || bodyBox === null) return;
+    const top = Math.max(bodyBox.y, stickyBox === null ? 0 : stickyBox.y + stickyBox.height);
+    if (rowBox.y >= top && rowBox.y + rowBox.height <= bodyBox.y + bodyBox.height) return;
+    // Bring it to the middle of the view, under any sticky header.
+    await this.page.mouse.move(bodyBox.x + bodyBox.width / 2, bodyBox.y + bodyBox.height / 2);
+    await this.page.mouse.wheel(0, rowBox.y - (bodyBox.y + bodyBox.height / 2));
+    await this.page.waitForTimeout(150);
+    await this.moveAway();
+  }
+
+  /** Goes down each side-bar tree from its top, a page at a time, until `row` is drawn or the tree ends. */
+  private async scrollUntilDrawn(row: Locator): Promise<void> {
+    for (const list of await this.page.locator('.part.sidebar .pane-body .monaco-list').all()) {
+      const box = await list.boundingBox().catch(() => null);
+      if (box === null || box.height < 10) continue;
+      await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await this.page.mouse.wheel(0, -100_000);
+      let last = '';
+      for (let page = 0; page < 50; page++) {
+        await this.page.waitForTimeout(150);
+        if (await row.isVisible().catch(() => false)) return this.moveAway();
+        const drawn = await list.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-index')).join());
+        if (drawn === last) break; // the tree's end
+        last = drawn;
+        await this.page.mouse.wheel(0, box.height * 0.6);
+      }
+    }
+    await this.moveAway();
+  }
+
+  /**
+   * A task's row in the Tasks view, by the accessible label the view gives it ("Task <name>, in
+   * group …"); the first drawn, for a task listed under "Needs attention" too.
+   */
+  taskRow(name: string): Locator {
+    return this.view('Tasks').locator(`.monaco-list-row[aria-label^="Task ${name.replace(/["\\]/g, '\\$&')},"]`).first();
+  }
+
   /** Hovers the view's header and clicks one of its title actions, by its title. */
   async viewAction(viewName: string, actionTitle: string): Promise<void> {
     const view = this.view(viewName);
@@ -163,7 +235,6 @@ export class Workbench {
     await view.locator(`.pane-header .actions a.action-label[aria-label="${actionTitle}"]`).click();
   }
 
-  /** Opens a row's context menu and chooses `item`. */
   /**
    * Right-clicks a tree row until its context menu shows `item`, and returns that item. A tree that
    * redraws (health arriving after sign-in, a run's state) can swallow the right-click, leaving no
@@ -173,6 +244,7 @@ export class Workbench {
     const menuItem = this.page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: item }).first();
     for (let attempt = 1; ; attempt++) {
       try {
+        await this.reveal(row);
         await row.click({ button: 'right', timeout: 10_000 });
         await menuItem.waitFor({ timeout: 5_000 });
         return menuItem;
@@ -183,6 +255,7 @@ export class Workbench {
     }
   }
 
+  /** Opens a row's context menu and chooses `item`. */
   async contextMenu(row: Locator, item: string): Promise<void> {
     const menuItem = await this.openContextMenu(row, item);
     // The menu ignores a mouse-up that comes right after it opened; hovering focuses the item and
@@ -194,18 +267,19 @@ export class Workbench {
     await this.moveAway();
   }
 
-  /** Hovers a tree row and clicks one of its inline actions, by its title. */
   /** Moves the pointer off the side bar, so a row's hover (a long tooltip) does not cover what is clicked next. */
   async moveAway(): Promise<void> {
     await this.page.mouse.move(900, 700);
   }
 
+  /** Hovers a tree row and clicks one of its inline actions, by its title. */
   async inlineAction(row: Locator, actionTitle: string): Promise<void> {
     // Inline actions show only under the pointer, and a tree that redraws (health, run state)
     // replaces the row: hover again before each try instead of waiting on a detached element.
     const action = row.locator(`.actions a.action-label[aria-label="${actionTitle}"]`);
     for (let attempt = 1; ; attempt++) {
       try {
+        await this.reveal(row);
         await row.hover({ timeout: 10_000 });
         await action.click({ timeout: 5_000 });
         await this.moveAway();
