@@ -2,7 +2,9 @@
  * The rows of a query the panel does not have yet: pages `from`..`to` (of 100 rows) through the
  * client, so every request takes its turn in the client's shared limiter. A few pages are asked
  * for at once so the limiter, not the round trips, sets the pace; they are put back in page order.
- * The first failure stops the rest. Nothing is handed back once the signal fired.
+ * The first failure stops the rest. Nothing is handed back once the signal fired. Pages are also
+ * handed on in order as soon as they follow on from the ones before (`onRows`), so a caller can
+ * pass the rows along while the later pages are still on their way.
  */
 import type { ScrapedeckClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -23,8 +25,11 @@ export interface PageRun {
   from: number;
   to: number;
   signal: AbortSignal;
-  /** Rows fetched so far by this run, after each page. */
-  onRows?: (rows: number) => void;
+  /**
+   * After each page: the rows fetched so far by this run, and the rows that now follow on, in page
+   * order, from those handed on before (empty while an earlier page is still on its way).
+   */
+  onRows?: (rows: number, inOrder: AnalyticsRecord[]) => void;
 }
 
 export interface PagesFetched {
@@ -50,6 +55,12 @@ export async function fetchPages(run: PageRun): Promise<PagesFetched> {
   stop.signal.addEventListener('abort', () => live.forEach((c) => c.abort()), { once: true });
   let nextIndex = 0;
   let rows = 0;
+  let handedOn = 0;
+  const followingOn = (): AnalyticsRecord[] => {
+    const start = handedOn;
+    while (handedOn < count && pages[handedOn] !== undefined) handedOn++;
+    return pages.slice(start, handedOn).flat();
+  };
   const ask = async (): Promise<void> => {
     for (let i = nextIndex++; i < count && !stop.signal.aborted; i = nextIndex++) {
       const own = new AbortController();
@@ -60,7 +71,7 @@ export async function fetchPages(run: PageRun): Promise<PagesFetched> {
       pages[i] = reply.data.data;
       requestIds[i] = reply.requestId;
       rows += reply.data.data.length;
-      if (!stop.signal.aborted) run.onRows?.(rows);
+      if (!stop.signal.aborted) run.onRows?.(rows, followingOn());
     }
   };
   try {

@@ -243,12 +243,20 @@ export class MessageRouter {
     }
   }
 
-  /** More rows of a query, with progress under `id`; the result grown (or started over) under its result id. */
+  /**
+   * More rows of a query, with progress under `id`; the result grown (or started over) under its
+   * result id. The progress carries the rows in order as they come (`at` says where they go), so the
+   * answer carries only what was not sent yet: the page does not wait for one big message at the end.
+   */
   private async rest(client: AnalyticsClient, id: string, ask: RowsAsk, signal: AbortSignal): Promise<HostMessage> {
-    const { resultId, held } = await this.rows.fetch(client, ask, signal, ({ fetched, total, target }) => {
-      if (!signal.aborted) this.post({ type: 'fetchAllProgress', id, fetched, total, ...(target < total ? { target } : {}) });
+    let streamed = 0;
+    const { resultId, held } = await this.rows.fetch(client, ask, signal, ({ fetched, total, target, added }) => {
+      if (signal.aborted) return;
+      const rows = added.length > 0 ? { at: streamed, records: added } : {};
+      this.post({ type: 'fetchAllProgress', id, fetched, total, ...(target < total ? { target } : {}), ...rows });
+      streamed += added.length;
     });
-    return { type: 'fetchAllResult', id, resultId, query: held.query, total: held.total, records: held.records, requestIds: held.requestIds };
+    return { type: 'fetchAllResult', id, resultId, query: held.query, total: held.total, records: held.records.slice(streamed), streamed, requestIds: held.requestIds };
   }
 
   private requireClient(): AnalyticsClient {

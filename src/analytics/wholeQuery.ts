@@ -7,7 +7,7 @@
 import { formatInt } from '../analyticsModel/format';
 import { ApiError } from '../api/errors';
 import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
-import type { AnalyticsQuery } from '../api/schemas';
+import type { AnalyticsQuery, AnalyticsRecord } from '../api/schemas';
 import { PAGE_ROWS, fetchPages, type PageClient } from './fetchRows';
 import type { HeldResult, ResultStore } from './results';
 import { english, type Translate } from '../platform/errorText';
@@ -24,6 +24,12 @@ export interface RowsProgress {
   total: number;
   /** Where this fetch stops: below `total` when capped by the setting. */
   target: number;
+  /**
+   * The result's rows that follow on from those reported before, in order: first the rows held
+   * when the fetch starts, then each page as soon as the pages before it are in. Together they are
+   * the result's rows once the fetch completes, so the page can take them in along the way.
+   */
+  added: AnalyticsRecord[];
 }
 
 /** The query as the service is asked it here: from page 1, at the largest page size. */
@@ -81,7 +87,7 @@ export class WholeQuery {
     }
     const have = held.records.length;
     const target = scope === 'all' ? total : Math.min(total, Math.max(have, this.autoFetchRows()));
-    progress({ fetched: have, total, target });
+    progress({ fetched: have, total, target, added: held.records });
     if (have >= target) return;
     const got = await fetchPages({
       client,
@@ -89,7 +95,7 @@ export class WholeQuery {
       from: have / PAGE_ROWS + 1,
       to: Math.ceil(target / PAGE_ROWS),
       signal,
-      onRows: (rows) => progress({ fetched: have + rows, total, target }),
+      onRows: (rows, inOrder) => progress({ fetched: have + rows, total, target, added: inOrder }),
     });
     // Added in one step, and only by a fetch that was not cancelled: nothing arrives late.
     held.records = held.records.concat(got.records);

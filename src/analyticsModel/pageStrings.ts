@@ -95,6 +95,7 @@ export const PAGE_STRINGS = {
   'error.code': 'Code {0}: {1}',
   'error.requestId': 'Request ID:',
   'error.copyRequestId': 'Copy request ID',
+  'error.rowsLost': 'Some of the rows did not reach this page. Use “Fetch all pages” to get them again.',
 
   'coverage.one': 'Figures for the one row of this query.',
   'coverage.all': 'Figures for all {0} rows of this query.',

@@ -192,12 +192,12 @@ describe('analytics panel messages', () => {
     assert.deepEqual(h.posted, [{ type: 'error', id: 'q4', error: { kind: 'internal', message: 'Something went wrong in Scrapedeck: boom' } }]);
   });
 
-  it('fetchAll reports progress then the result, all under its id', async () => {
+  it('fetchAll reports progress then the result, all under its id; the rows come with the progress', async () => {
     const h = harness();
     await h.router.handle({ type: 'fetchAll', id: 'f1', query });
     assert.deepEqual(h.posted, [
-      { type: 'fetchAllProgress', id: 'f1', fetched: 1, total: 1 },
-      { type: 'fetchAllResult', id: 'f1', resultId: 'result-1', query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [rec], requestIds: ['req-1'] },
+      { type: 'fetchAllProgress', id: 'f1', fetched: 1, total: 1, at: 0, records: [rec] },
+      { type: 'fetchAllResult', id: 'f1', resultId: 'result-1', query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [], streamed: 1, requestIds: ['req-1'] },
     ]);
   });
 

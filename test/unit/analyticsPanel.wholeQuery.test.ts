@@ -53,8 +53,30 @@ class FakeService implements AnalyticsClient {
   }
 }
 
+/**
+ * The messages as the page takes them in: a result's rows that came with its progress are put
+ * back in front of its own (checking that each batch follows on from the one before).
+ */
+function joiner(): (m: HostMessage) => HostMessage {
+  const streams = new Map<string, AnalyticsRecord[]>();
+  return (m) => {
+    if (m.type === 'fetchAllProgress' && m.records) {
+      const kept = streams.get(m.id) ?? [];
+      assert.equal(m.at, kept.length, 'rows come in order, each batch where the last one ended');
+      streams.set(m.id, kept.concat(m.records));
+    }
+    if (m.type !== 'fetchAllResult' || m.streamed === undefined) return m;
+    const { streamed, ...result } = m;
+    const kept = streams.get(m.id) ?? [];
+    streams.delete(m.id);
+    assert.equal(kept.length, streamed, 'the result counts the rows its progress carried');
+    return { ...result, records: kept.concat(result.records) };
+  };
+}
+
 function harness(service: FakeService, autoFetchRows = 10_000): { router: MessageRouter; posted: HostMessage[]; exported: Readonly<HeldResult>[] } {
   const posted: HostMessage[] = [];
+  const join = joiner();
   const exported: Readonly<HeldResult>[] = [];
   const deps: MessageRouterDeps = {
     getClient: () => service,
@@ -68,7 +90,7 @@ function harness(service: FakeService, autoFetchRows = 10_000): { router: Messag
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     post: (m) => {
       assert.ok(hostMessageSchema.safeParse(m).success, `host message parses: ${JSON.stringify(m).slice(0, 200)}`);
-      posted.push(m);
+      posted.push(join(m));
     },
     today: () => '2026-11-22',
     initial: () => ({ preset: undefined, state: undefined }),

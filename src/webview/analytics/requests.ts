@@ -3,8 +3,15 @@
  * and a promise; the reply (or error) carrying that id settles it, progress under it is passed
  * on, and anything for an id nobody waits for any more (cancelled, replaced, never asked) is
  * stale and dropped. A request never rejects: it settles with an outcome.
+ *
+ * A fetch's rows come along with its progress, in order; they are kept under its id and joined with
+ * the answer's own rows (`streamed` says how many came first). Rows that do not follow on (a message
+ * lost or out of place) fail the answer with a clear error rather than show a result with a hole.
  */
+import type { AnalyticsRecord } from '../../api/schemas';
 import type { HostMessage, PageMessage, WireError } from '../protocol';
+import { MESSAGE_LIMITS } from '../protocol/schemas';
+import { pageText as t } from '../../analyticsModel/pageStrings';
 
 type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 
@@ -36,6 +43,8 @@ interface Pending {
   answer: HostMessage['type'];
   settle(outcome: Outcome<HostMessage>): void;
   progress: ((p: Progress) => void) | undefined;
+  /** Rows that came with the progress so far; `broken` once some did not follow on. */
+  streamed?: { records: AnalyticsRecord[]; broken: boolean };
 }
 
 // l10n-exempt: never shown (whoever cancels has already moved on; see Outcome.byPage)
@@ -85,11 +94,23 @@ export class Requests {
     const pending = this.pending.get(m.id);
     if (!pending) return false;
     if (m.type === 'fetchAllProgress') {
-      pending.progress?.(m);
+      const { records, at, ...progress } = m;
+      if (records !== undefined) keep(pending, records, at);
+      pending.progress?.(progress);
       return true;
     }
     if (m.type !== 'error' && m.type !== pending.answer) return false; // not an answer to this kind of request
     this.pending.delete(m.id);
+    if (m.type === 'fetchAllResult' && m.streamed !== undefined) {
+      const { streamed, ...answer } = m;
+      const kept = pending.streamed ?? { records: [], broken: false };
+      if (kept.broken || kept.records.length !== streamed || streamed + answer.records.length > MESSAGE_LIMITS.records) {
+        pending.settle({ ok: false, error: { kind: 'internal', message: t('error.rowsLost') }, byPage: false });
+      } else {
+        pending.settle({ ok: true, reply: { ...answer, records: streamed === 0 ? answer.records : kept.records.concat(answer.records) } });
+      }
+      return true;
+    }
     pending.settle(m.type === 'error' ? { ok: false, error: m.error, byPage: false } : { ok: true, reply: m });
     return true;
   }
@@ -99,4 +120,16 @@ export class Requests {
     this.seq += 1;
     return `${kind}-${Date.now().toString(36)}-${this.seq}`;
   }
+}
+
+/** Adds rows that came with progress, if they follow on from those kept before. */
+function keep(pending: Pending, records: AnalyticsRecord[], at: number | undefined): void {
+  const kept = (pending.streamed ??= { records: [], broken: false });
+  if (kept.broken) return;
+  if (at !== kept.records.length || at + records.length > MESSAGE_LIMITS.records) {
+    kept.broken = true;
+    kept.records = [];
+    return;
+  }
+  for (const r of records) kept.records.push(r);
 }

@@ -1,6 +1,6 @@
 /**
- * Host -> page messages on the wire. The host encodes with encodeForPage (a fetch-all result
- * travels packed: see packedRecords.ts); the page parses with parseHostMessage against
+ * Host -> page messages on the wire. The host encodes with encodeForPage (a fetch's records, in
+ * its result and its progress, travel packed: see packedRecords.ts); the page parses with parseHostMessage against
  * hostMessageSchema, taking the fast path for the records of a result (see fastRecords.ts):
  * zod still checks everything else of the message, and checks the records too whenever the
  * fast path is not sure.
@@ -11,11 +11,11 @@ import { packRecord, unpackRecord } from './packedRecords';
 
 type Parsed = ReturnType<typeof parseMessage<HostMessage>>;
 
-/** What the host posts for a message: a fetch-all result's records as packed rows, the rest as it is. */
+/** What the host posts for a message: the records of a fetch (result or progress) as packed rows, the rest as it is. */
 export function encodeForPage(message: HostMessage): unknown {
-  if (message.type !== 'fetchAllResult') return message;
+  if (message.type !== 'fetchAllResult' && message.type !== 'fetchAllProgress') return message;
   const { records, ...rest } = message;
-  return { ...rest, rows: records.map(packRecord) };
+  return records === undefined ? rest : { ...rest, rows: records.map(packRecord) };
 }
 
 export function parseHostMessage(raw: unknown): Parsed {
@@ -29,13 +29,13 @@ export function parseHostMessage(raw: unknown): Parsed {
         if (shell.ok && shell.message.type === 'queryResult') shell.message.page.data = records;
         return shell;
       }
-    } else if (m.type === 'fetchAllResult') {
+    } else if (m.type === 'fetchAllResult' || (m.type === 'fetchAllProgress' && ('rows' in m || 'records' in m))) {
       const { rows, records: objects, ...rest } = m;
       const packed = 'rows' in m;
       const records = packed ? fastPackedRecords(rows) : fastRecords(objects);
       if (records) {
         const shell = parseMessage(hostMessageSchema, { ...rest, records: [] });
-        if (shell.ok && shell.message.type === 'fetchAllResult') shell.message.records = records;
+        if (shell.ok && (shell.message.type === 'fetchAllResult' || shell.message.type === 'fetchAllProgress')) shell.message.records = records;
         return shell;
       }
       // Not plainly valid: zod explains, on the records in their logical shape.

@@ -31,10 +31,16 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageSchema.extend({ data: analyticsPageSchema.shape.data.max(L.records) }), requestId: z.string().max(L.requestId).optional(),
   }),
-  /** Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's cap). */
+  /**
+   * Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's
+   * cap). `records`: the result's rows from index `at` on, in order, sent as they come; the page
+   * keeps them for the `fetchAllResult` under the same id.
+   */
   z.object({
     type: z.literal('fetchAllProgress'), id, fetched: z.number().int().nonnegative(), total: z.number().int().nonnegative(), target: z.number().int().nonnegative().optional(),
+    at: z.number().int().nonnegative().max(L.records).optional(), records: z.array(analyticsRecordSchema).max(L.records).optional(),
   }),
+  /** `streamed`: how many of the result's rows came first in this id's progress; `records` are the rest. */
   z.object({
     type: z.literal('fetchAllResult'),
     id,
@@ -42,6 +48,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     query: analyticsQuerySchema,
     total: z.number().int().nonnegative(),
     records: z.array(analyticsRecordSchema).max(L.records),
+    streamed: z.number().int().nonnegative().max(L.records).optional(),
     requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
   }),
   z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(taskIdText).max(100), taskLabels: z.array(z.string().max(L.label)).max(100) }),
