@@ -175,7 +175,8 @@ describe('Task analytics panel (integration, sandbox)', function () {
     // What the page sends for Run query: page 1 at 100 rows, and the rest by itself.
     const query: AnalyticsQuery = { start: addDays(today, -6), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
     const before = analyticsRequests();
-    const replies = await ask(panel, { type: 'query', id: 'it-whole', query, rest: 'auto' });
+    const count = { batches: 0, streamedRows: 0, tailRows: 0 };
+    const replies = await ask(panel, { type: 'query', id: 'it-whole', query, rest: 'auto' }, count);
     const first = replies[0];
     const whole = last(replies);
     assert.ok(first?.type === 'queryResult', JSON.stringify(first).slice(0, 200));
@@ -185,6 +186,8 @@ describe('Task analytics panel (integration, sandbox)', function () {
     assert.equal(whole.resultId, first.resultId);
     assert.equal(whole.records.length, whole.total, 'every row, below scrapedeck.analytics.autoFetchRows');
     assert.ok(replies.some((m) => m.type === 'fetchAllProgress'), 'progress while the rest arrives');
+    assert.deepEqual([count.streamedRows, count.tailRows], [whole.total, 0], 'the rows came with the progress, none left for the end');
+    assert.ok(count.batches > 1, `in batches (${count.batches})`);
     assert.equal(analyticsRequests() - before, Math.ceil(whole.total / 100), 'each page asked once, within the one client');
 
     const raw = await rawRows(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '', query);

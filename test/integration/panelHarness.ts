@@ -4,12 +4,17 @@
  */
 import type { AnalyticsPanel } from '../../src/analytics/panel';
 import type { HostMessage } from '../../src/webview/protocol';
+import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
 
-/** Sends one page message through the panel and resolves with every reply carrying its id. */
-export async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>): Promise<HostMessage[]> {
+/**
+ * Sends one page message through the panel and resolves with every reply carrying its id; a
+ * result's rows that came with its progress are joined in front of its own, as the page does.
+ */
+export async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>, count?: StreamCount): Promise<HostMessage[]> {
   const seen: HostMessage[] = [];
+  const join = streamJoiner(count);
   const sub = panel.onDidPost((m) => {
-    if ('id' in m && m.id === message.id) seen.push(m);
+    if ('id' in m && m.id === message.id) seen.push(join(m));
   });
   try {
     await panel.handleMessage(message);

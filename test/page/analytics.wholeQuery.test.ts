@@ -5,7 +5,8 @@
  * their point; a series with no value says "no data".
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { encodeForPage } from '../../src/webview/protocol';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { answerRest, assertClean, resultIdOf, runAndAnswer, tableRows } from './flows';
@@ -94,6 +95,18 @@ describe('analytics page: figures for the whole query', function () {
     assert.deepEqual((await tableRows(p)).map((r) => r[1]), ['fresh']);
     assert.equal(await p.page.locator('#busy').isHidden(), true);
     assert.ok(q2.id !== f.id);
+    await assertClean(p);
+  });
+
+  it('rows lost on the way (a batch that does not follow on) give a clear error; the first rows stay, with Fetch all pages', async () => {
+    const q = await runAndAnswer(p, all.slice(0, 100), all.length);
+    await p.send(encodeForPage({ type: 'fetchAllProgress', id: String(q.id), fetched: 200, total: 1020, at: 0, records: all.slice(0, 200) }));
+    await p.send(encodeForPage({ type: 'fetchAllProgress', id: String(q.id), fetched: 400, total: 1020, at: 300, records: all.slice(300, 400) }));
+    await p.send(encodeForPage({ type: 'fetchAllResult', id: String(q.id), resultId: resultIdOf(q), query: analyticsQuerySchema.parse(q.query), total: 1020, records: all.slice(400), streamed: 400, requestIds: [] }));
+    await p.page.locator('#error', { hasText: 'Some of the rows did not reach this page. Use “Fetch all pages” to get them again.' }).waitFor();
+    assert.equal(await p.text('#coverage-text'), 'Figures for the first 100 of 1,020 rows only.');
+    assert.equal(await p.page.locator('#coverage-fetch-all').isVisible(), true);
+    assert.equal(await p.page.locator('#busy').isHidden(), true, 'nothing left pending');
     await assertClean(p);
   });
 

@@ -37,13 +37,20 @@ export function resultIdOf(q: Posted): string {
 }
 
 /**
- * Answers request `r` with every row so far: `records` of `total`, as the panel posts it (packed
- * rows). `r` is a Run query (whose rest the host fetches under the query's id) or a fetchAll.
+ * Answers request `r` with every row so far: `records` of `total`, as the panel posts it: the rows
+ * in a few batches with the progress (packed), then the result with none left (`streamed`). `r` is
+ * a Run query (whose rest the host fetches under the query's id) or a fetchAll.
  */
 export async function answerRest(p: AnalyticsPage, r: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
   const resultId = typeof r.resultId === 'string' ? r.resultId : resultIdOf(r);
   const query = analyticsQuerySchema.parse(r.query);
-  await p.send(encodeForPage({ type: 'fetchAllResult', id: String(r.id), resultId, query, total, records, requestIds: ['req-rest'] }));
+  const id = String(r.id);
+  const batch = Math.max(100, Math.ceil(records.length / 4));
+  for (let at = 0; at < records.length; at += batch) {
+    const rows = records.slice(at, at + batch);
+    await p.send(encodeForPage({ type: 'fetchAllProgress', id, fetched: at + rows.length, total, at, records: rows }));
+  }
+  await p.send(encodeForPage({ type: 'fetchAllResult', id, resultId, query, total, records: [], streamed: records.length, requestIds: ['req-rest'] }));
 }
 
 /** The cells of the table body, row by row. */

@@ -10,6 +10,7 @@ import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
 import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/messages';
 import type { HeldResult } from '../../src/analytics/results';
 import { hostMessageSchema, type HostMessage } from '../../src/webview/protocol';
+import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day' };
 const asked: AnalyticsQuery = { ...query, page: 1, pageSize: 100 };
@@ -53,30 +54,10 @@ class FakeService implements AnalyticsClient {
   }
 }
 
-/**
- * The messages as the page takes them in: a result's rows that came with its progress are put
- * back in front of its own (checking that each batch follows on from the one before).
- */
-function joiner(): (m: HostMessage) => HostMessage {
-  const streams = new Map<string, AnalyticsRecord[]>();
-  return (m) => {
-    if (m.type === 'fetchAllProgress' && m.records) {
-      const kept = streams.get(m.id) ?? [];
-      assert.equal(m.at, kept.length, 'rows come in order, each batch where the last one ended');
-      streams.set(m.id, kept.concat(m.records));
-    }
-    if (m.type !== 'fetchAllResult' || m.streamed === undefined) return m;
-    const { streamed, ...result } = m;
-    const kept = streams.get(m.id) ?? [];
-    streams.delete(m.id);
-    assert.equal(kept.length, streamed, 'the result counts the rows its progress carried');
-    return { ...result, records: kept.concat(result.records) };
-  };
-}
-
-function harness(service: FakeService, autoFetchRows = 10_000): { router: MessageRouter; posted: HostMessage[]; exported: Readonly<HeldResult>[] } {
+function harness(service: FakeService, autoFetchRows = 10_000): { router: MessageRouter; posted: HostMessage[]; exported: Readonly<HeldResult>[]; count: StreamCount } {
   const posted: HostMessage[] = [];
-  const join = joiner();
+  const count: StreamCount = { batches: 0, streamedRows: 0, tailRows: 0 };
+  const join = streamJoiner(count);
   const exported: Readonly<HeldResult>[] = [];
   const deps: MessageRouterDeps = {
     getClient: () => service,
@@ -98,7 +79,7 @@ function harness(service: FakeService, autoFetchRows = 10_000): { router: Messag
     isSignedIn: () => true,
     autoFetchRows: () => autoFetchRows,
   };
-  return { router: new MessageRouter(deps), posted, exported };
+  return { router: new MessageRouter(deps), posted, exported, count };
 }
 
 const of = <T extends HostMessage['type']>(posted: HostMessage[], type: T): Extract<HostMessage, { type: T }>[] =>
@@ -142,6 +123,10 @@ describe('analytics panel: the whole query', () => {
     assert.equal(whole?.records.length, 1020);
     assert.equal(service.pagesAsked.length, 11, 'each page once');
     assert.equal(h.router.pending, 0);
+    // The rows came with the progress (page 1's again first, then the pages in order as the ones
+    // before them arrived: the fake answers later pages sooner), none left for the end.
+    assert.deepEqual([h.count.streamedRows, h.count.tailRows], [1020, 0]);
+    assert.ok(h.count.batches > 1, `in batches (${h.count.batches})`);
 
     // A result that fits in one page is answered once, as before.
     const small = harness(new FakeService(rows(40)));

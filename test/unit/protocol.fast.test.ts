@@ -7,7 +7,7 @@ import { fastPackedRecord, fastRecord } from '../../src/webview/protocol/fastRec
 import { encodeForPage, parseHostMessage } from '../../src/webview/protocol/hostMessage';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/webview/protocol/packedRecords';
 import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
-import { hostMessageSchema, parseMessage, type HostMessage } from '../../src/webview/protocol';
+import { MESSAGE_LIMITS, hostMessageSchema, parseMessage, type HostMessage } from '../../src/webview/protocol';
 
 const base = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',
@@ -105,6 +105,13 @@ describe('webview protocol: fast path for result records', () => {
       { type: 'queryResult', id: 'q', resultId: 'r', query: { start: 'x' }, page: { total: 1, data: [base] } },
       { type: 'queryResult', id: 'q', resultId: 'r', query, page: { total: -1, data: [base] } },
       { type: 'queryResult', id: 'q', resultId: 'r', query, page: null },
+      { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5, at: 0, records: [base, base] },
+      { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5, records: [base] },
+      { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5, at: 1, records: [{ ...base, taskId: 7 }] },
+      { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5 },
+      { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5, at: -1, records: [base] },
+      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 3, records: [base], streamed: 2, requestIds: [] },
+      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 3, records: [base], streamed: -2, requestIds: [] },
     ];
     for (const m of messages) {
       const fast = parseHostMessage(m);
@@ -153,6 +160,13 @@ describe('webview protocol: fast path for result records', () => {
       const wire = encodeForPage(message) as Record<string, unknown>;
       assert.ok(!('records' in wire) && Array.isArray(wire.rows), 'records travel as rows');
       assert.deepEqual(parseHostMessage(wire), { ok: true, message });
+      // A progress with rows travels the same way; one without travels as it is.
+      const progress: HostMessage = { type: 'fetchAllProgress', id: 'f', fetched: 200, total: 300, at: 100, records: [record, { ...record, taskName: null }] };
+      const progressWire = encodeForPage(progress) as Record<string, unknown>;
+      assert.ok(!('records' in progressWire) && Array.isArray(progressWire.rows), 'progress rows travel packed');
+      assert.deepEqual(parseHostMessage(progressWire), { ok: true, message: progress });
+      const bare: HostMessage = { type: 'fetchAllProgress', id: 'f', fetched: 200, total: 300 };
+      assert.deepEqual(parseHostMessage(encodeForPage(bare)), { ok: true, message: bare });
       // Other messages travel as they are.
       const other: HostMessage = { type: 'signedIn', signedIn: true };
       assert.equal(encodeForPage(other), other);
@@ -166,6 +180,16 @@ describe('webview protocol: fast path for result records', () => {
       assert.match(parsed.ok ? '' : parsed.reason, /^records\.1\.collectionMethod:/);
       const short = parseHostMessage({ type: 'fetchAllResult', id: 'f', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, total: 1, rows: [[1, 2]], requestIds: [] });
       assert.match(short.ok ? '' : short.reason, /^records\.0:/);
+      const inProgress = parseHostMessage({ type: 'fetchAllProgress', id: 'f', fetched: 2, total: 9, at: 0, rows });
+      assert.match(inProgress.ok ? '' : inProgress.reason, /^records\.1\.collectionMethod:/);
+    });
+
+    it('more rows than a message may carry are refused, as zod refuses them, without checking each', () => {
+      const row = packRecord(record);
+      const rows = new Array<unknown>(MESSAGE_LIMITS.records + 1).fill(row);
+      const parsed = parseHostMessage({ type: 'fetchAllProgress', id: 'f', fetched: 1, total: 1, at: 0, rows });
+      assert.equal(parsed.ok, false);
+      assert.match(parsed.ok ? '' : parsed.reason, /^records:/);
     });
   });
 });

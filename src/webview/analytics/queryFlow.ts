@@ -83,7 +83,8 @@ export class QueryFlow {
     if (!outcome.ok) return this.failed(kind, outcome.error);
     const result = resultOf(outcome.reply);
     const more = outcome.reply.type === 'queryResult' && !isComplete(result);
-    // The rest is already on its way under this id: wait for it, with its progress shown.
+    // The rest is already on its way under this id: wait for it, with its progress shown. Nothing
+    // may be awaited before `expect`: its first progress (with rows) can be the next message.
     const rest = more ? this.c.requests.expect(done.id, 'fetchAll', (p) => this.progress(p)) : undefined;
     s.request = more ? { id: done.id, kind: 'rest', fetched: result.records.length, total: result.total } : undefined;
     this.show(result, true);

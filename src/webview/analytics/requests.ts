@@ -8,9 +8,8 @@
  * the answer's own rows (`streamed` says how many came first). Rows that do not follow on (a message
  * lost or out of place) fail the answer with a clear error rather than show a result with a hole.
  */
-import type { AnalyticsRecord } from '../../api/schemas';
 import type { HostMessage, PageMessage, WireError } from '../protocol';
-import { MESSAGE_LIMITS } from '../protocol/schemas';
+import { StreamedRows } from '../protocol/streamedRows';
 import { pageText as t } from '../../analyticsModel/pageStrings';
 
 type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
@@ -43,8 +42,8 @@ interface Pending {
   answer: HostMessage['type'];
   settle(outcome: Outcome<HostMessage>): void;
   progress: ((p: Progress) => void) | undefined;
-  /** Rows that came with the progress so far; `broken` once some did not follow on. */
-  streamed?: { records: AnalyticsRecord[]; broken: boolean };
+  /** Rows that came with the progress so far. */
+  streamed?: StreamedRows;
 }
 
 // l10n-exempt: never shown (whoever cancels has already moved on; see Outcome.byPage)
@@ -95,7 +94,7 @@ export class Requests {
     if (!pending) return false;
     if (m.type === 'fetchAllProgress') {
       const { records, at, ...progress } = m;
-      if (records !== undefined) keep(pending, records, at);
+      if (records !== undefined) (pending.streamed ??= new StreamedRows()).add(at, records);
       pending.progress?.(progress);
       return true;
     }
@@ -103,12 +102,8 @@ export class Requests {
     this.pending.delete(m.id);
     if (m.type === 'fetchAllResult' && m.streamed !== undefined) {
       const { streamed, ...answer } = m;
-      const kept = pending.streamed ?? { records: [], broken: false };
-      if (kept.broken || kept.records.length !== streamed || streamed + answer.records.length > MESSAGE_LIMITS.records) {
-        pending.settle({ ok: false, error: { kind: 'internal', message: t('error.rowsLost') }, byPage: false });
-      } else {
-        pending.settle({ ok: true, reply: { ...answer, records: streamed === 0 ? answer.records : kept.records.concat(answer.records) } });
-      }
+      const records = (pending.streamed ?? new StreamedRows()).join(streamed, answer.records);
+      pending.settle(records === undefined ? { ok: false, error: { kind: 'internal', message: t('error.rowsLost') }, byPage: false } : { ok: true, reply: { ...answer, records } });
       return true;
     }
     pending.settle(m.type === 'error' ? { ok: false, error: m.error, byPage: false } : { ok: true, reply: m });
@@ -122,14 +117,3 @@ export class Requests {
   }
 }
 
-/** Adds rows that came with progress, if they follow on from those kept before. */
-function keep(pending: Pending, records: AnalyticsRecord[], at: number | undefined): void {
-  const kept = (pending.streamed ??= { records: [], broken: false });
-  if (kept.broken) return;
-  if (at !== kept.records.length || at + records.length > MESSAGE_LIMITS.records) {
-    kept.broken = true;
-    kept.records = [];
-    return;
-  }
-  for (const r of records) kept.records.push(r);
-}

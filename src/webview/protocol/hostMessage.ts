@@ -8,6 +8,7 @@
 import { hostMessageSchema, parseMessage, type HostMessage } from './messages';
 import { fastPackedRecords, fastRecords } from './fastRecords';
 import { packRecord, unpackRecord } from './packedRecords';
+import { MESSAGE_LIMITS } from './schemas';
 
 type Parsed = ReturnType<typeof parseMessage<HostMessage>>;
 
@@ -22,7 +23,7 @@ export function parseHostMessage(raw: unknown): Parsed {
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     const m = raw as Record<string, unknown>;
     const page = typeof m.page === 'object' && m.page !== null ? (m.page as Record<string, unknown>) : undefined;
-    if (m.type === 'queryResult' && page) {
+    if (m.type === 'queryResult' && page && !tooMany(page.data)) {
       const records = fastRecords(page.data);
       if (records) {
         const shell = parseMessage(hostMessageSchema, { ...m, page: { ...page, data: [] } });
@@ -32,7 +33,7 @@ export function parseHostMessage(raw: unknown): Parsed {
     } else if (m.type === 'fetchAllResult' || (m.type === 'fetchAllProgress' && ('rows' in m || 'records' in m))) {
       const { rows, records: objects, ...rest } = m;
       const packed = 'rows' in m;
-      const records = packed ? fastPackedRecords(rows) : fastRecords(objects);
+      const records = tooMany(packed ? rows : objects) ? undefined : packed ? fastPackedRecords(rows) : fastRecords(objects);
       if (records) {
         const shell = parseMessage(hostMessageSchema, { ...rest, records: [] });
         if (shell.ok && (shell.message.type === 'fetchAllResult' || shell.message.type === 'fetchAllProgress')) shell.message.records = records;
@@ -43,4 +44,9 @@ export function parseHostMessage(raw: unknown): Parsed {
     }
   }
   return parseMessage(hostMessageSchema, raw);
+}
+
+/** More records than a message may carry: zod refuses it, with its own message (the fast path never accepts more than zod). */
+function tooMany(list: unknown): boolean {
+  return Array.isArray(list) && list.length > MESSAGE_LIMITS.records;
 }

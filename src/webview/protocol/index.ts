@@ -5,4 +5,5 @@
 export * from './schemas';
 export * from './messages';
 export { encodeForPage, parseHostMessage } from './hostMessage';
+export { StreamedRows } from './streamedRows';
 export { forAccount, forgetAccount, holdsAccountData } from './accountBoundary';
