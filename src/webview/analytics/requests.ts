@@ -116,4 +116,3 @@ export class Requests {
     return `${kind}-${Date.now().toString(36)}-${this.seq}`;
   }
 }
-

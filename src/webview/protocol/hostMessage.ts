@@ -1,7 +1,7 @@
 /**
  * Host -> page messages on the wire. The host encodes with encodeForPage (a fetch's records, in
- * its result and its progress, travel packed: see packedRecords.ts); the page parses with parseHostMessage against
- * hostMessageSchema, taking the fast path for the records of a result (see fastRecords.ts):
+ * its result and its progress, travel packed: see packedRecords.ts); the page parses with
+ * parseHostMessage against hostMessageSchema, taking the fast path for the records (fastRecords.ts):
  * zod still checks everything else of the message, and checks the records too whenever the
  * fast path is not sure.
  */
