@@ -64,7 +64,7 @@ export const round = (value: number, digits: number): number => {
  */
 export function buildDailyRecords(seed: number, account: SeedAccount, today: string, days = RECORD_DAYS): DailyRecord[] {
   const tasks = [...allTasks(account)].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-  const profiles = tasks.map((t) => ({ task: t, profile: withHealth(taskProfile(rngFor(seed, 'profile', t.taskId), account.activity), t.health) }));
+  const profiles = tasks.map((t) => ({ task: t, profile: oneMethod(withHealth(taskProfile(rngFor(seed, 'profile', t.taskId), account.activity), t.health), t) }));
   const out: DailyRecord[] = [];
   for (let i = days - 1; i >= 0; i--) {
     const date = addDays(today, -i);
@@ -98,6 +98,11 @@ function withHealth(profile: TaskProfile, health: TaskHealth | undefined): TaskP
   if (health === undefined) return profile;
   const steady = { ...profile, cloudRate: 1, runsPerDay: Math.max(profile.runsPerDay, 6) };
   return health === 'failing' ? { ...steady, successProbability: 0.4 + (profile.successProbability - 0.9) } : steady;
+}
+
+/** A task marked to run by one method keeps its cloud runs and drops its local ones (no other draw moves). */
+function oneMethod(profile: TaskProfile, task: SeedTask): TaskProfile {
+  return task.oneMethod === true && profile.cloudRate > 0 ? { ...profile, localRate: 0 } : profile;
 }
 
 function taskProfile(rng: Rng, activity: Activity): TaskProfile {

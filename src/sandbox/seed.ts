@@ -22,6 +22,8 @@ export interface SeedTask {
   health?: TaskHealth;
   /** `big`: the benchmark task whose rows are generated on the fly; `bulk`: one of the extra benchmark tasks. */
   kind?: 'big' | 'bulk';
+  /** Runs by one collection method only (a benchmark's fixture; seeded tasks may run by both). */
+  oneMethod?: true;
   /** For a duplicate: the task it was copied from (it shares that task's fields and loops). */
   copiedFrom?: string;
 }
@@ -32,6 +34,10 @@ export interface WorldExtras {
   bigTaskRows?: number;
   /** This many more tasks, for status and health benchmarks (0: none). */
   extraTasks?: number;
+  /** The extra tasks each run by one collection method, where a quarter of them would run by both. */
+  extraTasksOneMethod?: boolean;
+  /** The Benchmarks group is the demo account's only group: an account of exactly `extraTasks` tasks. */
+  extraTasksOnly?: boolean;
 }
 
 export const BENCH_GROUP_NAME = 'Benchmarks';
@@ -167,7 +173,10 @@ export function buildWorld(seed: number, extras: WorldExtras = {}): World {
 
   const accounts = ACCOUNT_PLANS.map((p) => buildAccount(seed, p, teams.get(p.team) ?? [p.username]));
   const demo = accounts[0];
-  if (demo && ((extras.bigTaskRows ?? 0) > 0 || (extras.extraTasks ?? 0) > 0)) demo.groups.push(benchGroup(seed, demo, extras));
+  if (demo && ((extras.bigTaskRows ?? 0) > 0 || (extras.extraTasks ?? 0) > 0)) {
+    const bench = benchGroup(seed, demo, extras);
+    demo.groups = extras.extraTasksOnly === true ? [bench] : [...demo.groups, bench];
+  }
   const apps = new Map<string, SeedApp>();
   for (const a of accounts) for (const app of a.apps) apps.set(app.ref, app);
   return {
@@ -242,7 +251,7 @@ function benchGroup(seed: number, account: SeedAccount, extras: WorldExtras): Se
   const big = extras.bigTaskRows ?? 0;
   if (big > 0) tasks.push({ taskId: uuidLike(rng), taskName: `Big export (${big.toLocaleString('en-US')} rows)`, taskGroupId, kind: 'big' });
   for (let i = 0; i < (extras.extraTasks ?? 0); i++) {
-    tasks.push({ taskId: uuidLike(rng), taskName: `Bulk task ${String(i + 1).padStart(4, '0')}`, taskGroupId, kind: 'bulk' });
+    tasks.push({ taskId: uuidLike(rng), taskName: `Bulk task ${String(i + 1).padStart(4, '0')}`, taskGroupId, kind: 'bulk', ...(extras.extraTasksOneMethod === true ? { oneMethod: true as const } : {}) });
   }
   return { taskGroupId, taskGroupName: BENCH_GROUP_NAME, tasks };
 }

@@ -42,6 +42,10 @@ export interface SandboxOptions {
   bigTaskRows?: number;
   /** Adds this many tasks to the demo account's Benchmarks group. */
   extraTasks?: number;
+  /** Those tasks each run by one collection method (the health benchmark's second case). */
+  extraTasksOneMethod?: boolean;
+  /** Those tasks are the demo account's only ones (an account of exactly that many tasks). */
+  extraTasksOnly?: boolean;
 }
 
 export interface RunningSandbox {
@@ -86,7 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? DEFAULTS.host;
   const log = options.log;
   const bigTaskRows = Math.max(0, Math.floor(options.bigTaskRows ?? 0));
-  const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)) });
+  const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true });
   // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
   // filter, bucket and page.
   let engine: { today: string; query: (q: RecordQuery) => RecordPage } | undefined;
