@@ -1,9 +1,12 @@
 /**
- * How to cut task ids into analytics queries so they take the fewest pages. A query takes at most
- * 100 ids (the spec) and answers 100 records a page; the service answers one record per task and
- * collection method (two when the window crosses a month's end), so 100 ids often make 130
- * records: two pages, the second nearly empty. Knowing (or guessing) each task's records, a batch
- * is cut where its pages are full: about 75 such tasks fill one page exactly.
+ * How to ask one window's analytics in the fewest pages. A query answers 100 records a page, one
+ * per task and collection method (two when the window crosses a month's end), and takes at most
+ * 100 ids (the spec), so 100 ids often make 130 records: two pages, the second nearly empty.
+ *
+ * - When the ids are every task of the account, a query that names none (the spec: "omit to
+ *   include all tasks") answers them all in full pages: ceil(records / 100), the floor.
+ * - Otherwise (a subset, or an account whose query for all tasks answers far more than these),
+ *   batches of ids are cut where their pages are full: about 75 tasks of 1.3 records a page.
  *
  * Pure: the estimates come from the caller (the records each task had in the last answer of the
  * same window, or in the other window) or from a probe batch (records per id, the same for all).
@@ -49,6 +52,42 @@ export function planBatches(ids: readonly string[], estimate: (id: string) => nu
     i += best.take;
   }
   return out;
+}
+
+/** What the caller knows of a query for every task of the account. */
+export interface AccountQuery {
+  /** Records such a query answered last (for either window: tasks run by the same methods week to week); undefined when never asked. */
+  readonly records: number | undefined;
+  /** The ids are every task of the account, so such a query answers about theirs alone. */
+  readonly idsAreAll: boolean;
+}
+
+export type WindowPlan = { readonly kind: 'account' } | { readonly kind: 'batches'; readonly groups: string[][] };
+
+/**
+ * A window's records a task can answer at most: two methods × the Month buckets of a window of up
+ * to 46 days (three). Bounds an account query's size before anything is known of it.
+ */
+export const MOST_RECORDS_PER_TASK = 6;
+
+export const pagesFor = (records: number): number => Math.max(1, Math.ceil(records / PAGE_RECORDS));
+
+/**
+ * Batches (of up to 100 ids, cut by `estimate`) or one query for every task, whichever is expected
+ * to take fewer pages; a tie keeps the batches, which answer the ids asked and nothing else. An
+ * account query is never planned past `maxRecords` (what one paged fetch assembles).
+ */
+export function planWindow(ids: readonly string[], estimate: (id: string) => number, account: AccountQuery | undefined, maxRecords: number): WindowPlan {
+  const batches = (): WindowPlan => ({ kind: 'batches', groups: ids.length <= MAX_IDS ? (ids.length > 0 ? [[...ids]] : []) : planBatches(ids, estimate) });
+  // Up to 100 ids are one query that answers no more than an account query would.
+  if (account === undefined || ids.length <= MAX_IDS) return batches();
+  if (account.records === undefined) {
+    return account.idsAreAll && ids.length * MOST_RECORDS_PER_TASK <= maxRecords ? { kind: 'account' } : batches();
+  }
+  if (account.records * 1.5 > maxRecords) return batches(); // room for an account that grew since
+  const plan = batches();
+  const batchPages = plan.kind === 'batches' ? plan.groups.reduce((n, g) => n + pagesFor(g.reduce((r, id) => r + Math.max(0, estimate(id)), 0)), 0) : 0;
+  return pagesFor(account.records) < batchPages ? { kind: 'account' } : plan;
 }
 
 /** Records per id answered by a probe batch; a batch with no records says 0. */

@@ -65,6 +65,8 @@ export class HealthController {
   private unavailableSaid: string | undefined;
   /** Records per task of the last current-window answer: how the next refresh cuts its batches. Per account. */
   private recordCounts: Map<string, number> | undefined;
+  /** Records the last query for every task of the account answered: whether the next is cheaper than batches. */
+  private accountRecords: number | undefined;
   readonly stats: HealthStats = { refreshes: 0, lastRequestIds: [] };
 
   constructor(private readonly deps: HealthControllerDeps) {
@@ -90,6 +92,7 @@ export class HealthController {
     const previous = this.account;
     this.account = accountId;
     this.recordCounts = undefined;
+    this.accountRecords = undefined;
     this.schedule.reset();
     this.failing = false;
     // Signing out forgets that account's stored health; switching keeps it under its own key.
@@ -153,9 +156,11 @@ export class HealthController {
 
       const last = this.deps.board.snapshot;
       const ids = tasks.map((t) => t.taskId);
-      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts });
+      // The listed tasks are every task of the account (the Tasks view lists every group).
+      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts, account: { records: this.accountRecords, idsAreAll: true } });
       if (signal.aborted || account !== this.account) return;
       this.recordCounts = current.records;
+      this.accountRecords = current.accountRecords ?? this.accountRecords;
       // The previous window serves one figure: the average run time a slowdown is measured against,
       // which only a task with timed runs now has. Its days are past, so what was asked is reused
       // while its dates stay the same: a task's previous figures were asked when its current
@@ -164,7 +169,7 @@ export class HealthController {
       const reuse = new Map(sameDays ? last.tasks.filter((t) => timed(t.current)).map((t) => [t.taskId, t.previous]) : []);
       const missing = ids.filter((id) => timed(current.totals.get(id)) && !reuse.has(id));
       // Cut by the records each task answered now: a task runs by the same methods week to week.
-      const previous = await fetchWindowTotals(client, missing, windows.previous, { signal, estimate: current.records });
+      const previous = await fetchWindowTotals(client, missing, windows.previous, { signal, estimate: current.records, account: { records: this.accountRecords, idsAreAll: false } });
       if (signal.aborted || account !== this.account) return;
 
       const snapshot: HealthSnapshot = {

@@ -1,8 +1,9 @@
 /**
- * One window's totals for many tasks, as cheaply as the spec allows: the task ids in batches of
- * 100 (the spec's maximum), each batch one analytics query paged at 100 rows (the client's
- * `queryAllTaskAnalytics`), all batches at once through the client's shared rate limiter. The
- * first failure cancels the rest.
+ * One window's totals for many tasks, as cheaply as the spec allows: when the ids are every task
+ * of the account and there are more than 100, one query for all tasks (no `taskIds`), paged at
+ * 100 rows, so every page is full; otherwise the ids in batches of up to 100 (the spec's maximum),
+ * each one query paged at 100 rows (the client's `queryAllTaskAnalytics`), all batches at once
+ * through the client's shared rate limiter. The first failure cancels the rest.
  *
  * Granularity: `Month`. A month bucket that the date range cuts counts only the days inside the
  * range (the sandbox does so, and the spec's range is what the records cover), so a 7-day window
@@ -20,7 +21,8 @@ import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../
 import { ApiError } from '../api/errors';
 import { totalsByTask, type Totals } from './healthModel';
 import type { DayRange } from './healthWindow';
-import { planBatches, recordsPerId } from './batchPlan';
+import { planBatches, planWindow, recordsPerId, type AccountQuery } from './batchPlan';
+import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
 
 export const HEALTH_GRANULARITY: TimeGranularity = 'Month';
 export const HEALTH_BATCH = ANALYTICS_LIMITS.maxTaskIds;
@@ -36,24 +38,20 @@ export interface WindowTotals {
   records: Map<string, number>;
   /** One per request, in the order they were answered. */
   requestIds: string[];
-}
-
-/** Distinct ids, in order, cut into batches of `size`. */
-export function batches(ids: readonly string[], size: number = HEALTH_BATCH): string[][] {
-  const unique = [...new Set(ids)];
-  const out: string[][] = [];
-  for (let i = 0; i < unique.length; i += size) out.push(unique.slice(i, i + size));
-  return out;
+  /** Records a query for every task answered (tasks not asked included), when the window was asked so. */
+  accountRecords?: number;
 }
 
 export interface FetchWindowOptions {
   signal?: AbortSignal;
   /** Records expected per task id (e.g. `records` of an earlier answer); tasks without one are guessed. */
   estimate?: ReadonlyMap<string, number>;
+  /** Given: a query for every task may be asked instead of batches, when it is expected to take fewer pages. */
+  account?: AccountQuery;
 }
 
 export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readonly string[], range: DayRange, options: FetchWindowOptions | AbortSignal = {}): Promise<WindowTotals> {
-  const { signal, estimate } = options instanceof AbortSignal ? { signal: options, estimate: undefined } : options;
+  const { signal, estimate, account } = options instanceof AbortSignal ? { signal: options, estimate: undefined, account: undefined } : options;
   const ids = [...new Set(taskIds)];
   const out: WindowTotals = { totals: new Map(), records: new Map(), requestIds: [] };
   if (ids.length === 0) return out;
@@ -62,25 +60,40 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
-  const ask = async (group: string[]): Promise<void> => {
-    const query: AnalyticsQuery = { start: range.start, end: range.end, taskIds: group, timeGranularity: HEALTH_GRANULARITY };
+  // Each batch gets a signal of its own, all stopped by one listener on `stop`: a dozen batches
+  // sharing one signal passed Node's limit of ten listeners (MaxListenersExceededWarning).
+  const inFlight = new Set<AbortController>();
+  stop.signal.addEventListener('abort', () => inFlight.forEach((c) => c.abort()), { once: true });
+  /** `group`: the ids asked; undefined asks for every task, of which only `ids` are kept. */
+  const ask = async (group: string[] | undefined): Promise<void> => {
+    const query: AnalyticsQuery = { start: range.start, end: range.end, timeGranularity: HEALTH_GRANULARITY, ...(group ? { taskIds: group } : {}) };
+    const own = new AbortController();
+    inFlight.add(own);
     let answer: FetchAllResult;
     try {
-      answer = await source.queryAllTaskAnalytics(query, { signal: stop.signal });
+      answer = await source.queryAllTaskAnalytics(query, { signal: own.signal });
     } catch (error) {
       stop.abort(); // the first failure stops the other batches
       throw error;
+    } finally {
+      inFlight.delete(own);
     }
     out.requestIds.push(...answer.requestIds);
-    // A batch answers for its own ids only; anything else in a reply is not trusted.
-    const own = new Set(group);
-    for (const [id, t] of totalsByTask(answer.records, own)) out.totals.set(id, t);
-    for (const r of answer.records) if (own.has(r.taskId)) out.records.set(r.taskId, (out.records.get(r.taskId) ?? 0) + 1);
+    if (!group) out.accountRecords = answer.records.length;
+    // A query answers for the ids it was asked for only; anything else in a reply is not kept.
+    const kept = new Set(group ?? ids);
+    for (const [id, t] of totalsByTask(answer.records, kept)) out.totals.set(id, t);
+    for (const r of answer.records) if (kept.has(r.taskId)) out.records.set(r.taskId, (out.records.get(r.taskId) ?? 0) + 1);
   };
   try {
     const known = ids.filter((id) => estimate?.has(id) === true);
     let rest = ids;
     let perId = known.length > 0 ? known.reduce((n, id) => n + (estimate?.get(id) ?? 0), 0) / known.length : 1;
+    const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, MAX_FETCH_ALL_ROWS);
+    if (plan.kind === 'account') {
+      await ask(undefined);
+      return out;
+    }
     const unknown = ids.filter((id) => estimate?.has(id) !== true);
     if (known.length === 0 && unknown.length > HEALTH_BATCH) {
       // Nothing to go by: one batch alone tells how many records a task answers here.
@@ -89,7 +102,7 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
       perId = recordsPerId(probe.reduce((n, id) => n + (out.records.get(id) ?? 0), 0), probe.length);
       rest = unknown.slice(HEALTH_BATCH);
     }
-    const groups = planBatches(rest, (id) => estimate?.get(id) ?? perId);
+    const groups = rest === ids ? plan.groups : planBatches(rest, (id) => estimate?.get(id) ?? perId);
     const settled = await Promise.allSettled(groups.map(ask));
     const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
     if (failures.length > 0) throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];
