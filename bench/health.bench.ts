@@ -1,8 +1,11 @@
 /**
- * Task health for 1,000 tasks (the sandbox's --extra-tasks Benchmarks group), against a sandbox in
- * its own process that limits at the service's 20 requests a second:
+ * Task health for an account of 1,000 tasks (the sandbox's Benchmarks group alone), against a
+ * sandbox in its own process that limits at the service's 20 requests a second, on two fixtures:
+ * every task run by one collection method (a record per task and window), and a quarter of them
+ * run by both (as the seeded world does), whose records put the floor above 20 requests:
  * - one refresh from nothing (both windows) through the controller and the client's limiter:
- *   analytics requests at the server and time against their rate bound (requests / 20 s);
+ *   analytics requests at the server against the floor the records set, and time against their
+ *   rate bound (requests / 20 s);
  * - a later refresh the same day (the previous window's figures reused): requests;
  * - decorating 1,000 task nodes: building each TaskNode with its health part (resource URI,
  *   description, tooltip) and asking the FileDecorationProvider for its URI, median of runs.
@@ -76,22 +79,34 @@ function installVscodeStandIn(): void {
   loader._load = (request: string, ...rest: unknown[]) => (request === 'vscode' ? standIn : original(request, ...rest));
 }
 
-export default async function run(): Promise<BenchSection> {
-  const rows: BenchRow[] = [];
-  const notes: string[] = [];
-  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS });
+/** A sandbox account of exactly 1,000 tasks: by how many methods they run sets the records a window answers. */
+interface Fixture {
+  label: string;
+  /** Each task runs by one collection method (else about a quarter run by both, as the seeded world does). */
+  oneMethod: boolean;
+}
+
+const FIXTURES: readonly Fixture[] = [
+  { label: 'each task run by one method', oneMethod: true },
+  { label: 'a quarter of the tasks run by both methods', oneMethod: false },
+];
+
+/** First and later refreshes through the controller and the client's limiter, `RUNS` times, on one fixture. */
+async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): Promise<HealthBoard> {
+  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS, extraTasksOnly: true, extraTasksOneMethod: fixture.oneMethod });
   const ada = sandbox.info.accounts[0];
   if (!ada) throw new Error('no demo account');
   const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
   let board = new HealthBoard();
   try {
-    const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
-    if (!group) throw new Error('the sandbox has no Benchmarks group');
-    const tasks: HealthTaskRow[] = (await client.searchTasks(group.taskGroupId)).data.map((t) => ({ ...t, taskGroupId: group.taskGroupId, taskGroupName: group.taskGroupName }));
-    if (tasks.length !== TASKS) notes.push(`the Benchmarks group has ${tasks.length} tasks, not ${TASKS}`);
+    // Every task of the account, as the Tasks view lists them.
+    const tasks: HealthTaskRow[] = [];
+    for (const g of (await client.listTaskGroups()).data) {
+      for (const t of (await client.searchTasks(g.taskGroupId)).data) tasks.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
+    }
+    if (tasks.length !== TASKS || tasks.some((t) => t.taskGroupName !== BENCH_GROUP_NAME)) notes.push(`the account has ${tasks.length} tasks, not the ${TASKS} of ${BENCH_GROUP_NAME} alone`);
     await new Promise((r) => setTimeout(r, 1100)); // the listing leaves the server's trailing second
 
-    // ---- 1. refreshes: requests and time against the rate bound ----------------------------------
     const firstCounts: number[] = [];
     const againCounts: number[] = [];
     const ratios: number[] = [];
@@ -142,13 +157,15 @@ export default async function run(): Promise<BenchSection> {
     const previousRecords = snap ? await windowRecords(snap.previous, timedIds) : 0;
     const floorFirst = Math.ceil(currentRecords / 100) + Math.ceil(previousRecords / 100);
     const most = Math.max(...firstCounts);
+    const n = TASKS.toLocaleString('en');
     rows.push({
-      name: `health for ${TASKS.toLocaleString('en')} tasks, first refresh of a day: analytics requests`,
+      name: `health for ${n} tasks, ${fixture.label}: first refresh of a day, analytics requests`,
       value: `${most} requests`,
-      against: `runs ${firstCounts.join(', ')}; floor ${floorFirst} (${currentRecords.toLocaleString('en')} + ${previousRecords.toLocaleString('en')} records); 40 before`,
+      against: `runs ${firstCounts.join(', ')}; floor ${floorFirst} (${currentRecords.toLocaleString('en')} + ${previousRecords.toLocaleString('en')} records)`,
       ratio: most / floorFirst,
-      target: `≤ ${MAX_REQUESTS}, unreachable here: floor ${floorFirst}`,
-      pass: most <= Math.max(MAX_REQUESTS, Math.ceil(floorFirst * 1.1)),
+      // The floor is what no query shape goes below; where it is above 20, 20 cannot be met.
+      target: floorFirst <= MAX_REQUESTS ? `≤ ${MAX_REQUESTS}` : `≤ ${MAX_REQUESTS} is below this data's floor: = ${floorFirst}`,
+      pass: most <= Math.max(MAX_REQUESTS, floorFirst),
     });
     const ratio = median(ratios);
     rows.push({
@@ -160,24 +177,33 @@ export default async function run(): Promise<BenchSection> {
       pass: ratio <= 1.1,
     });
     rows.push({
-      name: 'health for 1,000 tasks, later refresh the same day (previous window kept): requests',
+      name: '  later refresh the same day (previous window kept): requests',
       value: `${Math.max(...againCounts)} requests`,
-      against: `runs ${againCounts.join(', ')}; floor ${Math.ceil(currentRecords / 100)}; 20 before`,
+      against: `runs ${againCounts.join(', ')}; floor ${Math.ceil(currentRecords / 100)}`,
       target: `≤ ${MAX_REQUESTS}`,
       pass: Math.max(...againCounts) <= MAX_REQUESTS,
     });
     rows.push({ name: `  429s on the wire (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${limited} x 429`, target: '0', pass: limited === 0 });
-    rows.push({ name: '  tasks needing attention (context)', value: `${board.attention().length}` });
     notes.push(
-      `Records: one per task, collection method and Month bucket. Here ${currentRecords.toLocaleString('en')} in the current window (${TASKS.toLocaleString('en')} tasks: most run by one method, about a quarter by both, a few not at all) and ${previousRecords.toLocaleString('en')} in the previous window for the ${timedIds.length.toLocaleString('en')} tasks with timed runs now.`,
-      `Floor of a first refresh: a page holds 100 records and a record covers one range, so the current window costs ceil(${currentRecords}/100) = ${Math.ceil(currentRecords / 100)} and the previous one ceil(${previousRecords}/100) = ${Math.ceil(previousRecords / 100)}: ${floorFirst} requests. Asking 14 days in one query and subtracting the current 7 needs a record per task and method for the 14 days as well, so it costs no less. ≤ 20 on a first refresh holds only for accounts whose tasks answer <= 2,000 records over both windows (e.g. 1,000 tasks that each run by one method); this fixture answers more.`,
-      'Cheaper than before (40 / 20): batches are cut so their pages are full (100 ids answered 126 records = 2 pages; now about 75 ids = 1 page), from a 100-id probe on the first refresh and from the last answer afterwards; the previous window is asked only for tasks with timed runs now (the slowdown is its one use), after the current window.',
+      `${fixture.label[0]?.toUpperCase() ?? ''}${fixture.label.slice(1)}: ${currentRecords.toLocaleString('en')} records in the current window and ${previousRecords.toLocaleString('en')} in the previous one for the ${timedIds.length.toLocaleString('en')} tasks with timed runs now; the floor is ceil(${currentRecords}/100) + ceil(${previousRecords}/100) = ${floorFirst}.`,
     );
   } finally {
     await client.close();
     await sandbox.close();
   }
+  return board;
+}
 
+export default async function run(): Promise<BenchSection> {
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  // ---- 1. refreshes: requests and time against the rate bound, on both fixtures -------------------
+  let board = new HealthBoard();
+  for (const fixture of FIXTURES) board = await refreshes(fixture, rows, notes);
+  notes.push(
+    'A record is one task, collection method and Month bucket, and a page holds 100, so a window costs at least ceil(records / 100) requests. Asking 14 days in one query and subtracting the current 7 needs a record per task and method for the 14 days as well, so it costs no less. ≤ 20 on a first refresh therefore holds for accounts whose 1,000 tasks answer at most 2,000 records over both windows (one record per task and window, as when each runs by one method); where a quarter run by both ways the floor is above 20, and the refresh reaches it.',
+    'How: more than 100 tasks, and all of the account’s, are asked in one query that names none (the spec: omit taskIds for all tasks), so every page but the last is full; the previous window only serves the slowdown, so it is asked after the current one, for the tasks with timed runs now, by whichever shape takes fewer pages (again all tasks, here). Before: batches of about 75 ids cut to fill their pages, with a 100-id probe (30 requests on the second fixture); before that, batches of 100 ids (40).',
+  );
   // ---- 2. decorating 1,000 nodes -------------------------------------------------------------------
   installVscodeStandIn();
   const { TaskNode } = await import('../src/views/tasks/taskNodes.js');
