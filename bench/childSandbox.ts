@@ -21,8 +21,9 @@ export interface ChildSandbox {
 export function isSandboxChild(): boolean {
   const raw = process.env[FLAG];
   if (raw === undefined || !process.send) return false;
-  const options = JSON.parse(raw) as SandboxOptions;
-  void startSandbox(options).then((sandbox) => {
+  const { offsetMs, ...options } = JSON.parse(raw) as SandboxOptions & { offsetMs?: number };
+  const shifted = offsetMs === undefined ? {} : { now: () => Date.now() + offsetMs };
+  void startSandbox({ ...options, ...shifted }).then((sandbox) => {
     process.send?.({ type: 'ready', info: sandbox.info } satisfies FromChild);
     process.on('message', (m: ToChild) => {
       if (m.type === 'stats') process.send?.({ type: 'stats', id: m.id, stats: sandbox.stats } satisfies FromChild);
@@ -32,7 +33,8 @@ export function isSandboxChild(): boolean {
   return true;
 }
 
-export function startChildSandbox(moduleFile: string, options: Omit<SandboxOptions, 'log' | 'now'>): Promise<ChildSandbox> {
+/** `offsetMs`: the sandbox's clock runs this far from the real one (a bench pins its "today"). */
+export function startChildSandbox(moduleFile: string, options: Omit<SandboxOptions, 'log' | 'now'> & { offsetMs?: number }): Promise<ChildSandbox> {
   const child: ChildProcess = fork(moduleFile, [], { env: { ...process.env, [FLAG]: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let nextId = 0;
   const waiting = new Map<number, (s: SandboxStats) => void>();

@@ -34,6 +34,13 @@ const RUNS = 3;
 const DECORATE_RUNS = 15;
 const WARM_UP = 3;
 const ROUTE = 'POST /taskanalytics/queries';
+/**
+ * "Today" for the sandbox and the controller: both 7-day windows inside one month, so a task
+ * answers a record per method and window. Across a month's end a window answers two (the floor
+ * roughly doubles), which is the service's bucketing, not the refresh's cost; pinned so figures
+ * compare from run to run.
+ */
+const TODAY = '2026-11-20';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -93,7 +100,10 @@ const FIXTURES: readonly Fixture[] = [
 
 /** First and later refreshes through the controller and the client's limiter, `RUNS` times, on one fixture. */
 async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): Promise<HealthBoard> {
-  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS, extraTasksOnly: true, extraTasksOneMethod: fixture.oneMethod });
+  // The same hour of the day as now, on TODAY: the limiter's seconds stay real.
+  const offsetMs = Date.parse(`${TODAY}T00:00:00Z`) - Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const clock = (): number => Date.now() + offsetMs;
+  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS, extraTasksOnly: true, extraTasksOneMethod: fixture.oneMethod, offsetMs });
   const ada = sandbox.info.accounts[0];
   if (!ada) throw new Error('no demo account');
   const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
@@ -104,7 +114,7 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
     for (const g of (await client.listTaskGroups()).data) {
       for (const t of (await client.searchTasks(g.taskGroupId)).data) tasks.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
     }
-    if (tasks.length !== TASKS || tasks.some((t) => t.taskGroupName !== BENCH_GROUP_NAME)) notes.push(`the account has ${tasks.length} tasks, not the ${TASKS} of ${BENCH_GROUP_NAME} alone`);
+    if (tasks.length !== TASKS || tasks.some((t) => t.taskGroupName !== BENCH_GROUP_NAME)) throw new Error(`the account has ${tasks.length} tasks, not the ${TASKS} of ${BENCH_GROUP_NAME} alone`);
     await new Promise((r) => setTimeout(r, 1100)); // the listing leaves the server's trailing second
 
     const firstCounts: number[] = [];
@@ -118,9 +128,9 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
         board,
         cache: new HealthCache(new Memento(), { warn: () => undefined }),
         getClient: () => client,
-        listTasks: () => Promise.resolve(tasks),
+        listTasks: () => Promise.resolve({ rows: tasks, complete: true }),
         timers: realTimers,
-        clock: Date.now,
+        clock,
         settings: () => DEFAULT_HEALTH_SETTINGS,
         notifier: { crossed: () => undefined, unavailable: () => undefined, failed: (e) => notes.push(`refresh failed: ${String(e)}`), clamped: () => undefined },
       });
@@ -163,9 +173,10 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
       value: `${most} requests`,
       against: `runs ${firstCounts.join(', ')}; floor ${floorFirst} (${currentRecords.toLocaleString('en')} + ${previousRecords.toLocaleString('en')} records)`,
       ratio: most / floorFirst,
-      // The floor is what no query shape goes below; where it is above 20, 20 cannot be met.
-      target: floorFirst <= MAX_REQUESTS ? `≤ ${MAX_REQUESTS}` : `≤ ${MAX_REQUESTS} is below this data's floor: = ${floorFirst}`,
-      pass: most <= Math.max(MAX_REQUESTS, floorFirst),
+      // The floor is what no query shape goes below: where it is above 20, 20 cannot be met, and
+      // the row judges the floor instead, saying so.
+      target: floorFirst <= MAX_REQUESTS ? `≤ ${MAX_REQUESTS}` : `floor ${floorFirst} (≤ ${MAX_REQUESTS} unreachable)`,
+      pass: floorFirst <= MAX_REQUESTS ? most <= MAX_REQUESTS : most <= floorFirst,
     });
     const ratio = median(ratios);
     rows.push({
@@ -202,7 +213,8 @@ export default async function run(): Promise<BenchSection> {
   for (const fixture of FIXTURES) board = await refreshes(fixture, rows, notes);
   notes.push(
     'A record is one task, collection method and Month bucket, and a page holds 100, so a window costs at least ceil(records / 100) requests. Asking 14 days in one query and subtracting the current 7 needs a record per task and method for the 14 days as well, so it costs no less. ≤ 20 on a first refresh therefore holds for accounts whose 1,000 tasks answer at most 2,000 records over both windows (one record per task and window, as when each runs by one method); where a quarter run by both ways the floor is above 20, and the refresh reaches it.',
-    'How: more than 100 tasks, and all of the account’s, are asked in one query that names none (the spec: omit taskIds for all tasks), so every page but the last is full; the previous window only serves the slowdown, so it is asked after the current one, for the tasks with timed runs now, by whichever shape takes fewer pages (again all tasks, here). Before: batches of about 75 ids cut to fill their pages, with a 100-id probe (30 requests on the second fixture); before that, batches of 100 ids (40).',
+    `Dates: "today" is pinned to ${TODAY}, so both windows lie inside one month. A window that crosses a month's end answers two Month records per task and method, and the floor (and the refresh) roughly doubles on those days.`,
+    'How: more than 100 tasks, and all of the account’s, are asked in one query that names none (the spec: omit taskIds for all tasks), so every page but the last is full. The previous window only serves the slowdown: it is asked after the current one, by whichever shape takes fewer pages (here again all tasks), and kept for the tasks with timed runs now. Before: batches of about 75 ids cut to fill their pages, with a 100-id probe (30 requests on the second fixture); before that, batches of 100 ids (40).',
   );
   // ---- 2. decorating 1,000 nodes -------------------------------------------------------------------
   installVscodeStandIn();

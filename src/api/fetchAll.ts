@@ -17,6 +17,11 @@ export interface FetchAllProgress {
 export interface FetchAllOptions {
   signal?: AbortSignal;
   onProgress?: (p: FetchAllProgress) => void;
+  /**
+   * Told page 1's total before any other page is asked; false stops the fetch there, which then
+   * fails as cancelled (a caller that expected fewer rows asks another way).
+   */
+  onTotal?: (total: number) => boolean;
 }
 
 export interface FetchAllResult {
@@ -45,6 +50,9 @@ export async function fetchAllPages(fetchPage: FetchPage, query: AnalyticsQuery,
   try {
     const first = await fetchPage({ ...query, page: 1, pageSize }, stop.signal);
     const total = first.data.total;
+    if (o.onTotal !== undefined && !o.onTotal(total)) {
+      throw new ApiError({ kind: 'cancelled', requestId: first.requestId, message: 'Fetching the analytics pages was stopped after page 1' });
+    }
     if (total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
         kind: 'invalid-request',

@@ -27,6 +27,12 @@ export interface HealthTaskRow {
   readonly taskGroupName: string;
 }
 
+/** The tasks to judge, and whether they are every task of the account (the Tasks view lists every group). */
+export interface TaskListing {
+  readonly rows: readonly HealthTaskRow[];
+  readonly complete: boolean;
+}
+
 /** What the user is told; the vscode layer words it. */
 export interface HealthNotifier {
   /** Tasks that crossed a threshold since the last health (only when `scrapedeck.health.notify` is on). */
@@ -43,7 +49,7 @@ export interface HealthControllerDeps {
   board: HealthBoard;
   cache: HealthCache;
   getClient(): AnalyticsSource | undefined;
-  listTasks(signal: AbortSignal): Promise<readonly HealthTaskRow[]>;
+  listTasks(signal: AbortSignal): Promise<TaskListing>;
   timers: Timers;
   /** Epoch ms (snapshots' times and today's UTC date). */
   clock(): number;
@@ -147,7 +153,8 @@ export class HealthController {
     let taskCount = 0;
     let listed = false;
     try {
-      const tasks = dedupe(await this.deps.listTasks(signal));
+      const listing = await this.deps.listTasks(signal);
+      const tasks = dedupe(listing.rows);
       listed = true;
       taskCount = tasks.length;
       if (signal.aborted || account !== this.account) return;
@@ -156,8 +163,8 @@ export class HealthController {
 
       const last = this.deps.board.snapshot;
       const ids = tasks.map((t) => t.taskId);
-      // The listed tasks are every task of the account (the Tasks view lists every group).
-      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts, account: { records: this.accountRecords, idsAreAll: true } });
+      // A complete listing is every task of the account: one query for all tasks answers just them.
+      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts, account: { records: this.accountRecords, idsAreAll: listing.complete } });
       if (signal.aborted || account !== this.account) return;
       this.recordCounts = current.records;
       this.accountRecords = current.accountRecords ?? this.accountRecords;

@@ -16,7 +16,7 @@
  * more than 100 tasks without one, a first batch of 100 is asked alone and its records per id
  * size the rest.
  */
-import type { FetchAllResult } from '../api/fetchAll';
+import type { FetchAllOptions, FetchAllResult } from '../api/fetchAll';
 import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../api/schemas';
 import { ApiError } from '../api/errors';
 import { totalsByTask, type Totals } from './healthModel';
@@ -25,11 +25,17 @@ import { planBatches, planWindow, recordsPerId, type AccountQuery } from './batc
 import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
 
 export const HEALTH_GRANULARITY: TimeGranularity = 'Month';
+
+/** The most records one task answers for `range` at `HEALTH_GRANULARITY`: one per method and month the range touches. */
+export function mostRecordsPerTask(range: DayRange): number {
+  const month = (day: string): number => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
+  return 2 * Math.max(1, month(range.end) - month(range.start) + 1);
+}
 export const HEALTH_BATCH = ANALYTICS_LIMITS.maxTaskIds;
 
 /** The part of the client this needs (ScrapedeckClient fits). */
 export interface AnalyticsSource {
-  queryAllTaskAnalytics(query: AnalyticsQuery, o?: { signal?: AbortSignal }): Promise<FetchAllResult>;
+  queryAllTaskAnalytics(query: AnalyticsQuery, o?: Pick<FetchAllOptions, 'signal' | 'onTotal'>): Promise<FetchAllResult>;
 }
 
 export interface WindowTotals {
@@ -38,7 +44,10 @@ export interface WindowTotals {
   records: Map<string, number>;
   /** One per request, in the order they were answered. */
   requestIds: string[];
-  /** Records a query for every task answered (tasks not asked included), when the window was asked so. */
+  /**
+   * Records a query for every task answered (tasks not asked included), when the window was asked
+   * so, or would have answered when page 1 showed it was more than the ids can answer.
+   */
   accountRecords?: number;
 }
 
@@ -64,15 +73,29 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
   // sharing one signal passed Node's limit of ten listeners (MaxListenersExceededWarning).
   const inFlight = new Set<AbortController>();
   stop.signal.addEventListener('abort', () => inFlight.forEach((c) => c.abort()), { once: true });
-  /** `group`: the ids asked; undefined asks for every task, of which only `ids` are kept. */
-  const ask = async (group: string[] | undefined): Promise<void> => {
+  /**
+   * `group`: the ids asked; undefined asks for every task, of which only `ids` are kept, and
+   * `mostRecords` is the most it may answer (page 1's total above it: stopped, false returned).
+   */
+  const ask = async (group: string[] | undefined, mostRecords = Infinity): Promise<boolean> => {
     const query: AnalyticsQuery = { start: range.start, end: range.end, timeGranularity: HEALTH_GRANULARITY, ...(group ? { taskIds: group } : {}) };
     const own = new AbortController();
+    if (stop.signal.aborted) own.abort();
     inFlight.add(own);
+    let tooMany: number | undefined;
+    const onTotal = (total: number): boolean => {
+      if (total <= mostRecords) return true;
+      tooMany = total;
+      return false;
+    };
     let answer: FetchAllResult;
     try {
-      answer = await source.queryAllTaskAnalytics(query, { signal: own.signal });
+      answer = await source.queryAllTaskAnalytics(query, { signal: own.signal, ...(group ? {} : { onTotal }) });
     } catch (error) {
+      if (tooMany !== undefined && !stop.signal.aborted) {
+        out.accountRecords = tooMany;
+        return false;
+      }
       stop.abort(); // the first failure stops the other batches
       throw error;
     } finally {
@@ -84,16 +107,16 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
     const kept = new Set(group ?? ids);
     for (const [id, t] of totalsByTask(answer.records, kept)) out.totals.set(id, t);
     for (const r of answer.records) if (kept.has(r.taskId)) out.records.set(r.taskId, (out.records.get(r.taskId) ?? 0) + 1);
+    return true;
   };
   try {
     const known = ids.filter((id) => estimate?.has(id) === true);
     let rest = ids;
     let perId = known.length > 0 ? known.reduce((n, id) => n + (estimate?.get(id) ?? 0), 0) / known.length : 1;
     const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, MAX_FETCH_ALL_ROWS);
-    if (plan.kind === 'account') {
-      await ask(undefined);
-      return out;
-    }
+    // A query for every task that answers more than these ids can (the list was not every task,
+    // or the account grew past what was planned) stops after page 1 and the batches take over.
+    if (plan.kind === 'account' && (await ask(undefined, Math.min(MAX_FETCH_ALL_ROWS, Math.max(ids.length * mostRecordsPerTask(range), (account?.records ?? 0) * 1.5))))) return out;
     const unknown = ids.filter((id) => estimate?.has(id) !== true);
     if (known.length === 0 && unknown.length > HEALTH_BATCH) {
       // Nothing to go by: one batch alone tells how many records a task answers here.
@@ -102,8 +125,8 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
       perId = recordsPerId(probe.reduce((n, id) => n + (out.records.get(id) ?? 0), 0), probe.length);
       rest = unknown.slice(HEALTH_BATCH);
     }
-    const groups = rest === ids ? plan.groups : planBatches(rest, (id) => estimate?.get(id) ?? perId);
-    const settled = await Promise.allSettled(groups.map(ask));
+    const groups = rest === ids && plan.kind === 'batches' ? plan.groups : planBatches(rest, (id) => estimate?.get(id) ?? perId);
+    const settled = await Promise.allSettled(groups.map((group) => ask(group)));
     const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
     if (failures.length > 0) throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];
     return out;

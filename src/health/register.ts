@@ -19,7 +19,7 @@ import { HealthDecorations } from './decorations';
 import type { HealthBoard } from './healthBoard';
 import { HealthCache } from './healthCache';
 import { HealthConfig } from './healthConfig';
-import { HealthController, type HealthTaskRow } from './healthController';
+import { HealthController, type TaskListing } from './healthController';
 import { healthNotifier } from './notifier';
 
 export interface HealthDeps {
@@ -27,7 +27,7 @@ export interface HealthDeps {
   /** The Tasks view: its visibility, its badge, its task list and its spinner. */
   tasks: {
     readonly view: Pick<vscode.TreeView<unknown>, 'visible' | 'onDidChangeVisibility' | 'badge'>;
-    listTasks(signal?: AbortSignal): Promise<readonly HealthTaskRow[]>;
+    listEveryTask(signal?: AbortSignal): Promise<TaskListing>;
     progress<T>(work: () => Promise<T>): Thenable<T>;
   };
   account: { readonly account: Account | undefined; getClient(): ScrapedeckClient | undefined; onDidChange: Event<Account | undefined> };
@@ -55,7 +55,7 @@ export function registerHealth(context: vscode.ExtensionContext, deps: HealthDep
     board,
     cache: new HealthCache(context.globalState, log),
     getClient: () => account.getClient(),
-    listTasks: (signal) => tasks.listTasks(signal),
+    listTasks: (signal) => tasks.listEveryTask(signal),
     timers: realTimers,
     clock: Date.now,
     settings: () => config.settings,

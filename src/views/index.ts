@@ -42,6 +42,8 @@ export interface TaskViews {
   readonly dragAndDrop: TasksDragAndDrop | undefined;
   /** Every task of every group, e.g. for the analytics panel's task picker. */
   listTasks(signal?: AbortSignal): Promise<TaskRow[]>;
+  /** The same, and whether it is every task of the account (no group failed). */
+  listEveryTask(signal?: AbortSignal): Promise<{ rows: TaskRow[]; complete: boolean }>;
   /** The names of these tasks in the tree's cache (no request; a task not loaded is left out). */
   taskNames(taskIds: readonly string[]): Map<string, string>;
   /** Filters the tree, and shows the filter on the view and in `scrapedeck.tasksFiltered`. */
@@ -98,6 +100,7 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     view,
     dragAndDrop,
     listTasks: (signal) => model.listAllTasks(signal),
+    listEveryTask: (signal) => model.listEveryTask(signal),
     taskNames: (taskIds) => model.knownTaskNames(taskIds),
     setFilter: (text) => {
       provider.setFilter(text);

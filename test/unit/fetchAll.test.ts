@@ -29,6 +29,20 @@ describe('api: fetch every page', () => {
     assert.deepEqual(pages, [1]);
   });
 
+  it('asks the caller about page 1\'s total before any other page: false stops there, as cancelled', async () => {
+    const seen: number[] = [];
+    const { fetchPage, pages } = claiming(1_000);
+    await assert.rejects(
+      fetchAllPages(fetchPage, query, { onTotal: (total) => (seen.push(total), total <= 500) }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'cancelled' && e.requestId === 'r1',
+    );
+    assert.deepEqual(pages, [1]);
+    assert.deepEqual(seen, [1_000]);
+    const fine = claiming(300);
+    assert.equal((await fetchAllPages(fine.fetchPage, query, { onTotal: (total) => total <= 500 })).total, 300);
+    assert.equal(fine.pages.length, 3, 'true: every page');
+  });
+
   it('fetches up to the limit', async () => {
     const { fetchPage, pages } = claiming(MAX_FETCH_ALL_ROWS);
     const result = await fetchAllPages(fetchPage, query);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { FILL, MOST_RECORDS_PER_TASK, planBatches, planWindow, type AccountQuery } from '../../src/health/batchPlan';
-import { fetchWindowTotals, type AnalyticsSource } from '../../src/health/healthFetch';
+import { fetchWindowTotals, mostRecordsPerTask, type AnalyticsSource } from '../../src/health/healthFetch';
 import type { AnalyticsQuery } from '../../src/api/schemas';
 import { rec } from './helpers/tableRecords';
 
@@ -83,6 +83,13 @@ describe('health: a window asked for every task at once, or in batches, whicheve
 });
 
 describe('health: fetching one window', () => {
+  it('bounds a task\'s records by the months its window touches, two methods each', () => {
+    assert.equal(mostRecordsPerTask({ start: '2026-11-16', end: '2026-11-22' }), 2);
+    assert.equal(mostRecordsPerTask({ start: '2026-11-28', end: '2026-12-04' }), 4);
+    assert.equal(mostRecordsPerTask({ start: '2026-12-29', end: '2027-01-04' }), 4, 'across a year');
+    assert.ok(mostRecordsPerTask({ start: '2027-01-31', end: '2027-03-17' }) <= MOST_RECORDS_PER_TASK, '46 days: three months at most');
+  });
+
   const range = { start: '2026-11-16', end: '2026-11-22' };
   /** Answers from `records` (task id -> records) as the service would: filtered by taskIds, paged at 100. */
   function source(records: Map<string, number>) {

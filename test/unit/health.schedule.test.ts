@@ -75,7 +75,7 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
   }
 
   /** A controller on fake timers; `queries` records every page asked (through the client's own paging). */
-  function setup(options: { username?: string; source?: AnalyticsSource; settings?: Partial<HealthSettings>; memento?: Memento } = {}) {
+  function setup(options: { username?: string; source?: AnalyticsSource; settings?: Partial<HealthSettings>; memento?: Memento; listing?: (rows: HealthTaskRow[]) => { rows: HealthTaskRow[]; complete: boolean } } = {}) {
     const client = clientFor(options.username ?? 'ada');
     const queries: AnalyticsQuery[] = [];
     const recording: AnalyticsSource = {
@@ -105,9 +105,10 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       board,
       cache: new HealthCache(memento, { warn: () => undefined }),
       getClient: () => options.source ?? recording,
-      listTasks: () => {
+      listTasks: async () => {
         listed++;
-        return listTasks(client);
+        const rows = await listTasks(client);
+        return options.listing ? options.listing(rows) : { rows, complete: true };
       },
       timers,
       clock: clock.now,
@@ -191,7 +192,7 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       const firstCount = h.queries.length;
       await h.controller.refresh();
       const again = h.queries.slice(firstCount);
-      assert.ok(again.length > 0);
+      assert.equal(again.length, Math.ceil(currentRecords / 100), 'a later refresh: the current window again, in full pages');
       assert.ok(again.every((q) => q.start === snapshot.current.start), 'the same day: only the current window is asked again');
 
       clock.advance(24 * 60 * MINUTE); // a new day: the previous window moved
@@ -207,6 +208,55 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
     } finally {
       h.controller.dispose();
       await h.close();
+    }
+  });
+
+  it('asks by task id when the list is not every task (a group failed), and judges the same figures', async () => {
+    const full = setup();
+    const part = setup({ listing: (rows) => ({ rows: rows.slice(0, 150), complete: false }) });
+    try {
+      full.controller.setAccount('ada');
+      await full.controller.refresh();
+      part.controller.setAccount('ada');
+      await part.controller.refresh();
+      assert.ok(part.queries.length > 0);
+      assert.ok(part.queries.every((q) => (q.taskIds?.length ?? 0) >= 1 && (q.taskIds?.length ?? 0) <= 100), 'no query for all tasks');
+      const listed = part.board.snapshot?.tasks ?? [];
+      assert.equal(listed.length, 150);
+      for (const t of listed) assert.deepEqual(t, full.board.snapshot?.tasks.find((f) => f.taskId === t.taskId), t.taskName);
+    } finally {
+      full.controller.dispose();
+      part.controller.dispose();
+      await full.close();
+      await part.close();
+    }
+  });
+
+  it('a list said to be complete that is not: the query for all tasks stops after page 1 and batches take over', async () => {
+    const full = setup();
+    const part = setup({ listing: (rows) => ({ rows: rows.slice(0, 101), complete: true }) });
+    try {
+      full.controller.setAccount('ada');
+      await full.controller.refresh();
+      part.controller.setAccount('ada');
+      await part.controller.refresh();
+      const all = part.queries.filter((q) => q.taskIds === undefined);
+      // 101 tasks answer at most 606 records: ada's account answers more, so page 1 stops it.
+      assert.deepEqual(all.map((q) => q.page), [1], 'one page of the query for all tasks, then no more');
+      assert.ok(part.queries.some((q) => q.taskIds !== undefined), 'then batches');
+      const listed = part.board.snapshot?.tasks ?? [];
+      assert.equal(listed.length, 101);
+      for (const t of listed) assert.deepEqual(t, full.board.snapshot?.tasks.find((f) => f.taskId === t.taskId), t.taskName);
+
+      // The next refresh goes to batches at once: the account's records are known now.
+      const n = part.queries.length;
+      await part.controller.refresh();
+      assert.ok(part.queries.slice(n).every((q) => q.taskIds !== undefined));
+    } finally {
+      full.controller.dispose();
+      part.controller.dispose();
+      await full.close();
+      await part.close();
     }
   });
 

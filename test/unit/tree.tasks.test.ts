@@ -25,6 +25,8 @@ class FakeSource implements TaskSource {
   ]);
   calls: string[] = [];
   failNext = false;
+  /** This group's task search fails (every time). */
+  failTasksOf: string | undefined;
 
   listTaskGroups(): Promise<readonly TaskGroup[]> {
     this.calls.push('groups');
@@ -32,6 +34,7 @@ class FakeSource implements TaskSource {
   }
   searchTasks(id: string): Promise<readonly Task[]> {
     this.calls.push(`tasks:${id}`);
+    if (id === this.failTasksOf) return Promise.reject(new Error(`no tasks of ${id}`));
     return this.answer(this.tasks.get(id) ?? []);
   }
   private async answer<T>(value: T): Promise<T> {
@@ -196,5 +199,18 @@ describe('tree: TasksModel', () => {
     const rows = await model.listAllTasks();
     assert.equal(rows.length, 182);
     assert.deepEqual(rows[0], { taskId: 'a', taskName: 'Amazon prices', taskGroupId: 'g1', taskGroupName: 'Price monitoring' });
+    assert.equal((await model.listEveryTask()).complete, true, 'every group answered');
+  });
+
+  it('says the list is not every task when a group’s tasks could not be read (task health then asks by id)', async () => {
+    const failing = new FakeSource();
+    failing.failTasksOf = 'g2';
+    const m = new TasksModel(() => failing, 50);
+    const listing = await m.listEveryTask();
+    assert.equal(listing.complete, false);
+    assert.deepEqual(listing.rows.map((r) => r.taskId), ['a', 'b']);
+    failing.failTasksOf = undefined;
+    m.invalidate();
+    assert.equal((await m.listEveryTask()).complete, true, 'complete again once it answers');
   });
 });

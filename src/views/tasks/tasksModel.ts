@@ -123,6 +123,15 @@ export class TasksModel {
 
   /** Every task of every group, for pickers elsewhere (the analytics panel). Throws on failure. */
   async listAllTasks(signal?: AbortSignal): Promise<TaskRow[]> {
+    return (await this.listEveryTask(signal)).rows;
+  }
+
+  /**
+   * Every task of every group, and whether that is all of them: not when the group list or a
+   * group's tasks failed and what is shown is the last good answer, or nothing (task health then
+   * asks by task id instead of for all tasks). Throws when nothing at all could be listed.
+   */
+  async listEveryTask(signal?: AbortSignal): Promise<{ rows: TaskRow[]; complete: boolean }> {
     const groups = await this.loadGroups(signal);
     if (groups.value === undefined) {
       // No value and no error: signed out (or reset meanwhile). Never throw undefined.
@@ -137,7 +146,7 @@ export class TasksModel {
     });
     const failed = groups.error ?? loads.find((l) => l.value === undefined)?.error;
     if (failed !== undefined && rows.length === 0) throw failed;
-    return rows;
+    return { rows, complete: groups.error === undefined && loads.every((l) => l.error === undefined && l.value !== undefined) };
   }
 
   /**
