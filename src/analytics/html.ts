@@ -15,7 +15,10 @@ export interface HtmlResources {
   /** `asWebviewUri(media/analytics.css)`, as a string. */
   styleUri: string;
   title: string;
-  /** VS Code's UI language (`vscode.env.language`): the page formats numbers its way. */
+  /**
+   * VS Code's UI language (`vscode.env.language`): the page formats numbers its way
+   * (`data-locale`). `<html lang>` names the language of the words: English without a table.
+   */
   lang?: string;
   /** The page's words in that language (analytics/pageStrings.ts); absent or empty: English. */
   strings?: Readonly<Record<string, string>>;
@@ -25,6 +28,14 @@ export interface HtmlResources {
 export function pageLang(lang: string | undefined): string {
   return lang !== undefined && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
+
+/** The language the page's words are in: VS Code's with a table, else English (a screen reader reads them as such). */
+export function wordsLang(resources: Pick<HtmlResources, 'lang' | 'strings'>): string {
+  const lang = pageLang(resources.lang);
+  return hasStrings(resources.strings) || /^en(-|$)/i.test(lang) ? lang : 'en';
+}
+
+const hasStrings = (strings: Readonly<Record<string, string>> | undefined): boolean => strings !== undefined && Object.keys(strings).length > 0;
 
 /** 128 random bits, base64: a CSP nonce nobody can guess (never Math.random). */
 export function createNonce(): string {
@@ -44,7 +55,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = createNonce()): string {
   const csp = contentSecurityPolicy(resources.cspSource, nonce);
   return `<!DOCTYPE html>
-<html lang="${pageLang(resources.lang)}"${l10nAttr(resources.strings)}>
+<html lang="${wordsLang(resources)}" data-locale="${pageLang(resources.lang)}"${l10nAttr(resources.strings)}>
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
@@ -65,7 +76,7 @@ export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = cr
  * no inline script (the CSP stays nonce-only). Escaped like any attribute, so no entry can end it.
  */
 function l10nAttr(strings: Readonly<Record<string, string>> | undefined): string {
-  return strings && Object.keys(strings).length > 0 ? ` data-l10n="${escapeAttr(JSON.stringify(strings))}"` : '';
+  return strings && hasStrings(strings) ? ` data-l10n="${escapeAttr(JSON.stringify(strings))}"` : '';
 }
 
 function escapeText(text: string): string {

@@ -10,8 +10,8 @@ import { setNumberLocale } from '../analyticsModel/format';
 import { loadPageStrings } from './analytics/l10n';
 
 function boot(): void {
-  // Every count in VS Code's UI language (the host writes it into <html lang>).
-  setNumberLocale(document.documentElement.lang);
+  // Every count in VS Code's UI language (the host writes it into <html data-locale>).
+  setNumberLocale(document.documentElement.dataset['locale'] ?? document.documentElement.lang);
   // Its words in the same language, from the table the host wrote into the page (English without one).
   loadPageStrings(document);
   const host = new Host(acquireVsCodeApi());

@@ -25,6 +25,7 @@ describe('analytics page: its words come from the host-provided table', function
     const p = await host.openRaw({ lang: 'de', l10n: 'de' });
     assert.equal(await p.text('.waiting'), 'Warten auf Scrapedeck…');
     assert.equal(await p.text('h1'), 'Aufgabenanalyse');
+    assert.equal(await p.page.locator('html').getAttribute('lang'), 'de', 'German words: <html lang="de">');
     await assertClean(p);
   });
 
@@ -80,9 +81,11 @@ describe('analytics page: its words come from the host-provided table', function
   });
 
   for (const l10n of ['garbled', 'wrong'] as const) {
-    it(`a ${l10n} table: the page still works, in English`, async () => {
-      const p = await host.open({}, { l10n });
+    it(`a ${l10n} table: the page still works, in English, and <html lang> says so`, async () => {
+      const p = await host.open({}, { l10n, lang: 'de' });
       assert.equal(await p.text('#run'), 'Run query');
+      assert.equal(await p.page.locator('html').getAttribute('lang'), 'en');
+      assert.equal(await p.page.locator('html').getAttribute('data-locale'), 'de', 'numbers stay German');
       assert.equal(await p.text('label[for="f-start"]'), 'Start date');
       assert.equal(await attr(p, 'form.query-form', 'aria-label'), 'Analytics query');
       await runAndAnswer(p, [record()]);

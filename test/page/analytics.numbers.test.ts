@@ -35,6 +35,8 @@ describe('analytics page: one number format, the UI language\'s', function () {
       assert.equal(await p.text('#rows-range'), `Rows 1–20 of 1${sep}020 · Page 1 of 51`);
       const expected = new Intl.NumberFormat(lang === 'de' ? 'de' : 'en-US').format(runs);
       assert.equal(await p.text('[data-figure="runs"]'), expected);
+      // No table here: the words are English, and <html lang> says so; the numbers stay the UI language's.
+      assert.equal(await p.page.locator('html').getAttribute('lang'), 'en');
       const found = await counts(p);
       assert.ok(found.length > 5, found.join(' '));
       const mixed = found.filter((c) => c.includes(wrong));

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { createNonce, renderAnalyticsHtml } from '../../src/analytics/html';
+import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/html';
 import { PAGE_STRINGS } from '../../src/analyticsModel/pageStrings';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
@@ -49,9 +49,11 @@ function standInHtml(origin: string, theme: string, lang: string | undefined, l1
     lang,
     strings: l10n === 'de' ? germanPageStrings() : undefined,
   }, nonce);
-  // A table the host could never write: the page must still come up, in English.
-  if (l10n === 'garbled') html = html.replace(/<html lang="([^"]*)"/, '<html lang="$1" data-l10n="{&quot;form.run&quot;: 7, oops"');
-  if (l10n === 'wrong') html = html.replace(/<html lang="([^"]*)"/, '<html lang="$1" data-l10n="[&quot;Abfrage&quot;]"');
+  // A table the host could never write: the page must still come up, in English (and say so in
+  // <html lang>, which names `lang` as the host would for the table it meant to send).
+  const said = lang === undefined ? '$1' : pageLang(lang);
+  if (l10n === 'garbled') html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="{&quot;form.run&quot;: 7, oops"`);
+  if (l10n === 'wrong') html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="[&quot;Abfrage&quot;]"`);
   const extras = `<link rel="stylesheet" href="/fixtures/theme.css">\n<script nonce="${nonce}" src="/fixtures/fake-vscode.js"></script>\n`;
   return html.replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`).replace('<body>', `<body class="${theme}">`);
 }

@@ -61,7 +61,7 @@ describe('analytics panel HTML shell', () => {
   it("carries the page's translated words as one escaped data attribute, and nothing in English", () => {
     const strings = { 'form.run': 'Abfrage "ausführen" <jetzt> & gleich', 'page.title': "Aufgaben'analyse" };
     const html = renderAnalyticsHtml({ ...resources, lang: 'de', strings }, 'n0nce');
-    const m = /<html lang="de" data-l10n="([^"]*)">/.exec(html);
+    const m = /<html lang="de" data-locale="de" data-l10n="([^"]*)">/.exec(html);
     assert.ok(m?.[1], 'data-l10n on <html>');
     assert.doesNotMatch(m[1], /[<>"]/, 'no entry can end the attribute or open a tag');
     const decoded = m[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -70,5 +70,12 @@ describe('analytics panel HTML shell', () => {
     for (const none of [undefined, {}]) {
       assert.doesNotMatch(renderAnalyticsHtml({ ...resources, strings: none }, 'n0nce'), /data-l10n/);
     }
+  });
+  it('names the language of the words in <html lang> (English without a table) and VS Code\'s in data-locale (numbers)', () => {
+    const tag = (r: Partial<typeof resources> & { lang?: string; strings?: Record<string, string> }) => /<html lang="([^"]*)" data-locale="([^"]*)"/.exec(renderAnalyticsHtml({ ...resources, ...r }, 'n0nce'))?.slice(1);
+    assert.deepEqual(tag({ lang: 'de', strings: { 'form.run': 'Abfrage ausführen' } }), ['de', 'de']);
+    assert.deepEqual(tag({ lang: 'fr' }), ['en', 'fr'], 'no French table: English words, French numbers');
+    assert.deepEqual(tag({ lang: 'en-gb' }), ['en-gb', 'en-gb']);
+    assert.deepEqual(tag({ lang: 'xx-"><script>' }), ['en', 'en'], 'malformed: English');
   });
 });

@@ -4,7 +4,7 @@
  * message and no script in the markup (the CSP stays nonce-only). A missing, garbled or partial
  * table falls back to English, entry by entry.
  */
-import { pageStringsFrom, pageText, pageTextOr, setPageStrings, type PageStrings } from '../../analyticsModel/pageStrings';
+import { PAGE_STRINGS, pageStringsFrom, pageText, pageTextOr, setPageStrings, type PageStrings } from '../../analyticsModel/pageStrings';
 
 export { pageText as t, pageTextOr as tOr };
 
@@ -17,7 +17,11 @@ export function loadPageStrings(doc: Document): PageStrings {
   } catch {
     raw = undefined; // garbled: English
   }
-  return setPageStrings(pageStringsFrom(raw));
+  const table = setPageStrings(pageStringsFrom(raw));
+  // A table the page could not take leaves every word English: <html lang> says so to screen readers.
+  const english = (Object.keys(PAGE_STRINGS) as (keyof PageStrings)[]).every((k) => table[k] === PAGE_STRINGS[k]);
+  if (english && !/^en(-|$)/i.test(doc.documentElement.lang)) doc.documentElement.lang = 'en';
+  return table;
 }
 
 /** A column's header and tooltip in the page's language (the model's English when the table has none). */
