@@ -307,20 +307,22 @@ export class Workbench {
   /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */
   async runCommand(title: string): Promise<void> {
     const input = this.quickInput().locator('.quick-input-box input');
-    // The palette can close again right after F1 when an editor opening at that moment (a
-    // walkthrough, a webview) takes the focus; it is then inert or hidden. Open it again.
+    const row = this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+    // The palette can close again right after F1, or between typing and the click, when an editor
+    // or a webview becoming active at that moment (a walkthrough, a restored panel) takes the
+    // focus; it is then inert or hidden. Open it again. A click that timed out never happened, so
+    // the command has not run.
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       try {
         await input.fill(`>${title}`, { timeout: 10_000 });
+        await row.click({ timeout: 15_000 });
         break;
       } catch (error) {
         if (attempt >= 3) throw error;
         await this.page.keyboard.press('Escape');
       }
     }
-    const row = this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-    await row.click();
     // Done when the palette is gone, or a command's own box took its place (no '>' any more).
     await this.page.waitForFunction(PALETTE_GONE, undefined, { timeout: 15_000 }).catch(() => undefined);
   }
