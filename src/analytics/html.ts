@@ -29,7 +29,10 @@ export function pageLang(lang: string | undefined): string {
   return lang !== undefined && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
 
-/** The language the page's words are in: VS Code's with a table, else English (a screen reader reads them as such). */
+/**
+ * The language the page's words are in: VS Code's with a table, else English (a screen reader
+ * reads them as such). A partial table counts as that language.
+ */
 export function wordsLang(resources: Pick<HtmlResources, 'lang' | 'strings'>): string {
   const lang = pageLang(resources.lang);
   return hasStrings(resources.strings) || /^en(-|$)/i.test(lang) ? lang : 'en';

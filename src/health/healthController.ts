@@ -28,7 +28,7 @@ export interface HealthTaskRow {
 }
 
 /** The tasks to judge, and whether they are every task of the account (the Tasks view lists every group). */
-export interface TaskListing {
+export interface HealthTaskListing {
   readonly rows: readonly HealthTaskRow[];
   readonly complete: boolean;
 }
@@ -49,7 +49,7 @@ export interface HealthControllerDeps {
   board: HealthBoard;
   cache: HealthCache;
   getClient(): AnalyticsSource | undefined;
-  listTasks(signal: AbortSignal): Promise<TaskListing>;
+  listTasks(signal: AbortSignal): Promise<HealthTaskListing>;
   timers: Timers;
   /** Epoch ms (snapshots' times and today's UTC date). */
   clock(): number;

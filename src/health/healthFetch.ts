@@ -94,6 +94,7 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
     } catch (error) {
       if (tooMany !== undefined && !stop.signal.aborted) {
         out.accountRecords = tooMany;
+        if (error instanceof ApiError && error.requestId !== undefined) out.requestIds.push(error.requestId); // it was sent
         return false;
       }
       stop.abort(); // the first failure stops the other batches

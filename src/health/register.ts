@@ -19,7 +19,7 @@ import { HealthDecorations } from './decorations';
 import type { HealthBoard } from './healthBoard';
 import { HealthCache } from './healthCache';
 import { HealthConfig } from './healthConfig';
-import { HealthController, type TaskListing } from './healthController';
+import { HealthController, type HealthTaskListing } from './healthController';
 import { healthNotifier } from './notifier';
 
 export interface HealthDeps {
@@ -27,7 +27,7 @@ export interface HealthDeps {
   /** The Tasks view: its visibility, its badge, its task list and its spinner. */
   tasks: {
     readonly view: Pick<vscode.TreeView<unknown>, 'visible' | 'onDidChangeVisibility' | 'badge'>;
-    listEveryTask(signal?: AbortSignal): Promise<TaskListing>;
+    listEveryTask(signal?: AbortSignal): Promise<HealthTaskListing>;
     progress<T>(work: () => Promise<T>): Thenable<T>;
   };
   account: { readonly account: Account | undefined; getClient(): ScrapedeckClient | undefined; onDidChange: Event<Account | undefined> };

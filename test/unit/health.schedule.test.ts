@@ -246,6 +246,7 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       // 101 tasks answer at most 202 records in a window inside one month: ada's account answers more.
       assert.deepEqual(part.queries.filter((q) => q.taskIds === undefined).map((q) => q.page), [1], 'one page of the query for all tasks, then no more');
       assert.ok(part.queries.some((q) => q.taskIds !== undefined), 'then batches');
+      assert.equal(part.controller.stats.lastRequestIds.length, part.queries.length, 'every request sent has its request id, the stopped page 1 too');
       // The next refresh goes to batches at once: the account's records are known now.
       const n = part.queries.length;
       await part.controller.refresh();
