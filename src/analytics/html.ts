@@ -38,7 +38,7 @@ export function wordsLang(resources: Pick<HtmlResources, 'lang' | 'strings'>): s
   return hasStrings(resources.strings) || /^en(-|$)/i.test(lang) ? lang : 'en';
 }
 
-const hasStrings = (strings: Readonly<Record<string, string>> | undefined): boolean => strings !== undefined && Object.keys(strings).length > 0;
+const hasStrings = (strings: Readonly<Record<string, string>> | undefined): strings is Readonly<Record<string, string>> => strings !== undefined && Object.keys(strings).length > 0;
 
 /** 128 random bits, base64: a CSP nonce nobody can guess (never Math.random). */
 export function createNonce(): string {
@@ -79,7 +79,7 @@ export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = cr
  * no inline script (the CSP stays nonce-only). Escaped like any attribute, so no entry can end it.
  */
 function l10nAttr(strings: Readonly<Record<string, string>> | undefined): string {
-  return strings && hasStrings(strings) ? ` data-l10n="${escapeAttr(JSON.stringify(strings))}"` : '';
+  return hasStrings(strings) ? ` data-l10n="${escapeAttr(JSON.stringify(strings))}"` : '';
 }
 
 function escapeText(text: string): string {

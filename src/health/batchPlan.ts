@@ -62,7 +62,18 @@ export interface AccountQuery {
   readonly idsAreAll: boolean;
 }
 
-export type WindowPlan = { readonly kind: 'account' } | { readonly kind: 'batches'; readonly groups: string[][] };
+/**
+ * `account`: one query for every task; page 1 answering more than `mostRecords` means the ids were
+ * not every task (or the account grew), and the batches should take over.
+ */
+export type WindowPlan = { readonly kind: 'account'; readonly mostRecords: number } | { readonly kind: 'batches'; readonly groups: string[][] };
+
+export interface PlanLimits {
+  /** The most records one paged fetch assembles (`MAX_FETCH_ALL_ROWS`). */
+  readonly maxRecords: number;
+  /** The most records one task answers in this window: two methods × the months it touches. */
+  readonly perTask: number;
+}
 
 /**
  * A window's records a task can answer at most: two methods × the Month buckets of a window of up
@@ -75,19 +86,20 @@ export const pagesFor = (records: number): number => Math.max(1, Math.ceil(recor
 /**
  * Batches (of up to 100 ids, cut by `estimate`) or one query for every task, whichever is expected
  * to take fewer pages; a tie keeps the batches, which answer the ids asked and nothing else. An
- * account query is never planned past `maxRecords` (what one paged fetch assembles).
+ * account query is never planned past `limits.maxRecords` (what one paged fetch assembles).
  */
-export function planWindow(ids: readonly string[], estimate: (id: string) => number, account: AccountQuery | undefined, maxRecords: number): WindowPlan {
-  const batches = (): WindowPlan => ({ kind: 'batches', groups: ids.length <= MAX_IDS ? (ids.length > 0 ? [[...ids]] : []) : planBatches(ids, estimate) });
+export function planWindow(ids: readonly string[], estimate: (id: string) => number, account: AccountQuery | undefined, limits: PlanLimits): WindowPlan {
+  const batches = (groups = ids.length <= MAX_IDS ? (ids.length > 0 ? [[...ids]] : []) : planBatches(ids, estimate)): WindowPlan => ({ kind: 'batches', groups });
   // Up to 100 ids are one query that answers no more than an account query would.
   if (account === undefined || ids.length <= MAX_IDS) return batches();
+  const allTasks: WindowPlan = { kind: 'account', mostRecords: Math.min(limits.maxRecords, Math.max(ids.length * limits.perTask, (account.records ?? 0) * 1.5)) };
   if (account.records === undefined) {
-    return account.idsAreAll && ids.length * MOST_RECORDS_PER_TASK <= maxRecords ? { kind: 'account' } : batches();
+    return account.idsAreAll && ids.length * MOST_RECORDS_PER_TASK <= limits.maxRecords ? allTasks : batches();
   }
-  if (account.records * 1.5 > maxRecords) return batches(); // room for an account that grew since
-  const plan = batches();
-  const batchPages = plan.kind === 'batches' ? plan.groups.reduce((n, g) => n + pagesFor(g.reduce((r, id) => r + Math.max(0, estimate(id)), 0)), 0) : 0;
-  return pagesFor(account.records) < batchPages ? { kind: 'account' } : plan;
+  if (account.records * 1.5 > limits.maxRecords) return batches(); // room for an account that grew since
+  const groups = planBatches(ids, estimate);
+  const batchPages = groups.reduce((n, g) => n + pagesFor(g.reduce((r, id) => r + Math.max(0, estimate(id)), 0)), 0);
+  return pagesFor(account.records) < batchPages ? allTasks : batches(groups);
 }
 
 /** Records per id answered by a probe batch; a batch with no records says 0. */

@@ -16,13 +16,12 @@
  * more than 100 tasks without one, a first batch of 100 is asked alone and its records per id
  * size the rest.
  */
-import type { FetchAllOptions, FetchAllResult } from '../api/fetchAll';
+import { MAX_FETCH_ALL_ROWS, type FetchAllOptions, type FetchAllResult } from '../api/fetchAll';
 import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../api/schemas';
 import { ApiError } from '../api/errors';
 import { totalsByTask, type Totals } from './healthModel';
 import type { DayRange } from './healthWindow';
 import { planBatches, planWindow, recordsPerId, type AccountQuery } from './batchPlan';
-import { MAX_FETCH_ALL_ROWS } from '../api/fetchAll';
 
 export const HEALTH_GRANULARITY: TimeGranularity = 'Month';
 
@@ -114,10 +113,10 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
     const known = ids.filter((id) => estimate?.has(id) === true);
     let rest = ids;
     let perId = known.length > 0 ? known.reduce((n, id) => n + (estimate?.get(id) ?? 0), 0) / known.length : 1;
-    const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, MAX_FETCH_ALL_ROWS);
+    const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, { maxRecords: MAX_FETCH_ALL_ROWS, perTask: mostRecordsPerTask(range) });
     // A query for every task that answers more than these ids can (the list was not every task,
     // or the account grew past what was planned) stops after page 1 and the batches take over.
-    if (plan.kind === 'account' && (await ask(undefined, Math.min(MAX_FETCH_ALL_ROWS, Math.max(ids.length * mostRecordsPerTask(range), (account?.records ?? 0) * 1.5))))) return out;
+    if (plan.kind === 'account' && (await ask(undefined, plan.mostRecords))) return out;
     const unknown = ids.filter((id) => estimate?.has(id) !== true);
     if (known.length === 0 && unknown.length > HEALTH_BATCH) {
       // Nothing to go by: one batch alone tells how many records a task answers here.

@@ -43,18 +43,23 @@ describe('health: a window asked for every task at once, or in batches, whicheve
   const MAX = 100_000;
   const all = (records?: number): AccountQuery => ({ records, idsAreAll: true });
   const some = (records?: number): AccountQuery => ({ records, idsAreAll: false });
-  const kind = (ids: string[], estimate: number, account: AccountQuery | undefined, max = MAX): string => planWindow(ids, () => estimate, account, max).kind;
+  const limits = (maxRecords = MAX) => ({ maxRecords, perTask: 2 }); // a window inside one month
+  const kind = (ids: string[], estimate: number, account: AccountQuery | undefined, max = MAX): string => planWindow(ids, () => estimate, account, limits(max)).kind;
 
   it('asks every task of the account in one query when there are more than 100 and nothing is known yet', () => {
     assert.equal(kind(ids(1000), 1, all()), 'account');
     assert.equal(kind(ids(101), 1, all()), 'account');
+    // Page 1 may show at most what the ids can answer (2 a task here), or 1.5x what was seen before.
+    assert.deepEqual(planWindow(ids(1000), () => 1, all(), limits()), { kind: 'account', mostRecords: 2000 });
+    assert.deepEqual(planWindow(ids(990), () => 1.26, some(1300), limits()), { kind: 'account', mostRecords: 1980 });
+    assert.deepEqual(planWindow(ids(990), () => 1.26, some(1300), limits(1960)), { kind: 'account', mostRecords: 1960 }, 'never past one fetch');
   });
 
   it('keeps up to 100 ids one batch: it answers no more than a query for every task would', () => {
-    const plan = planWindow(ids(100), () => 1.3, all(5000), MAX);
+    const plan = planWindow(ids(100), () => 1.3, all(5000), limits());
     assert.equal(plan.kind, 'batches');
     assert.deepEqual(plan.kind === 'batches' && plan.groups.map((g) => g.length), [100]);
-    assert.deepEqual(planWindow([], () => 1, all(), MAX), { kind: 'batches', groups: [] });
+    assert.deepEqual(planWindow([], () => 1, all(), limits()), { kind: 'batches', groups: [] });
   });
 
   it('asks a subset in batches unless a query for every task is known to take fewer pages', () => {
