@@ -122,6 +122,20 @@ export class CsvEncoder implements RowEncoder {
   }
 }
 
+/**
+ * Characters JSON leaves raw that line readers split on: NEL (U+0085), LINE SEPARATOR and
+ * PARAGRAPH SEPARATOR (Python's `splitlines`, JavaScript's line terminators). Control characters
+ * below U+0020 are escaped by JSON.stringify already.
+ */
+const LINE_BREAKING = /[\u0085\u2028\u2029]/g;
+const HAS_LINE_BREAKING = /[\u0085\u2028\u2029]/;
+
+/** A row as one line of JSON: nothing in it a line reader would break on. */
+export function jsonLine(row: DataRow): string {
+  const text = JSON.stringify(row);
+  return HAS_LINE_BREAKING.test(text) ? text.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+}
+
 /** One JSON object per line, keys as the service sent them. */
 export class JsonLinesEncoder implements RowEncoder {
   start(): string {
@@ -129,7 +143,7 @@ export class JsonLinesEncoder implements RowEncoder {
   }
   rows(rows: readonly DataRow[]): string {
     let out = '';
-    for (const row of rows) out += `${JSON.stringify(row)}\n`;
+    for (const row of rows) out += `${jsonLine(row)}\n`;
     return out;
   }
   end(): string {
@@ -146,7 +160,7 @@ export class JsonArrayEncoder implements RowEncoder {
   rows(rows: readonly DataRow[]): string {
     let out = '';
     for (const row of rows) {
-      out += `${this.first ? '\n' : ',\n'}${JSON.stringify(row)}`;
+      out += `${this.first ? '\n' : ',\n'}${jsonLine(row)}`;
       this.first = false;
     }
     return out;

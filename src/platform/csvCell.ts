@@ -7,6 +7,10 @@
  * - Spreadsheet formula neutralising: text that starts with `=`, `+`, `-`, `@`, TAB, CR, LF or NUL
  *   gets a leading apostrophe, so `=HYPERLINK(...)` in scraped data stays text. Only text cells:
  *   a value that arrived as a number (a negative one included) stays a number.
+ * - Semicolons: a spreadsheet set to split on `;` (German or French Excel opening a .csv) starts a
+ *   new cell after every `;`, quotes or not (it honours a quote only at a cell's start). So a cell
+ *   with `;` is quoted, and a formula character right after a `;` gets the apostrophe too
+ *   (`a;=cmd|…` is written `"a;'=cmd|…"`).
  * - A UTF-8 byte-order mark starts the file, so spreadsheets read any script as UTF-8.
  */
 
@@ -20,11 +24,14 @@ export const CSV_NEWLINE = '\r\n';
  * LF or NUL (some importers drop them, and what follows is then read as a formula).
  */
 const FORMULA_START = /^[=+\-@\t\r\n\0]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+/** The same characters where a `;`-splitting spreadsheet starts a cell. */
+const FORMULA_AFTER_SEMICOLON = /;(?=[=+\-@\t\r\n\0])/g;
+const NEEDS_QUOTES = /[",;\r\n]/;
 
-/** Text a spreadsheet would evaluate gets a leading apostrophe. */
+/** Text a spreadsheet would evaluate gets an apostrophe: at its start, and after a `;` that starts a formula. */
 export function neutraliseFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const start = FORMULA_START.test(text) ? `'${text}` : text;
+  return start.includes(';') ? start.replace(FORMULA_AFTER_SEMICOLON, ";'") : start;
 }
 
 /** One cell, RFC 4180-escaped. Null (unknown) is an empty cell, never 0. */
