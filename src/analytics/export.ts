@@ -5,6 +5,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
+import { writeWholeFile } from '../data/atomicFile';
+import { UnsafeFileError } from '../data/safeFiles';
 import type { Ui } from '../platform/ui';
 import { formatInt } from '../analyticsModel/format';
 import { EXPORT_FILTERS, defaultExportFileName, isPartial, serialiseExport, type ExportFormat, type ExportedRows } from './exportFormat';
@@ -33,10 +35,33 @@ export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: Export
   });
   if (!target) return undefined;
   if (!stillHeld()) throw new ApiError({ kind: 'not-found', message: vscode.l10n.t('The account changed while the save dialog was open, so nothing was written. Run the query again to export this account\'s rows.') });
-  await vscode.workspace.fs.writeFile(target, serialiseExport(format, rows, new Date()));
+  await writeExport(target, serialiseExport(format, rows, new Date()));
   // Not awaited: the page hears "exported" at once; the notification waits for the user.
   void offerExported(ui, target, n);
   return target.scheme === 'file' ? target.fsPath : target.toString(true);
+}
+
+/**
+ * A file on this machine is written as every Scrapedeck file is: never through a symbolic link,
+ * inside the workspace folder it lies in (no link on the way down), by a temporary file renamed
+ * when whole. Other schemes (a remote or virtual file system) go through VS Code's file system.
+ */
+async function writeExport(target: vscode.Uri, data: Uint8Array): Promise<void> {
+  if (target.scheme !== 'file') {
+    await vscode.workspace.fs.writeFile(target, data);
+    return;
+  }
+  try {
+    await writeWholeFile(target.fsPath, data, vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath);
+  } catch (error) {
+    if (!(error instanceof UnsafeFileError)) throw error;
+    const name = target.path.slice(target.path.lastIndexOf('/') + 1);
+    throw new Error(
+      error.reason === 'outside'
+        ? vscode.l10n.t('Nothing was exported to {0}: a folder on the way to it is a symbolic link, so the file would be outside the workspace folder.', name)
+        : vscode.l10n.t('Nothing was exported to {0}: it is a symbolic link or not a regular file, and Scrapedeck never writes through a link.', name),
+    );
+  }
 }
 
 /** The save dialog's file types; only the words are translated, the extensions stay. */

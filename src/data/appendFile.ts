@@ -1,24 +1,31 @@
 /**
  * A workspace file that pulled rows are appended to, CSV or JSON Lines, each batch written and
- * flushed (fsync) before `append` resolves. No `vscode`.
+ * flushed (fsync) before `write` resolves. No `vscode`. The pull's bookkeeping is `fileSink.ts`;
+ * this is the file.
  *
  * - A new (or empty) CSV file gets the BOM and a header of the first batch's fields. An existing
  *   one keeps its header; a field it lacks becomes a new column at the end: the file is rewritten
  *   once with the wider header and every earlier row padded (temporary file, renamed), then the
  *   batch is appended.
- * - A write that fails is cut back to the file's previous length, so a failed batch leaves the
- *   file as it was. (A crash of the whole machine in the middle of a write can still leave a part
- *   of a line; the batch was not marked exported, so its rows come again with the next pull.)
+ * - A write that fails is cut back to where it began.
+ * - `pendingOffset` (from a pull's record of the batch in flight): the file is read as if it ended
+ *   there, and the bytes after it are only matched against what the batch would write
+ *   (`matchTail`) or, when the batch was marked, kept as the file's with a partial last row cut
+ *   back (`acceptTail`). Nothing after it is trusted as a header or a row otherwise.
+ * - Links and folders: `safeFiles.ts`, checked at open and at every write; opened without
+ *   following links.
  * - A file that is not UTF-8 text, or a CSV without a header line, is refused before anything is
  *   written.
  */
-import { createReadStream, promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import type { DataRow } from '../api/dataSchemas';
 import { UTF8_BOM } from '../platform/csvCell';
 import { AtomicFile } from './atomicFile';
 import { CsvRecordPadder, readFirstRecord } from './csvRecords';
-import { CsvEncoder, JsonLinesEncoder } from './rowFormats';
+import { CsvEncoder, jsonLine } from './rowFormats';
+import { checkFile, checkFolders, checkTarget, openChecked, readStart } from './safeFiles';
+import { lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
 
 export type AppendFormat = 'csv' | 'jsonl';
 
@@ -29,7 +36,7 @@ const HEADER_LIMIT = 1 << 20;
 export class UnusableFileError extends Error {
   override readonly name = 'UnusableFileError';
   constructor(
-    readonly reason: 'folder' | 'not-text' | 'no-header',
+    readonly reason: 'folder' | 'not-text' | 'no-header' | 'changed' | 'not-sqlite',
     message: string,
   ) {
     super(message);
@@ -37,123 +44,221 @@ export class UnusableFileError extends Error {
 }
 
 interface FileState {
+  /** Where the next batch begins (the file's length, or a pending batch's offset). */
   size: number;
   bom: boolean;
   endsWithNewline: boolean;
 }
 
+export interface AppendOptions {
+  /** The folder the file must stay in (its workspace folder): no link on the way down. */
+  root?: string;
+  /** A batch in flight began here (the pull's record): the bytes after it are matched, not trusted. */
+  pendingOffset?: number;
+  /** Test seam: runs when half of a batch's bytes are written and none is flushed (a kill point). */
+  midWrite?: () => void | Promise<void>;
+}
+
 export class AppendFile {
+  private csv: CsvEncoder | undefined;
+  private state: FileState = { size: 0, bom: false, endsWithNewline: true };
+  /** The file's real length (more than `state.size` while a pending batch's bytes are after it). */
+  private actual = 0;
+  private checked: Stats | undefined;
+
   private constructor(
     readonly path: string,
     readonly format: AppendFormat,
-    private state: FileState,
-    private readonly csv: CsvEncoder | undefined,
+    private readonly options: AppendOptions,
   ) {}
 
   /** Looks at the file (it may not exist yet) and refuses one that cannot be appended to. */
-  static async open(file: string, format: AppendFormat): Promise<AppendFile> {
-    const state = await inspect(file);
+  static async open(file: string, format: AppendFormat, options: AppendOptions = {}): Promise<AppendFile> {
+    if ((await lstat(file).catch(() => undefined))?.isDirectory()) throw new UnusableFileError('folder', 'it is a folder');
+    const opened = new AppendFile(file, format, options);
+    opened.checked = await checkTarget(file, options.root);
+    opened.actual = opened.checked?.size ?? 0;
+    const view = options.pendingOffset ?? opened.actual;
+    if (view > opened.actual) throw new UnusableFileError('changed', `it is shorter (${opened.actual} bytes) than when the interrupted pull began writing (${view})`);
+    await opened.load(view);
+    return opened;
+  }
+
+  /** CSV: the file's columns (after the last write). */
+  get columns(): readonly string[] | undefined {
+    return this.csv?.columns;
+  }
+
+  /** Where the next batch begins. */
+  get size(): number {
+    return this.state.size;
+  }
+
+  /**
+   * A batch's text in pieces: what goes before its rows (a line break, or the CSV BOM and header),
+   * then one piece per row. A CSV field the header lacks widens the file first; never while bytes
+   * of a pending batch follow (the batch's fields were in the header when it was recorded).
+   */
+  async pieces(rows: readonly DataRow[]): Promise<string[]> {
+    const csv = this.csv;
+    if (csv === undefined) return [this.lead('\n'), ...rows.map((r) => `${jsonLine(r)}\n`)];
+    if (this.state.size === 0) return [csv.start(rows), ...rows.map((r) => csv.rows([r]))];
+    csv.learn(rows);
+    if (csv.widened) {
+      if (this.actual !== this.state.size) throw new UnusableFileError('changed', 'the interrupted batch has fields its header lacks');
+      await this.widen(csv);
+    }
+    return [this.lead('\r\n'), ...rows.map((r) => csv.rows([r]))];
+  }
+
+  /**
+   * Appends the pieces' text from byte `from` of it (0: all), at `size + from`, and flushes. On
+   * failure the file is cut back to where this write began.
+   */
+  async write(pieces: readonly string[], from = 0): Promise<void> {
+    const data = Buffer.from(pieces.join(''), 'utf8').subarray(from);
+    if (data.length === 0) {
+      // The whole batch was in place already (bytes after it, if any, are the file's own).
+      if (this.actual !== this.state.size) this.state = await inspect(this.path, this.actual);
+      return;
+    }
+    const start = this.state.size + from;
+    if (start !== this.actual) throw new UnusableFileError('changed', `expected ${start} bytes before the write, found ${this.actual}`);
+    await checkFolders(this.path, this.options.root, true);
+    const existing = await checkFile(this.path);
+    const handle = await openChecked(this.path, existing === undefined ? 'create-append' : 'append', existing);
+    try {
+      const half = this.options.midWrite === undefined ? data.length : data.length >> 1;
+      await writeAll(handle, data.subarray(0, half));
+      if (half < data.length) {
+        await this.options.midWrite?.();
+        await writeAll(handle, data.subarray(half));
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.truncate(start).catch(() => undefined);
+      throw error;
+    } finally {
+      await handle.close();
+    }
+    this.actual = start + data.length;
+    this.state = { ...this.state, size: this.actual, endsWithNewline: data[data.length - 1] === 0x0a };
+  }
+
+  /**
+   * How much of a pending batch (its pieces, as `pieces()` gives them at `size`) the bytes after
+   * `size` already hold: the whole pieces found and the bytes they take. What follows the bytes
+   * that match is cut when it holds no line break (a partial row, or zeros a crash left); whole
+   * lines there are kept after the whole batch, and inside it mean the file changed since (refused,
+   * nothing cut).
+   */
+  async matchTail(pieces: readonly string[]): Promise<{ pieces: number; bytes: number }> {
+    const expected = Buffer.from(pieces.join(''), 'utf8');
+    const tail = this.actual - this.state.size;
+    const seen = await readRange(this.path, this.state.size, Math.min(tail, expected.length));
+    const common = longestCommonPrefix(seen, expected);
+    let whole = 0;
+    let bytes = 0;
+    for (const piece of pieces) {
+      const next = bytes + Buffer.byteLength(piece, 'utf8');
+      if (next > common) break;
+      bytes = next;
+      whole++;
+    }
+    // Past what matched: our bytes cut short, or what a crash left (zeros), hold no line break of
+    // their own: a partial row, cut. Whole lines there are someone else's: after the whole batch
+    // they are kept, inside it they mean the file changed since.
+    const rest = await readRange(this.path, this.state.size + common, Math.min(tail - common, 1 << 20));
+    const partial = tail - common <= rest.length && !rest.includes(0x0a);
+    if (!partial) {
+      if (whole === pieces.length) return { pieces: whole, bytes };
+      throw new UnusableFileError('changed', 'lines after the interrupted batch are not the rows it wrote');
+    }
+    if (this.state.size + bytes !== this.actual) await this.truncate(this.state.size + bytes);
+    return { pieces: whole, bytes };
+  }
+
+  /** The bytes after `size` are the file's (the batch was marked): kept, but a partial last row is cut back. Resolves to the bytes cut. */
+  async acceptTail(): Promise<number> {
+    const tail = this.actual - this.state.size;
+    if (tail === 0) return 0;
+    const end = await lastRecordEnd(this.path, this.state.size, this.actual, this.format === 'csv');
+    const cut = this.actual - end;
+    if (cut > 0) await this.truncate(end);
+    await this.load(end);
+    return cut;
+  }
+
+  private lead(newline: string): string {
+    return this.state.size > 0 && !this.state.endsWithNewline ? newline : '';
+  }
+
+  private async truncate(length: number): Promise<void> {
+    const handle = await openChecked(this.path, 'read-write', this.checked);
+    try {
+      await handle.truncate(length);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    this.actual = length;
+  }
+
+  /** Reads the file as if it were `view` bytes long: BOM, last byte, CSV header. */
+  private async load(view: number): Promise<void> {
+    this.state = await inspect(this.path, view);
     let header: string[] = [];
-    if (format === 'csv' && state.size > 0) {
-      const head = await readHead(file, Math.min(state.size, HEADER_LIMIT));
-      const first = readFirstRecord(head);
+    if (this.format === 'csv' && view > 0) {
+      const first = readFirstRecord(decode(await readStart(this.path, Math.min(view, HEADER_LIMIT))));
       if (first === undefined || first.cells.every((c) => c === '')) {
         throw new UnusableFileError('no-header', 'it does not start with a CSV header line');
       }
       header = first.cells;
     }
-    return new AppendFile(file, format, state, format === 'csv' ? new CsvEncoder(header) : undefined);
-  }
-
-  /** CSV: the file's columns (after the last append). */
-  get columns(): readonly string[] | undefined {
-    return this.csv?.columns;
-  }
-
-  /** Appends the rows; resolves once they are on disk. */
-  async append(rows: readonly DataRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    let text: string;
-    if (this.csv === undefined) {
-      text = new JsonLinesEncoder().rows(rows);
-    } else if (this.state.size === 0) {
-      text = this.csv.start(rows) + this.csv.rows(rows);
-    } else {
-      this.csv.learn(rows);
-      if (this.csv.widened) await this.widen(this.csv);
-      text = this.csv.rows(rows);
-    }
-    if (this.state.size === 0) await fs.mkdir(path.dirname(this.path), { recursive: true });
-    if (this.state.size > 0 && !this.state.endsWithNewline) text = (this.format === 'csv' ? '\r\n' : '\n') + text;
-    await appendSynced(this.path, text, this.state.size);
-    this.state = { ...this.state, size: this.state.size + Buffer.byteLength(text, 'utf8'), endsWithNewline: true };
+    this.csv = this.format === 'csv' ? new CsvEncoder(header) : undefined;
   }
 
   /** Rewrites the file with the wider header and every row padded to it. */
   private async widen(csv: CsvEncoder): Promise<void> {
-    const wide = await AtomicFile.create(this.path);
+    const wide = await AtomicFile.create(this.path, this.options.root);
     try {
       await wide.write((this.state.bom ? UTF8_BOM : '') + csv.headerLine());
       const padder = new CsvRecordPadder(csv.columns.length, true);
-      for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 20 })) await wide.write(padder.push(chunk as string));
+      const source = await openChecked(this.path, 'read', this.checked);
+      try {
+        for await (const chunk of source.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20, autoClose: false })) await wide.write(padder.push(chunk as string));
+      } finally {
+        await source.close();
+      }
       await wide.write(padder.end());
       await wide.commit();
     } finally {
       await wide.discard();
     }
     csv.headerWritten();
-    this.state = await inspect(this.path);
+    this.checked = await checkFile(this.path);
+    this.actual = this.checked?.size ?? 0;
+    this.state = await inspect(this.path, this.actual);
   }
 }
 
-async function inspect(file: string): Promise<FileState> {
-  let size: number;
-  try {
-    const s = await fs.stat(file);
-    if (s.isDirectory()) throw new UnusableFileError('folder', 'it is a folder');
-    size = s.size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, bom: false, endsWithNewline: true };
-    throw error;
-  }
+async function writeAll(handle: import('node:fs').promises.FileHandle, data: Buffer): Promise<void> {
+  let done = 0;
+  while (done < data.length) done += (await handle.write(data, done, data.length - done)).bytesWritten;
+}
+
+async function inspect(file: string, size: number): Promise<FileState> {
   if (size === 0) return { size, bom: false, endsWithNewline: true };
-  const head = await readHead(file, Math.min(size, 3));
-  const handle = await fs.open(file, 'r');
-  try {
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return { size, bom: head.startsWith(UTF8_BOM), endsWithNewline: last[0] === 0x0a };
-  } finally {
-    await handle.close();
-  }
+  const head = decode(await readStart(file, Math.min(size, 3)));
+  const last = await readRange(file, size - 1, 1);
+  return { size, bom: head.startsWith(UTF8_BOM), endsWithNewline: last[0] === 0x0a };
 }
 
-/** The first `bytes` of the file as UTF-8 text; a file that is not UTF-8 is refused (a cut last character is fine). */
-async function readHead(file: string, bytes: number): Promise<string> {
-  const handle = await fs.open(file, 'r');
+/** UTF-8 text; a file that is not UTF-8 is refused (a cut last character is fine). */
+function decode(bytes: Buffer): string {
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer.subarray(0, bytesRead), { stream: true });
-    } catch {
-      throw new UnusableFileError('not-text', 'it is not UTF-8 text');
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Appends and flushes; on failure the file is cut back to `size` (its length before). */
-async function appendSynced(file: string, text: string, size: number): Promise<void> {
-  const handle = await fs.open(file, 'a');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.truncate(size).catch(() => undefined);
-    throw error;
-  } finally {
-    await handle.close();
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes, { stream: true });
+  } catch {
+    throw new UnusableFileError('not-text', 'it is not UTF-8 text');
   }
 }

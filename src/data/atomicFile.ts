@@ -2,10 +2,15 @@
  * A file written under a temporary name next to its target and renamed onto it only when
  * complete, so a cancelled or failed write never leaves a half file under the chosen name (and
  * an existing file there stays as it was until the new one is whole). No `vscode`.
+ *
+ * Links (`safeFiles.ts`): the target and, with a `root`, every folder down to it are checked when
+ * the file is created and the target again before the rename; the temporary file is created with
+ * O_EXCL, which never opens an existing name (a link planted under it included).
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { checkFile, checkTarget } from './safeFiles';
 
 /** `.<name>.<random>.scrapedeck-tmp` in the target's folder: same file system, so the rename is atomic. */
 export function tempPathFor(target: string): string {
@@ -24,8 +29,12 @@ export class AtomicFile {
     this.handle = handle;
   }
 
-  /** Creates the temporary file (never an existing one). */
-  static async create(target: string): Promise<AtomicFile> {
+  /**
+   * Creates the temporary file (never an existing one), after checking the target: not a link,
+   * not a second name of another file, and with a `root`, no link on the way down from it.
+   */
+  static async create(target: string, root?: string): Promise<AtomicFile> {
+    await checkTarget(target, root, true);
     const temp = tempPathFor(target);
     const handle = await fs.open(temp, 'wx');
     return new AtomicFile(target, temp, handle);
@@ -37,8 +46,12 @@ export class AtomicFile {
 
   async write(text: string): Promise<void> {
     if (text.length === 0) return;
+    await this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  async writeBytes(data: Uint8Array): Promise<void> {
+    if (data.length === 0) return;
     const handle = this.open();
-    const data = Buffer.from(text, 'utf8');
     let done = 0;
     while (done < data.length) {
       const { bytesWritten } = await handle.write(data, done, data.length - done);
@@ -62,6 +75,7 @@ export class AtomicFile {
   async commit(): Promise<void> {
     try {
       if (this.handle !== undefined) await this.finish();
+      await checkFile(this.target); // a link that appeared meanwhile is refused, not replaced
       await fs.rename(this.tempPath, this.target);
     } catch (error) {
       await this.discard();
@@ -94,5 +108,16 @@ export async function syncFolder(folder: string): Promise<void> {
     // Best effort: the file's own data was synced before the rename.
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+/** A whole file's bytes, by a temporary file renamed onto `target` (checked as `create` does). */
+export async function writeWholeFile(target: string, data: Uint8Array, root?: string): Promise<void> {
+  const file = await AtomicFile.create(target, root);
+  try {
+    await file.writeBytes(data);
+    await file.commit();
+  } finally {
+    await file.discard();
   }
 }

@@ -19,4 +19,6 @@ export interface DataDeps {
   reporter: Pick<Reporter, 'report'>;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
+  /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */
+  sqliteDir?: string;
 }

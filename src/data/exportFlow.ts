@@ -1,8 +1,12 @@
 /**
- * Export Data…: where to (a save dialog; the file name's ending picks CSV, JSON Lines or JSON),
- * then the streamed export (`exportRows.ts`) under a progress notification with rows/total and
- * Cancel, then "Open" and "Reveal in Explorer". A job that the service or the network stopped
- * keeps its temporary file and offers Resume, which continues from the last offset.
+ * Export Data…: where to (a save dialog; the file name's ending picks CSV, JSON Lines, JSON,
+ * Excel or SQLite), then the streamed export (`exportRows.ts`) under a progress notification with
+ * rows/total and Cancel, then "Open" and "Reveal in Explorer". A job that the service or the
+ * network stopped keeps its temporary file and offers Resume, which continues from the last
+ * offset.
+ *
+ * The rows exported are a task's by default; `ExportScope` names another source (one run's rows,
+ * by lot number) and the words for it, so other commands reuse this flow as it is.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -11,7 +15,9 @@ import { composeErrorText } from '../platform/errorText';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { TaskExport, type ExportResult } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
+import { exportRefusalText } from './refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from './rowFormats';
+import { UnsafeFileError } from './safeFiles';
 
 const t = vscode.l10n.t;
 
@@ -23,11 +29,21 @@ export interface ExportReply {
   rows?: number;
 }
 
+/** Which rows an export takes, and how the flow names them. */
+export interface ExportScope {
+  /** Only the rows of this run (`GET /data/lotno/all`); omitted: every row of the task. */
+  lotNo?: string;
+  /** Added to the offered file name, e.g. a run's lot number. */
+  fileSuffix?: string;
+}
+
 function filters(): Record<string, string[]> {
   return {
     [t('CSV (comma-separated values)')]: [...FORMAT_EXTENSIONS.csv],
     [t('JSON Lines')]: [...FORMAT_EXTENSIONS.jsonl],
     [t('JSON')]: [...FORMAT_EXTENSIONS.json],
+    [t('Excel workbook')]: [...FORMAT_EXTENSIONS.xlsx],
+    [t('SQLite database')]: [...FORMAT_EXTENSIONS.sqlite],
   };
 }
 
@@ -36,12 +52,14 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
     { label: 'CSV', description: t('UTF-8 with BOM, opens in spreadsheets'), format: 'csv' }, // l10n-exempt: a format's name
     { label: 'JSON Lines', description: t('one JSON object per line'), format: 'jsonl' }, // l10n-exempt: a format's name
     { label: 'JSON', description: t('one array of objects'), format: 'json' }, // l10n-exempt: a format's name
+    { label: 'Excel (.xlsx)', description: t('a workbook; more than 1,048,575 rows continue on the next sheet'), format: 'xlsx' }, // l10n-exempt: a format's name
+    { label: 'SQLite', description: t('a database with one table of the rows'), format: 'sqlite' }, // l10n-exempt: a format's name
   ];
-  const picked = await deps.ui.showQuickPick(items, { title: t('Which format for {0}?', file), placeHolder: t('The file name does not say (.csv, .jsonl or .json)') });
+  const picked = await deps.ui.showQuickPick(items, { title: t('Which format for {0}?', file), placeHolder: t('The file name does not say (.csv, .jsonl, .json, .xlsx or .sqlite)') });
   return picked?.format;
 }
 
-export async function exportData(task: TaskRef, deps: DataDeps): Promise<ExportReply> {
+export async function exportData(task: TaskRef, deps: DataDeps, scope: ExportScope = {}): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', task.taskName));
@@ -49,7 +67,7 @@ export async function exportData(task: TaskRef, deps: DataDeps): Promise<ExportR
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const target = await ui.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(task.taskName)}.csv`),
+    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(task.taskName + (scope.fileSuffix ? ` ${scope.fileSuffix}` : ''))}.csv`),
     filters: filters(),
     saveLabel: t('Export'),
     title: t('Export the Data of “{0}”', task.taskName),
@@ -65,7 +83,16 @@ export async function exportData(task: TaskRef, deps: DataDeps): Promise<ExportR
   // The client of the account signed in now; a sign-out or switch cancels the job (jobSignal).
   const client = deps.account.getClient();
   if (client === undefined) return { outcome: 'signed-out' };
-  const job = new TaskExport(client, { taskId: task.taskId, target: target.fsPath, format });
+  const job = new TaskExport(client, {
+    taskId: task.taskId,
+    taskName: task.taskName,
+    target: target.fsPath,
+    format,
+    // Inside a workspace folder, no folder on the way down from it may be a link.
+    root: vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath,
+    wasmDir: deps.sqliteDir,
+    read: scope.lotNo === undefined ? undefined : { lotNo: scope.lotNo },
+  });
   return runExport(job, task, target, deps);
 }
 
@@ -101,8 +128,14 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
     void deps.ui.showInformationMessage(t('“{0}” has no rows to export; no file was written.', task.taskName));
     return { outcome: 'empty', rows: 0 };
   }
-  deps.log.info(`Exported ${result.rows} rows of task ${task.taskId} to ${target.fsPath}${result.widened ? ' (columns found late: earlier rows padded)' : ''}`);
-  inform(t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target)), [openAction(target), revealAction(target)], deps.ui.showInformationMessage);
+  deps.log.info(`Exported ${result.rows} rows of task ${task.taskId} to ${target.fsPath}${result.widened ? ' (columns found late: earlier rows padded)' : ''}${result.table ? ` (table "${result.table}")` : ''}${result.cutCells ? ` (${result.cutCells} cells cut at 32,767 characters)` : ''}`);
+  const notes = [
+    result.table === undefined ? '' : ` ${t('The rows are in its table “{0}”.', result.table)}`,
+    result.cutCells ? ` ${t('{0} cells held more text than Excel keeps in a cell (32,767 characters) and were cut there; CSV or JSON keeps all of it.', count(result.cutCells))}` : '',
+  ].join('');
+  // An SQLite file is opened by other programs (VS Code shows it as binary): Reveal, not Open.
+  const actions = result.table === undefined ? [openAction(target), revealAction(target)] : [revealAction(target)];
+  inform(t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target)) + notes, actions, deps.ui.showInformationMessage);
   return { outcome: 'exported', file: target, rows: result.rows };
 }
 
@@ -115,6 +148,11 @@ function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.U
   if (job.resumable) {
     void offerResume(error, job, task, target, deps);
     return { outcome: 'failed', rows: job.rowsWritten };
+  }
+  if (error instanceof UnsafeFileError) {
+    deps.log.warn(`Refused to export task ${task.taskId} to ${target.fsPath}: ${error.message}`);
+    void deps.ui.showErrorMessage(exportRefusalText(error, task.taskName, fileLabel(target)));
+    return { outcome: 'failed', rows: 0 };
   }
   void deps.reporter.report(withAdvice(error, t('Nothing was written to {0}.', fileLabel(target))), 'exportData', task.taskName);
   return { outcome: 'failed', rows: job.rowsWritten };

@@ -1,6 +1,7 @@
 /**
- * Exporting every row of a task to a file: the streaming reader's pages go through the format's
- * encoder into a temporary file next to the target, renamed onto it when complete. No `vscode`
+ * Exporting every row of a task (or of one run, `read.lotNo`) to a file: the streaming reader's
+ * pages go through the format's writer (`exportWriters.ts`: CSV, JSON Lines, JSON, .xlsx,
+ * SQLite) into a temporary file next to the target, renamed onto it when complete. No `vscode`
  * (the bench runs exactly this code in Node).
  *
  * - Memory: the page being written and the one the reader fetches ahead; nothing grows with rows.
@@ -11,14 +12,11 @@
  * - CSV with a field first seen after the header was written: one more pass pads the earlier rows
  *   (`rowFormats.ts`), into a second temporary file that replaces the target.
  */
-import { createReadStream } from 'node:fs';
 import type { DataReader, DataReadProgress } from '../api/dataReader';
 import { isApiError } from '../api/errors';
 import type { ReadDataOptions } from '../api/ops/data';
-import { UTF8_BOM } from '../platform/csvCell';
-import { AtomicFile } from './atomicFile';
-import { CsvRecordPadder } from './csvRecords';
-import { CsvEncoder, encoderFor, type DataFormat, type RowEncoder } from './rowFormats';
+import { createRowWriter, type RowWriter, type WriterSummary } from './exportWriters';
+import type { DataFormat } from './rowFormats';
 
 export interface ExportSource {
   readData(taskId: string, o?: ReadDataOptions): DataReader;
@@ -35,11 +33,19 @@ export interface ExportProgress {
 
 export interface ExportOptions {
   taskId: string;
+  /** The task's name: the .xlsx sheet's and the SQLite table's name. */
+  taskName?: string;
   /** An absolute path on this machine. */
   target: string;
   format: DataFormat;
-  /** Reader settings (page size, resume pauses); the defaults suit the service. */
-  read?: Pick<ReadDataOptions, 'pageSize' | 'maxResumes' | 'resumeDelayMs'>;
+  /** The folder the target must stay in (the workspace folder it lies in), if any. */
+  root?: string;
+  /** SQLite: where node-sqlite3-wasm's files are. */
+  wasmDir?: string;
+  /** .xlsx: data rows per sheet (tests). */
+  rowsPerSheet?: number;
+  /** Reader settings (page size, resume pauses; `lotNo`: one run's rows only); the defaults suit the service. */
+  read?: Pick<ReadDataOptions, 'pageSize' | 'maxResumes' | 'resumeDelayMs' | 'lotNo'>;
 }
 
 export interface RunOptions {
@@ -48,14 +54,10 @@ export interface RunOptions {
   onProgress?: (p: ExportProgress) => void;
 }
 
-export interface ExportResult {
+export interface ExportResult extends WriterSummary {
   /** 0: the task has no rows and nothing was written. */
   rows: number;
   target: string;
-  /** CSV: the header's columns. */
-  columns: readonly string[] | undefined;
-  /** CSV: a field appeared after the header was written, and the rows before it were padded. */
-  widened: boolean;
 }
 
 /** The reader's kinds that a later `run()` may get past (the service or the network, not the request). */
@@ -63,8 +65,7 @@ const RESUMABLE = new Set(['rate-limited', 'server', 'network', 'timeout']);
 
 export class TaskExport {
   private nextOffset = 0;
-  private file: AtomicFile | undefined;
-  private readonly encoder: RowEncoder;
+  private file: RowWriter | undefined;
   private rows = 0;
   private total = 0;
   private resumes = 0;
@@ -74,9 +75,7 @@ export class TaskExport {
   constructor(
     private readonly source: ExportSource,
     private readonly options: ExportOptions,
-  ) {
-    this.encoder = encoderFor(options.format);
-  }
+  ) {}
 
   /** Rows written so far (the next `run()` continues after them). */
   get rowsWritten(): number {
@@ -133,45 +132,24 @@ export class TaskExport {
     const reader = this.source.readData(taskId, { ...read, signal, startOffset: this.nextOffset, onProgress: progress });
     for await (const page of reader) {
       if (page.rows.length > 0) {
-        if (this.file === undefined) {
-          this.file = await AtomicFile.create(this.options.target);
-          await this.file.write(this.encoder.start(page.rows));
-        }
-        await this.file.write(this.encoder.rows(page.rows));
+        const { target, format, root, taskId, wasmDir, rowsPerSheet } = this.options;
+        this.file ??= await createRowWriter({
+          target, format, root, taskId, wasmDir, rowsPerSheet,
+          taskName: this.options.taskName ?? taskId,
+          onWidening: () => onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes }),
+        });
+        await this.file.write(page.rows);
         this.rows += page.rows.length;
       }
       this.nextOffset = page.nextOffset;
     }
     const file = this.file;
-    if (file === undefined) return { rows: 0, target: this.options.target, columns: undefined, widened: false };
-    await file.write(this.encoder.end());
-    const csv = this.encoder instanceof CsvEncoder ? this.encoder : undefined;
-    if (csv?.widened) {
-      await file.finish();
-      onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes });
-      await widenCsv(file, csv);
-      this.file = undefined;
-    } else {
-      await file.commit();
-      this.file = undefined;
+    if (file === undefined) return { rows: 0, target: this.options.target };
+    this.file = undefined;
+    try {
+      return { ...(await file.commit()), rows: this.rows, target: this.options.target };
+    } finally {
+      await file.discard();
     }
-    return { rows: this.rows, target: this.options.target, columns: csv?.columns, widened: csv?.widened ?? false };
-  }
-}
-
-/** Rewrites a finished CSV with the final header, padding the rows written before a column was added. */
-async function widenCsv(narrow: AtomicFile, csv: CsvEncoder): Promise<void> {
-  const wide = await AtomicFile.create(narrow.target);
-  try {
-    await wide.write(UTF8_BOM + csv.headerLine());
-    const padder = new CsvRecordPadder(csv.columns.length, true);
-    for await (const chunk of createReadStream(narrow.tempPath, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      await wide.write(padder.push(chunk as string));
-    }
-    await wide.write(padder.end());
-    await wide.commit();
-  } finally {
-    await wide.discard();
-    await narrow.discard();
   }
 }

@@ -1,17 +1,22 @@
 /**
- * Pull New Rows: the task's not-yet-exported rows appended to a workspace file (CSV or JSON
- * Lines, by its ending), remembered per account and task, then marked exported only once the
- * file is flushed (`pullRows.ts` says why). One pull per task at a time.
+ * Pull New Rows: the task's not-yet-exported rows written to a workspace file (CSV or JSON Lines,
+ * appended) or database (SQLite, the task's table), remembered per account and task, then marked
+ * exported; exactly once, whatever interrupts it (`pullRows.ts`). One pull per task at a time.
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../platform/commandIds';
 import type { ErrorContext } from '../platform/errorText';
-import { AppendFile, UnusableFileError, type AppendFormat } from './appendFile';
+import { UnusableFileError } from './appendFile';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, withAdvice } from './feedback';
-import { appendFormatOf, chooseAppendTarget, targetProblem } from './pullTarget';
-import { PullFailure, pullNewRows, type PullResult } from './pullRows';
+import { OtherTaskPendingError } from './fileSink';
+import { DamagedJournalError } from './pullJournal';
+import { PullFailure, pullNewRows, type PullResult, type PullSink } from './pullRows';
+import { openPullSink } from './pullSinks';
+import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './pullTarget';
 import { accountKey, type PullTargets } from './pullTargets';
+import { refusalText } from './refusals';
+import { UnsafeFileError } from './safeFiles';
 
 const t = vscode.l10n.t;
 
@@ -21,6 +26,8 @@ export interface PullReply {
   outcome: PullOutcome;
   file?: vscode.Uri;
   rows?: number;
+  /** Rows of an interrupted pull found already written and marked without writing them again. */
+  recovered?: number;
 }
 
 export interface PullDeps extends DataDeps {
@@ -39,7 +46,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
   if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
     const open = t('Open Folder…');
-    void ui.showInformationMessage(t('Open a folder first: Pull New Rows appends the new rows of “{0}” to a file in your workspace.', task.taskName), open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+    void ui.showInformationMessage(t('Open a folder first: Pull New Rows writes the new rows of “{0}” to a file in your workspace.', task.taskName), open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
     return { outcome: 'no-folder' };
   }
   const key = accountKey(account);
@@ -50,37 +57,47 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
 
   const remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId));
-  const target = remembered ?? (await chooseAppendTarget(task, deps.ui));
+  const target = remembered ?? (await chooseAppendTarget(task, deps.ui, await taskFields(task, deps)));
   if (target === undefined) return { outcome: 'declined' };
   // Checked again after the choice: the account may have changed while the picker was open.
   if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return { outcome: 'signed-out' };
 
   deps.busy.add(busyKey);
   try {
-    let file: AppendFile;
+    let sink: PullSink;
     try {
-      file = await AppendFile.open(target.uri.fsPath, target.format);
+      // Every pull checks the file again: a remembered file may have become a link since.
+      sink = await openPullSink(target.uri.fsPath, target.format, {
+        taskId: task.taskId,
+        taskName: task.taskName,
+        root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
+        wasmDir: deps.sqliteDir ?? '',
+      });
     } catch (error) {
       return unusable(error, task, target.uri, deps);
     }
-    await deps.targets.set(key, task.taskId, target.uri.toString());
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', task.taskName, fileLabel(target.uri)), cancellable: true },
-      async (progress, token) => {
-        const scope = jobSignal(token, deps.account.onDidChange);
-        try {
-          return await pullNewRows(client, {
-            taskId: task.taskId,
-            sink: file,
-            signal: scope.signal,
-            onProgress: (p) => progress.report({ message: t('{0} of {1} rows', count(p.rows), count(p.total)) }),
-          });
-        } finally {
-          scope.dispose();
-        }
-      },
-    );
-    return pulled(result, task, target.uri, deps);
+    try {
+      await deps.targets.set(key, task.taskId, target.uri.toString());
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', task.taskName, fileLabel(target.uri)), cancellable: true },
+        async (progress, token) => {
+          const scope = jobSignal(token, deps.account.onDidChange);
+          try {
+            return await pullNewRows(client, {
+              taskId: task.taskId,
+              sink,
+              signal: scope.signal,
+              onProgress: (p) => progress.report({ message: t('{0} of {1} rows', count(p.rows), count(p.total)) }),
+            });
+          } finally {
+            scope.dispose();
+          }
+        },
+      );
+      return pulled(result, task, target.uri, deps);
+    } finally {
+      sink.close();
+    }
   } catch (error) {
     return failed(error, task, target.uri, deps);
   } finally {
@@ -88,8 +105,19 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
 }
 
-/** The remembered file, if it is still a CSV or JSON Lines file inside an open workspace folder. */
-function rememberedTarget(stored: string | undefined): { uri: vscode.Uri; format: AppendFormat } | undefined {
+/** The task's fields, from its first row (one read that marks nothing), for the file picker; undefined if it has no rows or cannot be read. */
+async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | undefined> {
+  try {
+    const first = (await deps.account.getClient()?.getData(task.taskId, { offset: 0, size: 1 }))?.data.data[0];
+    return first === undefined ? undefined : Object.keys(first);
+  } catch (error) {
+    deps.log.warn(`Could not read the fields of task ${task.taskId} for the file picker: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** The remembered file, if it is still a CSV, JSON Lines or SQLite file inside an open workspace folder. */
+function rememberedTarget(stored: string | undefined): AppendTarget | undefined {
   if (stored === undefined) return undefined;
   let uri: vscode.Uri;
   try {
@@ -102,65 +130,71 @@ function rememberedTarget(stored: string | undefined): { uri: vscode.Uri; format
 }
 
 function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
+  const file = fileLabel(uri);
   const change = { label: t('Change File…'), run: () => vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }) };
+  const notes: string[] = [];
+  if (result.completed) {
+    deps.log.info(`Completed an interrupted pull of task ${task.taskId} into ${uri.fsPath}: ${result.recovered} rows were in the file already and were marked without writing them again`);
+    notes.push(result.recovered > 0
+      ? t('An interrupted pull was completed: {0} of its rows were already in {1} and were not written again.', count(result.recovered), file)
+      : t('An interrupted pull was completed: its rows were not in {0} yet and were written now.', file));
+  }
+  if (result.cutBytes > 0) {
+    deps.log.warn(`Cut ${result.cutBytes} bytes of a partial row from ${uri.fsPath}: the batch had been marked exported elsewhere`);
+    notes.push(t('A partial row left in {0} by an interrupted pull was removed: its batch had been marked exported meanwhile, so its rows may be missing from the file.', file));
+  }
+  if (result.more) notes.push(t('More rows arrived meanwhile: pull again for them.'));
+  const extra = notes.length > 0 ? ` ${notes.join(' ')}` : '';
   if (result.rows === 0) {
-    inform(t('No new rows for “{0}”; {1} is unchanged.', task.taskName, fileLabel(uri)), [openAction(uri), change], deps.ui.showInformationMessage);
-    return { outcome: 'nothing-new', file: uri, rows: 0 };
+    const base = result.completed ? t('No new rows for “{0}”.', task.taskName) : t('No new rows for “{0}”; {1} is unchanged.', task.taskName, file);
+    inform(base + extra, [openAction(uri), change], deps.ui.showInformationMessage);
+    return { outcome: 'nothing-new', file: uri, rows: 0, recovered: result.recovered };
   }
   deps.log.info(`Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
-  const more = result.more ? ` ${t('More rows arrived meanwhile: pull again for them.')}` : '';
-  inform(t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(uri)) + more, [openAction(uri), change], deps.ui.showInformationMessage);
-  return { outcome: 'pulled', file: uri, rows: result.rows };
+  const done = uri.path.match(/\.(sqlite3?|db)$/i) ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file);
+  inform(done + extra, [openAction(uri), change], deps.ui.showInformationMessage);
+  return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }
 
 function unusable(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
-  if (!(error instanceof UnusableFileError)) {
+  const known = error instanceof UnusableFileError || error instanceof UnsafeFileError || error instanceof DamagedJournalError || error instanceof OtherTaskPendingError;
+  if (!known) {
     void deps.reporter.report(withAdvice(error, t('Nothing was pulled from the service or written to {0}.', fileLabel(uri))), 'openPullFile', task.taskName);
     return { outcome: 'unusable', file: uri };
   }
+  deps.log.warn(`Refused ${uri.fsPath} for the new rows of task ${task.taskId}: ${error.message}`);
   const other = t('Choose Another File…');
   void deps.ui
-    .showErrorMessage(unusableText(error.reason, task.taskName, fileLabel(uri)), other)
+    .showErrorMessage(refusalText(error, task.taskName, fileLabel(uri)), other)
     .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
   return { outcome: 'unusable', file: uri };
 }
 
-/** One whole sentence per reason, so a translation never embeds an English fragment. */
-function unusableText(reason: UnusableFileError['reason'], task: string, file: string): string {
-  switch (reason) {
-    case 'folder':
-      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is a folder. Nothing was pulled or changed.', task, file);
-    case 'not-text':
-      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is not UTF-8 text. Nothing was pulled or changed.', task, file);
-    case 'no-header':
-      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it does not start with a CSV header line. Nothing was pulled or changed.', task, file);
-  }
-}
-
-/** Each stage says what became of the rows: none is lost, some may come twice. */
+/** Each stage says what becomes of the rows: the next pull completes the job, exactly once. */
 function failed(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
   const failure = error instanceof PullFailure ? error : new PullFailure('fetch', 0, 0, error);
   const cause = failure.error;
   const file = fileLabel(uri);
-  const before = failure.rowsDone > 0 ? ` ${t('({0} rows were appended and marked before this.)', count(failure.rowsDone))}` : '';
+  const before = failure.rowsDone > 0 ? ` ${t('{0} rows were written and marked exported before this.', count(failure.rowsDone))}` : '';
   if (isCancel(cause)) {
     vscode.window.setStatusBarMessage(t('Pulling the new rows of “{0}” stopped.', task.taskName) + before, 5000);
     return { outcome: 'cancelled', file: uri, rows: failure.rowsDone };
   }
+  if (cause instanceof UnusableFileError || cause instanceof UnsafeFileError) return unusable(cause, task, uri, deps);
   let advice: string;
   let what: ErrorContext;
   switch (failure.stage) {
     case 'fetch':
       what = 'pullNewRows';
-      advice = t('Rows the service handed out and were not written come again with the next pull; none are lost.');
+      advice = t('The next pull goes on from here: no row is lost or written twice.');
       break;
     case 'write':
       what = 'writeNewRows';
-      advice = t('{0} is as it was and nothing was marked exported: the rows come again with the next pull.', file);
+      advice = t('The next pull completes {0}: no row is lost or written twice.', file);
       break;
     case 'mark':
       what = 'markExported';
-      advice = t('The {0} rows are in {1}, but may not be marked exported: the next pull may add them again (none are lost).', count(failure.batchRows), file);
+      advice = t('The {0} rows are in {1} but may not be marked exported: the next pull marks them without writing them again.', count(failure.batchRows), file);
       break;
   }
   void deps.reporter.report(withAdvice(cause, advice + before), what, task.taskName);

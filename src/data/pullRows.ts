@@ -1,24 +1,43 @@
 /**
- * Pull New Rows, the protocol: ask the service for rows not yet exported, append them to the
- * file and flush it, and only then mark them exported; repeat until none are left. No `vscode`.
+ * Pull New Rows, the protocol: ask the service for rows not yet exported, write them and flush,
+ * and only then mark them exported; repeat until none are left. Exactly once, whatever stops it.
+ * No `vscode`.
  *
- * Why this order: the service hands rows out ("being exported") and keeps handing out the same
- * ones until they are marked. So if anything stops us between the write and the mark (a crash,
- * a closed window, a failed request), the next pull gets those rows again: they may appear twice
- * in the file, but none is ever lost. Marking first could lose rows; this cannot.
+ * The service hands the same rows out again until they are marked. So each batch is recorded
+ * (its size and a hash of its rows, `pullJournal.ts`) before its first byte is written, and the
+ * record is dropped once the batch is marked. A pull that finds a record left by an interrupted
+ * one (the host or machine stopped while writing, between the write and the mark, or during the
+ * mark; a request failed) asks for exactly that many rows:
+ * - the same rows (same count, same hash) are that batch handed out again: the sink writes only
+ *   what of it is not in place yet (`resume`), and it is marked;
+ * - other rows (or none) mean the batch was marked: its record is dropped (`release`) and the
+ *   rows are a new batch.
+ * Rows are recognised only by matching what was written, never guessed.
  */
 import type { DataRow, NotExportedPage } from '../api/dataSchemas';
 import { ApiError } from '../api/errors';
 import type { ApiResult, CallOptions } from '../api/mainCaller';
+import { batchHash, type PendingBatch } from './pullJournal';
 
 export interface PullSource {
   getNotExportedData(taskId: string, size: number, o?: CallOptions): Promise<ApiResult<NotExportedPage>>;
   markExported(taskId: string, o?: CallOptions): Promise<ApiResult<null>>;
 }
 
-/** Where rows go: `append` resolves once they are written and flushed to disk. */
+/** Where rows go, with the record of the batch in flight. */
 export interface PullSink {
-  append(rows: readonly DataRow[]): Promise<void>;
+  /** The batch an earlier pull recorded and did not see marked, if any. */
+  readonly pending: PendingBatch | undefined;
+  /** A batch handed out for the first time: recorded, then written; resolves once both are flushed. */
+  write(rows: readonly DataRow[]): Promise<void>;
+  /** The pending batch handed out again: only what of it is not in place yet is written; resolves to the rows written. */
+  resume(rows: readonly DataRow[]): Promise<number>;
+  /** The batch just written or resumed is marked exported: its record is dropped. */
+  marked(): Promise<void>;
+  /** The pending batch was not handed out again (it was marked): its record is dropped, a partial row cut back; resolves to the bytes cut. */
+  release(): Promise<number>;
+  /** Lets go of the destination (an open database). */
+  close(): void;
 }
 
 export interface PullProgress {
@@ -37,10 +56,19 @@ export interface PullOptions {
   onProgress?: (p: PullProgress) => void;
   /** Runs after a batch is on disk and before it is marked: the gap a crash would fall into (tests inject failures here). */
   afterWrite?: (batch: number) => void | Promise<void>;
+  /** Runs after a batch's mark was answered and before its record is dropped (a kill point for tests). */
+  afterMark?: (batch: number) => void | Promise<void>;
 }
 
 export interface PullResult {
+  /** Rows written. */
   rows: number;
+  /** Rows of an interrupted batch found already written and marked without writing them again. */
+  recovered: number;
+  /** An interrupted pull's batch was handed out again and completed (`recovered` may be 0: none of it was written yet). */
+  completed: boolean;
+  /** Bytes of a partial row cut back from a batch that had been marked meanwhile (0 normally). */
+  cutBytes: number;
   batches: number;
   /** The request ids of the marks, in order (for the log). */
   requestIds: string[];
@@ -66,7 +94,9 @@ export class PullFailure extends Error {
 
 export async function pullNewRows(source: PullSource, o: PullOptions): Promise<PullResult> {
   const size = o.batchSize ?? 1000;
-  const result: PullResult = { rows: 0, batches: 0, requestIds: [], more: false };
+  const { sink } = o;
+  const result: PullResult = { rows: 0, recovered: 0, completed: false, cutBytes: 0, batches: 0, requestIds: [], more: false };
+  let pending = sink.pending;
   let cap: number | undefined;
   let total = 0;
   for (;;) {
@@ -74,20 +104,35 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
     if (o.signal?.aborted) throw new PullFailure('fetch', result.rows, 0, new ApiError({ kind: 'cancelled', message: 'Pulling new rows was cancelled' }));
     let page: NotExportedPage;
     try {
-      page = (await source.getNotExportedData(o.taskId, size, { signal: o.signal })).data;
+      // An interrupted batch is asked for by its own size: handed out again, it comes whole and alone.
+      page = (await source.getNotExportedData(o.taskId, pending?.rows ?? size, { signal: o.signal })).data;
     } catch (error) {
       throw new PullFailure('fetch', result.rows, 0, error);
     }
+    const rows = page.data;
     // Rows keep arriving while a task runs: stop after as many batches as there were rows at the start.
     if (cap === undefined) {
       total = page.total;
-      cap = Math.max(1, Math.ceil(page.total / size));
+      cap = 1 + Math.ceil(Math.max(0, page.total - rows.length) / size);
       o.onProgress?.({ rows: 0, total });
     }
-    const rows = page.data;
+    let resumed = false;
+    if (pending !== undefined) {
+      resumed = rows.length === pending.rows && batchHash(rows) === pending.hash;
+      pending = undefined;
+      if (!resumed) {
+        try {
+          result.cutBytes += await sink.release();
+        } catch (error) {
+          throw new PullFailure('write', result.rows, rows.length, error);
+        }
+      }
+    }
     if (rows.length === 0) return result;
+    let written = rows.length;
     try {
-      await o.sink.append(rows);
+      if (resumed) written = await sink.resume(rows);
+      else await sink.write(rows);
     } catch (error) {
       throw new PullFailure('write', result.rows, rows.length, error);
     }
@@ -99,9 +144,16 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
     } catch (error) {
       throw new PullFailure('mark', result.rows, rows.length, error);
     }
-    result.rows += rows.length;
+    await o.afterMark?.(result.batches + 1);
+    // Best effort: a record left behind is a batch the next pull finds marked (other rows come).
+    await sink.marked().catch(() => undefined);
+    result.rows += written;
+    if (resumed) {
+      result.completed = true;
+      result.recovered += rows.length - written;
+    }
     result.batches++;
-    o.onProgress?.({ rows: result.rows, total: Math.max(total, result.rows) });
+    o.onProgress?.({ rows: result.rows + result.recovered, total: Math.max(total, result.rows + result.recovered) });
     if (page.total <= page.current) return result;
     if (result.batches >= cap) return { ...result, more: true };
   }

@@ -1,33 +1,37 @@
 /**
- * Choosing the workspace file Pull New Rows appends to: a CSV or JSON Lines file already in the
- * workspace, or a new one by its path in the workspace folder. A quick pick rather than a save
- * dialog, which would ask whether to *replace* an existing file (the rows are appended).
+ * Choosing the workspace file Pull New Rows writes to: a CSV, JSON Lines or SQLite file already
+ * in the workspace, or a new one by its path in the workspace folder. A quick pick rather than a
+ * save dialog, which would ask whether to *replace* an existing file (the rows are appended).
+ *
+ * Files whose columns fit the task's fields come first; files whose columns differ are listed
+ * after them, saying how, and choosing one asks first (`columnFit.ts`).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ui } from '../platform/ui';
-import type { AppendFormat } from './appendFile';
+import { fitOf, type Fit } from './columnFit';
 import type { TaskRef } from './dataDeps';
+import type { PullFormat } from './pullSinks';
 import { formatOfPath, safeFileName } from './rowFormats';
 
 const t = vscode.l10n.t;
 
 export interface AppendTarget {
   uri: vscode.Uri;
-  format: AppendFormat;
+  format: PullFormat;
 }
 
-/** CSV or JSON Lines by the file's ending; JSON (one array) cannot be appended to. */
-export function appendFormatOf(uri: vscode.Uri): AppendFormat | undefined {
+/** CSV, JSON Lines or SQLite by the file's ending; JSON (one array) and .xlsx cannot be appended to. */
+export function appendFormatOf(uri: vscode.Uri): PullFormat | undefined {
   const format = formatOfPath(uri.path);
-  return format === 'csv' || format === 'jsonl' ? format : undefined;
+  return format === 'csv' || format === 'jsonl' || format === 'sqlite' ? format : undefined;
 }
 
 /** Why a file cannot take pulled rows, or undefined when it can. */
 export function targetProblem(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== 'file') return t('it is not a file on this machine');
   if (vscode.workspace.getWorkspaceFolder(uri) === undefined) return t('it is not in an open workspace folder');
-  if (appendFormatOf(uri) === undefined) return t('its name must end in .csv, .jsonl or .ndjson');
+  if (appendFormatOf(uri) === undefined) return t('its name must end in .csv, .jsonl, .ndjson, .sqlite or .db');
   return undefined;
 }
 
@@ -40,38 +44,95 @@ export function resolveTypedPath(folder: vscode.Uri, typed: string): { uri: vsco
   if (parts.some((p) => p === '..')) return { problem: t('The file must stay inside the workspace folder (no “..”).') };
   if (parts.some((p) => /[\p{Cc}]/u.test(p))) return { problem: t('The path has a control character.') };
   const uri = vscode.Uri.joinPath(folder, ...parts.filter((p) => p !== '' && p !== '.'));
-  if (appendFormatOf(uri) === undefined) return { problem: t('The name must end in .csv, .jsonl or .ndjson (CSV or JSON Lines).') };
+  if (appendFormatOf(uri) === undefined) return { problem: t('The name must end in .csv, .jsonl or .ndjson (CSV or JSON Lines), or .sqlite or .db (an SQLite database).') };
   return { uri };
 }
 
-export async function chooseAppendTarget(task: TaskRef, ui: Ui): Promise<AppendTarget | undefined> {
+/** At most this many names in a description. */
+const NAMES_SHOWN = 3;
+
+function names(list: readonly string[]): string {
+  const shown = list.slice(0, NAMES_SHOWN).map((n) => `“${n}”`).join(', ');
+  return list.length > NAMES_SHOWN ? t('{0} and {1} more', shown, list.length - NAMES_SHOWN) : shown;
+}
+
+/** One line saying how the file fits, for the picker. */
+export function fitText(fit: Fit): string {
+  switch (fit.kind) {
+    case 'fits':
+      return t('same columns as this task: append to this file');
+    case 'empty':
+      return t('empty: append to this file');
+    case 'database':
+      return t('SQLite: the rows go to this task’s own table');
+    case 'unknown':
+      return t('append to this file');
+    case 'differs':
+      if (fit.missing.length > 0 && fit.extra.length > 0) return t('other columns: lacks {0}; has {1}', names(fit.missing), names(fit.extra));
+      if (fit.missing.length > 0) return t('other columns: lacks {0}', names(fit.missing));
+      return t('other columns: has {0}, which this task lacks', names(fit.extra));
+  }
+}
+
+type Item = vscode.QuickPickItem & { uri?: vscode.Uri; fit?: Fit };
+
+/**
+ * `fields`: the task's fields (from its first row), or undefined when it has no rows yet (then
+ * every file is offered without a word on its columns).
+ */
+export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined): Promise<AppendTarget | undefined> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
   if (folder === undefined) return undefined;
-  const existing = await vscode.workspace.findFiles('**/*.{csv,jsonl,ndjson}', '**/{node_modules,.git}/**', 50).then(
+  const existing = await vscode.workspace.findFiles('**/*.{csv,jsonl,ndjson,sqlite,db,sqlite3}', '**/{node_modules,.git}/**', 50).then(
     (files) => files.sort((a, b) => a.path.localeCompare(b.path)),
     () => [] as vscode.Uri[],
   );
-  type Item = vscode.QuickPickItem & { uri?: vscode.Uri };
+  const fits: Item[] = [];
+  const differs: Item[] = [];
+  for (const uri of existing) {
+    const format = appendFormatOf(uri);
+    if (format === undefined) continue;
+    const fit = await fitOf(uri.fsPath, format, fields);
+    const item: Item = { label: `$(${format === 'sqlite' ? 'database' : 'file'}) ${vscode.workspace.asRelativePath(uri, true)}`, description: fitText(fit), uri, fit };
+    (fit.kind === 'differs' ? differs : fits).push(item);
+  }
   const items: Item[] = [
     { label: `$(new-file) ${t('New File…')}`, description: t('in the workspace folder') },
-    ...existing.map((uri): Item => ({ label: `$(file) ${vscode.workspace.asRelativePath(uri, true)}`, description: t('append to this file'), uri })),
+    ...fits,
+    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', task.taskName), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
   ];
   const picked = await ui.showQuickPick(items, {
     title: t('Pull the New Rows of “{0}” into…', task.taskName),
-    placeHolder: t('A CSV or JSON Lines file; Scrapedeck remembers it for this task'),
+    placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
   });
   if (picked === undefined) return undefined;
   if (picked.uri !== undefined) {
     const format = appendFormatOf(picked.uri);
-    return format === undefined ? undefined : { uri: picked.uri, format };
+    if (format === undefined) return undefined;
+    if (picked.fit?.kind === 'differs' && !(await confirmDiffering(task, picked.uri, picked.fit, ui))) return undefined;
+    return { uri: picked.uri, format };
   }
+  return typedTarget(task, folder, ui);
+}
+
+async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
+  const append = t('Append Anyway');
+  const choice = await ui.showModalWarning(
+    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), task.taskName),
+    `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
+    append,
+  );
+  return choice === append;
+}
+
+async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui): Promise<AppendTarget | undefined> {
   const validate = (value: string) => {
     const r = resolveTypedPath(folder, value);
     return 'problem' in r ? r.problem : undefined;
   };
   const typed = await ui.showInputBox({
     title: t('New File for the Rows of “{0}”', task.taskName),
-    prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines) or .csv. It is created if it does not exist.'),
+    prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.'),
     value: `${safeFileName(task.taskName)}.jsonl`,
     ignoreFocusOut: true,
     validateInput: validate,

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Registrar } from '../platform/registrar';
 import type { DataDeps, TaskRef } from './dataDeps';
-import { exportData, type ExportReply } from './exportFlow';
+import { exportData, type ExportReply, type ExportScope } from './exportFlow';
 import { PREVIEW_SCHEME, PreviewDocs } from './previewDocs';
 import { previewData, type PreviewReply } from './previewFlow';
 import { pullData, type PullReply } from './pullFlow';
@@ -17,7 +17,8 @@ import { PullTargets } from './pullTargets';
 import { removeData, type RemoveOutcome } from './removeFlow';
 
 export interface DataRegistry {
-  export(task: TaskRef): Promise<ExportReply>;
+  /** `scope`: which rows (default: all of the task's) and how the flow names them. */
+  export(task: TaskRef, scope?: ExportScope): Promise<ExportReply>;
   /** `chooseFile`: ask for the file even if one is remembered for the task. */
   pull(task: TaskRef, chooseFile?: boolean): Promise<PullReply>;
   preview(task: TaskRef): Promise<PreviewReply>;
@@ -27,7 +28,7 @@ export interface DataRegistry {
 /** `registrar`: the activation shell's (platform/registrar.ts); the preview scheme's proxy is registered at activation. */
 export function registerData(context: vscode.ExtensionContext, base: DataDeps, registrar: Pick<Registrar, 'registerTextDocumentContentProvider'>): DataRegistry {
   const openJobs = new Set<{ discard(): Promise<void> }>();
-  const deps: DataDeps = { ...base, openJobs };
+  const deps: DataDeps = { ...base, openJobs, sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath };
   const docs = new PreviewDocs();
   const targets = new PullTargets(context.workspaceState, (m) => deps.log.warn(m));
   const busy = new Set<string>();
@@ -39,7 +40,7 @@ export function registerData(context: vscode.ExtensionContext, base: DataDeps, r
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   return {
-    export: (task) => exportData(task, deps),
+    export: (task, scope) => exportData(task, deps, scope),
     pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy }, chooseFile),
     preview: (task) => previewData(task, deps, docs),
     remove: (task) => removeData(task, deps, docs),

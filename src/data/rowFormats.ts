@@ -12,15 +12,19 @@
 import type { DataRow } from '../api/dataSchemas';
 import { CSV_NEWLINE, UTF8_BOM, csvCell, neutraliseFormula } from '../platform/csvCell';
 
-export type DataFormat = 'csv' | 'jsonl' | 'json';
+export type DataFormat = 'csv' | 'jsonl' | 'json' | 'xlsx' | 'sqlite';
+/** The formats that are text, encoded here; .xlsx and SQLite have writers of their own. */
+export type TextFormat = 'csv' | 'jsonl' | 'json';
 
-export const DATA_FORMATS: readonly DataFormat[] = ['csv', 'jsonl', 'json'];
+export const DATA_FORMATS: readonly DataFormat[] = ['csv', 'jsonl', 'json', 'xlsx', 'sqlite'];
 
 /** File name endings per format; the first is the one offered. */
 export const FORMAT_EXTENSIONS: Record<DataFormat, readonly string[]> = {
   csv: ['csv'],
   jsonl: ['jsonl', 'ndjson'],
   json: ['json'],
+  xlsx: ['xlsx'],
+  sqlite: ['sqlite', 'db', 'sqlite3'],
 };
 
 /** The format a file name asks for, by its ending (case-insensitive), or undefined. */
@@ -170,7 +174,7 @@ export class JsonArrayEncoder implements RowEncoder {
   }
 }
 
-export function encoderFor(format: DataFormat): RowEncoder & { readonly widened?: boolean } {
+export function encoderFor(format: TextFormat): RowEncoder & { readonly widened?: boolean } {
   switch (format) {
     case 'csv':
       return new CsvEncoder();

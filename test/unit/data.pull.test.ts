@@ -1,152 +1,222 @@
 /**
- * Pull New Rows against the real sandbox and client: rows are written and flushed before they
- * are marked, so a failure injected exactly between the write and the mark loses no row (the
- * batch comes again and appears twice); a second pull appends only rows that arrived since; the
- * CSV file keeps its header and grows a column for a late field; unusable files are refused
- * before anything is asked or written.
+ * Pull New Rows against the real sandbox and client, exactly once (issue 29 item 1): whatever
+ * stops a pull (a failure between the write and the mark, a mark whose reply was lost, the
+ * service failing at any request, a crash that left part of a batch), the next pull leaves every
+ * row in the destination exactly once, in order, for CSV, JSON Lines and SQLite; read back by
+ * Python and compared with the sandbox row by row. Also: the second pull appends only rows that
+ * arrived since, a late field, and files refused before anything is asked or written.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { MemoryCredentialsStore } from '../../src/api/auth';
-import { ScrapedeckClient } from '../../src/api/client';
 import type { DataRow } from '../../src/api/dataSchemas';
 import { ApiError } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import type { ScrapedeckClient } from '../../src/api/client';
 import { AppendFile, UnusableFileError } from '../../src/data/appendFile';
-import { PullFailure, pullNewRows, type PullSource } from '../../src/data/pullRows';
+import { FilePullSink, OtherTaskPendingError } from '../../src/data/fileSink';
+import { journalPathFor, readFileJournal } from '../../src/data/pullJournal';
+import { PullFailure, type PullSource } from '../../src/data/pullRows';
+import type { PullFormat } from '../../src/data/pullSinks';
 import { PullTargets } from '../../src/data/pullTargets';
-import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { compareRows, expected, readBack } from '../shared/pullDestination';
+import { EXTENSIONS, allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
-const BIG = 2_500;
 const T0 = Date.parse('2026-11-22T12:00:00Z');
+const FORMATS: PullFormat[] = ['csv', 'jsonl', 'sqlite'];
 
-const jsonl = (file: string): DataRow[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as DataRow);
+interface Fresh {
+  sandbox: RunningSandbox;
+  client: ScrapedeckClient;
+  task: { taskId: string; taskName: string };
+  rows: DataRow[];
+}
 
-describe('data: Pull New Rows (write and flush, then mark) against the sandbox', function () {
-  this.timeout(60_000);
-  const clock = new FakeClock(T0);
-  let sandbox: RunningSandbox;
-  let client: ScrapedeckClient;
-  let big: { taskId: string; taskName: string };
-  let dir: string;
+/** A sandbox whose big task has `rows` rows, none exported yet. */
+async function fresh(rows: number, clock = new FakeClock(T0)): Promise<Fresh> {
+  const sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 13, runSeconds: 10, bigTaskRows: rows });
+  const ada = sandbox.info.accounts[0];
+  assert.ok(ada);
+  const client = sandboxClient(sandbox.info.baseUrl, ada.apiKey);
+  const task = await bigTask(client);
+  return { sandbox, client, task, rows: await allRows(client, task.taskId) };
+}
 
-  /** Every row the task has now, through the reader (a read: marks nothing). */
-  const allRows = async (taskId: string): Promise<DataRow[]> => {
-    const rows: DataRow[] = [];
-    for await (const page of client.readData(taskId)) rows.push(...page.rows);
-    return rows;
+async function close(f: Fresh): Promise<void> {
+  await f.client.close();
+  await f.sandbox.close();
+}
+
+/** The destination holds every row of the task exactly once, in order. */
+function assertExactlyOnce(file: string, format: PullFormat, f: Fresh, what: string): void {
+  const got = readBack(file, format, f.task.taskId);
+  const c = compareRows(got, f.rows.map((r) => expected(r, format)));
+  assert.deepEqual({ missing: c.missing, twice: c.twice, wrong: c.wrong }, { missing: 0, twice: 0, wrong: 0 }, `${what}: ${got.length} rows read back for ${f.rows.length}`);
+  assert.ok(c.equal, `${what}: in order`);
+}
+
+/** Fails the k-th request (1-based); `applied`: the service carried it out, only the reply was lost. */
+function failingAt(client: ScrapedeckClient, k: number, applied: boolean): PullSource {
+  let n = 0;
+  const lost = () => new ApiError({ kind: 'network', message: 'The connection dropped. It may have been carried out: check before trying again.', maybeApplied: true, requestId: `req-${k}` });
+  return {
+    getNotExportedData: async (id, size, o) => {
+      if (++n === k) {
+        if (applied) await client.getNotExportedData(id, size, o);
+        throw lost();
+      }
+      return client.getNotExportedData(id, size, o);
+    },
+    markExported: async (id, o) => {
+      if (++n === k) {
+        if (applied) await client.markExported(id, o);
+        throw lost();
+      }
+      return client.markExported(id, o);
+    },
   };
+}
 
-  before(async () => {
-    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 13, runSeconds: 10, bigTaskRows: BIG });
-    const ada = sandbox.info.accounts[0];
-    assert.ok(ada);
-    client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {}, limiter: new UnlimitedLimiter() });
-    const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
-    assert.ok(group);
-    const first = (await client.searchTasks(group.taskGroupId)).data[0];
-    assert.ok(first);
-    big = first;
-  });
-  after(async () => {
-    await client.close();
-    await sandbox.close();
-  });
+describe('data: Pull New Rows, exactly once, against the sandbox', function () {
+  this.timeout(120_000);
+  let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-pull-'));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a failure between the write and the mark loses no row: the batch comes again (twice in the file), nothing else does', async () => {
-    const expected = await allRows(big.taskId);
-    assert.equal(expected.length, BIG, 'the big task has no row exported yet');
-    const file = path.join(dir, 'big.jsonl');
-    const sink = await AppendFile.open(file, 'jsonl');
+  for (const format of FORMATS) {
+    it(`${format}: a failure between the write and the mark: the next pull marks the batch without writing it again, and says so`, async () => {
+      const f = await fresh(2_500);
+      try {
+        const file = path.join(dir, `rows.${EXTENSIONS[format]}`);
+        const crash = new Error('the window closed');
+        await assert.rejects(
+          pullOnce({ source: f.client, task: f.task, file, format, pull: { afterWrite: (batch) => { if (batch === 2) throw crash; } } }),
+          (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash && e.rowsDone === 1000 && e.batchRows === 1000,
+        );
+        assert.equal(readBack(file, format, f.task.taskId).length, 2000, 'both batches were written before the failure');
+        const second = await pullOnce({ source: f.client, task: f.task, file, format });
+        assert.deepEqual([second.rows, second.recovered, second.completed, second.more], [500, 1000, true, false], 'batch 2 marked without writing; the last 500 rows written');
+        assertExactlyOnce(file, format, f, 'after the second pull');
+        const third = await pullOnce({ source: f.client, task: f.task, file, format });
+        assert.deepEqual([third.rows, third.completed], [0, false], 'nothing left, nothing to complete');
+        assertExactlyOnce(file, format, f, 'after a third pull');
+        if (format !== 'sqlite') assert.equal(await readFileJournal(file), undefined, 'no record left beside the file');
+      } finally {
+        await close(f);
+      }
+    });
 
-    // The crash: batch 2 is on disk and flushed, and the process dies before marking it.
-    const crash = new Error('the window closed');
-    const first = pullNewRows(client, { taskId: big.taskId, sink, afterWrite: (batch) => { if (batch === 2) throw crash; } });
-    await assert.rejects(first, (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash && e.rowsDone === 1000 && e.batchRows === 1000);
-    assert.equal(jsonl(file).length, 2000, 'both batches were written before the failure');
+    it(`${format}: the service failing at any request (reply lost, carried out or not): the next pull leaves every row exactly once`, async () => {
+      for (const applied of [false, true]) {
+        for (let k = 1; k <= 6; k++) {
+          const f = await fresh(250);
+          try {
+            const file = path.join(dir, `fail-${k}-${applied}.${EXTENSIONS[format]}`);
+            await assert.rejects(pullOnce({ source: failingAt(f.client, k, applied), task: f.task, file, format, batchSize: 100 }), PullFailure);
+            const again = await pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 });
+            assert.equal(again.more, false);
+            assertExactlyOnce(file, format, f, `request ${k} failed (${applied ? 'carried out' : 'not carried out'})`);
+          } finally {
+            await close(f);
+          }
+        }
+      }
+    });
+  }
 
-    // The next pull (a new window: a fresh AppendFile) starts with the unmarked batch again.
-    const second = await pullNewRows(client, { taskId: big.taskId, sink: await AppendFile.open(file, 'jsonl') });
-    assert.deepEqual([second.rows, second.batches, second.more], [1500, 2, false]);
-    const lines = jsonl(file);
-    assert.deepEqual(lines, [...expected.slice(0, 2000), ...expected.slice(1000)], 'batch 2 twice, every row at least once, in order');
-    assert.equal(new Set(lines.map((r) => JSON.stringify(r))).size, BIG, 'no row lost');
+  for (const format of ['csv', 'jsonl'] as const) {
+    it(`${format}: a crash that left only part of a batch (cut at any byte, or zeros after it): the partial row is cut back and the batch completed`, async () => {
+      const f = await fresh(250);
+      try {
+        // Batch 2 on disk, recorded, not marked: the state any interruption leaves at worst.
+        const file = path.join(dir, `partial.${EXTENSIONS[format]}`);
+        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
+        const whole = readFileSync(file);
+        const journal = await readFileJournal(file);
+        assert.ok(journal, 'the batch in flight is recorded');
+        const cuts = [journal.offset, journal.offset + 1, journal.offset + 57, journal.offset + Math.floor((whole.length - journal.offset) / 2), whole.length - 1, whole.length];
+        for (const [i, cut] of cuts.entries()) {
+          const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
+          const zeros = i % 2 === 1 ? Buffer.alloc(300) : Buffer.alloc(0); // what a machine crash may leave past the data
+          writeFileSync(copy, Buffer.concat([whole.subarray(0, cut), zeros]));
+          writeFileSync(journalPathFor(copy), readFileSync(journalPathFor(file)));
+        }
+        // The service still has batch 2 handed out and unmarked; each copy is completed by the same rows.
+        for (const [i] of cuts.entries()) {
+          const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
+          const sink = await FilePullSink.open(copy, format, { taskId: f.task.taskId, taskName: f.task.taskName });
+          const page = (await f.client.getNotExportedData(f.task.taskId, 100)).data.data;
+          await sink.resume(page);
+          const rows = readBack(copy, format).length;
+          assert.equal(rows, 200, `cut ${i}: batches 1 and 2 exactly once (${rows} rows)`);
+        }
+        // And a real second pull completes the original.
+        await pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 });
+        assertExactlyOnce(file, format, f, 'the original file');
+      } finally {
+        await close(f);
+      }
+    });
 
-    // Everything is marked now: a third pull finds nothing and leaves the file alone.
-    const before = readFileSync(file);
-    const third = await pullNewRows(client, { taskId: big.taskId, sink: await AppendFile.open(file, 'jsonl') });
-    assert.equal(third.rows, 0);
-    assert.deepEqual(readFileSync(file), before);
-  });
-
-  it('a mark whose reply was lost (maybeApplied): rows already in the file; whether or not it applied, none is lost', async () => {
-    const task = (await client.searchTasks((await client.listTaskGroups()).data[0]?.taskGroupId ?? '')).data.find(() => true);
-    assert.ok(task);
-    // Start a run so the task has rows to pull, and let it finish.
-    await client.startTask(task.taskId);
-    clock.advance(11_000);
-    const rows = await allRows(task.taskId);
-    const file = path.join(dir, 'lost-reply.jsonl');
-    let calls = 0;
-    // The service marks, then the connection drops before the reply: the client says maybeApplied.
-    const flaky: PullSource = {
-      getNotExportedData: (id, size, o) => client.getNotExportedData(id, size, o),
-      markExported: async (id, o) => {
-        await client.markExported(id, o);
-        if (++calls === 1) throw new ApiError({ kind: 'network', message: 'The connection dropped. It may have been carried out: check before trying again.', maybeApplied: true, requestId: 'req-lost' });
-        return { data: null, requestId: 'ok' };
-      },
-    };
-    await assert.rejects(pullNewRows(flaky, { taskId: task.taskId, sink: await AppendFile.open(file, 'jsonl'), batchSize: 50 }), (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && (e.error as ApiError).maybeApplied);
-    await pullNewRows(client, { taskId: task.taskId, sink: await AppendFile.open(file, 'jsonl'), batchSize: 50 });
-    const lines = jsonl(file).map((r) => JSON.stringify(r));
-    const all = new Set(rows.map((r) => JSON.stringify(r)));
-    assert.ok(lines.length > 0);
-    assert.ok(lines.every((l) => all.has(l)), 'only the task\'s rows');
-    const pulled = new Set(lines);
-    // The not-exported rows are the task's newest ones: every one of them is in the file.
-    assert.deepEqual(rows.slice(rows.length - pulled.size).map((r) => JSON.stringify(r)), [...pulled], 'the newest rows, each in the file, none lost');
-  });
+    it(`${format}: a file changed after the interruption (other lines after the batch's start) is refused and left as it is`, async () => {
+      const f = await fresh(250);
+      try {
+        const file = path.join(dir, `changed.${EXTENSIONS[format]}`);
+        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
+        const journal = await readFileJournal(file);
+        assert.ok(journal);
+        const edited = Buffer.concat([readFileSync(file).subarray(0, journal.offset), Buffer.from('someone else\nwrote here\n')]);
+        writeFileSync(file, edited);
+        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 }), (e: unknown) => e instanceof PullFailure && e.error instanceof UnusableFileError && e.error.reason === 'changed');
+        assert.deepEqual(readFileSync(file), edited, 'not cut, not appended');
+        // A file shorter than the record says is refused when it is opened.
+        truncateSync(file, Math.max(0, journal.offset - 10));
+        await assert.rejects(FilePullSink.open(file, format, { taskId: f.task.taskId, taskName: f.task.taskName }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'changed');
+        // Another task may not write into a file with this task's batch in flight.
+        await assert.rejects(FilePullSink.open(file, format, { taskId: 'another', taskName: 'Another' }), (e: unknown) => e instanceof OtherTaskPendingError && e.taskName === f.task.taskName);
+      } finally {
+        await close(f);
+      }
+    });
+  }
 
   it('the second pull appends only the rows a new run added; CSV keeps its header, and a late field becomes a new column', async () => {
-    const tasks = (await client.searchTasks((await client.listTaskGroups()).data[0]?.taskGroupId ?? '')).data;
-    const task = tasks[3];
-    assert.ok(task);
-    const file = path.join(dir, 'rows.csv');
-    const one = await pullNewRows(client, { taskId: task.taskId, sink: await AppendFile.open(file, 'csv') });
-    const afterOne = await allRows(task.taskId);
-    await client.startTask(task.taskId);
-    clock.advance(11_000);
-    const afterRun = await allRows(task.taskId);
-    const added = afterRun.length - afterOne.length;
-    assert.ok(added > 0, 'the run added rows');
-    const two = await pullNewRows(client, { taskId: task.taskId, sink: await AppendFile.open(file, 'csv') });
-    assert.equal(two.rows, added, 'only the new rows');
-    const table = JSON.parse(execFileSync('python3', ['-c', 'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file], { encoding: 'utf8' })) as string[][];
-    assert.equal(table.length, 1 + one.rows + two.rows, 'one header, then every pulled row');
-    assert.deepEqual(table[0], Object.keys(afterRun[0] ?? {}), 'the task\'s field names');
+    const clock = new FakeClock(T0);
+    const f = await fresh(10, clock);
+    try {
+      const tasks = (await f.client.searchTasks((await f.client.listTaskGroups()).data[0]?.taskGroupId ?? '')).data;
+      const task = tasks[3];
+      assert.ok(task);
+      const file = path.join(dir, 'rows.csv');
+      const one = await pullOnce({ source: f.client, task, file, format: 'csv' });
+      const afterOne = await allRows(f.client, task.taskId);
+      await f.client.startTask(task.taskId);
+      clock.advance(11_000);
+      const afterRun = await allRows(f.client, task.taskId);
+      const added = afterRun.length - afterOne.length;
+      assert.ok(added > 0, 'the run added rows');
+      const two = await pullOnce({ source: f.client, task, file, format: 'csv' });
+      assert.equal(two.rows, added, 'only the new rows');
+      const table = readBack(file, 'csv').map((r) => JSON.parse(r) as Record<string, string>);
+      assert.equal(table.length, one.rows + two.rows, 'every pulled row under one header');
+      assert.deepEqual(Object.keys(table[0] ?? {}), Object.keys(afterRun[0] ?? {}), 'the task\'s field names');
 
-    // A row with a field the file lacks: the file is rewritten once with the wider header.
-    const sink = await AppendFile.open(file, 'csv');
-    await sink.append([{ ...(afterRun[0] as DataRow), 'Added later': 'late' }]);
-    const wide = JSON.parse(execFileSync('python3', ['-c', 'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file], { encoding: 'utf8' })) as string[][];
-    assert.deepEqual(wide[0], [...(table[0] as string[]), 'Added later']);
-    assert.ok(wide.every((r) => r.length === wide[0]!.length), 'every row has every column');
-    assert.equal(wide.at(-1)?.at(-1), 'late');
-    assert.deepEqual([...readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM stays');
+      // A row with a field the file lacks: the file is rewritten once with the wider header.
+      const sink = await FilePullSink.open(file, 'csv', { taskId: task.taskId, taskName: task.taskName });
+      await sink.write([{ ...(afterRun[0] as DataRow), 'Added later': 'late' }]);
+      await sink.marked();
+      const wide = readBack(file, 'csv').map((r) => JSON.parse(r) as Record<string, string>);
+      assert.deepEqual(Object.keys(wide[0] ?? {}), [...Object.keys(afterRun[0] ?? {}), 'Added later']);
+      assert.equal(wide.at(-1)?.['Added later'], 'late');
+      assert.equal(wide[0]?.['Added later'], '', 'earlier rows padded');
+      assert.deepEqual([...readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM stays');
+    } finally {
+      await close(f);
+    }
   });
 
   it('refuses a file it cannot append to before asking the service for anything', async () => {
@@ -157,11 +227,19 @@ describe('data: Pull New Rows (write and flush, then mark) against the sandbox',
     writeFileSync(headless, 'no line break at all');
     await assert.rejects(AppendFile.open(headless, 'csv'), (e: unknown) => e instanceof UnusableFileError && e.reason === 'no-header');
     await assert.rejects(AppendFile.open(dir, 'csv'), (e: unknown) => e instanceof UnusableFileError && e.reason === 'folder');
+    const notDb = path.join(dir, 'notes.sqlite');
+    writeFileSync(notDb, 'just text');
+    await assert.rejects(pullOnce({ source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') }, task: { taskId: 't', taskName: 'T' }, file: notDb, format: 'sqlite' }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite');
+    assert.equal(readFileSync(notDb, 'utf8'), 'just text');
     // A JSON Lines file without a final line break: the rows start on a new line.
     const open = path.join(dir, 'open.jsonl');
     writeFileSync(open, '{"kept":true}');
-    await (await AppendFile.open(open, 'jsonl')).append([{ a: '1' }]);
+    const sink = await FilePullSink.open(open, 'jsonl', { taskId: 't', taskName: 'T' });
+    await sink.write([{ a: '1' }]);
     assert.equal(readFileSync(open, 'utf8'), '{"kept":true}\n{"a":"1"}\n');
+    assert.ok(statSync(journalPathFor(open)).isFile(), 'recorded until marked');
+    await sink.marked();
+    assert.equal(await readFileJournal(open), undefined);
   });
 });
 

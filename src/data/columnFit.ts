@@ -1,0 +1,56 @@
+/**
+ * Whether a file's columns fit a task's fields, for the Pull New Rows file picker (issue 32 item
+ * 8: the first pull offered another task's file). No `vscode`.
+ *
+ * A CSV file's columns are its header (Scrapedeck writes a field such as `=x` as `'=x` there);
+ * a JSON Lines file's are the keys of its first row. An empty file fits any task; an SQLite
+ * database always does (each task gets a table of its own).
+ */
+import { neutraliseFormula } from '../platform/csvCell';
+import { readFirstRecord } from './csvRecords';
+import type { PullFormat } from './pullSinks';
+import { checkFile, readStart } from './safeFiles';
+
+/** Read at most this much of a file to find its columns. */
+const HEAD = 64 * 1024;
+
+export type Fit =
+  | { kind: 'fits' }
+  | { kind: 'empty' }
+  | { kind: 'database' }
+  /** `extra`: columns the task lacks; `missing`: fields the file lacks. */
+  | { kind: 'differs'; extra: string[]; missing: string[] }
+  | { kind: 'unknown' };
+
+export function compareColumns(fileColumns: readonly string[], fields: readonly string[], csv: boolean): Fit {
+  const name = (f: string): string => (csv ? neutraliseFormula(f) : f);
+  const have = new Set(fileColumns);
+  const want = new Set(fields.map(name));
+  const extra = fileColumns.filter((c) => !want.has(c));
+  const missing = fields.filter((f) => !have.has(name(f)));
+  return extra.length === 0 && missing.length === 0 ? { kind: 'fits' } : { kind: 'differs', extra, missing };
+}
+
+/** The columns a file has, as far as its first 64 KB tell; undefined when they cannot be read. */
+export async function fileColumns(file: string, format: PullFormat): Promise<string[] | 'empty' | undefined> {
+  try {
+    const s = await checkFile(file);
+    if (s === undefined || s.size === 0) return 'empty';
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(await readStart(file, HEAD));
+    if (format === 'csv') return readFirstRecord(text)?.cells;
+    const line = text.split('\n', 1)[0] ?? '';
+    const row: unknown = JSON.parse(line);
+    return typeof row === 'object' && row !== null && !Array.isArray(row) ? Object.keys(row) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a file fits the task's fields (undefined: the task has no rows yet, so its fields are unknown). */
+export async function fitOf(file: string, format: PullFormat, fields: readonly string[] | undefined): Promise<Fit> {
+  if (format === 'sqlite') return { kind: 'database' };
+  const columns = await fileColumns(file, format);
+  if (columns === 'empty') return { kind: 'empty' };
+  if (columns === undefined || fields === undefined) return { kind: 'unknown' };
+  return compareColumns(columns, fields, format === 'csv');
+}

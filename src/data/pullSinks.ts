@@ -1,0 +1,27 @@
+/**
+ * The destination of a pull by its format: a CSV or JSON Lines file (`fileSink.ts`) or an SQLite
+ * database (`sqliteSink.ts`). No `vscode`.
+ */
+import type { AppendFormat } from './appendFile';
+import { FilePullSink } from './fileSink';
+import type { PullSink } from './pullRows';
+import { SqlitePullSink } from './sqliteSink';
+
+export type PullFormat = AppendFormat | 'sqlite';
+
+export interface SinkOptions {
+  taskId: string;
+  taskName: string;
+  /** The workspace folder the file must stay in. */
+  root?: string;
+  /** Where node-sqlite3-wasm's files are. */
+  wasmDir: string;
+  /** Test seams (kill points). */
+  afterRecord?: () => void | Promise<void>;
+  midWrite?: () => void;
+}
+
+export async function openPullSink(file: string, format: PullFormat, o: SinkOptions): Promise<PullSink> {
+  if (format === 'sqlite') return SqlitePullSink.open(file, { taskId: o.taskId, taskName: o.taskName, root: o.root, wasmDir: o.wasmDir, midWrite: o.midWrite });
+  return FilePullSink.open(file, format, { taskId: o.taskId, taskName: o.taskName, root: o.root, afterRecord: o.afterRecord, midWrite: o.midWrite });
+}

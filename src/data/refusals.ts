@@ -1,0 +1,65 @@
+/**
+ * Why a file was refused, in one whole sentence per reason (so a translation never embeds an
+ * English fragment): the pull's and the export's words for `UnusableFileError`,
+ * `UnsafeFileError`, a damaged pull record and another task's pending batch.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { UnusableFileError } from './appendFile';
+import { OtherTaskPendingError } from './fileSink';
+import { DamagedJournalError } from './pullJournal';
+import { UnsafeFileError } from './safeFiles';
+
+const t = vscode.l10n.t;
+
+export type Refusal = UnusableFileError | UnsafeFileError | DamagedJournalError | OtherTaskPendingError;
+
+/** For Pull New Rows: the file cannot take the task's new rows, and nothing was pulled or changed. */
+export function refusalText(error: Refusal, task: string, file: string): string {
+  if (error instanceof UnsafeFileError) {
+    const at = path.basename(error.at);
+    switch (error.reason) {
+      case 'link':
+        return t('Scrapedeck cannot write the new rows of “{0}” to {1}: {2} is a symbolic link, and Scrapedeck never writes through a link. Nothing was pulled or changed.', task, file, at);
+      case 'outside':
+        return t('Scrapedeck cannot write the new rows of “{0}” to {1}: the folder {2} is a symbolic link, so the file would be outside the workspace folder. Nothing was pulled or changed.', task, file, at);
+      case 'hard-link':
+        return t('Scrapedeck cannot write the new rows of “{0}” to {1}: it has other names (hard links), and writing to it would change those files too. Nothing was pulled or changed.', task, file);
+      case 'not-file':
+        return t('Scrapedeck cannot write the new rows of “{0}” to {1}: {2} is not a regular file. Nothing was pulled or changed.', task, file, at);
+    }
+  }
+  if (error instanceof DamagedJournalError) {
+    return t('Scrapedeck cannot write the new rows of “{0}” to {1}: the record of an interrupted pull beside it ({2}) cannot be read. Nothing was pulled or changed.', task, file, path.basename(error.journal));
+  }
+  if (error instanceof OtherTaskPendingError) {
+    return t('Scrapedeck cannot write the new rows of “{0}” to {1} yet: an interrupted pull of “{2}” into it must be completed first (pull the new rows of “{2}” again). Nothing was pulled or changed.', task, file, error.taskName);
+  }
+  switch (error.reason) {
+    case 'folder':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is a folder. Nothing was pulled or changed.', task, file);
+    case 'not-text':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it is not UTF-8 text. Nothing was pulled or changed.', task, file);
+    case 'no-header':
+      return t('Scrapedeck cannot append the new rows of “{0}” to {1}: it does not start with a CSV header line. Nothing was pulled or changed.', task, file);
+    case 'changed':
+      return t('Scrapedeck cannot complete the interrupted pull of “{0}” into {1}: the file was changed after it stopped, so Scrapedeck cannot tell which rows are in it. Nothing was pulled or changed.', task, file);
+    case 'not-sqlite':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1}: it is not an SQLite database Scrapedeck can write to. Nothing was pulled or changed.', task, file);
+  }
+}
+
+/** For an export: the chosen file may not be written, and nothing was. */
+export function exportRefusalText(error: UnsafeFileError, task: string, file: string): string {
+  const at = path.basename(error.at);
+  switch (error.reason) {
+    case 'link':
+      return t('Scrapedeck cannot export the data of “{0}” to {1}: {2} is a symbolic link, and Scrapedeck never writes through a link. Nothing was written.', task, file, at);
+    case 'outside':
+      return t('Scrapedeck cannot export the data of “{0}” to {1}: the folder {2} is a symbolic link, so the file would be outside the workspace folder. Nothing was written.', task, file, at);
+    case 'hard-link':
+      return t('Scrapedeck cannot export the data of “{0}” to {1}: it has other names (hard links), and replacing it would leave those files behind. Nothing was written.', task, file);
+    case 'not-file':
+      return t('Scrapedeck cannot export the data of “{0}” to {1}: {2} is not a regular file. Nothing was written.', task, file, at);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * SQLite for the data writers: node-sqlite3-wasm (SQLite compiled to WebAssembly, reading and
+ * writing the database file itself through Node's `fs`, a page cache of a few MB: memory does not
+ * grow with the table). No native module, so one .vsix runs on every platform; see
+ * docs/contracts.md for why not `node:sqlite`. No `vscode`.
+ *
+ * The library's JavaScript is run here with its own `fs` (the shim below) instead of Node's:
+ * - it may open only the files a `SqliteDb` named (the database and its rollback journal), never
+ *   through a link (O_NOFOLLOW), and only regular files with one name;
+ * - its lock (a `<db>.lock` folder) carries the owner's process id, so a lock left by a process
+ *   that was killed mid-transaction is taken over instead of blocking the file for ever (SQLite
+ *   then rolls the interrupted transaction back from its journal).
+ * `dir` is the folder holding `node-sqlite3-wasm.js` and `.wasm`: `dist/` in the extension
+ * (esbuild.mjs copies them), the package's own `dist/` in tests.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The subset of node-sqlite3-wasm's API the writers use. */
+export interface WasmStatement {
+  run(values?: unknown): { changes: number; lastInsertRowid: number | bigint };
+  all(values?: unknown): Record<string, unknown>[];
+  get(values?: unknown): Record<string, unknown> | undefined;
+  finalize(): void;
+}
+export interface WasmDatabase {
+  exec(sql: string): void;
+  run(sql: string, values?: unknown): { changes: number; lastInsertRowid: number | bigint };
+  all(sql: string, values?: unknown): Record<string, unknown>[];
+  get(sql: string, values?: unknown): Record<string, unknown> | undefined;
+  prepare(sql: string): WasmStatement;
+  close(): void;
+  readonly inTransaction: boolean;
+  readonly isOpen: boolean;
+}
+interface WasmModule {
+  Database: new (file: string, options?: { fileMustExist?: boolean; readOnly?: boolean }) => WasmDatabase;
+}
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const HOST = os.hostname();
+
+/** Files the library may open now, by absolute path (how many SqliteDb have each open). */
+const opened = new Map<string, number>();
+const allowed = { has: (file: string): boolean => opened.has(file) };
+
+function denied(file: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`Scrapedeck's SQLite may not open ${file}`);
+  error.code = 'EACCES';
+  return error;
+}
+
+function isLock(file: string): boolean {
+  return file.endsWith('.lock') && allowed.has(file.slice(0, -'.lock'.length));
+}
+
+/** A lock whose owner was a process of this machine that is gone. */
+function stale(lock: string): boolean {
+  let owner: { pid?: unknown; host?: unknown };
+  try {
+    owner = JSON.parse(fs.readFileSync(path.join(lock, 'owner'), 'utf8')) as typeof owner;
+  } catch {
+    // No owner written (killed between the two steps): stale once it is a minute old.
+    try {
+      return Date.now() - fs.lstatSync(lock).mtimeMs > 60_000;
+    } catch {
+      return false;
+    }
+  }
+  if (owner.host !== HOST || typeof owner.pid !== 'number') return false;
+  if (owner.pid === process.pid) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function removeLock(lock: string): void {
+  fs.rmSync(path.join(lock, 'owner'), { force: true });
+  fs.rmdirSync(lock);
+}
+
+const shim = {
+  ...fs,
+  openSync(file: fs.PathLike, flags: number, mode?: fs.Mode): number {
+    const name = path.resolve(String(file));
+    if (!allowed.has(name) && !allowed.has(name.replace(/-journal$/, ''))) throw denied(name);
+    const fd = fs.openSync(name, flags | O_NOFOLLOW, mode);
+    const s = fs.fstatSync(fd);
+    if (!s.isFile() || s.nlink > 1) {
+      fs.closeSync(fd);
+      throw denied(name);
+    }
+    return fd;
+  },
+  unlinkSync(file: fs.PathLike): void {
+    const name = path.resolve(String(file));
+    if (!allowed.has(name.replace(/-journal$/, ''))) throw denied(name);
+    fs.unlinkSync(name);
+  },
+  mkdirSync(dir: fs.PathLike, options?: fs.MakeDirectoryOptions): string | undefined {
+    const name = path.resolve(String(dir));
+    if (!isLock(name)) throw denied(name);
+    try {
+      fs.mkdirSync(name, options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !stale(name)) throw error;
+      removeLock(name);
+      fs.mkdirSync(name, options);
+    }
+    fs.writeFileSync(path.join(name, 'owner'), JSON.stringify({ pid: process.pid, host: HOST }), { flag: 'wx' });
+    return undefined;
+  },
+  rmdirSync(dir: fs.PathLike): void {
+    const name = path.resolve(String(dir));
+    if (!isLock(name)) throw denied(name);
+    removeLock(name);
+  },
+  accessSync(file: fs.PathLike, mode?: number): void {
+    const name = path.resolve(String(file));
+    // The reserved-lock check: a stale lock is no lock (so a hot journal is rolled back).
+    if (isLock(name) && fs.existsSync(name) && stale(name)) removeLock(name);
+    fs.accessSync(name, mode);
+  },
+};
+
+function release(file: string): void {
+  const n = (opened.get(file) ?? 1) - 1;
+  if (n <= 0) opened.delete(file);
+  else opened.set(file, n);
+}
+
+let loaded: { dir: string; module: WasmModule } | undefined;
+
+function load(dir: string): WasmModule {
+  if (loaded !== undefined) {
+    if (loaded.dir !== dir) throw new Error(`SQLite is already loaded from ${loaded.dir}`);
+    return loaded.module;
+  }
+  const file = path.join(dir, 'node-sqlite3-wasm.js');
+  const source = fs.readFileSync(file, 'utf8');
+  const modules: Record<string, unknown> = { 'node:fs': shim, fs: shim, 'node:path': path, path, 'node:crypto': crypto, crypto };
+  const requireShim = (name: string): unknown => {
+    if (name in modules) return modules[name];
+    throw new Error(`node-sqlite3-wasm asked for ${name}`);
+  };
+  const module = { exports: {} as unknown };
+  // The library's code, as Node would run it, with the shim as its `fs`.
+  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(module.exports, requireShim, module, file, dir);
+  loaded = { dir, module: module.exports as WasmModule };
+  return loaded.module;
+}
+
+/** An open database file; only it (and its journal) may be opened by the library meanwhile. */
+export class SqliteDb {
+  readonly db: WasmDatabase;
+
+  private constructor(
+    readonly file: string,
+    db: WasmDatabase,
+  ) {
+    this.db = db;
+  }
+
+  /** `dir`: where node-sqlite3-wasm's files are. The caller has checked `file` (safeFiles.ts). */
+  static open(dir: string, file: string): SqliteDb {
+    const { Database } = load(dir);
+    const name = path.resolve(file);
+    opened.set(name, (opened.get(name) ?? 0) + 1);
+    try {
+      const db = new Database(name);
+      // A rollback journal beside the file (no -wal/-shm: the library has no shared memory);
+      // temporary tables and sorts in memory, so no other file is ever opened.
+      db.exec('PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF');
+      return new SqliteDb(name, db);
+    } catch (error) {
+      release(name);
+      throw error;
+    }
+  }
+
+  private closed = false;
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.db.isOpen) this.db.close();
+    } finally {
+      release(this.file);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Pull New Rows into an SQLite database, exactly once: each batch, its table's new columns and
+ * the record of the batch (`_scrapedeck_pending`: task, rows, hash) are written in one
+ * transaction, so an interruption leaves either all of it or none. No `vscode`.
+ *
+ * write:   BEGIN; insert the rows; record the batch; COMMIT (SQLite flushes: synchronous=FULL)
+ * marked:  the record is deleted
+ * resume:  the record was committed with the rows: they are in the table, nothing is written
+ * release: the batch was marked: the record is deleted
+ */
+import { promises as fs } from 'node:fs';
+import type { DataRow } from '../api/dataSchemas';
+import { UnusableFileError } from './appendFile';
+import { batchHash, type PendingBatch } from './pullJournal';
+import type { PullSink } from './pullRows';
+import { checkFile, checkTarget, readStart } from './safeFiles';
+import { SqliteDb } from './sqliteRuntime';
+import { CATALOG_SQL, TaskTable } from './sqliteTable';
+
+const PENDING_SQL = 'CREATE TABLE IF NOT EXISTS "_scrapedeck_pending" (task_id TEXT PRIMARY KEY, rows INTEGER NOT NULL, hash TEXT NOT NULL)';
+const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+export interface SqliteSinkOptions {
+  taskId: string;
+  taskName: string;
+  /** The workspace folder the file must stay in. */
+  root?: string;
+  /** Where node-sqlite3-wasm's files are (`sqliteRuntime.ts`). */
+  wasmDir: string;
+  /** Test seam (a kill point): halfway through a batch's rows, inside its transaction. */
+  midWrite?: () => void;
+}
+
+/**
+ * The checks before SQLite opens `file`: no link to it or on the way down from the root, none
+ * for its journal; an existing file must be an SQLite database.
+ */
+export async function checkDatabaseFile(file: string, root: string | undefined): Promise<void> {
+  const s = await checkTarget(file, root, true);
+  await checkFile(`${file}-journal`);
+  if (s !== undefined && s.size > 0 && !(await readStart(file, HEADER.length)).equals(HEADER)) {
+    throw new UnusableFileError('not-sqlite', 'it is not an SQLite database');
+  }
+  if ((await fs.lstat(`${file}-wal`).catch(() => undefined)) !== undefined) {
+    throw new UnusableFileError('not-sqlite', 'it is in write-ahead-log mode with a -wal file beside it (close the program using it)');
+  }
+}
+
+export class SqlitePullSink implements PullSink {
+  private table: TaskTable | undefined;
+
+  private constructor(
+    private readonly sqlite: SqliteDb,
+    private record: PendingBatch | undefined,
+    private readonly options: SqliteSinkOptions,
+  ) {}
+
+  static async open(file: string, options: SqliteSinkOptions): Promise<SqlitePullSink> {
+    await checkDatabaseFile(file, options.root);
+    const sqlite = SqliteDb.open(options.wasmDir, file);
+    try {
+      sqlite.db.exec(`${CATALOG_SQL}; ${PENDING_SQL}`);
+      const row = sqlite.db.get('SELECT rows, hash FROM "_scrapedeck_pending" WHERE task_id = ?', [options.taskId]);
+      const pending = typeof row?.rows === 'number' && typeof row.hash === 'string' ? { rows: row.rows, hash: row.hash } : undefined;
+      return new SqlitePullSink(sqlite, pending, options);
+    } catch (error) {
+      sqlite.close();
+      throw error;
+    }
+  }
+
+  get pending(): PendingBatch | undefined {
+    return this.record;
+  }
+
+  /** The task's table (after the first write). */
+  get tableName(): string | undefined {
+    return this.table?.name;
+  }
+
+  async write(rows: readonly DataRow[]): Promise<void> {
+    const db = this.sqlite.db;
+    const hash = batchHash(rows);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      this.table ??= TaskTable.forTask(db, this.options, true);
+      this.table.insertRows(rows, this.options.midWrite);
+      db.run('INSERT OR REPLACE INTO "_scrapedeck_pending" (task_id, rows, hash) VALUES (?, ?, ?)', [this.options.taskId, rows.length, hash]);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      this.table = undefined; // its columns may have been rolled back with the batch
+      throw error;
+    }
+    this.record = { rows: rows.length, hash };
+    await Promise.resolve();
+  }
+
+  async resume(): Promise<number> {
+    // Committed with its record: the whole batch is in the table already.
+    this.table ??= TaskTable.forTask(this.sqlite.db, this.options, true);
+    return Promise.resolve(0);
+  }
+
+  async marked(): Promise<void> {
+    this.forget();
+    await Promise.resolve();
+  }
+
+  async release(): Promise<number> {
+    this.forget();
+    return Promise.resolve(0);
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+
+  private forget(): void {
+    this.record = undefined;
+    this.sqlite.db.run('DELETE FROM "_scrapedeck_pending" WHERE task_id = ?', [this.options.taskId]);
+  }
+}

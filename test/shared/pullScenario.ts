@@ -1,0 +1,57 @@
+/**
+ * A pull against a sandbox's big task, for the exactly-once tests and the bench: a client for the
+ * demo account, the big task, every row it has (read by offset: marks nothing), and one pull into
+ * a destination of a given format through the code the extension runs.
+ */
+import * as path from 'node:path';
+import { MemoryCredentialsStore } from '../../src/api/auth';
+import { ScrapedeckClient } from '../../src/api/client';
+import type { DataRow } from '../../src/api/dataSchemas';
+import { UnlimitedLimiter } from '../../src/api/limiter';
+import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pullRows';
+import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pullSinks';
+import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
+
+/** node-sqlite3-wasm's files, as installed. */
+export function wasmDir(): string {
+  return path.dirname(require.resolve('node-sqlite3-wasm'));
+}
+
+export function sandboxClient(baseUrl: string, apiKey: string, limited = false): ScrapedeckClient {
+  return new ScrapedeckClient({ baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }), env: {}, limiter: limited ? undefined : new UnlimitedLimiter() });
+}
+
+export async function bigTask(client: ScrapedeckClient): Promise<{ taskId: string; taskName: string }> {
+  const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+  const task = group && (await client.searchTasks(group.taskGroupId)).data[0];
+  if (!task) throw new Error('the sandbox has no big task (start it with bigTaskRows)');
+  return task;
+}
+
+export async function allRows(client: ScrapedeckClient, taskId: string): Promise<DataRow[]> {
+  const rows: DataRow[] = [];
+  for await (const page of client.readData(taskId)) rows.push(...page.rows);
+  return rows;
+}
+
+export const EXTENSIONS: Record<PullFormat, string> = { csv: 'csv', jsonl: 'jsonl', sqlite: 'sqlite' };
+
+export interface PullRun {
+  source: PullSource;
+  task: { taskId: string; taskName: string };
+  file: string;
+  format: PullFormat;
+  batchSize?: number;
+  sink?: Partial<SinkOptions>;
+  pull?: Partial<PullOptions>;
+}
+
+/** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
+export async function pullOnce(run: PullRun): Promise<PullResult> {
+  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), ...run.sink });
+  try {
+    return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
+  } finally {
+    sink.close();
+  }
+}
