@@ -59,7 +59,7 @@ export class FilePullSink implements PullSink {
   async write(rows: readonly DataRow[]): Promise<void> {
     const pieces = await this.file.pieces(rows);
     this.journal = { version: 1, taskId: this.options.taskId, taskName: this.options.taskName, offset: this.file.size, rows: rows.length, hash: batchHash(rows) };
-    await writeFileJournal(this.file.path, this.journal);
+    await writeFileJournal(this.file.path, this.journal, this.options.root);
     await this.options.afterRecord?.();
     await this.file.write(pieces);
   }

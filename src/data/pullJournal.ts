@@ -77,8 +77,8 @@ export async function readFileJournal(file: string): Promise<FileJournal | undef
 }
 
 /** Written whole and flushed before it counts (the rename is the commit). */
-export async function writeFileJournal(file: string, journal: FileJournal): Promise<void> {
-  const record = await AtomicFile.create(journalPathFor(file));
+export async function writeFileJournal(file: string, journal: FileJournal, root?: string): Promise<void> {
+  const record = await AtomicFile.create(journalPathFor(file), root);
   try {
     await record.write(`${JSON.stringify(journal)}\n`);
     await record.commit();

@@ -72,10 +72,14 @@ export async function checkFile(file: string): Promise<Stats | undefined> {
 
 /**
  * Checks the folders from `root` down to `file`'s folder (created when missing with `create`)
- * and that the folder's real path is where its name says. Without a root only the file is checked.
+ * and that the folder's real path is where its name says. Without a root (a place the user chose
+ * outside any workspace folder) the folders are only created.
  */
 export async function checkFolders(file: string, root: string | undefined, create: boolean): Promise<void> {
-  if (root === undefined) return;
+  if (root === undefined) {
+    if (create) await fs.mkdir(path.dirname(file), { recursive: true });
+    return;
+  }
   const rel = path.relative(root, path.dirname(file));
   if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UnsafeFileError('outside', file);
   let at = root;
