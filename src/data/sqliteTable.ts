@@ -34,7 +34,7 @@ export function quoteName(name: string): string {
 export function cleanName(name: string, fallback: string): string {
   // eslint-disable-next-line no-control-regex
   const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100);
-  const base = cleaned === '' ? fallback : cleaned;
+  const base = cleaned === '' ? fallback : sqlValue(cleaned) as string;
   return /^(sqlite_|_scrapedeck_)/i.test(base) ? `${fallback} ${base}` : base;
 }
 
@@ -45,11 +45,13 @@ export function freeName(base: string, taken: ReadonlySet<string>): string {
   return name;
 }
 
-/** A value as SQLite stores it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A value as SQLite stores it. Half a surrogate pair is not UTF-8: it becomes U+FFFD, as in every UTF-8 file Scrapedeck writes. */
 export function sqlValue(value: DataValue | undefined): string | number | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
-  return value;
+  return typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value;
 }
 
 export const CATALOG_SQL = [
