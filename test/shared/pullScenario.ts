@@ -55,3 +55,36 @@ export async function pullOnce(run: PullRun): Promise<PullResult> {
     sink.close();
   }
 }
+
+/**
+ * Tasks of one sandbox's Benchmarks group whose latest run's rows are not exported yet, handed
+ * out one per scenario, so many scenarios share one sandbox. `next(min)` gives a task with at
+ * least `min` new rows and those rows (the task's last ones), read without marking anything.
+ */
+export class TaskPool {
+  private readonly used = new Set<string>();
+
+  private constructor(
+    readonly client: ScrapedeckClient,
+    private readonly tasks: { taskId: string; taskName: string }[],
+  ) {}
+
+  static async of(client: ScrapedeckClient): Promise<TaskPool> {
+    const group = (await client.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    if (!group) throw new Error('the sandbox has no Benchmarks group (start it with extraTasks)');
+    return new TaskPool(client, (await client.searchTasks(group.taskGroupId)).data);
+  }
+
+  async next(min: number): Promise<{ task: { taskId: string; taskName: string }; rows: DataRow[] }> {
+    for (const task of this.tasks) {
+      if (this.used.has(task.taskId)) continue;
+      this.used.add(task.taskId);
+      // Asking for one hands it out without marking it: the pull gets it again.
+      const total = (await this.client.getNotExportedData(task.taskId, 1)).data.total;
+      if (total < min) continue;
+      const all = await allRows(this.client, task.taskId);
+      return { task, rows: all.slice(all.length - total) };
+    }
+    throw new Error(`no task left with ${min} new rows`);
+  }
+}

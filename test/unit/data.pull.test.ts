@@ -21,7 +21,7 @@ import type { PullFormat } from '../../src/data/pullSinks';
 import { PullTargets } from '../../src/data/pullTargets';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
-import { EXTENSIONS, allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { EXTENSIONS, TaskPool, allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -111,19 +111,24 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
     });
 
     it(`${format}: the service failing at any request (reply lost, carried out or not): the next pull leaves every row exactly once`, async () => {
-      for (const applied of [false, true]) {
-        for (let k = 1; k <= 6; k++) {
-          const f = await fresh(250);
-          try {
+      // One sandbox, a task of its own per case (its latest run's rows are new).
+      const sandbox = await startSandbox({ rateLimit: 0, seed: 31, extraTasks: 60 });
+      const pool = await TaskPool.of(sandboxClient(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? ''));
+      try {
+        for (const applied of [false, true]) {
+          for (let k = 1; k <= 6; k++) {
+            const { task, rows } = await pool.next(81);
+            const f: Fresh = { sandbox, client: pool.client, task, rows };
             const file = path.join(dir, `fail-${k}-${applied}.${EXTENSIONS[format]}`);
-            await assert.rejects(pullOnce({ source: failingAt(f.client, k, applied), task: f.task, file, format, batchSize: 100 }), PullFailure);
-            const again = await pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 });
+            await assert.rejects(pullOnce({ source: failingAt(f.client, k, applied), task, file, format, batchSize: 40 }), PullFailure);
+            const again = await pullOnce({ source: f.client, task, file, format, batchSize: 40 });
             assert.equal(again.more, false);
             assertExactlyOnce(file, format, f, `request ${k} failed (${applied ? 'carried out' : 'not carried out'})`);
-          } finally {
-            await close(f);
           }
         }
+      } finally {
+        await pool.client.close();
+        await sandbox.close();
       }
     });
   }
