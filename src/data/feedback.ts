@@ -3,7 +3,8 @@
  * after a file is written (Open, Reveal), and cancelling a job when the account changes.
  */
 import * as vscode from 'vscode';
-import { ApiError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { adviseFailure } from './failureText';
 import type { Event } from '../platform/emitter';
 
 const t = vscode.l10n.t;
@@ -22,41 +23,13 @@ export function fileLabel(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, false);
 }
 
-/** `GET /data/notexported?taskId=…` in a transport message: the log's detail, not the user's. */
-const REQUEST = /\s*\b(?:for|to)?\s*(?:GET|POST|PUT|PATCH|DELETE) \/\S*?(?=:\s|\s|$)/g;
-
-/** The cause in a user's words: what happened, without the request it happened to. */
-function plainCause(error: unknown): string {
-  if (isApiError(error)) {
-    if (error.kind === 'network') return error.code ? t('The service could not be reached ({0}).', error.code) : t('The service could not be reached.');
-    if (error.kind === 'timeout') return t('The service did not answer in time.');
-    return error.message.replace(REQUEST, '').replace(/^The reply:/, 'The reply');
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The same failure, its message ending with what to do: the reporter then says it, with the
- * request id (an ApiError stays one, every field kept; anything else becomes a plain Error). The
- * request's method and path stay in the log (the transport's line), not in the message.
+ * request id. The request's method and path stay in the log (the transport's line), not in the
+ * message (`failureText.ts`).
  */
 export function withAdvice(error: unknown, advice: string): unknown {
-  if (advice === '') return error;
-  const base = plainCause(error);
-  const message = `${base.replace(/[.\s]+$/, '')}. ${advice}`;
-  if (!isApiError(error)) return new Error(message);
-  return new ApiError({
-    kind: error.kind,
-    message,
-    status: error.status,
-    code: error.code,
-    category: error.category,
-    requestId: error.requestId,
-    retryable: error.retryable,
-    field: error.field,
-    maybeApplied: error.maybeApplied,
-    cause: error,
-  });
+  return adviseFailure(error, advice, t);
 }
 
 export function isCancel(error: unknown): boolean {

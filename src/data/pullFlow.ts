@@ -9,6 +9,7 @@ import type { ErrorContext } from '../platform/errorText';
 import { UnusableFileError } from './appendFile';
 import type { DataDeps, TaskRef } from './dataDeps';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, withAdvice } from './feedback';
+import { pullAdvice } from './failureText';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
 import { PullFailure, pullNewRows, type PullResult, type PullSink } from './pullRows';
@@ -175,28 +176,14 @@ function failed(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps):
   const failure = error instanceof PullFailure ? error : new PullFailure('fetch', 0, 0, error);
   const cause = failure.error;
   const file = fileLabel(uri);
-  const before = failure.rowsDone > 0 ? ` ${t('{0} rows were written and marked exported before this.', count(failure.rowsDone))}` : '';
   if (isCancel(cause)) {
+    const before = failure.rowsDone > 0 ? ` ${t('{0} rows were written and marked exported before this.', count(failure.rowsDone))}` : '';
     vscode.window.setStatusBarMessage(t('Pulling the new rows of “{0}” stopped.', task.taskName) + before, 5000);
     return { outcome: 'cancelled', file: uri, rows: failure.rowsDone };
   }
   if (cause instanceof UnusableFileError || cause instanceof UnsafeFileError) return unusable(cause, task, uri, deps);
-  let advice: string;
-  let what: ErrorContext;
-  switch (failure.stage) {
-    case 'fetch':
-      what = 'pullNewRows';
-      advice = t('The next pull goes on from here: no row is lost or written twice.');
-      break;
-    case 'write':
-      what = 'writeNewRows';
-      advice = t('The next pull completes {0}: no row is lost or written twice.', file);
-      break;
-    case 'mark':
-      what = 'markExported';
-      advice = t('The {0} rows are in {1} but may not be marked exported: the next pull marks them without writing them again.', count(failure.batchRows), file);
-      break;
-  }
-  void deps.reporter.report(withAdvice(cause, advice + before), what, task.taskName);
+  const what: ErrorContext = failure.stage === 'fetch' ? 'pullNewRows' : failure.stage === 'write' ? 'writeNewRows' : 'markExported';
+  const advice = pullAdvice(failure.stage, { rowsDone: failure.rowsDone, batchRows: failure.batchRows, file }, t, count);
+  void deps.reporter.report(withAdvice(cause, advice), what, task.taskName);
   return { outcome: 'failed', file: uri, rows: failure.rowsDone };
 }

@@ -93,7 +93,8 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
     const format = appendFormatOf(uri);
     if (format === undefined) continue;
     const fit = await fitOf(uri.fsPath, format, fields);
-    const item: Item = { label: `$(${format === 'sqlite' ? 'database' : 'file'}) ${vscode.workspace.asRelativePath(uri, true)}`, description: fitText(fit), uri, fit };
+    const icon = format === 'sqlite' ? '$(database)' : '$(file)'; // l10n-exempt: icon names
+    const item: Item = { label: `${icon} ${vscode.workspace.asRelativePath(uri, true)}`, description: fitText(fit), uri, fit };
     (fit.kind === 'differs' ? differs : fits).push(item);
   }
   const items: Item[] = [
