@@ -1,7 +1,8 @@
 // The bundles: the extension for Node (vscode external) with its lazily loaded chunks, the
 // sandbox's command line, and the webview pages for the browser.
 import * as esbuild from 'esbuild';
-import { readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -115,6 +116,18 @@ const builds = [
     logLevel: 'warning',
   },
 ];
+
+/**
+ * SQLite (src/data/sqliteRuntime.ts) runs node-sqlite3-wasm's own JavaScript with a file system of
+ * its own, reading it and its WebAssembly from dist/ at first use: both are copied there as they
+ * are, not bundled.
+ */
+function copySqlite() {
+  const from = path.dirname(createRequire(import.meta.url).resolve('node-sqlite3-wasm'));
+  mkdirSync('dist', { recursive: true });
+  for (const file of ['node-sqlite3-wasm.js', 'node-sqlite3-wasm.wasm']) copyFileSync(path.join(from, file), path.join('dist', file));
+}
+copySqlite();
 
 if (watch) {
   for (const options of builds) {
