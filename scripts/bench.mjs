@@ -29,8 +29,9 @@ await esbuild.build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // playwright-core reads its own package.json from disk: it stays a require of node_modules.
-  external: ['vscode', 'playwright-core'],
+  // playwright-core reads its own package.json from disk: it stays a require of node_modules;
+  // node-sqlite3-wasm is found there too (its JavaScript and WebAssembly are read as files).
+  external: ['vscode', 'playwright-core', 'node-sqlite3-wasm'],
   sourcemap: 'inline',
   logLevel: 'warning',
 });

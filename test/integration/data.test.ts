@@ -144,7 +144,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
         }),
     });
     assert.equal(txt.reply.outcome, 'exported');
-    assert.deepEqual(picks, [['CSV', 'JSON Lines', 'JSON']]);
+    assert.deepEqual(picks, [['CSV', 'JSON Lines', 'JSON', 'Excel (.xlsx)', 'SQLite']]);
     assert.deepEqual(jsonLines(path.join(ws.fsPath, 'export-two.txt')), rows);
   });
 
@@ -296,7 +296,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
         assert.ok(m.text.includes('“Ghost task”'), `names the task: ${m.text}`);
         assert.deepEqual(m.buttons, ['Copy Request ID', 'Show Log'], 'offers the request ID');
       }
-      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Could not pull'))?.text ?? '', /none are lost/);
+      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Could not pull'))?.text ?? '', /no row is lost or written twice/);
       assert.equal(existsSync(path.join(ws.fsPath, 'refused.csv')), false);
       assert.equal(existsSync(path.join(ws.fsPath, 'refused', 'rows.jsonl')), false, 'no file for a pull the service refused');
       assert.ok(api.logLines.some((l) => /Ghost task.*request ID/.test(l)), 'the log has the request ID too');
