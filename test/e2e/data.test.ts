@@ -1,9 +1,11 @@
 /**
  * A task's data as a user gets it, through the real workbench (code-server in headless chromium,
  * Scrapedeck from the packaged .vsix, the harness's sandbox): export a task's rows from the
- * context menu through VS Code's save dialog and open the file, pull new rows twice into a
- * workspace file (a run adds rows in between), preview them as a table, and remove them after the
- * modal and the typed name. Screenshots in artifacts/e2e/data-*.png.
+ * context menu through VS Code's save dialog and open the file (CSV, JSON Lines, and an Excel
+ * workbook read back by openpyxl), pull new rows twice into a workspace file and twice into an
+ * SQLite database (a run adds rows in between; read back by Python's sqlite3), preview them as a
+ * table, and remove them after the modal and the typed name. Screenshots in
+ * artifacts/e2e/data-*.png.
  *
  * It shares the journey's code-server and runs before it: it leaves the window as it found it
  * (signed out, no editor open, the Tasks tree collapsed).
@@ -63,6 +65,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
   /** Distinct tasks of the first group: one to export and preview, one to pull, one to remove. */
   let exported: { taskId: string; taskName: string };
   let pulled: { taskId: string; taskName: string };
+  let pulledDb: { taskId: string; taskName: string };
   let removed: { taskId: string; taskName: string };
 
   const total = async (taskId: string) => (await call<{ total: number }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`)).total;
@@ -103,15 +106,15 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     // The journey charts the first task: these steps use others. Asking for not-exported rows
     // hands them out without marking them, so the pull still gets them.
     const withRows: typeof tasks = [];
-    let fresh: (typeof tasks)[number] | undefined;
+    const fresh: typeof tasks = [];
     for (const t of tasks.slice(1)) {
-      if (fresh === undefined && (await call<{ total: number }>(info, account, 'GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`)).total > 0) fresh = t;
+      if (fresh.length < 2 && (await call<{ total: number }>(info, account, 'GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`)).total > 0) fresh.push(t);
       else if ((await total(t.taskId)) > 0) withRows.push(t);
-      if (fresh !== undefined && withRows.length >= 2) break;
+      if (fresh.length >= 2 && withRows.length >= 2) break;
     }
-    pulled = fresh as typeof pulled;
+    [pulled, pulledDb] = fresh as [typeof pulled, typeof pulledDb];
     [exported, removed] = withRows as [typeof exported, typeof removed];
-    assert.ok(pulled && exported && removed, 'the first group has tasks with rows');
+    assert.ok(pulled && pulledDb && exported && removed, 'the first group has tasks with rows');
 
     ({ context: browser, page } = await launch(ctx));
     wb = new Workbench(page, ctx.artifacts);
@@ -177,6 +180,22 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await notificationButton(/Exported [\d,]+ rows of /, 'Reveal in Explorer');
     await page.locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused').filter({ hasText: 'data-export.jsonl' }).first().waitFor();
     await shot('data-05-revealed');
+
+    // And as an Excel workbook: what openpyxl reads back is the header and every row, as sent.
+    await wb.clearNotifications();
+    await wb.contextMenu(wb.taskRow(exported.taskName), 'Export Data…');
+    await input.waitFor();
+    await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
+    await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}data-export.xlsx`);
+    await input.press('Enter');
+    const xlsx = wb.notification(/Exported [\d,]+ rows of /);
+    await xlsx.waitFor();
+    await xlsx.hover();
+    await shot('data-05b-exported-xlsx');
+    const sheet = JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps([[c.value for c in r] for ws in wb.worksheets for r in ws.iter_rows()]))', path.join(ctx.run.ws, 'data-export.xlsx')], { encoding: 'utf8' })) as unknown[][];
+    const names = Object.keys(rows[0] ?? {});
+    assert.deepEqual(sheet[0], names, 'the header is the task\'s fields');
+    assert.deepEqual(sheet.slice(1), rows.map((r) => names.map((n) => r[n] ?? null)), 'every row, text as text');
   });
 
   it('D3. Pull New Rows twice into a workspace file: the second pull appends only what a run added', async () => {
@@ -215,6 +234,42 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await page.locator('.editor-instance .view-lines').first().waitFor();
     await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Pulling the new rows of' }).waitFor({ state: 'hidden' });
     await shot('data-08-pulled-twice-opened');
+  });
+
+  it('D3b. Pull New Rows twice into an SQLite database: the task\'s table gets only the new rows the second time', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.clearNotifications();
+    await wb.openScrapedeck();
+    await wb.contextMenu(wb.taskRow(pulledDb.taskName), 'Pull New Rows');
+    const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'New File…' }).first();
+    await pick.waitFor();
+    await shot('data-08b-pull-choose-file-fit');
+    await pick.click();
+    await wb.answerInput(/New File for the Rows of/, 'pulled/rows.sqlite');
+    const first = wb.notification(/Wrote [\d,]+ new rows? of /);
+    await first.waitFor();
+    await first.hover();
+    await shot('data-08c-pulled-into-sqlite');
+    const file = path.join(ctx.run.ws, 'pulled', 'rows.sqlite');
+    const read = () => JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\ncur=db.execute(\'SELECT * FROM "%s" ORDER BY rowid\' % t.replace(\'"\',\'""\'))\nc=[d[0] for d in cur.description]\nprint(json.dumps([dict(zip(c,r)) for r in cur]))', file, pulledDb.taskId], { encoding: 'utf8' })) as Row[];
+    const once = read().length;
+    assert.ok(once > 0);
+    await wb.clearNotifications();
+
+    const before = await total(pulledDb.taskId);
+    await call(info, account, 'POST', '/cloudextraction/start', { taskId: pulledDb.taskId });
+    await until('rows from the run', async () => (await total(pulledDb.taskId)) > before);
+    await call(info, account, 'POST', '/cloudextraction/stop', { taskId: pulledDb.taskId });
+    const after = await allRows(pulledDb.taskId);
+
+    await wb.contextMenu(wb.taskRow(pulledDb.taskName), 'Pull New Rows');
+    const second = wb.notification(new RegExp(`Wrote ${(after.length - before).toLocaleString('en')} new rows? of `));
+    await second.waitFor();
+    await second.hover();
+    await shot('data-08d-pulled-into-sqlite-twice');
+    const table = read();
+    assert.equal(table.length, once + after.length - before, 'only the new rows the second time');
+    assert.deepEqual(table.slice(once), after.slice(before), 'in order, as sent');
   });
 
   it('D4. Preview Data shows the first rows as a table with the task\'s own column names', async () => {

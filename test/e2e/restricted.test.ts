@@ -1,9 +1,12 @@
 /**
  * Scrapedeck with workspace trust on (a folder in Restricted Mode) and its walkthrough, in a real
  * workbench. Scrapedeck declares `untrustedWorkspaces: supported`: it reads no workspace file, and
- * the settings that decide where credentials go are application settings.
+ * the settings that decide where credentials go are application settings. A folder that ships a
+ * symbolic link under the name a pull would use gets nothing written through it (issue 27 item 1).
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Workbench, e2e, launch, type E2eContext } from './support';
 
@@ -39,6 +42,28 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     await groups.first().waitFor();
     assert.ok((await groups.count()) > 0, 'task groups are listed in Restricted Mode');
     await wb.screenshot('r1-restricted-mode');
+  });
+
+  it('R1b. a pull target the untrusted folder ships as a symbolic link to a file outside is refused; nothing is written there', async () => {
+    // What a cloned repository could ship: `rows.jsonl -> ~/.bashrc`.
+    const outside = path.join(ctx.restricted.run.dir, 'bashrc-outside');
+    const profile = 'export PATH=$HOME/bin:$PATH\n';
+    writeFileSync(outside, profile);
+    symlinkSync(outside, path.join(ctx.restricted.run.ws, 'shipped rows.jsonl'));
+    const group = wb.view('Tasks').locator('.monaco-list-row[aria-level="1"]').first();
+    const task = wb.view('Tasks').locator('.monaco-list-row[aria-label^="Task "]').first();
+    await wb.expand(group, task);
+    await wb.contextMenu(task, 'Pull New Rows');
+    const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'New File…' }).first();
+    await pick.waitFor();
+    await pick.click();
+    await wb.answerInput(/New File for the Rows of/, 'shipped rows.jsonl');
+    const refusal = wb.notification(/shipped rows\.jsonl is a symbolic link, and Scrapedeck never writes through a link/);
+    await refusal.waitFor();
+    await refusal.hover();
+    await wb.screenshot('r1b-restricted-symlink-refused');
+    assert.equal(readFileSync(outside, 'utf8'), profile, 'the file outside the folder is as it was');
+    await page.keyboard.press('Escape');
   });
 
   /** "Welcome: Open Walkthrough…" > Get Started with Scrapedeck: its steps, as the editor shows them. */
