@@ -33,7 +33,7 @@ export interface PullReply {
 
 export interface PullDeps extends DataDeps {
   targets: PullTargets;
-  /** Pulls under way, by account key and task id. */
+  /** Pulls under way, by account key and task id, and by file. */
   busy: Set<string>;
 }
 
@@ -63,7 +63,14 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   // Checked again after the choice: the account may have changed while the picker was open.
   if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return { outcome: 'signed-out' };
 
+  // One pull per file too: two tasks' batches must not interleave in one file or database.
+  const fileKey = `file\n${target.uri.fsPath}`;
+  if (deps.busy.has(fileKey)) {
+    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', fileLabel(target.uri), task.taskName));
+    return { outcome: 'busy', file: target.uri };
+  }
   deps.busy.add(busyKey);
+  deps.busy.add(fileKey);
   try {
     let sink: PullSink;
     try {
@@ -103,6 +110,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     return failed(error, task, target.uri, deps);
   } finally {
     deps.busy.delete(busyKey);
+    deps.busy.delete(fileKey);
   }
 }
 
