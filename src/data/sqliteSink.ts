@@ -3,8 +3,9 @@
  * the record of the batch (`_scrapedeck_pending`: task, rows, hash) are written in one
  * transaction, so an interruption leaves either all of it or none. No `vscode`.
  *
- * write:   BEGIN; insert the rows; record the batch; COMMIT (SQLite flushes: synchronous=FULL)
- * marked:  the record is deleted
+ * write:   BEGIN; insert the rows; record the batch (replacing the last one); COMMIT (flushed:
+ *          synchronous=FULL)
+ * marked:  the record is deleted with the next batch's transaction or when the sink closes
  * resume:  the record was committed with the rows: they are in the table, nothing is written
  * release: the batch was marked: the record is deleted
  */
@@ -87,6 +88,7 @@ export class SqlitePullSink implements PullSink {
       this.table.insertRows(rows, this.options.midWrite);
       db.run('INSERT OR REPLACE INTO "_scrapedeck_pending" (task_id, rows, hash) VALUES (?, ?, ?)', [this.options.taskId, rows.length, hash]);
       db.exec('COMMIT');
+      this.stale = false;
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       this.table = undefined; // its columns may have been rolled back with the batch
@@ -102,22 +104,35 @@ export class SqlitePullSink implements PullSink {
     return Promise.resolve(0);
   }
 
+  /**
+   * The record stays in the database until the next batch's transaction replaces it or the sink
+   * is closed (one commit less per batch): a record of a batch that was marked is what the next
+   * pull recognises as marked anyway (other rows come).
+   */
   async marked(): Promise<void> {
-    this.forget();
+    this.record = undefined;
+    this.stale = true;
     await Promise.resolve();
   }
 
   async release(): Promise<number> {
+    this.record = undefined;
     this.forget();
     return Promise.resolve(0);
   }
 
   close(): void {
-    this.sqlite.close();
+    try {
+      if (this.stale) this.forget();
+    } finally {
+      this.sqlite.close();
+    }
   }
 
+  private stale = false;
+
   private forget(): void {
-    this.record = undefined;
+    this.stale = false;
     this.sqlite.db.run('DELETE FROM "_scrapedeck_pending" WHERE task_id = ?', [this.options.taskId]);
   }
 }

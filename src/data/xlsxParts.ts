@@ -32,9 +32,13 @@ export function columnName(index: number): string {
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|_(?=x[0-9a-fA-F]{4}_)/g;
 const SPECIAL = /[&<>\r]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+/** Anything either replacement could touch (most values have none: one test, no copy). */
+// eslint-disable-next-line no-control-regex
+const MAY_ESCAPE = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]|_x/;
 
 /** Text as XML character data, with Excel's escapes for what XML cannot hold. */
 export function xmlText(text: string): string {
+  if (!MAY_ESCAPE.test(text)) return text;
   return text.replace(NOT_XML, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`).replace(SPECIAL, (c) => ENTITIES[c] as string);
 }
 

@@ -48,6 +48,8 @@ interface SheetBody {
 export class XlsxWriter {
   private readonly fields: string[] = [];
   private readonly index = new Map<string, number>();
+  /** Column letters by index, so a cell's reference is one concatenation. */
+  private readonly letters: string[] = [];
   private readonly sheets: SheetBody[] = [];
   private sheet: SheetBody | undefined;
   private deflate: zlib.DeflateRaw | undefined;
@@ -92,13 +94,19 @@ export class XlsxWriter {
       const sheet = this.sheet as SheetBody;
       const r = sheet.rows + 2;
       let cells = '';
-      for (const key of Object.keys(row)) {
-        const cell = cellXml(`${columnName(this.column(key))}${r}`, row[key]);
+      for (const key in row) {
+        const cell = cellXml((this.letters[this.column(key)] as string) + r, row[key]);
         cells += cell.xml;
         if (cell.cut) this.cut++;
       }
       xml += `<row r="${r}">${cells}</row>`;
       sheet.rows++;
+      // Small pieces (tens of KB): a page's XML in one string would be a large object, kept
+      // until a full collection; these die young.
+      if (sheet.rows % 64 === 0) {
+        await this.raw(xml);
+        xml = '';
+      }
     }
     await this.raw(xml);
   }
@@ -160,6 +168,7 @@ export class XlsxWriter {
       if (at >= MAX_SHEET_COLUMNS) throw new TooManyFieldsError(at + 1);
       this.index.set(key, at);
       this.fields.push(key);
+      this.letters.push(columnName(at));
     }
     return at;
   }
