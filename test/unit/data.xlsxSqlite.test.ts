@@ -21,9 +21,13 @@ import { mulberry32 } from '../../src/sandbox/prng';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
 
-function source(rows: readonly DataRow[], pageSize = 5): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
+function source(rows: readonly DataRow[], pageSize = 5, failAt?: { offset: number; times: number }): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
   const fetch: FetchDataPage = (offset, size, signal) => {
     if (signal.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', message: 'aborted' }));
+    if (failAt && failAt.offset === offset && failAt.times > 0) {
+      failAt.times--;
+      return Promise.reject(new ApiError({ kind: 'rate-limited', status: 429, message: 'Too many requests' }));
+    }
     const to = Math.min(offset + Math.min(size, pageSize), rows.length);
     const data: DataPage = { offset: to, total: rows.length, restTotal: rows.length - to, data: rows.slice(offset, to) };
     return Promise.resolve({ data, requestId: `r${offset}` });
@@ -115,6 +119,29 @@ describe('data: Export Data… to .xlsx and SQLite, read back by real readers', 
     await assert.rejects(job.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }));
     assert.deepEqual(readdirSync(dir), []);
   });
+
+  for (const format of ['xlsx', 'sqlite'] as const) {
+    it(`${format}: a 429 storm past the reader's resumes keeps the job's place; run() again continues, every row once; a cancelled export leaves nothing`, async () => {
+      const rows = rowsOf(13, 30);
+      const target = path.join(dir, `storm.${format}`);
+      const job = new TaskExport(source(rows, 5, { offset: 15, times: 2 }), { taskId: 't', taskName: 'Storm', target, format, wasmDir: wasmDir(), read: { maxResumes: 1, resumeDelayMs: 1 } });
+      await assert.rejects(job.run(), (e: unknown) => e instanceof ApiError && e.kind === 'rate-limited');
+      assert.ok(job.resumable);
+      assert.equal(job.rowsWritten, 15);
+      assert.deepEqual(readdirSync(dir).filter((f) => !f.includes('scrapedeck-tmp')), [], 'nothing under the chosen name yet');
+      const result = await job.run();
+      assert.equal(result.rows, 30);
+      const count = format === 'xlsx'
+        ? (JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[])[0]?.rows.length
+        : Number(execFileSync(PYTHON, ['-c', 'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute(\'SELECT count(*) FROM "Storm"\').fetchone()[0])', target], { encoding: 'utf8' }).trim());
+      assert.equal(count, format === 'xlsx' ? 31 : 30, 'every row once');
+      assert.deepEqual(readdirSync(dir), [`storm.${format}`]);
+      const controller = new AbortController();
+      const cancelled = new TaskExport(source(rows), { taskId: 't', target: path.join(dir, `gone.${format}`), format, wasmDir: wasmDir() });
+      await assert.rejects(cancelled.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }));
+      assert.deepEqual(readdirSync(dir), [`storm.${format}`], 'no file, no temporary file, no journal');
+    });
+  }
 
   it('zip: joined CRCs equal the CRC of the joined bytes', () => {
     const rng = mulberry32(5);
