@@ -8,7 +8,7 @@ import { COMMANDS } from '../platform/commandIds';
 import type { ErrorContext } from '../platform/errorText';
 import { UnusableFileError } from './appendFile';
 import type { DataDeps, TaskRef } from './dataDeps';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, withAdvice } from './feedback';
+import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
 import { pullAdvice } from './failureText';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
@@ -141,6 +141,9 @@ function rememberedTarget(stored: string | undefined): AppendTarget | undefined 
 function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
   const file = fileLabel(uri);
   const change = { label: t('Change File…'), run: () => vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }) };
+  // A database is opened by an SQLite client (VS Code shows it as binary): Reveal, not Open.
+  const database = appendFormatOf(uri) === 'sqlite';
+  const show = database ? revealAction(uri) : openAction(uri);
   const notes: string[] = [];
   if (result.completed) {
     deps.log.info(`Completed an interrupted pull of task ${task.taskId} into ${uri.fsPath}: ${result.recovered} rows were in the file already and were marked without writing them again`);
@@ -156,12 +159,12 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
   const extra = notes.length > 0 ? ` ${notes.join(' ')}` : '';
   if (result.rows === 0) {
     const base = result.completed ? t('No new rows for “{0}”.', task.taskName) : t('No new rows for “{0}”; {1} is unchanged.', task.taskName, file);
-    inform(base + extra, [openAction(uri), change], deps.ui.showInformationMessage);
+    inform(base + extra, [show, change], deps.ui.showInformationMessage);
     return { outcome: 'nothing-new', file: uri, rows: 0, recovered: result.recovered };
   }
   deps.log.info(`Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
-  const done = uri.path.match(/\.(sqlite3?|db)$/i) ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file);
-  inform(done + extra, [openAction(uri), change], deps.ui.showInformationMessage);
+  const done = database ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file);
+  inform(done + extra, [show, change], deps.ui.showInformationMessage);
   return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }
 

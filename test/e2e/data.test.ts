@@ -183,6 +183,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
 
     // And as an Excel workbook: what openpyxl reads back is the header and every row, as sent.
     await wb.clearNotifications();
+    await wb.openScrapedeck(); // Reveal in Explorer showed the Explorer
     await wb.contextMenu(wb.taskRow(exported.taskName), 'Export Data…');
     await input.waitFor();
     await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
@@ -265,7 +266,9 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.contextMenu(wb.taskRow(pulledDb.taskName), 'Pull New Rows');
     const second = wb.notification(new RegExp(`Wrote ${(after.length - before).toLocaleString('en')} new rows? of `));
     await second.waitFor();
+    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Pulling the new rows of' }).waitFor({ state: 'hidden' });
     await second.hover();
+    assert.ok(await second.locator('.monaco-button').filter({ hasText: 'Reveal in Explorer' }).count() > 0, 'a database is revealed, not opened as text');
     await shot('data-08d-pulled-into-sqlite-twice');
     const table = read();
     assert.equal(table.length, once + after.length - before, 'only the new rows the second time');
