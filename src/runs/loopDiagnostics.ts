@@ -1,9 +1,10 @@
 /**
  * Problems of an open list, as diagnostics on their lines: checked as the user types (shortly
- * after the last change) and again by the save, which sends nothing while any remain.
+ * after the last change) and again by the save, which sends nothing while any remain. At most
+ * MAX_MARKED_PROBLEMS are marked, plus one that counts the rest.
  */
 import * as vscode from 'vscode';
-import { parseLoopText, type LineProblem } from './loopItems';
+import { markedProblems, parseLoopText, type LineProblem } from './loopItems';
 import { LOOP_SCHEME, parseLoopRef } from './loopUri';
 
 const CHECK_DELAY_MS = 250;
@@ -26,7 +27,7 @@ export class LoopDiagnostics implements vscode.Disposable {
   set(uri: vscode.Uri, problems: readonly LineProblem[]): void {
     this.collection.set(
       uri,
-      problems.map((p) => {
+      markedProblems(problems, vscode.l10n.t).map((p) => {
         const d = new vscode.Diagnostic(new vscode.Range(p.line, p.start, p.line, Math.max(p.end, p.start)), p.message, vscode.DiagnosticSeverity.Error);
         d.source = 'Scrapedeck';
         return d;
