@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TaskActions } from '../../src/api/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
-import { getApi, labelOf, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
+import { getApi, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Lead generation';
 const OTHER_GROUP = 'News & media';
@@ -93,6 +93,38 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.equal(updates(), sent, 'nothing sent');
     assert.ok(doc.isDirty, 'nothing typed is lost');
     assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? ''), before);
+  });
+
+  it('Ctrl+S on a list with bad lines (Save URL List): one sentence with the document\'s name and the count, not its address; nothing sent; the lines stay underlined', async () => {
+    const ref = new URLSearchParams(doc.uri.query);
+    await vscode.window.showTextDocument(doc);
+    await setText(`https://ok.example/a\nno-scheme.example/1\nhttps://ok.example/b\nalso bad\n`);
+    await waitFor('the diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 2);
+    const sent = updates();
+    const { messages, stop } = recordMessages(api);
+    try {
+      assert.equal(await vscode.commands.executeCommand('scrapedeck.runs.saveList'), false);
+    } finally {
+      stop();
+    }
+    const name = doc.uri.path.split('/').pop() ?? '';
+    assert.deepEqual(
+      messages.map((m) => [m.level, m.text, m.buttons]),
+      [['warning', `“${name}” was not saved: 2 lines need fixing first (they are underlined); nothing was sent.`, ['Show Problems']]],
+    );
+    assert.ok(name.includes(severalLoops.task.taskName));
+    for (const m of messages) assert.ok(!m.text.includes('scrapedeck:') && !m.text.includes(ref.get('actionId') ?? '-') && !m.text.includes(severalLoops.task.taskId), 'no address, no ids');
+    assert.equal(updates(), sent, 'nothing sent');
+    assert.ok(doc.isDirty, 'nothing typed is lost');
+    assert.equal(vscode.languages.getDiagnostics(doc.uri).length, 2, 'the lines stay underlined');
+  });
+
+  it('thousands of bad lines: 100 are marked, and one more counts the rest', async () => {
+    await setText(`${Array.from({ length: 3000 }, (_, i) => `bad line ${i}`).join('\n')}\n`);
+    await waitFor('the marks', () => vscode.languages.getDiagnostics(doc.uri).length === 101, 20_000);
+    const marks = vscode.languages.getDiagnostics(doc.uri);
+    assert.equal(marks[100]?.message, '2900 more lines need fixing from here on; only the first 100 are marked.');
+    assert.equal(marks[100]?.range.start.line, 100);
   });
 
   it('a valid list is saved and read back from the service', async () => {
