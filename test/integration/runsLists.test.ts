@@ -80,6 +80,39 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.equal(doc.getText(), `${(urlLoop.loopItems ?? []).join('\n')}\n`);
   });
 
+  it('a list is a “Scrapedeck List” document: where auto save is on, a list with lines to fix is not saved until they are fixed', async () => {
+    assert.equal(doc.languageId, 'scrapedeck-list');
+    assert.equal(vscode.workspace.getConfiguration('files', { uri: doc.uri, languageId: doc.languageId }).get('autoSaveWhenNoErrors'), true);
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await files.update('autoSaveDelay', 1000, vscode.ConfigurationTarget.Global);
+    // Every save VS Code tries reaches the list's file system; one that fails shows VS Code's
+    // "Failed to save … Unable to write file '<address>'".
+    const loops = api.runs.loops;
+    const writeFile = loops.writeFile.bind(loops);
+    let tried = 0;
+    loops.writeFile = (uri, content) => {
+      tried++;
+      return writeFile(uri, content);
+    };
+    try {
+      const sent = updates();
+      await setText(`https://ok.example/auto\nno-scheme.example/auto\n`);
+      await waitFor('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).length === 1);
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.equal(tried, 0, 'no save tried while a line needs fixing');
+      assert.equal(updates(), sent, 'nothing sent');
+      assert.ok(doc.isDirty);
+      await setText(`https://ok.example/auto\n`);
+      await waitFor('the auto save', () => !doc.isDirty, 15_000);
+      assert.equal(updates(), sent + 1, 'saved by itself once fixed');
+    } finally {
+      loops.writeFile = writeFile;
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('an invalid URL is marked on its line and the save sends nothing; the text stays as typed', async () => {
     const ref = new URLSearchParams(doc.uri.query);
     const before = await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? '');
