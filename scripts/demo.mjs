@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: the demo. Installs what it needs, builds and packages the extension, starts the
 // sandbox and a real VS Code (code-server in your browser) with Scrapedeck installed from the .vsix
-// and its settings pointing at the sandbox, then prints the address and the seeded credentials.
+// and its settings pointing at the sandbox, then prints the address, the workbench's password and
+// the seeded credentials. The workbench has a terminal, so it is never served without a password:
+// a new one is made for every run (other users of the machine can reach 127.0.0.1 too).
 // Ctrl-C stops everything it started.
 //
 // Flags: --port N     code-server's port (default 8080, or the next free one)
@@ -9,6 +11,7 @@
 //        --smoke      non-interactive: start everything, open the workbench headless, check that
 //                     Scrapedeck is installed and activates, print the phase times, stop, exit 0
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
@@ -54,12 +57,13 @@ async function choosePort() {
   return 0; // any free port
 }
 
-function printAccess(address, info, run) {
+function printAccess(address, info, run, password) {
   const lines = [
     '',
     '  Scrapedeck demo is ready.',
     '',
     `  Open:      ${address}`,
+    ...(password ? [`  Password:  ${password}  (VS Code's login page asks for it; a new one every run)`] : []),
     `  Sandbox:   ${info.baseUrl}  (data-app hub ${info.datahubUrl})`,
     '',
     '  Seeded accounts (Scrapedeck view > Sign In with Username and Password, or Sign In with API Key):',
@@ -104,12 +108,14 @@ async function main() {
   } else {
     const env = runEnv(run);
     await phase('install the .vsix into code-server', () => installExtension(run, vsix, env));
-    const server = await phase('start code-server', async () => startCodeServer(run, { port: smoke ? 0 : await choosePort(), env }));
+    // 144 random bits, URL-safe: typed or pasted once into the login page.
+    const password = randomBytes(18).toString('base64url');
+    const server = await phase('start code-server', async () => startCodeServer(run, { port: smoke ? 0 : await choosePort(), env, password }));
     onShutdown(() => server.stop());
     if (smoke) {
       // Loaded only now: it needs playwright-core, which a fresh clone has only after ensureDeps.
       const { smokeCheck } = await import('./lib/smoke.mjs');
-      const seen = await phase('workbench opened, Scrapedeck active', () => smokeCheck({ url: workbenchUrl(server.origin, run.ws), run }));
+      const seen = await phase('workbench opened, Scrapedeck active', () => smokeCheck({ url: workbenchUrl(server.origin, run.ws), run, password }));
       await server.stop();
       await sandbox.stop();
       process.stdout.write(
@@ -117,6 +123,7 @@ async function main() {
           '',
           `  demo smoke passed in ${seconds(t0)} s`,
           `  Scrapedeck activated: ${seen.activation}`,
+          `  ${seen.login}`,
           `  ${seen.view} (screenshot ${path.relative(ROOT, seen.screenshot)})`,
           '',
           '  phase times:',
@@ -126,7 +133,7 @@ async function main() {
       );
       return 0;
     }
-    printAccess(workbenchUrl(server.origin, run.ws), sandbox.info, run);
+    printAccess(workbenchUrl(server.origin, run.ws), sandbox.info, run, password);
   }
   // Runs until Ctrl-C (the shutdown handlers stop the sandbox and code-server by process group).
   await new Promise(() => {});

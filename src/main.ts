@@ -58,7 +58,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
     registrar,
   });
 
-  const data = registerData(context, { account: holder, ui, log: log.channel, reporter }, registrar);
+  const data = registerData(context, { account: holder, ui, log: log.channel, reporter, knownTaskNames: (ids) => views.tasks.taskNames(ids) }, registrar);
 
   const agents = registerAgents(context, {
     holder,

@@ -1,14 +1,16 @@
 /**
- * `node dist/mcp.js` (`scrapedeck-mcp`): Scrapedeck's tools as a stdio MCP server. Configured by
- * the environment only (SCRAPEDECK_API_KEY, SCRAPEDECK_BASE_URL, SCRAPEDECK_DATAHUB_URL,
- * SCRAPEDECK_REQUESTS_PER_SECOND). stdout carries the protocol and nothing else; log lines go to
- * stderr, each redacted (the client's own lines already are; the key is removed once more here).
+ * `node <extension>/dist/mcp.js`: Scrapedeck's tools as a stdio MCP server. Configured by the
+ * environment (SCRAPEDECK_API_KEY, SCRAPEDECK_BASE_URL, SCRAPEDECK_DATAHUB_URL,
+ * SCRAPEDECK_REQUESTS_PER_SECOND) and one optional argument, `--allow-changes` (a client that
+ * cannot ask the user may then change things unasked). stdout carries the protocol and nothing
+ * else; log lines go to stderr, each redacted (the client's own lines already are; the key is
+ * removed once more here).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MemoryCredentialsStore } from './api/auth';
 import { ScrapedeckClient } from './api/client';
 import { redact } from './api/redact';
-import { readMcpEnv } from './agents/mcpEnv';
+import { readMcpArgs, readMcpEnv } from './agents/mcpEnv';
 import { createMcpServer } from './agents/mcpServer';
 
 declare const SCRAPEDECK_VERSION: string | undefined; // set by esbuild for dist/mcp.js
@@ -18,10 +20,14 @@ async function main(): Promise<void> {
   const secrets = env.ok && env.config.apiKey !== undefined ? [env.config.apiKey] : [];
   const log = (line: string): void => void process.stderr.write(`scrapedeck-mcp: ${redact(line, secrets)}\n`);
 
+  const args = readMcpArgs(process.argv.slice(2));
+
   let client: ScrapedeckClient | undefined;
   let unavailable = '';
   let accountLabel = 'the account of SCRAPEDECK_API_KEY';
-  if (!env.ok) {
+  if (!args.ok) {
+    unavailable = args.problem;
+  } else if (!env.ok) {
     unavailable = env.problem;
   } else if (env.config.apiKey === undefined) {
     unavailable = 'SCRAPEDECK_API_KEY is not set, so the Scrapedeck MCP server cannot act for anyone. Set it to an API key from the service’s account center in this server’s environment (not in its arguments) and restart the server.';
@@ -39,7 +45,8 @@ async function main(): Promise<void> {
   if (unavailable !== '') log(unavailable);
 
   const version = typeof SCRAPEDECK_VERSION === 'string' ? SCRAPEDECK_VERSION : '0.0.0-dev';
-  const server = createMcpServer({ client, unavailable, accountLabel, version, log });
+  const allowChanges = args.ok && args.allowChanges;
+  const server = createMcpServer({ client, unavailable, accountLabel, version, allowChanges, secrets, log });
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async (): Promise<void> => {
@@ -54,7 +61,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void close());
   process.on('SIGTERM', () => void close());
   await server.connect(transport);
-  log(`serving ${env.ok ? env.config.baseUrl : 'nothing (misconfigured)'} over stdio`);
+  log(`serving ${client !== undefined && env.ok ? env.config.baseUrl : 'nothing (misconfigured)'} over stdio${allowChanges ? '; changes allowed without asking when the client cannot ask (--allow-changes)' : ''}`);
 }
 
 main().catch((e: unknown) => {

@@ -99,17 +99,20 @@ export async function installExtension(run, vsix, env) {
  * Starts code-server in its own process group and waits for GET /healthz.
  * `port` 0 picks a free one; `smokeTestDriver` enables the development/test payload keys;
  * `workspaceTrust` leaves workspace trust on, so an untrusted folder opens in Restricted Mode;
- * `locale` sets VS Code's display language (extensions load their l10n bundle for it).
+ * `locale` sets VS Code's display language (extensions load their l10n bundle for it);
+ * `password` puts the workbench behind code-server's login (given in its environment, never in
+ * its arguments, which other users of the machine can list; code-server removes it from the
+ * environment its terminals and extensions get).
  * Resolves to { port, origin, child, logFile, stop() }.
  */
-export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000, workspaceTrust = false, locale } = {}) {
+export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000, workspaceTrust = false, locale, password } = {}) {
   let chosen = port;
   if (!chosen) chosen = await freePort();
   else if (!(await portIsFree(chosen))) throw new Error(`port ${chosen} is in use`);
   const args = [
     ...codeServerArgs(run),
     '--bind-addr', `127.0.0.1:${chosen}`,
-    '--auth', 'none',
+    '--auth', password ? 'password' : 'none',
     '--disable-telemetry',
     '--disable-update-check',
     // Workspace trust is off unless a run tests Restricted Mode.
@@ -121,7 +124,11 @@ export async function startCodeServer(run, { port = 0, smokeTestDriver = false, 
   if (locale) args.push('--locale', locale);
   args.push(run.ws);
   const logFile = path.join(run.logs, 'code-server.log');
-  const child = startGroup(NODE24, args, { cwd: run.dir, env: env ?? runEnv(run), logFile });
+  const childEnv = { ...(env ?? runEnv(run)) };
+  delete childEnv.PASSWORD;
+  delete childEnv.HASHED_PASSWORD;
+  if (password) childEnv.PASSWORD = password;
+  const child = startGroup(NODE24, args, { cwd: run.dir, env: childEnv, logFile });
   let exited = false;
   child.once('exit', () => {
     exited = true;

@@ -1,5 +1,6 @@
 // `npm start -- --smoke`: proves the demo a user would open really works, without a person.
-// Opens the workbench in headless Chromium, opens the Scrapedeck view (which activates the
+// Checks that the workbench is behind the login (without the password it is not served), logs in
+// with the password as a user would, opens the Scrapedeck view (which activates the
 // extension, as a click would), and waits until the extension host's own log says Scrapedeck was
 // activated without an error of its own. Resolves to what it saw; throws with the reason otherwise.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,14 +28,30 @@ function extensionHostLog(run) {
 }
 
 /**
- * @param {{ url: string, run: { ud: string, profile: string, logs: string }, timeoutMs?: number }} options
- * @returns {Promise<{ activation: string, view: string, screenshot: string }>}
+ * @param {{ url: string, run: { ud: string, profile: string, logs: string }, password?: string, timeoutMs?: number }} options
+ * @returns {Promise<{ activation: string, view: string, login: string, screenshot: string }>}
  */
-export async function smokeCheck({ url, run, timeoutMs = 120_000 }) {
+export async function smokeCheck({ url, run, password, timeoutMs = 120_000 }) {
   const browser = await launchBrowser(run.profile);
   try {
     const { page } = browser;
-    await page.goto(url, { timeout: timeoutMs });
+    let login = 'no password asked (none set)';
+    if (password) {
+      // Without the password the workbench is not served: the address leads to the login page.
+      const denied = await fetch(url, { redirect: 'manual' });
+      if (denied.status < 300 || denied.status >= 400 || !/\/login/.test(denied.headers.get('location') ?? '')) {
+        throw new Error(`the workbench answered without a password (HTTP ${denied.status})`);
+      }
+      await page.goto(url, { timeout: timeoutMs });
+      const field = page.locator('input[name="password"]');
+      await field.waitFor({ timeout: timeoutMs });
+      await field.fill(password);
+      await field.press('Enter');
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: timeoutMs });
+      login = 'the workbench asked for its password (HTTP ' + denied.status + ' to /login without it), and opened with it';
+    } else {
+      await page.goto(url, { timeout: timeoutMs });
+    }
     await page.locator('.part.activitybar').waitFor({ timeout: timeoutMs });
     const entry = page
       .locator('.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a')
@@ -59,7 +76,7 @@ export async function smokeCheck({ url, run, timeoutMs = 120_000 }) {
     });
     const screenshot = path.join(run.logs, 'smoke.png');
     await page.screenshot({ path: screenshot });
-    return { activation, view: 'Scrapedeck view open, welcome with sign-in buttons shown', screenshot };
+    return { activation, view: 'Scrapedeck view open, welcome with sign-in buttons shown', login, screenshot };
   } finally {
     await browser.close();
   }

@@ -53,3 +53,21 @@ export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): M
   if (problems.length > 0) return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: ${problems.join('; ')}.` };
   return { ok: true, config: { apiKey, baseUrl, datahubUrl, requestsPerSecond } };
 }
+
+/** The command-line argument that lets a client without elicitation change things unasked. */
+export const ALLOW_CHANGES_FLAG = '--allow-changes';
+
+export type McpArgsResult = { ok: true; allowChanges: boolean } | { ok: false; problem: string };
+
+/**
+ * The server's arguments: only `--allow-changes`. Anything else is refused, so a misspelt flag is
+ * said by every call instead of silently leaving the server in a mode the user did not mean.
+ */
+export function readMcpArgs(argv: readonly string[]): McpArgsResult {
+  const unknown = argv.filter((a) => a !== ALLOW_CHANGES_FLAG);
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 3).map((a) => JSON.stringify(a.slice(0, 40))).join(', ');
+    return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: it takes no argument but ${ALLOW_CHANGES_FLAG}, and was given ${shown}. Fix the server's arguments and restart it.` };
+  }
+  return { ok: true, allowChanges: argv.includes(ALLOW_CHANGES_FLAG) };
+}

@@ -2,13 +2,18 @@
  * Offers the bundled MCP server (dist/mcp.js) to VS Code's MCP support, for the signed-in account.
  * `provideMcpServerDefinitions` runs eagerly and its result may be kept by VS Code, so it carries
  * the addresses only; the API key is added in `resolveMcpServerDefinition`, when VS Code is about
- * to start the server, and only to its environment (never its arguments). A password sign-in has
- * no API key to share (its refresh tokens are single-use, so a token session is never handed to
- * another process): the user is asked for one, and it is kept as the account's hub key.
+ * to start the server, and only to its environment (never its arguments). Resolving never patches
+ * the definition VS Code hands back: one offered for another account or other addresses (its
+ * version carries a fingerprint of both) is refused, and the definition that starts is built
+ * again from the account signed in at that moment, so the key goes only with that account's own
+ * addresses. A password sign-in has no API key to share (its refresh tokens are single-use, so a
+ * token session is never handed to another process): the user is asked for one, and it is kept as
+ * the account's hub key.
  */
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { accountKey, accountsMenuLabel } from '../account/accountSession';
-import type { Account, Endpoints } from '../account/clientHolder';
+import type { Account } from '../account/clientHolder';
 import type { Event } from '../platform/emitter';
 import { MCP_ENV } from './mcpEnv';
 
@@ -16,7 +21,6 @@ const t = vscode.l10n.t;
 
 export interface McpProviderDeps {
   account(): Account | undefined;
-  endpoints(): Endpoints;
   idle(): Promise<void>;
   onDidChangeAccount: Event<unknown>;
   /** The account's API key: the key it signed in with, or the hub key of a password sign-in. */
@@ -54,9 +58,9 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
       this.deps.showMessage(t('Sign in to Scrapedeck to start its MCP server.'));
       return undefined;
     }
-    if (server.label !== this.label(account)) {
-      // Offered for an account that is no longer signed in: its key must not start it.
-      this.deps.log.warn(`MCP server “${server.label}” belongs to an account that is no longer signed in; not started.`);
+    if (!this.isCurrent(server, account)) {
+      // Offered for an account or addresses no longer in use: the current key must not start it.
+      this.deps.log.warn(`MCP server “${server.label}” was offered for another account or other addresses than the ones in use; not started.`);
       this.changed.fire();
       return undefined;
     }
@@ -68,9 +72,19 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
         return undefined;
       }
     }
-    server.env = { ...server.env, [MCP_ENV.apiKey]: apiKey };
-    this.deps.log.info(`Starting the Scrapedeck MCP server for ${accountsMenuLabel(account)} (the API key is in its environment).`);
-    return server;
+    // The key was read (or asked for) over an await: it belongs to whoever is signed in now, so
+    // it goes out only if that is still the account and the addresses this started for.
+    const now = this.deps.account();
+    if (now === undefined || this.fingerprint(now) !== this.fingerprint(account)) {
+      this.deps.log.warn('The Scrapedeck account or its addresses changed while the MCP server was starting; not started.');
+      this.changed.fire();
+      return undefined;
+    }
+    const resolved = this.definition(account);
+    resolved.env = { ...resolved.env, [MCP_ENV.apiKey]: apiKey };
+    // The command, so a user can configure other MCP clients with the same file (README).
+    this.deps.log.info(`Starting the Scrapedeck MCP server for ${accountsMenuLabel(account)}: ${resolved.command} ${resolved.args.join(' ')} (the API key is in its environment).`);
+    return resolved;
   }
 
   dispose(): void {
@@ -82,8 +96,26 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
     return t('Scrapedeck: {0}', accountsMenuLabel(account, t));
   }
 
+  /** This account at these addresses (the service's and the hub's), as a short hash: no secret, no address in clear. */
+  private fingerprint(account: Account): string {
+    const { baseUrl, datahubUrl } = this.addresses(account);
+    return createHash('sha256').update(JSON.stringify([accountKey(account), baseUrl, datahubUrl ?? null])).digest('hex').slice(0, 16);
+  }
+
+  /** The account's own addresses: where it signed in, and its hub. */
+  private addresses(account: Account): { baseUrl: string; datahubUrl: string | undefined } {
+    return { baseUrl: account.baseUrl, datahubUrl: account.datahubUrl };
+  }
+
+  /** Whether VS Code handed back the definition that would be offered now: same name, same fingerprint, same addresses. */
+  private isCurrent(server: vscode.McpStdioServerDefinition, account: Account): boolean {
+    const current = this.definition(account);
+    const keys = [MCP_ENV.baseUrl, MCP_ENV.datahubUrl] as const;
+    return server.label === current.label && server.version === current.version && keys.every((k) => (server.env[k] ?? undefined) === (current.env[k] ?? undefined));
+  }
+
   private definition(account: Account): vscode.McpStdioServerDefinition {
-    const { baseUrl, datahubUrl } = this.deps.endpoints();
+    const { baseUrl, datahubUrl } = this.addresses(account);
     const env: Record<string, string> = {
       [MCP_ENV.baseUrl]: baseUrl,
       [MCP_ENV.requestsPerSecond]: String(this.deps.requestsPerSecond()),
@@ -91,6 +123,6 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
       ELECTRON_RUN_AS_NODE: '1',
       ...(datahubUrl === undefined ? {} : { [MCP_ENV.datahubUrl]: datahubUrl }),
     };
-    return new vscode.McpStdioServerDefinition(this.label(account), process.execPath, [this.deps.serverPath], env, `${this.deps.version}+${accountKey(account).slice(0, 8)}`);
+    return new vscode.McpStdioServerDefinition(this.label(account), process.execPath, [this.deps.serverPath], env, `${this.deps.version}+${this.fingerprint(account)}`);
   }
 }

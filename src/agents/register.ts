@@ -4,11 +4,11 @@
  * whoever is signed in at the moment of each call; the Data Apps view is told what the hub said.
  */
 import * as vscode from 'vscode';
-import { accountKey } from '../account/accountSession';
-import type { ClientHolder } from '../account/clientHolder';
+import type { Account, ClientHolder } from '../account/clientHolder';
 import { hubKeyOf } from '../account/credentials';
 import type { Credentials } from '../api/auth';
 import { headerValueProblem } from '../api/headerValues';
+import { appScopeOf } from '../apps/appScope';
 import type { AppStore } from '../apps/appStore';
 import { recordFromResult } from '../apps/deprecation';
 import type { Registrar } from '../platform/registrar';
@@ -45,12 +45,11 @@ export function registerAgents(context: vscode.ExtensionContext, deps: AgentsDep
     account: () => holder.account,
     idle: () => holder.idle(),
     log,
-    onAppOutcome: (ref, outcome, account) => noteAppOutcome(deps, ref, outcome, account.datahubUrl, accountKey(account)),
+    onAppOutcome: (ref, outcome, account) => noteAppOutcome(deps, ref, outcome, account),
   });
 
   const mcp = new ScrapedeckMcpProvider({
     account: () => holder.account,
-    endpoints: () => holder.endpoints,
     idle: () => holder.idle(),
     onDidChangeAccount: holder.onDidChange,
     readApiKey: async () => hubKeyOf(await deps.readStoredCredentials()),
@@ -85,11 +84,13 @@ async function askAndStoreApiKey(deps: AgentsDeps): Promise<string | undefined> 
   return (await deps.holder.setHubApiKey(trimmed)) ? trimmed : undefined;
 }
 
-async function noteAppOutcome(deps: AgentsDeps, ref: string, outcome: AppOutcome, hubUrl: string | undefined, account: string): Promise<void> {
-  if (deps.apps === undefined || hubUrl === undefined) return;
+async function noteAppOutcome(deps: AgentsDeps, ref: string, outcome: AppOutcome, account: Account): Promise<void> {
+  // Under the account the tool acted for: what the hub told it is shown to that account only.
+  const scope = appScopeOf(account);
+  if (deps.apps === undefined || scope === undefined) return;
   try {
-    if (outcome.kind === 'deprecated') await deps.apps.recordDeprecation(hubUrl, ref, recordFromResult(outcome.result, Date.now()));
-    else await deps.apps.recordNotFound(hubUrl, ref, { at: Date.now(), account, ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }) });
+    if (outcome.kind === 'deprecated') await deps.apps.recordDeprecation(scope, ref, recordFromResult(outcome.result, Date.now()));
+    else await deps.apps.recordNotFound(scope, ref, { at: Date.now(), ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }) });
   } catch (e) {
     deps.log.warn(`The Data Apps view could not remember what the hub said to an agent about ${ref}: ${e instanceof Error ? e.message : String(e)}`);
   }

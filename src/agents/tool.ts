@@ -33,21 +33,49 @@ export interface ToolReply {
   text: string;
 }
 
-/** What a person confirms before a tool changes anything. */
+/** What a person confirms before a tool changes anything: plain text (service text through `plainText`). */
 export interface Confirmation {
   title: string;
   message: string;
 }
 
-/** A parsed call, ready to confirm (tools that change anything) and run. */
-export interface PreparedCall {
-  /** Shown while the tool runs ("Reading the run status of 3 tasks…"). */
-  progress: string;
-  confirm?: (ctx: ToolContext) => Promise<Confirmation>;
-  run: (ctx: ToolContext) => Promise<ToolReply>;
+/**
+ * What a tool that changes something would do, resolved against the service without changing
+ * anything: the confirmation to show, and exactly what would be acted on. `execute` acts on that
+ * target and nothing else; an adapter may show the confirmation, resolve again at the moment of the
+ * call and compare targets, so what runs is what was confirmed.
+ */
+export interface Plan {
+  confirmation: Confirmation;
+  /**
+   * What is acted on, exactly ("task 1c9e…", "app ada/lead-finder"). Undefined: nothing will be
+   * sent (the task was not found…), and the confirmation says so.
+   */
+  target: string | undefined;
+  /** Acts on `target`; with no target, the refusal the confirmation announced (nothing is sent). */
+  execute(ctx: ToolContext): Promise<ToolReply>;
 }
 
-export type ParsedCall = ({ ok: true } & PreparedCall) | { ok: false; text: string };
+/** A parsed call of a tool that only reads. */
+export interface ReadCall {
+  ok: true;
+  readOnly: true;
+  /** Shown while the tool runs ("Reading the run status of 3 tasks…"). */
+  progress: string;
+  run(ctx: ToolContext): Promise<ToolReply>;
+}
+
+/** A parsed call of a tool that changes something: planned (and confirmed) before it executes. */
+export interface ChangeCall {
+  ok: true;
+  readOnly: false;
+  progress: string;
+  /** One sentence saying what the call would do, from its input alone (no request is sent to word it). */
+  intent: string;
+  plan(ctx: ToolContext): Promise<Plan>;
+}
+
+export type ParsedCall = ReadCall | ChangeCall | { ok: false; text: string };
 
 /** One row of the tool table, as the adapters see it. */
 export interface AgentTool {
@@ -62,6 +90,7 @@ export interface AgentTool {
   /** The `#` name in VS Code chat. */
   readonly reference: string;
   readonly readOnly: boolean;
+  /** True for every tool that changes something (MCP's destructiveHint): a client should ask first. */
   readonly destructive: boolean;
   readonly idempotent: boolean;
   readonly schema: z.ZodType;
@@ -70,24 +99,31 @@ export interface AgentTool {
   parse(raw: unknown, t: Translate): ParsedCall;
 }
 
-export interface ToolSpec<S extends z.ZodType> {
+interface CommonSpec<S extends z.ZodType> {
   name: string;
   title: string;
   userDescription: string;
   modelDescription: string;
   reference: string;
-  readOnly: boolean;
-  destructive: boolean;
   idempotent: boolean;
   input: S;
   progress(input: z.output<S>, t: Translate): string;
-  /** Required of every tool that changes anything (checked by `defineTool`). */
-  confirm?(input: z.output<S>, ctx: ToolContext): Promise<Confirmation>;
+}
+
+export interface ReadToolSpec<S extends z.ZodType> extends CommonSpec<S> {
+  readOnly: true;
   run(input: z.output<S>, ctx: ToolContext): Promise<ToolReply>;
 }
 
+export interface ChangeToolSpec<S extends z.ZodType> extends CommonSpec<S> {
+  readOnly: false;
+  intent(input: z.output<S>, t: Translate): string;
+  plan(input: z.output<S>, ctx: ToolContext): Promise<Plan>;
+}
+
+export type ToolSpec<S extends z.ZodType> = ReadToolSpec<S> | ChangeToolSpec<S>;
+
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AgentTool {
-  if (!spec.readOnly && spec.confirm === undefined) throw new Error(`${spec.name} changes something and has no confirmation`);
   if (!/^scrapedeck_[a-z_]+$/.test(spec.name)) throw new Error(`bad tool name ${spec.name}`);
   return {
     name: spec.name,
@@ -96,20 +132,18 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AgentTool {
     modelDescription: spec.modelDescription,
     reference: spec.reference,
     readOnly: spec.readOnly,
-    destructive: spec.destructive,
+    // Whatever changes something is marked destructive, so every MCP client asks before it.
+    destructive: !spec.readOnly,
     idempotent: spec.idempotent,
     schema: spec.input,
     jsonSchema: () => toolJsonSchema(spec.input),
-    parse(raw, t) {
+    parse(raw, t): ParsedCall {
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) return { ok: false, text: inputProblem(spec.name, parsed.error, t) };
       const input = parsed.data;
-      return {
-        ok: true,
-        progress: spec.progress(input, t),
-        ...(spec.confirm === undefined ? {} : { confirm: (ctx: ToolContext) => (spec.confirm as NonNullable<typeof spec.confirm>)(input, ctx) }),
-        run: (ctx) => spec.run(input, ctx),
-      };
+      const progress = spec.progress(input, t);
+      if (spec.readOnly) return { ok: true, readOnly: true, progress, run: (ctx) => spec.run(input, ctx) };
+      return { ok: true, readOnly: false, progress, intent: spec.intent(input, t), plan: (ctx) => spec.plan(input, ctx) };
     },
   };
 }

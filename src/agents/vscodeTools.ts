@@ -3,15 +3,18 @@
  * declared in package.json's `languageModelTools`). The input is parsed with the tool's zod schema
  * in `invoke` (VS Code does not validate it), the client is the signed-in account's at the moment
  * of the call, and nothing throws: bad input, a signed-out window and every failure are sentences
- * for the model. Tools that change anything always ask first (`prepareInvocation`).
+ * for the model. Tools that change anything always ask first (`prepareInvocation`), and `invoke`
+ * runs only what was confirmed there (`confirmedCalls.ts`): the same account, the same target.
  */
 import * as vscode from 'vscode';
 import type { Account } from '../account/clientHolder';
-import { accountsMenuLabel } from '../account/accountSession';
+import { accountKey, accountsMenuLabel } from '../account/accountSession';
 import type { ScrapedeckClient } from '../api/client';
+import { markdownOfPlainText, plainText } from '../platform/plainText';
 import type { Registrar } from '../platform/registrar';
+import { ConfirmedCalls, type Confirmed } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
-import type { AgentTool, AppOutcome, ToolContext } from './tool';
+import type { AgentTool, AppOutcome, ChangeCall, Confirmation, ToolContext, ToolReply } from './tool';
 
 const t = vscode.l10n.t;
 
@@ -43,23 +46,32 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, reg
 }
 
 function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode.LanguageModelTool<unknown> {
+  const confirmed = new ConfirmedCalls();
   return {
     async prepareInvocation(options) {
       const call = tool.parse(options.input, t);
-      if (tool.readOnly) return { invocationMessage: call.ok ? call.progress : t('Checking the input of {0}…', tool.name) };
+      if (call.ok && call.readOnly) return { invocationMessage: call.progress };
+      if (tool.readOnly) return { invocationMessage: t('Checking the input of {0}…', tool.name) };
       // Anything that changes something is confirmed whatever the state: a sign-in between this
-      // question and the call must not let it through unasked.
-      if (!call.ok) return { invocationMessage: tool.title, confirmationMessages: { title: tool.title, message: call.text } };
+      // question and the call must not let it through unasked (invoke then refuses).
+      if (!call.ok) return { invocationMessage: tool.title, confirmationMessages: shown({ title: tool.title, message: plainText(call.text, 600) }) };
       await deps.idle();
       const ctx = contextFor(deps, undefined);
-      if (ctx === undefined) return { invocationMessage: call.progress, confirmationMessages: { title: tool.title, message: signedOutText() } };
+      if (ctx === undefined) {
+        confirmed.remember(options.input, { identity: undefined, target: undefined, title: tool.title });
+        return { invocationMessage: call.progress, confirmationMessages: shown({ title: tool.title, message: signedOutText() }) };
+      }
+      const identity = identityOf(deps);
       try {
-        const confirmation = await (call.confirm as NonNullable<typeof call.confirm>)(ctx);
-        return { invocationMessage: call.progress, confirmationMessages: confirmation };
+        const plan = await call.plan(ctx);
+        confirmed.remember(options.input, { identity, target: plan.target, title: plan.confirmation.title, account: ctx.accountLabel });
+        return { invocationMessage: call.progress, confirmationMessages: shown(plan.confirmation) };
       } catch (e) {
         const reason = e instanceof Error ? e.message : String(e);
         deps.log.warn(`Agent tool ${tool.name}: could not word its confirmation: ${reason}`);
-        return { invocationMessage: call.progress, confirmationMessages: { title: tool.title, message: t('{0} was asked with {1}. Scrapedeck could not look the details up ({2}).', tool.name, JSON.stringify(options.input), reason) } };
+        confirmed.remember(options.input, { identity, target: undefined, title: tool.title, account: ctx.accountLabel });
+        const message = t('{0} was asked with {1}. Scrapedeck could not look the details up ({2}).', tool.name, plainText(JSON.stringify(options.input) ?? '', 300), plainText(reason, 300));
+        return { invocationMessage: call.progress, confirmationMessages: shown({ title: tool.title, message }) };
       }
     },
 
@@ -71,8 +83,9 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
       const cancel = token.onCancellationRequested(() => abort.abort());
       try {
         const ctx = contextFor(deps, abort.signal);
+        const asked = call.readOnly ? undefined : confirmed.take(options.input);
         if (ctx === undefined) return result(signedOutText());
-        const reply = await call.run(ctx);
+        const reply = call.readOnly ? await call.run(ctx) : await runConfirmed(tool, call, ctx, asked, deps);
         deps.log.info(`Agent tool ${tool.name}: ${reply.ok ? 'answered' : 'refused or failed'}.`);
         return result(reply.text);
       } catch (e) {
@@ -84,6 +97,44 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
       }
     },
   };
+}
+
+/**
+ * Runs a change only if it is what the person confirmed: the account (and its addresses) then and
+ * now, and the target the call resolves to now, must be the same. Anything else is a sentence, and
+ * nothing is sent (only the reads that resolve the target again).
+ */
+async function runConfirmed(tool: AgentTool, call: ChangeCall, ctx: ToolContext, asked: Confirmed | undefined, deps: LanguageModelToolDeps): Promise<ToolReply> {
+  if (asked === undefined) {
+    return { ok: false, text: t('{0} was not confirmed by the user (VS Code did not ask first), so nothing was changed or sent. Call it again so that the user is asked.', tool.name) };
+  }
+  if (asked.identity === undefined || asked.identity !== identityOf(deps)) {
+    const then = asked.account === undefined ? t('while Scrapedeck was signed out') : t('for the account {0}', plainText(asked.account));
+    return {
+      ok: false,
+      text: t('The user confirmed “{0}” {1}, but the account signed in now is {2}, so nothing was changed or sent. Call {3} again so that the user can confirm it for this account.', plainText(asked.title), then, plainText(ctx.accountLabel), tool.name),
+    };
+  }
+  const plan = await call.plan(ctx);
+  if (plan.target !== asked.target) {
+    return {
+      ok: false,
+      text: t('The user confirmed “{0}”, but the call now resolves to something else (“{1}”), so nothing was changed or sent. Call {2} again so that the user can confirm what it would do now.', plainText(asked.title), plainText(plan.confirmation.title), tool.name),
+    };
+  }
+  return plan.execute(ctx);
+}
+
+/** Who the tools act for, and where: a change confirmed for one is never run for another. */
+function identityOf(deps: LanguageModelToolDeps): string | undefined {
+  const account = deps.account();
+  if (account === undefined || deps.getClient() === undefined) return undefined;
+  return JSON.stringify([accountKey(account), account.baseUrl, account.datahubUrl ?? null]);
+}
+
+/** A confirmation as VS Code shows it: a one-line title, and a message whose markdown renders to the plain text. */
+function shown(c: Confirmation): vscode.LanguageModelToolConfirmationMessages {
+  return { title: plainText(c.title, 200), message: new vscode.MarkdownString(markdownOfPlainText(c.message)) };
 }
 
 function contextFor(deps: LanguageModelToolDeps, signal: AbortSignal | undefined): ToolContext | undefined {

@@ -191,9 +191,12 @@ export const analyticsResponseSchema = envelope(analyticsPageSchema);
  * `.` or `..` (a URL would resolve those to another hub path, carrying the API key there).
  */
 export const APP_REF_RE = /^(?!\.\.?\/)[^\s/]+\/(?!\.\.?$)[^\s/]+$/;
+/** Real references are a few dozen characters; a longer one is refused before anything is sent or shown. */
+export const APP_REF_MAX = 200;
 export const appRefSchema = z
   .string()
   .trim()
+  .max(APP_REF_MAX, `an app reference has at most ${APP_REF_MAX} characters`)
   .regex(APP_REF_RE, 'an app reference is namespace/name, e.g. acme/price-tracker');
 export type AppRef = z.infer<typeof appRefSchema>;
 

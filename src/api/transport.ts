@@ -197,7 +197,9 @@ export class Transport {
           bodyError = `the reply body is not JSON (${text.length.toLocaleString('en-US')} characters)`;
         }
       }
-      return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: requestIdOf(body, res.headers), retries };
+      // The id is the service's text: a key in it (a broken or hostile server) must not travel on.
+      const id = requestIdOf(body, res.headers);
+      return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: id === undefined ? undefined : redact(id, this.options.secrets), retries };
     } catch (e) {
       release?.(); // no reply, or its body failed: whatever the server read, it read by now
       if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)

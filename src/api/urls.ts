@@ -3,6 +3,7 @@
  * Pure functions, so the rules can be tested without a network.
  */
 import { ApiError } from './errors';
+import { fitText } from './replyBody';
 import { appRefSchema } from './schemas';
 
 /**
@@ -95,7 +96,8 @@ export function appRefPath(appRef: string): string {
     throw new ApiError({
       kind: 'invalid-request',
       field: 'appRef',
-      message: `Invalid app reference "${appRef}": ${parsed.error.issues[0]?.message ?? 'expected namespace/name'}`,
+      // Quoted in part only: the reference may be anything a caller sent (a megabyte, a line break).
+      message: `Invalid app reference "${fitText(appRef.slice(0, 200), 80)}": ${parsed.error.issues[0]?.message ?? 'expected namespace/name'}`,
     });
   }
   const [namespace, name] = parsed.data.split('/') as [string, string];

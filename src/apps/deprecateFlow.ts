@@ -1,6 +1,7 @@
 /**
- * Deprecating one data app: confirm (a modal that says what deprecation means, then the app's
- * reference typed out, so Enter alone never deprecates), make sure there is a hub API key, call
+ * Deprecating one data app: confirm (`platform/confirm.ts`, alike Stop Run and Remove Data: a
+ * modal that says what deprecation means, then the app's reference typed out, so Enter alone never
+ * deprecates), make sure there is a hub API key, call
  * the hub with progress, remember the outcome, and explain the known failures (401, 404) in their
  * own words. Nothing is sent unless both confirmations were given.
  *
@@ -8,13 +9,16 @@
  * command (and a test awaiting it) must finish when the work is done.
  */
 import * as vscode from 'vscode';
-import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
 import { isApiError } from '../api/errors';
 import { COMMANDS } from '../platform/commandIds';
+import { APP_REF_MAX } from '../api/schemas';
+import { confirmDestructive } from '../platform/confirm';
 import { copyRequestId, type Reporter } from '../platform/errors';
+import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
-import type { AppStore } from './appStore';
+import { appScopeOf } from './appScope';
+import type { AppScope, AppStore } from './appStore';
 import { confirmationText, deprecationDescription, missingSecretsWarning, recordFromResult } from './deprecation';
 
 const t = vscode.l10n.t;
@@ -49,7 +53,7 @@ export interface DeprecateDeps {
 }
 
 /** The modal's button. Choosing it leads to the second step (typing the reference), not to the call. */
-export const deprecateButton = (): string => t('Deprecate');
+export const deprecateButton = (): string => t('Deprecate…');
 
 export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<DeprecateOutcome> {
   const { ui } = deps;
@@ -58,8 +62,8 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     void ui.showInformationMessage(t('Sign in to Scrapedeck to deprecate data apps.'));
     return 'signed-out';
   }
-  const hubUrl = account.datahubUrl;
-  if (hubUrl === undefined) {
+  const scope = appScopeOf(account);
+  if (scope === undefined) {
     deps.hub.reportMissingAddress();
     return 'no-hub';
   }
@@ -70,6 +74,12 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   if (!(await deps.hub.ensureApiKey())) return 'no-hub-key';
   const client = deps.account.getClient();
   if (client === undefined) return 'signed-out';
+  // What was confirmed was this app for this account at this hub: another one is not asked for.
+  const now = appScopeOf(deps.account.account);
+  if (now === undefined || now.account !== scope.account || now.hub !== scope.hub) {
+    void ui.showWarningMessage(t('The Scrapedeck account or its hub changed while you were asked, so {0} was not deprecated.', plainText(ref)));
+    return 'signed-out';
+  }
 
   deps.setBusy(ref, true);
   try {
@@ -82,9 +92,9 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
       },
     );
     const record = recordFromResult(result.data, (deps.now ?? Date.now)());
-    // Recorded under the hub the call went to, even if the settings changed meanwhile. The app is
+    // Recorded under the account and hub the call went for, even if the settings changed meanwhile. The app is
     // deprecated whether or not that note is kept: a storage failure must not say otherwise.
-    await deps.store.recordDeprecation(hubUrl, ref, record).catch((e: unknown) =>
+    await deps.store.recordDeprecation(scope, ref, record).catch((e: unknown) =>
       deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${e instanceof Error ? e.message : String(e)}`),
     );
     deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
@@ -94,31 +104,31 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     else void ui.showInformationMessage(t('{0} is deprecated ({1}).', ref, deprecationDescription(record, t)));
     return 'deprecated';
   } catch (error) {
-    return explainFailure(ref, hubUrl, accountKey(account), error, deps);
+    return explainFailure(ref, scope, error, deps);
   } finally {
     deps.setBusy(ref, false);
   }
 }
 
-/**
- * The modal says what deprecation means; its default button would be "Deprecate", so the second
- * step asks for the reference itself. Escape at either step, or anything else typed, declines.
- */
+/** The modal says what deprecation means; then the reference is typed. Escape at either step, or anything else typed, declines. */
 async function confirm(ref: string, ui: Ui): Promise<boolean> {
-  const { message, detail } = confirmationText(ref, t);
-  const button = deprecateButton();
-  if ((await ui.showModalWarning(message, detail, button)) !== button) return false;
-  const typed = await ui.showInputBox({
-    title: t('Deprecate {0} (2/2)', ref),
-    prompt: t('Type {0} to deprecate it. This cannot be undone from Scrapedeck.', ref),
-    placeHolder: ref,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === ref ? undefined : t('Type {0} exactly, or press Escape to keep it.', ref)),
+  const shown = plainText(ref, APP_REF_MAX);
+  const { message, detail } = confirmationText(shown, t);
+  const answer = await confirmDestructive(ui, {
+    message,
+    detail,
+    action: deprecateButton(),
+    typed: {
+      title: t('Deprecate {0} (2/2)', shown),
+      prompt: t('Type {0} to deprecate it. This cannot be undone from Scrapedeck.', shown),
+      expected: shown,
+      mismatch: t('Type {0} exactly, or press Escape to keep it.', shown),
+    },
   });
-  return typed?.trim() === ref;
+  return answer === 'confirmed';
 }
 
-async function explainFailure(ref: string, hubUrl: string, account: string, error: unknown, deps: DeprecateDeps): Promise<DeprecateOutcome> {
+async function explainFailure(ref: string, scope: AppScope, error: unknown, deps: DeprecateDeps): Promise<DeprecateOutcome> {
   const { ui } = deps;
   if (!isApiError(error)) {
     void deps.report(error, 'deprecate', ref);
@@ -138,7 +148,7 @@ async function explainFailure(ref: string, hubUrl: string, account: string, erro
     deps.log.warn(`Deprecating ${ref}: not found (${error.describe()})`);
     // The hub's only word on whether an app exists: remembered, so Deprecate is no longer offered.
     await deps.store
-      .recordNotFound(hubUrl, ref, { at: (deps.now ?? Date.now)(), account, ...(requestId ? { requestId } : {}) })
+      .recordNotFound(scope, ref, { at: (deps.now ?? Date.now)(), ...(requestId ? { requestId } : {}) })
       .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${e instanceof Error ? e.message : String(e)}`));
     const copy = t('Copy Request ID');
     void ui

@@ -4,7 +4,7 @@
  * setting. Everything read from storage or settings is parsed with zod here.
  */
 import * as z from 'zod';
-import { appRefSchema } from '../api/schemas';
+import { APP_REF_MAX, appRefSchema } from '../api/schemas';
 import { english, type Translate } from '../platform/errorText';
 
 export type AppSource = 'added' | 'settings';
@@ -35,7 +35,9 @@ export function parseAppRef(text: unknown): { ref: string; namespace: string; na
 export function validateAppRefInput(text: string, alreadyTracked: (ref: string) => TrackedApp | undefined, t: Translate = english): string | undefined {
   const parsed = appRefSchema.safeParse(text);
   // The schema's own message is English (it also guards the wire), so the box words it itself.
-  if (!parsed.success) return t('an app reference is namespace/name, e.g. acme/price-tracker');
+  if (!parsed.success) {
+    return text.trim().length > APP_REF_MAX ? t('An app reference has at most {0} characters.', APP_REF_MAX) : t('an app reference is namespace/name, e.g. acme/price-tracker');
+  }
   const existing = alreadyTracked(parsed.data);
   if (existing) {
     return existing.source === 'settings' ? t('{0} is already tracked (from the scrapedeck.trackedApps setting)', parsed.data) : t('{0} is already tracked', parsed.data);

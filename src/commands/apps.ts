@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { appScopeOf } from '../apps/appScope';
+import type { AppScope } from '../apps/appStore';
 import { type DeprecateOutcome, deprecateApp } from '../apps/deprecateFlow';
 import { parseAppRef, validateAppRefInput } from '../apps/trackedApps';
 import type { CommandDeps, Handlers } from './deps';
@@ -24,8 +26,8 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
   const { provider, store } = deps.views.apps;
   const report = deps.reporter.report;
 
-  /** The hub to store apps under, or undefined after telling the user what is missing. */
-  const requireHub = (): string | undefined => {
+  /** The account's lists at its hub, or undefined after telling the user what is missing. */
+  const requireHub = (): AppScope | undefined => {
     const account = deps.account.account;
     if (account === undefined) {
       void ui.showInformationMessage(t('Sign in to Scrapedeck to track data apps.'));
@@ -35,7 +37,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
       reportMissingHubAddress(ui);
       return undefined;
     }
-    return account.datahubUrl;
+    return appScopeOf(account);
   };
 
   return {

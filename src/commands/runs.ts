@@ -23,7 +23,7 @@ export function tasksOf(arg: unknown, selection: unknown): TaskRef[] {
   return selected.some((task) => task.taskId === clicked.data.taskId) ? selected : [clicked.data];
 }
 
-export function runCommands(deps: RunCommandDeps): Handlers<'runsStart' | 'runsStop' | 'runsEditUrlList' | 'runsLoadMoreSubtasks' | 'tasksDuplicate'> {
+export function runCommands(deps: RunCommandDeps): Handlers<'runsStart' | 'runsStop' | 'runsEditUrlList' | 'runsLoadMoreSubtasks' | 'runsSaveList' | 'tasksDuplicate'> {
   const { runs } = deps;
   const tasks = deps.views.tasks;
   return {
@@ -41,6 +41,8 @@ export function runCommands(deps: RunCommandDeps): Handlers<'runsStart' | 'runsS
       const task = taskArgSchema.safeParse(arg);
       return task.success ? runs.editLoop(task.data, tasks.progress) : undefined;
     },
+
+    runsSaveList: () => runs.saveList(),
 
     runsLoadMoreSubtasks: (arg) => {
       const parsed = subtasksArgSchema.safeParse(arg);

@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
+import type { KnownNames } from '../api/taskNames';
 import type { Reporter } from '../platform/errors';
 import type { Ui } from '../platform/ui';
 
@@ -17,6 +18,8 @@ export interface DataDeps {
   ui: Ui;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error' | 'show'>;
   reporter: Pick<Reporter, 'report'>;
+  /** Task names this account's Tasks view has read from the service (a confirmation's first source). */
+  knownTaskNames?: KnownNames;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */

@@ -47,6 +47,7 @@ export const COMMANDS = {
   runsStop: 'scrapedeck.runs.stop',
   runsEditUrlList: 'scrapedeck.runs.editUrlList',
   runsLoadMoreSubtasks: 'scrapedeck.runs.loadMoreSubtasks',
+  runsSaveList: 'scrapedeck.runs.saveList',
   tasksDuplicate: 'scrapedeck.tasks.duplicate',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 

@@ -9,7 +9,7 @@ import type { TaskAction } from '../api/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import { formatNumber } from './runText';
 import { isUrlList } from './loopItems';
-import { LOOP_SCHEME, loopFileName, loopQuery } from './loopUri';
+import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, loopQuery } from './loopUri';
 import type { LoopFileSystem } from './loopFileSystem';
 import type { ReportFailure } from './runReport';
 
@@ -63,7 +63,9 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
     query: loopQuery({ taskId: task.taskId, actionId: loop.actionId, loopType: loop.loopType }),
   });
   deps.fs.prime(uri, loop.loopItems);
-  await vscode.window.showTextDocument(uri, { preview: false });
+  // The list's language before it is shown (changing it later reopens the document).
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), LOOP_LANGUAGE);
+  await vscode.window.showTextDocument(doc, { preview: false });
   return uri;
 }
 

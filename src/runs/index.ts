@@ -31,6 +31,7 @@ import { RunStore } from './runStore';
 import { presentRun, type RunPresentation, type TextOptions } from './runText';
 import { StatusPoller } from './statusPoller';
 import { SubtaskMessageNode, SubtaskNode, SubtasksMoreNode, type SubtaskRow } from './subtaskNodes';
+import { saveActiveList } from './saveList';
 import { SubtaskPages } from './subtasks';
 
 const t = vscode.l10n.t;
@@ -70,6 +71,8 @@ export interface Runs extends RunsForViews {
   editLoop(task: TaskRef, progress: <T>(work: () => Promise<T>) => Thenable<T>): Promise<vscode.Uri | undefined>;
   duplicate(task: TaskRef): ReturnType<typeof duplicateTask>;
   loadMoreSubtasks(taskId: string): void;
+  /** Ctrl+S in a list: lines to fix are said in one sentence, nothing is saved; otherwise VS Code saves. */
+  saveList(): Promise<boolean>;
 }
 
 export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Runs {
@@ -142,7 +145,9 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     onRunSettingsChange(() => (settings = readRunSettings((m) => log.warn(m)))),
   );
 
-  const actionDeps = { getClient, store, poller, ui, report, log };
+  // The names the Tasks view has shown for this account: the service's words, read already.
+  const knownNames = (ids: readonly string[]) => new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
+  const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
   const organiseDeps = { getClient, ui, report, log };
   return {
     store,
@@ -169,6 +174,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       subtasks.more(taskId);
       changed.fire([taskId]);
     },
+    saveList: () => saveActiveList({ diagnostics, ui }),
   };
 
   async function subtaskRows(taskId: string): Promise<SubtaskRow[]> {

@@ -1,10 +1,11 @@
 /**
  * Problems of an open list, as diagnostics on their lines: checked as the user types (shortly
- * after the last change) and again by the save, which sends nothing while any remain.
+ * after the last change) and again by the save, which sends nothing while any remain. At most
+ * MAX_MARKED_PROBLEMS are marked, plus one that counts the rest.
  */
 import * as vscode from 'vscode';
-import { parseLoopText, type LineProblem } from './loopItems';
-import { LOOP_SCHEME, parseLoopRef } from './loopUri';
+import { markedProblems, parseLoopText, type LineProblem } from './loopItems';
+import { LOOP_LANGUAGE, LOOP_SCHEME, parseLoopRef } from './loopUri';
 
 const CHECK_DELAY_MS = 250;
 
@@ -19,14 +20,19 @@ export class LoopDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.checkSoon(e.document)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.clear(doc.uri)),
     ];
-    for (const doc of vscode.workspace.textDocuments) this.check(doc);
+    for (const doc of vscode.workspace.textDocuments) {
+      // A list VS Code restored before Scrapedeck started gets the lists' language (Edit URL List
+      // gives it to the lists it opens); changing it reopens the document, which is checked then.
+      if (isList(doc) && doc.languageId !== LOOP_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, LOOP_LANGUAGE).then(undefined, () => undefined);
+      else this.check(doc);
+    }
   }
 
   /** Shows these problems on the document's lines (none: clears them). */
   set(uri: vscode.Uri, problems: readonly LineProblem[]): void {
     this.collection.set(
       uri,
-      problems.map((p) => {
+      markedProblems(problems, vscode.l10n.t).map((p) => {
         const d = new vscode.Diagnostic(new vscode.Range(p.line, p.start, p.line, Math.max(p.end, p.start)), p.message, vscode.DiagnosticSeverity.Error);
         d.source = 'Scrapedeck';
         return d;
@@ -73,9 +79,16 @@ export class LoopDiagnostics implements vscode.Disposable {
   }
 
   private check(doc: vscode.TextDocument): void {
-    if (doc.uri.scheme !== LOOP_SCHEME || doc.isClosed) return;
+    if (!isList(doc) || doc.isClosed) return;
     const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
-    if (ref === undefined || ref.snapshot !== undefined) return;
+    if (ref === undefined) return;
     this.set(doc.uri, parseLoopText(doc.getText(), ref.loopType, vscode.l10n.t).problems);
   }
+}
+
+/** A list document of Scrapedeck (not the read-only copy shown beside a conflict). */
+function isList(doc: vscode.TextDocument): boolean {
+  if (doc.uri.scheme !== LOOP_SCHEME) return false;
+  const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
+  return ref !== undefined && ref.snapshot === undefined;
 }

@@ -104,12 +104,9 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     if (ref.snapshot !== undefined) throw vscode.FileSystemError.Unavailable(t('This is a copy of the service’s list, for comparing; it cannot be saved.'));
     const parsed = parseLoopText(new TextDecoder('utf-8').decode(content), ref.loopType, t);
     this.deps.diagnostics.set(uri, parsed.problems);
-    if (parsed.problems.length > 0) {
-      const lines = parsed.problems.slice(0, 5).map((p) => p.line + 1).join(', ');
-      throw vscode.FileSystemError.Unavailable(
-        t('Not saved: {0} line(s) need fixing first (line {1}); nothing was sent. See the Problems panel.', parsed.problems.length, lines),
-      );
-    }
+    // Saving with Ctrl+S says this in Scrapedeck's own words (runs/saveList.ts); other ways to
+    // save come here, and VS Code wraps the sentence in its own "Failed to save" message.
+    if (parsed.problems.length > 0) throw vscode.FileSystemError.Unavailable(notSavedText(uri, parsed.problems.length));
     const client = this.clientFor(ref, uri);
     const key = uri.toString();
     const current = await this.fetchItems(ref, uri);
@@ -193,6 +190,13 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     this.snapshots.set(copy.toString(), items);
     return copy;
   }
+}
+
+/** One sentence: the document by its name (never its address), how many lines, and that nothing was sent. */
+export function notSavedText(uri: vscode.Uri, count: number): string {
+  return count === 1
+    ? t('“{0}” was not saved: 1 line needs fixing first (it is underlined); nothing was sent.', fileName(uri))
+    : t('“{0}” was not saved: {1} lines need fixing first (they are underlined); nothing was sent.', fileName(uri), count);
 }
 
 export const isLoopDocument = (uri: vscode.Uri): boolean => uri.scheme === LOOP_SCHEME && parseLoopRef(uri.authority, uri.query)?.snapshot === undefined;

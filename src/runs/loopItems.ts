@@ -47,6 +47,21 @@ export function parseLoopText(text: string, loopType: string | null, t: Translat
   return { items, problems };
 }
 
+/**
+ * A pasted list can hold thousands of bad lines: at most this many are marked on their lines, and
+ * one more mark, on the next bad line, counts the rest (the save's message gives the total).
+ */
+export const MAX_MARKED_PROBLEMS = 100;
+
+/** The problems to mark: all of them up to the limit, else the first ones and a summary. */
+export function markedProblems(problems: readonly LineProblem[], t: Translate): LineProblem[] {
+  const next = problems[MAX_MARKED_PROBLEMS];
+  if (next === undefined) return [...problems];
+  const rest = problems.length - MAX_MARKED_PROBLEMS;
+  const message = rest === 1 ? t('1 more line needs fixing; only the first {0} are marked.', MAX_MARKED_PROBLEMS) : t('{0} more lines need fixing from here on; only the first {1} are marked.', rest, MAX_MARKED_PROBLEMS);
+  return [...problems.slice(0, MAX_MARKED_PROBLEMS), { line: next.line, start: next.start, end: next.end, message }];
+}
+
 /** Why this line is not a URL the service takes, or undefined if it is one. */
 export function urlProblem(item: string, t: Translate): string | undefined {
   // eslint-disable-next-line no-control-regex

@@ -8,6 +8,13 @@ import * as z from 'zod';
 
 export const LOOP_SCHEME = 'scrapedeck';
 
+/**
+ * The language of list documents (package.json's `languages`): its configuration default turns on
+ * `files.autoSaveWhenNoErrors`, so where auto save is on (VS Code for the Web's default) a list with
+ * lines to fix is not saved, and sent, in the middle of typing; it waits until they are fixed.
+ */
+export const LOOP_LANGUAGE = 'scrapedeck-list';
+
 export interface LoopRef {
   readonly account: string;
   readonly taskId: string;

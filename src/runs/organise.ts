@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import type { CopiedTask } from '../api/taskOpsSchemas';
+import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import type { TaskRef } from './editLoop';
 import type { ReportFailure } from './runReport';
@@ -83,11 +84,11 @@ export async function moveTasks(tasks: readonly MovingTask[], target: GroupRef, 
 }
 
 async function confirmMove(todo: readonly MovingTask[], target: GroupRef, ui: OrganiseDeps['ui']): Promise<boolean> {
-  const names = todo.slice(0, 10).map((task) => `• ${task.taskName}`).join('\n') + (todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : '');
+  const names = todo.slice(0, 10).map((task) => `• ${plainText(task.taskName)}`).join('\n') + (todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : '');
   const keep = t('Keep Them Where They Are');
   const move = t('Move {0} Tasks', todo.length);
   const answer = await ui.showModalWarning(
-    t('Move {0} tasks to “{1}”?', todo.length, target.taskGroupName),
+    t('Move {0} tasks to “{1}”?', todo.length, plainText(target.taskGroupName)),
     `${t('A move cannot be undone from Scrapedeck: to put them back, move each one back.')}\n\n${names}`,
     keep,
     move,

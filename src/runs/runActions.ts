@@ -1,15 +1,19 @@
 /**
  * Start Run and Stop Run on one task or a selection. The tree shows "Starting…"/"Stopping…" at
  * once, the requests go out (the client paces them), and the tasks' statuses are asked right
- * after so the rows follow the run. Stopping asks first, in a modal whose first button keeps the
- * runs going (so Enter alone stops nothing). A plan refusal is reported once for the selection,
- * naming the plans that allow runs; a task that is already running (or already stopped) is not
- * an error.
+ * after so the rows follow the run. Stopping asks first, alike Remove Data and Deprecate
+ * (`platform/confirm.ts`): a modal naming the tasks as the service names their ids (not as the
+ * caller passed them), then the name (or, for several, the number of runs) typed out, so Enter
+ * alone stops nothing. A plan refusal is reported once for the selection, naming the plans that
+ * allow runs; a task that is already running (or already stopped) is not an error.
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { isApiError, type ApiError } from '../api/errors';
 import { SERVICE_CODES } from '../api/opsSchemas';
+import { serviceTaskNames, type KnownNames } from '../api/taskNames';
+import { confirmDestructive } from '../platform/confirm';
+import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import type { TaskRef } from './editLoop';
 import type { ReportFailure } from './runReport';
@@ -22,9 +26,11 @@ export interface RunActionDeps {
   getClient(): ScrapedeckClient | undefined;
   store: Pick<RunStore, 'isActive' | 'setPending' | 'get'>;
   poller: Pick<StatusPoller, 'refresh'>;
-  ui: Pick<Ui, 'showInformationMessage' | 'showModalWarning'>;
+  ui: Pick<Ui, 'showInformationMessage' | 'showWarningMessage' | 'showModalWarning' | 'showInputBox'>;
   report: ReportFailure;
   log: Pick<vscode.LogOutputChannel, 'info'>;
+  /** Names this account's Tasks view has read from the service (the confirmation's first source). */
+  knownNames?: KnownNames;
 }
 
 /** What happened to each task (the commands resolve to it, so tests and callers can tell). */
@@ -45,7 +51,7 @@ export async function startRuns(tasks: readonly TaskRef[], deps: RunActionDeps):
   const todo = unique(tasks).filter((task) => !deps.store.isActive(task.taskId));
   const skipped = unique(tasks).filter((task) => deps.store.isActive(task.taskId)).map((task) => task.taskId);
   if (todo.length === 0) {
-    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is already running.', tasks[0]?.taskName ?? '') : t('The selected tasks are already running.'));
+    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is already running.', plainText(tasks[0]?.taskName ?? '')) : t('The selected tasks are already running.'));
     return { ...none(), skipped };
   }
   return act('start', todo, skipped, client, deps);
@@ -57,16 +63,55 @@ export async function stopRuns(tasks: readonly TaskRef[], deps: RunActionDeps): 
   const todo = unique(tasks).filter((task) => deps.store.isActive(task.taskId) && deps.store.get(task.taskId)?.pending?.action !== 'stopping');
   const skipped = unique(tasks).filter((task) => !todo.includes(task)).map((task) => task.taskId);
   if (todo.length === 0) {
-    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is not running.', tasks[0]?.taskName ?? '') : t('None of the selected tasks is running.'));
+    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is not running.', plainText(tasks[0]?.taskName ?? '')) : t('None of the selected tasks is running.'));
     return { ...none(), skipped };
   }
-  const keep = todo.length === 1 ? t('Keep Running') : t('Keep Them Running');
-  const stop = todo.length === 1 ? t('Stop Run') : t('Stop {0} Runs', todo.length);
-  const message = todo.length === 1 ? t('Stop the run of “{0}”?', todo[0]?.taskName ?? '') : t('Stop {0} runs?', todo.length);
-  const names = todo.length === 1 ? '' : `\n\n${todo.slice(0, 10).map((task) => `• ${task.taskName}`).join('\n')}${todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : ''}`;
-  const detail = t('A stopped run cannot be resumed: the next run starts from the beginning. The rows collected so far are kept.') + names;
-  if ((await deps.ui.showModalWarning(message, detail, keep, stop)) !== stop) return { ...none(true), skipped };
-  return act('stop', todo, skipped, client, deps);
+  const named = await withServiceNames(todo, client, deps);
+  if (named === undefined || named.length === 0) return { ...none(), skipped };
+  skipped.push(...todo.filter((task) => !named.some((n) => n.taskId === task.taskId)).map((task) => task.taskId));
+  if ((await askToStop(named, deps.ui)) !== 'confirmed') return { ...none(true), skipped };
+  // The same client, or nothing: another account (or a changed address) was not the one asked for.
+  if (deps.getClient() !== client) {
+    void deps.ui.showWarningMessage(t('The Scrapedeck account changed while you were asked, so no run was stopped.'));
+    return { ...none(), skipped };
+  }
+  return act('stop', named, skipped, client, deps);
+}
+
+/**
+ * The tasks with the names the service gives their ids; ids this account does not have are left
+ * out (and said). Undefined when the names could not be read (reported): nothing is asked or sent.
+ */
+async function withServiceNames(todo: readonly TaskRef[], client: ScrapedeckClient, deps: RunActionDeps): Promise<TaskRef[] | undefined> {
+  let names: Map<string, string>;
+  try {
+    names = await serviceTaskNames(client, todo.map((task) => task.taskId), deps.knownNames);
+  } catch (error) {
+    void deps.report(error, todo.length === 1 ? couldNot('stop', plainText(todo[0]?.taskName ?? '')) : t('Could not stop the selected runs'));
+    return undefined;
+  }
+  const missing = todo.filter((task) => !names.has(task.taskId));
+  if (missing.length > 0) {
+    void deps.ui.showWarningMessage(t('This account has no task with the id {0}, so it was left alone.', missing.map((task) => plainText(task.taskId, 80)).join(', ')));
+  }
+  return todo.filter((task) => names.has(task.taskId)).map((task) => ({ taskId: task.taskId, taskName: names.get(task.taskId) ?? '' }));
+}
+
+/** One question for the selection: the modal, then the task's name (or the number of runs) typed. */
+function askToStop(todo: readonly TaskRef[], ui: RunActionDeps['ui']): ReturnType<typeof confirmDestructive> {
+  const first = plainText(todo[0]?.taskName ?? '');
+  const many = todo.length > 1;
+  const names = !many ? '' : `\n\n${todo.slice(0, 10).map((task) => `• ${plainText(task.taskName)}`).join('\n')}${todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : ''}`;
+  const typedName = plainText(todo[0]?.taskName ?? '', 200);
+  const count = String(todo.length);
+  return confirmDestructive(ui, {
+    message: many ? t('Stop {0} runs?', todo.length) : t('Stop the run of “{0}”?', first),
+    detail: t('A stopped run cannot be resumed: the next run starts from the beginning. The rows collected so far are kept.') + names,
+    action: many ? t('Stop {0} Runs…', todo.length) : t('Stop Run…'),
+    typed: many
+      ? { title: t('Stop {0} Runs (2/2)', todo.length), prompt: t('Type {0} to stop these {0} runs.', todo.length), expected: count, mismatch: t('Type {0} exactly, or press Escape to keep them running.', todo.length) }
+      : { title: t('Stop the Run of “{0}” (2/2)', first), prompt: t('Type the task name, {0}, to stop its run.', typedName), expected: typedName, mismatch: t('Type “{0}” exactly, or press Escape to keep it running.', typedName) },
+  });
 }
 
 async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: string[], client: ScrapedeckClient, deps: RunActionDeps): Promise<RunOutcome> {

@@ -8,8 +8,8 @@
  * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
-import { accountKey } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
+import { appScopeOf } from '../apps/appScope';
 import { AppStore, APP_STORE_KEY } from '../apps/appStore';
 import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
@@ -115,15 +115,14 @@ export function createAppViews(context: vscode.ExtensionContext, deps: ViewDeps)
   // Tracked apps may follow the user to other machines: they are references, not secrets.
   context.globalState.setKeysForSync([APP_STORE_KEY]);
   const store = new AppStore(context.globalState);
-  const provider = new AppsTreeProvider({
-    hubUrl: () => account.account?.datahubUrl,
-    store,
-    settingsApps: () => configuration.settings.trackedApps,
-    accountKey: () => (account.account === undefined ? undefined : accountKey(account.account)),
-  });
+  const scope = () => appScopeOf(account.account);
+  const provider = new AppsTreeProvider({ scope, store, settingsApps: () => configuration.settings.trackedApps });
   const view = deps.registrar.createTreeView(APPS_VIEW_ID, { treeDataProvider: provider });
 
   const update = () => {
+    // The first account to open a hub takes over the lists kept before they were per account.
+    const now = scope();
+    if (now !== undefined) void store.adoptLegacy(now).catch(() => undefined);
     provider.refresh();
     void vscode.commands.executeCommand('setContext', 'scrapedeck.hasTrackedApps', provider.tracked().length > 0);
   };

@@ -99,9 +99,11 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.screenshot('runs-1-extracting');
 
     await wb.inlineAction(row, 'Stop Run…');
-    await wb.dialogButton('Stop Run').waitFor();
+    await wb.dialogButton('Stop Run…').waitFor();
     await wb.screenshot('runs-2-stop-asks');
-    await wb.dialogButton('Stop Run').click();
+    await wb.dialogButton('Stop Run…').click();
+    // Like Remove Data and Deprecate: the button leads to the name typed out (Enter alone stops nothing).
+    await wb.answerInput(`Stop the Run of “${idle.taskName}” (2/2)`, idle.taskName);
     await row.locator('.label-description').filter({ hasText: /Stopped/ }).waitFor();
     await wb.screenshot('runs-3-stopped');
     const after = await sandboxCall<{ taskId: string; status: string }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [idle.taskId] });
@@ -121,6 +123,15 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.locator('.view-lines').filter({ hasText: (loop.loopItems ?? [])[0] ?? '' }).waitFor();
     await wb.screenshot('runs-4-url-list');
+
+    // A line to fix: Ctrl+S says so in one sentence (the document's name, not its address) and sends nothing.
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('https://shop.example.com/e2e/ok\nshop.example.com/no-scheme\n');
+    await page.keyboard.press('Control+S');
+    await wb.notification(/was not saved: 1 line needs fixing first \(it is underlined\); nothing was sent\./).waitFor();
+    await wb.screenshot('runs-4b-url-list-line-to-fix');
+    await wb.clearNotifications();
 
     const mine = ['https://shop.example.com/e2e/1', 'https://shop.example.com/e2e/2'];
     await editor.click();

@@ -48,7 +48,9 @@ async function prepare(api: ScrapedeckTestApi, name: string, input: object): Pro
   }
 }
 
-const text = (m: string | vscode.MarkdownString | undefined): string => (m === undefined ? '' : typeof m === 'string' ? m : m.value);
+/** A confirmation as the person reads it: a MarkdownString's escapes and hard breaks undone. */
+const text = (m: string | vscode.MarkdownString | undefined): string =>
+  m === undefined ? '' : typeof m === 'string' ? m : m.value.replace(/ {2}\n/g, '\n').replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 describe('Agent tools and the MCP server definition (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;

@@ -261,7 +261,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     assert.deepEqual(declined.seen.modal?.buttons, ['Remove Data…']);
     assert.equal(declined.seen.input, undefined, 'no name asked after Cancel');
 
-    const wrong = await ask('Remove Data…', `${taskName} `);
+    const wrong = await ask('Remove Data…', `${taskName}x`);
     assert.equal(wrong.outcome, 'mismatch');
     assert.notEqual(wrong.seen.input?.validateInput?.('nope'), undefined);
     assert.equal(wrong.seen.input?.validateInput?.(taskName), undefined);
@@ -278,6 +278,28 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const empty = await exportTo(arg, 'emptied.csv');
     assert.equal(empty.reply.outcome, 'empty');
     assert.equal(existsSync(path.join(ws.fsPath, 'emptied.csv')), false);
+  });
+
+  it('Remove Data… names the task as the service does (not as the caller passed it); an id the account does not have is refused unasked', async () => {
+    const arg = await node(withRows[2]);
+    const asked: string[] = [];
+    const { messages, stop } = recordMessages(api);
+    const restore = replaceUi(api, {
+      showModalWarning: (message) => {
+        asked.push(message);
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      assert.equal(await run<string>('scrapedeck.data.remove', { taskId: arg.task.taskId, taskName: 'Harmless test task' }), 'declined');
+      assert.deepEqual(asked, [`Remove all data of “${arg.task.taskName}”?`]);
+      assert.equal(await run<string>('scrapedeck.data.remove', { taskId: 'no-such-task-0000', taskName: 'Ghost task' }), 'unknown-task');
+      assert.equal(asked.length, 1, 'nothing asked for an id the account does not have');
+      assert.ok(messages.some((m) => m.text === 'This account has no task with the id no-such-task-0000, so nothing was removed.'), JSON.stringify(messages));
+    } finally {
+      restore();
+      stop();
+    }
   });
 
   it('a refusal names the task and offers the request ID (a task the account does not have); nothing is written', async () => {

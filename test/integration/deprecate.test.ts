@@ -46,7 +46,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
    * Runs the deprecate command on a node with the modal answered by `answer` and the input boxes
    * that follow answered by `inputs` (by default, when the modal was accepted: the typed reference).
    */
-  const deprecate = async (ref: string, answer: string | undefined, inputs: InputAnswer[] = answer === 'Deprecate' ? [ref] : []) => {
+  const deprecate = async (ref: string, answer: string | undefined, inputs: InputAnswer[] = answer === 'Deprecate…' ? [ref] : []) => {
     const modals: { message: string; detail: string; buttons: string[] }[] = [];
     const restore = replaceUi(api, {
       showModalWarning: (message, detail, ...buttons) => {
@@ -114,11 +114,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
   it('Enter alone never deprecates: after the modal the reference must be typed; Escape or another name sends nothing', async () => {
     const before = deprecateCalls();
     for (const typed of [undefined, '', 'ada/price-tracke', 'ada/news-digest']) {
-      const { outcome, asked } = await deprecate('ada/price-tracker', 'Deprecate', [typed]);
+      const { outcome, asked } = await deprecate('ada/price-tracker', 'Deprecate…', [typed]);
       assert.equal(outcome, 'declined', `typed ${JSON.stringify(typed)}`);
       assert.equal(asked.length, 1);
     }
-    const { asked } = await deprecate('ada/price-tracker', 'Deprecate', [undefined]);
+    const { asked } = await deprecate('ada/price-tracker', 'Deprecate…', [undefined]);
     const box = asked[0];
     assert.ok(box);
     assert.match(box.title ?? '', /ada\/price-tracker/);
@@ -129,11 +129,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
   });
 
-  it('the modal says what deprecation means and offers exactly "Deprecate"', async () => {
+  it('the modal says what deprecation means and offers exactly "Deprecate…" (VS Code adds its Cancel)', async () => {
     const { modals } = await deprecate('ada/price-tracker', undefined);
     const modal = modals[0];
     assert.ok(modal);
-    assert.deepEqual(modal.buttons, ['Deprecate']);
+    assert.deepEqual(modal.buttons, ['Deprecate…']);
     assert.match(modal.message, /ada\/price-tracker/);
     for (const phrase of [/no longer maintained/, /leaves market search/, /releases .* rejected/, /Runs .* still allowed/, /readable/, /Supply is not cut/, /undeprecate/]) {
       assert.match(modal.detail, phrase);
@@ -145,7 +145,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     const { messages, stop } = recordMessages(api);
     let outcome: string;
     try {
-      ({ outcome } = await deprecate('ada/price-tracker', 'Deprecate'));
+      ({ outcome } = await deprecate('ada/price-tracker', 'Deprecate…'));
     } finally {
       stop();
     }
@@ -166,9 +166,9 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
   it('an app without releases reads "no version"; deprecating it twice is harmless', async () => {
     const { messages, stop } = recordMessages(api);
     try {
-      assert.equal((await deprecate('ada/news-digest', 'Deprecate')).outcome, 'deprecated');
+      assert.equal((await deprecate('ada/news-digest', 'Deprecate…')).outcome, 'deprecated');
       // The palette path: deprecate again by ref (the menu hides it once deprecated).
-      const restore = replaceUi(api, { showModalWarning: () => Promise.resolve('Deprecate') });
+      const restore = replaceUi(api, { showModalWarning: () => Promise.resolve('Deprecate…') });
       const typed = answerInputs(api, ['ada/news-digest']);
       try {
         assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'ada/news-digest'), 'deprecated');
@@ -187,7 +187,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
   it('an app the hub says it does not have (for this account): 404 explained with its request ID, marked unknown, no Deprecate', async () => {
     const { messages, stop } = recordMessages(api);
     try {
-      assert.equal((await deprecate('grace/review-miner', 'Deprecate')).outcome, 'not-found');
+      assert.equal((await deprecate('grace/review-miner', 'Deprecate…')).outcome, 'not-found');
     } finally {
       stop();
     }
@@ -261,7 +261,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     let outcome: string;
     let asked: { title?: string }[];
     try {
-      ({ outcome, asked } = await deprecate('ada/lead-finder', 'Deprecate', ['ada/lead-finder', 'not-a-valid-hub-key']));
+      ({ outcome, asked } = await deprecate('ada/lead-finder', 'Deprecate…', ['ada/lead-finder', 'not-a-valid-hub-key']));
     } finally {
       stop();
     }

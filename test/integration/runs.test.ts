@@ -1,6 +1,7 @@
 /**
  * Runs in a real VS Code against a sandbox on a clock the test moves: start -> the row spins and
- * counts rows -> the run ends -> a notification with the rows; stop (asked first, Enter-safe);
+ * counts rows -> the run ends -> a notification with the rows; stop (asked first, Enter-safe, by the
+ * service's name for the id);
  * a selection; a Standard account's refusal; statuses follow the account. Only the prompts'
  * answers are replaced; messages are recorded and still shown.
  */
@@ -10,7 +11,7 @@ import type { ScrapedeckTestApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/runs/runActions';
 import type { TasksNode } from '../../src/views/tasks/taskNodes';
 import { REFRESH_SECONDS, iconOf, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
-import { getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
+import { answerInputs, getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 
 const GROUP = 'Price monitoring';
 const RUN_MS = 31_000;
@@ -96,7 +97,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     }
   });
 
-  it('Stop Run asks first with Keep Running as the first button; declining sends nothing; stopping ends the run without a notice', async () => {
+  it('Stop Run asks like Remove Data and Deprecate: one action button and VS Code\'s Cancel, then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
     const task = (rows[2] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
     const running = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
@@ -113,12 +114,31 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
       assert.equal(declined.declined, true);
       assert.equal((await statusAtService(task.taskId))?.status, 'Extracting', 'nothing sent');
-      assert.deepEqual(asked[0]?.items, ['Keep Running', 'Stop Run'], 'the first (default) button keeps it running');
+      assert.deepEqual(asked[0]?.items, ['Stop Run…'], 'one action; VS Code adds its Cancel, the one way to say no');
       assert.match(asked[0]?.message ?? '', new RegExp(`Stop the run of “${task.taskName}”`));
       assert.match(asked[0]?.detail ?? '', /cannot be resumed/);
 
-      answer = 'Stop Run';
-      const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
+      // The action button only opens the second step: an empty box (Enter alone) or Escape stops nothing.
+      answer = 'Stop Run…';
+      const escaped = answerInputs(api, [undefined]);
+      try {
+        assert.equal(((await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome).declined, true);
+      } finally {
+        escaped.restore();
+      }
+      const box = escaped.asked[0];
+      assert.equal(box?.title, `Stop the Run of “${task.taskName}” (2/2)`);
+      assert.ok(box?.validateInput?.(''), 'Enter on an empty box is refused');
+      assert.equal(box?.validateInput?.(task.taskName), undefined);
+      assert.equal((await statusAtService(task.taskId))?.status, 'Extracting', 'nothing sent');
+
+      const typed = answerInputs(api, [task.taskName]);
+      let stopped: RunOutcome;
+      try {
+        stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
+      } finally {
+        typed.restore();
+      }
       assert.deepEqual(stopped.done, [task.taskId]);
       const row = await rowWhen(api, GROUP, task.taskId, 'the stopped state', (r) => iconOf(r) === 'debug-stop');
       assert.match(String(row.description), /^Stopped, \d+ rows?( · |$)/);
@@ -131,7 +151,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     }
   });
 
-  it('a selection starts together and stops with one question', async () => {
+  it('a selection starts together and stops with one question (the number of runs typed)', async () => {
     const [a, b] = [(rows[3] as Row).task, (rows[4] as Row).task];
     const rowA = await taskRow(api, GROUP, a.taskId);
     const rowB = await taskRow(api, GROUP, b.taskId);
@@ -142,19 +162,44 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const asked: string[] = [];
     const restore = replaceUi(api, {
       showModalWarning: (message, _detail, ...items) => {
-        asked.push(message);
-        return Promise.resolve(items[1]);
+        asked.push(message, ...items);
+        return Promise.resolve(items[0]);
       },
     });
+    const typed = answerInputs(api, ['2']);
     try {
       const a2 = await taskRow(api, GROUP, a.taskId);
       const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', a2, [a2, await taskRow(api, GROUP, b.taskId)])) as RunOutcome;
       assert.equal(stopped.done.length, 2);
-      assert.deepEqual(asked, ['Stop 2 runs?']);
+      assert.deepEqual(asked, ['Stop 2 runs?', 'Stop 2 Runs…']);
+      assert.equal(typed.asked[0]?.title, 'Stop 2 Runs (2/2)');
     } finally {
+      typed.restore();
       restore();
     }
     await rowWhen(api, GROUP, b.taskId, 'B stopped', (r) => iconOf(r) === 'debug-stop');
+  });
+
+  it('Stop Run names the task as the service does: a caller\'s made-up name is not shown, an id the account does not have is left alone', async () => {
+    const task = (rows[6] as Row).task;
+    await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
+    await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
+    const asked: string[] = [];
+    const restore = replaceUi(api, {
+      showModalWarning: (message) => {
+        asked.push(message);
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', { task: { taskId: task.taskId, taskName: 'Harmless test task' } })) as RunOutcome;
+      assert.equal(declined.declined, true);
+      assert.deepEqual(asked, [`Stop the run of “${task.taskName}”?`]);
+    } finally {
+      restore();
+    }
+    assert.equal((await statusAtService(task.taskId))?.status, 'Extracting');
+    await session.client('ada').stopTask(task.taskId);
   });
 
   it('with notifications turned off, a run that ends says nothing', async () => {

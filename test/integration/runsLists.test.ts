@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TaskActions } from '../../src/api/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
-import { getApi, labelOf, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
+import { getApi, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Lead generation';
 const OTHER_GROUP = 'News & media';
@@ -80,6 +80,39 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.equal(doc.getText(), `${(urlLoop.loopItems ?? []).join('\n')}\n`);
   });
 
+  it('a list is a “Scrapedeck List” document: where auto save is on, a list with lines to fix is not saved until they are fixed', async () => {
+    assert.equal(doc.languageId, 'scrapedeck-list');
+    assert.equal(vscode.workspace.getConfiguration('files', { uri: doc.uri, languageId: doc.languageId }).get('autoSaveWhenNoErrors'), true);
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await files.update('autoSaveDelay', 1000, vscode.ConfigurationTarget.Global);
+    // Every save VS Code tries reaches the list's file system; one that fails shows VS Code's
+    // "Failed to save … Unable to write file '<address>'".
+    const loops = api.runs.loops;
+    const writeFile = loops.writeFile.bind(loops);
+    let tried = 0;
+    loops.writeFile = (uri, content) => {
+      tried++;
+      return writeFile(uri, content);
+    };
+    try {
+      const sent = updates();
+      await setText(`https://ok.example/auto\nno-scheme.example/auto\n`);
+      await waitFor('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).length === 1);
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.equal(tried, 0, 'no save tried while a line needs fixing');
+      assert.equal(updates(), sent, 'nothing sent');
+      assert.ok(doc.isDirty);
+      await setText(`https://ok.example/auto\n`);
+      await waitFor('the auto save', () => !doc.isDirty, 15_000);
+      assert.equal(updates(), sent + 1, 'saved by itself once fixed');
+    } finally {
+      loops.writeFile = writeFile;
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('an invalid URL is marked on its line and the save sends nothing; the text stays as typed', async () => {
     const ref = new URLSearchParams(doc.uri.query);
     const before = await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? '');
@@ -93,6 +126,38 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.equal(updates(), sent, 'nothing sent');
     assert.ok(doc.isDirty, 'nothing typed is lost');
     assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? ''), before);
+  });
+
+  it('Ctrl+S on a list with bad lines (Save URL List): one sentence with the document\'s name and the count, not its address; nothing sent; the lines stay underlined', async () => {
+    const ref = new URLSearchParams(doc.uri.query);
+    await vscode.window.showTextDocument(doc);
+    await setText(`https://ok.example/a\nno-scheme.example/1\nhttps://ok.example/b\nalso bad\n`);
+    await waitFor('the diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 2);
+    const sent = updates();
+    const { messages, stop } = recordMessages(api);
+    try {
+      assert.equal(await vscode.commands.executeCommand('scrapedeck.runs.saveList'), false);
+    } finally {
+      stop();
+    }
+    const name = doc.uri.path.split('/').pop() ?? '';
+    assert.deepEqual(
+      messages.map((m) => [m.level, m.text, m.buttons]),
+      [['warning', `“${name}” was not saved: 2 lines need fixing first (they are underlined); nothing was sent.`, ['Show Problems']]],
+    );
+    assert.ok(name.includes(severalLoops.task.taskName));
+    for (const m of messages) assert.ok(!m.text.includes('scrapedeck:') && !m.text.includes(ref.get('actionId') ?? '-') && !m.text.includes(severalLoops.task.taskId), 'no address, no ids');
+    assert.equal(updates(), sent, 'nothing sent');
+    assert.ok(doc.isDirty, 'nothing typed is lost');
+    assert.equal(vscode.languages.getDiagnostics(doc.uri).length, 2, 'the lines stay underlined');
+  });
+
+  it('thousands of bad lines: 100 are marked, and one more counts the rest', async () => {
+    await setText(`${Array.from({ length: 3000 }, (_, i) => `bad line ${i}`).join('\n')}\n`);
+    await waitFor('the marks', () => vscode.languages.getDiagnostics(doc.uri).length === 101, 20_000);
+    const marks = vscode.languages.getDiagnostics(doc.uri);
+    assert.equal(marks[100]?.message, '2900 more lines need fixing from here on; only the first 100 are marked.');
+    assert.equal(marks[100]?.range.start.line, 100);
   });
 
   it('a valid list is saved and read back from the service', async () => {

@@ -41,8 +41,8 @@ describe('agents: tools that change something', function () {
 
   const confirmation = async (name: string, input: unknown) => {
     const call = tool(name).parse(input, english);
-    assert.ok(call.ok && call.confirm, `${name} is confirmed`);
-    return call.confirm(ctx());
+    assert.ok(call.ok && !call.readOnly, `${name} is confirmed`);
+    return (await call.plan(ctx())).confirmation;
   };
 
   it('start: confirmed with the real name, id, group, status and account; then runs; a second start is refused with its request id', async () => {

@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
 
 const manifestSchema = z.object({
-  bin: z.record(z.string(), z.string()),
+  bin: z.record(z.string(), z.string()).optional(),
   contributes: z.object({
     languageModelTools: z.array(z.object({ name: z.string() }).passthrough()),
     mcpServerDefinitionProviders: z.array(z.object({ id: z.string(), label: z.string() })),
@@ -50,9 +50,14 @@ describe('agents: package.json follows the tool table', () => {
     }
   });
 
-  it('offers the MCP server: the provider id the code registers, and `scrapedeck-mcp` runs dist/mcp.js', () => {
+  it('offers the MCP server: the provider id the code registers; dist/mcp.js is run by its path, never by a registry name', () => {
     assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id), [MCP_PROVIDER_ID]);
-    assert.equal(pkg.bin['scrapedeck-mcp'], './dist/mcp.js');
+    // A `bin` name invites `npx <name>`, which runs whatever the registry holds under that name.
+    assert.equal(pkg.bin, undefined);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    assert.doesNotMatch(readme, /npx scrapedeck/);
+    assert.match(readme, /`node <extension folder>\/dist\/mcp\.js`/);
+    assert.match(readme, /`--allow-changes`/);
     const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
     assert.match(ignore, /^!dist\/mcp\.js$/m, 'the .vsix carries the MCP server');
   });
@@ -66,14 +71,14 @@ describe('agents: the tool table', () => {
     assert.equal(new Set(AGENT_TOOLS.map((t) => t.reference)).size, names.length, 'reference names are unique');
   });
 
-  it('flags: reads are read-only; start changes something; stop and deprecate are destructive', () => {
+  it('flags: reads are read-only; every tool that changes something (start, stop, deprecate) is destructive', () => {
     const flags = Object.fromEntries(AGENT_TOOLS.map((t) => [t.name, [t.readOnly, t.destructive]]));
     assert.deepEqual(flags, {
       scrapedeck_list_tasks: [true, false],
       scrapedeck_task_analytics: [true, false],
       scrapedeck_task_health: [true, false],
       scrapedeck_run_status: [true, false],
-      scrapedeck_start_run: [false, false],
+      scrapedeck_start_run: [false, true],
       scrapedeck_stop_run: [false, true],
       scrapedeck_sample_rows: [true, false],
       scrapedeck_deprecate_app: [false, true],

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readMcpEnv } from '../../src/agents/mcpEnv';
+import { readMcpArgs, readMcpEnv } from '../../src/agents/mcpEnv';
 import { periodRange } from '../../src/agents/periods';
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckClient } from '../../src/api/client';
@@ -93,12 +93,12 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
     assert.equal(data.tasks[0]?.failures, Math.max(...failures.values()));
   });
 
-  it('"deprecate ada/lead-finder": deprecated at the hub (the client confirms first: destructiveHint)', async () => {
+  it('"deprecate ada/lead-finder" from a client that cannot ask: not done, and it says how to allow it (the consent rules: agents.mcpConsent.test.ts)', async () => {
     const before = sandbox.stats.byRoute['POST /datahub/v1/data-apps/{app_id}/deprecate'] ?? 0;
     const reply = await session.call('scrapedeck_deprecate_app', { app: 'ada/lead-finder' });
-    assert.equal(reply.isError, false, reply.text);
-    assert.match(reply.text, /^ada\/lead-finder is deprecated/);
-    assert.equal(sandbox.stats.byRoute['POST /datahub/v1/data-apps/{app_id}/deprecate'], before + 1);
+    assert.equal(reply.isError, true);
+    assert.match(reply.text, /^scrapedeck_deprecate_app would deprecate the data app ada\/lead-finder .*--allow-changes/);
+    assert.equal(sandbox.stats.byRoute['POST /datahub/v1/data-apps/{app_id}/deprecate'] ?? 0, before);
   });
 
   it('bad arguments and unknown tools are isError sentences, not protocol errors; nothing is sent', async () => {
@@ -206,3 +206,15 @@ function mtimes(p: string): number[] {
   const s = statSync(p);
   return s.isDirectory() ? readdirSync(p).flatMap((n) => mtimes(path.join(p, n))) : [s.mtimeMs];
 }
+
+describe('agents: the MCP server’s arguments', () => {
+  it('none, or --allow-changes', () => {
+    assert.deepEqual(readMcpArgs([]), { ok: true, allowChanges: false });
+    assert.deepEqual(readMcpArgs(['--allow-changes']), { ok: true, allowChanges: true });
+  });
+  it('anything else is refused by name (cut), so a misspelt flag is never taken for no flag', () => {
+    const r = readMcpArgs(['--allow-change', `--${'x'.repeat(100)}`]);
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.problem, /^The Scrapedeck MCP server is misconfigured: it takes no argument but --allow-changes, and was given "--allow-change", "--x{38}"\./);
+  });
+});

@@ -12,6 +12,9 @@ import { REDACTED, SecretSet, redact, redactHeaders } from '../../src/api/redact
 import { backoffDelay, parseRetryAfter, retryDelayFromBody } from '../../src/api/retry';
 import { APP_REF_RE } from '../../src/api/schemas';
 import { appRefPath, checkBaseUrl, isLoopbackHost, maskUserinfo } from '../../src/api/urls';
+import { findTool } from '../../src/agents/table';
+import { english } from '../../src/platform/errorText';
+import { RecordingServer } from './helpers/recordingServer';
 
 const isApiError = (kind: string, field?: string) => (e: unknown) =>
   e instanceof ApiError && e.kind === kind && (field === undefined || e.field === field);
@@ -90,6 +93,33 @@ describe('api: app references', () => {
       assert.throws(() => appRefPath(bad), isApiError('invalid-request', 'appRef'));
     });
   }
+  it('refuses a reference longer than 200 characters, quoting only its start (a megabyte is neither sent nor echoed)', async () => {
+    assert.equal(appRefPath(`ada/${'x'.repeat(196)}`).length, 200);
+    const huge = `ada/${'x'.repeat(1_000_000)}`;
+    assert.throws(() => appRefPath(huge), isApiError('invalid-request', 'appRef'));
+    let message = '';
+    try {
+      appRefPath(`ada/${'x'.repeat(197)}`);
+    } catch (e) {
+      message = e instanceof Error ? e.message : '';
+    }
+    assert.match(message, /^Invalid app reference "ada\/x{75}…": an app reference has at most 200 characters$/);
+    // Through the client: refused before any request, with the same short sentence.
+    const server = new RecordingServer();
+    await server.start();
+    const client = new ScrapedeckClient({ baseUrl: server.baseUrl, datahubUrl: `${server.baseUrl}/hub`, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_test_key_1234' }), env: {} });
+    try {
+      await assert.rejects(client.deprecateApp(huge), (e: unknown) => e instanceof Error && e.message.length < 200);
+      assert.deepEqual(server.seen, []);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+    // An agent's input is refused the same way, and its answer does not echo the reference.
+    const call = findTool('scrapedeck_deprecate_app')?.parse({ app: huge }, english);
+    assert.equal(call?.ok, false);
+    assert.ok(call !== undefined && !call.ok && call.text.length < 300 && /at most 200 characters/.test(call.text), call && !call.ok ? call.text.slice(0, 300) : '');
+  });
   it('still takes parts that merely contain dots', () => {
     assert.equal(appRefPath('my.org/app..v2'), 'my.org/app..v2');
     assert.equal(appRefPath('.hidden/x'), '.hidden/x');

@@ -1,10 +1,11 @@
 /**
  * Tracked apps and deprecation outcomes in plain Node: parsing refs from settings and storage,
- * grouping by namespace, persistence per hub (never lost by a bad entry), and the wording the
+ * grouping by namespace, persistence per hub and per account (never lost by a bad entry; older
+ * shared lists adopted once), and the wording the
  * nodes and messages use.
  */
 import * as assert from 'node:assert/strict';
-import { APP_STORE_KEY, AppStore, hubKey, parseStore, type MementoLike } from '../../src/apps/appStore';
+import { APP_STORE_KEY, AppStore, hubKey, LEGACY_APP_STORE_KEY, parseStore, type MementoLike } from '../../src/apps/appStore';
 import {
   confirmationText,
   deprecationDescription,
@@ -31,6 +32,8 @@ class MapMemento implements MementoLike {
 }
 
 const HUB = 'http://127.0.0.1:4000/datahub';
+const ADA = { hub: HUB, account: 'acct-ada' };
+const GRACE = { hub: HUB, account: 'acct-grace' };
 
 describe('apps: references and settings', () => {
   it('parses namespace/name, trimmed, and rejects everything else', () => {
@@ -79,63 +82,109 @@ describe('apps: store in globalState', () => {
     const store = new AppStore(m);
     let changes = 0;
     store.onDidChange(() => changes++);
-    assert.equal(await store.add(HUB, 'ada/price-tracker'), true);
-    assert.equal(await store.add(HUB, ' ada/price-tracker '), false);
-    assert.equal(await store.add(HUB, 'not a ref'), false);
-    assert.equal(await store.add(HUB, 'ada/news-digest'), true);
-    assert.deepEqual(store.apps(HUB), ['ada/price-tracker', 'ada/news-digest']);
-    assert.equal(await store.remove(HUB, 'ada/news-digest'), true);
-    assert.equal(await store.remove(HUB, 'ada/news-digest'), false);
+    assert.equal(await store.add(ADA, 'ada/price-tracker'), true);
+    assert.equal(await store.add(ADA, ' ada/price-tracker '), false);
+    assert.equal(await store.add(ADA, 'not a ref'), false);
+    assert.equal(await store.add(ADA, 'ada/news-digest'), true);
+    assert.deepEqual(store.apps(ADA), ['ada/price-tracker', 'ada/news-digest']);
+    assert.equal(await store.remove(ADA, 'ada/news-digest'), true);
+    assert.equal(await store.remove(ADA, 'ada/news-digest'), false);
     assert.equal(changes, 3);
     // Survives a restart: a new store over the same memento.
-    assert.deepEqual(new AppStore(m).apps(HUB), ['ada/price-tracker']);
+    assert.deepEqual(new AppStore(m).apps(ADA), ['ada/price-tracker']);
   });
 
   it('keeps apps per hub, with equivalent URLs sharing one key', async () => {
     const store = new AppStore(new MapMemento());
-    await store.add(HUB, 'ada/a');
-    await store.add('https://hub.example.com/', 'acme/b');
-    assert.deepEqual(store.apps(`${HUB}/`), ['ada/a']);
-    assert.deepEqual(store.apps('HTTPS://HUB.example.com'), ['acme/b']);
+    await store.add(ADA, 'ada/a');
+    await store.add({ ...ADA, hub: 'https://hub.example.com/' }, 'acme/b');
+    assert.deepEqual(store.apps({ ...ADA, hub: `${HUB}/` }), ['ada/a']);
+    assert.deepEqual(store.apps({ ...ADA, hub: 'HTTPS://HUB.example.com' }), ['acme/b']);
     assert.equal(hubKey('https://Hub.Example.com/x/'), 'https://hub.example.com/x');
+  });
+
+  it('keeps what each account added and was told apart: another account at the same hub sees none of it', async () => {
+    const m = new MapMemento();
+    const store = new AppStore(m);
+    await store.add(ADA, 'ada/price-tracker');
+    await store.recordDeprecation(ADA, 'ada/price-tracker', { status: 'deprecated', version: '1.2.0', missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'], at: 9 });
+    await store.recordDeprecation(ADA, 'shared/from-settings', { status: 'deprecated', missingSecrets: [], at: 9 });
+    await store.recordNotFound(ADA, 'grace/review-miner', { at: 3, requestId: 'r-1' });
+    const again = new AppStore(m);
+    assert.deepEqual(again.apps(GRACE), []);
+    assert.equal(again.deprecation(GRACE, 'ada/price-tracker'), undefined);
+    assert.equal(again.deprecation(GRACE, 'shared/from-settings'), undefined, 'an app both see: its outcome is the account’s');
+    assert.equal(again.notFound(GRACE, 'grace/review-miner'), undefined, 'another account may be the author');
+    assert.deepEqual(again.apps(ADA), ['ada/price-tracker']);
+    assert.deepEqual(again.deprecation(ADA, 'ada/price-tracker')?.missingSecrets, ['PROXY_TOKEN', 'SLACK_WEBHOOK']);
+    assert.deepEqual(again.notFound(ADA, 'grace/review-miner'), { at: 3, requestId: 'r-1' });
+    await again.add(GRACE, 'grace/review-miner');
+    assert.deepEqual(again.apps(ADA), ['ada/price-tracker'], 'grace’s add is hers');
+  });
+
+  it('lists kept before accounts were told apart: adopted once per hub by the first account, left in place for older versions', async () => {
+    const m = new MapMemento();
+    const legacy = {
+      version: 1,
+      hubs: {
+        [hubKey(HUB)]: {
+          apps: ['ada/price-tracker', 'ada/ghost'],
+          deprecations: { 'ada/price-tracker': { status: 'deprecated', version: '1.0.0', missingSecrets: [], at: 5 } },
+          notFound: { 'ada/ghost': { at: 4, account: ADA.account }, 'grace/x': { at: 4, account: GRACE.account } },
+        },
+      },
+    };
+    m.map.set(LEGACY_APP_STORE_KEY, legacy);
+    const store = new AppStore(m);
+    assert.deepEqual(store.apps(ADA), [], 'not shown to anyone before it is adopted');
+    assert.equal(await store.adoptLegacy(ADA), true);
+    assert.deepEqual(store.apps(ADA), ['ada/price-tracker', 'ada/ghost']);
+    assert.equal(store.deprecation(ADA, 'ada/price-tracker')?.version, '1.0.0');
+    assert.deepEqual(store.notFound(ADA, 'ada/ghost'), { at: 4 });
+    assert.equal(store.notFound(ADA, 'grace/x'), undefined, 'a mark recorded for another account is not adopted');
+    assert.equal(await store.adoptLegacy(GRACE), false, 'once per hub');
+    assert.deepEqual(store.apps(GRACE), []);
+    assert.deepEqual(m.get(LEGACY_APP_STORE_KEY), legacy, 'the older key is left as it was');
   });
 
   it('serialises concurrent changes so none is lost', async () => {
     const store = new AppStore(new MapMemento());
-    await Promise.all(['a/1', 'a/2', 'a/3', 'a/4'].map((r) => store.add(HUB, r)));
-    assert.deepEqual(store.apps(HUB).sort(), ['a/1', 'a/2', 'a/3', 'a/4']);
+    await Promise.all(['a/1', 'a/2', 'a/3', 'a/4'].map((r) => store.add(ADA, r)));
+    assert.deepEqual(store.apps(ADA).sort(), ['a/1', 'a/2', 'a/3', 'a/4']);
   });
 
   it('a failed write rejects, keeps what was stored, and later writes still work', async () => {
     const m = new MapMemento();
     const store = new AppStore(m);
-    await store.add(HUB, 'ada/a');
+    await store.add(ADA, 'ada/a');
     m.failWrites = true;
-    await assert.rejects(store.add(HUB, 'ada/b'), /disk full/);
+    await assert.rejects(store.add(ADA, 'ada/b'), /disk full/);
     m.failWrites = false;
-    assert.deepEqual(store.apps(HUB), ['ada/a']);
-    assert.equal(await store.add(HUB, 'ada/c'), true);
-    assert.deepEqual(store.apps(HUB), ['ada/a', 'ada/c']);
+    assert.deepEqual(store.apps(ADA), ['ada/a']);
+    assert.equal(await store.add(ADA, 'ada/c'), true);
+    assert.deepEqual(store.apps(ADA), ['ada/a', 'ada/c']);
   });
 
   it('reads corrupt storage leniently: bad entries dropped, good ones kept', () => {
     const parsed = parseStore({
-      version: 1,
+      version: 2,
       hubs: {
         [hubKey(HUB)]: {
-          apps: ['ada/a', 12, 'bad', 'ada/a', 'ada/b'],
-          deprecations: {
-            'ada/a': { status: 'deprecated', version: '1.0.0', missingSecrets: [], at: 5 },
-            'ada/b': { status: 3 },
-            nope: { status: 'deprecated', at: 1 },
+          [ADA.account]: {
+            apps: ['ada/a', 12, 'bad', 'ada/a', 'ada/b'],
+            deprecations: {
+              'ada/a': { status: 'deprecated', version: '1.0.0', missingSecrets: [], at: 5 },
+              'ada/b': { status: 3 },
+              nope: { status: 'deprecated', at: 1 },
+            },
           },
+          other: 'garbage',
         },
-        other: 'garbage',
       },
     });
-    assert.deepEqual(parsed.hubs[hubKey(HUB)]?.apps, ['ada/a', 'ada/b']);
-    assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.deprecations ?? {}), ['ada/a']);
-    assert.equal(parsed.hubs.other, undefined);
+    assert.deepEqual(parsed.hubs[hubKey(HUB)]?.[ADA.account]?.apps, ['ada/a', 'ada/b']);
+    assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.[ADA.account]?.deprecations ?? {}), ['ada/a']);
+    assert.equal(parsed.hubs[hubKey(HUB)]?.other, undefined);
     assert.deepEqual(parseStore('nonsense').hubs, {});
     assert.deepEqual(parseStore(undefined).hubs, {});
   });
@@ -143,14 +192,14 @@ describe('apps: store in globalState', () => {
   it('remembers the deprecation outcome, also after stop tracking and re-adding', async () => {
     const m = new MapMemento();
     const store = new AppStore(m);
-    await store.add(HUB, 'ada/a');
+    await store.add(ADA, 'ada/a');
     const rec = recordFromResult({ app_name: 'a', namespace: 'ada', version: '1.2.0', status: 'deprecated', missing_secrets: ['X'] }, 1000);
-    await store.recordDeprecation(HUB, 'ada/a', rec);
+    await store.recordDeprecation(ADA, 'ada/a', rec);
     const again = new AppStore(m);
-    assert.deepEqual(again.deprecation(HUB, 'ada/a'), { status: 'deprecated', version: '1.2.0', missingSecrets: ['X'], at: 1000 });
-    await again.remove(HUB, 'ada/a');
-    await again.add(HUB, 'ada/a');
-    assert.equal(again.deprecation(HUB, 'ada/a')?.status, 'deprecated');
+    assert.deepEqual(again.deprecation(ADA, 'ada/a'), { status: 'deprecated', version: '1.2.0', missingSecrets: ['X'], at: 1000 });
+    await again.remove(ADA, 'ada/a');
+    await again.add(ADA, 'ada/a');
+    assert.equal(again.deprecation(ADA, 'ada/a')?.status, 'deprecated');
     assert.equal(m.get(APP_STORE_KEY) !== undefined, true);
   });
 });
@@ -159,24 +208,24 @@ describe('apps: an app the hub says does not exist (404)', () => {
   it('is marked for the account that asked, forgotten on stop tracking or adding again', async () => {
     const m = new MapMemento();
     const store = new AppStore(m);
-    await store.add(HUB, 'ada/ghost');
-    await store.recordNotFound(HUB, 'ada/ghost', { at: 5, account: 'acct-1', requestId: 'req-9' });
-    assert.deepEqual(new AppStore(m).notFound(HUB, 'ada/ghost', 'acct-1'), { at: 5, account: 'acct-1', requestId: 'req-9' });
-    assert.equal(store.notFound(HUB, 'ada/ghost', 'acct-2'), undefined, 'another account may be the author');
-    await store.remove(HUB, 'ada/ghost');
-    await store.add(HUB, 'ada/ghost');
-    assert.equal(store.notFound(HUB, 'ada/ghost', 'acct-1'), undefined, 'adding again asks the hub again');
+    await store.add(ADA, 'ada/ghost');
+    await store.recordNotFound(ADA, 'ada/ghost', { at: 5, requestId: 'req-9' });
+    assert.deepEqual(new AppStore(m).notFound(ADA, 'ada/ghost'), { at: 5, requestId: 'req-9' });
+    assert.equal(store.notFound(GRACE, 'ada/ghost'), undefined, 'another account may be the author');
+    await store.remove(ADA, 'ada/ghost');
+    await store.add(ADA, 'ada/ghost');
+    assert.equal(store.notFound(ADA, 'ada/ghost'), undefined, 'adding again asks the hub again');
   });
 
   it('a later deprecation replaces the mark; a corrupt mark is dropped, the rest kept', async () => {
     const m = new MapMemento();
     const store = new AppStore(m);
-    await store.add(HUB, 'ada/a');
-    await store.recordNotFound(HUB, 'ada/a', { at: 1, account: 'x' });
-    await store.recordDeprecation(HUB, 'ada/a', { status: 'deprecated', missingSecrets: [], at: 2 });
-    assert.equal(store.notFound(HUB, 'ada/a', 'x'), undefined);
-    const parsed = parseStore({ hubs: { [hubKey(HUB)]: { apps: ['ada/a'], deprecations: {}, notFound: { 'ada/a': { at: 'soon' }, 'ada/b': { at: 3, account: 'x' } } } } });
-    assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.notFound ?? {}), ['ada/b']);
+    await store.add(ADA, 'ada/a');
+    await store.recordNotFound(ADA, 'ada/a', { at: 1 });
+    await store.recordDeprecation(ADA, 'ada/a', { status: 'deprecated', missingSecrets: [], at: 2 });
+    assert.equal(store.notFound(ADA, 'ada/a'), undefined);
+    const parsed = parseStore({ hubs: { [hubKey(HUB)]: { [ADA.account]: { apps: ['ada/a'], deprecations: {}, notFound: { 'ada/a': { at: 'soon' }, 'ada/b': { at: 3 } } } } } });
+    assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.[ADA.account]?.notFound ?? {}), ['ada/b']);
   });
 });
 

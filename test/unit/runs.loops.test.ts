@@ -5,7 +5,7 @@
  * round-trips and refuses what Scrapedeck did not make.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_LOOP_ITEMS, decideSave, isUrlList, loopText, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
+import { MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, decideSave, isUrlList, loopText, markedProblems, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
 import { loopFileName, loopQuery, parseLoopRef } from '../../src/runs/loopUri';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
@@ -45,6 +45,21 @@ describe('runs: loop items as text', () => {
   it('urlProblem accepts http(s) URLs with ports, paths, queries and non-Latin text', () => {
     for (const ok of ['http://localhost:8080/x', 'https://例え.jp/パス?q=1#f', 'https://a.example/?q=a,b']) assert.equal(urlProblem(ok, t), undefined, ok);
     for (const bad of ['javascript:alert(1)', 'https:///nohost', '//a.example', 'https://a.example/\u0000']) assert.notEqual(urlProblem(bad, t), undefined, bad);
+  });
+});
+
+describe('runs: how many problems a list marks', () => {
+  it('5,000 bad lines: the first 100 marked on their lines, and one more mark counting the rest', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `not a url ${i}`).join('\n');
+    const { problems } = parseLoopText(text, 'URLList', t);
+    assert.equal(problems.length, 5000);
+    const marked = markedProblems(problems, t);
+    assert.equal(marked.length, MAX_MARKED_PROBLEMS + 1);
+    assert.deepEqual(marked.slice(0, MAX_MARKED_PROBLEMS), problems.slice(0, MAX_MARKED_PROBLEMS));
+    assert.equal(marked[MAX_MARKED_PROBLEMS]?.line, 100);
+    assert.equal(marked[MAX_MARKED_PROBLEMS]?.message, '4900 more lines need fixing from here on; only the first 100 are marked.');
+    assert.equal(markedProblems(problems.slice(0, 101), t)[100]?.message, '1 more line needs fixing; only the first 100 are marked.');
+    assert.deepEqual(markedProblems(problems.slice(0, 100), t), problems.slice(0, 100));
   });
 });
 

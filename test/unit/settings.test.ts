@@ -1,5 +1,7 @@
 /** The settings rules (src/platform/settings.ts): good values used, bad ones named and not used. */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -194,5 +196,18 @@ describe('settings validation against the sandbox', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('settings a workspace cannot set', () => {
+  // What decides where credentials go, or is sent with them, is read from User settings only:
+  // VS Code ignores a workspace's (or folder's) value of an `application` setting.
+  const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  const scopeOf = (key: string) => manifest.contributes.configuration.properties[key]?.scope;
+
+  it('the addresses, the proxy and the external user id (a header sent with the credentials) are application settings', () => {
+    for (const key of ['scrapedeck.baseUrl', 'scrapedeck.datahubUrl', 'scrapedeck.proxy', 'scrapedeck.externalUserId']) assert.equal(scopeOf(key), 'application', key);
   });
 });

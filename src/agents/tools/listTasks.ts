@@ -23,7 +23,6 @@ export const listTasksTool = defineTool({
     'Returns the number of matching tasks, one page of them (taskId, taskName, group) and every group with its number of matching tasks; when more match than were returned, nextOffset says where the next page starts. ' +
     'Use it first to find task ids for the other Scrapedeck tools (analytics, run status, start or stop a run, sample rows).',
   readOnly: true,
-  destructive: false,
   idempotent: true,
   input,
   progress: (i, t) => (i.query ? t('Finding Scrapedeck tasks named like “{0}”…', i.query) : t('Listing Scrapedeck tasks…')),

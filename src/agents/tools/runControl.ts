@@ -1,15 +1,17 @@
 /**
- * scrapedeck_start_run and scrapedeck_stop_run. Both change something, so both are confirmed first
- * with the task's real name, group and current status, read from the service (never the name a
- * model supplied). Neither is retried after the request may have reached the service: the
- * client's `maybeApplied` message says to check the status first.
+ * scrapedeck_start_run and scrapedeck_stop_run. Both change something, so both are planned first:
+ * the task is resolved (by id, or a unique name) and the confirmation shows its real name, group
+ * and current status, read from the service (never the name a model supplied), as plain text. The
+ * plan then acts on that task id only. Neither is retried after the request may have reached the
+ * service: the client's `maybeApplied` message says to check the status first.
  */
 import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
 import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { taskRefSchema } from '../inputs';
-import { defineTool, refusal, reply, type Confirmation, type ToolContext, type ToolReply } from '../tool';
+import { plainText } from '../../platform/plainText';
+import { defineTool, refusal, reply, type Plan, type ToolContext, type ToolReply } from '../tool';
 
 const input = z.object({ task: taskRefSchema }).strict();
 type Input = z.output<typeof input>;
@@ -26,12 +28,11 @@ export const startRunTool = defineTool({
     'Fails if the task is already running (status Extracting). Check progress afterwards with scrapedeck_run_status. Needs a Professional or Enterprise plan. ' +
     'To start several tasks, call it once per task.',
   readOnly: false,
-  destructive: false,
   idempotent: false,
   input,
-  progress: (i, t) => t('Starting a cloud run of {0}…', i.task),
-  confirm: (i, ctx) => confirmation('start', i, ctx),
-  run: (i, ctx) => act('start', i, ctx),
+  progress: (i, t) => t('Starting a cloud run of {0}…', plainText(i.task)),
+  intent: (i, t) => t('start a cloud run of the task “{0}”', plainText(i.task)),
+  plan: (i, ctx) => plan('start', i, ctx),
 });
 
 export const stopRunTool = defineTool({
@@ -43,44 +44,50 @@ export const stopRunTool = defineTool({
     'Stops the running cloud run of one Scrapedeck task, after the user confirms. Extraction ends at once; rows collected so far are kept and the run ends as Stopped. ' +
     'Fails if the task is not running. Needs a Professional or Enterprise plan.',
   readOnly: false,
-  destructive: true,
   idempotent: false,
   input,
-  progress: (i, t) => t('Stopping the cloud run of {0}…', i.task),
-  confirm: (i, ctx) => confirmation('stop', i, ctx),
-  run: (i, ctx) => act('stop', i, ctx),
+  progress: (i, t) => t('Stopping the cloud run of {0}…', plainText(i.task)),
+  intent: (i, t) => t('stop the cloud run of the task “{0}”', plainText(i.task)),
+  plan: (i, ctx) => plan('stop', i, ctx),
 });
 
 async function resolve(i: Input, ctx: ToolContext): Promise<CatalogTask> {
   return findTask(await loadCatalog(ctx.client, ctx), i.task, ctx.t);
 }
 
-/** What the person is asked. Reads only; when the task cannot be found it says nothing will happen. */
-async function confirmation(verb: Verb, i: Input, ctx: ToolContext): Promise<Confirmation> {
+/** Reads only. When the task cannot be found, the confirmation says nothing will happen, and nothing does. */
+async function plan(verb: Verb, i: Input, ctx: ToolContext): Promise<Plan> {
   const { t } = ctx;
   let task: CatalogTask;
   try {
     task = await resolve(i, ctx);
   } catch (e) {
-    const problem = catalogProblem(e, t('Could not look the task up'), ctx);
+    const problem = plainText(catalogProblem(e, t('Could not look the task up'), ctx), 600);
+    const refused = catalogProblem(e, verb === 'start' ? t('Could not find the task to start') : t('Could not find the task to stop'), ctx);
     return {
-      title: verb === 'start' ? t('Start a cloud run?') : t('Stop a cloud run?'),
-      message: t('{0} Nothing will be started or stopped: the call will fail without sending anything.', problem),
+      confirmation: {
+        title: verb === 'start' ? t('Start a cloud run?') : t('Stop a cloud run?'),
+        message: t('{0} Nothing will be started or stopped: the call will fail without sending anything.', problem),
+      },
+      target: undefined,
+      execute: () => Promise.resolve(refusal(refused)),
     };
   }
   const now = await currentStatus(task, ctx);
-  const where = t('Task “{0}” (id {1}) in the group “{2}”, account {3}.', task.taskName, task.taskId, task.groupName, ctx.accountLabel);
+  const name = plainText(task.taskName);
+  const where = t('Task “{0}” (id {1}) in the group “{2}”, account {3}.', name, plainText(task.taskId), plainText(task.groupName), plainText(ctx.accountLabel));
   const state = now === undefined ? '' : t('Its status now: {0}.', describe(now, t));
-  if (verb === 'start') {
-    return {
-      title: t('Start a cloud run of “{0}”?', task.taskName),
-      message: [where, state, t('Scrapedeck will start a cloud run of this task. The run collects new rows as a new batch, uses the plan’s cloud resources, and ends by itself (or when stopped).')].filter(Boolean).join(' '),
-    };
-  }
-  return {
-    title: t('Stop the cloud run of “{0}”?', task.taskName),
-    message: [where, state, t('Scrapedeck will stop this task’s run now. Rows collected so far are kept; the run ends as Stopped and does not resume by itself.')].filter(Boolean).join(' '),
-  };
+  const confirmation =
+    verb === 'start'
+      ? {
+          title: t('Start a cloud run of “{0}”?', name),
+          message: [where, state, t('Scrapedeck will start a cloud run of this task. The run collects new rows as a new batch, uses the plan’s cloud resources, and ends by itself (or when stopped).')].filter(Boolean).join(' '),
+        }
+      : {
+          title: t('Stop the cloud run of “{0}”?', name),
+          message: [where, state, t('Scrapedeck will stop this task’s run now. Rows collected so far are kept; the run ends as Stopped and does not resume by itself.')].filter(Boolean).join(' '),
+        };
+  return { confirmation, target: `task ${task.taskId}`, execute: (c) => act(verb, task, c) };
 }
 
 async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskRunStatus | undefined> {
@@ -92,17 +99,13 @@ async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskR
 }
 
 function describe(s: TaskRunStatus, t: ToolContext['t']): string {
-  return s.currentTotalExtractCount === null ? s.status : t('{0}, {1} rows in the current or last run', s.status, s.currentTotalExtractCount);
+  const status = plainText(s.status, 40);
+  return s.currentTotalExtractCount === null ? status : t('{0}, {1} rows in the current or last run', status, s.currentTotalExtractCount);
 }
 
-async function act(verb: Verb, i: Input, ctx: ToolContext): Promise<ToolReply> {
+/** Acts on the planned task, by its id: the name is not looked up again. */
+async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<ToolReply> {
   const { t } = ctx;
-  let task: CatalogTask;
-  try {
-    task = await resolve(i, ctx);
-  } catch (e) {
-    return refusal(catalogProblem(e, verb === 'start' ? t('Could not find the task to start') : t('Could not find the task to stop'), ctx));
-  }
   try {
     if (verb === 'start') await ctx.client.startTask(task.taskId, { signal: ctx.signal });
     else await ctx.client.stopTask(task.taskId, { signal: ctx.signal });

@@ -28,7 +28,6 @@ export const runStatusTool = defineTool({
     'Reads the cloud-run status of Scrapedeck tasks: status as the service sends it (Extracting means running; Stopped, Finished, Failed and others end a run), rows collected by the current or last run, how many times the task ran, its subtasks, and start/end/next-scheduled times (UTC, ISO 8601). ' +
     'Select tasks by ids/names, by group, by part of the name, or omit all for every task. Returns the number of tasks per status and at most `limit` tasks, running ones first. Needs a Professional or Enterprise plan.',
   readOnly: true,
-  destructive: false,
   idempotent: true,
   input,
   progress: (i, t) => (i.tasks ? t('Reading the run status of {0} Scrapedeck tasks…', i.tasks.length) : t('Reading the run status of Scrapedeck tasks…')),

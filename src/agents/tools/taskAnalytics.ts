@@ -51,7 +51,6 @@ export const taskAnalyticsTool = defineTool({
     'Select tasks by ids/names, by group, by part of the name, or omit all three for every task. Use period (today, yesterday, thisWeek, lastWeek, last7Days, last30Days, thisMonth, lastMonth) or start/end. ' +
     'Answers questions such as "which tasks failed most this week" (period thisWeek, sortBy failures). Returns at most `limit` ranked tasks with the total number of tasks that had records; null means not known, not zero.',
   readOnly: true,
-  destructive: false,
   idempotent: true,
   input,
   progress: (i, t) => t('Summarising Scrapedeck task analytics ({0})…', i.period ?? (i.start !== undefined ? `${i.start} – ${i.end ?? ''}` : 'last7Days')),

@@ -61,7 +61,6 @@ export const taskHealthTool = defineTool({
     'Returns the counts per verdict, the window dates, the thresholds and at most `limit` tasks needing attention (failing first, then slowing, then no runs) with their runs, failures, failure rate and average seconds now and before; moreNeedingAttention says how many were left out. ' +
     'Fails with the service’s message and a request id when the plan has no analytics (Free plan).',
   readOnly: true,
-  destructive: false,
   idempotent: true,
   input,
   progress: (i, t) => (i.task ? t('Judging the health of the Scrapedeck task “{0}”…', i.task) : t('Judging the health of Scrapedeck tasks…')),

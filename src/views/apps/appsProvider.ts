@@ -1,21 +1,21 @@
 /**
- * The Data Apps view's TreeDataProvider: tracked apps (added + from settings) grouped by
- * namespace, each showing its remembered deprecation, or that the hub said it has no such app for
- * this account. No requests: the spec has no read for apps; the hub tells only when deprecating.
+ * The Data Apps view's TreeDataProvider: tracked apps (the ones this account added, and those of
+ * the setting, shared by every account) grouped by namespace, each showing what the hub told this
+ * account about it: its deprecation, or that it has no such app for this account. Nothing another
+ * account added or was told shows here. No requests: the spec has no read for apps; the hub tells
+ * only when deprecating.
  */
 import * as vscode from 'vscode';
-import type { AppStore } from '../../apps/appStore';
+import type { AppScope, AppStore } from '../../apps/appStore';
 import { type TrackedApp, groupByNamespace, mergeTracked } from '../../apps/trackedApps';
 import { AppNode, type AppState, type AppsNode, NamespaceNode } from './appNodes';
 
 export interface AppsProviderDeps {
-  /** The hub in use; undefined while signed out or when no hub URL is set (the welcome explains). */
-  hubUrl(): string | undefined;
+  /** The signed-in account at its hub; undefined while signed out or when no hub URL is set (the welcome explains). */
+  scope(): AppScope | undefined;
   store: AppStore;
   /** Valid refs of the `scrapedeck.trackedApps` setting. */
   settingsApps(): readonly string[];
-  /** The signed-in account's key (`accountKey`): a hub's 404 is remembered per account. */
-  accountKey(): string | undefined;
 }
 
 export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vscode.Disposable {
@@ -28,9 +28,9 @@ export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vsco
 
   /** Every tracked app of the current hub, or [] when there is none. */
   tracked(): TrackedApp[] {
-    const hub = this.deps.hubUrl();
-    if (hub === undefined) return [];
-    return mergeTracked(this.deps.store.apps(hub), this.deps.settingsApps());
+    const scope = this.deps.scope();
+    if (scope === undefined) return [];
+    return mergeTracked(this.deps.store.apps(scope), this.deps.settingsApps());
   }
 
   find(ref: string): TrackedApp | undefined {
@@ -39,12 +39,11 @@ export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vsco
 
   stateOf(ref: string): AppState {
     if (this.busy.has(ref)) return { kind: 'busy' };
-    const hub = this.deps.hubUrl();
-    if (hub === undefined) return { kind: 'idle' };
-    const record = this.deps.store.deprecation(hub, ref);
+    const scope = this.deps.scope();
+    if (scope === undefined) return { kind: 'idle' };
+    const record = this.deps.store.deprecation(scope, ref);
     if (record) return { kind: 'deprecated', record };
-    const account = this.deps.accountKey();
-    const notFound = account === undefined ? undefined : this.deps.store.notFound(hub, ref, account);
+    const notFound = this.deps.store.notFound(scope, ref);
     return notFound ? { kind: 'unknown', mark: notFound } : { kind: 'idle' };
   }
 

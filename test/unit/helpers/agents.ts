@@ -30,11 +30,12 @@ export function contextFor(client: ScrapedeckClient, now: () => number, extra: P
   return { client, now, t: english, accountLabel: 'ada (test)', signInHint: SIGN_IN_HINT, ...extra };
 }
 
-/** Parses and runs; the input must be valid. */
+/** Parses and runs (a change: plans, then executes the plan, as an adapter does once the user agreed); the input must be valid. */
 export async function run(name: string, input: unknown, ctx: ToolContext): Promise<ToolReply> {
   const call = tool(name).parse(input, english);
   assert.ok(call.ok, `valid input for ${name}: ${call.ok ? '' : call.text}`);
-  return call.run(ctx);
+  if (call.readOnly) return call.run(ctx);
+  return (await call.plan(ctx)).execute(ctx);
 }
 
 /** The refusal of an input, which must be invalid. */

@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 export interface McpSession {
   client: Client;
@@ -18,10 +18,20 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function startMcpSession(script: string, env: Record<string, string>, cwd?: string): Promise<McpSession> {
+export interface McpSessionOptions {
+  cwd?: string;
+  /** The server's arguments after the script (e.g. `--allow-changes`). */
+  args?: string[];
+  /** Given: the client declares form elicitation and answers each request with this. */
+  elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+}
+
+export async function startMcpSession(script: string, env: Record<string, string>, cwdOrOptions?: string | McpSessionOptions): Promise<McpSession> {
+  const options: McpSessionOptions = typeof cwdOrOptions === 'string' ? { cwd: cwdOrOptions } : (cwdOrOptions ?? {});
+  const { cwd } = options;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [script],
+    args: [script, ...(options.args ?? [])],
     // Only what the server needs: no SCRAPEDECK_* from the machine running the tests.
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'pipe',
@@ -29,7 +39,9 @@ export async function startMcpSession(script: string, env: Record<string, string
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'scrapedeck-tests', version: '1.0.0' });
+  const elicit = options.elicit;
+  const client = new Client({ name: 'scrapedeck-tests', version: '1.0.0' }, elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } });
+  if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params));
   const stdout: string[] = [];
   const errors: string[] = [];
   await client.connect(transport);
