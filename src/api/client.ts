@@ -21,6 +21,7 @@ import { TaskOps } from './ops/tasks';
 import { TokenOps } from './ops/tokens';
 import { createDispatcher, proxyConfig, type Env } from './proxy';
 import { SecretSet, redact } from './redact';
+import { ServiceRoutes } from './serviceRoutes';
 import type { SubtaskPage, SubtaskStatus } from './runSchemas';
 import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas';
 import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './taskOpsSchemas';
@@ -59,6 +60,8 @@ export interface ClientOptions {
   random?: () => number;
   /** First back-off step (ms), doubled per retry. Default 200. */
   backoffBaseMs?: number;
+  /** What service addresses showed of uncertain routes (subtask spelling); share one between clients. Default: this client's own. */
+  routes?: ServiceRoutes;
 }
 
 export type { ApiResult, CallOptions } from './mainCaller';
@@ -119,7 +122,7 @@ export class ScrapedeckClient {
     this.hub = new HubOps(datahubUrl, this.transport, auth, this.secrets, assertOpen);
     this.tasks = new TaskOps(caller);
     this.analytics = new AnalyticsOps(caller, now);
-    this.runs = new RunOps(caller, now);
+    this.runs = new RunOps(caller, now, options.routes ?? new ServiceRoutes());
     this.data = new DataOps(caller);
   }
 

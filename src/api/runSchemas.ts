@@ -46,11 +46,18 @@ export const subtaskStatusResponseSchema = envelope(listOf(subtaskStatusSchema))
 
 /**
  * Start / stop subtasks. The published path is written `cloudextraction/subtasks{start}`; what
- * stands in the braces' place is not certain (one third-party client sends `subtasks:start`).
- * This is the one place it is written (the client sends it, the sandbox answers it): if the
- * service answers 404 there, change it here.
+ * stands in the braces' place is not certain: two public clients send `subtasks:start`, one sends
+ * `subtasks/start`. Both spellings are written here and nowhere else (the client sends them, the
+ * sandbox answers them). The client tries `colon` first; a route 404 makes it try the other once
+ * and remember, per service address, the one that worked (`ServiceRoutes`).
  */
-export const SUBTASK_ACTION_PATH = { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' } as const;
+export const SUBTASK_ACTION_PATHS = {
+  colon: { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' },
+  slash: { start: '/cloudextraction/subtasks/start', stop: '/cloudextraction/subtasks/stop' },
+} as const;
+export type SubtaskSpelling = keyof typeof SUBTASK_ACTION_PATHS;
+/** The spelling tried first at a service address nothing is known of. */
+export const SUBTASK_ACTION_PATH = SUBTASK_ACTION_PATHS.colon;
 
 export const taskIdsBodySchema = z.object({ taskIds: taskIdListSchema });
 export const taskIdBodySchema = z.object({ taskId: taskIdSchema });

@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
- *   [--run-seconds S] [--big-task-rows N] [--extra-tasks N]`
+ *   [--run-seconds S] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]`
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
  * logs go to stderr so stdout stays machine-readable.
  */
@@ -8,7 +8,7 @@ import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
 import type { SandboxInfo } from './info';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
-               [--run-seconds SECONDS] [--big-task-rows N] [--extra-tasks N] [--quiet]`;
+               [--run-seconds SECONDS] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash] [--quiet]`;
 
 interface Cli {
   options: SandboxOptions;
@@ -45,6 +45,12 @@ export function parseArgs(argv: string[]): Cli {
       case '--run-seconds': cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400); break;
       case '--big-task-rows': cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000); break;
       case '--extra-tasks': cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000); break;
+      case '--subtask-path': {
+        const v = value();
+        if (v !== 'both' && v !== 'colon' && v !== 'slash') fail(`--subtask-path needs both, colon or slash (got ${v ?? 'nothing'})`);
+        cli.options.subtaskSpelling = v;
+        break;
+      }
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown option ${flag}`);
     }

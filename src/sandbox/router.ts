@@ -4,7 +4,7 @@ import { errorReply, type Iface, type Reply } from './respond';
 import type { RouteRequest, SandboxState } from './state';
 import { handleAnalytics } from './routes/analytics';
 import { handleDeprecate } from './routes/hub';
-import { SUBTASK_ACTION_PATH } from '../api/runSchemas';
+import { SUBTASK_ACTION_PATHS } from '../api/runSchemas';
 import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
 import { handleCopy, handleMove } from './routes/organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';
@@ -37,12 +37,14 @@ function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], patte
 }
 
 /**
- * Start/stop subtasks: both readings of the published `subtasks{start}` answer (`subtasks:start`,
- * `subtasks/start`), and whatever SUBTASK_ACTION_PATH says, should it ever change.
+ * Start/stop subtasks: both published readings of `subtasks{start}` (`subtasks:start`,
+ * `subtasks/start`, a `:` sent encoded too). Which of them the sandbox answers is its
+ * `subtaskSpelling` behaviour (both by default); the other then gets the unknown-route 404.
  */
 function subtaskPattern(verb: 'start' | 'stop'): RegExp {
-  const own = SUBTASK_ACTION_PATH[verb].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${own})/?$`, 'i');
+  const escape = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const spelled = Object.values(SUBTASK_ACTION_PATHS).map((paths) => escape(paths[verb]));
+  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${spelled.join('|')})/?$`, 'i');
 }
 
 const ROUTES: Route[] = [
@@ -72,8 +74,8 @@ const ROUTES: Route[] = [
   op('POST', '/cloudextraction/start', handleStart),
   op('POST', '/cloudextraction/stop', handleStop),
   op('GET', '/cloudextraction/task/subtasks', handleSubtaskStatuses),
-  op('POST', SUBTASK_ACTION_PATH.start, handleSubtaskAction('start'), subtaskPattern('start')),
-  op('POST', SUBTASK_ACTION_PATH.stop, handleSubtaskAction('stop'), subtaskPattern('stop')),
+  op('POST', '/cloudextraction/subtasks{start}', handleSubtaskAction('start'), subtaskPattern('start')),
+  op('POST', '/cloudextraction/subtasks{stop}', handleSubtaskAction('stop'), subtaskPattern('stop')),
   op('POST', '/task/getActions', handleGetActions),
   op('POST', '/task/updateLoopItems', handleUpdateLoopItems),
   op('POST', '/task/updateActionProperties', handleUpdateActionProperties),

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/dates';
+import type { SubtaskSpelling } from '../api/runSchemas';
 import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
 import { FaultInjector, type Fault } from './faults';
@@ -46,6 +47,8 @@ export interface SandboxOptions {
   extraTasksOneMethod?: boolean;
   /** Those tasks are the demo account's only ones (an account of exactly that many tasks). */
   extraTasksOnly?: boolean;
+  /** Which spellings of start/stop subtasks the sandbox answers (default both). */
+  subtaskSpelling?: SubtaskSpelling | 'both';
 }
 
 export interface RunningSandbox {
@@ -122,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       runs: new RunBook({ seed, bornAt: now(), runSeconds: options.runSeconds ?? DEFAULTS.runSeconds, bigTaskRows }),
       loops: new LoopStore(seed),
     },
+    behaviour: { subtaskSpelling: options.subtaskSpelling ?? 'both' },
   };
 
   const delay = (ms: number): Promise<void> =>

@@ -7,8 +7,10 @@ import { inBatches, splitIds, type BatchedResult } from '../batches';
 import { isApiError, type ApiError } from '../errors';
 import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
 import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../opsSchemas';
+import type { ServiceRoutes } from '../serviceRoutes';
 import {
   SUBTASK_ACTION_PATH,
+  SUBTASK_ACTION_PATHS,
   subtaskPageSchema,
   subtaskStatusResponseSchema,
   subtasksBodySchema,
@@ -16,10 +18,11 @@ import {
   taskStatusV1ResponseSchema,
   taskStatusV2ResponseSchema,
   type SubtaskPage,
+  type SubtaskSpelling,
   type SubtaskStatus,
 } from '../runSchemas';
 
-export { SUBTASK_ACTION_PATH };
+export { SUBTASK_ACTION_PATH, SUBTASK_ACTION_PATHS };
 
 export const CLOUD_PLAN_NOTE = 'Cloud extraction needs a Professional or Enterprise plan.';
 
@@ -49,7 +52,16 @@ export interface TaskRunStatus {
  */
 export function isStatusV2Refused(e: ApiError): boolean {
   if (e.status === undefined || ![404, 405, 410, 501].includes(e.status)) return false;
-  return !(typeof e.code === 'string' && /task/i.test(e.code));
+  return !namesTask(e);
+}
+
+/** A 404 about the route (the path is unknown), not an error envelope naming the task. */
+export function isRouteNotFound(e: ApiError): boolean {
+  return e.status === 404 && !namesTask(e);
+}
+
+function namesTask(e: ApiError): boolean {
+  return typeof e.code === 'string' && /task/i.test(e.code);
 }
 
 export class RunOps {
@@ -59,6 +71,7 @@ export class RunOps {
   constructor(
     private readonly caller: MainCaller,
     private readonly now: () => number,
+    private readonly routes: ServiceRoutes,
   ) {}
 
   /**
@@ -152,20 +165,38 @@ export class RunOps {
     return { data: null, requestId: r.requestId };
   }
 
+  /**
+   * Start/stop subtasks at the spelling this address is known to answer (`colon` when nothing is
+   * known). A route 404 tries the other spelling once; the one that answers is remembered.
+   */
   private async subtaskAction(verb: 'start' | 'stop', taskId: string, subTaskIds: readonly string[], o: CallOptions): Promise<ApiResult<null>> {
     const body = checkRequest(subtasksBodySchema, { taskId, subTaskIds: [...new Set(subTaskIds)] }, `${verb} subtasks`);
-    const r = await this.caller.call(
-      {
-        method: 'POST',
-        path: SUBTASK_ACTION_PATH[verb],
-        body,
-        retry: 'unsent',
-        operation: `${verb} ${body.subTaskIds.length} subtask(s) of task ${body.taskId}`,
-        response: nullDataResponseSchema,
-        planNote: CLOUD_PLAN_NOTE,
-      },
-      o,
-    );
+    const base = this.caller.baseUrl;
+    const first: SubtaskSpelling = this.routes.subtaskSpelling(base) ?? 'colon';
+    const send = (spelling: SubtaskSpelling) =>
+      this.caller.call(
+        {
+          method: 'POST',
+          path: SUBTASK_ACTION_PATHS[spelling][verb],
+          body,
+          retry: 'unsent',
+          operation: `${verb} ${body.subTaskIds.length} subtask(s) of task ${body.taskId}`,
+          response: nullDataResponseSchema,
+          planNote: CLOUD_PLAN_NOTE,
+        },
+        o,
+      );
+    let spelling = first;
+    let r: ApiResult<unknown>;
+    try {
+      r = await send(first);
+    } catch (e) {
+      // A 404 means the service did nothing, so the other spelling may be sent without a double run.
+      if (!isApiError(e) || !isRouteNotFound(e)) throw e;
+      spelling = first === 'colon' ? 'slash' : 'colon';
+      r = await send(spelling);
+    }
+    this.routes.rememberSubtaskSpelling(base, spelling);
     return { data: null, requestId: r.requestId };
   }
 }

@@ -6,7 +6,7 @@
  */
 import { SERVICE_CODES } from '../../api/opsSchemas';
 import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/runSchemas';
-import { ok, type Reply } from '../respond';
+import { errorReply, ok, type Reply } from '../respond';
 import type { SeedAccount, SeedTask } from '../seed';
 import type { RouteRequest, SandboxState } from '../state';
 import { authorize, body, check, opsError, ownTask, queryOf } from './opsCommon';
@@ -85,8 +85,18 @@ export function handleSubtaskStatuses(req: RouteRequest, state: SandboxState): R
   return ok(subtasks.map((s) => ({ subTaskId: s.subTaskId, status: rt.subtaskStatus(s, now) })));
 }
 
+/** The spelling a request used: `subtasks/start` is `slash`, `subtasks:start` (or `%3A`) `colon`. */
+function spellingOf(pathname: string): 'colon' | 'slash' {
+  return /subtasks\/(?:start|stop)\/?$/i.test(pathname) ? 'slash' : 'colon';
+}
+
 export function handleSubtaskAction(verb: 'start' | 'stop') {
   return (req: RouteRequest, state: SandboxState): Reply => {
+    const accepted = state.behaviour.subtaskSpelling;
+    if (accepted !== 'both' && spellingOf(req.url.pathname) !== accepted) {
+      // As a service that knows only the other spelling answers: no such route.
+      return errorReply('main', 'not-found', `No route ${req.method} ${req.url.pathname}`);
+    }
     const account = authorize(req, state, 'cloud', verb === 'start' ? 'Start Subtasks' : 'Stop Subtasks');
     if (!account.ok) return account.reply;
     const b = body(req, subtasksBodySchema);
