@@ -23,7 +23,11 @@ export interface Subtask {
 }
 
 export interface Run {
+  /** The run's lot ("batch") number: up to 19 digits, beyond what a JSON number holds exactly. */
   lotNo: string;
+  /** When it was started (accepted); until `startedAt` it waits for a cloud node. */
+  acceptedAt: number;
+  /** When extraction began (or begins). */
   startedAt: number;
   endsAt: number;
   /** Rows collected by the natural end. */
@@ -37,8 +41,11 @@ export interface Run {
   end?: { at: number; status: string; rows: number };
 }
 
-/** Status values the sandbox sends (the service publishes `Extracting` and `Stopped`; the rest are the sandbox's). */
-export const RUN_STATUS = { extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
+/**
+ * Status values the sandbox sends: the service publishes `Extracting` and `Stopped`; public clients
+ * also read `Finished` and `Waiting` (queued for a cloud node); `Failed` is the sandbox's.
+ */
+export const RUN_STATUS = { waiting: 'Waiting', extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
 
 export interface Slice {
   from: number;
@@ -75,7 +82,12 @@ export class TaskRuntime {
   status(now: number): string {
     this.settle(now);
     if (!this.run) return RUN_STATUS.stopped;
-    return this.run.end?.status ?? RUN_STATUS.extracting;
+    return this.run.end?.status ?? (this.isQueued(now) ? RUN_STATUS.waiting : RUN_STATUS.extracting);
+  }
+
+  /** Started, still waiting for a cloud node (no rows yet). */
+  isQueued(now: number): boolean {
+    return this.isRunning(now) && now < (this.run as Run).startedAt;
   }
 
   /** Rows the current or last run collected by `now`. */
@@ -117,6 +129,7 @@ export class TaskRuntime {
   subtaskStatus(s: Subtask, now: number): string {
     this.settle(now);
     if (s.stoppedAt !== null) return RUN_STATUS.stopped;
+    if (this.isQueued(now)) return RUN_STATUS.waiting;
     if (now < s.endsAt) return RUN_STATUS.extracting;
     const run = this.run as Run;
     const last = run.subtasks[run.subtasks.length - 1] === s;

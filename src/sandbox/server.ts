@@ -12,11 +12,11 @@ import { TokenStore } from './auth';
 import { FaultInjector, type Fault } from './faults';
 import type { SandboxInfo } from './info';
 import { RateLimiter } from './rateLimit';
-import { buildDailyRecords } from './records';
+import { buildDailyRecords, cloudHistories, type CloudHistory } from './records';
 import { errorReply, retryAfter, type Iface, type Reply } from './respond';
 import { DATAHUB_PREFIX, matchRoute } from './router';
 import { LoopStore } from './loops';
-import { DEFAULT_RUN_SECONDS, RunBook } from './runBook';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './runBook';
 import { buildWorld, publicAccount } from './seed';
 import { TaskIndex } from './taskIndex';
 import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state';
@@ -49,6 +49,10 @@ export interface SandboxOptions {
   extraTasksOnly?: boolean;
   /** Which spellings of start/stop subtasks the sandbox answers (default both). */
   subtaskSpelling?: SubtaskSpelling | 'both';
+  /** How long a started run waits for a cloud node (`Waiting`) before it extracts, in seconds (default 5; 0: at once). */
+  queueSeconds?: number;
+  /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, default, as published) or answered `Stopped` with 0 runs. */
+  neverRun?: 'omit' | 'stopped';
 }
 
 export interface RunningSandbox {
@@ -57,7 +61,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS } as const;
+export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS, queueSeconds: DEFAULT_QUEUE_SECONDS } as const;
 const MAX_BODY_BYTES = 1_000_000;
 
 function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
@@ -96,12 +100,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true });
   // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
   // filter, bucket and page.
-  let engine: { today: string; query: (q: RecordQuery) => RecordPage } | undefined;
-  const currentEngine = (): { today: string; query: (q: RecordQuery) => RecordPage } => {
+  type Engine = { today: string; query: (q: RecordQuery) => RecordPage; cloud: Map<string, CloudHistory> };
+  let engine: Engine | undefined;
+  const currentEngine = (): Engine => {
     const today = todayUtc(new Date(now()));
     if (engine?.today !== today) {
       const records: RecordStore = new Map(world.accounts.map((a) => [a.userId, buildDailyRecords(seed, a, today)]));
-      engine = { today, query: recordQuery(records) };
+      // The run history of each task follows what its records say of its cloud runs.
+      const cloud = new Map([...records.values()].flatMap((list) => [...cloudHistories(list)]));
+      engine = { today, query: recordQuery(records), cloud };
     }
     return engine;
   };
@@ -122,10 +129,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     info: { baseUrl: '', datahubUrl: '', accounts: world.accounts.map(publicAccount) },
     ops: {
       tasks: new TaskIndex(world),
-      runs: new RunBook({ seed, bornAt: now(), runSeconds: options.runSeconds ?? DEFAULTS.runSeconds, bigTaskRows }),
+      runs: new RunBook({
+        seed,
+        bornAt: now(),
+        runSeconds: options.runSeconds ?? DEFAULTS.runSeconds,
+        queueSeconds: options.queueSeconds ?? DEFAULTS.queueSeconds,
+        bigTaskRows,
+        history: (taskId) => currentEngine().cloud.get(taskId),
+      }),
       loops: new LoopStore(seed),
     },
-    behaviour: { subtaskSpelling: options.subtaskSpelling ?? 'both' },
+    behaviour: { subtaskSpelling: options.subtaskSpelling ?? 'both', neverRun: options.neverRun ?? 'omit' },
   };
 
   const delay = (ms: number): Promise<void> =>

@@ -63,6 +63,8 @@ export interface SandboxState {
 export interface SandboxBehaviour {
   /** Which spellings of start/stop subtasks answer (`both` by default); the other is an unknown route. */
   subtaskSpelling: SubtaskSpelling | 'both';
+  /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, the published behaviour) or answered Stopped with 0 runs. */
+  neverRun: 'omit' | 'stopped';
 }
 
 export interface SandboxOps {

@@ -1,7 +1,10 @@
 /**
  * Cloud extraction: statuses (v1, v2), start, stop, subtask statuses, start/stop subtasks.
  * Professional and Enterprise only. Batch statuses leave out ids the account does not have (a
- * poll survives a deleted task); single-task operations answer 404 `InvalidTaskId`; starting a
+ * poll survives a deleted task), and v2 leaves out tasks that never ran in the cloud, as a public
+ * client notes the service does (unless `neverRun` is `stopped`: then they answer Stopped, 0 runs).
+ * Start answers the run's lot and status (`{ lotNo, status }`, as two public clients read it; the
+ * published example shows `null`). Single-task operations answer 404 `InvalidTaskId`; starting a
  * running task or stopping one that is not running is 409.
  */
 import { SERVICE_CODES } from '../../api/opsSchemas';
@@ -32,20 +35,25 @@ export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply 
   const b = body(req, taskIdsBodySchema);
   if (!b.ok) return b.reply;
   const now = state.now();
+  const omitNeverRun = state.behaviour.neverRun === 'omit';
   return ok(
-    owned(state, account.value, b.value.taskIds).map((t) => {
+    owned(state, account.value, b.value.taskIds).flatMap((t) => {
       const rt = state.ops.runs.of(t);
+      if (omitNeverRun && rt.executedTimes === 0) return [];
       const status = rt.status(now);
-      return {
-        taskId: t.taskId,
-        status,
-        currentTotalExtractCount: rt.collected(now),
-        executedTimes: rt.executedTimes,
-        subTaskCount: rt.run?.subtasks.length ?? 0,
-        startExecuteTime: time(rt.run?.startedAt),
-        endExecuteTime: time(rt.run?.end?.at),
-        nextExecuteTime: time(rt.nextExecuteTime(now)),
-      };
+      const queued = rt.isQueued(now);
+      return [
+        {
+          taskId: t.taskId,
+          status,
+          currentTotalExtractCount: rt.collected(now),
+          executedTimes: rt.executedTimes,
+          subTaskCount: rt.run?.subtasks.length ?? 0,
+          startExecuteTime: queued ? null : time(rt.run?.startedAt),
+          endExecuteTime: time(rt.run?.end?.at),
+          nextExecuteTime: time(rt.nextExecuteTime(now)),
+        },
+      ];
     }),
   );
 }
@@ -53,10 +61,12 @@ export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply 
 export function handleStart(req: RouteRequest, state: SandboxState): Reply {
   const task = single(req, state, 'Start Task');
   if (!task.ok) return task.reply;
-  if (!state.ops.runs.start(task.value, state.now())) {
+  const now = state.now();
+  const run = state.ops.runs.start(task.value, now);
+  if (run === undefined) {
     return opsError('conflict', SERVICE_CODES.alreadyRunning, `Task "${task.value.taskName}" is already running.`);
   }
-  return ok(null);
+  return ok({ lotNo: run.lotNo, status: state.ops.runs.of(task.value).status(now) });
 }
 
 export function handleStop(req: RouteRequest, state: SandboxState): Reply {
