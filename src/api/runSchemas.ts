@@ -42,6 +42,38 @@ export const subtaskStatusSchema = z.object({
 export type SubtaskStatus = z.infer<typeof subtaskStatusSchema>;
 export const subtaskStatusResponseSchema = envelope(listOf(subtaskStatusSchema));
 
+/**
+ * What a start answers. The published example shows `data: null`; two public clients read
+ * `data.lotNo` (the run's lot, a string of up to 19 digits: kept exact, never a number) and
+ * `data.status`. Read leniently: the start happened whatever `data` holds, so an odd field is
+ * dropped (null), never a reason to call the start failed.
+ */
+export interface StartedRun {
+  /** The run's lot number (`GET /data/lotno/all`), or null when the service did not send one. */
+  lotNo: string | null;
+  /** The run's status as sent (`Waiting`, `Extracting`…), or null. */
+  status: string | null;
+}
+
+const LOT_NO_MAX = 128;
+
+/** A lot number as text: a string as sent (trimmed, no control characters); a number only when JSON kept it exact. */
+function lotNoOf(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // eslint-disable-next-line no-control-regex
+  return text === '' || text.length > LOT_NO_MAX || /[\u0000-\u001f\u007f]/.test(text) ? null : text;
+}
+
+export const startedRunSchema = z.unknown().transform((data): StartedRun | null => {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const d = data as { lotNo?: unknown; status?: unknown };
+  const status = typeof d.status === 'string' || typeof d.status === 'number' ? String(d.status) : null;
+  return { lotNo: lotNoOf(d.lotNo), status };
+});
+export const startResponseSchema = envelope(startedRunSchema);
+
 // ---- requests -------------------------------------------------------------------------------
 
 /**
