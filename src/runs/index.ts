@@ -88,7 +88,9 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     timers: realTimers,
     fetch: async (ids, signal) => {
       const client = getClient();
-      return client === undefined ? [] : (await client.getTaskStatuses(ids, { signal })).data;
+      if (client === undefined) return { statuses: [], leftOutNeverRan: false };
+      const r = await client.getTaskStatuses(ids, { signal });
+      return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
     },
     store,
     intervalMs: () => settings.refreshSeconds * 1000,

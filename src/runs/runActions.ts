@@ -21,7 +21,7 @@ const t = vscode.l10n.t;
 export interface RunActionDeps {
   getClient(): ScrapedeckClient | undefined;
   store: Pick<RunStore, 'isActive' | 'setPending' | 'get'>;
-  poller: Pick<StatusPoller, 'refresh'>;
+  poller: Pick<StatusPoller, 'follow'>;
   ui: Pick<Ui, 'showInformationMessage' | 'showModalWarning'>;
   report: ReportFailure;
   log: Pick<vscode.LogOutputChannel, 'info'>;
@@ -89,7 +89,7 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
   });
   // Whatever happened, the service now says how things are (a failure may have been carried out).
   deps.store.setPending([...skipped.filter((id) => ids.includes(id)), ...failed.map((f) => f.task.taskId)], undefined);
-  deps.poller.refresh(ids);
+  deps.poller.follow(ids);
   reportFailures(verb, failed, deps.report);
   if (done.length > 0) vscode.window.setStatusBarMessage(statusLine(verb, todo, done), 5000);
   return { done, skipped, failed: failed.map((f) => f.task.taskId), declined: false };

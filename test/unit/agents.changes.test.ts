@@ -26,7 +26,7 @@ describe('agents: tools that change something', function () {
   const ctx = () => contextFor(ada, clock.now);
 
   before(async () => {
-    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 21, runSeconds: 30 });
+    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 21, runSeconds: 30, queueSeconds: 0 });
     ada = clientFor(sandbox, 'ada');
     const group = (await ada.listTaskGroups()).data[1];
     assert.ok(group);

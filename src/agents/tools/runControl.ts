@@ -83,15 +83,18 @@ async function confirmation(verb: Verb, i: Input, ctx: ToolContext): Promise<Con
   };
 }
 
-async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskRunStatus | undefined> {
+/** The task's status now; `never` when a v2 answer leaves it out (it never ran in the cloud). */
+async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskRunStatus | 'never' | undefined> {
   try {
-    return (await ctx.client.getTaskStatuses([task.taskId], { signal: ctx.signal })).data[0];
+    const answer = await ctx.client.getTaskStatuses([task.taskId], { signal: ctx.signal });
+    return answer.data[0] ?? (answer.source === 'v2' ? 'never' : undefined);
   } catch {
     return undefined; // the confirmation is still useful without it
   }
 }
 
-function describe(s: TaskRunStatus, t: ToolContext['t']): string {
+function describe(s: TaskRunStatus | 'never', t: ToolContext['t']): string {
+  if (s === 'never') return t('never run in the cloud');
   return s.currentTotalExtractCount === null ? s.status : t('{0}, {1} rows in the current or last run', s.status, s.currentTotalExtractCount);
 }
 
