@@ -19,4 +19,6 @@ export interface DataDeps {
   reporter: Pick<Reporter, 'report'>;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
+  /** A task's data was removed: what shows its row counts (the run state) asks again. */
+  onDataRemoved?: (taskId: string) => void;
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { copyRequestId } from '../platform/errors';
 import { composeErrorText } from '../platform/errorText';
 import type { DataDeps, TaskRef } from './dataDeps';
-import { TaskExport, type ExportResult } from './exportRows';
+import { TaskExport, type ExportResult, type RowSource } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from './rowFormats';
 
@@ -41,18 +41,20 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
   return picked?.format;
 }
 
-export async function exportData(task: TaskRef, deps: DataDeps): Promise<ExportReply> {
+/** `source`: one run's rows by its lot (Export This Run's Data), or all rows (the default). */
+export async function exportData(task: TaskRef, deps: DataDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', task.taskName));
     return { outcome: 'signed-out' };
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(task.taskName)}.csv`),
+    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(lot === undefined ? task.taskName : `${task.taskName} run ${lot}`)}.csv`),
     filters: filters(),
     saveLabel: t('Export'),
-    title: t('Export the Data of “{0}”', task.taskName),
+    title: lot === undefined ? t('Export the Data of “{0}”', task.taskName) : t('Export the Data of Run {0} of “{1}”', lot, task.taskName),
   });
   if (target === undefined) return { outcome: 'declined' };
   if (target.scheme !== 'file') {
@@ -65,7 +67,7 @@ export async function exportData(task: TaskRef, deps: DataDeps): Promise<ExportR
   // The client of the account signed in now; a sign-out or switch cancels the job (jobSignal).
   const client = deps.account.getClient();
   if (client === undefined) return { outcome: 'signed-out' };
-  const job = new TaskExport(client, { taskId: task.taskId, target: target.fsPath, format });
+  const job = new TaskExport(client, { taskId: task.taskId, target: target.fsPath, format, source });
   return runExport(job, task, target, deps);
 }
 

@@ -33,8 +33,13 @@ export interface ExportProgress {
   resumes: number;
 }
 
+/** Which rows: all of the task's (`/data/all`), or one run's by its lot (`/data/lotno/all`). */
+export type RowSource = { kind: 'all' } | { kind: 'lot'; lotNo: string };
+
 export interface ExportOptions {
   taskId: string;
+  /** Default: all rows. */
+  source?: RowSource;
   /** An absolute path on this machine. */
   target: string;
   format: DataFormat;
@@ -130,7 +135,8 @@ export class TaskExport {
       onProgress?.({ phase: 'rows', rows: before.rows + p.rows, total: p.total, resumes: this.resumes });
     };
     // Each run reads from the offset after the last page written: a resumed export never starts over.
-    const reader = this.source.readData(taskId, { ...read, signal, startOffset: this.nextOffset, onProgress: progress });
+    const lot = this.options.source?.kind === 'lot' ? { lotNo: this.options.source.lotNo } : {};
+    const reader = this.source.readData(taskId, { ...read, ...lot, signal, startOffset: this.nextOffset, onProgress: progress });
     for await (const page of reader) {
       if (page.rows.length > 0) {
         if (this.file === undefined) {

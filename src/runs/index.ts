@@ -55,6 +55,8 @@ export interface RunsForViews {
   setViewVisible(visible: boolean): void;
   /** Ask every visible status now (the view's Refresh). */
   refreshAll(): void;
+  /** Ask these tasks' statuses now (their data changed: a Remove Data). */
+  refreshTasks(taskIds: readonly string[]): void;
   subtaskRows(taskId: string): Promise<SubtaskRow[]>;
   moveTasks(tasks: readonly MovingTask[], target: GroupRef): Promise<MoveOutcome>;
 }
@@ -161,6 +163,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     scopeHidden: (scope) => poller.hide(scope),
     setViewVisible: (visible) => poller.setVisible(visible),
     refreshAll: () => poller.refresh(),
+    refreshTasks: (taskIds) => poller.refresh(taskIds),
     subtaskRows: (taskId) => subtaskRows(taskId),
     moveTasks: (tasks, target) => moveTasks(tasks, target, organiseDeps),
     start: (tasks) => startRuns(tasks, actionDeps),

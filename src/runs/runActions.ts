@@ -20,7 +20,7 @@ const t = vscode.l10n.t;
 
 export interface RunActionDeps {
   getClient(): ScrapedeckClient | undefined;
-  store: Pick<RunStore, 'isActive' | 'setPending' | 'get'>;
+  store: Pick<RunStore, 'isActive' | 'setPending' | 'get' | 'setLot'>;
   poller: Pick<StatusPoller, 'follow'>;
   ui: Pick<Ui, 'showInformationMessage' | 'showModalWarning'>;
   report: ReportFailure;
@@ -79,6 +79,9 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
     const task = todo[i] as TaskRef;
     if (result.status === 'fulfilled') {
       done.push(task.taskId);
+      // The service may answer the run's lot: its rows can then be exported alone.
+      const lotNo = result.value.data?.lotNo;
+      if (typeof lotNo === 'string') deps.store.setLot(task.taskId, lotNo);
       deps.log.info(`${verb === 'start' ? 'Started' : 'Stopped'} task ${task.taskId}${result.value.requestId ? ` (request ID ${result.value.requestId})` : ''}`);
     } else if (isAlreadyThere(verb, result.reason)) {
       // Already running (or already ended): the status poll shows which; nothing went wrong.

@@ -100,6 +100,17 @@ export class TaskRuntime {
     return Math.floor(run.plannedRows * fraction);
   }
 
+  /**
+   * Rows of the current or last run the task still holds (`currentTotalExtractCount`): what it
+   * collected, less what Remove Data took away since.
+   */
+  held(now: number): number {
+    const run = this.run;
+    if (!run) return 0;
+    const end = run.first + this.collected(now);
+    return Math.max(0, end - Math.max(run.first, this.visibleStart));
+  }
+
   /** Row number after the last row that exists now (a running lot's rows appear as they are collected). */
   rowCount(now: number): number {
     this.settle(now);

@@ -46,7 +46,8 @@ export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply 
         {
           taskId: t.taskId,
           status,
-          currentTotalExtractCount: rt.collected(now),
+          // What the task holds of the run: after Remove Data the count follows the rows, not the history.
+          currentTotalExtractCount: rt.held(now),
           executedTimes: rt.executedTimes,
           subTaskCount: rt.run?.subtasks.length ?? 0,
           startExecuteTime: queued ? null : time(rt.run?.startedAt),
