@@ -1,7 +1,8 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
  *   [--run-seconds S] [--queue-seconds S] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
- *   [--never-run-as-stopped]`
+ *   [--never-run-as-stopped] [--state FILE]`
+ * --state FILE keeps what users change (marks, runs, loop items, copies, moves…) across restarts.
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
  * logs go to stderr so stdout stays machine-readable.
  */
@@ -10,7 +11,7 @@ import type { SandboxInfo } from './info';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
                [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]
-               [--subtask-path both|colon|slash] [--never-run-as-stopped] [--quiet]`;
+               [--subtask-path both|colon|slash] [--never-run-as-stopped] [--state FILE] [--quiet]`;
 
 interface Cli {
   options: SandboxOptions;
@@ -47,6 +48,7 @@ export function parseArgs(argv: string[]): Cli {
       case '--run-seconds': cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400); break;
       case '--queue-seconds': cli.options.queueSeconds = number(name, value(), (n) => n >= 0 && n <= 3600); break;
       case '--never-run-as-stopped': cli.options.neverRun = 'stopped'; break;
+      case '--state': cli.options.statePath = value() ?? fail('--state needs a file'); break;
       case '--big-task-rows': cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000); break;
       case '--extra-tasks': cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000); break;
       case '--subtask-path': {
@@ -93,6 +95,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
+  // On stderr: stdout's first line stays the info for harnesses.
+  const kept = sandbox.state;
+  if (kept?.setAside) process.stderr.write(`sandbox: the state file could not be used (${kept.setAside.reason}); it was kept as ${kept.setAside.movedTo} and the sandbox starts from the seed\n`);
+  else if (kept !== undefined) process.stderr.write(`sandbox: state ${kept.loaded ? 'restored from' : 'will be kept in'} ${cli.options.statePath ?? ''}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -26,6 +26,8 @@ export interface Route {
   meta?: boolean;
   handle(req: RouteRequest, state: SandboxState): Reply;
   rateKey?(req: RouteRequest, state: SandboxState, remoteAddress: string | undefined): string;
+  /** It can change what the sandbox holds (written to the state file after it answered). */
+  mutates?: true;
 }
 
 const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string => credentialKey(req.headers, remote);
@@ -34,6 +36,11 @@ const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined
 function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], pattern?: RegExp): Route {
   const exact = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`);
   return { id: `${method} ${path}`, method, pattern: pattern ?? exact, params: [], iface: 'main', handle, rateKey: mainKey };
+}
+
+/** The same, for an operation that changes what the sandbox holds (not-exported hands rows out). */
+function change(method: 'GET' | 'POST', path: string, handle: Route['handle'], pattern?: RegExp): Route {
+  return { ...op(method, path, handle, pattern), mutates: true };
 }
 
 /**
@@ -57,7 +64,7 @@ const ROUTES: Route[] = [
     meta: true,
     handle: (_req, state) => ({ status: 200, body: { ...state.info } }),
   },
-  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey },
+  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey, mutates: true },
   { id: 'GET /taskGroup', method: 'GET', pattern: /^\/taskGroup\/?$/, params: [], iface: 'main', handle: handleTaskGroups, rateKey: mainKey },
   { id: 'GET /task/search', method: 'GET', pattern: /^\/task\/search\/?$/, params: [], iface: 'main', handle: handleTaskSearch, rateKey: mainKey },
   {
@@ -71,21 +78,21 @@ const ROUTES: Route[] = [
   },
   op('POST', '/cloudextraction/statuses', handleStatusesV1),
   op('POST', '/cloudextraction/statuses/v2', handleStatusesV2),
-  op('POST', '/cloudextraction/start', handleStart),
-  op('POST', '/cloudextraction/stop', handleStop),
+  change('POST', '/cloudextraction/start', handleStart),
+  change('POST', '/cloudextraction/stop', handleStop),
   op('GET', '/cloudextraction/task/subtasks', handleSubtaskStatuses),
-  op('POST', '/cloudextraction/subtasks{start}', handleSubtaskAction('start'), subtaskPattern('start')),
-  op('POST', '/cloudextraction/subtasks{stop}', handleSubtaskAction('stop'), subtaskPattern('stop')),
+  change('POST', '/cloudextraction/subtasks{start}', handleSubtaskAction('start'), subtaskPattern('start')),
+  change('POST', '/cloudextraction/subtasks{stop}', handleSubtaskAction('stop'), subtaskPattern('stop')),
   op('POST', '/task/getActions', handleGetActions),
-  op('POST', '/task/updateLoopItems', handleUpdateLoopItems),
-  op('POST', '/task/updateActionProperties', handleUpdateActionProperties),
-  op('POST', '/task/copy', handleCopy),
-  op('POST', '/task/moveToGroup', handleMove),
+  change('POST', '/task/updateLoopItems', handleUpdateLoopItems),
+  change('POST', '/task/updateActionProperties', handleUpdateActionProperties),
+  change('POST', '/task/copy', handleCopy),
+  change('POST', '/task/moveToGroup', handleMove),
   op('GET', '/data/all', handleDataAll),
   op('GET', '/data/lotno/all', handleLotData),
-  op('GET', '/data/notexported', handleNotExported),
-  op('POST', '/data/markexported', handleMarkExported),
-  op('POST', '/data/remove', handleRemove),
+  change('GET', '/data/notexported', handleNotExported),
+  change('POST', '/data/markexported', handleMarkExported),
+  change('POST', '/data/remove', handleRemove),
   {
     id: 'POST /datahub/v1/data-apps/{app_id}/deprecate',
     method: 'POST',
@@ -95,6 +102,7 @@ const ROUTES: Route[] = [
     iface: 'hub',
     handle: handleDeprecate,
     rateKey: mainKey,
+    mutates: true,
   },
 ];
 

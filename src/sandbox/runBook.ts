@@ -56,6 +56,16 @@ export class RunBook {
     return rt;
   }
 
+  /** Runtimes created so far (the state file writes them). */
+  entries(): IterableIterator<[string, TaskRuntime]> {
+    return this.runtimes.entries();
+  }
+
+  /** A runtime read back from the state file replaces the seeded one. */
+  restore(taskId: string, rt: TaskRuntime): void {
+    this.runtimes.set(taskId, rt);
+  }
+
   rows(task: SeedTask): TaskRows {
     let rows = this.rowSets.get(task.taskId);
     if (!rows) this.rowSets.set(task.taskId, (rows = new TaskRows(this.options.seed, task.taskId, task.copiedFrom ?? task.taskId)));

@@ -47,6 +47,18 @@ export interface Run {
  */
 export const RUN_STATUS = { waiting: 'Waiting', extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
 
+/** A runtime as plain data (the state file). */
+export interface RuntimeData {
+  run?: Run;
+  executedTimes: number;
+  lots: Lot[];
+  rowEnd: number;
+  visibleStart: number;
+  exportedUpTo: number;
+  pendingUpTo: number;
+  schedule?: { anchor: number; periodMs: number };
+}
+
 export interface Slice {
   from: number;
   to: number;
@@ -196,6 +208,33 @@ export class TaskRuntime {
     this.visibleStart = end;
     this.exportedUpTo = Math.max(this.exportedUpTo, end);
     this.pendingUpTo = Math.max(this.pendingUpTo, end);
+  }
+
+  /** Plain data for the state file (`persist.ts`). */
+  toJSON(): RuntimeData {
+    return {
+      ...(this.run === undefined ? {} : { run: structuredClone(this.run) }),
+      executedTimes: this.executedTimes,
+      lots: this.lots.map((l) => ({ ...l })),
+      rowEnd: this.rowEnd,
+      visibleStart: this.visibleStart,
+      exportedUpTo: this.exportedUpTo,
+      pendingUpTo: this.pendingUpTo,
+      ...(this.schedule === undefined ? {} : { schedule: { ...this.schedule } }),
+    };
+  }
+
+  static fromJSON(data: RuntimeData): TaskRuntime {
+    const rt = new TaskRuntime();
+    rt.run = data.run === undefined ? undefined : structuredClone(data.run);
+    rt.executedTimes = data.executedTimes;
+    rt.lots.push(...data.lots.map((l) => ({ ...l })));
+    rt.rowEnd = data.rowEnd;
+    rt.visibleStart = data.visibleStart;
+    rt.exportedUpTo = data.exportedUpTo;
+    rt.pendingUpTo = data.pendingUpTo;
+    rt.schedule = data.schedule === undefined ? undefined : { ...data.schedule };
+    return rt;
   }
 
   private finish(run: Run, at: number, status: string, rows: number): void {

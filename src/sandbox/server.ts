@@ -16,6 +16,7 @@ import { buildDailyRecords, cloudHistories, type CloudHistory } from './records'
 import { errorReply, retryAfter, type Iface, type Reply } from './respond';
 import { DATAHUB_PREFIX, matchRoute } from './router';
 import { LoopStore } from './loops';
+import { loadState, restore, snapshot, writeState, type WorldKey } from './persist';
 import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './runBook';
 import { buildWorld, publicAccount } from './seed';
 import { TaskIndex } from './taskIndex';
@@ -53,11 +54,18 @@ export interface SandboxOptions {
   queueSeconds?: number;
   /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, default, as published) or answered `Stopped` with 0 runs. */
   neverRun?: 'omit' | 'stopped';
+  /**
+   * Keep what users change (marks, runs, loop items, copies and moves, deprecations, tokens) in
+   * this file across restarts: read at start, written after each request that changed something.
+   */
+  statePath?: string;
 }
 
 export interface RunningSandbox {
   info: SandboxInfo;
   stats: SandboxStats;
+  /** With `statePath`: whether a saved state was applied, started fresh, or one was set aside (and why). */
+  state?: { loaded: boolean; setAside?: { reason: string; movedTo: string } };
   close(): Promise<void>;
 }
 
@@ -142,6 +150,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     behaviour: { subtaskSpelling: options.subtaskSpelling ?? 'both', neverRun: options.neverRun ?? 'omit' },
   };
 
+  // A saved state, read before the first request (a file of another world is set aside, not used).
+  const worldKey: WorldKey = { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true };
+  let stateNote: RunningSandbox['state'];
+  const statePath = options.statePath;
+  if (statePath !== undefined) {
+    const loaded = loadState(statePath, worldKey);
+    if (loaded.kind === 'loaded') restore(state, loaded.file);
+    stateNote = loaded.kind === 'set-aside' ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } } : { loaded: loaded.kind === 'loaded' };
+  }
+  const save = (): void => {
+    if (statePath === undefined) return;
+    try {
+      writeState(statePath, snapshot(state, worldKey));
+    } catch (err) {
+      // The request was answered; only keeping it failed. Said in the log, never a crash.
+      log?.(`state not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const t = setTimeout(() => {
@@ -214,6 +241,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         reply = decision.ok
           ? match.route.handle(routeReq, state)
           : retryAfter(iface, 'rate-limited', `Too many requests: slow down (${perSecond} requests per second per credential).`, decision.retryAfterMs);
+        // Written before the answer leaves: a client that saw it done finds it done after a restart.
+        if (decision.ok && match.route.mutates === true && reply.status < 400) save();
       }
       const final = reply ?? errorReply(iface, 'internal', 'No reply');
       status = String(final.status);
@@ -254,6 +283,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     info: state.info,
     stats,
+    ...(stateNote === undefined ? {} : { state: stateNote }),
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
