@@ -169,3 +169,28 @@ export function writeState(path: string, file: StateFile): void {
     throw e;
   }
 }
+
+/** What became of the state file at start: applied, or a fresh start (with why, when one was set aside). */
+export interface StateNote {
+  loaded: boolean;
+  setAside?: { reason: string; movedTo: string };
+}
+
+/**
+ * Reads the state file into a freshly seeded sandbox and returns how to keep it: `save()` after
+ * each change (a failure is logged, never thrown: the request was answered). No path: nothing kept.
+ */
+export function keepState(state: SandboxState, path: string | undefined, world: WorldKey, log: ((line: string) => void) | undefined): { note: StateNote | undefined; save: () => void } {
+  if (path === undefined) return { note: undefined, save: () => undefined };
+  const loaded = loadState(path, world);
+  if (loaded.kind === 'loaded') restore(state, loaded.file);
+  const note: StateNote = loaded.kind === 'set-aside' ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } } : { loaded: loaded.kind === 'loaded' };
+  const save = (): void => {
+    try {
+      writeState(path, snapshot(state, world));
+    } catch (err) {
+      log?.(`state not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  return { note, save };
+}

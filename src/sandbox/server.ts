@@ -9,14 +9,14 @@ import { todayUtc } from '../api/dates';
 import type { SubtaskSpelling } from '../api/runSchemas';
 import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
-import { FaultInjector, type Fault } from './faults';
+import { FaultInjector, faultReply } from './faults';
 import type { SandboxInfo } from './info';
 import { RateLimiter } from './rateLimit';
 import { buildDailyRecords, cloudHistories, type CloudHistory } from './records';
-import { errorReply, retryAfter, type Iface, type Reply } from './respond';
+import { errorReply, retryAfter, type Reply } from './respond';
 import { DATAHUB_PREFIX, matchRoute } from './router';
 import { LoopStore } from './loops';
-import { loadState, restore, snapshot, writeState, type WorldKey } from './persist';
+import { keepState, type StateNote } from './persist';
 import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './runBook';
 import { buildWorld, publicAccount } from './seed';
 import { TaskIndex } from './taskIndex';
@@ -65,7 +65,7 @@ export interface RunningSandbox {
   info: SandboxInfo;
   stats: SandboxStats;
   /** With `statePath`: whether a saved state was applied, started fresh, or one was set aside (and why). */
-  state?: { loaded: boolean; setAside?: { reason: string; movedTo: string } };
+  state?: StateNote;
   close(): Promise<void>;
 }
 
@@ -83,20 +83,6 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
     req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
     req.on('error', reject);
   });
-}
-
-function faultReply(fault: Fault, iface: Iface): Reply {
-  switch (fault.kind) {
-    case 'error500':
-      return errorReply(iface, 'internal', 'Internal server error (sandbox fault injection).');
-    case 'error503':
-      return retryAfter(iface, 'unavailable', 'Service temporarily unavailable (sandbox fault injection).', fault.retryAfterMs);
-    case 'burst429':
-      return retryAfter(iface, 'rate-limited', 'Too many requests (sandbox fault injection).', fault.retryAfterMs);
-    default:
-      // A proxy's error page: 200 but not JSON.
-      return { status: 200, text: { contentType: 'text/html; charset=utf-8', content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>' } };
-  }
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -151,23 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   // A saved state, read before the first request (a file of another world is set aside, not used).
-  const worldKey: WorldKey = { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true };
-  let stateNote: RunningSandbox['state'];
-  const statePath = options.statePath;
-  if (statePath !== undefined) {
-    const loaded = loadState(statePath, worldKey);
-    if (loaded.kind === 'loaded') restore(state, loaded.file);
-    stateNote = loaded.kind === 'set-aside' ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } } : { loaded: loaded.kind === 'loaded' };
-  }
-  const save = (): void => {
-    if (statePath === undefined) return;
-    try {
-      writeState(statePath, snapshot(state, worldKey));
-    } catch (err) {
-      // The request was answered; only keeping it failed. Said in the log, never a crash.
-      log?.(`state not written: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
+  const kept = keepState(state, options.statePath, { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true }, log);
 
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -242,7 +212,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           ? match.route.handle(routeReq, state)
           : retryAfter(iface, 'rate-limited', `Too many requests: slow down (${perSecond} requests per second per credential).`, decision.retryAfterMs);
         // Written before the answer leaves: a client that saw it done finds it done after a restart.
-        if (decision.ok && match.route.mutates === true && reply.status < 400) save();
+        if (decision.ok && match.route.mutates === true && reply.status < 400) kept.save();
       }
       const final = reply ?? errorReply(iface, 'internal', 'No reply');
       status = String(final.status);
@@ -283,7 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     info: state.info,
     stats,
-    ...(stateNote === undefined ? {} : { state: stateNote }),
+    ...(kept.note === undefined ? {} : { state: kept.note }),
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
