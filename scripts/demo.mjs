@@ -10,12 +10,15 @@
 //        --desktop    launch VS Code desktop (`code` on PATH) instead, with the same settings
 //        --smoke      non-interactive: start everything, open the workbench headless, check that
 //                     Scrapedeck is installed and activates, print the phase times, stop, exit 0
+//        --fresh      start the sandbox from its seed (the kept state is moved aside, not deleted)
+// The sandbox keeps what you change (marks, runs, lists, copies, moves) in its cache across restarts.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
-import { ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
+import { CACHE, ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -33,6 +36,9 @@ const portArg = (() => {
 })();
 const desktop = argv.includes('--desktop');
 const smoke = argv.includes('--smoke');
+const fresh = argv.includes('--fresh');
+/** The demo sandbox's state, kept across restarts (the smoke run keeps none: it checks a fresh start). */
+const SANDBOX_STATE = path.join(CACHE, 'demo', 'sandbox-state.json');
 
 /** How long each phase took, printed by --smoke (CI reads it to see a cold install's cost). */
 const phases = [];
@@ -72,7 +78,7 @@ function printAccess(address, info, run, password) {
     lines.push(`    ${a.username.padEnd(7)} ${a.plan.padEnd(13)} password ${a.password.padEnd(15)} API key ${a.apiKey}`);
     if (a.apps.length) lines.push(`    ${''.padEnd(21)}apps: ${a.apps.join(', ')}`);
   }
-  lines.push('', `  State of this run: ${path.relative(ROOT, run.dir)}`, '  Press Ctrl-C to stop everything.', '');
+  lines.push('', `  State of this run: ${path.relative(ROOT, run.dir)}`, `  Sandbox state (kept across restarts; --fresh starts from the seed): ${SANDBOX_STATE}`, '  Press Ctrl-C to stop everything.', '');
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -93,7 +99,12 @@ async function main() {
   log(`packaged ${path.relative(ROOT, vsix)} (${seconds(t0)} s)`);
 
   const run = createRunFolder('demo');
-  const sandbox = await phase('sandbox', () => startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log') }));
+  const stateArgs = smoke ? [] : ['--state', SANDBOX_STATE];
+  if (!smoke) {
+    mkdirSync(path.dirname(SANDBOX_STATE), { recursive: true });
+    if (fresh && existsSync(SANDBOX_STATE)) renameSync(SANDBOX_STATE, `${SANDBOX_STATE}.${Date.now()}.old`);
+  }
+  const sandbox = await phase('sandbox', () => startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log'), extraArgs: stateArgs }));
   onShutdown(() => sandbox.stop());
   writeSettings(run, {
     'scrapedeck.baseUrl': sandbox.info.baseUrl,

@@ -58,7 +58,15 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
     registrar,
   });
 
-  const data = registerData(context, { account: holder, ui, log: log.channel, reporter, knownTaskNames: (ids) => views.tasks.taskNames(ids) }, registrar);
+  // After Remove Data the task's row counts are asked again, so the row does not keep the old ones.
+  const data = registerData(context, {
+    account: holder,
+    ui,
+    log: log.channel,
+    reporter,
+    knownTaskNames: (ids) => views.tasks.taskNames(ids),
+    onDataRemoved: (taskId) => runs.refreshTasks([taskId]),
+  }, registrar);
 
   const agents = registerAgents(context, {
     holder,

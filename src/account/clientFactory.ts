@@ -4,6 +4,7 @@
  */
 import type { CredentialsStore } from '../api/auth';
 import { ScrapedeckClient } from '../api/client';
+import type { ServiceRoutes } from '../api/serviceRoutes';
 import { isLoopbackHost, type Settings } from '../platform/settings';
 
 export interface ClientRecipe {
@@ -14,6 +15,8 @@ export interface ClientRecipe {
   log: { info(line: string): void };
   now: () => number;
   onSessionExpired: () => void;
+  /** Shared by every client the window builds: what each service address showed of uncertain routes. */
+  routes?: ServiceRoutes;
 }
 
 export function createClient(recipe: ClientRecipe): ScrapedeckClient {
@@ -30,5 +33,6 @@ export function createClient(recipe: ClientRecipe): ScrapedeckClient {
     log: (line) => recipe.log.info(line),
     now: recipe.now,
     onSessionExpired: recipe.onSessionExpired,
+    routes: recipe.routes,
   });
 }

@@ -9,6 +9,7 @@
  */
 import type { Credentials, CredentialsStore } from '../api/auth';
 import type { ScrapedeckClient } from '../api/client';
+import { ServiceRoutes } from '../api/serviceRoutes';
 import { Emitter, type Disposable, type Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
 import { createClient } from './clientFactory';
@@ -63,6 +64,8 @@ export class ClientHolder implements Disposable {
   private readonly failed = new Emitter<string>();
   /** No client could be built (e.g. an unusable HTTPS_PROXY); fired once per cause, with the reason. */
   readonly onDidFailToConnect: Event<string> = this.failed.event;
+  /** What each service address showed of uncertain routes, kept across sign-ins and switches. */
+  private readonly routes = new ServiceRoutes();
 
   private override: Endpoints | undefined;
   private credentials: Credentials | undefined;
@@ -275,6 +278,7 @@ export class ClientHolder implements Disposable {
       log: this.options.log,
       now: this.now,
       onSessionExpired: () => this.expired.fire(),
+      routes: this.routes,
     });
   }
 }

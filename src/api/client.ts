@@ -16,12 +16,13 @@ import { MainCaller, type ApiResult, type CallOptions } from './mainCaller';
 import { AnalyticsOps } from './ops/analytics';
 import { DataOps, type DataPageRequest, type ReadDataOptions } from './ops/data';
 import { HubOps } from './ops/hub';
-import { RunOps, type TaskRunStatus } from './ops/runs';
+import { RunOps, type StatusesResult } from './ops/runs';
 import { TaskOps } from './ops/tasks';
 import { TokenOps } from './ops/tokens';
 import { createDispatcher, proxyConfig, type Env } from './proxy';
 import { SecretSet, redact } from './redact';
-import type { SubtaskPage, SubtaskStatus } from './runSchemas';
+import { ServiceRoutes } from './serviceRoutes';
+import type { StartedRun, SubtaskPage, SubtaskStatus } from './runSchemas';
 import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas';
 import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './taskOpsSchemas';
 import { Transport, type TransportStats } from './transport';
@@ -59,6 +60,8 @@ export interface ClientOptions {
   random?: () => number;
   /** First back-off step (ms), doubled per retry. Default 200. */
   backoffBaseMs?: number;
+  /** What service addresses showed of uncertain routes (subtask spelling); share one between clients. Default: this client's own. */
+  routes?: ServiceRoutes;
 }
 
 export type { ApiResult, CallOptions } from './mainCaller';
@@ -119,7 +122,7 @@ export class ScrapedeckClient {
     this.hub = new HubOps(datahubUrl, this.transport, auth, this.secrets, assertOpen);
     this.tasks = new TaskOps(caller);
     this.analytics = new AnalyticsOps(caller, now);
-    this.runs = new RunOps(caller, now);
+    this.runs = new RunOps(caller, now, options.routes ?? new ServiceRoutes());
     this.data = new DataOps(caller);
   }
 
@@ -169,10 +172,12 @@ export class ScrapedeckClient {
   }
 
   // ---- cloud extraction (ops/runs.ts) -----------------------------------------------------------
-  getTaskStatuses(taskIds: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskRunStatus>> {
+  /** Statuses in batches of 100 (v2, v1 when v2 is refused); `source` says which answered (v2 leaves out never-run tasks). */
+  getTaskStatuses(taskIds: readonly string[], o: CallOptions = {}): Promise<StatusesResult> {
     return this.runs.statuses(taskIds, o);
   }
-  startTask(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
+  /** The run's lot (`data.lotNo`) and status when the service sends them; `data: null` when it does not. */
+  startTask(taskId: string, o: CallOptions = {}): Promise<ApiResult<StartedRun | null>> {
     return this.runs.start(taskId, o);
   }
   stopTask(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {

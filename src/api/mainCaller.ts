@@ -55,6 +55,11 @@ export class MainCaller {
     return this.deps.secrets;
   }
 
+  /** The service address every call goes to. */
+  get baseUrl(): string {
+    return this.deps.baseUrl;
+  }
+
   async call<T>(spec: MainCall<T>, o: CallOptions = {}): Promise<ApiResult<T>> {
     try {
       return await this.send(spec, o);

@@ -1,9 +1,11 @@
 /**
  * From an HTTP reply to a typed result or one ApiError. The three error shapes of the spec
  * (token: string code; main/analytics: integer code; hub: code/category/message/retryable)
- * are read with one loose schema; the HTTP status decides the kind.
+ * are read with one loose schema. A code the published document shows decides the kind whatever
+ * the status (its examples are all under HTTP 400, `ServerError` included); otherwise the status does.
  */
 import type { z } from 'zod';
+import { kindOfKnownCode } from './errorCodes';
 import { ApiError, type ApiErrorKind } from './errors';
 import { redact, type SecretSet } from './redact';
 import { fitText } from './replyBody';
@@ -74,11 +76,13 @@ export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
     category: err?.category,
     requestId: reply.requestId,
   };
-  if (typeof code === 'string' && code.toLowerCase() === 'invalid.grant') {
+  const known = kindOfKnownCode(code);
+  if (known === 'auth' && ctx.surface === 'token') {
+    // Invalid.Grant: a refused password, or a refresh token the service will not take (sign in again).
     return new ApiError({ ...common, kind: 'auth', message: serverMessage ?? 'The username or password is incorrect.' });
   }
   const ok = reply.status >= 200 && reply.status < 300;
-  const kind = ok ? kindOfCode(code) : kindOfStatus(reply.status);
+  const kind = known ?? (ok ? kindOfCode(code) : kindOfStatus(reply.status));
   const retryable = err?.retryable ?? (kind === 'rate-limited' || kind === 'server');
   // Parameter errors read "pageSize: must be …"; keep the field so a form can point at it.
   const field = kind === 'invalid-request' ? /^([A-Za-z_][\w.]*):\s/.exec(serverMessage ?? '')?.[1] : undefined;

@@ -42,15 +42,54 @@ export const subtaskStatusSchema = z.object({
 export type SubtaskStatus = z.infer<typeof subtaskStatusSchema>;
 export const subtaskStatusResponseSchema = envelope(listOf(subtaskStatusSchema));
 
+/**
+ * What a start answers. The published example shows `data: null`; two public clients read
+ * `data.lotNo` (the run's lot, a string of up to 19 digits: kept exact, never a number) and
+ * `data.status`. Read leniently: the start happened whatever `data` holds, so an odd field is
+ * dropped (null), never a reason to call the start failed.
+ */
+export interface StartedRun {
+  /** The run's lot number (`GET /data/lotno/all`), or null when the service did not send one. */
+  lotNo: string | null;
+  /** The run's status as sent (`Waiting`, `Extracting`…), or null. */
+  status: string | null;
+}
+
+const LOT_NO_MAX = 128;
+
+/** A lot number as text: a string as sent (trimmed, no control characters); a number only when JSON kept it exact. */
+function lotNoOf(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // eslint-disable-next-line no-control-regex
+  return text === '' || text.length > LOT_NO_MAX || /[\u0000-\u001f\u007f]/.test(text) ? null : text;
+}
+
+export const startedRunSchema = z.unknown().transform((data): StartedRun | null => {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const d = data as { lotNo?: unknown; status?: unknown };
+  const status = typeof d.status === 'string' || typeof d.status === 'number' ? String(d.status) : null;
+  return { lotNo: lotNoOf(d.lotNo), status };
+});
+export const startResponseSchema = envelope(startedRunSchema);
+
 // ---- requests -------------------------------------------------------------------------------
 
 /**
  * Start / stop subtasks. The published path is written `cloudextraction/subtasks{start}`; what
- * stands in the braces' place is not certain (one third-party client sends `subtasks:start`).
- * This is the one place it is written (the client sends it, the sandbox answers it): if the
- * service answers 404 there, change it here.
+ * stands in the braces' place is not certain: two public clients send `subtasks:start`, one sends
+ * `subtasks/start`. Both spellings are written here and nowhere else (the client sends them, the
+ * sandbox answers them). The client tries `colon` first; a route 404 makes it try the other once
+ * and remember, per service address, the one that worked (`ServiceRoutes`).
  */
-export const SUBTASK_ACTION_PATH = { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' } as const;
+export const SUBTASK_ACTION_PATHS = {
+  colon: { start: '/cloudextraction/subtasks:start', stop: '/cloudextraction/subtasks:stop' },
+  slash: { start: '/cloudextraction/subtasks/start', stop: '/cloudextraction/subtasks/stop' },
+} as const;
+export type SubtaskSpelling = keyof typeof SUBTASK_ACTION_PATHS;
+/** The spelling tried first at a service address nothing is known of. */
+export const SUBTASK_ACTION_PATH = SUBTASK_ACTION_PATHS.colon;
 
 export const taskIdsBodySchema = z.object({ taskIds: taskIdListSchema });
 export const taskIdBodySchema = z.object({ taskId: taskIdSchema });

@@ -5,6 +5,7 @@
  * It returns any HTTP reply as-is; turning statuses into ApiErrors is `replies.ts`'s job.
  */
 import type { Dispatcher } from 'undici';
+import { isServerFaultBody } from './errorCodes';
 import { ApiError } from './errors';
 import type { Release, RequestLimiter } from './limiter';
 import { redact, type SecretSet } from './redact';
@@ -148,8 +149,9 @@ export class Transport {
           await retryAfter(wait).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
           continue;
         }
-      } else if ((reply.status >= 500 || unreadable(reply)) && req.retry === 'safe' && retries < maxRetries) {
-        // A 2xx that is not JSON is a proxy's or gateway's error page, as transient as a 5xx.
+      } else if ((reply.status >= 500 || unreadable(reply) || isServerFaultBody(reply.body)) && req.retry === 'safe' && retries < maxRetries) {
+        // A 2xx that is not JSON is a proxy's or gateway's error page, as transient as a 5xx; so is
+        // a `ServerError` envelope, which the service's published examples send under HTTP 400.
         // A 503 may say when to come back (Retry-After); the server's word wins over our back-off.
         const asked = retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now());
         await retryAfter(asked ?? this.backoff(retries)).catch((e: unknown) =>

@@ -1,7 +1,7 @@
 /**
- * Commands on a task's data: Export Data…, Pull New Rows, Preview Data, Remove Data…. The flows
- * are `data/`; these only parse the argument (a Tasks view node, or `{ taskId, taskName }`) and
- * resolve to the flow's outcome, which tests and other callers can read.
+ * Commands on a task's data: Export Data…, Export This Run's Data…, Pull New Rows, Preview Data,
+ * Remove Data…. The flows are `data/`; these only parse the argument (a Tasks view node, or
+ * `{ taskId, taskName }`) and resolve to the flow's outcome, which tests and other callers can read.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
@@ -12,8 +12,10 @@ const t = vscode.l10n.t;
 
 const taskSchema = z.union([taskArgSchema, z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) })]);
 const pullOptionsSchema = z.object({ chooseFile: z.boolean().optional() }).optional();
+/** The finish notice passes the run's lot with the task; a tree node's lot is the one runs keeps. */
+const lotArgSchema = z.object({ lotNo: z.string().trim().min(1).max(128) });
 
-export function dataCommands(deps: Pick<CommandDeps, 'data' | 'ui' | 'log'>): Handlers<'dataExport' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
+export function dataCommands(deps: Pick<CommandDeps, 'data' | 'ui' | 'log' | 'runs'>): Handlers<'dataExport' | 'dataExportRun' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
   /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
   const taskOf = (arg: unknown) => {
     const parsed = taskSchema.safeParse(arg);
@@ -26,6 +28,18 @@ export function dataCommands(deps: Pick<CommandDeps, 'data' | 'ui' | 'log'>): Ha
     dataExport: (arg) => {
       const task = taskOf(arg);
       return task && deps.data.export(task);
+    },
+    dataExportRun: (arg) => {
+      const task = taskOf(arg);
+      if (task === undefined) return undefined;
+      const given = lotArgSchema.safeParse(arg);
+      // Only while it is the task's last run (runs forgets it once a later run shows).
+      const lotNo = given.success ? given.data.lotNo : deps.runs.store.lotOf(task.taskId)?.lotNo;
+      if (lotNo === undefined) {
+        void deps.ui.showInformationMessage(t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', task.taskName));
+        return undefined;
+      }
+      return deps.data.export(task, { kind: 'lot', lotNo });
     },
     dataPullNewRows: (arg, options) => {
       const task = taskOf(arg);

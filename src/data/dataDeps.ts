@@ -24,4 +24,6 @@ export interface DataDeps {
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */
   sqliteDir?: string;
+  /** A task's data was removed: what shows its row counts (the run state) asks again. */
+  onDataRemoved?: (taskId: string) => void;
 }

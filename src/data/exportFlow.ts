@@ -5,15 +5,15 @@
  * network stopped keeps its temporary file and offers Resume, which continues from the last
  * offset.
  *
- * The rows exported are a task's by default; `ExportScope` names another source (one run's rows,
- * by lot number) and the words for it, so other commands reuse this flow as it is.
+ * The rows exported are a task's by default; a `RowSource` names another (one run's rows, by lot
+ * number), so other commands reuse this flow as it is.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { copyRequestId } from '../platform/errors';
 import { composeErrorText } from '../platform/errorText';
 import type { DataDeps, TaskRef } from './dataDeps';
-import { TaskExport, type ExportResult } from './exportRows';
+import { TaskExport, type ExportResult, type RowSource } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
 import { exportRefusalText } from './refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from './rowFormats';
@@ -27,14 +27,6 @@ export interface ExportReply {
   outcome: ExportOutcome;
   file?: vscode.Uri;
   rows?: number;
-}
-
-/** Which rows an export takes, and how the flow names them. */
-export interface ExportScope {
-  /** Only the rows of this run (`GET /data/lotno/all`); omitted: every row of the task. */
-  lotNo?: string;
-  /** Added to the offered file name, e.g. a run's lot number. */
-  fileSuffix?: string;
 }
 
 function filters(): Record<string, string[]> {
@@ -59,18 +51,20 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
   return picked?.format;
 }
 
-export async function exportData(task: TaskRef, deps: DataDeps, scope: ExportScope = {}): Promise<ExportReply> {
+/** `source`: one run's rows by its lot (Export This Run's Data), or all rows (the default). */
+export async function exportData(task: TaskRef, deps: DataDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', task.taskName));
     return { outcome: 'signed-out' };
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(task.taskName + (scope.fileSuffix ? ` ${scope.fileSuffix}` : ''))}.csv`),
+    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(lot === undefined ? task.taskName : `${task.taskName} run ${lot}`)}.csv`),
     filters: filters(),
     saveLabel: t('Export'),
-    title: t('Export the Data of “{0}”', task.taskName),
+    title: lot === undefined ? t('Export the Data of “{0}”', task.taskName) : t('Export the Data of Run {0} of “{1}”', lot, task.taskName),
   });
   if (target === undefined) return { outcome: 'declined' };
   if (target.scheme !== 'file') {
@@ -88,10 +82,10 @@ export async function exportData(task: TaskRef, deps: DataDeps, scope: ExportSco
     taskName: task.taskName,
     target: target.fsPath,
     format,
+    source,
     // Inside a workspace folder, no folder on the way down from it may be a link.
     root: vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath,
     wasmDir: deps.sqliteDir,
-    read: scope.lotNo === undefined ? undefined : { lotNo: scope.lotNo },
   });
   return runExport(job, task, target, deps);
 }

@@ -1,5 +1,5 @@
 /**
- * Exporting every row of a task (or of one run, `read.lotNo`) to a file: the streaming reader's
+ * Exporting every row of a task (or of one run, `source`) to a file: the streaming reader's
  * pages go through the format's writer (`exportWriters.ts`: CSV, JSON Lines, JSON, .xlsx,
  * SQLite) into a temporary file next to the target, renamed onto it when complete. No `vscode`
  * (the bench runs exactly this code in Node).
@@ -31,10 +31,15 @@ export interface ExportProgress {
   resumes: number;
 }
 
+/** Which rows: all of the task's (`/data/all`), or one run's by its lot (`/data/lotno/all`). */
+export type RowSource = { kind: 'all' } | { kind: 'lot'; lotNo: string };
+
 export interface ExportOptions {
   taskId: string;
   /** The task's name: the .xlsx sheet's and the SQLite table's name. */
   taskName?: string;
+  /** Default: all rows. */
+  source?: RowSource;
   /** An absolute path on this machine. */
   target: string;
   format: DataFormat;
@@ -44,8 +49,8 @@ export interface ExportOptions {
   wasmDir?: string;
   /** .xlsx: data rows per sheet (tests). */
   rowsPerSheet?: number;
-  /** Reader settings (page size, resume pauses; `lotNo`: one run's rows only); the defaults suit the service. */
-  read?: Pick<ReadDataOptions, 'pageSize' | 'maxResumes' | 'resumeDelayMs' | 'lotNo'>;
+  /** Reader settings (page size, resume pauses); the defaults suit the service. */
+  read?: Pick<ReadDataOptions, 'pageSize' | 'maxResumes' | 'resumeDelayMs'>;
 }
 
 export interface RunOptions {
@@ -129,7 +134,8 @@ export class TaskExport {
       onProgress?.({ phase: 'rows', rows: before.rows + p.rows, total: p.total, resumes: this.resumes });
     };
     // Each run reads from the offset after the last page written: a resumed export never starts over.
-    const reader = this.source.readData(taskId, { ...read, signal, startOffset: this.nextOffset, onProgress: progress });
+    const lot = this.options.source?.kind === 'lot' ? { lotNo: this.options.source.lotNo } : {};
+    const reader = this.source.readData(taskId, { ...read, ...lot, signal, startOffset: this.nextOffset, onProgress: progress });
     for await (const page of reader) {
       if (page.rows.length > 0) {
         const { target, format, root, taskId, wasmDir, rowsPerSheet } = this.options;

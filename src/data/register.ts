@@ -9,7 +9,8 @@
 import * as vscode from 'vscode';
 import type { Registrar } from '../platform/registrar';
 import type { DataDeps, TaskRef } from './dataDeps';
-import { exportData, type ExportReply, type ExportScope } from './exportFlow';
+import { exportData, type ExportReply } from './exportFlow';
+import type { RowSource } from './exportRows';
 import { PREVIEW_SCHEME, PreviewDocs } from './previewDocs';
 import { previewData, type PreviewReply } from './previewFlow';
 import { pullData, type PullReply } from './pullFlow';
@@ -17,8 +18,8 @@ import { PullTargets } from './pullTargets';
 import { removeData, type RemoveOutcome } from './removeFlow';
 
 export interface DataRegistry {
-  /** `scope`: which rows (default: all of the task's) and how the flow names them. */
-  export(task: TaskRef, scope?: ExportScope): Promise<ExportReply>;
+  /** `source`: one run's rows by its lot, or all rows (the default). */
+  export(task: TaskRef, source?: RowSource): Promise<ExportReply>;
   /** `chooseFile`: ask for the file even if one is remembered for the task. */
   pull(task: TaskRef, chooseFile?: boolean): Promise<PullReply>;
   preview(task: TaskRef): Promise<PreviewReply>;
@@ -40,7 +41,7 @@ export function registerData(context: vscode.ExtensionContext, base: DataDeps, r
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   return {
-    export: (task, scope) => exportData(task, deps, scope),
+    export: (task, source) => exportData(task, deps, source),
     pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy }, chooseFile),
     preview: (task) => previewData(task, deps, docs),
     remove: (task) => removeData(task, deps, docs),

@@ -67,6 +67,7 @@ export async function removeData(task: TaskRef, deps: DataDeps, docs: PreviewDoc
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Removing the data of “{0}”…', plainText(serviceName)) }, () => client.removeData(task.taskId));
     deps.log.info(`Removed the data of task ${task.taskId}${r.requestId ? ` (request ID ${r.requestId})` : ''}`);
     docs.forgetTask(task.taskId);
+    deps.onDataRemoved?.(task.taskId);
     void ui.showInformationMessage(t('Removed all data of “{0}”.', plainText(serviceName)));
     return 'removed';
   } catch (error) {

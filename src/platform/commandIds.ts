@@ -37,6 +37,7 @@ export const COMMANDS = {
   appsCopyRef: 'scrapedeck.apps.copyRef',
   // data
   dataExport: 'scrapedeck.data.export',
+  dataExportRun: 'scrapedeck.data.exportRun',
   dataPullNewRows: 'scrapedeck.data.pullNewRows',
   dataPreview: 'scrapedeck.data.preview',
   dataRemove: 'scrapedeck.data.remove',

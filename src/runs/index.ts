@@ -56,6 +56,8 @@ export interface RunsForViews {
   setViewVisible(visible: boolean): void;
   /** Ask every visible status now (the view's Refresh). */
   refreshAll(): void;
+  /** Ask these tasks' statuses now (their data changed: a Remove Data). */
+  refreshTasks(taskIds: readonly string[]): void;
   subtaskRows(taskId: string): Promise<SubtaskRow[]>;
   moveTasks(tasks: readonly MovingTask[], target: GroupRef): Promise<MoveOutcome>;
 }
@@ -91,7 +93,9 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     timers: realTimers,
     fetch: async (ids, signal) => {
       const client = getClient();
-      return client === undefined ? [] : (await client.getTaskStatuses(ids, { signal })).data;
+      if (client === undefined) return { statuses: [], leftOutNeverRan: false };
+      const r = await client.getTaskStatuses(ids, { signal });
+      return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
     },
     store,
     intervalMs: () => settings.refreshSeconds * 1000,
@@ -164,6 +168,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     scopeHidden: (scope) => poller.hide(scope),
     setViewVisible: (visible) => poller.setVisible(visible),
     refreshAll: () => poller.refresh(),
+    refreshTasks: (taskIds) => poller.refresh(taskIds),
     subtaskRows: (taskId) => subtaskRows(taskId),
     moveTasks: (tasks, target) => moveTasks(tasks, target, organiseDeps),
     start: (tasks) => startRuns(tasks, actionDeps),

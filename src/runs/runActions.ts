@@ -24,8 +24,8 @@ const t = vscode.l10n.t;
 
 export interface RunActionDeps {
   getClient(): ScrapedeckClient | undefined;
-  store: Pick<RunStore, 'isActive' | 'setPending' | 'get'>;
-  poller: Pick<StatusPoller, 'refresh'>;
+  store: Pick<RunStore, 'isActive' | 'setPending' | 'get' | 'setLot'>;
+  poller: Pick<StatusPoller, 'follow'>;
   ui: Pick<Ui, 'showInformationMessage' | 'showWarningMessage' | 'showModalWarning' | 'showInputBox'>;
   report: ReportFailure;
   log: Pick<vscode.LogOutputChannel, 'info'>;
@@ -124,6 +124,9 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
     const task = todo[i] as TaskRef;
     if (result.status === 'fulfilled') {
       done.push(task.taskId);
+      // The service may answer the run's lot: its rows can then be exported alone.
+      const lotNo = result.value.data?.lotNo;
+      if (typeof lotNo === 'string') deps.store.setLot(task.taskId, lotNo);
       deps.log.info(`${verb === 'start' ? 'Started' : 'Stopped'} task ${task.taskId}${result.value.requestId ? ` (request ID ${result.value.requestId})` : ''}`);
     } else if (isAlreadyThere(verb, result.reason)) {
       // Already running (or already ended): the status poll shows which; nothing went wrong.
@@ -134,7 +137,7 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
   });
   // Whatever happened, the service now says how things are (a failure may have been carried out).
   deps.store.setPending([...skipped.filter((id) => ids.includes(id)), ...failed.map((f) => f.task.taskId)], undefined);
-  deps.poller.refresh(ids);
+  deps.poller.follow(ids);
   reportFailures(verb, failed, deps.report);
   if (done.length > 0) vscode.window.setStatusBarMessage(statusLine(verb, todo, done), 5000);
   return { done, skipped, failed: failed.map((f) => f.task.taskId), declined: false };

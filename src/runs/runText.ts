@@ -6,7 +6,7 @@
  */
 import type { TaskRunStatus } from '../api/ops/runs';
 import { parseServiceTime } from '../api/runSchemas';
-import { RUN_ICONS, runKindOf, statusText, type IconSpec, type PendingAction, type RunKind } from './runKinds';
+import { RUN_ICONS, isUnderWay, runKindOf, statusText, type IconSpec, type PendingAction, type RunKind } from './runKinds';
 import type { RunEntry } from './runStore';
 
 /** `vscode.l10n.t` in the extension; {0}-style arguments. */
@@ -28,8 +28,12 @@ export interface RunPresentation {
   readonly description: string;
   /** Tooltip lines (plain text). */
   readonly tooltip: readonly string[];
-  /** `running` (Stop Run applies), `runnable` (Start Run applies), or neither while a request is on its way. */
-  readonly flags: readonly ('running' | 'runnable')[];
+  /**
+   * `running` (Stop Run applies: queued or extracting), `runnable` (Start Run applies), or neither
+   * while a request is on its way; `lot` when the last run was started here and its rows can be
+   * exported alone.
+   */
+  readonly flags: readonly ('running' | 'runnable' | 'lot')[];
 }
 
 /** The run state of a task nothing is known of yet: Start Run is offered, nothing else is said. */
@@ -54,20 +58,30 @@ export function presentRun(entry: RunEntry | undefined, o: TextOptions): RunPres
 function buildPresentation(entry: RunEntry, o: TextOptions): RunPresentation | undefined {
   const status = entry?.status;
   const pending = entry?.pending?.action;
+  const lot = entry.lot !== undefined ? (['lot'] as const) : [];
   if (pending !== undefined) {
     const description = pending === 'starting' ? o.t('Starting…') : o.t('Stopping…');
     return { kind: pending, icon: RUN_ICONS[pending], description, tooltip: status ? tooltipLines(status, o) : [], flags: [] };
   }
-  if (status === undefined) return undefined;
+  if (status === undefined) {
+    if (entry.neverRun !== true) return undefined;
+    return { kind: 'neverRun', icon: RUN_ICONS.neverRun, description: o.t('Never run in the cloud'), tooltip: [neverRunLine(o)], flags: ['runnable'] };
+  }
   const kind = runKindOf(status.status);
+  // A service that answers a never-run task anyway says Stopped with 0 runs.
   const neverRun = kind === 'stopped' && status.executedTimes === 0;
+  if (neverRun) return { kind: 'neverRun', icon: RUN_ICONS.neverRun, description: o.t('Never run in the cloud'), tooltip: [neverRunLine(o), ...tooltipLines(status, o).slice(1)], flags: ['runnable', ...lot] };
   return {
-    kind: neverRun ? 'neverRun' : kind,
-    icon: neverRun ? RUN_ICONS.neverRun : RUN_ICONS[kind],
-    description: neverRun ? o.t('Not run yet') : describeRun(status, o),
-    tooltip: tooltipLines(status, o),
-    flags: kind === 'extracting' ? ['running'] : ['runnable'],
+    kind,
+    icon: RUN_ICONS[kind],
+    description: kind === 'queued' ? o.t('Queued') : describeRun(status, o),
+    tooltip: kind === 'queued' ? [...tooltipLines(status, o), o.t('Queued: the run waits for a cloud node and starts by itself.')] : tooltipLines(status, o),
+    flags: isUnderWay(kind) ? ['running', ...lot] : ['runnable', ...lot],
   };
+}
+
+function neverRunLine(o: TextOptions): string {
+  return o.t('Never run in the cloud: the service has no cloud run of this task (runs on your own computer are not counted here).');
 }
 
 /** "Extracting, 120 rows"; an unpublished status is shown as it came. */
@@ -86,7 +100,7 @@ export function tooltipLines(status: TaskRunStatus, o: TextOptions): string[] {
   const lines = [t('Run status: {0}', statusText(status.status))];
   const rows = status.currentTotalExtractCount;
   if (rows !== null) lines.push(t('Rows collected this run: {0}', formatNumber(rows, o.locale)));
-  if (status.executedTimes !== null) lines.push(t('Runs so far: {0}', formatNumber(status.executedTimes, o.locale)));
+  if (status.executedTimes !== null) lines.push(t('Cloud runs so far: {0}', formatNumber(status.executedTimes, o.locale)));
   if (status.subTaskCount !== null && status.subTaskCount > 0) lines.push(t('Subtasks: {0}', formatNumber(status.subTaskCount, o.locale)));
   const times: [(when: string) => string, string | null][] = [
     [(when) => t('Started: {0}', when), status.startExecuteTime],

@@ -3,8 +3,12 @@
  * - only the tasks on screen (the rows of expanded groups) are asked, in one call that the client
  *   cuts into one request per 100 ids;
  * - nothing is asked while the view is hidden;
- * - the timer runs only while a visible task is extracting (or our start/stop is on its way), every
- *   `intervalMs()`; when nothing runs, it stops until something starts or the view shows again.
+ * - the timer runs only while a visible task is queued or extracting (or our start/stop is on its
+ *   way), every `intervalMs()`; when nothing runs, it stops until something starts or the view
+ *   shows again;
+ * - while something on screen changes state (a start or stop on its way, a run queued, or one that
+ *   has counted no rows yet) the next polls come after `FOLLOW_MS` instead, for at most
+ *   `FOLLOW_WINDOW_MS` after the last change seen: the same one call per poll, a few more polls.
  * Rows that appear are asked once (shortly, so groups opened together share a request). A plan
  * that may not read statuses (403) stops polling for this account; other failures wait for the
  * next tick. `reset()` (another account) drops answers still on their way.
@@ -12,13 +16,19 @@
 import { isApiError } from '../api/errors';
 import type { TaskRunStatus } from '../api/ops/runs';
 import type { Timers } from '../api/limiter';
-import type { RunStore } from './runStore';
+import type { RunEntry, RunStore } from './runStore';
+
+/** One poll's answer: the statuses, and whether an id left out of it never ran in the cloud (a v2 answer). */
+export interface PollAnswer {
+  statuses: readonly TaskRunStatus[];
+  leftOutNeverRan: boolean;
+}
 
 export interface PollerDeps {
   timers: Timers;
   /** Statuses of these tasks (the client's `getTaskStatuses`: one request per 100 ids). */
-  fetch(taskIds: readonly string[], signal: AbortSignal): Promise<readonly TaskRunStatus[]>;
-  store: Pick<RunStore, 'apply' | 'anyActive' | 'get'>;
+  fetch(taskIds: readonly string[], signal: AbortSignal): Promise<PollAnswer>;
+  store: Pick<RunStore, 'apply' | 'anyActive' | 'anySettling' | 'get'>;
   /** The pause between polls (`scrapedeck.runs.refreshSeconds`), read at every tick. */
   intervalMs(): number;
   /**
@@ -28,8 +38,17 @@ export interface PollerDeps {
   onError(error: unknown, stopped: boolean, inARow: number): void;
 }
 
+/** Whether the service has said something of this task: a status, or that it never ran in the cloud. */
+function known(entry: RunEntry | undefined): boolean {
+  return entry?.status !== undefined || entry?.neverRun === true;
+}
+
 /** Rows that appear are asked after this pause, so several groups opened together share a request. */
 export const SHOW_COALESCE_MS = 30;
+/** The pause between polls while something on screen changes state (never longer than the interval). */
+export const FOLLOW_MS = 2_000;
+/** How long after a start, a stop or a change of state the polls follow at `FOLLOW_MS`. */
+export const FOLLOW_WINDOW_MS = 12_000;
 
 export class StatusPoller {
   private visible = false;
@@ -44,8 +63,11 @@ export class StatusPoller {
   private disabled = false;
   private failuresInARow = 0;
   private generation = 0;
+  /** Until when (the timers' clock, ms) polls follow a change at FOLLOW_MS. */
+  private followUntil = -Infinity;
+  private elapsed = 0;
   /** For tests and the bench: polls sent (calls of `fetch`) and ticks of the timer. */
-  readonly stats = { fetches: 0, ticks: 0 };
+  readonly stats = { fetches: 0, ticks: 0, followTicks: 0 };
 
   constructor(private readonly deps: PollerDeps) {}
 
@@ -86,7 +108,7 @@ export class StatusPoller {
   show(scope: string, taskIds: readonly string[]): void {
     const before = new Set(this.visibleIds());
     this.scopes.set(scope, [...taskIds]);
-    const fresh = taskIds.filter((id) => !before.has(id) || this.deps.store.get(id)?.status === undefined);
+    const fresh = taskIds.filter((id) => !before.has(id) || !known(this.deps.store.get(id)));
     if (fresh.length > 0) this.requestSoon(fresh);
   }
 
@@ -98,6 +120,12 @@ export class StatusPoller {
   /** Ask now: these tasks (after a start or stop), or every visible one (a refresh). */
   refresh(taskIds?: readonly string[]): void {
     this.request(taskIds === undefined ? 'all' : new Set(taskIds));
+  }
+
+  /** These tasks were just started or stopped (or their data removed): follow them closely for a while. */
+  follow(taskIds: readonly string[]): void {
+    this.followUntil = this.elapsed + FOLLOW_WINDOW_MS;
+    this.refresh(taskIds);
   }
 
   /** Another account or signed out: stop, forget the rows on screen, drop answers on their way. */
@@ -159,10 +187,15 @@ export class StatusPoller {
     this.abort = abort;
     this.stats.fetches++;
     try {
-      const statuses = await this.deps.fetch(taskIds, abort.signal);
+      const answer = await this.deps.fetch(taskIds, abort.signal);
       if (generation === this.generation && !abort.signal.aborted) {
         this.failuresInARow = 0;
-        this.deps.store.apply(statuses);
+        const seen = new Set(answer.statuses.map((s) => s.taskId));
+        const before = taskIds.map((id) => this.kindKey(id));
+        this.deps.store.apply(answer.statuses, answer.leftOutNeverRan ? taskIds.filter((id) => !seen.has(id)) : []);
+        // A task that changed state (queued -> extracting -> ended) is followed closely for a while.
+        // (Learning a state for the first time is not a change.)
+        if (taskIds.some((id, i) => before[i] !== '' && this.kindKey(id) !== before[i])) this.followUntil = this.elapsed + FOLLOW_WINDOW_MS;
       }
     } catch (error) {
       if (generation !== this.generation || abort.signal.aborted) return;
@@ -180,12 +213,25 @@ export class StatusPoller {
       this.deps.timers.clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (!this.visible || this.disabled || !this.deps.store.anyActive(this.visibleIds())) return;
+    const visible = this.visibleIds();
+    if (!this.visible || this.disabled || !this.deps.store.anyActive(visible)) return;
+    const interval = Math.max(1000, this.deps.intervalMs());
+    const follow = this.elapsed < this.followUntil && this.deps.store.anySettling(visible);
+    const delay = follow ? Math.min(interval, FOLLOW_MS) : interval;
     this.timer = this.deps.timers.setTimeout(() => {
       this.timer = undefined;
+      this.elapsed += delay;
       this.stats.ticks++;
+      if (follow) this.stats.followTicks++;
       this.request('all');
-    }, Math.max(1000, this.deps.intervalMs()));
+    }, delay);
+  }
+
+  /** What decides a row's state, to see it change: the status text, or never run, or unknown. */
+  private kindKey(taskId: string): string {
+    const entry = this.deps.store.get(taskId);
+    if (entry?.neverRun === true) return 'never';
+    return entry?.status?.status ?? '';
   }
 
   private cancelTimers(): void {

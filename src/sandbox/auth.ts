@@ -34,6 +34,11 @@ export interface IssuedToken {
   expires_in: number;
 }
 
+export interface TokenSnapshot {
+  access: [string, AccessEntry][];
+  refresh: [string, RefreshEntry][];
+}
+
 export type RefreshUse = { ok: true; username: string } | { ok: false; reason: 'unknown' | 'used' };
 export type AccessCheck = { ok: true; username: string } | { ok: false; reason: 'invalid' | 'expired' };
 
@@ -85,6 +90,20 @@ export class TokenStore {
 
   ownerOfRefresh(token: string): string | undefined {
     return this.refresh.get(token)?.username;
+  }
+
+  /** The tokens still good (the state file keeps them, so a sandbox restart does not sign anyone out). */
+  toSnapshot(): TokenSnapshot {
+    const now = this.now();
+    return {
+      access: [...this.access].filter(([, e]) => e.expiresAt > now).map(([token, e]) => [token, { ...e }]),
+      refresh: [...this.refresh].filter(([, e]) => !e.used && now - e.at <= REFRESH_LIFETIME_MS).map(([token, e]) => [token, { ...e }]),
+    };
+  }
+
+  restore(s: TokenSnapshot): void {
+    for (const [token, e] of s.access) this.access.set(token, { ...e });
+    for (const [token, e] of s.refresh) this.refresh.set(token, { ...e });
   }
 
   /** How many refresh tokens are remembered (for tests of the bound). */

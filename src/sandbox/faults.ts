@@ -4,6 +4,7 @@
  * given seed yields the same sequence of faults for the same sequence of requests.
  */
 import { floatBetween, intBetween, pick, rngFor, type Rng } from './prng';
+import { errorReply, retryAfter, type Iface, type Reply } from './respond';
 
 export type Fault =
   | { kind: 'error500' }
@@ -51,5 +52,20 @@ export class FaultInjector {
       default:
         return { kind };
     }
+  }
+}
+
+/** The reply a fault stands for (a drop or a slow answer is the server's to play). */
+export function faultReply(fault: Fault, iface: Iface): Reply {
+  switch (fault.kind) {
+    case 'error500':
+      return errorReply(iface, 'internal', 'Internal server error (sandbox fault injection).');
+    case 'error503':
+      return retryAfter(iface, 'unavailable', 'Service temporarily unavailable (sandbox fault injection).', fault.retryAfterMs);
+    case 'burst429':
+      return retryAfter(iface, 'rate-limited', 'Too many requests (sandbox fault injection).', fault.retryAfterMs);
+    default:
+      // A proxy's error page: 200 but not JSON.
+      return { status: 200, text: { contentType: 'text/html; charset=utf-8', content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>' } };
   }
 }

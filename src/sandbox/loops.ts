@@ -34,6 +34,16 @@ export class LoopStore {
     return list;
   }
 
+  /** Lists created or changed so far (the state file writes them). */
+  entries(): IterableIterator<[string, SandboxAction[]]> {
+    return this.actions.entries();
+  }
+
+  /** A task's actions read back from the state file. */
+  restore(taskId: string, actions: SandboxAction[]): void {
+    this.actions.set(taskId, actions);
+  }
+
   /** A duplicate gets the source's actions as they are now (later edits of either stay apart). */
   clone(source: SeedTask, copy: SeedTask): void {
     this.actions.set(copy.taskId, this.of(source).map((a) => ({ ...a, loopItems: [...a.loopItems], properties: { ...a.properties } })));

@@ -1,6 +1,8 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
- *   [--run-seconds S] [--big-task-rows N] [--extra-tasks N]`
+ *   [--run-seconds S] [--queue-seconds S] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
+ *   [--never-run-as-stopped] [--state FILE]`
+ * --state FILE keeps what users change (marks, runs, loop items, copies, moves…) across restarts.
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
  * logs go to stderr so stdout stays machine-readable.
  */
@@ -8,7 +10,8 @@ import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
 import type { SandboxInfo } from './info';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
-               [--run-seconds SECONDS] [--big-task-rows N] [--extra-tasks N] [--quiet]`;
+               [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]
+               [--subtask-path both|colon|slash] [--never-run-as-stopped] [--state FILE] [--quiet]`;
 
 interface Cli {
   options: SandboxOptions;
@@ -43,8 +46,17 @@ export function parseArgs(argv: string[]): Cli {
       case '--faults': cli.options.faults = number(name, value(), (n) => n >= 0 && n <= 1); break;
       case '--seed': cli.options.seed = number(name, value(), (n) => Number.isInteger(n)); break;
       case '--run-seconds': cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400); break;
+      case '--queue-seconds': cli.options.queueSeconds = number(name, value(), (n) => n >= 0 && n <= 3600); break;
+      case '--never-run-as-stopped': cli.options.neverRun = 'stopped'; break;
+      case '--state': cli.options.statePath = value() ?? fail('--state needs a file'); break;
       case '--big-task-rows': cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000); break;
       case '--extra-tasks': cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000); break;
+      case '--subtask-path': {
+        const v = value();
+        if (v !== 'both' && v !== 'colon' && v !== 'slash') fail(`--subtask-path needs both, colon or slash (got ${v ?? 'nothing'})`);
+        cli.options.subtaskSpelling = v;
+        break;
+      }
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown option ${flag}`);
     }
@@ -58,7 +70,7 @@ function banner(info: SandboxInfo, options: SandboxOptions): string {
     `  base URL:    ${info.baseUrl}`,
     `  datahub URL: ${info.datahubUrl}`,
     `  rate limit:  ${options.rateLimit ?? DEFAULTS.rateLimit}/s per credential · token TTL ${options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds}s · faults ${options.faults ?? 0} · seed ${options.seed ?? DEFAULTS.seed}`,
-    `  runs:        ${options.runSeconds ?? DEFAULTS.runSeconds}s each${options.bigTaskRows ? ` · big task ${options.bigTaskRows.toLocaleString('en-US')} rows` : ''}${options.extraTasks ? ` · ${options.extraTasks} extra tasks` : ''}`,
+    `  runs:        ${options.queueSeconds ?? DEFAULTS.queueSeconds}s queued, then ${options.runSeconds ?? DEFAULTS.runSeconds}s each${options.bigTaskRows ? ` · big task ${options.bigTaskRows.toLocaleString('en-US')} rows` : ''}${options.extraTasks ? ` · ${options.extraTasks} extra tasks` : ''}`,
     '  accounts:',
   ];
   for (const a of info.accounts) {
@@ -83,6 +95,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
+  // On stderr: stdout's first line stays the info for harnesses.
+  const kept = sandbox.state;
+  if (kept?.setAside) process.stderr.write(`sandbox: the state file could not be used (${kept.setAside.reason}); it was kept as ${kept.setAside.movedTo} and the sandbox starts from the seed\n`);
+  else if (kept !== undefined) process.stderr.write(`sandbox: state ${kept.loaded ? 'restored from' : 'will be kept in'} ${cli.options.statePath ?? ''}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -155,3 +155,34 @@ function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod, slowdown
     balance: cloud ? round((runs * (duration ?? p.secondsPerRun)) / 3600 * 0.25 + (proxies ?? 0) * 0.01, 4) : 0,
   };
 }
+
+/** What a task's analytics say of its cloud runs; the sandbox's run history follows it (issue 32 item 3). */
+export interface CloudHistory {
+  /** Cloud runs over the whole history: the task's `executedTimes`. */
+  runs: number;
+  /** The last day with a cloud run: the last run ended that day. */
+  lastDate: string;
+  /** That day's cloud runs and failures: how the last run most likely ended. */
+  lastRuns: number;
+  lastFailures: number;
+}
+
+/** Per task id, the cloud runs its records count; a task with none never ran in the cloud. */
+export function cloudHistories(records: readonly DailyRecord[]): Map<string, CloudHistory> {
+  const out = new Map<string, CloudHistory>();
+  // Records are sorted by day: the last record seen of a task is its latest.
+  for (const r of records) {
+    const runs = r.metrics.runCount ?? 0;
+    if (r.method !== 'Cloud' || runs <= 0) continue;
+    const h = out.get(r.taskId);
+    const failures = r.metrics.failureCount ?? 0;
+    if (h === undefined) out.set(r.taskId, { runs, lastDate: r.date, lastRuns: runs, lastFailures: failures });
+    else {
+      h.runs += runs;
+      h.lastDate = r.date;
+      h.lastRuns = runs;
+      h.lastFailures = failures;
+    }
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { errorReply, type Iface, type Reply } from './respond';
 import type { RouteRequest, SandboxState } from './state';
 import { handleAnalytics } from './routes/analytics';
 import { handleDeprecate } from './routes/hub';
-import { SUBTASK_ACTION_PATH } from '../api/runSchemas';
+import { SUBTASK_ACTION_PATHS } from '../api/runSchemas';
 import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
 import { handleCopy, handleMove } from './routes/organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';
@@ -26,6 +26,8 @@ export interface Route {
   meta?: boolean;
   handle(req: RouteRequest, state: SandboxState): Reply;
   rateKey?(req: RouteRequest, state: SandboxState, remoteAddress: string | undefined): string;
+  /** It can change what the sandbox holds (written to the state file after it answered). */
+  mutates?: true;
 }
 
 const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string => credentialKey(req.headers, remote);
@@ -36,13 +38,20 @@ function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], patte
   return { id: `${method} ${path}`, method, pattern: pattern ?? exact, params: [], iface: 'main', handle, rateKey: mainKey };
 }
 
+/** The same, for an operation that changes what the sandbox holds (not-exported hands rows out). */
+function change(method: 'GET' | 'POST', path: string, handle: Route['handle'], pattern?: RegExp): Route {
+  return { ...op(method, path, handle, pattern), mutates: true };
+}
+
 /**
- * Start/stop subtasks: both readings of the published `subtasks{start}` answer (`subtasks:start`,
- * `subtasks/start`), and whatever SUBTASK_ACTION_PATH says, should it ever change.
+ * Start/stop subtasks: both published readings of `subtasks{start}` (`subtasks:start`,
+ * `subtasks/start`, a `:` sent encoded too). Which of them the sandbox answers is its
+ * `subtaskSpelling` behaviour (both by default); the other then gets the unknown-route 404.
  */
 function subtaskPattern(verb: 'start' | 'stop'): RegExp {
-  const own = SUBTASK_ACTION_PATH[verb].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${own})/?$`, 'i');
+  const escape = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const spelled = Object.values(SUBTASK_ACTION_PATHS).map((paths) => escape(paths[verb]));
+  return new RegExp(`^(?:/cloudextraction/subtasks(?::|/|%3A)${verb}|${spelled.join('|')})/?$`, 'i');
 }
 
 const ROUTES: Route[] = [
@@ -55,7 +64,7 @@ const ROUTES: Route[] = [
     meta: true,
     handle: (_req, state) => ({ status: 200, body: { ...state.info } }),
   },
-  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey },
+  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey, mutates: true },
   { id: 'GET /taskGroup', method: 'GET', pattern: /^\/taskGroup\/?$/, params: [], iface: 'main', handle: handleTaskGroups, rateKey: mainKey },
   { id: 'GET /task/search', method: 'GET', pattern: /^\/task\/search\/?$/, params: [], iface: 'main', handle: handleTaskSearch, rateKey: mainKey },
   {
@@ -69,21 +78,21 @@ const ROUTES: Route[] = [
   },
   op('POST', '/cloudextraction/statuses', handleStatusesV1),
   op('POST', '/cloudextraction/statuses/v2', handleStatusesV2),
-  op('POST', '/cloudextraction/start', handleStart),
-  op('POST', '/cloudextraction/stop', handleStop),
+  change('POST', '/cloudextraction/start', handleStart),
+  change('POST', '/cloudextraction/stop', handleStop),
   op('GET', '/cloudextraction/task/subtasks', handleSubtaskStatuses),
-  op('POST', SUBTASK_ACTION_PATH.start, handleSubtaskAction('start'), subtaskPattern('start')),
-  op('POST', SUBTASK_ACTION_PATH.stop, handleSubtaskAction('stop'), subtaskPattern('stop')),
+  change('POST', '/cloudextraction/subtasks{start}', handleSubtaskAction('start'), subtaskPattern('start')),
+  change('POST', '/cloudextraction/subtasks{stop}', handleSubtaskAction('stop'), subtaskPattern('stop')),
   op('POST', '/task/getActions', handleGetActions),
-  op('POST', '/task/updateLoopItems', handleUpdateLoopItems),
-  op('POST', '/task/updateActionProperties', handleUpdateActionProperties),
-  op('POST', '/task/copy', handleCopy),
-  op('POST', '/task/moveToGroup', handleMove),
+  change('POST', '/task/updateLoopItems', handleUpdateLoopItems),
+  change('POST', '/task/updateActionProperties', handleUpdateActionProperties),
+  change('POST', '/task/copy', handleCopy),
+  change('POST', '/task/moveToGroup', handleMove),
   op('GET', '/data/all', handleDataAll),
   op('GET', '/data/lotno/all', handleLotData),
-  op('GET', '/data/notexported', handleNotExported),
-  op('POST', '/data/markexported', handleMarkExported),
-  op('POST', '/data/remove', handleRemove),
+  change('GET', '/data/notexported', handleNotExported),
+  change('POST', '/data/markexported', handleMarkExported),
+  change('POST', '/data/remove', handleRemove),
   {
     id: 'POST /datahub/v1/data-apps/{app_id}/deprecate',
     method: 'POST',
@@ -93,6 +102,7 @@ const ROUTES: Route[] = [
     iface: 'hub',
     handle: handleDeprecate,
     rateKey: mainKey,
+    mutates: true,
   },
 ];
 

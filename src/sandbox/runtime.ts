@@ -23,7 +23,11 @@ export interface Subtask {
 }
 
 export interface Run {
+  /** The run's lot ("batch") number: up to 19 digits, beyond what a JSON number holds exactly. */
   lotNo: string;
+  /** When it was started (accepted); until `startedAt` it waits for a cloud node. */
+  acceptedAt: number;
+  /** When extraction began (or begins). */
   startedAt: number;
   endsAt: number;
   /** Rows collected by the natural end. */
@@ -37,8 +41,23 @@ export interface Run {
   end?: { at: number; status: string; rows: number };
 }
 
-/** Status values the sandbox sends (the service publishes `Extracting` and `Stopped`; the rest are the sandbox's). */
-export const RUN_STATUS = { extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
+/**
+ * Status values the sandbox sends: the service publishes `Extracting` and `Stopped`; public clients
+ * also read `Finished` and `Waiting` (queued for a cloud node); `Failed` is the sandbox's.
+ */
+export const RUN_STATUS = { waiting: 'Waiting', extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
+
+/** A runtime as plain data (the state file). */
+export interface RuntimeData {
+  run?: Run;
+  executedTimes: number;
+  lots: Lot[];
+  rowEnd: number;
+  visibleStart: number;
+  exportedUpTo: number;
+  pendingUpTo: number;
+  schedule?: { anchor: number; periodMs: number };
+}
 
 export interface Slice {
   from: number;
@@ -75,7 +94,12 @@ export class TaskRuntime {
   status(now: number): string {
     this.settle(now);
     if (!this.run) return RUN_STATUS.stopped;
-    return this.run.end?.status ?? RUN_STATUS.extracting;
+    return this.run.end?.status ?? (this.isQueued(now) ? RUN_STATUS.waiting : RUN_STATUS.extracting);
+  }
+
+  /** Started, still waiting for a cloud node (no rows yet). */
+  isQueued(now: number): boolean {
+    return this.isRunning(now) && now < (this.run as Run).startedAt;
   }
 
   /** Rows the current or last run collected by `now`. */
@@ -86,6 +110,17 @@ export class TaskRuntime {
     const span = Math.max(1, run.endsAt - run.startedAt);
     const fraction = Math.min(1, Math.max(0, (now - run.startedAt) / span));
     return Math.floor(run.plannedRows * fraction);
+  }
+
+  /**
+   * Rows of the current or last run the task still holds (`currentTotalExtractCount`): what it
+   * collected, less what Remove Data took away since.
+   */
+  held(now: number): number {
+    const run = this.run;
+    if (!run) return 0;
+    const end = run.first + this.collected(now);
+    return Math.max(0, end - Math.max(run.first, this.visibleStart));
   }
 
   /** Row number after the last row that exists now (a running lot's rows appear as they are collected). */
@@ -117,6 +152,7 @@ export class TaskRuntime {
   subtaskStatus(s: Subtask, now: number): string {
     this.settle(now);
     if (s.stoppedAt !== null) return RUN_STATUS.stopped;
+    if (this.isQueued(now)) return RUN_STATUS.waiting;
     if (now < s.endsAt) return RUN_STATUS.extracting;
     const run = this.run as Run;
     const last = run.subtasks[run.subtasks.length - 1] === s;
@@ -172,6 +208,33 @@ export class TaskRuntime {
     this.visibleStart = end;
     this.exportedUpTo = Math.max(this.exportedUpTo, end);
     this.pendingUpTo = Math.max(this.pendingUpTo, end);
+  }
+
+  /** Plain data for the state file (`persist.ts`). */
+  toJSON(): RuntimeData {
+    return {
+      ...(this.run === undefined ? {} : { run: structuredClone(this.run) }),
+      executedTimes: this.executedTimes,
+      lots: this.lots.map((l) => ({ ...l })),
+      rowEnd: this.rowEnd,
+      visibleStart: this.visibleStart,
+      exportedUpTo: this.exportedUpTo,
+      pendingUpTo: this.pendingUpTo,
+      ...(this.schedule === undefined ? {} : { schedule: { ...this.schedule } }),
+    };
+  }
+
+  static fromJSON(data: RuntimeData): TaskRuntime {
+    const rt = new TaskRuntime();
+    rt.run = data.run === undefined ? undefined : structuredClone(data.run);
+    rt.executedTimes = data.executedTimes;
+    rt.lots.push(...data.lots.map((l) => ({ ...l })));
+    rt.rowEnd = data.rowEnd;
+    rt.visibleStart = data.visibleStart;
+    rt.exportedUpTo = data.exportedUpTo;
+    rt.pendingUpTo = data.pendingUpTo;
+    rt.schedule = data.schedule === undefined ? undefined : { ...data.schedule };
+    return rt;
   }
 
   private finish(run: Run, at: number, status: string, rows: number): void {

@@ -6,16 +6,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/dates';
+import type { SubtaskSpelling } from '../api/runSchemas';
 import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
-import { FaultInjector, type Fault } from './faults';
+import { FaultInjector, faultReply } from './faults';
 import type { SandboxInfo } from './info';
 import { RateLimiter } from './rateLimit';
-import { buildDailyRecords } from './records';
-import { errorReply, retryAfter, type Iface, type Reply } from './respond';
+import { buildDailyRecords, cloudHistories, type CloudHistory } from './records';
+import { errorReply, retryAfter, type Reply } from './respond';
 import { DATAHUB_PREFIX, matchRoute } from './router';
 import { LoopStore } from './loops';
-import { DEFAULT_RUN_SECONDS, RunBook } from './runBook';
+import { keepState, type StateNote } from './persist';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './runBook';
 import { buildWorld, publicAccount } from './seed';
 import { TaskIndex } from './taskIndex';
 import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state';
@@ -46,15 +48,28 @@ export interface SandboxOptions {
   extraTasksOneMethod?: boolean;
   /** Those tasks are the demo account's only ones (an account of exactly that many tasks). */
   extraTasksOnly?: boolean;
+  /** Which spellings of start/stop subtasks the sandbox answers (default both). */
+  subtaskSpelling?: SubtaskSpelling | 'both';
+  /** How long a started run waits for a cloud node (`Waiting`) before it extracts, in seconds (default 5; 0: at once). */
+  queueSeconds?: number;
+  /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, default, as published) or answered `Stopped` with 0 runs. */
+  neverRun?: 'omit' | 'stopped';
+  /**
+   * Keep what users change (marks, runs, loop items, copies and moves, deprecations, tokens) in
+   * this file across restarts: read at start, written after each request that changed something.
+   */
+  statePath?: string;
 }
 
 export interface RunningSandbox {
   info: SandboxInfo;
   stats: SandboxStats;
+  /** With `statePath`: whether a saved state was applied, started fresh, or one was set aside (and why). */
+  state?: StateNote;
   close(): Promise<void>;
 }
 
-export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS } as const;
+export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS, queueSeconds: DEFAULT_QUEUE_SECONDS } as const;
 const MAX_BODY_BYTES = 1_000_000;
 
 function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
@@ -70,20 +85,6 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
   });
 }
 
-function faultReply(fault: Fault, iface: Iface): Reply {
-  switch (fault.kind) {
-    case 'error500':
-      return errorReply(iface, 'internal', 'Internal server error (sandbox fault injection).');
-    case 'error503':
-      return retryAfter(iface, 'unavailable', 'Service temporarily unavailable (sandbox fault injection).', fault.retryAfterMs);
-    case 'burst429':
-      return retryAfter(iface, 'rate-limited', 'Too many requests (sandbox fault injection).', fault.retryAfterMs);
-    default:
-      // A proxy's error page: 200 but not JSON.
-      return { status: 200, text: { contentType: 'text/html; charset=utf-8', content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>' } };
-  }
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const seed = options.seed ?? DEFAULTS.seed;
   const now = options.now ?? (() => Date.now());
@@ -93,12 +94,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true });
   // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
   // filter, bucket and page.
-  let engine: { today: string; query: (q: RecordQuery) => RecordPage } | undefined;
-  const currentEngine = (): { today: string; query: (q: RecordQuery) => RecordPage } => {
+  type Engine = { today: string; query: (q: RecordQuery) => RecordPage; cloud: Map<string, CloudHistory> };
+  let engine: Engine | undefined;
+  const currentEngine = (): Engine => {
     const today = todayUtc(new Date(now()));
     if (engine?.today !== today) {
       const records: RecordStore = new Map(world.accounts.map((a) => [a.userId, buildDailyRecords(seed, a, today)]));
-      engine = { today, query: recordQuery(records) };
+      // The run history of each task follows what its records say of its cloud runs.
+      const cloud = new Map([...records.values()].flatMap((list) => [...cloudHistories(list)]));
+      engine = { today, query: recordQuery(records), cloud };
     }
     return engine;
   };
@@ -119,10 +123,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     info: { baseUrl: '', datahubUrl: '', accounts: world.accounts.map(publicAccount) },
     ops: {
       tasks: new TaskIndex(world),
-      runs: new RunBook({ seed, bornAt: now(), runSeconds: options.runSeconds ?? DEFAULTS.runSeconds, bigTaskRows }),
+      runs: new RunBook({
+        seed,
+        bornAt: now(),
+        runSeconds: options.runSeconds ?? DEFAULTS.runSeconds,
+        queueSeconds: options.queueSeconds ?? DEFAULTS.queueSeconds,
+        bigTaskRows,
+        history: (taskId) => currentEngine().cloud.get(taskId),
+      }),
       loops: new LoopStore(seed),
     },
+    behaviour: { subtaskSpelling: options.subtaskSpelling ?? 'both', neverRun: options.neverRun ?? 'omit' },
   };
+
+  // A saved state, read before the first request (a file of another world is set aside, not used).
+  const kept = keepState(state, options.statePath, { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true }, log);
 
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -196,6 +211,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         reply = decision.ok
           ? match.route.handle(routeReq, state)
           : retryAfter(iface, 'rate-limited', `Too many requests: slow down (${perSecond} requests per second per credential).`, decision.retryAfterMs);
+        // Written before the answer leaves: a client that saw it done finds it done after a restart.
+        if (decision.ok && match.route.mutates === true && reply.status < 400) kept.save();
       }
       const final = reply ?? errorReply(iface, 'internal', 'No reply');
       status = String(final.status);
@@ -236,6 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     info: state.info,
     stats,
+    ...(kept.note === undefined ? {} : { state: kept.note }),
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -8,6 +8,7 @@ import type { RecordPage, RecordQuery } from './analytics';
 import type { TokenStore } from './auth';
 import type { SandboxInfo } from './info';
 import type { LoopStore } from './loops';
+import type { SubtaskSpelling } from '../api/runSchemas';
 import type { RunBook } from './runBook';
 import type { World } from './seed';
 import type { TaskIndex } from './taskIndex';
@@ -55,6 +56,15 @@ export interface SandboxState {
   info: SandboxInfo;
   /** Runs, data, loops, duplicates and moves: what changes while the sandbox runs. */
   ops: SandboxOps;
+  /** Where the service's published behaviour is uncertain, which reading this sandbox plays. */
+  behaviour: SandboxBehaviour;
+}
+
+export interface SandboxBehaviour {
+  /** Which spellings of start/stop subtasks answer (`both` by default); the other is an unknown route. */
+  subtaskSpelling: SubtaskSpelling | 'both';
+  /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, the published behaviour) or answered Stopped with 0 runs. */
+  neverRun: 'omit' | 'stopped';
 }
 
 export interface SandboxOps {

@@ -7,7 +7,8 @@ import type { SeedAccount, SeedGroup, SeedTask, World } from './seed';
 
 export class TaskIndex {
   private readonly byId = new Map<string, { account: SeedAccount; task: SeedTask }>();
-  private copies = 0;
+  /** Duplicates made so far: each draws its id from its own stream (kept across a restart). */
+  copyCount = 0;
 
   constructor(private readonly world: World) {
     for (const account of world.accounts) for (const g of account.groups) for (const task of g.tasks) this.byId.set(task.taskId, { account, task });
@@ -24,7 +25,7 @@ export class TaskIndex {
 
   /** A duplicate named "<name> (copy)" ("(copy 2)", … if taken) at the end of the group. */
   copy(account: SeedAccount, task: SeedTask, into: SeedGroup): SeedTask {
-    const rng = rngFor(this.world.seed, 'copy', task.taskId, ++this.copies);
+    const rng = rngFor(this.world.seed, 'copy', task.taskId, ++this.copyCount);
     let taskId: string;
     do taskId = uuidLike(rng);
     while (this.byId.has(taskId));
@@ -35,6 +36,21 @@ export class TaskIndex {
     into.tasks.push(copy);
     this.byId.set(taskId, { account, task: copy });
     return copy;
+  }
+
+  /** A duplicate read back from the state file (`arrange` puts it in its group). */
+  adopt(account: SeedAccount, copy: SeedTask): void {
+    if (!this.byId.has(copy.taskId)) this.byId.set(copy.taskId, { account, task: copy });
+  }
+
+  /** Puts the account's tasks in the groups and order the state file says (after copies and moves). */
+  arrange(account: SeedAccount, groups: Record<string, string[]>): void {
+    for (const g of account.groups) {
+      const ids = groups[g.taskGroupId];
+      if (ids === undefined) continue;
+      g.tasks = ids.map((id) => this.task(account, id)).filter((t): t is SeedTask => t !== undefined);
+      for (const t of g.tasks) t.taskGroupId = g.taskGroupId;
+    }
   }
 
   /** Moves a task to the end of another group; false if it is in that group already. */

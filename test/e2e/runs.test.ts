@@ -3,9 +3,13 @@
  * harness's sandbox): sign in, open a group, Start Run inline -> the row spins and says
  * Extracting -> Stop Run… asks in a modal -> the row shows the run stopped; then Edit URL List
  * opens the task's list as a document named after the task and loop, an edited list is saved and
- * read back from the sandbox. Screenshots in artifacts/e2e/runs-*.png.
+ * read back from the sandbox; then a run started from the tree and left alone is seen queued,
+ * running and finished, and its finish notification exports that run's rows alone. Screenshots in
+ * artifacts/e2e/runs-*.png.
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Workbench, e2e, launch, sandboxInfo, type SandboxAccount, type SandboxInfo } from './support';
 
@@ -34,6 +38,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   let account: SandboxAccount;
   let group: { taskGroupId: string; taskGroupName: string };
   let tasks: { taskId: string; taskName: string }[];
+  /** The task R1 started and stopped. */
+  let firstRunTask: string | undefined;
 
   before(async () => {
     const ctx = e2e();
@@ -91,6 +97,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     const attention = await attentionTaskNames();
     const idle = tasks.find((t) => statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting' && !attention.has(t.taskName));
     assert.ok(idle, 'a task that is not running and does not need attention');
+    firstRunTask = idle.taskName;
     const row = wb.taskRow(idle.taskName);
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), row);
     await wb.inlineAction(row, 'Start Run');
@@ -150,5 +157,94 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     assert.deepEqual(items, mine);
     await wb.screenshot('runs-5-url-list-saved');
     await page.keyboard.press('Control+W');
+  });
+
+  it('R3. a run started from the tree and left alone: queued, running, finished; its notice exports this run\'s rows alone', async () => {
+    await wb.clearNotifications();
+    const statuses = await sandboxCall<{ taskId: string; status: string; executedTimes: number }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) });
+    const attention = await attentionTaskNames();
+    // A task that ran before (so "this run" is fewer rows than the task has) and is idle now.
+    const task = tasks.find((t) => {
+      const s = statuses.find((x) => x.taskId === t.taskId);
+      return s !== undefined && s.executedTimes > 0 && !/Extracting|Waiting/.test(s.status) && !attention.has(t.taskName) && t.taskName !== firstRunTask;
+    });
+    assert.ok(task, 'an idle task that ran before');
+    const row = wb.taskRow(task.taskName);
+    await wb.reveal(row);
+    await wb.inlineAction(row, 'Start Run');
+
+    // Queued for a cloud node first: the sandbox answers Waiting for its first seconds.
+    await row.locator('.label-description').filter({ hasText: /^Queued/ }).waitFor();
+    await row.locator('.codicon-watch').first().waitFor();
+    await wb.moveAway();
+    await wb.screenshot('runs-6-queued');
+    await row.locator('.label-description').filter({ hasText: /^Extracting, [1-9][\d,]* rows?/ }).waitFor();
+    await row.locator('.codicon-sync.codicon-modifier-spin').first().waitFor();
+    await wb.screenshot('runs-7-running');
+    await row.locator('.label-description').filter({ hasText: /^(Finished|Failed), [\d,]+ rows?/ }).waitFor({ timeout: 90_000 });
+    const ended = (await sandboxCall<{ status: string; currentTotalExtractCount: number }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [task.taskId] }))[0];
+    assert.ok(ended && /Finished|Failed/.test(ended.status), JSON.stringify(ended));
+    const rowsText = ended.currentTotalExtractCount.toLocaleString('en-US');
+    const notice = page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item').filter({ hasText: `“${task.taskName}” ${ended.status === 'Finished' ? 'finished' : 'failed'}: ${rowsText} rows` }).first();
+    await notice.waitFor();
+    await notice.hover();
+    await wb.screenshot('runs-8-finished-notice');
+
+    // The task offers it too, while this run is its last.
+    await wb.openContextMenu(row, 'Export This Run\'s Data…');
+    await wb.screenshot('runs-9-context-menu');
+    await page.keyboard.press('Escape');
+
+    // The notice's button: the save dialog offers a file named after the task and the run.
+    const button = notice.locator('.monaco-button').filter({ hasText: 'Export This Run\'s Data' });
+    if (!(await button.click({ timeout: 5_000 }).then(() => true, () => false))) {
+      await wb.runCommand('Notifications: Show Notifications');
+      await page.locator('.notifications-center .notification-list-item').filter({ hasText: task.taskName }).first().locator('.monaco-button').filter({ hasText: 'Export This Run\'s Data' }).click();
+    }
+    const input = wb.quickInput().locator('.quick-input-box input');
+    await input.waitFor();
+    const until = Date.now() + 30_000;
+    while (!/ run \d{19}\.csv$/.test(await input.inputValue()) && Date.now() < until) await page.waitForTimeout(100);
+    const offered = await input.inputValue();
+    assert.match(offered, / run \d{19}\.csv$/, 'the file is named after the run');
+    await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}this-run.jsonl`);
+    await wb.screenshot('runs-10-save-this-run');
+    await input.press('Enter');
+    const done = wb.notification(new RegExp(`Exported ${rowsText} rows? of “`));
+    await done.waitFor();
+    await done.hover();
+    await wb.screenshot('runs-11-exported');
+    const lines = readFileSync(path.join(e2e().run.ws, 'this-run.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, ended.currentTotalExtractCount, 'this run\'s rows');
+    const all = await sandboxCall<{ total: number }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(task.taskId)}&offset=0&size=1`);
+    assert.ok(all.total > lines.length, `fewer than the task's ${all.total} rows`);
+  });
+
+  it('R4. a task that only runs locally reads "Never run in the cloud (local runs only)" beside its health, not two stories', async () => {
+    await wb.clearNotifications();
+    const groups = await sandboxCall<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup');
+    let found: { group: string; taskId: string } | undefined;
+    for (const g of groups) {
+      const list = await sandboxCall<{ taskId: string; taskName: string }[]>(info, account, 'GET', `/task/search?taskGroupId=${encodeURIComponent(g.taskGroupId)}`);
+      const reddit = list.find((t) => t.taskName === 'Reddit ratings');
+      if (reddit !== undefined) found = { group: g.taskGroupName, taskId: reddit.taskId };
+    }
+    assert.ok(found, 'the seeded task of issue 32 item 3');
+    const left = await sandboxCall<unknown[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [found.taskId] });
+    assert.deepEqual(left, [], 'left out of the statuses: it never ran in the cloud');
+    const row = wb.taskRow('Reddit ratings');
+    await wb.expand(wb.row('Tasks', found.group).first(), row);
+    await row.locator('.label-description').filter({ hasText: /^Never run in the cloud \(local runs only\) · .*\d+ runs?$/ }).waitFor();
+    await row.locator('.codicon-circle-large-outline').first().waitFor();
+    // Its tooltip tells one story too: never in the cloud, and what health counted (local runs).
+    await row.hover();
+    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Never run in the cloud' }).first();
+    await hover.waitFor();
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /runs on your own computer are not counted here/, text);
+    assert.match(text, /Failed: \d+ of \d+ runs?/, text);
+    assert.doesNotMatch(text, /Runs so far|Not run yet/, text);
+    await wb.screenshot('runs-12-never-run-local-only');
+    await wb.moveAway();
   });
 });

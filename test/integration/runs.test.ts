@@ -1,16 +1,20 @@
 /**
- * Runs in a real VS Code against a sandbox on a clock the test moves: start -> the row spins and
- * counts rows -> the run ends -> a notification with the rows; stop (asked first, Enter-safe, by the
- * service's name for the id);
- * a selection; a Standard account's refusal; statuses follow the account. Only the prompts'
- * answers are replaced; messages are recorded and still shown.
+ * Runs in a real VS Code against a sandbox on a clock the test moves: start -> the row says
+ * Queued -> spins and counts rows -> the run ends -> a notification with the rows and Export This
+ * Run's Data, which writes that run's rows alone; stop (asked first, Enter-safe, by the service's
+ * name for the id); a selection; a task that never ran in the cloud; Remove Data refreshes the
+ * row's count; a Standard account's refusal; statuses follow the account. Only the prompts' answers
+ * are replaced; messages are recorded and still shown.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/runs/runActions';
 import type { TasksNode } from '../../src/views/tasks/taskNodes';
-import { REFRESH_SECONDS, iconOf, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
+import { QUEUE_MS, REFRESH_SECONDS, iconOf, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
 import { answerInputs, getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 
 const GROUP = 'Price monitoring';
@@ -56,7 +60,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     if (status.startExecuteTime !== null) assert.match(tip, /read as UTC and shown in your time zone/);
   });
 
-  it('Start Run: the row says so at once, then spins and counts rows; the run ends and a notification says how many', async () => {
+  it('Start Run: the row says so at once, then Queued, then spins and counts rows; the run ends, a notification says how many and offers this run\'s data', async () => {
     const task = (rows[1] as Row).task;
     const seen: string[] = [];
     const watch = api.views.tasks.onDidChangeTreeData((e) => {
@@ -67,6 +71,13 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const outcome = (await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId))) as RunOutcome;
       assert.deepEqual(outcome.done, [task.taskId]);
       assert.ok(seen[0]?.startsWith('Starting'), `first redraw: ${seen.join(' | ')}`);
+      // Queued for a cloud node: shown as queued (not unknown), Stop Run applies, still polled.
+      const queued = await rowWhen(api, GROUP, task.taskId, 'the queued state', (r) => /^Queued( · |$)/.test(String(r.description)));
+      assert.equal(iconOf(queued), 'watch');
+      assert.match(queued.contextValue ?? '', /\brunning\b/);
+      assert.match(tooltipText(queued), /Run status: Waiting/);
+      assert.ok(api.runs.store.isActive(task.taskId));
+      session.clock.advance(QUEUE_MS);
       const spinning = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
       assert.match(String(spinning.description), /^Extracting, \d+ rows?( · |$)/);
       assert.match(spinning.contextValue ?? '', /\brunning\b/);
@@ -79,27 +90,85 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       session.clock.advance(12_000);
       await rowWhen(api, GROUP, task.taskId, 'rows to grow', (r) => /Extracting, [1-9][\d,]* rows?/.test(String(r.description)));
       session.clock.advance(RUN_MS);
-      const ended = await rowWhen(api, GROUP, task.taskId, 'the run to end', (r) => iconOf(r) !== 'sync~spin' && !/Starting|Stopping/.test(String(r.description)));
+      const ended = await rowWhen(api, GROUP, task.taskId, 'the run to end', (r) => iconOf(r) !== 'sync~spin' && !/Starting|Stopping|Queued/.test(String(r.description)));
       const status = await statusAtService(task.taskId);
       assert.ok(status && /Finished|Failed/.test(status.status));
       assert.equal(iconOf(ended), status.status === 'Finished' ? 'pass' : 'error');
+      assert.match(ended.contextValue ?? '', /\blot\b/, 'Export This Run\'s Data is offered on the task while it is the last run');
       // Not health's "tasks need attention" notice, which may name the same task.
       const isRunNotice = (m: { text: string }) => m.text.includes(task.taskName) && /(finished|failed):/.test(m.text);
       await waitFor('the notification', () => messages.some(isRunNotice));
       const notice = messages.find(isRunNotice);
       const rowsText = (status.currentTotalExtractCount ?? -1).toLocaleString('en-US');
       assert.match(notice?.text ?? '', new RegExp(`“.*” (finished|failed): ${rowsText} rows? collected`));
-      const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.export');
-      assert.deepEqual(notice?.buttons, canExport ? ['Open Analytics', 'Export Data'] : ['Open Analytics']);
+      const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.exportRun');
+      assert.deepEqual(notice?.buttons, canExport ? ['Open Analytics', 'Export This Run\'s Data'] : ['Open Analytics']);
+
+      // Export This Run's Data from the task: only this run's rows, read by its lot.
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-run-export-'));
+      const lotNo = api.runs.store.lotOf(task.taskId)?.lotNo;
+      assert.match(lotNo ?? '', /^\d{19}$/);
+      const before = session.sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0;
+      const restore = replaceUi(api, { showSaveDialog: () => Promise.resolve(vscode.Uri.file(path.join(dir, 'run.jsonl'))) });
+      try {
+        const reply = (await vscode.commands.executeCommand('scrapedeck.data.exportRun', ended)) as { outcome: string; rows?: number };
+        assert.equal(reply.outcome, 'exported');
+        assert.equal(reply.rows, status.currentTotalExtractCount);
+        const written = readFileSync(path.join(dir, 'run.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+        assert.equal(written.length, status.currentTotalExtractCount);
+        const all = (await session.client('ada').getData(task.taskId, { offset: 0, size: 1 })).data.total;
+        assert.ok(all > written.length, 'fewer than all the task\'s rows');
+        assert.ok((session.sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0) > before, 'read by its lot');
+      } finally {
+        restore();
+        rmSync(dir, { recursive: true, force: true });
+      }
     } finally {
       stop();
       watch.dispose();
     }
   });
 
+  it('Remove Data: the row\'s count follows at once, not the old "Finished, N rows" (issue 32 item 5)', async () => {
+    const task = (rows[1] as Row).task;
+    const row = await rowWhen(api, GROUP, task.taskId, 'the ended run with rows', (r) => /^(Finished|Failed), [1-9][\d,]* rows?/.test(String(r.description)));
+    const restore = replaceUi(api, {
+      showModalWarning: (_message, _detail, ...items) => Promise.resolve(items.find((i) => /^Remove Data/.test(i))),
+      showInputBox: () => Promise.resolve(task.taskName),
+    });
+    try {
+      assert.equal(await vscode.commands.executeCommand('scrapedeck.data.remove', row), 'removed');
+    } finally {
+      restore();
+    }
+    // Nothing runs, so no poll is due: the removal itself asks the task's status again.
+    const after = await rowWhen(api, GROUP, task.taskId, 'the count after the removal', (r) => /^(Finished|Failed), 0 rows( · |$)/.test(String(r.description)), REFRESH_SECONDS * 1000);
+    assert.match(tooltipText(after), /Rows collected this run: 0/);
+  });
+
+  it('a task that never ran in the cloud reads so, and its local runs do not make the row tell two stories ("Reddit ratings")', async () => {
+    const client = session.client('ada');
+    let found: { group: string; taskId: string } | undefined;
+    for (const g of (await client.listTaskGroups()).data) {
+      const task = (await client.searchTasks(g.taskGroupId)).data.find((t) => t.taskName === 'Reddit ratings');
+      if (task !== undefined) found = { group: g.taskGroupName, taskId: task.taskId };
+    }
+    assert.ok(found, 'the seeded task of issue 32 item 3');
+    assert.deepEqual((await client.getTaskStatuses([found.taskId])).data, [], 'left out of the statuses: never ran in the cloud');
+    const row = await rowWhen(api, found.group, found.taskId, 'never run, with health', (r) => /^Never run in the cloud \(local runs only\) · .*\d+ runs?$/.test(String(r.description)), 60_000);
+    assert.equal(iconOf(row), 'circle-large-outline');
+    assert.match(row.contextValue ?? '', /\brunnable\b/);
+    const tip = tooltipText(row);
+    assert.match(tip, /Never run in the cloud: the service has no cloud run of this task \(runs on your own computer are not counted here\)/);
+    assert.match(tip, /Failed: \d+ of \d+ runs?/);
+    assert.doesNotMatch(tip, /Runs so far|Not run yet|Could not/);
+  });
+
   it('Stop Run asks like Remove Data and Deprecate: one action button and VS Code\'s Cancel, then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
     const task = (rows[2] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
+    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+    session.clock.advance(QUEUE_MS);
     const running = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
     const asked: { message: string; detail: string; items: string[] }[] = [];
     let answer: string | undefined;
@@ -157,6 +226,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const rowB = await taskRow(api, GROUP, b.taskId);
     const started = (await vscode.commands.executeCommand('scrapedeck.runs.start', rowA, [rowA, rowB])) as RunOutcome;
     assert.deepEqual([...started.done].sort(), [a.taskId, b.taskId].sort());
+    await rowWhen(api, GROUP, a.taskId, 'A queued', (r) => /^Queued/.test(String(r.description)));
+    session.clock.advance(QUEUE_MS);
     await rowWhen(api, GROUP, a.taskId, 'A spinning', (r) => iconOf(r) === 'sync~spin');
     await rowWhen(api, GROUP, b.taskId, 'B spinning', (r) => iconOf(r) === 'sync~spin');
     const asked: string[] = [];
@@ -209,6 +280,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const { messages, stop } = recordMessages(api);
     try {
       await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
+      await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+      session.clock.advance(QUEUE_MS);
       await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
       session.clock.advance(RUN_MS);
       await rowWhen(api, GROUP, task.taskId, 'the end', (r) => iconOf(r) === 'pass' || iconOf(r) === 'error');

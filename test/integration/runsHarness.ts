@@ -14,6 +14,8 @@ import type { TasksNode } from '../../src/views/tasks/tasksProvider';
 import { labelOf, waitFor } from './viewsHarness';
 
 export const REFRESH_SECONDS = 2;
+/** A started run waits this long (the test's clock) as Waiting before it extracts. */
+export const QUEUE_MS = 5_000;
 
 /** A clock the sandbox reads; moving it ends runs at once. */
 export class TestClock {
@@ -37,7 +39,7 @@ export async function startRunsSession(api: ScrapedeckTestApi): Promise<RunsSess
   const clock = new TestClock();
   // No rate limit: the sandbox counts requests per second of its clock, and this clock stands
   // still between the test's moves (the extension's own limiter still spaces its requests).
-  const sandbox = await startSandbox({ port: 0, now: clock.now, runSeconds: 30, rateLimit: 0 });
+  const sandbox = await startSandbox({ port: 0, now: clock.now, runSeconds: 30, queueSeconds: QUEUE_MS / 1000, rateLimit: 0 });
   const config = vscode.workspace.getConfiguration('scrapedeck');
   await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);

@@ -26,7 +26,7 @@ describe('agents: tools that change something', function () {
   const ctx = () => contextFor(ada, clock.now);
 
   before(async () => {
-    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 21, runSeconds: 30 });
+    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 21, runSeconds: 30, queueSeconds: 0 });
     ada = clientFor(sandbox, 'ada');
     const group = (await ada.listTaskGroups()).data[1];
     assert.ok(group);
@@ -55,8 +55,22 @@ describe('agents: tools that change something', function () {
 
     const started = await run('scrapedeck_start_run', { task: task.taskId }, ctx());
     assert.equal(started.ok, true, started.text);
-    assert.deepEqual(dataOf(started), { taskId: task.taskId, taskName: task.taskName, group: task.groupName, started: true });
+    const { lotNo, ...rest } = dataOf<{ lotNo: string }>(started);
+    assert.deepEqual(rest, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, started: true });
+    assert.match(lotNo, /^\d{19}$/, 'the run\'s lot, for reading its rows');
     assert.equal((await ada.getTaskStatuses([task.taskId])).data[0]?.status, 'Extracting');
+
+    // The sample-rows tool reads this run's rows alone (issue 28 item 1).
+    clock.advance(3_000);
+    const sampled = await run('scrapedeck_sample_rows', { task: task.taskId, rows: 5, lotNo }, ctx());
+    assert.equal(sampled.ok, true, sampled.text);
+    const lotPage = (await ada.getLotData(task.taskId, lotNo, { offset: 0, size: 5 })).data;
+    const sample = dataOf<{ lotNo: string; total: number; rows: unknown[][] }>(sampled);
+    assert.deepEqual([sample.lotNo, sample.total, sample.rows.length], [lotNo, lotPage.total, lotPage.data.length]);
+    assert.ok(lotPage.total > 0 && lotPage.total < (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total, 'one run\'s rows, not all of them');
+    assert.match(sampled.text, new RegExp(`rows of run ${lotNo} of “`));
+    const bad = tool('scrapedeck_sample_rows').parse({ task: task.taskId, lotNo: '12ab' }, english);
+    assert.equal(bad.ok, false, 'a lot number is digits');
 
     const again = await run('scrapedeck_start_run', { task: task.taskId }, ctx());
     assert.equal(again.ok, false);

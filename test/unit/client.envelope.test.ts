@@ -97,10 +97,10 @@ describe('client: an error envelope is an error whatever its status', () => {
     assert.equal(e.requestId, 'req-ref-5');
   });
 
-  it('task search: a string code on HTTP 200 is that error', async () => {
+  it('task search: a string code on HTTP 200 is that error (InvalidTaskId, the published code for an unknown id: not found)', async () => {
     next = { status: 200, body: { error: { code: 'InvalidTaskId', message: 'No such task group' }, requestId: 'req-sea-6' } };
     const e = await failure((c) => c.searchTasks('42'));
-    assert.equal(e.kind, 'invalid-request');
+    assert.equal(e.kind, 'not-found');
     assert.equal(e.code, 'InvalidTaskId');
     assert.equal(e.requestId, 'req-sea-6');
   });

@@ -67,7 +67,7 @@ describe('client: runs, parameters and data on the wire', function () {
 
     it('no ids: no request', async () => {
       server.reset(v2Echo);
-      assert.deepEqual(await client.getTaskStatuses([]), { data: [], requestId: undefined, requestIds: [] });
+      assert.deepEqual(await client.getTaskStatuses([]), { data: [], requestId: undefined, requestIds: [], source: 'v2' });
       assert.equal(server.seen.length, 0);
     });
 
@@ -129,6 +129,26 @@ describe('client: runs, parameters and data on the wire', function () {
       await client.stopTask('t1');
       assert.deepEqual(server.paths(), ['POST /cloudextraction/start', 'POST /cloudextraction/stop']);
       assert.deepEqual(server.seen.map((s) => s.body), [{ taskId: 't1' }, { taskId: 't1' }]);
+    });
+
+    it('start: the run\'s lot and status when sent (the lot kept exact, as text), null when not (issue 28 item 1)', async () => {
+      const answers: [string, unknown][] = [
+        ['{"data":{"lotNo":"7301234567890123457","status":"Waiting","extra":1},"requestId":"r1"}', { lotNo: '7301234567890123457', status: 'Waiting' }],
+        ['{"data":{"lotNo":"  42 ","status":3},"requestId":"r2"}', { lotNo: '42', status: '3' }],
+        ['{"data":{"lotNo":1234},"requestId":"r3"}', { lotNo: '1234', status: null }],
+        // A 19-digit number was already rounded by JSON: never a wrong lot, so none.
+        ['{"data":{"lotNo":7301234567890123457,"status":"Extracting"},"requestId":"r4"}', { lotNo: null, status: 'Extracting' }],
+        ['{"data":{"lotNo":"","status":null},"requestId":"r5"}', { lotNo: null, status: null }],
+        ['{"data":{"lotNo":{"x":1},"status":["Waiting"]},"requestId":"r6"}', { lotNo: null, status: null }],
+        ['{"data":null,"requestId":"r7"}', null],
+        ['{"requestId":"r8","data":"started"}', null],
+      ];
+      for (const [raw, expected] of answers) {
+        server.reset(() => ({ status: 200, raw }));
+        const r = await client.startTask('t1');
+        assert.deepEqual(r.data, expected, raw);
+        assert.equal(server.seen.length, 1, 'an odd data never makes a start look failed (or sent again)');
+      }
     });
 
     for (const [what, answer] of [

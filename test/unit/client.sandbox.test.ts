@@ -111,8 +111,8 @@ describe('client: every operation and error against the sandbox', function () {
       );
     });
 
-    it('an unknown group is not-found with the integer code and requestId', async () => {
-      await assert.rejects(keyClient('ada').searchTasks('1'), isKind('not-found', (e) => e.code === 40401 && e.requestId !== undefined));
+    it('an unknown group is not-found with its code and requestId', async () => {
+      await assert.rejects(keyClient('ada').searchTasks('1'), isKind('not-found', (e) => e.code === 'InvalidTaskGroupId' && e.requestId !== undefined));
     });
 
     it('an invalid API key is auth (401)', async () => {

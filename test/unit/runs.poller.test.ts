@@ -8,10 +8,9 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/limiter';
-import type { TaskRunStatus } from '../../src/api/ops/runs';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
-import { RunStore } from '../../src/runs/runStore';
-import { SHOW_COALESCE_MS, StatusPoller, type PollerDeps } from '../../src/runs/statusPoller';
+import { RunStore, type EndedRun } from '../../src/runs/runStore';
+import { FOLLOW_MS, FOLLOW_WINDOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
@@ -43,7 +42,10 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
     const errors: { error: unknown; stopped: boolean }[] = [];
     const poller = new StatusPoller({
       timers,
-      fetch: async (taskIds, signal) => (await client.getTaskStatuses(taskIds, { signal })).data,
+      fetch: async (taskIds, signal) => {
+        const r = await client.getTaskStatuses(taskIds, { signal });
+        return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
+      },
       store,
       intervalMs: () => INTERVAL,
       onError: (error, stopped) => errors.push({ error, stopped }),
@@ -53,7 +55,7 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
   }
 
   before(async () => {
-    sb = await TestSandbox.start({ now: clock.now, runSeconds: 30, extraTasks: 250 });
+    sb = await TestSandbox.start({ now: clock.now, runSeconds: 30, queueSeconds: 0, extraTasks: 250 });
     ada = clientFor('ada');
     const group = (await ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
     assert.ok(group);
@@ -73,7 +75,8 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
     await idle(poller);
     assert.equal(poller.stats.fetches, 1);
     assert.equal(statusRequests() - before, 3);
-    assert.ok(ids.every((id) => store.get(id)?.status !== undefined));
+    assert.ok(ids.every((id) => store.get(id)?.status !== undefined || store.get(id)?.neverRun === true), 'each task has a status, or never ran in the cloud');
+    assert.ok(ids.some((id) => store.get(id)?.neverRun === true) && ids.some((id) => store.get(id)?.status !== undefined));
     assert.equal(poller.isScheduled, false, 'nothing runs: no timer');
   });
 
@@ -180,15 +183,89 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
   });
 
   it('after a reset (another account), an answer still on its way is dropped', async () => {
-    let release: (v: TaskRunStatus[]) => void = () => undefined;
+    let release: (v: PollAnswer) => void = () => undefined;
     const { timers, poller, store } = setup({ fetch: () => new Promise((resolve) => (release = resolve)) });
     poller.setVisible(true);
     poller.show('g', ['t1']);
     await timers.advance(SHOW_COALESCE_MS);
     poller.reset();
-    release([{ taskId: 't1', status: 'Extracting', taskName: null, currentTotalExtractCount: 1, executedTimes: 1, subTaskCount: 1, startExecuteTime: null, endExecuteTime: null, nextExecuteTime: null, source: 'v2' }]);
+    release({ statuses: [{ taskId: 't1', status: 'Extracting', taskName: null, currentTotalExtractCount: 1, executedTimes: 1, subTaskCount: 1, startExecuteTime: null, endExecuteTime: null, nextExecuteTime: null, source: 'v2' }], leftOutNeverRan: true });
     await idle(poller);
     assert.equal(store.get('t1'), undefined);
     assert.equal(poller.isScheduled, false);
+  });
+});
+
+describe('runs: the poller follows a queued run to its end (issue 28 item 2, issue 32 item 5)', function () {
+  this.timeout(60_000);
+  const clock = new FakeClock(T0);
+  let sb: TestSandbox;
+  let ada: ScrapedeckClient;
+  let ids: string[];
+  const statusRequests = () => sb.stats.byRoute['POST /cloudextraction/statuses/v2'] ?? 0;
+
+  before(async () => {
+    sb = await TestSandbox.start({ now: clock.now, runSeconds: 30, queueSeconds: 5, extraTasks: 250 });
+    ada = new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    const group = (await ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    ids = (await ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
+  });
+  after(async () => {
+    await ada.close();
+    await sb.close();
+  });
+
+  it('queued, extracting, finished: polled all along at 3 requests per poll for 250 rows, rows shown within 2 s of extracting, the end announced once', async () => {
+    const timers = new FakeTimers();
+    const store = new RunStore(clock.now);
+    const ended: EndedRun[] = [];
+    store.onDidEnd((runs) => ended.push(...runs));
+    const poller = new StatusPoller({
+      timers,
+      fetch: async (taskIds, signal) => {
+        const r = await ada.getTaskStatuses(taskIds, { signal });
+        return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
+      },
+      store,
+      intervalMs: () => INTERVAL,
+      onError: (error) => assert.fail(String(error)),
+    });
+    poller.setVisible(true);
+    poller.show('group:bench', ids);
+    await timers.advance(SHOW_COALESCE_MS);
+    await idle(poller);
+    const id = ids.find((x) => store.get(x)?.status !== undefined && !store.isActive(x)) as string;
+
+    // As Start Run does: pending at once, the request, then the poller follows the task.
+    store.setPending([id], 'starting');
+    await ada.startTask(id);
+    poller.follow([id]);
+    await idle(poller);
+    assert.equal(store.get(id)?.status?.status, 'Waiting');
+    assert.ok(store.isActive(id), 'a queued run is watched');
+
+    const seen: string[] = [];
+    let firstRowsAt: number | undefined;
+    const fetchesBefore = poller.stats.fetches;
+    const requestsBefore = statusRequests();
+    for (let t = 1_000; t <= 50_000; t += 1_000) {
+      clock.advance(1_000);
+      await timers.advance(1_000);
+      await idle(poller);
+      const s = store.get(id)?.status;
+      if (s !== undefined && seen.at(-1) !== s.status) seen.push(s.status);
+      if (firstRowsAt === undefined && (s?.currentTotalExtractCount ?? 0) > 0) firstRowsAt = t;
+    }
+    assert.deepEqual(seen.slice(0, 2), ['Waiting', 'Extracting']);
+    assert.match(seen[2] ?? '', /^(Finished|Failed)$/);
+    assert.equal(ended.length, 1, 'one finish notice');
+    assert.equal(ended[0]?.taskId, id);
+    const polls = poller.stats.fetches - fetchesBefore;
+    assert.equal((statusRequests() - requestsBefore) / polls, 3, 'every poll is one call: 3 requests for 250 rows');
+    // The run extracts from 5 s on; with the poll every 10 s its rows would show at 10 s at best.
+    assert.ok(firstRowsAt !== undefined && firstRowsAt <= 8_000, `rows shown ${firstRowsAt} ms after the start (the run extracts at 5 s)`);
+    assert.ok(poller.stats.followTicks <= Math.ceil((5_000 + 2 * FOLLOW_WINDOW_MS) / FOLLOW_MS), `${poller.stats.followTicks} quick polls, bounded`);
+    assert.ok(polls < 50_000 / FOLLOW_MS, `${polls} polls in 50 s: back to the interval once nothing changes`);
+    assert.equal(poller.isScheduled, false, 'nothing runs: no timer');
   });
 });

@@ -38,18 +38,18 @@ describe('runs: status kinds and icons', () => {
   });
 
   it('any other value is unknown and shown as it came, cleaned and cut, never refused', () => {
-    for (const raw of ['Queued', '42', '', '  ', 'Waiting\u0000\nfor\tslot', 'x'.repeat(500), '\u202eevil', '🚀 launching']) {
+    for (const raw of ['Pausing', '42', '', '  ', 'Waiting\u0000\nfor\tslot', 'x'.repeat(500), '\u202eevil', '🚀 launching']) {
       const kind = runKindOf(raw);
       const shown = statusText(raw);
-      if (!['extracting', 'stopped', 'finished', 'failed'].includes(kind)) assert.equal(kind, 'unknown', raw);
+      assert.equal(kind, 'unknown', raw);
       assert.ok(shown.length > 0 && shown.length <= STATUS_TEXT_MAX, `${JSON.stringify(raw)} -> ${JSON.stringify(shown)}`);
       assert.ok(![...shown].some((c) => c.charCodeAt(0) < 0x20), JSON.stringify(shown));
     }
     assert.equal(statusText('Waiting\u0000\nfor\tslot'), 'Waiting for slot');
-    assert.equal(statusText('Queued'), 'Queued');
-    const p = presentRun({ status: status({ status: 'Queued' }), pending: undefined }, en);
+    assert.equal(statusText('Pausing'), 'Pausing');
+    const p = presentRun({ status: status({ status: 'Pausing' }), pending: undefined }, en);
     assert.equal(p?.kind, 'unknown');
-    assert.equal(p?.description, 'Queued, 120 rows');
+    assert.equal(p?.description, 'Pausing, 120 rows');
     assert.deepEqual(p?.flags, ['runnable']);
   });
 
@@ -80,7 +80,7 @@ describe('runs: what a row shows', () => {
   it('a task never run says so; nothing known means no run state (Start Run still offered by the row)', () => {
     const never = presentRun({ status: status({ status: 'Stopped', executedTimes: 0, currentTotalExtractCount: 0, startExecuteTime: null }), pending: undefined }, en);
     assert.equal(never?.kind, 'neverRun');
-    assert.equal(never?.description, 'Not run yet');
+    assert.equal(never?.description, 'Never run in the cloud');
     assert.equal(presentRun(undefined, en), undefined);
   });
 
@@ -98,7 +98,7 @@ describe('runs: what a row shows', () => {
     assert.match(text, /Next run: tomorrow-ish \(as sent\)/);
     assert.match(text, /read as UTC and shown in your time zone \(Europe\/Berlin\)/);
     assert.match(text, /Rows collected this run: 120/);
-    assert.match(text, /Runs so far: 3/);
+    assert.match(text, /Cloud runs so far: 3/);
     assert.match(tooltipLines(status({ source: 'v1', startExecuteTime: null }), en).join('\n'), /older status call/);
   });
 
@@ -177,5 +177,102 @@ describe('runs: the store', () => {
     assert.equal(store.get('t1'), undefined);
     assert.deepEqual(changed, [['t1', 't2']]);
     assert.ok(!store.anyActive(['t1', 't2']));
+  });
+});
+
+describe('runs: queued runs, never-run tasks, a run\'s lot (issue 28 items 1 to 3)', () => {
+  let now = 1_000;
+  let store: RunStore;
+  let ended: EndedRun[][];
+  beforeEach(() => {
+    now = 1_000;
+    store = new RunStore(() => now);
+    ended = [];
+    store.onDidEnd((runs) => ended.push([...runs]));
+  });
+
+  it('Waiting and Unexecuted (and the older interface\'s 3) are queued, 0 is extracting: under way, not unknown', () => {
+    for (const raw of ['Waiting', 'unexecuted', ' WAITING ', '3']) assert.equal(runKindOf(raw), 'queued', raw);
+    assert.equal(runKindOf('0'), 'extracting');
+    const p = presentRun({ status: status({ status: 'Waiting', currentTotalExtractCount: 0, startExecuteTime: null }), pending: undefined }, en);
+    assert.equal(p?.kind, 'queued');
+    assert.equal(p?.description, 'Queued');
+    assert.equal(p?.icon.id, RUN_ICONS.queued.id);
+    assert.deepEqual(p?.flags, ['running'], 'Stop Run applies to a queued run');
+    assert.match(p?.tooltip.join('\n') ?? '', /Run status: Waiting[\s\S]*waits for a cloud node/);
+    const ids = ['queued', 'extracting', 'stopped', 'finished', 'failed', 'unknown', 'neverRun'].map((k) => RUN_ICONS[k as keyof typeof RUN_ICONS].id);
+    assert.equal(new Set(ids).size, ids.length, 'each its own icon');
+  });
+
+  it('a queued run is active (polled), and its end is announced once', () => {
+    store.apply([status({ status: 'Stopped', executedTimes: 3 })]);
+    store.setPending(['t1'], 'starting');
+    store.apply([status({ status: 'Waiting', executedTimes: 4, currentTotalExtractCount: 0 })]);
+    assert.equal(store.get('t1')?.pending, undefined, 'the start showed: queued');
+    assert.ok(store.isActive('t1'));
+    store.apply([status({ status: 'Unexecuted', executedTimes: 4, currentTotalExtractCount: 0 })]);
+    assert.ok(store.isActive('t1'));
+    store.apply([status({ status: 'Extracting', executedTimes: 4, currentTotalExtractCount: 10 })]);
+    store.apply([status({ status: 'Finished', executedTimes: 4, currentTotalExtractCount: 300 })]);
+    assert.equal(ended.length, 1);
+    assert.ok(!store.isActive('t1'));
+  });
+
+  it('a run seen only while queued that ends is announced too', () => {
+    store.apply([status({ status: 'Waiting', executedTimes: 4, currentTotalExtractCount: 0 })]);
+    store.apply([status({ status: 'Failed', executedTimes: 4, currentTotalExtractCount: 0 })]);
+    assert.equal(ended.length, 1);
+  });
+
+  it('a task left out of a v2 answer never ran in the cloud: said so, runnable, not polled', () => {
+    store.apply([], ['t1']);
+    const entry = store.get('t1');
+    assert.equal(entry?.neverRun, true);
+    assert.ok(!store.isActive('t1'));
+    const p = presentRun(entry, en);
+    assert.deepEqual([p?.kind, p?.description, p?.flags], ['neverRun', 'Never run in the cloud', ['runnable']]);
+    assert.match(p?.tooltip.join('\n') ?? '', /Never run in the cloud/);
+    assert.doesNotMatch(p?.tooltip.join('\n') ?? '', /error|stale/i);
+  });
+
+  it('starting a never-run task: still left out just after the start keeps "Starting…", then its first run counts from 0', () => {
+    store.apply([], ['t1']);
+    store.setPending(['t1'], 'starting');
+    assert.equal(store.get('t1')?.pending?.executedBefore, 0);
+    store.apply([], ['t1']);
+    assert.equal(store.get('t1')?.pending?.action, 'starting', 'not shown yet: still starting');
+    store.apply([status({ status: 'Waiting', executedTimes: 1, currentTotalExtractCount: 0 })]);
+    assert.equal(store.get('t1')?.neverRun, undefined);
+    store.apply([status({ status: 'Finished', executedTimes: 1 })]);
+    assert.equal(ended.length, 1);
+  });
+
+  it('a run started here keeps its lot while it is the last run: the row and the end say so; a later run drops it', () => {
+    store.apply([status({ status: 'Stopped', executedTimes: 3 })]);
+    store.setPending(['t1'], 'starting');
+    store.setLot('t1', '7301234567890123457');
+    assert.deepEqual(store.lotOf('t1'), { lotNo: '7301234567890123457', run: 4 });
+    store.apply([status({ status: 'Waiting', executedTimes: 4, currentTotalExtractCount: 0 })]);
+    store.apply([status({ status: 'Finished', executedTimes: 4, currentTotalExtractCount: 300 })]);
+    assert.equal(ended[0]?.[0]?.lot?.lotNo, '7301234567890123457');
+    assert.deepEqual(presentRun(store.get('t1'), en)?.flags, ['runnable', 'lot']);
+    store.apply([status({ status: 'Extracting', executedTimes: 5 })]);
+    assert.equal(store.lotOf('t1'), undefined, 'a later run (a schedule, another window) is the last run now');
+    assert.deepEqual(presentRun(store.get('t1'), en)?.flags, ['running']);
+  });
+
+  it('a lot whose run number is not known yet learns it when the run shows; a new start drops the old lot', () => {
+    store.setPending(['t1'], 'starting');
+    store.setLot('t1', '11');
+    assert.deepEqual(store.lotOf('t1'), { lotNo: '11', run: null });
+    store.apply([status({ status: 'Extracting', executedTimes: 9 })]);
+    assert.deepEqual(store.lotOf('t1'), { lotNo: '11', run: 9 });
+    store.setPending(['t1'], 'starting');
+    assert.equal(store.lotOf('t1'), undefined);
+  });
+
+  it('settling: a start on its way, a queued run, or one that has counted no rows; not one collecting rows', () => {
+    store.apply([status({ taskId: 'a', status: 'Waiting', currentTotalExtractCount: 0 }), status({ taskId: 'b', status: 'Extracting', currentTotalExtractCount: 0 }), status({ taskId: 'c' })]);
+    assert.deepEqual(['a', 'b', 'c'].map((id) => store.isSettling(id)), [true, true, false]);
   });
 });

@@ -95,7 +95,7 @@ describe('sandbox: command line', function () {
     try {
       await until(() => p.stdout().includes('Ctrl-C'));
       const out = p.stdout();
-      assert.match(out, /runs: +5s each · big task 2,500 rows · 3 extra tasks/);
+      assert.match(out, /runs: +5s queued, then 5s each · big task 2,500 rows · 3 extra tasks/);
       const key = /ada +Professional +password \S+ +API key (\S+)/.exec(out)?.[1] ?? '';
       const baseUrl = /base URL: +(\S+)/.exec(out)?.[1] ?? '';
       const groups = ((await (await fetch(`${baseUrl}/taskGroup`, { headers: { 'x-api-key': key } })).json()) as { data: { taskGroupId: string; taskGroupName: string }[] }).data;

@@ -6,6 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { DataPage, NotExportedPage } from '../../src/api/dataSchemas';
+import type { TaskStatusV2 } from '../../src/api/runSchemas';
+import { LOTS_KEPT, lotNumber } from '../../src/sandbox/runBook';
 import { FakeClock, TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -117,20 +119,22 @@ describe('sandbox: data', function () {
     refused(await get(`/data/all?taskId=nope&offset=0&size=10`), 404, 'InvalidTaskId', /nope/);
   });
 
-  it('one run\'s rows by lot number are a slice of all rows; an unknown lot is 404 InvalidLotNo', async () => {
+  it('one run\'s rows by lot number (19 digits) are a slice of all rows; an unknown lot, or one whose rows are gone, is 404 InvalidLotNo', async () => {
     const id = (await withRows())[1] as string;
     const everything = (await all(id)).rows;
+    const runs = dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]?.executedTimes ?? 0;
+    assert.ok(runs >= 1);
     const lots: Record<string, unknown>[][] = [];
-    for (let lot = 1; ; lot++) {
+    for (let n = Math.max(1, runs - LOTS_KEPT + 1); n <= runs; n++) {
+      const lot = lotNumber(3, id, n);
+      assert.match(lot, /^\d{19}$/);
       const r = await get(`/data/lotno/all?taskId=${id}&lotno=${lot}&offset=0&size=1000`);
-      if (r.status === 404) {
-        refused(r, 404, 'InvalidLotNo', /lotno/);
-        break;
-      }
+      assert.equal(r.status, 200, r.text);
       lots.push(dataOf<DataPage>(r).data);
     }
-    assert.ok(lots.length >= 1);
-    assert.deepEqual(lots.flat(), everything, 'the lots, in order, are all the rows');
+    assert.deepEqual(lots.flat(), everything, 'the lots kept, in order, are all the rows');
+    refused(await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs + 1)}&offset=0&size=10`), 404, 'InvalidLotNo', /lotno/);
+    if (runs > LOTS_KEPT) refused(await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs - LOTS_KEPT)}&offset=0&size=10`), 404, 'InvalidLotNo', /lotno/);
   });
 
   it('not exported: handed-out rows come again until marked; marking covers only what was handed out', async () => {
@@ -161,7 +165,12 @@ describe('sandbox: data', function () {
     assert.equal((await post('/data/remove', { taskId: id })).status, 200);
     const removed = await page(id, 0, 10);
     assert.deepEqual([removed.total, removed.restTotal, removed.data.length], [0, 0, 0]);
-    assert.equal(dataOf<NotExportedPage>(await get(`/data/notexported?taskId=${id}&size=10`)).total, 0);
+    // The run's count follows the rows the task still holds, not what it once collected (issue 32 item 5).
+    const count = async () => dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]?.currentTotalExtractCount;
+    assert.equal(await count(), 0);
+    clock.advance(2_000);
+    assert.equal(await count(), (await page(id, 0, 1)).total, 'rows collected after the removal are counted');
+    assert.equal(dataOf<NotExportedPage>(await get(`/data/notexported?taskId=${id}&size=10`)).total, (await page(id, 0, 1)).total, 'only those are new');
     await post('/cloudextraction/start', { taskId: id });
     clock.advance(30_000);
     const fresh = await page(id, 0, 1000);

@@ -51,7 +51,7 @@ describe('sandbox: task groups and task search', () => {
     for (const q of ['', '?taskGroupId=', '?other=1']) {
       const r = await search(sb.user('ada').apiKey, q);
       assert.equal(r.status, 400);
-      assert.equal(codeOf(r), 40020);
+      assert.equal(codeOf(r), 'InvalidParameter.Required');
       assert.match(messageOf(r), /taskGroupId/);
     }
   });
@@ -61,7 +61,7 @@ describe('sandbox: task groups and task search', () => {
     for (const id of ['1', other.taskGroupId]) {
       const r = await search(sb.user('ada').apiKey, `?taskGroupId=${id}`);
       assert.equal(r.status, 404);
-      assert.equal(codeOf(r), 40401);
+      assert.equal(codeOf(r), 'InvalidTaskGroupId');
       assert.match(messageOf(r), /taskGroupId/);
     }
   });

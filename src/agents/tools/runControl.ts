@@ -90,15 +90,18 @@ async function plan(verb: Verb, i: Input, ctx: ToolContext): Promise<Plan> {
   return { confirmation, target: `task ${task.taskId}`, execute: (c) => act(verb, task, c) };
 }
 
-async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskRunStatus | undefined> {
+/** The task's status now; `never` when a v2 answer leaves it out (it never ran in the cloud). */
+async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskRunStatus | 'never' | undefined> {
   try {
-    return (await ctx.client.getTaskStatuses([task.taskId], { signal: ctx.signal })).data[0];
+    const answer = await ctx.client.getTaskStatuses([task.taskId], { signal: ctx.signal });
+    return answer.data[0] ?? (answer.source === 'v2' ? 'never' : undefined);
   } catch {
     return undefined; // the confirmation is still useful without it
   }
 }
 
-function describe(s: TaskRunStatus, t: ToolContext['t']): string {
+function describe(s: TaskRunStatus | 'never', t: ToolContext['t']): string {
+  if (s === 'never') return t('never run in the cloud');
   const status = plainText(s.status, 40);
   return s.currentTotalExtractCount === null ? status : t('{0}, {1} rows in the current or last run', status, s.currentTotalExtractCount);
 }
@@ -106,8 +109,9 @@ function describe(s: TaskRunStatus, t: ToolContext['t']): string {
 /** Acts on the planned task, by its id: the name is not looked up again. */
 async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<ToolReply> {
   const { t } = ctx;
+  let lotNo: string | null = null;
   try {
-    if (verb === 'start') await ctx.client.startTask(task.taskId, { signal: ctx.signal });
+    if (verb === 'start') lotNo = (await ctx.client.startTask(task.taskId, { signal: ctx.signal })).data?.lotNo ?? null;
     else await ctx.client.stopTask(task.taskId, { signal: ctx.signal });
   } catch (e) {
     const failed = verb === 'start' ? t('Could not start a run of “{0}” ({1})', task.taskName, task.taskId) : t('Could not stop the run of “{0}” ({1})', task.taskName, task.taskId);
@@ -115,7 +119,9 @@ async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<Too
   }
   const summary =
     verb === 'start'
-      ? t('Started a cloud run of “{0}” ({1}). It shows Extracting while it runs: check it with scrapedeck_run_status.', task.taskName, task.taskId)
+      ? t('Started a cloud run of “{0}” ({1}). It may wait a moment (Waiting), then shows Extracting while it runs: check it with scrapedeck_run_status.', task.taskName, task.taskId)
       : t('Stopped the cloud run of “{0}” ({1}). Rows collected so far are kept.', task.taskName, task.taskId);
-  return reply(summary, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, [verb === 'start' ? 'started' : 'stopped']: true });
+  // The run's lot, when the service gives it: scrapedeck_sample_rows reads this run's rows with it.
+  const lot = lotNo === null ? {} : { lotNo };
+  return reply(summary, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, [verb === 'start' ? 'started' : 'stopped']: true, ...lot });
 }

@@ -25,7 +25,7 @@ export const runStatusTool = defineTool({
   userDescription: 'See which tasks are running and how their last runs went.',
   reference: 'scrapedeckRunStatus',
   modelDescription:
-    'Reads the cloud-run status of Scrapedeck tasks: status as the service sends it (Extracting means running; Stopped, Finished, Failed and others end a run), rows collected by the current or last run, how many times the task ran, its subtasks, and start/end/next-scheduled times (UTC, ISO 8601). ' +
+    'Reads the cloud-run status of Scrapedeck tasks: status as the service sends it (Extracting means running; Waiting or Unexecuted means queued, it will run; Stopped, Finished, Failed and others end a run; "Never run in the cloud" when the service leaves the task out), rows collected by the current or last run, how many times the task ran in the cloud, its subtasks, and start/end/next-scheduled times (UTC, ISO 8601). ' +
     'Select tasks by ids/names, by group, by part of the name, or omit all for every task. Returns the number of tasks per status and at most `limit` tasks, running ones first. Needs a Professional or Enterprise plan.',
   readOnly: true,
   idempotent: true,
@@ -45,14 +45,18 @@ async function runStatus(i: Input, ctx: ToolContext) {
   }
   if (selected.length === 0) return reply(t('No task matches, so no status was read.'), { total: 0, tasks: [] });
   let statuses: TaskRunStatus[];
+  let leftOutNeverRan: boolean;
   try {
-    statuses = (await ctx.client.getTaskStatuses(selected.map((s) => s.taskId), { signal: ctx.signal })).data;
+    const answer = await ctx.client.getTaskStatuses(selected.map((s) => s.taskId), { signal: ctx.signal });
+    statuses = answer.data;
+    // v2 leaves out tasks that never ran in the cloud; what v1 leaves out is not known.
+    leftOutNeverRan = answer.source === 'v2';
   } catch (e) {
     const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : t('{0} tasks', selected.length);
     return failure(e, { failed: t('Could not read the run status of {0}', what), plans: RUN_PLANS }, ctx);
   }
   const byId = new Map(statuses.map((s) => [s.taskId, s]));
-  const rows = selected.map((task) => view(task, byId.get(task.taskId)));
+  const rows = selected.map((task) => view(task, byId.get(task.taskId), leftOutNeverRan));
   rows.sort((a, b) => Number(b.status === 'Extracting') - Number(a.status === 'Extracting') || a.taskName.localeCompare(b.taskName, 'en'));
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
@@ -62,8 +66,15 @@ async function runStatus(i: Input, ctx: ToolContext) {
   return reply(summary, { total: rows.length, byStatus: counts, tasks: shown, timeZone: 'UTC' });
 }
 
-function view(task: CatalogTask, s: TaskRunStatus | undefined) {
-  if (s === undefined) return { taskId: task.taskId, taskName: task.taskName, group: task.groupName, status: 'Unknown (the service did not report it)' };
+/** What the model reads for a task the answer left out (not translated: the model's words). */
+export const NEVER_RUN_STATUS = 'Never run in the cloud';
+
+function view(task: CatalogTask, s: TaskRunStatus | undefined, leftOutNeverRan: boolean) {
+  if (s === undefined) {
+    const status = leftOutNeverRan ? NEVER_RUN_STATUS : 'Unknown (the service did not report it)';
+    const none = { rowsCollected: null, executedTimes: leftOutNeverRan ? 0 : null, subtasks: null, started: null, ended: null, nextScheduled: null };
+    return { taskId: task.taskId, taskName: task.taskName, group: task.groupName, status, ...none };
+  }
   return {
     taskId: task.taskId,
     taskName: task.taskName,

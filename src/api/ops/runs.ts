@@ -7,19 +7,24 @@ import { inBatches, splitIds, type BatchedResult } from '../batches';
 import { isApiError, type ApiError } from '../errors';
 import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
 import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../opsSchemas';
+import type { ServiceRoutes } from '../serviceRoutes';
 import {
   SUBTASK_ACTION_PATH,
+  SUBTASK_ACTION_PATHS,
   subtaskPageSchema,
+  startResponseSchema,
   subtaskStatusResponseSchema,
   subtasksBodySchema,
   taskIdBodySchema,
   taskStatusV1ResponseSchema,
   taskStatusV2ResponseSchema,
   type SubtaskPage,
+  type StartedRun,
+  type SubtaskSpelling,
   type SubtaskStatus,
 } from '../runSchemas';
 
-export { SUBTASK_ACTION_PATH };
+export { SUBTASK_ACTION_PATH, SUBTASK_ACTION_PATHS };
 
 export const CLOUD_PLAN_NOTE = 'Cloud extraction needs a Professional or Enterprise plan.';
 
@@ -44,12 +49,30 @@ export interface TaskRunStatus {
 }
 
 /**
+ * Statuses as answered, and which call answered them. v2 leaves out tasks that never ran in the
+ * cloud (a public client notes it; the published document does not say): an id asked and not in a
+ * `v2` answer has never run there. What v1 leaves out is not known.
+ */
+export interface StatusesResult extends BatchedResult<TaskRunStatus> {
+  source: 'v2' | 'v1';
+}
+
+/**
  * v2 refused: the route is unknown or not allowed (404, 405, 410, 501). A 404 that names a task
  * (`InvalidTaskId`) is about the ids, not the route, and v1 would say the same.
  */
 export function isStatusV2Refused(e: ApiError): boolean {
   if (e.status === undefined || ![404, 405, 410, 501].includes(e.status)) return false;
-  return !(typeof e.code === 'string' && /task/i.test(e.code));
+  return !namesTask(e);
+}
+
+/** A 404 about the route (the path is unknown), not an error envelope naming the task. */
+export function isRouteNotFound(e: ApiError): boolean {
+  return e.status === 404 && !namesTask(e);
+}
+
+function namesTask(e: ApiError): boolean {
+  return typeof e.code === 'string' && /task/i.test(e.code);
 }
 
 export class RunOps {
@@ -59,25 +82,26 @@ export class RunOps {
   constructor(
     private readonly caller: MainCaller,
     private readonly now: () => number,
+    private readonly routes: ServiceRoutes,
   ) {}
 
   /**
    * Statuses of any number of tasks: batches of 100 (duplicates sent once), v2 first; if v2 is
    * refused, v1 for every batch, and v1 for the next 10 minutes.
    */
-  async statuses(taskIds: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskRunStatus>> {
+  async statuses(taskIds: readonly string[], o: CallOptions = {}): Promise<StatusesResult> {
     const batches = splitIds(taskIds, OPS_LIMITS.batch);
     for (const batch of batches) checkRequest(taskIdListSchema, batch, 'get task statuses');
-    if (batches.length === 0) return { data: [], requestId: undefined, requestIds: [] };
+    if (batches.length === 0) return { data: [], requestId: undefined, requestIds: [], source: 'v2' };
     if (this.now() >= this.v2RefusedUntil) {
       try {
-        return await inBatches(batches, (ids, signal) => this.statusesV2(ids, { signal }), o.signal);
+        return { ...(await inBatches(batches, (ids, signal) => this.statusesV2(ids, { signal }), o.signal)), source: 'v2' };
       } catch (e) {
         if (!isApiError(e) || !isStatusV2Refused(e)) throw e;
         this.v2RefusedUntil = this.now() + STATUS_V2_RETRY_MS;
       }
     }
-    return inBatches(batches, (ids, signal) => this.statusesV1(ids, { signal }), o.signal);
+    return { ...(await inBatches(batches, (ids, signal) => this.statusesV1(ids, { signal }), o.signal)), source: 'v1' };
   }
 
   async statusesV2(taskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<TaskRunStatus[]>> {
@@ -110,12 +134,22 @@ export class RunOps {
     return { requestId: r.requestId, data };
   }
 
-  async start(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
-    return this.action('/cloudextraction/start', 'start', taskId, o);
+  /** Starts a cloud run: the run's lot and status when the service sends them (`data: null` otherwise). */
+  async start(taskId: string, o: CallOptions = {}): Promise<ApiResult<StartedRun | null>> {
+    const body = checkRequest(taskIdBodySchema, { taskId }, 'start a task');
+    return this.caller.call(
+      { method: 'POST', path: '/cloudextraction/start', body, retry: 'unsent', operation: `start task ${body.taskId}`, response: startResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      o,
+    );
   }
 
   async stop(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
-    return this.action('/cloudextraction/stop', 'stop', taskId, o);
+    const body = checkRequest(taskIdBodySchema, { taskId }, 'stop a task');
+    const r = await this.caller.call(
+      { method: 'POST', path: '/cloudextraction/stop', body, retry: 'unsent', operation: `stop task ${body.taskId}`, response: nullDataResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      o,
+    );
+    return { data: null, requestId: r.requestId };
   }
 
   /** One page of a task's subtasks (size 1 to 20). The reply has no total: a short page is the last. */
@@ -143,29 +177,38 @@ export class RunOps {
     return this.subtaskAction('stop', taskId, subTaskIds, o);
   }
 
-  private async action(path: string, verb: 'start' | 'stop', taskId: string, o: CallOptions): Promise<ApiResult<null>> {
-    const body = checkRequest(taskIdBodySchema, { taskId }, `${verb} a task`);
-    const r = await this.caller.call(
-      { method: 'POST', path, body, retry: 'unsent', operation: `${verb} task ${body.taskId}`, response: nullDataResponseSchema, planNote: CLOUD_PLAN_NOTE },
-      o,
-    );
-    return { data: null, requestId: r.requestId };
-  }
-
+  /**
+   * Start/stop subtasks at the spelling this address is known to answer (`colon` when nothing is
+   * known). A route 404 tries the other spelling once; the one that answers is remembered.
+   */
   private async subtaskAction(verb: 'start' | 'stop', taskId: string, subTaskIds: readonly string[], o: CallOptions): Promise<ApiResult<null>> {
     const body = checkRequest(subtasksBodySchema, { taskId, subTaskIds: [...new Set(subTaskIds)] }, `${verb} subtasks`);
-    const r = await this.caller.call(
-      {
-        method: 'POST',
-        path: SUBTASK_ACTION_PATH[verb],
-        body,
-        retry: 'unsent',
-        operation: `${verb} ${body.subTaskIds.length} subtask(s) of task ${body.taskId}`,
-        response: nullDataResponseSchema,
-        planNote: CLOUD_PLAN_NOTE,
-      },
-      o,
-    );
+    const base = this.caller.baseUrl;
+    const first: SubtaskSpelling = this.routes.subtaskSpelling(base) ?? 'colon';
+    const send = (spelling: SubtaskSpelling) =>
+      this.caller.call(
+        {
+          method: 'POST',
+          path: SUBTASK_ACTION_PATHS[spelling][verb],
+          body,
+          retry: 'unsent',
+          operation: `${verb} ${body.subTaskIds.length} subtask(s) of task ${body.taskId}`,
+          response: nullDataResponseSchema,
+          planNote: CLOUD_PLAN_NOTE,
+        },
+        o,
+      );
+    let spelling = first;
+    let r: ApiResult<unknown>;
+    try {
+      r = await send(first);
+    } catch (e) {
+      // A 404 means the service did nothing, so the other spelling may be sent without a double run.
+      if (!isApiError(e) || !isRouteNotFound(e)) throw e;
+      spelling = first === 'colon' ? 'slash' : 'colon';
+      r = await send(spelling);
+    }
+    this.routes.rememberSubtaskSpelling(base, spelling);
     return { data: null, requestId: r.requestId };
   }
 }

@@ -1,12 +1,15 @@
 /**
  * Cloud extraction: statuses (v1, v2), start, stop, subtask statuses, start/stop subtasks.
  * Professional and Enterprise only. Batch statuses leave out ids the account does not have (a
- * poll survives a deleted task); single-task operations answer 404 `InvalidTaskId`; starting a
+ * poll survives a deleted task), and v2 leaves out tasks that never ran in the cloud, as a public
+ * client notes the service does (unless `neverRun` is `stopped`: then they answer Stopped, 0 runs).
+ * Start answers the run's lot and status (`{ lotNo, status }`, as two public clients read it; the
+ * published example shows `null`). Single-task operations answer 404 `InvalidTaskId`; starting a
  * running task or stopping one that is not running is 409.
  */
 import { SERVICE_CODES } from '../../api/opsSchemas';
 import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/runSchemas';
-import { ok, type Reply } from '../respond';
+import { errorReply, ok, type Reply } from '../respond';
 import type { SeedAccount, SeedTask } from '../seed';
 import type { RouteRequest, SandboxState } from '../state';
 import { authorize, body, check, opsError, ownTask, queryOf } from './opsCommon';
@@ -32,20 +35,26 @@ export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply 
   const b = body(req, taskIdsBodySchema);
   if (!b.ok) return b.reply;
   const now = state.now();
+  const omitNeverRun = state.behaviour.neverRun === 'omit';
   return ok(
-    owned(state, account.value, b.value.taskIds).map((t) => {
+    owned(state, account.value, b.value.taskIds).flatMap((t) => {
       const rt = state.ops.runs.of(t);
+      if (omitNeverRun && rt.executedTimes === 0) return [];
       const status = rt.status(now);
-      return {
-        taskId: t.taskId,
-        status,
-        currentTotalExtractCount: rt.collected(now),
-        executedTimes: rt.executedTimes,
-        subTaskCount: rt.run?.subtasks.length ?? 0,
-        startExecuteTime: time(rt.run?.startedAt),
-        endExecuteTime: time(rt.run?.end?.at),
-        nextExecuteTime: time(rt.nextExecuteTime(now)),
-      };
+      const queued = rt.isQueued(now);
+      return [
+        {
+          taskId: t.taskId,
+          status,
+          // What the task holds of the run: after Remove Data the count follows the rows, not the history.
+          currentTotalExtractCount: rt.held(now),
+          executedTimes: rt.executedTimes,
+          subTaskCount: rt.run?.subtasks.length ?? 0,
+          startExecuteTime: queued ? null : time(rt.run?.startedAt),
+          endExecuteTime: time(rt.run?.end?.at),
+          nextExecuteTime: time(rt.nextExecuteTime(now)),
+        },
+      ];
     }),
   );
 }
@@ -53,10 +62,12 @@ export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply 
 export function handleStart(req: RouteRequest, state: SandboxState): Reply {
   const task = single(req, state, 'Start Task');
   if (!task.ok) return task.reply;
-  if (!state.ops.runs.start(task.value, state.now())) {
+  const now = state.now();
+  const run = state.ops.runs.start(task.value, now);
+  if (run === undefined) {
     return opsError('conflict', SERVICE_CODES.alreadyRunning, `Task "${task.value.taskName}" is already running.`);
   }
-  return ok(null);
+  return ok({ lotNo: run.lotNo, status: state.ops.runs.of(task.value).status(now) });
 }
 
 export function handleStop(req: RouteRequest, state: SandboxState): Reply {
@@ -85,8 +96,18 @@ export function handleSubtaskStatuses(req: RouteRequest, state: SandboxState): R
   return ok(subtasks.map((s) => ({ subTaskId: s.subTaskId, status: rt.subtaskStatus(s, now) })));
 }
 
+/** The spelling a request used: `subtasks/start` is `slash`, `subtasks:start` (or `%3A`) `colon`. */
+function spellingOf(pathname: string): 'colon' | 'slash' {
+  return /subtasks\/(?:start|stop)\/?$/i.test(pathname) ? 'slash' : 'colon';
+}
+
 export function handleSubtaskAction(verb: 'start' | 'stop') {
   return (req: RouteRequest, state: SandboxState): Reply => {
+    const accepted = state.behaviour.subtaskSpelling;
+    if (accepted !== 'both' && spellingOf(req.url.pathname) !== accepted) {
+      // As a service that knows only the other spelling answers: no such route.
+      return errorReply('main', 'not-found', `No route ${req.method} ${req.url.pathname}`);
+    }
     const account = authorize(req, state, 'cloud', verb === 'start' ? 'Start Subtasks' : 'Stop Subtasks');
     if (!account.ok) return account.reply;
     const b = body(req, subtasksBodySchema);

@@ -1,37 +1,43 @@
-/** `GET /taskGroup` and `GET /task/search?taskGroupId=…` (Standard plan and up). */
+/**
+ * `GET /taskGroup` and `GET /task/search?taskGroupId=…` (Standard plan and up), shaped as the
+ * published examples: group ids as numbers, errors with string codes (`InvalidParameter…`).
+ */
+import { SERVICE_CODES } from '../../api/opsSchemas';
 import { authenticateMain } from '../auth';
 import type { SeedAccount } from '../seed';
 import { errorReply, ok, type Reply } from '../respond';
 import type { RouteRequest, SandboxState } from '../state';
+import { opsError } from './opsCommon';
 
-export const TASK_CODES = { missingTaskGroupId: 40020, unknownTaskGroup: 40401 } as const;
-
-/** The plan table: everything but tokens and the hub needs Standard, Professional or Enterprise. */
+/** The plan table: everything but tokens and the hub needs Standard, Professional or Enterprise (analytics: integer codes). */
 export function planRefusal(account: SeedAccount, operation: string): Reply | undefined {
   if (account.plan !== 'Free') return undefined;
   return errorReply('main', 'forbidden', `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`);
 }
 
+/** The same refusal with the string code the task operations' published errors use. */
+function taskPlanRefusal(account: SeedAccount, operation: string): Reply | undefined {
+  if (account.plan !== 'Free') return undefined;
+  return opsError('forbidden', SERVICE_CODES.plan, `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`);
+}
+
 export function handleTaskGroups(req: RouteRequest, state: SandboxState): Reply {
   const auth = authenticateMain(req.headers, state.world, state.tokens);
   if (!auth.ok) return auth.reply;
-  const refused = planRefusal(auth.account, 'Get Task Group Information');
+  const refused = taskPlanRefusal(auth.account, 'Get Task Group Information');
   if (refused) return refused;
-  return ok(auth.account.groups.map((g) => ({ taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName })));
+  // A number, as the published example shows it (the seed's ids are all digits).
+  return ok(auth.account.groups.map((g) => ({ taskGroupId: Number(g.taskGroupId), taskGroupName: g.taskGroupName })));
 }
 
 export function handleTaskSearch(req: RouteRequest, state: SandboxState): Reply {
   const auth = authenticateMain(req.headers, state.world, state.tokens);
   if (!auth.ok) return auth.reply;
-  const refused = planRefusal(auth.account, 'Search Task');
+  const refused = taskPlanRefusal(auth.account, 'Search Task');
   if (refused) return refused;
   const id = req.url.searchParams.get('taskGroupId')?.trim();
-  if (!id) {
-    return errorReply('main', 'bad-request', 'taskGroupId: query parameter is required', { mainCode: TASK_CODES.missingTaskGroupId });
-  }
+  if (!id) return opsError('bad-request', SERVICE_CODES.required, 'taskGroupId: query parameter is required');
   const group = auth.account.groups.find((g) => g.taskGroupId === id);
-  if (!group) {
-    return errorReply('main', 'not-found', `taskGroupId: no task group "${id}" in this account`, { mainCode: TASK_CODES.unknownTaskGroup });
-  }
+  if (!group) return opsError('not-found', SERVICE_CODES.invalidTaskGroupId, `taskGroupId: no task group "${id}" in this account`);
   return ok(group.tasks.map((t) => ({ taskId: t.taskId, taskName: t.taskName })));
 }

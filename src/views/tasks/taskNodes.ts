@@ -68,6 +68,8 @@ export class TaskNode extends vscode.TreeItem {
   private readonly parts = new Map<DescriptionPart, string>();
   private readonly baseTooltip: string;
   private readonly healthPart: string | undefined;
+  /** Runs health counts in its window (cloud and local alike); 0 when it has none or is not known. */
+  private readonly healthRuns: number;
 
   constructor(
     readonly task: Task,
@@ -89,6 +91,7 @@ export class TaskNode extends vscode.TreeItem {
     md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
     this.healthPart = taskHealthPart(this, md, health, task.taskId);
+    this.healthRuns = health?.task(task.taskId)?.health.runs ?? 0;
     this.tooltip = md;
     this.baseTooltip = md.value;
     this.setRun(run);
@@ -110,7 +113,10 @@ export class TaskNode extends vscode.TreeItem {
     this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
     this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
     this.setDescriptionPart('health', this.healthPart);
-    this.setDescriptionPart('run', run?.description);
+    // Never run in the cloud, yet health counts runs: they ran on someone's computer. Said so, or
+    // the row would read as two stories ("never run" beside "20 runs").
+    const localOnly = run?.kind === 'neverRun' && this.healthRuns > 0;
+    this.setDescriptionPart('run', localOnly ? vscode.l10n.t('Never run in the cloud (local runs only)') : run?.description);
     const md = new vscode.MarkdownString(this.baseTooltip);
     for (const line of run?.tooltip ?? []) md.appendMarkdown('  \n').appendText(line);
     this.tooltip = md;

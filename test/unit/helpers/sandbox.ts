@@ -74,7 +74,7 @@ function successSchema(path: string): z.ZodType | undefined {
 }
 
 function errorSchema(path: string): z.ZodType {
-  if (isOpsPath(path)) return serviceErrorSchema;
+  if (isOpsPath(path) || path.startsWith('/taskGroup') || path.startsWith('/task/search')) return serviceErrorSchema;
   if (path.startsWith('/token')) return tokenErrorSchema;
   if (path.startsWith('/datahub')) return hubErrorSchema;
   return analyticsErrorSchema;
