@@ -38,7 +38,7 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
   };
 
   before(async () => {
-    sandbox = await startSandbox({ rateLimit: 0, seed: 11, runSeconds: 600 });
+    sandbox = await startSandbox({ rateLimit: 0, seed: 11, runSeconds: 600, queueSeconds: 0 }); // no queue: the run is under way as soon as it is started
     apiKey = sandbox.info.accounts.find((a) => a.username === 'ada')?.apiKey ?? '';
     ada = clientFor(sandbox, 'ada');
     const group = (await ada.listTaskGroups()).data[0];
