@@ -28,8 +28,8 @@ const input = z
     period: z.enum(PERIODS).optional().describe('A named UTC date range (default last7Days). thisWeek starts on Monday. Do not combine with start/end.'),
     start: dayText.optional().describe('First day (yyyy-MM-dd, UTC, inclusive); needs end. Within the last three months.'),
     end: dayText.optional().describe('Last day (yyyy-MM-dd, UTC, inclusive), not after today; needs start.'),
-    granularity: timeGranularitySchema.default('Day').describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
-    collectionMethod: collectionMethodFilterSchema.default('All').describe('Cloud runs, Local runs, or All (both).'),
+    granularity: z.enum(timeGranularitySchema.options).default('Day').describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
+    collectionMethod: z.enum(collectionMethodFilterSchema.options).default('All').describe('Cloud runs, Local runs, or All (both).'),
     sortBy: z.enum(SORT_KEYS).default('failures').describe('Rank tasks by this figure, highest first: failures, failureRate, runs, collected (rows), avgDuration (seconds per run) or cost.'),
     limit: limitSchema(50, 10, 'ranked tasks'),
   })
