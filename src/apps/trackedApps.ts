@@ -35,7 +35,7 @@ export function parseAppRef(text: unknown): { ref: string; namespace: string; na
 export function validateAppRefInput(text: string, alreadyTracked: (ref: string) => TrackedApp | undefined, t: Translate = english): string | undefined {
   const parsed = appRefSchema.safeParse(text);
   // The schema's own message is English (it also guards the wire), so the box words it itself.
-  if (!parsed.success) return t('an app reference is namespace/name, e.g. acme/price-tracker');
+  if (!parsed.success) return t('An app reference is namespace/name, e.g. acme/price-tracker');
   const existing = alreadyTracked(parsed.data);
   if (existing) {
     return existing.source === 'settings' ? t('{0} is already tracked (from the scrapedeck.trackedApps setting)', parsed.data) : t('{0} is already tracked', parsed.data);

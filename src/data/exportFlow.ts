@@ -102,7 +102,8 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
     return { outcome: 'empty', rows: 0 };
   }
   deps.log.info(`Exported ${result.rows} rows of task ${task.taskId} to ${target.fsPath}${result.widened ? ' (columns found late: earlier rows padded)' : ''}`);
-  inform(t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target)), [openAction(target), revealAction(target)], deps.ui.showInformationMessage);
+  const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', task.taskName, fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target));
+  inform(done, [openAction(target), revealAction(target)], deps.ui.showInformationMessage);
   return { outcome: 'exported', file: target, rows: result.rows };
 }
 

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
+import { rowsCount } from '../counts';
 import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { taskRefSchema } from '../inputs';
@@ -92,7 +93,7 @@ async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskR
 }
 
 function describe(s: TaskRunStatus, t: ToolContext['t']): string {
-  return s.currentTotalExtractCount === null ? s.status : t('{0}, {1} rows in the current or last run', s.status, s.currentTotalExtractCount);
+  return s.currentTotalExtractCount === null ? s.status : t('{0}, {1} in the current or last run', s.status, rowsCount(t, s.currentTotalExtractCount));
 }
 
 async function act(verb: Verb, i: Input, ctx: ToolContext): Promise<ToolReply> {
