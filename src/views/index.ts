@@ -76,7 +76,10 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
-  const dragAndDrop = runs && new TasksDragAndDrop({ move: (tasks, target) => runs.moveTasks(tasks, target), refresh: () => provider.refresh() });
+  const dragAndDrop = runs && new TasksDragAndDrop({
+    move: (tasks, target) => runs.moveTasks(tasks, target),
+    moved: (tasks, target) => provider.moved(tasks.map(({ taskId, taskName }) => ({ taskId, taskName })), target),
+  });
   const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
   // Runs poll only what is on screen: the view's visibility and which groups are open.
   runs?.setViewVisible(view.visible);

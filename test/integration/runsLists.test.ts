@@ -153,6 +153,29 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await waitFor('the copy in the tree', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
   });
 
+  it('a copy dropped on a closed group shows in that group\'s count at once, and leaves its own group\'s (issue 32)', async () => {
+    const dnd = api.runs.dragAndDrop;
+    assert.ok(dnd);
+    // Drafts was listed once (its count, "0 tasks", is known) and is closed again.
+    await api.views.tasks.getChildren(await groupRow(api, 'Drafts'));
+    const countOf = async (name: string): Promise<string> => String((await groupRow(api, name)).description ?? '').split(' · ')[0] ?? '';
+    assert.equal(await countOf('Drafts'), '0 tasks');
+    // As a new user did: duplicate a task, then drag the copy onto Drafts.
+    const source = (await taskRows(api, GROUP)).find((r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId) as Row;
+    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as { taskId: string; taskName: string } | undefined;
+    assert.ok(copy);
+    await waitFor('the copy in its group', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+    const copyRow = await taskRow(api, GROUP, copy.taskId);
+    const before = Number.parseInt(await countOf(GROUP), 10);
+    const drag = new vscode.DataTransfer();
+    await dnd.handleDrag([copyRow as never], drag);
+    const moved = await dnd.drop((await groupRow(api, 'Drafts')) as never, drag);
+    assert.deepEqual(moved?.moved, [copy.taskId]);
+    // The first listing after the drop already counts it: no wait for Drafts to be opened.
+    assert.equal(await countOf('Drafts'), '1 task');
+    assert.equal(await countOf(GROUP), `${before - 1} tasks`);
+  });
+
   it('drag and drop: one task moves at once; several ask first, and declining moves nothing', async () => {
     const dnd = api.runs.dragAndDrop;
     assert.ok(dnd);

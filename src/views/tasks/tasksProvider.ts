@@ -7,7 +7,7 @@
  * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
  */
 import * as vscode from 'vscode';
-import type { TaskGroup } from '../../api/schemas';
+import type { Task, TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
 import type { HealthView } from '../../health/healthBoard';
@@ -49,6 +49,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly rowsOfScope = new Map<string, TaskNode[]>();
   private readonly runsSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
+  /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
+  private readonly counting = new Set<string>();
 
   constructor(
     readonly model: TasksModel,
@@ -85,8 +87,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** Re-fetch everything; rows stay as they are until the answers arrive (or if they fail). */
   refresh(): void {
     this.model.invalidate();
+    this.counting.clear();
     this.changed.fire(undefined);
     this.deps.runs?.refreshAll();
+  }
+
+  /** Tasks moved to another group at the service (a drop): both groups' counts follow at once, then everything is read again. */
+  moved(tasks: readonly Task[], target: TaskGroup): void {
+    this.model.applyMove(tasks, target.taskGroupId);
+    this.refresh();
   }
 
   /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
@@ -108,6 +117,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** The account changed: drop every row of the previous one. */
   reset(): void {
     this.model.reset();
+    this.counting.clear();
     this.groupNodes.clear();
     this.taskNodes.clear();
     this.rowsOfScope.clear();
@@ -163,11 +173,27 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
     }
     this.groupNodes.clear();
-    return groups.map(({ group }) => {
+    const nodes = groups.map(({ group }) => {
       const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
       this.groupNodes.set(group.taskGroupId, node);
       return node;
     });
+    this.countInBackground(groups.map(({ group }) => group.taskGroupId));
+    return nodes;
+  }
+
+  /**
+   * The service's group listing carries no task count, so each group whose count is unknown (after
+   * a restart, a new group) or from before a refresh (a move, a duplicate) is listed in the
+   * background, once per refresh, and its row shows the count as it arrives. Quiet on failure:
+   * opening the group reports it.
+   */
+  private countInBackground(taskGroupIds: readonly string[]): void {
+    for (const id of taskGroupIds) {
+      if (this.counting.has(id) || !this.model.needsCount(id)) continue;
+      this.counting.add(id);
+      void this.model.allTasksOf(id).then(() => this.showCount(id));
+    }
   }
 
   private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
@@ -233,10 +259,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (rows.length > 0) this.changed.fire(rows);
   }
 
-  /**
-   * The service's group listing carries no task count, so a group's count arrives with its first
-   * task listing: shown on the group's row at once (no second request, no wait for a refresh).
-   */
+  /** A group's tasks were listed: its row shows their count at once (the view hears of it when it changed). */
   private showCount(taskGroupId: string): void {
     const node = this.groupNodes.get(taskGroupId);
     if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered)) this.changed.fire(node);
