@@ -74,6 +74,7 @@ export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDo
     const uri = docs.uriFor(accountKey(account), task);
     docs.set(uri, markdown);
     await show(uri);
+    await docs.track(uri);
     return { outcome: 'shown', uri, rows: rows.length, columns };
   } catch (error) {
     if (isCancel(error)) return { outcome: 'cancelled' };
