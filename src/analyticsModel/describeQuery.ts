@@ -21,9 +21,13 @@ export interface QueryDescription {
 
 const BY = { Day: 'query.byDay', Week: 'query.byWeek', Month: 'query.byMonth' } as const;
 
-/** The tasks part: their names as the user picked them (ids where no name is known). */
-export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (taskId: string) => string | undefined): string {
+/**
+ * The tasks part: their names as the user picked them (ids where no name is known), or the name
+ * of the whole set when it has one (a group's tasks are its name, not "Its first task +13 more").
+ */
+export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (taskId: string) => string | undefined, setLabel?: string): string {
   if (!taskIds || taskIds.length === 0) return pageText('chips.allTasks');
+  if (setLabel) return setLabel;
   const first = taskIds[0] as string;
   const name = labelOf(first) ?? first;
   return taskIds.length === 1 ? name : pageText('query.moreTasks', name, formatInt(taskIds.length - 1));
@@ -35,8 +39,9 @@ function dates(start: string, end: string): string {
   return start.slice(0, 4) === year ? `${shortDay(start)} – ${shortDay(end)}, ${year}` : `${shortDay(start)}, ${start.slice(0, 4)} – ${shortDay(end)}, ${year}`;
 }
 
-export function describeQuery(query: QueryShape, labelOf: (taskId: string) => string | undefined): QueryDescription {
-  const tasks = describeTasks(query.taskIds, labelOf);
+/** `setLabel`: the name of exactly these tasks together (the group or list the panel was opened for). */
+export function describeQuery(query: QueryShape, labelOf: (taskId: string) => string | undefined, setLabel?: string): QueryDescription {
+  const tasks = describeTasks(query.taskIds, labelOf, setLabel);
   return {
     title: pageText('query.title', tasks),
     subtitle: `${tasks} · ${dates(query.start, query.end)} · ${pageText(BY[query.timeGranularity ?? 'Day'])}`,

@@ -4,7 +4,7 @@
  * and the AnalyticsQuery it builds. Issues are keyed by form field so the page can show each one
  * next to its input.
  */
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../api/schemas';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../api/analyticsSchemas';
 import { checkAnalyticsQuery } from '../api/analyticsQuery';
 import { checkDateRange, defaultRange, earliestStart, isDay } from '../api/dates';
 import { isFormField, type FormField, type FormValues } from './formState';

@@ -109,10 +109,32 @@ export function shortDay(day: string): string {
   return m && month ? `${month} ${Number(m[2])}` : day;
 }
 
-/** A bucket as people read it: weeks get their dates, "2026-W47 (Nov 16 – Nov 22)". */
-export function bucketLabel(dayKey: string, weekStart: string | null, weekEnd: string | null): string {
-  if (weekStart && weekEnd) return `${dayKey} (${shortDay(weekStart)} – ${shortDay(weekEnd)})`;
-  return dayKey;
+/** The days a query asked for (yyyy-MM-dd, inclusive). */
+export interface DayRange {
+  readonly start: string;
+  readonly end: string;
+}
+
+/**
+ * A bucket as people read it, saying which days its figures cover: a week gets its dates, only
+ * those inside the query ("2026-W47 (Nov 20 – Nov 22)" for a query from Nov 20, although the
+ * week began on Nov 16); a month the query covers only in part gets the part ("2026-11 (Nov 1 –
+ * Nov 26)"); a whole month, a day, or anything else is its key.
+ */
+export function bucketLabel(dayKey: string, weekStart: string | null, weekEnd: string | null, range?: DayRange): string {
+  const month = /^(\d{4})-(\d{2})$/.exec(dayKey);
+  const first = weekStart && weekEnd ? weekStart : month ? `${dayKey}-01` : undefined;
+  const last = weekStart && weekEnd ? weekEnd : month ? `${dayKey}-${String(daysInMonth(Number(month[1]), Number(month[2]))).padStart(2, '0')}` : undefined;
+  if (first === undefined || last === undefined) return dayKey;
+  // yyyy-MM-dd compares as text; a range that misses the bucket (no record is outside its query) keeps the bucket's own days.
+  const from = range && range.start > first && range.start <= last ? range.start : first;
+  const to = range && range.end < last && range.end >= from ? range.end : last;
+  if (!(weekStart && weekEnd) && from === first && to === last) return dayKey;
+  return `${dayKey} (${from === to ? shortDay(from) : `${shortDay(from)} – ${shortDay(to)}`})`;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /** "Rows 21–40 of 1,234" for a page; "Rows 0 of 0" when empty. */

@@ -9,7 +9,7 @@
  * Pure and shared by the host and the page (like the number locale in format.ts, the table is
  * set once when the page boots).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const PAGE_STRINGS = {
   'page.title': 'Task analytics',

@@ -2,8 +2,8 @@
  * Chart series over the date buckets: the rows grouped by dayKey, in time order.
  * Sums keep null when every input is null, so a chart shows a gap rather than a false 0.
  */
-import type { AnalyticsRecord } from '../api/schemas';
-import { bucketLabel } from './format';
+import type { AnalyticsRecord } from '../api/analyticsSchemas';
+import { bucketLabel, type DayRange } from './format';
 import { sumKnown } from './summary';
 
 export interface Bucket {
@@ -19,7 +19,8 @@ export interface Bucket {
   avgDurationSeconds: number | null;
 }
 
-export function buildSeries(records: readonly AnalyticsRecord[]): Bucket[] {
+/** `range`: the query's days, so a bucket's label says which of its days the figures cover. */
+export function buildSeries(records: readonly AnalyticsRecord[], range?: DayRange): Bucket[] {
   const groups = new Map<string, AnalyticsRecord[]>();
   for (const r of records) {
     const group = groups.get(r.dayKey);
@@ -33,7 +34,7 @@ export function buildSeries(records: readonly AnalyticsRecord[]): Bucket[] {
     const weekEndDate = withWeek?.weekEndDate ?? null;
     buckets.push({
       dayKey,
-      label: bucketLabel(dayKey, weekStartDate, weekEndDate),
+      label: bucketLabel(dayKey, weekStartDate, weekEndDate, range),
       weekStartDate,
       weekEndDate,
       successes: sumKnown(rows, (r) => r.executionMetrics.successCount),

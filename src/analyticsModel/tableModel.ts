@@ -3,8 +3,8 @@
  * recordFields.ts), how each is formatted, and how rows sort (ascending or descending, nulls
  * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
-import type { AnalyticsRecord } from '../api/schemas';
-import { DASH, bucketLabel, formatDecimal, formatDuration, formatInt, formatPercent } from './format';
+import type { AnalyticsRecord } from '../api/analyticsSchemas';
+import { DASH, bucketLabel, formatDecimal, formatDuration, formatInt, formatPercent, type DayRange } from './format';
 import { RECORD_FIELDS, isMetricKind, type MetricKind, type RecordField } from './recordFields';
 import { sortOrdersFor, type SortDirection } from './sortOrder';
 
@@ -47,13 +47,13 @@ export function findColumn(id: string): Column | undefined {
   return BY_ID.get(id);
 }
 
-/** The text a cell shows. Nulls are DASH, never 0. */
-export function formatCell(column: Column, record: AnalyticsRecord): string {
+/** The text a cell shows. Nulls are DASH, never 0. `range`: the query's days (see bucketLabel). */
+export function formatCell(column: Column, record: AnalyticsRecord, range?: DayRange): string {
   const v = column.value(record);
   if (v === null) return DASH;
   if (typeof v === 'string') {
-    // The bucket column spells out week dates so the table reads alone.
-    return column.id === 'dayKey' ? bucketLabel(v, record.weekStartDate, record.weekEndDate) : v;
+    // The bucket column spells out the days it covers so the table reads alone.
+    return column.id === 'dayKey' ? bucketLabel(v, record.weekStartDate, record.weekEndDate, range) : v;
   }
   switch (column.kind) {
     case 'int': return Number.isInteger(v) ? formatInt(v) : formatDecimal(v);

@@ -77,8 +77,15 @@ export class RateLimiter implements RequestLimiter {
   private timer: unknown = undefined;
   private timerAt = 0;
   private readonly windowMs: number;
-  /** Leases that may still count at the server: the time each stops counting (Infinity until released). */
-  private leases: { until: number }[] = [];
+  /** Leases not released yet (no reply yet): each counts until its release plus a window. */
+  private inFlight = 0;
+  /**
+   * Released leases that may still count at the server: when each stops counting, in order
+   * (each is stamped "now + window" as it is released), read from `head`. Every grant looks at
+   * these, so dropping the ones that stopped counting, and finding the n-th to stop, cost O(1).
+   */
+  private ends: number[] = [];
+  private head = 0;
 
   constructor(options: LimiterOptions) {
     if (!(options.perSecond > 0)) throw new RangeError('perSecond must be positive');
@@ -96,7 +103,7 @@ export class RateLimiter implements RequestLimiter {
   /** Grants whose leases still count (in flight, or replied within the last window). */
   get leased(): number {
     this.prune();
-    return this.leases.length;
+    return this.inFlight + this.ends.length - this.head;
   }
 
   acquire(signal?: AbortSignal, priority = false): Promise<Release> {
@@ -135,16 +142,27 @@ export class RateLimiter implements RequestLimiter {
 
   /** When fewer than perSecond leases will count; -Infinity if that is already so. */
   private leaseFreeAt(): number {
-    this.prune();
-    const over = this.leases.length - this.perSecond;
+    const over = this.leased - this.perSecond;
     if (over < 0) return -Infinity;
-    const ends = this.leases.map((l) => l.until).sort((a, b) => a - b);
-    return ends[over] as number;
+    // Released leases stop counting first, in order; the ones in flight only once released.
+    return this.head + over < this.ends.length ? (this.ends[this.head + over] as number) : Infinity;
   }
 
   private prune(): void {
     const now = this.timers.now();
-    if (this.leases.some((l) => l.until <= now)) this.leases = this.leases.filter((l) => l.until > now);
+    while (this.head < this.ends.length && (this.ends[this.head] as number) <= now) this.head++;
+    if (this.head > 64 && this.head * 2 > this.ends.length) {
+      this.ends = this.ends.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** A lease released now stops counting one window from now; `ends` stays in order. */
+  private released(until: number): void {
+    let i = this.ends.length;
+    // Only a clock that went back puts it before the last (a fake clock in tests): walk back to its place.
+    while (i > this.head && (this.ends[i - 1] as number) > until) i--;
+    this.ends.splice(i, 0, until);
   }
 
   private grant(): Release {
@@ -153,13 +171,15 @@ export class RateLimiter implements RequestLimiter {
     const now = this.timers.now();
     const ideal = Math.max(this.lastGrant + this.spacingMs, this.pausedUntil);
     this.lastGrant = now - ideal <= LATE_TOLERANCE_MS ? ideal : now;
-    const lease = { until: Infinity };
-    this.leases.push(lease);
+    this.inFlight++;
+    let done = false;
     return () => {
-      if (lease.until !== Infinity) return;
+      if (done) return;
+      done = true;
       // The server read it before it replied: one window from now it no longer counts there. (A server
       // that stamps whole milliseconds only rounds both ends down, which keeps them a window apart.)
-      lease.until = this.timers.now() + this.windowMs;
+      this.inFlight--;
+      this.released(this.timers.now() + this.windowMs);
       this.schedule();
     };
   }

@@ -87,6 +87,7 @@ export class MainCaller {
           if (used === undefined) return built;
           const now = auth.current(used);
           if (now === undefined) return undefined;
+          if (now === used) return built; // unchanged while queued (every API key): no copy per request
           used = now;
           return { ...built, ...now.headers };
         },

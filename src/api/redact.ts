@@ -33,22 +33,33 @@ const PATTERNS: readonly [RegExp, Replacement][] = [
  */
 export class SecretSet {
   private readonly values = new Set<string>();
+  /** `list()`'s answer until the next new secret: it is read for every log line. */
+  private sorted: readonly string[] | undefined;
 
   add(...secrets: (string | undefined)[]): void {
-    for (const s of secrets) if (s !== undefined && s.length >= MIN_SECRET_LENGTH) this.values.add(s);
+    for (const s of secrets) {
+      if (s === undefined || s.length < MIN_SECRET_LENGTH || this.values.has(s)) continue;
+      this.values.add(s);
+      this.sorted = undefined;
+    }
   }
 
   /** Longest first, so a secret that contains another is replaced whole. */
-  list(): string[] {
-    return [...this.values].sort((a, b) => b.length - a.length);
+  list(): readonly string[] {
+    this.sorted ??= [...this.values].sort((a, b) => b.length - a.length);
+    return this.sorted;
   }
 }
+
+/** A word every pattern above needs: text without one of them has nothing for the patterns to replace. */
+const PATTERN_WORDS = /authorization|bearer|x-api-key|password|token|api_?key/i;
 
 /** Replaces every known secret and every secret-looking pattern in `text`. */
 export function redact(text: string, secrets: SecretSet | Iterable<string> = []): string {
   let out = text;
   const list = secrets instanceof SecretSet ? secrets.list() : [...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  for (const secret of list) out = out.split(secret).join(REDACTED);
+  for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (!PATTERN_WORDS.test(out)) return out;
   for (const [re, replacement] of PATTERNS) {
     out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement);
   }

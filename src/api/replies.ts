@@ -60,6 +60,9 @@ export function kindOfCode(code: string | number | undefined): ApiErrorKind {
 
 /** True when the body is an error envelope (`error.code` and `error.message`), whatever the status. */
 export function isErrorEnvelope(body: unknown): boolean {
+  // Every success reply passes here: one without an `error` member is no envelope, and saying so
+  // without zod skips building a failed parse's issues (most of a small reply's client-side cost).
+  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
   const parsed = anyErrorSchema.safeParse(body);
   return parsed.success && parsed.data.error.code !== undefined && parsed.data.error.message !== undefined;
 }

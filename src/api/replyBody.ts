@@ -17,24 +17,52 @@ export class ReplyTooLargeError extends Error {
   }
 }
 
-/** The body as text, or ReplyTooLargeError once more than `limit` bytes arrived (the stream is destroyed). */
-export async function readLimited(
-  body: AsyncIterable<Uint8Array | string> & { destroy?: (error?: Error) => unknown },
-  limit = MAX_REPLY_BYTES,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    size += buffer.byteLength;
-    if (size > limit) {
+/** What `readLimited` reads: a Node stream of bytes (undici's reply body). */
+export interface ByteStream {
+  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy?: (error?: Error) => unknown;
+}
+
+/**
+ * The body as text, or ReplyTooLargeError once more than `limit` bytes arrived (the stream is
+ * destroyed), or at once when the reply's Content-Length says it will be larger. Read with the
+ * stream's events: an async iterator costs a promise per chunk, most of a small reply's reading.
+ */
+export function readLimited(body: ByteStream, limit = MAX_REPLY_BYTES, contentLength?: string | string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const tooLarge = (): void => {
       const error = new ReplyTooLargeError(limit);
+      fail(error);
       body.destroy?.(error);
-      throw error;
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+    };
+    const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+    if (declared > limit) return tooLarge();
+    body.on('data', (chunk) => {
+      if (settled) return;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      size += buffer.byteLength;
+      if (size > limit) return tooLarge();
+      chunks.push(buffer);
+    });
+    body.on('error', fail);
+    body.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    });
+    // Closed without an end or an error: the reply was cut short.
+    body.on('close', () => fail(Object.assign(new Error('the reply ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  });
 }
 
 /**

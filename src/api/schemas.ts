@@ -5,25 +5,20 @@
  * tolerated (zod strips them); nullable metrics stay null, never 0.
  */
 import * as z from 'zod';
-import { isDay } from './dates';
-import { headerValueProblem, textValueProblem } from './headerValues';
+import { analyticsPageSchema } from './analyticsSchemas';
+import { headerValueProblem } from './headerValues';
 
 // ---- building blocks -------------------------------------------------------------------------
-
-/** A `yyyy-MM-dd` that names a real calendar day. */
-export const daySchema = z.string().refine(isDay, { message: 'must be a date as yyyy-MM-dd' });
 
 /** Ids arrive as strings; tolerate numbers and normalise to string. */
 export const idSchema = z.union([z.string().min(1), z.number().int()]).transform((v) => String(v));
 
-/** A nullable metric: null and absent both mean "not known", which is not 0. */
-const metric = z.number().nullish().transform((v) => v ?? null);
 export const nullableString = z.string().nullish().transform((v) => v ?? null);
 
 export const requestIdSchema = z.string().min(1);
 
 /** The success envelope: `{ data, requestId }`. */
-export function envelope<T extends z.ZodType>(data: T) {
+export function envelope<T extends z.core.$ZodType>(data: T) {
   return z.object({ data, requestId: requestIdSchema });
 }
 
@@ -84,104 +79,9 @@ export const taskSchema = z.object({
 export type Task = z.infer<typeof taskSchema>;
 export const taskSearchResponseSchema = envelope(z.array(taskSchema));
 
-// ---- task analytics --------------------------------------------------------------------------
+// ---- task analytics (analyticsSchemas.ts, shared with the analytics page) ---------------------
 
-export const ANALYTICS_LIMITS = {
-  pageSizeMin: 1,
-  pageSizeMax: 100,
-  pageSizeDefault: 20,
-  pageDefault: 1,
-  maxTaskIds: 100,
-  maxMemberNames: 100,
-  /** Not the spec's: no real id or name comes near these, and they bound what one item can cost. */
-  maxTaskIdLength: 128,
-  maxMemberNameLength: 256,
-} as const;
-
-export const collectionMethodSchema = z.enum(['Cloud', 'Local']);
-export type CollectionMethod = z.infer<typeof collectionMethodSchema>;
-export const collectionMethodFilterSchema = z.enum(['Cloud', 'Local', 'All']);
-export type CollectionMethodFilter = z.infer<typeof collectionMethodFilterSchema>;
-export const timeGranularitySchema = z.enum(['Day', 'Week', 'Month']);
-export type TimeGranularity = z.infer<typeof timeGranularitySchema>;
-
-/**
- * The request body of `POST /taskanalytics/queries`, with every static constraint of the spec.
- * The rules that depend on today's date live in `analyticsQuery.ts` (they need a clock).
- */
-export const analyticsQuerySchema = z.object({
-  start: daySchema,
-  end: daySchema,
-  page: z.number().int().min(1).optional(),
-  pageSize: z.number().int().min(ANALYTICS_LIMITS.pageSizeMin).max(ANALYTICS_LIMITS.pageSizeMax).optional(),
-  taskIds: z.array(z.string().min(1).max(ANALYTICS_LIMITS.maxTaskIdLength)).max(ANALYTICS_LIMITS.maxTaskIds).optional(),
-  memberNames: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .max(ANALYTICS_LIMITS.maxMemberNameLength)
-        .refine((v) => textValueProblem(v, 'A member name') === undefined, { message: 'A member name may not contain control characters' }),
-    )
-    .max(ANALYTICS_LIMITS.maxMemberNames)
-    .optional(),
-  collectionMethod: collectionMethodFilterSchema.optional(),
-  timeGranularity: timeGranularitySchema.optional(),
-});
-export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
-
-export const dataVolumeMetricsSchema = z.object({
-  totalCollected: metric,
-  deduplicatedVolume: metric,
-});
-export const executionMetricsSchema = z.object({
-  runCount: metric,
-  successCount: metric,
-  failureCount: metric,
-  durationPerRunSeconds: metric,
-  totalExecutionSeconds: metric,
-  successRate: metric,
-  failureRate: metric,
-});
-export const resourceUsageMetricsSchema = z.object({
-  captchaCount: metric,
-  simpleTemplateCount: metric,
-  proxyIpCount: metric,
-  balance: metric,
-});
-
-/**
- * Longest text an analytics record may hold, per field. Not the spec's: far above any real id,
- * name or date bucket, so one oversized record (a megabyte task name in a reply or a page
- * message) is refused whole instead of being stored, drawn or exported. The record-field table
- * (analyticsModel/recordFields.ts) carries these to the page's fast path.
- */
-export const ANALYTICS_RECORD_LIMITS = {
-  taskId: ANALYTICS_LIMITS.maxTaskIdLength,
-  userId: 128,
-  taskName: 300,
-  dayKey: 64,
-} as const;
-
-export const analyticsRecordSchema = z.object({
-  taskId: z.string().max(ANALYTICS_RECORD_LIMITS.taskId),
-  userId: z.string().max(ANALYTICS_RECORD_LIMITS.userId),
-  taskName: z.string().max(ANALYTICS_RECORD_LIMITS.taskName).nullish().transform((v) => v ?? null),
-  dayKey: z.string().max(ANALYTICS_RECORD_LIMITS.dayKey),
-  weekStartDate: daySchema.nullish().transform((v) => v ?? null),
-  weekEndDate: daySchema.nullish().transform((v) => v ?? null),
-  collectionMethod: collectionMethodSchema,
-  dataVolumeMetrics: dataVolumeMetricsSchema,
-  executionMetrics: executionMetricsSchema,
-  resourceUsageMetrics: resourceUsageMetricsSchema,
-});
-export type AnalyticsRecord = z.infer<typeof analyticsRecordSchema>;
-
-export const analyticsPageSchema = z.object({
-  total: z.number().int().nonnegative(),
-  data: z.array(analyticsRecordSchema),
-});
-export type AnalyticsPage = z.infer<typeof analyticsPageSchema>;
+export * from './analyticsSchemas';
 export const analyticsResponseSchema = envelope(analyticsPageSchema);
 
 // ---- data-app hub ----------------------------------------------------------------------------

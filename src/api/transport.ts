@@ -184,7 +184,7 @@ export class Transport {
       release?.();
       let text: string;
       try {
-        text = await readLimited(res.body);
+        text = await readLimited(res.body, undefined, res.headers['content-length']);
       } catch (e) {
         if (!(e instanceof ReplyTooLargeError)) throw e;
         throw new ApiError({ kind: 'bad-response', status: res.statusCode, message: `The reply to ${req.method} ${req.logPath}: ${e.message}` });

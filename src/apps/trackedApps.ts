@@ -36,7 +36,7 @@ export function validateAppRefInput(text: string, alreadyTracked: (ref: string) 
   const parsed = appRefSchema.safeParse(text);
   // The schema's own message is English (it also guards the wire), so the box words it itself.
   if (!parsed.success) {
-    return text.trim().length > APP_REF_MAX ? t('An app reference has at most {0} characters.', APP_REF_MAX) : t('an app reference is namespace/name, e.g. acme/price-tracker');
+    return text.trim().length > APP_REF_MAX ? t('An app reference has at most {0} characters.', APP_REF_MAX) : t('An app reference is namespace/name, e.g. acme/price-tracker');
   }
   const existing = alreadyTracked(parsed.data);
   if (existing) {

@@ -56,7 +56,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
       const problem = validateAppRefInput(text, (ref) => provider.find(ref), t);
       const parsed = parseAppRef(text);
       if (problem !== undefined || parsed === undefined) {
-        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('an app reference is namespace/name, e.g. acme/price-tracker')));
+        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('An app reference is namespace/name, e.g. acme/price-tracker')));
         return undefined;
       }
       try {

@@ -1,5 +1,5 @@
 /**
- * Commands of runs: Start Run, Stop Run (one task or the selection), Edit URL List, Duplicate Task
+ * Commands of runs: Start Run, Stop Run (one task or the selection), Edit URL or Text List, Duplicate Task
  * and the subtasks' "Load more". The work is in `src/runs`; these parse the arguments (tree nodes
  * from menus, plain `{ task: { taskId, taskName } }` objects from other callers) and hand over.
  */

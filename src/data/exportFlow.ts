@@ -129,7 +129,8 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
   ].join('');
   // An SQLite file is opened by other programs (VS Code shows it as binary): Reveal, not Open.
   const actions = result.table === undefined ? [openAction(target), revealAction(target)] : [revealAction(target)];
-  inform(t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target)) + notes, actions, deps.ui.showInformationMessage);
+  const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', task.taskName, fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target));
+  inform(done + notes, actions, deps.ui.showInformationMessage);
   return { outcome: 'exported', file: target, rows: result.rows };
 }
 

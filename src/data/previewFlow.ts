@@ -62,14 +62,19 @@ export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDo
       },
     );
     const columns = columnsOf(rows);
+    const loaded = new Date().toLocaleString(vscode.env.language);
+    const columnsText = columns.length === 1 ? t('1 column') : t('{0} columns', count(columns.length));
     const summary =
       rows.length < total
-        ? t('The first {0} of {1} rows · {2} columns · loaded {3}', count(rows.length), count(total), count(columns.length), new Date().toLocaleString(vscode.env.language))
-        : t('All {0} rows · {1} columns · loaded {2}', count(rows.length), count(columns.length), new Date().toLocaleString(vscode.env.language));
+        ? t('The first {0} of {1} rows · {2} · loaded {3}', count(rows.length), count(total), columnsText, loaded)
+        : rows.length === 1
+          ? t('1 row · {0} · loaded {1}', columnsText, loaded)
+          : t('All {0} rows · {1} · loaded {2}', count(rows.length), columnsText, loaded);
     const markdown = previewMarkdown(rows, { title: t('Data of “{0}”', task.taskName), summary, empty: t('“{0}” has no rows yet.', task.taskName) });
     const uri = docs.uriFor(accountKey(account), task);
     docs.set(uri, markdown);
     await show(uri);
+    await docs.track(uri);
     return { outcome: 'shown', uri, rows: rows.length, columns };
   } catch (error) {
     if (isCancel(error)) return { outcome: 'cancelled' };

@@ -50,7 +50,8 @@ export class HealthDecorations implements vscode.FileDecorationProvider, vscode.
     }
     const g = this.health.group(target.id);
     if (!g || g.level === 'ok') return undefined;
-    return decoration(g.level, g.level === 'idle' ? t('{0} of {1} tasks had no runs', g.idle, g.tasks) : (groupPart(g) ?? ''));
+    const idle = g.tasks === 1 ? t('Its one task had no runs') : t('{0} of {1} tasks had no runs', g.idle, g.tasks);
+    return decoration(g.level, g.level === 'idle' ? idle : (groupPart(g) ?? ''));
   }
 
   dispose(): void {

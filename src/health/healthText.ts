@@ -44,6 +44,11 @@ export function age(ms: number): string {
   return t('{0} days ago', Math.floor(hours / 24));
 }
 
+/** The window before the current one: "the 7 days before", "the day before". */
+export function daysBefore(days: number): string {
+  return days === 1 ? t('the day before') : t('the {0} days before', days);
+}
+
 export function noRuns(days: number): string {
   return days === 1 ? t('no runs today') : t('no runs in {0} days', days);
 }
@@ -81,7 +86,7 @@ export function appendTaskTooltip(md: vscode.MarkdownString, info: TaskHealthInf
     md.appendText(h.failureRate === null ? t('Runs: {0} (outcome not reported)', h.runs) : t('Failed: {0} of {1} ({2})', h.failures, runs(h.runs), percent(h.failureRate)));
     md.appendMarkdown('  \n');
     if (h.averageSeconds !== null) {
-      const before = h.previousAverageSeconds === null ? t('no timed runs in the {0} days before', s.windowDays) : t('{0} in the {1} days before', duration(h.previousAverageSeconds), s.windowDays);
+      const before = h.previousAverageSeconds === null ? t('no timed runs in {0}', daysBefore(s.windowDays)) : t('{0} in {1}', duration(h.previousAverageSeconds), daysBefore(s.windowDays));
       md.appendText(t('Average run: {0} ({1})', duration(h.averageSeconds), before));
       if (h.slowdown !== null) md.appendText(` · ${factor(h.slowdown)}`);
       md.appendMarkdown('  \n');

@@ -10,7 +10,7 @@ import type { Ui } from '../platform/ui';
 import type { TaskHealthInfo } from './healthBoard';
 import type { HealthConfig } from './healthConfig';
 import type { HealthNotifier } from './healthController';
-import { factor, percent } from './healthText';
+import { daysBefore, factor, percent, runs } from './healthText';
 
 const t = vscode.l10n.t;
 /** The analytics query's limit on task ids. */
@@ -28,8 +28,9 @@ export interface NotifierDeps {
 export function reason(info: TaskHealthInfo, windowDays: number): string {
   const h = info.health;
   const parts: string[] = [];
-  if (h.failing && h.failureRate !== null) parts.push(t('{0} of its {1} runs failed in the last {2} days', percent(h.failureRate), h.runs, windowDays));
-  if (h.slowing && h.slowdown !== null) parts.push(t('its runs took {0} as long as in the {1} days before', factor(h.slowdown), windowDays));
+  const when = windowDays === 1 ? t('today') : t('in the last {0} days', windowDays);
+  if (h.failing && h.failureRate !== null) parts.push(t('{0} of its {1} failed {2}', percent(h.failureRate), runs(h.runs), when));
+  if (h.slowing && h.slowdown !== null) parts.push(t('its runs took {0} as long as in {1}', factor(h.slowdown), daysBefore(windowDays)));
   return parts.join(t(', and '));
 }
 

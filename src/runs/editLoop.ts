@@ -1,6 +1,6 @@
 /**
- * "Edit URL List": reads the task's loops, asks which one when there are several, and opens it as a
- * `scrapedeck:` document named after the task and the loop.
+ * "Edit URL or Text List": reads the task's loops (URL lists and text lists), asks which one when
+ * there are several, and opens it as a `scrapedeck:` document named after the task and the loop.
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
@@ -8,7 +8,7 @@ import { LOOP_ACTION } from '../api/ops/tasks';
 import type { TaskAction } from '../api/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import { formatNumber } from './runText';
-import { isUrlList } from './loopItems';
+import { loopTypeText } from './loopItems';
 import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, loopQuery } from './loopUri';
 import type { LoopFileSystem } from './loopFileSystem';
 import type { ReportFailure } from './runReport';
@@ -38,7 +38,7 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
   const client = deps.getClient();
   const account = deps.accountKey();
   if (client === undefined || account === undefined) {
-    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to edit a task’s URL list.'));
+    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to edit a task’s URL or text list.'));
     return undefined;
   }
   let loops: Loop[];
@@ -73,7 +73,7 @@ async function pickLoop(task: TaskRef, loops: Loop[], ui: EditLoopDeps['ui']): P
   const locale = vscode.env.language;
   const items = loops.map((loop) => ({
     label: loopName(loop),
-    description: isUrlList(loop.loopType) ? t('URL list') : loop.loopType,
+    description: loopTypeText(loop.loopType, t),
     detail: loop.loopItems.length === 1 ? t('1 item: {0}', loop.loopItems[0] ?? '') : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), loop.loopItems[0] ?? ''),
     loop,
   }));

@@ -3,6 +3,7 @@
  * is sent (a URL list holds only http(s) URLs; a list holds 1 to 10,000 items), and the rule that
  * tells a save from a conflicting one (the list changed on the service since it was read).
  */
+import { statusText } from './runKinds';
 import type { Translate } from './runText';
 
 /** The service's limit is not published; the sandbox's (and this check's) is 10,000 items. */
@@ -24,6 +25,13 @@ export interface ParsedLoop {
 
 export function isUrlList(loopType: string | null): boolean {
   return (loopType ?? '').trim().toLowerCase() === 'urllist';
+}
+
+/** A loop's type in words: "URL list", "Text list"; a type the spec does not name is shown as sent, cleaned and short. */
+export function loopTypeText(loopType: string, t: Translate): string {
+  if (isUrlList(loopType)) return t('URL list');
+  if (loopType.trim().toLowerCase() === 'textlist') return t('Text list');
+  return t('List of type {0}', statusText(loopType));
 }
 
 /** Lines of a document; blank lines carry no item and are skipped. */

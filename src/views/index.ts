@@ -17,6 +17,7 @@ import type { Reporter } from '../platform/errors';
 import type { Registrar } from '../platform/registrar';
 import type { RunsForViews } from '../runs';
 import { AppsTreeProvider } from './apps/appsProvider';
+import { AttentionGroupNode } from './tasks/attentionNodes';
 import { clientTaskSource } from './tasks/clientSource';
 import { TasksDragAndDrop } from './tasks/taskDragAndDrop';
 import { TaskGroupNode } from './tasks/taskNodes';
@@ -75,7 +76,10 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
-  const dragAndDrop = runs && new TasksDragAndDrop({ move: (tasks, target) => runs.moveTasks(tasks, target), refresh: () => provider.refresh() });
+  const dragAndDrop = runs && new TasksDragAndDrop({
+    move: (tasks, target) => runs.moveTasks(tasks, target),
+    moved: (tasks, target) => provider.moved(tasks.map(({ taskId, taskName }) => ({ taskId, taskName })), target),
+  });
   const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
   // Runs poll only what is on screen: the view's visibility and which groups are open.
   runs?.setViewVisible(view.visible);
@@ -92,8 +96,14 @@ export function createTaskViews(context: vscode.ExtensionContext, deps: ViewDeps
     // Sign-in, sign-out, another account or another address: nothing of the old tree may remain.
     account.onDidChange(() => provider.reset()),
     view.onDidChangeVisibility((e) => runs?.setViewVisible(e.visible)),
-    view.onDidExpandElement((e) => e.element instanceof TaskGroupNode && provider.groupExpanded(e.element.group.taskGroupId)),
-    view.onDidCollapseElement((e) => e.element instanceof TaskGroupNode && provider.groupCollapsed(e.element.group.taskGroupId)),
+    view.onDidExpandElement((e) => {
+      if (e.element instanceof TaskGroupNode) provider.groupExpanded(e.element.group.taskGroupId);
+      else if (e.element instanceof AttentionGroupNode) provider.attentionExpanded(true);
+    }),
+    view.onDidCollapseElement((e) => {
+      if (e.element instanceof TaskGroupNode) provider.groupCollapsed(e.element.group.taskGroupId);
+      else if (e.element instanceof AttentionGroupNode) provider.attentionExpanded(false);
+    }),
   );
   return {
     provider,

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { COLUMNS, formatCell } from '../../src/analyticsModel/tableModel';
 import { buildSeries } from '../../src/analyticsModel/series';
 import { summarize } from '../../src/analyticsModel/summary';
-import { formatInt } from '../../src/analyticsModel/format';
+import { formatInt, type DayRange } from '../../src/analyticsModel/format';
 import { addDays } from '../../src/api/dates';
 import { analyticsResponseSchema, type AnalyticsRecord } from '../../src/api/schemas';
 import { findSecrets, secretTargets } from './secrets';
@@ -73,8 +73,8 @@ async function shownRows(view: FrameLocator): Promise<string[]> {
   return rows;
 }
 
-/** The same lines for records as the sandbox returns them, formatted by the table model. */
-const expectedRows = (records: AnalyticsRecord[]): string[] => records.map((r) => COLUMNS.map((c) => formatCell(c, r)).join(' | '));
+/** The same lines for records as the sandbox returns them, formatted by the table model for the query's days. */
+const expectedRows = (records: AnalyticsRecord[], range: DayRange): string[] => records.map((r) => COLUMNS.map((c) => formatCell(c, r, range)).join(' | '));
 
 /** A CSV file as a spreadsheet reads it: Python's csv module (RFC 4180, UTF-8 with or without BOM). */
 function readCsvLikeASpreadsheet(file: string): string[][] {
@@ -205,7 +205,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     // The table: one row per record, every cell as the table model formats the sandbox's record.
     const rows = view.locator('table.records tbody tr:not(.spacer)');
     await until(`${expected.records.length} table rows`, async () => (await rows.count()) === expected.records.length);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(expected.records)].sort(), 'the table shows the seeded figures');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(expected.records, form)].sort(), 'the table shows the seeded figures');
 
     // The summary figures over those rows.
     const summary = summarize(expected.records);
@@ -214,7 +214,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     assert.equal((await view.locator('dd[data-figure="failures"]').textContent())?.trim(), formatInt(summary.failures));
 
     // The charts: drawn over the same Week buckets.
-    const buckets = buildSeries(expected.records);
+    const buckets = buildSeries(expected.records, form);
     const label = await view.locator('canvas#chart-runs').getAttribute('aria-label');
     assert.ok(label?.includes(`${buckets.length} date buckets from ${buckets[0]?.label} to ${buckets[buckets.length - 1]?.label}`), `chart label: ${label}`);
     await wb.screenshot('04-analytics-dark');
@@ -243,7 +243,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     assert.ok(day1.total > 5, `two weeks of Day rows for ${task.taskName} (${day1.total})`);
     const pages = Math.ceil(day1.total / 5);
     await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day1.records)].sort(), 'Day, page 1');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day1.records, base)].sort(), 'Day, page 1');
     // The figures cover the whole query, not the 5 rows on screen, without a "Fetch all pages" click.
     const everyDay = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
     await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows of this query.` }).waitFor();
@@ -253,7 +253,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await view.locator('#page-next').click();
     await view.locator('#rows-range', { hasText: `Rows 6–${Math.min(10, day1.total)} of ${formatInt(day1.total)} · Page 2 of ${pages}` }).waitFor();
     const day2 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 2, pageSize: 5 });
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day2.records)].sort(), 'Day, page 2');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day2.records, base)].sort(), 'Day, page 2');
 
     // Month: the same days in calendar-month buckets.
     await view.locator('#f-granularity').selectOption('Month');
@@ -261,7 +261,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const month = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Month', page: 1, pageSize: 5 });
     await view.locator('#rows-range', { hasText: `of ${formatInt(month.total)} · Page 1 of` }).waitFor();
     await until('the Month rows', async () => (await shownRows(view)).length === month.records.length);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(month.records)].sort(), 'Month');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(month.records, base)].sort(), 'Month');
     assert.ok(month.records.every((r) => /^\d{4}-\d{2}$/.test(r.dayKey)), 'month buckets');
 
     // Fetch all pages (Day): every row of the two weeks, whatever the page size; the table pages them.
@@ -271,7 +271,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows` }).waitFor();
     const all = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
     assert.equal(all.records.length, day1.total);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records.slice(0, 5))].sort(), 'the first page of every row');
+    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records.slice(0, 5), base)].sort(), 'the first page of every row');
     assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(summarize(all.records).runs));
     await wb.screenshot('05b-fetch-all');
 

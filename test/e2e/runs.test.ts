@@ -1,7 +1,7 @@
 /**
  * Runs as a user sees them, in the journey's workbench (code-server, the packaged .vsix, the
  * harness's sandbox): sign in, open a group, Start Run inline -> the row spins and says
- * Extracting -> Stop Run… asks in a modal -> the row shows the run stopped; then Edit URL List
+ * Extracting -> Stop Run… asks in a modal -> the row shows the run stopped; then Edit URL or Text List
  * opens the task's list as a document named after the task and loop, an edited list is saved and
  * read back from the sandbox; then a run started from the tree and left alone is seen queued,
  * running and finished, and its finish notification exports that run's rows alone. Screenshots in
@@ -117,14 +117,14 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     assert.equal(after[0]?.status, 'Stopped');
   });
 
-  it('R2. Edit URL List opens the list as a document named after the task and loop; a saved edit is read back from the sandbox', async () => {
+  it('R2. Edit URL or Text List opens the list as a document named after the task and loop; a saved edit is read back from the sandbox', async () => {
     const actions = await sandboxCall<{ taskId: string; actions: Loop[] }[]>(info, account, 'POST', '/task/getActions', { taskIds: tasks.map((t) => t.taskId), actionTypes: ['LoopAction'] });
     const withOne = actions.find((a) => a.actions.filter((l) => l.loopItems !== null).length === 1 && a.actions.some((l) => l.loopType === 'URLList'));
     assert.ok(withOne, 'a task with one URL list');
     const task = tasks.find((t) => t.taskId === withOne.taskId) as { taskId: string; taskName: string };
     const loop = withOne.actions.find((l) => l.loopItems !== null) as Loop;
     const row = wb.row('Tasks', task.taskName).last();
-    await wb.contextMenu(row, 'Edit URL List');
+    await wb.contextMenu(row, 'Edit URL or Text List');
     const tab = page.locator('.tabs-container .tab').filter({ hasText: task.taskName }).first();
     await tab.waitFor();
     const editor = page.locator('.editor-instance .monaco-editor').first();

@@ -328,14 +328,18 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     }
   });
 
-  it('signed out: previews are dropped (no rows of the old account remain) and the commands ask to sign in', async () => {
+  it('signed out: previews are dropped (no rows of the old account remain), their tabs closed (they name its tasks), and the commands ask to sign in', async () => {
     const arg = await node(withRows[0]);
     const reply = await run<{ uri: vscode.Uri }>('scrapedeck.data.preview', arg);
     const doc = await vscode.workspace.openTextDocument(reply.uri);
     assert.match(doc.getText(), /^\| /m);
+    const name = path.basename(reply.uri.path);
+    const previewTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.includes(name));
+    await waitFor('the preview tab', () => previewTabs().length > 0, 30_000);
     await run('scrapedeck.signOut');
     await waitFor('the preview to be dropped', () => !/^\| /m.test(doc.getText()), 30_000);
     assert.match(doc.getText(), /Preview closed/);
+    await waitFor('the tab naming the old account\'s task to close', () => previewTabs().length === 0, 30_000);
     const { messages, stop } = recordMessages(api);
     try {
       assert.equal((await run<{ outcome: string }>('scrapedeck.data.export', arg)).outcome, 'signed-out');

@@ -95,6 +95,37 @@ describe('Task health (real VS Code, sandbox)', function () {
     }
   });
 
+  it('a row under "Needs attention" shows its run state (icon, words, run menus) as the same task does in its group', async () => {
+    const [attention] = await roots();
+    assert.ok(attention);
+    const listed = await api.views.tasks.getChildren(attention);
+    const idOf = (n: vscode.TreeItem): string => (n as unknown as { task: { taskId: string } }).task.taskId;
+    const iconOf = (n: vscode.TreeItem): string | undefined => (n.iconPath instanceof vscode.ThemeIcon ? n.iconPath.id : undefined);
+    // Listing them asks their statuses (as an open group's rows are): each row gets its run's icon.
+    await waitFor('the run state of the rows under Needs attention', () => listed.every((n) => api.runs.present(idOf(n)) !== undefined && iconOf(n) !== 'globe'), 60_000);
+    for (const node of listed) {
+      const run = api.runs.present(idOf(node));
+      assert.ok(run);
+      assert.equal(iconOf(node), run.icon.id, 'the run state\'s icon, not the generic task icon');
+      assert.ok(run.description === '' || String(node.description).startsWith(run.description), `${String(node.description)} starts with ${run.description}`);
+      assert.match(node.contextValue ?? '', run.flags.includes('running') ? /\brunning\b/ : /\brunnable\b/);
+    }
+    // The same task in its group reads the same (each one listed on its group's first page).
+    let compared = 0;
+    for (const node of listed) {
+      const groupName = (node as unknown as { group: { taskGroupName: string } }).group.taskGroupName;
+      const group = (await roots()).find((n) => labelOf(n) === groupName);
+      assert.ok(group, groupName);
+      const inGroup = (await api.views.tasks.getChildren(group)).find((n) => n.contextValue?.startsWith('task') && idOf(n) === idOf(node));
+      if (!inGroup) continue;
+      await waitFor('the group row\'s run state', () => iconOf(inGroup) !== 'globe');
+      assert.equal(iconOf(inGroup), iconOf(node));
+      assert.equal(String(inGroup.description), String(node.description));
+      compared++;
+    }
+    assert.ok(compared > 0, 'a task under Needs attention was compared with its row in its group');
+  });
+
   it('each group shows the worst of its tasks, and a healthy task is left undecorated', async () => {
     const groups = (await roots()).slice(1);
     assert.ok(groups.length >= 5);
@@ -112,7 +143,9 @@ describe('Task health (real VS Code, sandbox)', function () {
     assert.ok(healthy?.resourceUri);
     assert.equal(api.health.decorations.provideFileDecoration(healthy.resourceUri), undefined);
     const figures = expected.tasks.get((healthy as unknown as { task: { taskId: string } }).task.taskId);
-    assert.equal(String(healthy.description), figures?.description, 'a healthy task still says its figures');
+    // After its run state, when that is known (the rows of a group on screen ask for it).
+    const run = api.runs.present((healthy as unknown as { task: { taskId: string } }).task.taskId)?.description;
+    assert.equal(String(healthy.description), run ? `${run} · ${figures?.description ?? ''}` : figures?.description, 'a healthy task still says its figures');
   });
 
   it('told the user once, naming the tasks, with "Open Analytics"', async () => {

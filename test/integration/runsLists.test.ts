@@ -41,7 +41,8 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     const rows = await taskRows(api, GROUP);
     const actions = (await session.client('ada').getActions(rows.map((r) => r.task.taskId))).data;
     const loopsOf = (taskId: string) => actions.find((a) => a.taskId === taskId)?.actions.filter((a) => a.loopItems !== null) ?? [];
-    const several = rows.find((r) => loopsOf(r.task.taskId).length >= 2 && loopsOf(r.task.taskId).some((l) => l.loopType === 'URLList'));
+    // A task with a URL list and a text list, so the picker names both kinds.
+    const several = rows.find((r) => loopsOf(r.task.taskId).length >= 2 && loopsOf(r.task.taskId).some((l) => l.loopType === 'URLList') && loopsOf(r.task.taskId).some((l) => l.loopType === 'TextList'));
     const one = rows.find((r) => loopsOf(r.task.taskId).length === 1 && loopsOf(r.task.taskId)[0]?.loopType === 'URLList');
     assert.ok(several && one, 'the seed has tasks with one and with several loops');
     severalLoops = { task: several.task, loops: loopsOf(several.task.taskId) };
@@ -54,13 +55,15 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await session?.dispose();
   });
 
-  it('Edit URL List asks which loop when the task has several, and opens it named after the task and the loop', async () => {
+  it('Edit URL or Text List asks which loop when the task has several, naming each one\'s kind, and opens it named after the task and the loop', async () => {
     let offered: string[] = [];
+    let kinds: (string | undefined)[] = [];
     const urlLoop = severalLoops.loops.find((l) => l.loopType === 'URLList') as Loop;
     const restore = replaceUi(api, {
       showQuickPick: (items) =>
         Promise.resolve(items).then((list) => {
           offered = list.map((i) => i.label);
+          kinds = list.map((i) => i.description);
           return list.find((i) => (i as unknown as { loop: Loop }).loop.actionId === urlLoop.actionId);
         }),
     });
@@ -72,6 +75,8 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     }
     assert.ok(uri);
     assert.equal(offered.length, severalLoops.loops.length);
+    // In words, never the service's raw type ("TextList").
+    assert.deepEqual(kinds, severalLoops.loops.map((l) => (l.loopType === 'URLList' ? 'URL list' : 'Text list')));
     assert.equal(uri.scheme, 'scrapedeck');
     const name = uri.path.split('/').pop() ?? '';
     assert.ok(name.includes(severalLoops.task.taskName) && name.includes(urlLoop.name ?? urlLoop.actionId), name);
@@ -211,6 +216,29 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.ok(copy);
     assert.equal(copy.taskName, `${source.task.taskName} (copy)`);
     await waitFor('the copy in the tree', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+  });
+
+  it('a copy dropped on a closed group shows in that group\'s count at once, and leaves its own group\'s (issue 32)', async () => {
+    const dnd = api.runs.dragAndDrop;
+    assert.ok(dnd);
+    // Drafts was listed once (its count, "0 tasks", is known) and is closed again.
+    await api.views.tasks.getChildren(await groupRow(api, 'Drafts'));
+    const countOf = async (name: string): Promise<string> => String((await groupRow(api, name)).description ?? '').split(' · ')[0] ?? '';
+    assert.equal(await countOf('Drafts'), '0 tasks');
+    // As a new user did: duplicate a task, then drag the copy onto Drafts.
+    const source = (await taskRows(api, GROUP)).find((r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId) as Row;
+    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as { taskId: string; taskName: string } | undefined;
+    assert.ok(copy);
+    await waitFor('the copy in its group', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+    const copyRow = await taskRow(api, GROUP, copy.taskId);
+    const before = Number.parseInt(await countOf(GROUP), 10);
+    const drag = new vscode.DataTransfer();
+    await dnd.handleDrag([copyRow as never], drag);
+    const moved = await dnd.drop((await groupRow(api, 'Drafts')) as never, drag);
+    assert.deepEqual(moved?.moved, [copy.taskId]);
+    // The first listing after the drop already counts it: no wait for Drafts to be opened.
+    assert.equal(await countOf('Drafts'), '1 task');
+    assert.equal(await countOf(GROUP), `${before - 1} tasks`);
   });
 
   it('drag and drop: one task moves at once; several ask first, and declining moves nothing', async () => {

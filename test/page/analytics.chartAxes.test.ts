@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './harness';
 import { useStandIn } from './standIn';
-import { assertClean, runAndAnswer, TODAY } from './flows';
+import { assertClean, columnIndex, runAndAnswer, tableRows, TODAY } from './flows';
 import { grid, weekRecord } from './records';
 import { probeCharts } from './chartsProbe';
 import { collisions } from '../../src/analyticsModel/labelBoxes';
@@ -42,6 +42,34 @@ describe('analytics page: chart axes', function () {
       });
     }
   }
+
+  // 1050: the panel beside VS Code's side bar in a 1400 px window (the e2e walk's), where the middle chart dropped a date.
+  for (const width of [1400, 1250, 1100, 1050, 1000, 950]) it(`a Week query across two weeks labels both buckets in every chart at ${width} px, each with only its days inside the query`, async () => {
+    const p = await host.open({}, { width, height: 900 });
+    await p.page.selectOption('#f-granularity', 'Week');
+    // Friday to Thursday: the end of W46 and the start of W47 (TODAY is Sunday, Nov 22).
+    await p.page.fill('#f-start', '2026-11-13');
+    await p.page.fill('#f-end', '2026-11-19');
+    // Six-digit row counts: the widest y-axis, the narrowest room for dates (the middle chart).
+    const big = { dataVolumeMetrics: { totalCollected: 123_456, deduplicatedVolume: 120_001 } };
+    await runAndAnswer(p, [weekRecord('2026-11-13', big), weekRecord('2026-11-19', big)]);
+    const want = ['2026-W46 (Nov 13 – Nov 15)', '2026-W47 (Nov 16 – Nov 19)'];
+    const charts = await probeCharts(p);
+    await p.page.locator('.charts').screenshot({ path: join(out, `charts-two-weeks-${width}.png`) });
+    assert.equal(charts.length, 3);
+    // A label may be drawn on two lines (the probe joins them with a space): compare without the brackets.
+    const plain = (text: string): string => text.replace(/[()]/g, '');
+    for (const c of charts) {
+      assert.equal(c.ticks.x.length, 2, `${c.id} labels both weeks: ${c.ticks.x.map((t) => t.text).join(' | ')}`);
+      assert.deepEqual(c.ticks.x.map((t) => plain(t.text)), want.map(plain), c.id);
+    }
+    assert.deepEqual(collisions(charts), []);
+    const described = await p.page.locator('#chart-records').getAttribute('aria-label');
+    assert.match(described ?? '', /2 date buckets from 2026-W46 \(Nov 13 – Nov 15\) to 2026-W47 \(Nov 16 – Nov 19\)/);
+    const bucket = await columnIndex(p, 'dayKey');
+    assert.deepEqual((await tableRows(p)).map((r) => r[bucket]).sort(), want, 'the table says the same');
+    await assertClean(p);
+  });
 
   it('re-lays out the ticks as the panel is resized from 1400 to 400 px, without a new query', async () => {
     const p = await host.open({}, { width: 1400, height: 900 });

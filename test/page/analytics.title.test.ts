@@ -39,6 +39,21 @@ describe('analytics page: title and header say the query on screen', function ()
     await assertClean(p);
   });
 
+  it('a group\'s panel is named after the group while it asks for just the group\'s tasks (issue 32)', async () => {
+    const ids = Array.from({ length: 14 }, (_, i) => `g-${i}`);
+    p = await host.open({ preset: { taskIds: ids, label: 'Price monitoring' } });
+    await p.page.locator('#subtitle', { hasText: 'Price monitoring · Nov 16 – Nov 22, 2026 · by day' }).waitFor();
+    assert.equal(await lastTitle(p), 'Analytics: Price monitoring');
+    await runAndAnswer(p, [record({ taskId: 'g-0', taskName: 'Indeed stock levels' })]);
+    assert.equal(await lastTitle(p), 'Analytics: Price monitoring', 'the result of the group\'s query keeps the name');
+    // Other tasks than the group's: named by their tasks again.
+    await p.page.click('#f-clear-tasks');
+    await runAndAnswer(p, [record()]);
+    await p.page.locator('#subtitle', { hasText: 'All tasks ·' }).waitFor();
+    assert.equal(await lastTitle(p), 'Analytics: All tasks');
+    await assertClean(p);
+  });
+
   it('names many tasks by the first and a count', async () => {
     p = await host.open({ state: { version: 2, form: { start: '2026-11-01', end: '2026-11-30', timeGranularity: 'Week', collectionMethod: 'All', taskIds: ['a', 'b', 'c'], taskLabels: ['Alpha', 'Beta', 'Gamma'], memberNames: '', pageSize: '20', page: 1 } } });
     await p.page.locator('#subtitle', { hasText: 'Alpha +2 more · Nov 1 – Nov 30, 2026 · by week' }).waitFor();

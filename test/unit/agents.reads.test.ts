@@ -191,6 +191,18 @@ describe('agents: read tools against the sandbox', function () {
       for (const t of data.tasks) if (t.started !== null) assert.match(t.started, /Z$/, 'times are written as UTC');
     });
 
+    it('one task reads "1 task", not "1 tasks" (issue 32)', async () => {
+      const task = all[0];
+      assert.ok(task);
+      const reply = await run('scrapedeck_run_status', { tasks: [task.taskId] }, ctx());
+      assert.match(summaryOf(reply), /^1 task: [01] running \(Extracting\)\. 1 of them listed, running ones first\.$/);
+      const listed = await run('scrapedeck_list_tasks', { query: task.taskName }, ctx());
+      const matching = all.filter((t) => t.taskName.toLowerCase().includes(task.taskName.toLowerCase())).length;
+      if (matching === 1) assert.equal(summaryOf(listed), '1 task matches; it is listed.');
+      const rows = await run('scrapedeck_sample_rows', { task: task.taskId, rows: 1 }, ctx());
+      assert.match(summaryOf(rows), new RegExp(`^1 row of “${task.taskName}” from offset 0; it has [\\d,]+ rows? in all`));
+    });
+
     it('a plan without cloud extraction (grace, Standard): the plan named, and the request id', async () => {
       const grace = clientFor(sandbox, 'grace');
       try {

@@ -73,6 +73,29 @@ describe('api: redaction', () => {
     assert.ok(out.includes('"username":"ada"'));
     assert.ok(out.includes('taskGroupId=12'));
   });
+  it('removes each pattern on its own (text without the words a pattern needs skips the patterns)', () => {
+    const alone: [string, string][] = [
+      ['Authorization=Basic dXNlcjpwYXNz', 'dXNlcjpwYXNz'],
+      ['sent with bearer abc.def-ghi', 'abc.def-ghi'],
+      ['X-API-KEY: sdk_abc', 'sdk_abc'],
+      ['{"hubApiKey":"hub-secret"}', 'hub-secret'],
+      ['{"accessToken":"acc-secret"}', 'acc-secret'],
+      ['{"api_key":"k-secret"}', 'k-secret'],
+      ['{"PASSWORD":"pw-secret"}', 'pw-secret'],
+      ['GET /x?apikey=q-secret', 'q-secret'],
+      ['GET /x?api_key=u-secret&y=1', 'u-secret'],
+      ['GET /x?refresh_token=r-secret', 'r-secret'],
+    ];
+    for (const [text, secret] of alone) assert.ok(!redact(text).includes(secret), `${secret} left in ${redact(text)}`);
+    assert.equal(redact('GET /taskGroup 200 3ms requestId=abc retries=0'), 'GET /taskGroup 200 3ms requestId=abc retries=0');
+  });
+  it('removes a secret added after the set was first used', () => {
+    const secrets = new SecretSet();
+    secrets.add('first-secret');
+    assert.equal(redact('first-secret second-secret', secrets), `${REDACTED} second-secret`);
+    secrets.add('second-secret', 'first-secret-and-more');
+    assert.equal(redact('first-secret-and-more second-secret', secrets), `${REDACTED} ${REDACTED}`);
+  });
   it('redacts credential headers, keeps the rest', () => {
     assert.deepEqual(redactHeaders({ 'x-api-key': 'k', Authorization: 'Bearer t', accept: 'application/json' }), {
       'x-api-key': REDACTED,

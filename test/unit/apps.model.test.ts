@@ -53,7 +53,8 @@ describe('apps: references and settings', () => {
   it('validates input: format first, then duplicates, naming the settings source', () => {
     const tracked = mergeTracked(['ada/x'], ['ada/y']);
     const find = (ref: string) => tracked.find((a) => a.ref === ref);
-    assert.match(validateAppRefInput('ada', find) ?? '', /namespace\/name/);
+    // A sentence of its own in the input box: it starts upper-case.
+    assert.equal(validateAppRefInput('ada', find), 'An app reference is namespace/name, e.g. acme/price-tracker');
     assert.equal(validateAppRefInput('ada/x', find), 'ada/x is already tracked');
     assert.match(validateAppRefInput(' ada/y ', find) ?? '', /already tracked \(from the scrapedeck\.trackedApps setting\)/);
     assert.equal(validateAppRefInput('ada/z', find), undefined);

@@ -72,6 +72,29 @@ describe('client: limits on replies and on server text', function () {
     assert.ok(written < 64, `${written} MB were written before the client hung up`);
   });
 
+  it('refuses a reply whose Content-Length passes the limit at once, without waiting for its body', async () => {
+    let stalled: ServerResponse | undefined;
+    handler = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_REPLY_BYTES + 1) });
+      res.write('{"data":['); // and nothing more: a client that waited for the body would wait for its time-out
+      stalled = res;
+    };
+    const c = client();
+    const t0 = Date.now();
+    try {
+      await assert.rejects(c.listTaskGroups(), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.equal(e.kind, 'bad-response');
+        assert.match(e.message, /larger than 32 MB and was cut off/);
+        return true;
+      });
+    } finally {
+      stalled?.destroy();
+      await c.close();
+    }
+    assert.ok(Date.now() - t0 < 10_000, `refused after ${Date.now() - t0} ms`);
+  });
+
   it('never quotes a reply that is not JSON (it could hold a key or a token)', async () => {
     const secretish = 'sk_live_THIS_LOOKS_LIKE_A_KEY_0123456789';
     handler = (res) => {

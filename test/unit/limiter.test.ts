@@ -87,4 +87,45 @@ describe('RateLimiter', () => {
     await Promise.all(all);
     assert.deepEqual(grants, [700, 750, 800]);
   });
+
+  it('a lease counts until its release plus a window, whichever order the replies come back in', async () => {
+    const timers = new FakeTimers();
+    const limiter = new RateLimiter({ perSecond: 2, guardMs: 0, timers });
+    const first = await limiter.acquire(); // at 0
+    await timers.advance(500);
+    const second = await limiter.acquire(); // at 500
+    let thirdAt: number | undefined;
+    const third = limiter.acquire().then((release) => {
+      thirdAt = timers.now();
+      return release;
+    });
+    await timers.advance(700); // 1200: both still in flight, nothing granted however long it waits
+    assert.equal(thirdAt, undefined);
+    assert.equal(limiter.leased, 2);
+    second(); // replied at 1200: counts until 2200
+    await timers.advance(300);
+    first(); // replied at 1500, after the later grant: counts until 2500
+    first(); // a second call changes nothing
+    await timers.advance(699);
+    assert.equal(thirdAt, undefined, 'not before the first lease to stop counting (2200)');
+    await timers.advance(1);
+    assert.equal(thirdAt, 2200);
+    (await third)();
+    assert.equal(limiter.leased, 2, 'the lease until 2500 and the third (until 3200)');
+    await timers.advance(300);
+    assert.equal(limiter.leased, 1);
+    await timers.advance(700);
+    assert.equal(limiter.leased, 0);
+  });
+
+  it('keeps its book small over thousands of grants (each grant looks at it)', async () => {
+    const timers = new FakeTimers();
+    const limiter = new RateLimiter({ perSecond: 100_000, timers });
+    for (let i = 0; i < 5000; i++) {
+      (await limiter.acquire())();
+      await timers.advance(1);
+    }
+    // One window of releases still counts; the rest were dropped.
+    assert.ok(limiter.leased <= 1001 && limiter.leased >= 999, `${limiter.leased} leases`);
+  });
 });

@@ -4,7 +4,7 @@
  * the table says, and the shapes people see (CSV header, table columns) must not have moved.
  */
 import * as assert from 'node:assert/strict';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CSV_COLUMNS, csvCell, recordsToCsv } from '../../src/analytics/csv';
 import { RECORD_FIELDS, isMetricKind, recordFromValues } from '../../src/analyticsModel/recordFields';
 import { COLUMNS } from '../../src/analyticsModel/tableModel';
@@ -23,7 +23,7 @@ const sample: AnalyticsRecord = {
 function schemaPaths(): string[] {
   const paths: string[] = [];
   for (const [key, schema] of Object.entries(analyticsRecordSchema.shape)) {
-    if (schema instanceof z.ZodObject) for (const inner of Object.keys(schema.shape)) paths.push(`${key}.${inner}`);
+    if (schema instanceof z.core.$ZodObject) for (const inner of Object.keys(schema.shape)) paths.push(`${key}.${inner}`);
     else paths.push(key);
   }
   return paths;

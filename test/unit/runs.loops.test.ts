@@ -5,7 +5,7 @@
  * round-trips and refuses what Scrapedeck did not make.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, decideSave, isUrlList, loopText, markedProblems, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
+import { MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, decideSave, isUrlList, loopText, loopTypeText, markedProblems, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
 import { loopFileName, loopQuery, parseLoopRef } from '../../src/runs/loopUri';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
@@ -27,6 +27,13 @@ describe('runs: loop items as text', () => {
     assert.match(problems[0]?.message ?? '', /starting with https:\/\//);
     assert.match(problems[1]?.message ?? '', /not ftp:/);
     assert.match(problems[2]?.message ?? '', /spaces/);
+  });
+
+  it('names a loop\'s kind in words for the picker, never the raw type', () => {
+    assert.equal(loopTypeText('URLList', t), 'URL list');
+    assert.equal(loopTypeText('TextList', t), 'Text list');
+    assert.equal(loopTypeText(' textlist ', t), 'Text list');
+    assert.equal(loopTypeText('KeywordList\n\u001b[31m', t), 'List of type KeywordList [31m');
   });
 
   it('a text list takes any line; an empty document and more than 10,000 items are refused', () => {

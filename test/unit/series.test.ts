@@ -40,6 +40,14 @@ describe('analytics chart series', () => {
     assert.deepEqual(s.map((b) => b.label), ['2026-W47 (Nov 16 – Nov 22)', '2026-W53 (Dec 28 – Jan 3)', '2027-W01 (Jan 4 – Jan 10)']);
   });
 
+  it('labels each bucket with the days of it the query asked for, so the charts say what the figures cover', () => {
+    const s = buildSeries([
+      rec('2026-W48', {}, { weekStartDate: '2026-11-23', weekEndDate: '2026-11-29' }),
+      rec('2026-W47', {}, { weekStartDate: '2026-11-16', weekEndDate: '2026-11-22' }),
+    ], { start: '2026-11-20', end: '2026-11-26' });
+    assert.deepEqual(s.map((b) => b.label), ['2026-W47 (Nov 20 – Nov 22)', '2026-W48 (Nov 23 – Nov 26)']);
+  });
+
   it('keeps a bucket value null when every row in it is null, and a gap is not 0', () => {
     const [b] = buildSeries([rec('2026-11-20', { successCount: null, failureCount: null, durationPerRunSeconds: null }, { dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null } })]);
     assert.ok(b);

@@ -49,6 +49,29 @@ describe('analytics table model', () => {
     assert.equal(formatCell(col('weekStartDate'), r), '2026-11-16');
   });
 
+  it('labels a bucket with only its days inside the query (issue 32: a Nov 20–26 Week query)', () => {
+    const query = { start: '2026-11-20', end: '2026-11-26' };
+    const w47 = rec('a', 1, { dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22' });
+    const w48 = rec('a', 1, { dayKey: '2026-W48', weekStartDate: '2026-11-23', weekEndDate: '2026-11-29' });
+    assert.equal(formatCell(col('dayKey'), w47, query), '2026-W47 (Nov 20 – Nov 22)');
+    assert.equal(formatCell(col('dayKey'), w48, query), '2026-W48 (Nov 23 – Nov 26)');
+    // The service's own week fields stay as it sent them: they are data, the label is what it covers.
+    assert.equal(formatCell(col('weekStartDate'), w47, query), '2026-11-16');
+    // One day of the week, and a week wholly inside.
+    assert.equal(formatCell(col('dayKey'), w48, { start: '2026-11-23', end: '2026-11-23' }), '2026-W48 (Nov 23)');
+    assert.equal(formatCell(col('dayKey'), w47, { start: '2026-11-01', end: '2026-11-30' }), '2026-W47 (Nov 16 – Nov 22)');
+    // A month the query covers in part says which part; a whole month is its key.
+    const month = (dayKey: string) => rec('a', 1, { dayKey });
+    assert.equal(formatCell(col('dayKey'), month('2026-11'), query), '2026-11 (Nov 20 – Nov 26)');
+    assert.equal(formatCell(col('dayKey'), month('2026-08'), { start: '2026-08-28', end: '2026-11-26' }), '2026-08 (Aug 28 – Aug 31)');
+    assert.equal(formatCell(col('dayKey'), month('2026-10'), { start: '2026-08-28', end: '2026-11-26' }), '2026-10');
+    assert.equal(formatCell(col('dayKey'), month('2028-02'), { start: '2028-02-01', end: '2028-02-29' }), '2028-02', 'a leap February, whole');
+    // Days are their own bucket; a bucket the query misses keeps its own days; no query, no change.
+    assert.equal(formatCell(col('dayKey'), rec('a', 1, { dayKey: '2026-11-21' }), query), '2026-11-21');
+    assert.equal(formatCell(col('dayKey'), w47, { start: '2026-12-01', end: '2026-12-05' }), '2026-W47 (Nov 16 – Nov 22)');
+    assert.equal(formatCell(col('dayKey'), month('2026-11')), '2026-11');
+  });
+
   it('sorts numbers ascending and descending with nulls last both ways', () => {
     const rows = [rec('a', 5), rec('b', null), rec('c', 1), rec('d', 10), rec('e', null)];
     assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId), ['c', 'a', 'd', 'b', 'e']);

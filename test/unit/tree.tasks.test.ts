@@ -213,4 +213,36 @@ describe('tree: TasksModel', () => {
     m.invalidate();
     assert.equal((await m.listEveryTask()).complete, true, 'complete again once it answers');
   });
+
+  it('says which groups\' counts to ask for: never listed, or listed before a refresh, and not while on the way', async () => {
+    assert.equal(model.needsCount('g1'), true, 'the group listing carries no count');
+    const pending = model.allTasksOf('g1');
+    assert.equal(model.needsCount('g1'), false, 'already asked');
+    await pending;
+    assert.equal(model.needsCount('g1'), false);
+    assert.deepEqual(model.taskCount('g1'), { matching: 2, total: 2 });
+    model.invalidate();
+    assert.equal(model.needsCount('g1'), true, 'a refresh makes it a count of before');
+    assert.deepEqual(model.taskCount('g1'), { matching: 2, total: 2 }, 'still shown until the answer comes');
+    model.reset();
+    assert.equal(model.needsCount('g1'), true);
+  });
+
+  it('a moved task leaves its group\'s count and joins its new group\'s at once, before any request', async () => {
+    await model.allTasksOf('g1');
+    await model.allTasksOf('g3');
+    const asked = src.calls.length;
+    model.applyMove([{ taskId: 'a', taskName: 'Amazon prices' }], 'g3');
+    assert.deepEqual(model.taskCount('g1'), { matching: 1, total: 1 });
+    assert.deepEqual(model.taskCount('g3'), { matching: 1, total: 1 });
+    assert.deepEqual((await model.tasks('g3')).value?.visible.map((t) => t.taskId), ['a']);
+    // A task the source's list did not hold yet (a copy made since) still counts in its new group, once.
+    model.applyMove([{ taskId: 'a', taskName: 'Amazon prices' }, { taskId: 'copy', taskName: 'Amazon prices (copy)' }], 'g3');
+    assert.deepEqual(model.taskCount('g3'), { matching: 2, total: 2 });
+    // A group never listed stays unknown: its first listing counts it.
+    model.applyMove([{ taskId: 'b', taskName: 'eBay listings' }], 'g2');
+    assert.equal(model.taskCount('g2'), undefined);
+    assert.deepEqual(model.taskCount('g1'), { matching: 0, total: 0 });
+    assert.equal(src.calls.length, asked, 'no request');
+  });
 });

@@ -44,11 +44,17 @@ export const listTasksTool = defineTool({
       .filter((g) => g.matchingTasks > 0 || (i.query === undefined && i.group === undefined));
     const summary =
       matching.length === 0
-        ? t('No task matches. The account has {0} task groups; try another query or group.', groups.length)
+        ? groups.length === 1
+          ? t('No task matches. The account has 1 task group; try another query.')
+          : t('No task matches. The account has {0} task groups; try another query or group.', groups.length)
         : page.length === 0
-          ? t('{0} tasks match, but offset {1} is past the last of them: use an offset below {0}.', matching.length, i.offset)
+          ? matching.length === 1
+            ? t('1 task matches, but offset {0} is past it: use offset 0.', i.offset)
+            : t('{0} tasks match, but offset {1} is past the last of them: use an offset below {0}.', matching.length, i.offset)
           : nextOffset === null
-          ? t('{0} tasks match; all are listed (from offset {1}).', matching.length, i.offset)
+          ? matching.length === 1
+            ? t('1 task matches; it is listed.')
+            : t('{0} tasks match; all are listed (from offset {1}).', matching.length, i.offset)
           : t('{0} tasks match; tasks {1}-{2} are listed. Call again with offset {3} for more.', matching.length, i.offset + 1, i.offset + page.length, nextOffset);
     return reply(summary, {
       total: matching.length,

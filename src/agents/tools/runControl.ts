@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
+import { rowsCount } from '../counts';
 import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { taskRefSchema } from '../inputs';
@@ -103,7 +104,7 @@ async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskR
 function describe(s: TaskRunStatus | 'never', t: ToolContext['t']): string {
   if (s === 'never') return t('never run in the cloud');
   const status = plainText(s.status, 40);
-  return s.currentTotalExtractCount === null ? status : t('{0}, {1} rows in the current or last run', status, s.currentTotalExtractCount);
+  return s.currentTotalExtractCount === null ? status : t('{0}, {1} in the current or last run', status, rowsCount(t, s.currentTotalExtractCount));
 }
 
 /** Acts on the planned task, by its id: the name is not looked up again. */

@@ -4,6 +4,7 @@ import type { TaskRunStatus } from '../../api/ops/runs';
 import { parseServiceTime } from '../../api/runSchemas';
 import { catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
+import { tasksCount } from '../counts';
 import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
@@ -52,7 +53,7 @@ async function runStatus(i: Input, ctx: ToolContext) {
     // v2 leaves out tasks that never ran in the cloud; what v1 leaves out is not known.
     leftOutNeverRan = answer.source === 'v2';
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : t('{0} tasks', selected.length);
+    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the run status of {0}', what), plans: RUN_PLANS }, ctx);
   }
   const byId = new Map(statuses.map((s) => [s.taskId, s]));
@@ -62,7 +63,7 @@ async function runStatus(i: Input, ctx: ToolContext) {
   for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
   const running = counts.Extracting ?? 0;
   const shown = rows.slice(0, i.limit);
-  const summary = t('{0} tasks: {1} running (Extracting). {2} of them are listed, running ones first.', rows.length, running, shown.length);
+  const summary = t('{0}: {1} running (Extracting). {2} of them listed, running ones first.', tasksCount(t, rows.length), running, shown.length);
   return reply(summary, { total: rows.length, byStatus: counts, tasks: shown, timeZone: 'UTC' });
 }
 

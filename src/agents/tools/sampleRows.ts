@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { DataRow, DataValue } from '../../api/dataSchemas';
+import { rowsCount } from '../counts';
 import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, offsetSchema, taskRefSchema } from '../inputs';
@@ -76,11 +77,11 @@ async function sample(i: Input, ctx: ToolContext) {
   const summary =
     i.lotNo !== undefined
       ? rows.length === 0
-        ? t('Run {0} of “{1}” has no rows from offset {2} (it has {3} rows in all).', i.lotNo, task.taskName, i.offset, page.total)
-        : t('{0} rows of run {1} of “{2}” from offset {3}; the run has {4} rows in all, {5} after these.', rows.length, i.lotNo, task.taskName, i.offset, page.total, page.restTotal)
+        ? t('Run {0} of “{1}” has no rows from offset {2} (it has {3} in all).', i.lotNo, task.taskName, i.offset, rowsCount(t, page.total))
+        : t('{0} of run {1} of “{2}” from offset {3}; the run has {4} in all, {5} after these.', rowsCount(t, rows.length), i.lotNo, task.taskName, i.offset, rowsCount(t, page.total), page.restTotal)
       : rows.length === 0
-        ? t('“{0}” has no rows from offset {1} (it has {2} rows in all).', task.taskName, i.offset, page.total)
-        : t('{0} rows of “{1}” from offset {2}; it has {3} rows in all, {4} after these.', rows.length, task.taskName, i.offset, page.total, page.restTotal);
+        ? t('“{0}” has no rows from offset {1} (it has {2} in all).', task.taskName, i.offset, rowsCount(t, page.total))
+        : t('{0} of “{1}” from offset {2}; it has {3} in all, {4} after these.', rowsCount(t, rows.length), task.taskName, i.offset, rowsCount(t, page.total), page.restTotal);
   return reply(summary, {
     taskId: task.taskId,
     taskName: task.taskName,

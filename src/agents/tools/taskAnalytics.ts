@@ -10,6 +10,7 @@ import { earliestStart, todayUtc } from '../../api/dates';
 import { ANALYTICS_LIMITS, collectionMethodFilterSchema, timeGranularitySchema, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas';
 import { byPeriod, byTask, rankTasks, SORT_KEYS, totals } from '../analyticsDigest';
 import { catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { failuresCount, runsCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
 import { PERIODS, periodRange } from '../periods';
@@ -28,8 +29,8 @@ const input = z
     period: z.enum(PERIODS).optional().describe('A named UTC date range (default last7Days). thisWeek starts on Monday. Do not combine with start/end.'),
     start: dayText.optional().describe('First day (yyyy-MM-dd, UTC, inclusive); needs end. Within the last three months.'),
     end: dayText.optional().describe('Last day (yyyy-MM-dd, UTC, inclusive), not after today; needs start.'),
-    granularity: timeGranularitySchema.default('Day').describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
-    collectionMethod: collectionMethodFilterSchema.default('All').describe('Cloud runs, Local runs, or All (both).'),
+    granularity: z.enum(timeGranularitySchema.options).default('Day').describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
+    collectionMethod: z.enum(collectionMethodFilterSchema.options).default('All').describe('Cloud runs, Local runs, or All (both).'),
     sortBy: z.enum(SORT_KEYS).default('failures').describe('Rank tasks by this figure, highest first: failures, failureRate, runs, collected (rows), avgDuration (seconds per run) or cost.'),
     limit: limitSchema(50, 10, 'ranked tasks'),
   })
@@ -90,7 +91,7 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
   try {
     for (const q of queries) records.push(...(await ctx.client.queryAllTaskAnalytics(q, { signal: ctx.signal })).records);
   } catch (e) {
-    const what = selected === undefined ? t('all tasks') : t('{0} tasks', selected.length);
+    const what = selected === undefined ? t('all tasks') : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the task analytics of {0} from {1} to {2}', what, range.start, range.end), plans: DATA_PLANS }, ctx);
   }
 
@@ -103,14 +104,14 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
     records.length === 0
       ? t('No analytics records {0} from {1} to {2} (UTC): nothing ran in that range.', scope, range.start, range.end)
       : t(
-          'From {0} to {1} (UTC, by {2}), {3} tasks {4} had records: {5} runs, {6} failures, success rate {7}. Tasks are ranked by {8}, highest first; the first {9} are listed.',
+          'From {0} to {1} (UTC, by {2}), {3} {4} had records: {5}, {6}, success rate {7}. Tasks are ranked by {8}, highest first; the first {9} listed.',
           range.start,
           range.end,
           i.granularity,
-          ranked.length,
+          tasksCount(t, ranked.length),
           scope,
-          sum.runs ?? unknown,
-          sum.failures ?? unknown,
+          runsCount(t, sum.runs),
+          failuresCount(t, sum.failures),
           sum.successRate === null ? unknown : `${(sum.successRate * 100).toFixed(1)}%`,
           i.sortBy,
           Math.min(i.limit, ranked.length),

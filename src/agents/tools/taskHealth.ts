@@ -12,6 +12,7 @@ import { assess, attentionOrder, type TaskHealth, type Thresholds } from '../../
 import { DEFAULT_HEALTH_SETTINGS } from '../../health/healthSettings';
 import { healthWindows } from '../../health/healthWindow';
 import { CatalogError, catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { daysCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
@@ -91,7 +92,7 @@ async function runHealth(i: Input, ctx: ToolContext) {
     const options = { signal: ctx.signal, account: { records: undefined, idsAreAll: everyTask } };
     [current, previous] = await Promise.all([fetchWindowTotals(ctx.client, ids, windows.current, options), fetchWindowTotals(ctx.client, ids, windows.previous, options)]);
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : t('{0} tasks', selected.length);
+    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the task health of {0}', what), plans: DATA_PLANS }, ctx);
   }
 
@@ -103,9 +104,9 @@ async function runHealth(i: Input, ctx: ToolContext) {
   const shown = attention.slice(0, i.limit);
 
   const summary = t(
-    'Task health of {0} tasks over the last {1} days ({2} to {3}, UTC) against the {1} days before: {4} failing (failure rate above {5}), {6} slowing (average run time above {7}x), {8} with no runs, {9} fine. {10} needing attention are listed, failing first.',
-    judged.length,
-    windows.days,
+    'Task health of {0} over the last {1} ({2} to {3}, UTC) against the {1} before: {4} failing (failure rate above {5}), {6} slowing (average run time above {7}x), {8} with no runs, {9} fine. {10} needing attention listed, failing first.',
+    tasksCount(t, judged.length),
+    daysCount(t, windows.days),
     windows.current.start,
     windows.current.end,
     counts.failing,

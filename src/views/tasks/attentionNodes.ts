@@ -5,8 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { HealthView, TaskHealthInfo } from '../../health/healthBoard';
-import { age, windowText } from '../../health/healthText';
+import { age, daysBefore, windowText } from '../../health/healthText';
 import { COMMANDS } from '../../platform/commandIds';
+import type { RunPresentation } from '../../runs/runText';
 import { TaskNode } from './taskNodes';
 
 const t = vscode.l10n.t;
@@ -23,20 +24,21 @@ export class AttentionGroupNode extends vscode.TreeItem {
     this.description = updated === undefined ? String(count) : t('{0} · updated {1}', count, updated);
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(count === 1 ? t('1 task needs attention') : t('{0} tasks need attention', count)).appendMarkdown('**  \n');
-    if (s) md.appendText(t('Over {0}: a failure rate above {1}% or runs more than {2}× slower than in the {3} days before.', windowText(s), Math.round(health.thresholds.failureRate * 100), health.thresholds.slowdownFactor, s.windowDays));
+    if (s) md.appendText(t('Over {0}: a failure rate above {1}% or runs more than {2}× slower than in {3}.', windowText(s), Math.round(health.thresholds.failureRate * 100), health.thresholds.slowdownFactor, daysBefore(s.windowDays)));
     this.tooltip = md;
   }
 }
 
-/** A task of "Needs attention": the same node as in its group, under its own id and parent. */
+/** A task of "Needs attention": the same node as in its group (run state included), under its own id and parent. */
 export class AttentionTaskNode extends TaskNode {
   constructor(
     info: TaskHealthInfo,
     health: HealthView,
     readonly parentNode: AttentionGroupNode,
+    run?: RunPresentation,
   ) {
     const { taskId, taskName, taskGroupId, taskGroupName } = info.task;
-    super({ taskId, taskName }, { taskGroupId, taskGroupName }, health);
+    super({ taskId, taskName }, { taskGroupId, taskGroupName }, health, run);
     this.id = `health:attention:${taskId}`;
   }
 }

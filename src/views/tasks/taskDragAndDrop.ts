@@ -1,7 +1,7 @@
 /**
  * Drag tasks onto a group (or onto a task or row of that group) to move them there. The drop is
- * handed to runs' move flow (which asks first when more than one task moves); the tree is
- * refreshed afterwards. What arrives in the data transfer is parsed with zod, never trusted.
+ * handed to runs' move flow (which asks first when more than one task moves); the tree shows the
+ * moved tasks' groups with their new counts at once, and is refreshed. What arrives in the data transfer is parsed with zod, never trusted.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
@@ -18,8 +18,8 @@ const movingSchema = z
 
 export interface TasksDragAndDropDeps {
   move(tasks: readonly MovingTask[], target: GroupRef): Promise<MoveOutcome>;
-  /** The groups' lists changed. */
-  refresh(): void;
+  /** These tasks are in `target` now: the groups' lists (and counts) changed. */
+  moved(tasks: readonly MovingTask[], target: GroupRef): void;
 }
 
 export class TasksDragAndDrop implements vscode.TreeDragAndDropController<TasksNode> {
@@ -46,8 +46,9 @@ export class TasksDragAndDrop implements vscode.TreeDragAndDropController<TasksN
     if (group === undefined || item === undefined) return undefined;
     const parsed = movingSchema.safeParse(item.value);
     if (!parsed.success) return undefined;
-    const outcome = await this.deps.move(parsed.data, { taskGroupId: group.taskGroupId, taskGroupName: group.taskGroupName });
-    if (outcome.moved.length > 0) this.deps.refresh();
+    const into: GroupRef = { taskGroupId: group.taskGroupId, taskGroupName: group.taskGroupName };
+    const outcome = await this.deps.move(parsed.data, into);
+    if (outcome.moved.length > 0) this.deps.moved(parsed.data.filter((t) => outcome.moved.includes(t.taskId)), into);
     return outcome;
   }
 }

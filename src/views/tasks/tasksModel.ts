@@ -170,6 +170,32 @@ export class TasksModel {
     return this.groupsCache?.value.find((g) => g.taskGroupId === taskGroupId);
   }
 
+  /**
+   * Whether a group's count should be asked for: never listed (the service's group listing carries
+   * no count), or listed before a refresh; and not already on its way.
+   */
+  needsCount(taskGroupId: string): boolean {
+    const cached = this.tasksCache.get(taskGroupId);
+    return (cached === undefined || cached.stale) && !this.tasksInFlight.has(taskGroupId);
+  }
+
+  /**
+   * Tasks the service moved to another group (a drop): the lists held here follow at once, so
+   * both groups' counts are right before the refresh's answers arrive. A group not listed yet stays
+   * unknown (its first listing counts it).
+   */
+  applyMove(tasks: readonly Task[], targetGroupId: string): void {
+    const moving = new Set(tasks.map((t) => t.taskId));
+    for (const [id, cached] of this.tasksCache) {
+      if (id !== targetGroupId && cached.value.some((t) => moving.has(t.taskId))) cached.value = cached.value.filter((t) => !moving.has(t.taskId));
+    }
+    const target = this.tasksCache.get(targetGroupId);
+    if (target) {
+      const there = new Set(target.value.map((t) => t.taskId));
+      target.value = [...target.value, ...tasks.filter((t) => !there.has(t.taskId))];
+    }
+  }
+
   /** How many tasks a group has, if known (for the group's description). */
   taskCount(taskGroupId: string): { matching: number; total: number } | undefined {
     const all = this.tasksCache.get(taskGroupId)?.value;

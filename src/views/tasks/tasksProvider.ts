@@ -7,7 +7,7 @@
  * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
  */
 import * as vscode from 'vscode';
-import type { TaskGroup } from '../../api/schemas';
+import type { Task, TaskGroup } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { isApiError } from '../../api/errors';
 import type { HealthView } from '../../health/healthBoard';
@@ -32,6 +32,10 @@ export interface TasksProviderDeps {
   onPlanLimited(limited: boolean): void;
 }
 
+/** Runs' name for the rows of a scope on screen (each is polled while shown). */
+const groupScope = (taskGroupId: string): string => `group:${taskGroupId}`;
+const ATTENTION_SCOPE = 'attention';
+
 const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
 
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
@@ -40,11 +44,13 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
   private readonly healthSubscription: { dispose(): void } | undefined;
-  /** Task rows handed to VS Code, by task id, and per group: a run's change redraws just those rows. */
+  /** Task rows handed to VS Code, by task id, and per scope (a group, Needs attention): a run's change redraws just those rows. */
   private readonly taskNodes = new Map<string, Set<TaskNode>>();
-  private readonly rowsOfGroup = new Map<string, TaskNode[]>();
+  private readonly rowsOfScope = new Map<string, TaskNode[]>();
   private readonly runsSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
+  /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
+  private readonly counting = new Set<string>();
 
   constructor(
     readonly model: TasksModel,
@@ -73,7 +79,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (!this.deps.signedIn()) return [];
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
-    if (element instanceof AttentionGroupNode) return (this.deps.health?.attention() ?? []).map((i) => new AttentionTaskNode(i, this.deps.health as HealthView, element));
+    if (element instanceof AttentionGroupNode) return this.attentionChildren(element);
     if (element instanceof TaskNode && element.isRunning && this.deps.runs) return this.deps.runs.subtaskRows(element.taskId);
     return [];
   }
@@ -81,27 +87,40 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** Re-fetch everything; rows stay as they are until the answers arrive (or if they fail). */
   refresh(): void {
     this.model.invalidate();
+    this.counting.clear();
     this.changed.fire(undefined);
     this.deps.runs?.refreshAll();
   }
 
+  /** Tasks moved to another group at the service (a drop): both groups' counts follow at once, then everything is read again. */
+  moved(tasks: readonly Task[], target: TaskGroup): void {
+    this.model.applyMove(tasks, target.taskGroupId);
+    this.refresh();
+  }
+
   /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
   groupExpanded(taskGroupId: string): void {
-    const rows = this.rowsOfGroup.get(taskGroupId);
-    if (rows) this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+    this.scopeShown(groupScope(taskGroupId));
   }
 
   /** A group closed: its tasks are off screen, and not polled. */
   groupCollapsed(taskGroupId: string): void {
-    this.deps.runs?.scopeHidden(`group:${taskGroupId}`);
+    this.deps.runs?.scopeHidden(groupScope(taskGroupId));
+  }
+
+  /** "Needs attention" opened again, or closed: its tasks' run states are asked, or no longer. */
+  attentionExpanded(expanded: boolean): void {
+    if (expanded) this.scopeShown(ATTENTION_SCOPE);
+    else this.deps.runs?.scopeHidden(ATTENTION_SCOPE);
   }
 
   /** The account changed: drop every row of the previous one. */
   reset(): void {
     this.model.reset();
+    this.counting.clear();
     this.groupNodes.clear();
     this.taskNodes.clear();
-    this.rowsOfGroup.clear();
+    this.rowsOfScope.clear();
     this.setPlanLimited(false);
     this.changed.fire(undefined);
   }
@@ -154,11 +173,27 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
     }
     this.groupNodes.clear();
-    return groups.map(({ group }) => {
+    const nodes = groups.map(({ group }) => {
       const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
       this.groupNodes.set(group.taskGroupId, node);
       return node;
     });
+    this.countInBackground(groups.map(({ group }) => group.taskGroupId));
+    return nodes;
+  }
+
+  /**
+   * The service's group listing carries no task count, so each group whose count is unknown (after
+   * a restart, a new group) or from before a refresh (a move, a duplicate) is listed in the
+   * background, once per refresh, and its row shows the count as it arrives. Quiet on failure:
+   * opening the group reports it.
+   */
+  private countInBackground(taskGroupIds: readonly string[]): void {
+    for (const id of taskGroupIds) {
+      if (this.counting.has(id) || !this.model.needsCount(id)) continue;
+      this.counting.add(id);
+      void this.model.allTasksOf(id).then(() => this.showCount(id));
+    }
   }
 
   private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
@@ -177,22 +212,36 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
     const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
-    this.trackRows(id, rows);
+    this.trackRows(groupScope(id), rows);
     const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
   }
 
-  /** Remembers a group's rows (replacing its previous ones) and tells runs they are on screen. */
-  private trackRows(taskGroupId: string, rows: TaskNode[]): void {
-    for (const old of this.rowsOfGroup.get(taskGroupId) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
-    this.rowsOfGroup.set(taskGroupId, rows);
+  /** The tasks needing attention, with their run state as in their groups (and kept up to date like them). */
+  private attentionChildren(parent: AttentionGroupNode): TasksNode[] {
+    const health = this.deps.health;
+    if (!health) return [];
+    const rows = health.attention().map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
+    this.trackRows(ATTENTION_SCOPE, rows);
+    return rows;
+  }
+
+  private scopeShown(scope: string): void {
+    const rows = this.rowsOfScope.get(scope);
+    if (rows) this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
+  }
+
+  /** Remembers a scope's rows (replacing its previous ones) and tells runs they are on screen. */
+  private trackRows(scope: string, rows: TaskNode[]): void {
+    for (const old of this.rowsOfScope.get(scope) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
+    this.rowsOfScope.set(scope, rows);
     for (const row of rows) {
       const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
       set.add(row);
       this.taskNodes.set(row.taskId, set);
     }
-    this.deps.runs?.tasksShown(`group:${taskGroupId}`, rows.map((n) => n.task));
+    this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
   }
 
   /** Run states changed: only those rows are drawn again (one event for all of them). */
@@ -210,10 +259,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (rows.length > 0) this.changed.fire(rows);
   }
 
-  /**
-   * The service's group listing carries no task count, so a group's count arrives with its first
-   * task listing: shown on the group's row at once (no second request, no wait for a refresh).
-   */
+  /** A group's tasks were listed: its row shows their count at once (the view hears of it when it changed). */
   private showCount(taskGroupId: string): void {
     const node = this.groupNodes.get(taskGroupId);
     if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered)) this.changed.fire(node);

@@ -45,5 +45,15 @@ export function describeOnScreen(s: AppState): QueryDescription | undefined {
   const only = s.preset?.taskIds?.length === 1 ? s.preset.taskIds[0] : undefined;
   if (only !== undefined && s.preset?.label && !labels.has(only)) labels.set(only, s.preset.label);
   const query = s.result?.query ?? (f && isDay(f.start) && isDay(f.end) ? { start: f.start, end: f.end, timeGranularity: f.timeGranularity, taskIds: f.taskIds } : undefined);
-  return query ? describeQuery(query, (id) => labels.get(id)) : undefined;
+  if (!query) return undefined;
+  // Opened for a group (or a list such as "Needs attention") and still asking for just its tasks: its name says them.
+  const preset = s.preset;
+  const setLabel = preset?.label && (preset.taskIds?.length ?? 0) > 1 && sameIds(query.taskIds, preset.taskIds) ? preset.label : undefined;
+  return describeQuery(query, (id) => labels.get(id), setLabel);
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  const x = new Set(a ?? []);
+  const y = new Set(b ?? []);
+  return x.size === y.size && [...x].every((id) => y.has(id));
 }

@@ -1,5 +1,5 @@
 /** The query form's behaviour: edits, inline issues, and the query it describes when valid. */
-import type { AnalyticsQuery } from '../../api/schemas';
+import type { AnalyticsQuery } from '../../api/analyticsSchemas';
 import { checkForm, type FormIssues, type FormValues } from '../../analyticsModel/formModel';
 import type { PageContext } from './context';
 import { validPageSize } from './state';

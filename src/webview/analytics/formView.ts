@@ -3,7 +3,7 @@
  * aria-invalid and aria-describedby pointing at its inline error, which needs the input and its
  * message in the same tree (ids do not cross a web component's shadow root).
  */
-import { ANALYTICS_LIMITS } from '../../api/schemas';
+import { ANALYTICS_LIMITS } from '../../api/analyticsSchemas';
 import { earliestStart } from '../../api/dates';
 import type { FormField, FormIssues, FormValues } from '../../analyticsModel/formModel';
 import { FORM_METHODS, GRANULARITIES } from '../../analyticsModel/formState';

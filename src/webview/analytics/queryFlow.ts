@@ -5,7 +5,7 @@
  * and only the pending request's answer is shown, so nothing late lands in a newer result.
  */
 import { formatInt } from '../../analyticsModel/format';
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/analyticsSchemas';
 import { isFormField } from '../../analyticsModel/formState';
 import type { HostMessage, PageMessage, ResultState, WireError } from '../protocol';
 import type { PageContext } from './context';

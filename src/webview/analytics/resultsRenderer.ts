@@ -34,11 +34,11 @@ export class ResultsRenderer {
       this.shown = r;
       const t0 = performance.now();
       this.ui.summary.update(summarize(r.records), coverage);
-      this.ui.charts.update(buildSeries(r.records), coverage);
+      this.ui.charts.update(buildSeries(r.records, r.query), coverage);
       performance.measure('scrapedeck:charts', { start: t0 });
     }
     const t1 = performance.now();
-    this.ui.table.update(r.records, s.sort, win.start, win.end);
+    this.ui.table.update(r.records, s.sort, win.start, win.end, r.query);
     performance.measure('scrapedeck:table', { start: t1 });
   }
 }

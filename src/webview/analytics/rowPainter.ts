@@ -3,8 +3,8 @@
  * have their style and layout objects, instead of parsing and attaching new ones. A record's
  * cells as shown never change, so they are formatted once and kept.
  */
-import type { AnalyticsRecord } from '../../api/schemas';
-import { DASH } from '../../analyticsModel/format';
+import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import { DASH, type DayRange } from '../../analyticsModel/format';
 import { COLUMNS, formatCell } from '../../analyticsModel/tableModel';
 import { h } from './dom';
 import { t } from './l10n';
@@ -21,8 +21,18 @@ export class RowPainter {
   private readonly pool: HTMLTableRowElement[] = [];
   /** What each pooled row shows now (undefined: blank). */
   private readonly painted: (RowView | undefined)[] = [];
-  private readonly views = new WeakMap<AnalyticsRecord, RowView>();
+  private views = new WeakMap<AnalyticsRecord, RowView>();
   private readonly template = rowTemplate();
+  /** The query's days: the bucket column's label says which of them a row covers. */
+  private range: DayRange | undefined;
+
+  /** The days of the query whose rows are painted next; rows of another query are formatted again. Returns whether they changed. */
+  setRange(range: DayRange | undefined): boolean {
+    if (range?.start === this.range?.start && range?.end === this.range?.end) return false;
+    this.range = range === undefined ? undefined : { start: range.start, end: range.end };
+    this.views = new WeakMap();
+    return true;
+  }
 
   /** The first `n` pooled rows (made as needed). */
   rows(n: number): HTMLTableRowElement[] {
@@ -53,16 +63,16 @@ export class RowPainter {
   private viewOf(record: AnalyticsRecord): RowView {
     let view = this.views.get(record);
     if (view === undefined) {
-      view = rowView(record);
+      view = rowView(record, this.range);
       this.views.set(record, view);
     }
     return view;
   }
 }
 
-function rowView(r: AnalyticsRecord): RowView {
+function rowView(r: AnalyticsRecord, range: DayRange | undefined): RowView {
   return COLUMNS.map((c) => {
-    const text = formatCell(c, r);
+    const text = formatCell(c, r, range);
     const idOnly = c.id === 'task' && r.taskName === null;
     const cls = (c.kind === 'text' ? 'text' : 'num') + (text === DASH ? ' null' : '') + (idOnly ? ' id-only' : '');
     const title = text === DASH ? t('table.notReported') : idOnly ? t('table.idOnly') : '';

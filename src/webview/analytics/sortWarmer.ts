@@ -3,7 +3,7 @@
  * callback, so the first click on a header of a long table finds its order ready and only paints.
  * A new result stops the previous one's work; a click before its column is warm computes it then.
  */
-import type { AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsRecord } from '../../api/analyticsSchemas';
 import { sortOrdersFor, type SortColumn } from '../../analyticsModel/sortOrder';
 
 /** Below this many rows a cold sort takes a few milliseconds: nothing to prepare. */

@@ -1,5 +1,5 @@
 /** The page's state in one place, and what of it is kept across reloads. */
-import { ANALYTICS_LIMITS } from '../../api/schemas';
+import { ANALYTICS_LIMITS } from '../../api/analyticsSchemas';
 import { parseWholeNumber, type FormIssues, type FormValues } from '../../analyticsModel/formModel';
 import type { SortState } from '../../analyticsModel/tableModel';
 import type { PageState, Preset, ResultState, WireError } from '../protocol';

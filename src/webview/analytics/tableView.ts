@@ -6,7 +6,8 @@
  * container its full height; aria-rowcount and aria-rowindex tell screen readers where they are.
  * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
-import type { AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { DayRange } from '../../analyticsModel/format';
 import { COLUMNS, sortedOrder, type SortState } from '../../analyticsModel/tableModel';
 import { button, h } from './dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
@@ -65,8 +66,9 @@ export class TableView {
     this.warmer.stop();
   }
 
-  /** Shows rows [start, end) of `records` in the given order (the sorted order is cached). */
-  update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number): void {
+  /** Shows rows [start, end) of `records` in the given order (the sorted order is cached); `range`: their query's days. */
+  update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number, range?: DayRange): void {
+    const relabelled = this.painter.setRange(range);
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
     const reordered = records !== this.records || !sameSort;
     if (reordered) this.reorder(records, sort);
@@ -77,7 +79,7 @@ export class TableView {
     // Another page, or a shorter or longer range: its rows start at the top of the table.
     if (moved && this.scroller.scrollTop > 0) this.scroller.scrollTop = 0;
     this.table.setAttribute('aria-rowcount', String(this.records.length + 1));
-    this.renderWindow(reordered || moved);
+    this.renderWindow(reordered || moved || relabelled);
   }
 
   private reorder(records: readonly AnalyticsRecord[], sort: SortState | undefined): void {

@@ -8,7 +8,7 @@
  * Each field is checked by its kind in the field table (analyticsModel/recordFields.ts).
  */
 import { isDay } from '../../api/dates';
-import type { AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsRecord } from '../../api/analyticsSchemas';
 import { RECORD_FIELDS, recordFromValues, type FieldKind, type FieldValue } from '../../analyticsModel/recordFields';
 
 type Obj = Record<string, unknown>;

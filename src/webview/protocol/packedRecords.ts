@@ -9,7 +9,7 @@
  * than analyticsRecordSchema, unit-tested against it); when unsure, the rows are unpacked as they
  * are and zod decides, naming the field.
  */
-import type { AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsRecord } from '../../api/analyticsSchemas';
 import { RECORD_FIELDS, recordFromValues, type FieldValue } from '../../analyticsModel/recordFields';
 
 /** Record fields in packed order: top-level first, then each metrics group's fields. */

@@ -2,8 +2,8 @@
  * The pieces the panel <-> page messages are made of: the bounds on what a message may carry,
  * presets, errors as the page shows them, and the page's saved state.
  */
-import * as z from 'zod';
-import { analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas';
+import * as z from 'zod/mini';
+import { analyticsQuerySchema, analyticsRecordSchema } from '../../api/analyticsSchemas';
 import { FORM_LIMITS, formStateSchema } from '../../analyticsModel/formState';
 
 export { formStateSchema };
@@ -24,12 +24,14 @@ export const MESSAGE_LIMITS = {
   path: 32_768,
 } as const;
 const L = MESSAGE_LIMITS;
-export const taskIdText = z.string().max(L.taskId);
+export const taskIdText = z.string().check(z.maxLength(L.taskId));
+/** Text of at most `max` characters. */
+const text = (max: number) => z.string().check(z.maxLength(max));
 
 export const taskOptionSchema = z.object({
   taskId: taskIdText,
-  taskName: z.string().max(L.label),
-  taskGroupName: z.string().max(L.label).optional(),
+  taskName: text(L.label),
+  taskGroupName: z.optional(text(L.label)),
 });
 export type TaskOption = z.infer<typeof taskOptionSchema>;
 
@@ -37,15 +39,15 @@ export type TaskOption = z.infer<typeof taskOptionSchema>;
  * A task's name as the host's cache of the signed-in account knows it: the page labels its task
  * chips with these and nothing else (a task the host cannot name shows its id).
  */
-export const taskNameSchema = z.object({ taskId: taskIdText, taskName: z.string().max(L.label) });
+export const taskNameSchema = z.object({ taskId: taskIdText, taskName: text(L.label) });
 export type TaskName = z.infer<typeof taskNameSchema>;
 /** A preset's ids and a restored form's ids: at most 100 each. */
-export const taskNamesSchema = z.array(taskNameSchema).max(200);
+export const taskNamesSchema = z.array(taskNameSchema).check(z.maxLength(200));
 
 /** What opened the panel: a task, a group's tasks, or nothing (all tasks). */
 export const presetSchema = z.object({
-  taskIds: z.array(taskIdText.min(1)).max(100).optional(),
-  label: z.string().max(200).optional(),
+  taskIds: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(L.taskId))).check(z.maxLength(100))),
+  label: z.optional(text(200)),
 });
 export type Preset = z.infer<typeof presetSchema>;
 
@@ -57,17 +59,17 @@ export type Preset = z.infer<typeof presetSchema>;
  * closed the client), it ends the wait with a notice.
  */
 export const wireErrorSchema = z.object({
-  kind: z.string().max(L.shortText),
-  message: z.string().max(L.logMessage),
-  status: z.number().int().optional(),
-  code: z.union([z.string().max(L.shortText), z.number()]).optional(),
-  requestId: z.string().max(L.requestId).optional(),
-  field: z.string().max(L.shortText).optional(),
+  kind: text(L.shortText),
+  message: text(L.logMessage),
+  status: z.optional(z.int()),
+  code: z.optional(z.union([text(L.shortText), z.number()])),
+  requestId: z.optional(text(L.requestId)),
+  field: z.optional(text(L.shortText)),
 });
 export type WireError = z.infer<typeof wireErrorSchema>;
 
 /** Which result the host keeps: an export or a fetch names it instead of sending its rows. */
-export const resultIdSchema = z.string().min(1).max(L.shortText);
+export const resultIdSchema = z.string().check(z.minLength(1), z.maxLength(L.shortText));
 
 /**
  * The result on screen: the first rows of a query (all of them once `records.length` reaches
@@ -75,49 +77,52 @@ export const resultIdSchema = z.string().min(1).max(L.shortText);
  */
 export const resultStateSchema = z.object({
   query: analyticsQuerySchema,
-  total: z.number().int().nonnegative(),
-  records: z.array(analyticsRecordSchema).max(L.records),
-  requestIds: z.array(z.string().max(L.requestId)).max(L.requestIds),
-  fetchedAt: z.string().max(L.shortText),
+  total: z.int().check(z.nonnegative()),
+  records: z.array(analyticsRecordSchema).check(z.maxLength(L.records)),
+  requestIds: z.array(text(L.requestId)).check(z.maxLength(L.requestIds)),
+  fetchedAt: text(L.shortText),
   /** The host's id for the result (absent when the host never said one). */
-  resultId: resultIdSchema.optional(),
+  resultId: z.optional(resultIdSchema),
 });
 export type ResultState = z.infer<typeof resultStateSchema>;
 
-const sortSchema = z.object({ column: z.string().max(L.shortText), direction: z.enum(['asc', 'desc']) });
+const sortSchema = z.object({ column: text(L.shortText), direction: z.enum(['asc', 'desc']) });
 
 /** Which account a page's content belongs to: `accountKey` (a short hash that reveals nothing). */
-export const accountTagSchema = z.string().max(L.shortText);
+export const accountTagSchema = text(L.shortText);
 
 const pageStateV2 = z.object({
   version: z.literal(2),
   /** The account whose results, tasks and members this state holds; absent: signed out (or older). */
-  account: accountTagSchema.optional(),
-  preset: presetSchema.optional(),
-  form: formStateSchema.optional(),
-  result: resultStateSchema.optional(),
-  sort: sortSchema.optional(),
+  account: z.optional(accountTagSchema),
+  preset: z.optional(presetSchema),
+  form: z.optional(formStateSchema),
+  result: z.optional(resultStateSchema),
+  sort: z.optional(sortSchema),
   /** The table shows every row fetched, scrollable, instead of one page. */
-  showAll: z.boolean().optional(),
+  showAll: z.optional(z.boolean()),
 });
 
 /**
  * A state saved by the version before (1), whose result was one page of the service rather than
  * the query's first rows: its preset, form and sort are kept, its result is dropped.
  */
-const pageStateV1 = z.object({
-  version: z.literal(1),
-  preset: presetSchema.optional(),
-  form: formStateSchema.optional(),
-  result: resultStateSchema.extend({ mode: z.enum(['page', 'all']) }).optional(),
-  sort: sortSchema.optional(),
-}).transform(({ preset, form, sort }): z.output<typeof pageStateV2> => {
-  const kept: z.output<typeof pageStateV2> = { version: 2 };
-  if (preset) kept.preset = preset;
-  if (form) kept.form = form;
-  if (sort) kept.sort = sort;
-  return kept;
-});
+const pageStateV1 = z.pipe(
+  z.object({
+    version: z.literal(1),
+    preset: z.optional(presetSchema),
+    form: z.optional(formStateSchema),
+    result: z.optional(z.extend(resultStateSchema, { mode: z.enum(['page', 'all']) })),
+    sort: z.optional(sortSchema),
+  }),
+  z.transform(({ preset, form, sort }): z.output<typeof pageStateV2> => {
+    const kept: z.output<typeof pageStateV2> = { version: 2 };
+    if (preset) kept.preset = preset;
+    if (form) kept.form = form;
+    if (sort) kept.sort = sort;
+    return kept;
+  }),
+);
 
 /** What the page keeps with setState and the serializer hands back after a reload. */
 export const pageStateSchema = z.union([pageStateV2, pageStateV1]);
