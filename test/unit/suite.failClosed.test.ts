@@ -5,7 +5,7 @@
  * (test/fixtures/mocha/) in a child process, so what is checked is what the tier does.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -18,9 +18,20 @@ const fixture = (name: string): string => path.join(FIXTURES, `${name}.spec.cjs`
 
 interface Run { status: number | null; output: string }
 
-function node(args: string[]): Run {
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+/** `node args` in a child process; resolves with its exit code and everything it printed. */
+function node(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
 }
 
 /** The scripts' ES modules (compiled tests are CommonJS: a real import(), not tsc's require). */
@@ -30,66 +41,61 @@ const script = async <T>(file: string): Promise<T> => (await importEsm(pathToFil
 describe('suite: every tier fails closed on .only and pending tests', function () {
   this.timeout(120_000);
   let dir: string;
-  before(() => {
+  /** Every tier's run on every fixture, started together (each is a mocha of its own). */
+  const runs = new Map<string, Run>();
+  const result = (key: string): Run => {
+    const r = runs.get(key);
+    assert.ok(r, `no run ${key}`);
+    return r;
+  };
+
+  before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-failclosed-'));
+    const jobs: [string, string[]][] = [];
+    for (const rc of ['.mocharc.unit.json', '.mocharc.page.json']) {
+      // mocha with the tier's own configuration, its spec replaced by one fixture.
+      const config = JSON.parse(readFileSync(path.join(ROOT, rc), 'utf8')) as Record<string, unknown>;
+      for (const name of ['only', 'pending']) {
+        const file = path.join(dir, `${rc.slice(1, -5)}-${name}.json`);
+        writeFileSync(file, JSON.stringify({ ...config, spec: [fixture(name)] }));
+        jobs.push([`${rc} ${name}`, [MOCHA, '--config', file]]);
+      }
+    }
+    // The integration runner VS Code loads (out/test/integration/index.js), on fixture files.
+    const runner = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
+    for (const name of ['only', 'pending', 'empty']) {
+      jobs.push([`integration ${name}`, ['-e', `require(${JSON.stringify(runner)}).runFiles([${JSON.stringify(fixture(name))}]).then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); })`]]);
+    }
+    // The end-to-end harness's own mocha command line.
+    const { e2eMochaArgs } = await script<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>('mocha.mjs');
+    for (const name of ['only', 'pending']) jobs.push([`e2e ${name}`, e2eMochaArgs(ROOT, { specs: [fixture(name)] })]);
+    // Two at a time: the machine has two cores. (That each configuration passes a passing spec is
+    // shown by its tier running the real tests.)
+    const queue = [...jobs];
+    const worker = async (): Promise<void> => {
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) runs.set(job[0], await node(job[1]));
+    };
+    await Promise.all([worker(), worker()]);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  for (const rc of ['.mocharc.unit.json', '.mocharc.page.json']) {
-    /** mocha with the tier's own configuration, its spec replaced by one fixture. */
-    const withConfig = (name: string): Run => {
-      const config = JSON.parse(readFileSync(path.join(ROOT, rc), 'utf8')) as Record<string, unknown>;
-      const file = path.join(dir, `${rc.slice(1, -5)}-${name}.json`);
-      writeFileSync(file, JSON.stringify({ ...config, spec: [fixture(name)] }));
-      return node([MOCHA, '--config', file]);
-    };
-    it(`${rc}: a stray .only fails the run`, () => {
-      const r = withConfig('only');
+  for (const tier of ['.mocharc.unit.json', '.mocharc.page.json', 'integration', 'e2e']) {
+    it(`${tier}: a stray .only fails the run`, () => {
+      const r = result(`${tier} only`);
       assert.notEqual(r.status, 0, r.output);
       assert.match(r.output, /\.only`? forbidden/);
     });
-    it(`${rc}: a pending test fails the run`, () => {
-      const r = withConfig('pending');
+    it(`${tier}: a pending test fails the run`, () => {
+      const r = result(`${tier} pending`);
       assert.notEqual(r.status, 0, r.output);
       assert.match(r.output, /[Pp]ending test forbidden/);
     });
-    it(`${rc}: a passing spec passes (the control)`, () => {
-      const r = withConfig('passing');
-      assert.equal(r.status, 0, r.output);
-    });
   }
 
-  /** The integration runner VS Code loads (out/test/integration/index.js), on fixture files. */
-  const integration = (...names: string[]): Run => {
-    const runner = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
-    const files = JSON.stringify(names.map(fixture));
-    return node(['-e', `require(${JSON.stringify(runner)}).runFiles(${files}).then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); })`]);
-  };
-  it('integration (in VS Code): a stray .only fails the run', () => {
-    const r = integration('only');
-    assert.notEqual(r.status, 0, r.output);
-    assert.match(r.output, /\.only`? forbidden/);
-  });
-  it('integration (in VS Code): a pending test fails the run', () => {
-    const r = integration('pending');
-    assert.notEqual(r.status, 0, r.output);
-    assert.match(r.output, /[Pp]ending test forbidden/);
-  });
-  it('integration (in VS Code): a run with no passing test fails (a --grep that matches nothing, an empty spec)', () => {
-    const r = integration('empty');
+  it('integration (in VS Code): a run in which no test passed fails (an empty spec, a --grep that matches nothing)', () => {
+    const r = result('integration empty');
     assert.notEqual(r.status, 0, r.output);
     assert.match(r.output, /no test passed/);
-    assert.equal(integration('passing').status, 0, 'the control passes');
-  });
-
-  it('end to end: the harness\'s mocha command line fails on .only and on a pending test', async () => {
-    const { e2eMochaArgs } = await script<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>('mocha.mjs');
-    const only = node(e2eMochaArgs(ROOT, { specs: [fixture('only')] }));
-    assert.notEqual(only.status, 0, only.output);
-    assert.match(only.output, /\.only`? forbidden/);
-    const pending = node(e2eMochaArgs(ROOT, { specs: [fixture('pending')] }));
-    assert.notEqual(pending.status, 0, pending.output);
-    assert.equal(node(e2eMochaArgs(ROOT, { specs: [fixture('passing')] })).status, 0, 'the control passes');
   });
 });
 
