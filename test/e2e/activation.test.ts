@@ -40,8 +40,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
     await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
     await wb?.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb?.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-    await wb?.notification('Signed out of Scrapedeck').waitFor().catch(() => undefined);
+    await wb?.signedOut().catch(() => undefined);
     await browser?.close();
   });
 

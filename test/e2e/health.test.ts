@@ -73,8 +73,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     // Leave the workbench as the other specs expect it: groups collapsed, signed out, quiet.
     if (wb) {
       await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
-      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-      await wb.view('Tasks').locator('.welcome-view-content').waitFor().catch(() => undefined);
+      await wb.signedOut().catch(() => undefined);
       await wb.clearNotifications().catch(() => undefined);
     }
     await browser?.close();

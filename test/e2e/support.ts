@@ -175,9 +175,23 @@ export class Workbench {
     // a click would wait out the whole UI timeout for an action that is not there.
     if ((await this.view('Tasks').locator('.monaco-list-row').count().catch(() => 0)) > 0) await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
-    await this.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-    await this.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
+    await this.signedOut().catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
+  }
+
+  /**
+   * Leaves the window signed out. Waits until the Tasks view says which it is (its sign-in welcome,
+   * or rows, or a plan's welcome) and signs out only when signed in: signed out, "Scrapedeck: Sign
+   * Out" is not in the palette, and looking for it waited out every try of runCommand.
+   */
+  async signedOut(): Promise<void> {
+    await this.openScrapedeck();
+    const tasks = this.view('Tasks');
+    const signIn = tasks.locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    await signIn.or(tasks.locator('.monaco-list-row')).or(tasks.locator('.welcome-view-content').filter({ hasText: /plan/ })).first().waitFor();
+    if (await signIn.isVisible()) return;
+    await this.runCommand('Scrapedeck: Sign Out');
+    await signIn.waitFor();
   }
 
   async screenshot(name: string): Promise<string> {

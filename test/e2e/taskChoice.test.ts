@@ -40,7 +40,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     await wb.open(ctx.workbenchUrl);
     // Start as the steps expect whatever an earlier spec left: no editor open, signed out.
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+    await wb.signedOut().catch(() => undefined);
     await wb.clearNotifications().catch(() => undefined);
   });
 
