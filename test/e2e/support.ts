@@ -4,6 +4,8 @@
  */
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { revealRow } from './sideBarTree';
+import { UI_TIMEOUT } from './waits';
 
 export interface RunFolders {
   dir: string;
@@ -52,70 +54,9 @@ function fromEnv<T>(name: string): T {
 export const e2e = (): E2eContext => fromEnv<E2eContext>('SCRAPEDECK_E2E_CONTEXT');
 export const sandboxInfo = (): SandboxInfo => fromEnv<SandboxInfo>('SCRAPEDECK_E2E_SANDBOX');
 
-/** Generous waits for a shared 2-core machine; assertions themselves do not wait on time. */
-export const UI_TIMEOUT = 60_000;
-
-/** How often a wait looks again: the only pause an end-to-end step makes. */
-export const POLL_MS = 100;
-
-export interface WaitOptions {
-  /** Fails after this long (default UI_TIMEOUT). */
-  timeoutMs?: number;
-  /** Looks again this often (default POLL_MS). */
-  intervalMs?: number;
-}
-
-/**
- * The one wait of the end-to-end steps, for a state a locator cannot wait on by itself (a count, a
- * value, the focus, a scroll position, the sandbox's data): looks at `check` every `intervalMs`
- * until it answers something other than false, undefined or null, and resolves to that answer.
- * A check that throws counts as "not yet". After `timeoutMs` it fails, naming `what` and the last
- * error. Steps never sleep: a pause is only ever this poll interval.
- */
-export async function waitUntil<T>(what: string, check: () => Promise<T | false | undefined | null> | T | false | undefined | null, options: WaitOptions = {}): Promise<T> {
-  const { timeoutMs = UI_TIMEOUT, intervalMs = POLL_MS } = options;
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== false && value !== undefined && value !== null) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      const why = lastError instanceof Error ? `: ${lastError.message.split('\n')[0]}` : '';
-      throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${why}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-/** The earlier name of the wait (each spec had its own copy): `until(what, check, timeoutMs)`. */
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
-  await waitUntil(what, async () => (await check()) || undefined, { timeoutMs });
-}
-
-/**
- * Asks the sandbox itself, with the account's API key, what the UI should show (or does what a
- * step needs behind the UI), and returns the reply's `data`. The sandbox's 20 requests a second
- * per account are shared with the extension: a 429 is waited out, through waitUntil, as its
- * Retry-After says.
- */
-export async function sandboxRequest<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
-  const res = await waitUntil(`${method} ${pathAndQuery} past the sandbox's rate limit`, async () => {
-    const r = await fetch(`${info.baseUrl}${pathAndQuery}`, {
-      method,
-      headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (r.status !== 429) return r;
-    await r.arrayBuffer();
-    return undefined;
-  }, { intervalMs: 1000 }); // the sandbox's Retry-After: its window is one second
-  if (res.status !== 200) throw new Error(`${method} ${pathAndQuery}: ${res.status} ${(await res.text()).slice(0, 200)}`);
-  return ((await res.json()) as { data: T }).data;
-}
+// The one wait of the steps, and the sandbox asked behind the UI, live in waits.ts; every spec
+// imports them from here.
+export { POLL_MS, UI_TIMEOUT, sandboxRequest, until, waitUntil, type WaitOptions } from './waits';
 
 export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext; page: Page }> {
   const context = await chromium.launchPersistentContext(ctx.run.profile, {
@@ -262,77 +203,11 @@ export class Workbench {
   }
 
   /**
-   * Scrolls the side bar's trees until `row` is drawn and clear of the tree's sticky headers. A
-   * tree draws only the rows in sight, and rows above it (health's "Needs attention", a group's
-   * other tasks) can push a task out of sight; a parent scrolled past stays pinned at the top
-   * ("sticky scroll") and takes the clicks meant for the rows under it.
+   * Scrolls the side bar's trees until `row` is drawn and clear of the tree's sticky headers
+   * (sideBarTree.ts).
    */
   async reveal(row: Locator): Promise<void> {
-    if (!(await row.isVisible().catch(() => false))) await this.scrollUntilDrawn(row);
-    const body = row.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " pane-body ")][1]');
-    const sticky = body.locator('.monaco-tree-sticky-container').first();
-    const [rowBox, bodyBox, stickyBox] = await Promise.all([
-      row.boundingBox({ timeout: 5_000 }).catch(() => null),
-      body.boundingBox({ timeout: 5_000 }).catch(() => null),
-      sticky.count().then((n) => (n > 0 ? sticky.boundingBox({ timeout: 1_000 }) : null)).catch(() => null),
-    ]);
-    if (rowBox === null || bodyBox === null) return;
-    const top = Math.max(bodyBox.y, stickyBox === null ? 0 : stickyBox.y + stickyBox.height);
-    if (rowBox.y >= top && rowBox.y + rowBox.height <= bodyBox.y + bodyBox.height) return;
-    // Bring it to the middle of the view, under any sticky header.
-    const list = row.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " monaco-list ")][1]');
-    await this.page.mouse.move(bodyBox.x + bodyBox.width / 2, bodyBox.y + bodyBox.height / 2);
-    await this.scrollBy(list, rowBox.y - (bodyBox.y + bodyBox.height / 2));
-    await this.moveAway();
-  }
-
-  /**
-   * Where a side-bar list is scrolled to: a monaco list moves its rows container (as tall as every
-   * row) under its viewport, so the two boxes give the position and the most it can be.
-   */
-  private async scrollOf(list: Locator): Promise<{ top: number; max: number } | undefined> {
-    return list
-      .evaluate((el) => {
-        const rows = el.querySelector('.monaco-list-rows');
-        if (rows === null) return undefined;
-        const view = el.getBoundingClientRect();
-        const all = rows.getBoundingClientRect();
-        return { top: Math.round(view.top - all.top), max: Math.max(0, Math.round(all.height - view.height)) };
-      }, undefined, { timeout: 5_000 })
-      .catch(() => undefined);
-  }
-
-  /**
-   * Turns the wheel over the list (the pointer is over it) and waits until it has scrolled; at its
-   * end already (nothing to scroll that way), it returns at once. False when it is at that end.
-   */
-  private async scrollBy(list: Locator, dy: number): Promise<boolean> {
-    const before = await this.scrollOf(list);
-    if (before === undefined || Math.abs(dy) < 1) return false;
-    if ((dy > 0 && before.top >= before.max) || (dy < 0 && before.top <= 0)) return false;
-    await this.page.mouse.wheel(0, dy);
-    await waitUntil('the list to scroll', async () => {
-      const now = await this.scrollOf(list);
-      return now !== undefined && now.top !== before.top;
-    }, { timeoutMs: 5_000, intervalMs: 50 });
-    return true;
-  }
-
-  /** Goes down each side-bar tree from its top, a page at a time, until `row` is drawn or the tree ends. */
-  private async scrollUntilDrawn(row: Locator): Promise<void> {
-    const lists = this.page.locator('.part.sidebar .pane-body .monaco-list');
-    for (let i = 0; i < (await lists.count()); i++) {
-      const list = lists.nth(i);
-      const box = await list.boundingBox().catch(() => null);
-      if (box === null || box.height < 10) continue;
-      await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await this.scrollBy(list, -100_000);
-      for (let page = 0; page < 50; page++) {
-        if (await row.isVisible().catch(() => false)) return this.moveAway();
-        if (!(await this.scrollBy(list, box.height * 0.6))) break; // the tree's end
-      }
-      if (await row.isVisible().catch(() => false)) return this.moveAway();
-    }
+    await revealRow(this.page, row);
     await this.moveAway();
   }
 
