@@ -1,12 +1,21 @@
 // The bundles: the extension for Node (vscode external) with its lazily loaded chunks, the
 // sandbox's command line, and the webview pages for the browser.
+//
+// Flags: --production (minified, no sourcemaps: what the .vsix ships), --watch, --if-changed (build
+// only if the sources changed since the last build into dist/: dist/.build-stamp.json holds their
+// hash; a production build also serves a request for a development one).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD_INPUTS, hashInputs, readStamp, writeStamp } from './scripts/lib/stamp.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const ifChanged = process.argv.includes('--if-changed');
+const root = path.dirname(fileURLToPath(import.meta.url));
+const STAMP = path.join(root, 'dist', '.build-stamp.json');
 
 /** Every `src/webview/*.page.ts` becomes `dist/webview/<name>.js`. */
 const pages = Object.fromEntries(
@@ -124,17 +133,33 @@ const builds = [
  */
 function copySqlite() {
   const from = path.dirname(createRequire(import.meta.url).resolve('node-sqlite3-wasm'));
-  mkdirSync('dist', { recursive: true });
-  for (const file of ['node-sqlite3-wasm.js', 'node-sqlite3-wasm.wasm']) copyFileSync(path.join(from, file), path.join('dist', file));
+  mkdirSync(path.join(root, 'dist'), { recursive: true });
+  for (const file of ['node-sqlite3-wasm.js', 'node-sqlite3-wasm.wasm']) copyFileSync(path.join(from, file), path.join(root, 'dist', file));
 }
 copySqlite();
 
-if (watch) {
-  for (const options of builds) {
-    const ctx = await esbuild.context(options);
-    await ctx.watch();
-  }
-  console.log('esbuild: watching');
+/** Every file the builds write (a stamp is only as good as the outputs still being there). */
+const outputs = [
+  ...builds.filter((b) => b.outfile).map((b) => b.outfile),
+  ...lazyChunks.map((c) => `dist/${c.chunk}.js`),
+  ...Object.keys(pages).map((name) => `dist/webview/${name}.js`),
+].map((f) => path.join(root, f));
+
+const inputs = watch ? undefined : hashInputs(root, BUILD_INPUTS);
+const stamp = readStamp(STAMP);
+if (ifChanged && !watch && stamp?.inputs === inputs && (stamp.production || !production) && outputs.every((f) => existsSync(f))) {
+  console.log(`esbuild: dist/ is up to date (${stamp.production ? 'production' : 'development'} build of the same sources); not built again`);
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  // Gone until the build has finished: an interrupted build is never taken for an up-to-date one.
+  rmSync(STAMP, { force: true });
+  if (watch) {
+    for (const options of builds) {
+      const ctx = await esbuild.context(options);
+      await ctx.watch();
+    }
+    console.log('esbuild: watching');
+  } else {
+    await Promise.all(builds.map((options) => esbuild.build(options)));
+    writeStamp(STAMP, { inputs, production });
+  }
 }

@@ -17,6 +17,7 @@ import { presentRun, type TextOptions, type Translate } from '../src/runs/runTex
 import { StatusPoller } from '../src/runs/statusPoller';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { missed } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
 isSandboxChild();
@@ -110,31 +111,47 @@ export default async function run(): Promise<BenchSection> {
     }
     poller.dispose();
 
-    const most = Math.max(...perRefresh);
-    rows.push({
-      name: `status requests per refresh: ${TASKS.toLocaleString('en')} visible tasks, ${RUNNING} running (${REFRESHES} refreshes)`,
-      value: `${most} requests`,
-      against: `${TASKS} ids / 100 per request`,
-      target: '≤ 10',
-      pass: most <= 10 && perRefresh.length === REFRESHES && notes.length === 0,
-    });
-    rows.push({ name: '  requests per refresh (min – max)', value: `${Math.min(...perRefresh)} – ${most}` });
-    const repaint = median(repaints);
-    rows.push({
-      name: `repaint per refresh: answer taken in + ${TASKS.toLocaleString('en')} rows presented (median of ${repaints.length})`,
-      value: ms(repaint),
-      target: '≤ 50 ms',
-      pass: repaint <= 50 && repaints.length === REFRESHES,
-    });
-    rows.push({ name: '  spread (min – max)', value: `${ms(Math.min(...repaints))} – ${ms(Math.max(...repaints))}` });
-    rows.push({ name: '  rows whose run changed per refresh (median; the running ones grow)', value: `${median(changedPerRefresh)}` });
-    rows.push({ name: '  one refresh end to end @ 20 req/s (median; context)', value: ms(median(walls)) });
-    rows.push({ name: `  extracting after the first poll; the poll timer set`, value: `${extracting} of ${RUNNING}; ${scheduled ? 'yes' : 'no'}`, target: `${RUNNING}; yes`, pass: extracting === RUNNING && scheduled });
-    if (drawn === 0) notes.push('no row text was presented');
+    rows.push(...statusRows({ perRefresh, repaints, changedPerRefresh, walls, extracting, scheduled, drawn, problems: notes }));
   } finally {
     await client.close();
     await setup.close();
     await sandbox.close();
   }
   return { title: 'Runs: live status of 1,000 visible tasks (30 running) against the sandbox', rows, notes };
+}
+
+/** What the refreshes observed: requests counted at the sandbox, the repaints timed, and what went wrong. */
+export interface StatusFigures {
+  perRefresh: number[];
+  repaints: number[];
+  changedPerRefresh: number[];
+  walls: number[];
+  extracting: number;
+  scheduled: boolean;
+  /** Characters of row text presented over every repaint: 0 means no row was drawn from a run. */
+  drawn: number;
+  /** A poll that failed, said by the poller. */
+  problems: readonly string[];
+}
+
+/** The section's rows, each judged after every check (a poll failed, no row text presented, a refresh missing). */
+export function statusRows(f: StatusFigures): BenchRow[] {
+  const problems = [...f.problems, ...(f.drawn === 0 ? ['no row text was presented'] : [])];
+  const why = problems.length === 0 ? '' : ` (${problems.join('; ')})`;
+  const requestsName = `status requests per refresh: ${TASKS.toLocaleString('en')} visible tasks, ${RUNNING} running (${REFRESHES} refreshes)`;
+  const repaintName = `repaint per refresh: answer taken in + ${TASKS.toLocaleString('en')} rows presented (median of ${f.repaints.length})`;
+  if (f.perRefresh.length !== REFRESHES || f.repaints.length !== REFRESHES) {
+    return [missed(requestsName, `${f.perRefresh.length} of ${REFRESHES} refreshes counted, ${f.repaints.length} repaints timed${why}`), missed(repaintName, 'not every refresh was timed')];
+  }
+  const most = Math.max(...f.perRefresh);
+  const repaint = median(f.repaints);
+  return [
+    { name: requestsName, value: `${most} requests${why}`, against: `${TASKS} ids / 100 per request`, target: '≤ 10', pass: problems.length === 0 && most <= 10 },
+    { name: '  requests per refresh (min – max)', value: `${Math.min(...f.perRefresh)} – ${most}` },
+    { name: repaintName, value: `${ms(repaint)}${why}`, target: '≤ 50 ms', pass: problems.length === 0 && repaint <= 50 },
+    { name: '  spread (min – max)', value: `${ms(Math.min(...f.repaints))} – ${ms(Math.max(...f.repaints))}` },
+    { name: '  rows whose run changed per refresh (median; the running ones grow)', value: `${median(f.changedPerRefresh)}` },
+    { name: '  one refresh end to end @ 20 req/s (median; context)', value: ms(median(f.walls)) },
+    { name: `  extracting after the first poll; the poll timer set`, value: `${f.extracting} of ${RUNNING}; ${f.scheduled ? 'yes' : 'no'}`, target: `${RUNNING}; yes`, pass: f.extracting === RUNNING && f.scheduled },
+  ];
 }

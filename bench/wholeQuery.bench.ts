@@ -22,6 +22,7 @@ isSandboxChild();
 const RATE = 20;
 const RUNS = 3;
 const TARGET = 1.1;
+const ROUTE = 'POST /taskanalytics/queries';
 
 interface Timing {
   wall: number;
@@ -29,12 +30,13 @@ interface Timing {
   panel: number;
   /** The page's part: parsing and drawing the whole result. */
   render: number;
+  /** Analytics queries the sandbox answered during the run. */
   requests: number;
   total: number;
 }
 
 /** One Run query on a fresh page wired to a fresh router; resolves once the figures cover every row. */
-async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string, end: string): Promise<Timing> {
+async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string, end: string): Promise<Omit<Timing, 'requests'>> {
   // The page says `ready` while it opens: the router's answers wait for it. Messages go over in
   // order, all those queued in one trip (Playwright's round trip is slower than VS Code's).
   let opened: (p: AnalyticsPage) => void = () => undefined;
@@ -54,16 +56,10 @@ async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string
     }
     flushing = false;
   };
-  let requests = 0;
   const panel = { from: Number.NaN, to: Number.NaN };
-  const counted = {
-    queryTaskAnalytics: (q: AnalyticsQuery, o?: { signal?: AbortSignal }) => {
-      requests++;
-      return client.queryTaskAnalytics(q, o);
-    },
-  };
+  const analytics = { queryTaskAnalytics: (q: AnalyticsQuery, o?: { signal?: AbortSignal }) => client.queryTaskAnalytics(q, o) };
   const router = new MessageRouter({
-    getClient: () => counted,
+    getClient: () => analytics,
     listTasks: async () => [],
     ui: { showQuickPick: async () => undefined },
     exportRecords: async () => undefined,
@@ -101,7 +97,7 @@ async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string
     ]);
     const total = Number((await page.text('#rows-range')).match(/of ([\d,]+)/)?.[1]?.replace(/,/g, '') ?? Number.NaN);
     if (page.errors.length > 0) throw new Error(`page errors: ${page.errors.join('; ')}`);
-    return { wall: wall ?? Number.NaN, panel: panel.to - panel.from, render: render ?? Number.NaN, requests, total };
+    return { wall: wall ?? Number.NaN, panel: panel.to - panel.from, render: render ?? Number.NaN, total };
   } finally {
     router.dispose();
     await page.close();
@@ -136,7 +132,10 @@ export default async function run(): Promise<BenchSection> {
       const clientLimited = client.stats.rateLimited;
       for (let i = 0; i < RUNS; i++) {
         await sleep(1100); // an empty rate window: each run starts as a user's would
-        timings.push(await runOnce(standIn, client, c.start, today));
+        const asked = (await sandbox.stats()).byRoute[ROUTE] ?? 0;
+        const timing = await runOnce(standIn, client, c.start, today);
+        // The requests the sandbox answered, not the router's calls: a retry counts, as it costs.
+        timings.push({ ...timing, requests: ((await sandbox.stats()).byRoute[ROUTE] ?? 0) - asked });
       }
       const wall = median(timings.map((t) => t.wall));
       const { total, requests } = timings[0] as Timing;
@@ -151,10 +150,10 @@ export default async function run(): Promise<BenchSection> {
         target: `≤ ${TARGET.toFixed(2)} x in VS Code`,
       });
       rows.push({
-        name: '  requests per run: every page once',
+        name: '  analytics requests at the server per run: every page once',
         value: timings.map((t) => t.requests).join(', '),
         target: `${Math.ceil(total / 100)}`,
-        pass: timings.every((t) => t.requests === Math.ceil(t.total / 100)),
+        pass: timings.length === RUNS && timings.every((t) => t.total === total && t.requests === Math.ceil(t.total / 100)),
       });
       rows.push({ name: '  spread over the runs (min – max)', value: `${Math.min(...timings.map((t) => t.wall)).toFixed(0)} – ${Math.max(...timings.map((t) => t.wall)).toFixed(0)} ms` });
       const panelMs = median(timings.map((t) => t.panel));

@@ -12,7 +12,7 @@ import { Workbench, launch, type E2eContext } from '../test/e2e/support';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-interface RunFolder { dir: string; ud: string; ext: string; ws: string; logs: string; profile: string }
+export interface RunFolder { dir: string; ud: string; ext: string; ws: string; logs: string; profile: string }
 interface Server { origin: string; logFile: string; stop(): Promise<void> }
 interface CodeServerLib {
   createRunFolder(kind: string): RunFolder;
@@ -34,6 +34,8 @@ const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(
 
 export interface WorkbenchSession {
   readonly wb: Workbench;
+  /** The run's folders: user data (its logs), extensions, workspace. */
+  readonly run: RunFolder;
   /** The analytics panel's page, two iframes deep. */
   webview(): FrameLocator;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function openWorkbench(kind: string, settings: Record<string, unkno
     const opened = browser;
     return {
       wb,
+      run,
       webview: () => wb.webview(),
       close: async () => {
         await opened.close().catch(() => undefined);

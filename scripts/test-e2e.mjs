@@ -4,11 +4,13 @@
 // out/test/e2e/*.test.js, which drives the real workbench with playwright-core + Debian's chromium.
 // Everything this starts is stopped afterwards, by process group.
 //
-// Flags: --no-install (skip deps/code-server checks), --no-package (reuse dist-vsix/scrapedeck.vsix),
+// Flags: --no-install (skip deps/code-server checks), --no-compile (the caller compiled the tests),
 //        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The .vsix is packaged only when its sources changed since it was last packaged.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { e2eMochaArgs } from './lib/mocha.mjs';
 import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
@@ -30,9 +32,9 @@ async function main() {
     await ensureVscode();
   }
   const tp = Date.now();
-  if (!flag('--no-package') || !existsSync(VSIX)) await packageVsix();
-  // The production build of `vsce package` replaced dist/; the journey's own code is compiled TS.
-  await compileTests().catch((err) => log(`tsc reported errors (the typecheck stage shows them): ${err.message}`));
+  await packageVsix();
+  // The journey's own code is compiled TS (npm test compiled it in its typecheck stage).
+  if (!flag('--no-compile')) await compileTests().catch((err) => log(`tsc reported errors (the typecheck stage shows them): ${err.message}`));
   log(`packaged and compiled in ${seconds(tp)} s`);
 
   const runDir = createRunFolder('e2e');
@@ -87,15 +89,8 @@ async function main() {
     restricted: { workbenchUrl: workbenchUrl(restricted.origin, restrictedDir.ws), run: restrictedDir },
   };
   writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
-  const mochaArgs = [
-    path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--timeout', '120000',
-    '--reporter', 'spec',
-    '--no-color',
-    '--exit',
-  ];
-  if (option('--grep')) mochaArgs.push('--grep', option('--grep'));
-  mochaArgs.push(path.join(ROOT, 'out', 'test', 'e2e', '**', '*.test.js'));
+  // Fail closed, as every tier: `.only` and pending tests fail the run (scripts/lib/mocha.mjs).
+  const mochaArgs = e2eMochaArgs(ROOT, { grep: option('--grep') });
   const tm = Date.now();
   const code = await run(process.execPath, mochaArgs, {
     cwd: ROOT,

@@ -1,10 +1,12 @@
 // Where things are, and the steps every harness shares: dependencies, the cached code-server,
-// the build, the compiled tests and the packaged .vsix.
+// the build, the compiled tests and the packaged .vsix. The build and each .vsix are made once
+// per change of their sources (scripts/lib/stamp.mjs): a second call on the same sources reuses them.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mustRun } from './proc.mjs';
+import { PACKAGE_INPUTS, hashInputs, readStamp, writeStamp } from './stamp.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CACHE = process.env.SCRAPEDECK_CACHE || path.join(os.homedir(), '.cache', 'scrapedeck');
@@ -54,8 +56,12 @@ export async function ensureVscode() {
   }
 }
 
+/**
+ * The production bundle (what the .vsix ships, so every tier runs the bytes users get), built only
+ * when its sources changed since the last build (esbuild.mjs --if-changed).
+ */
 export async function build() {
-  await mustRun(process.execPath, ['esbuild.mjs'], { cwd: ROOT });
+  await mustRun(process.execPath, ['esbuild.mjs', '--production', '--if-changed'], { cwd: ROOT });
 }
 
 /**
@@ -88,16 +94,30 @@ export async function compileTests() {
   await mustRun(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
 }
 
-/** Production build + `vsce package --no-dependencies` into dist-vsix/scrapedeck.vsix. */
+/**
+ * `vsce package` of `dir` into `out`, unless `out` was packaged from the same sources already
+ * (the hash of `inputs` below `dir`, kept in `<out>.stamp.json`). Resolves to `out`.
+ */
+async function packageOnce(dir, inputs, out, vsceArgs) {
+  const stampFile = `${out}.stamp.json`;
+  const hash = hashInputs(dir, inputs);
+  if (existsSync(out) && readStamp(stampFile)?.inputs === hash) {
+    log('package', `${path.relative(ROOT, out)} is up to date (same sources); not packaged again`);
+    return out;
+  }
+  rmSync(stampFile, { force: true });
+  mkdirSync(path.dirname(out), { recursive: true });
+  await mustRun(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', ...vsceArgs, '-o', out], { cwd: dir });
+  writeStamp(stampFile, { inputs: hash });
+  return out;
+}
+
+/**
+ * `vsce package --no-dependencies` into dist-vsix/scrapedeck.vsix: vsce runs `vscode:prepublish`,
+ * the production build, which is itself skipped when dist/ is up to date.
+ */
 export async function packageVsix() {
-  mkdirSync(path.dirname(VSIX), { recursive: true });
-  // vsce runs `vscode:prepublish` (the production build) itself.
-  await mustRun(
-    process.execPath,
-    [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '-o', VSIX],
-    { cwd: ROOT },
-  );
-  return VSIX;
+  return packageOnce(ROOT, PACKAGE_INPUTS, VSIX, []);
 }
 
 /**
@@ -105,12 +125,5 @@ export async function packageVsix() {
  * dist-vsix/<name>.vsix (never shipped: the extension's own .vsix whitelists its files).
  */
 export async function packageFixture(name) {
-  const out = path.join(ROOT, 'dist-vsix', `${name}.vsix`);
-  mkdirSync(path.dirname(out), { recursive: true });
-  await mustRun(
-    process.execPath,
-    [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', out],
-    { cwd: path.join(ROOT, 'test', 'fixtures', name) },
-  );
-  return out;
+  return packageOnce(path.join(ROOT, 'test', 'fixtures', name), ['.'], path.join(ROOT, 'dist-vsix', `${name}.vsix`), ['--skip-license', '--allow-missing-repository']);
 }

@@ -15,37 +15,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Row {
   [field: string]: string | number | boolean | null;
 }
 
-async function call<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
-  let res: Response;
-  // The sandbox allows 20 requests a second per account, shared with the extension: wait as told.
-  for (let attempt = 1; ; attempt++) {
-    res = await fetch(`${info.baseUrl}${pathAndQuery}`, {
-      method,
-      headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.status !== 429 || attempt >= 10) break;
-    await res.arrayBuffer();
-    await new Promise((r) => setTimeout(r, 1000 * Math.max(0.2, Number(res.headers.get('retry-after') ?? '1'))));
-  }
-  assert.equal(res.status, 200, `${method} ${pathAndQuery}: ${res.status}`);
-  return ((await res.json()) as { data: T }).data;
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** The sandbox, asked with the account's key (support.ts waits out a 429). */
+const call = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
 
 const jsonLines = (file: string): Row[] =>
   readFileSync(file, 'utf8')

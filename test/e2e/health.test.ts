@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { addDays } from '../../src/api/dates';
-import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
 async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {
@@ -17,19 +17,9 @@ async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promi
   type Rec = { taskId: string; taskName: string | null; dayKey: string; executionMetrics: { runCount: number | null; failureCount: number | null; totalExecutionSeconds: number | null } };
   const records: Rec[] = [];
   for (let page = 1; ; page++) {
-    const res = await fetch(`${info.baseUrl}/taskanalytics/queries`, {
-      method: 'POST',
-      headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ start: addDays(today, -13), end: today, timeGranularity: 'Day', page, pageSize: 100 }),
-    });
-    if (res.status === 429) {
-      await new Promise((r) => setTimeout(r, 1000));
-      page--;
-      continue;
-    }
-    const body = (await res.json()) as { data: { total: number; data: Rec[] } };
-    records.push(...body.data.data);
-    if (page * 100 >= body.data.total) break;
+    const body = await sandboxRequest<{ total: number; data: Rec[] }>(info, account, 'POST', '/taskanalytics/queries', { start: addDays(today, -13), end: today, timeGranularity: 'Day', page, pageSize: 100 });
+    records.push(...body.data);
+    if (page * 100 >= body.total) break;
   }
   const sums = new Map<string, number[]>(); // by task id: runs, failures, seconds, timed — now, then before
   const names = new Map<string, string>();
@@ -83,8 +73,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     // Leave the workbench as the other specs expect it: groups collapsed, signed out, quiet.
     if (wb) {
       await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
-      await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-      await wb.view('Tasks').locator('.welcome-view-content').waitFor().catch(() => undefined);
+      await wb.signedOut().catch(() => undefined);
       await wb.clearNotifications().catch(() => undefined);
     }
     await browser?.close();

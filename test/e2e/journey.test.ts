@@ -14,10 +14,10 @@ import { buildSeries } from '../../src/analyticsModel/series';
 import { summarize } from '../../src/analyticsModel/summary';
 import { formatInt, type DayRange } from '../../src/analyticsModel/format';
 import { addDays } from '../../src/api/dates';
-import { analyticsResponseSchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsPageSchema, type AnalyticsRecord } from '../../src/api/schemas';
 import { findSecrets, secretTargets } from './secrets';
 import type { FrameLocator } from 'playwright-core';
-import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Named {
   taskGroupId?: string;
@@ -26,32 +26,12 @@ interface Named {
   taskName?: string;
 }
 
-/** Asks the sandbox itself, with the account's API key, what the UI should show. */
-async function sandboxGet<T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${info.baseUrl}${pathAndQuery}`, { headers: { 'x-api-key': account.apiKey, accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${pathAndQuery}: ${res.status}`);
-  return ((await res.json()) as { data: T }).data;
-}
+/** Asks the sandbox itself, with the account's API key, what the UI should show (support.ts waits out a 429). */
+const sandboxGet = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
 async function sandboxAnalytics(info: SandboxInfo, account: SandboxAccount, body: Record<string, unknown>): Promise<{ total: number; records: AnalyticsRecord[] }> {
-  const res = await fetch(`${info.baseUrl}/taskanalytics/queries`, {
-    method: 'POST',
-    headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 200, `POST /taskanalytics/queries: ${res.status}`);
-  const parsed = analyticsResponseSchema.parse(await res.json());
-  return { total: parsed.data.total, records: parsed.data.data };
-}
-
-/** Polls until `check` is true (the UI settles asynchronously); fails with `what` after the UI timeout. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const page = analyticsPageSchema.parse(await sandboxRequest<unknown>(info, account, 'POST', '/taskanalytics/queries', body));
+  return { total: page.total, records: page.data };
 }
 
 /** Every file below `dir` that `keep` accepts. */

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Loop {
   actionId: string;
@@ -19,15 +19,8 @@ interface Loop {
   loopItems: string[] | null;
 }
 
-async function sandboxCall<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${info.baseUrl}${pathAndQuery}`, {
-    method,
-    headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.equal(res.status, 200, `${method} ${pathAndQuery}: ${res.status}`);
-  return ((await res.json()) as { data: T }).data;
-}
+/** The sandbox, asked with the account's key (support.ts waits out a 429). */
+const sandboxCall = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
 
 describe('Runs and URL lists (real workbench, packaged extension)', function () {
   this.timeout(240_000);
@@ -145,15 +138,14 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await page.keyboard.press('Control+A');
     await page.keyboard.type(`${mine.join('\n')}\n`);
     await page.keyboard.press('Control+S');
-    await tab.filter({ has: page.locator('.codicon-close') }).first().waitFor().catch(() => undefined);
-    const end = Date.now() + 60_000;
+    // Saved: the tab is no longer marked dirty (it was for a moment, after the typing).
+    await page.locator('.tabs-container .tab.dirty').filter({ hasText: task.taskName }).waitFor({ state: 'detached' });
     let items: string[] | null = null;
-    while (Date.now() < end) {
+    await until('the saved list in the sandbox', async () => {
       const now = await sandboxCall<{ taskId: string; actions: Loop[] }[]>(info, account, 'POST', '/task/getActions', { taskIds: [task.taskId], actionTypes: ['LoopAction'] });
       items = now[0]?.actions.find((l) => l.actionId === loop.actionId)?.loopItems ?? null;
-      if (JSON.stringify(items) === JSON.stringify(mine)) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+      return JSON.stringify(items) === JSON.stringify(mine);
+    }).catch(() => undefined); // the assertion below says what the sandbox has instead
     assert.deepEqual(items, mine);
     await wb.screenshot('runs-5-url-list-saved');
     await page.keyboard.press('Control+W');

@@ -4,6 +4,8 @@
  */
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { revealRow } from './sideBarTree';
+import { UI_TIMEOUT } from './waits';
 
 export interface RunFolders {
   dir: string;
@@ -52,8 +54,9 @@ function fromEnv<T>(name: string): T {
 export const e2e = (): E2eContext => fromEnv<E2eContext>('SCRAPEDECK_E2E_CONTEXT');
 export const sandboxInfo = (): SandboxInfo => fromEnv<SandboxInfo>('SCRAPEDECK_E2E_SANDBOX');
 
-/** Generous waits for a shared 2-core machine; assertions themselves do not wait on time. */
-export const UI_TIMEOUT = 60_000;
+// The one wait of the steps, and the sandbox asked behind the UI, live in waits.ts; every spec
+// imports them from here.
+export { POLL_MS, UI_TIMEOUT, sandboxRequest, until, waitUntil, type WaitOptions } from './waits';
 
 export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext; page: Page }> {
   const context = await chromium.launchPersistentContext(ctx.run.profile, {
@@ -87,6 +90,14 @@ export class Workbench {
     await this.page.locator('.part.activitybar').waitFor();
   }
 
+  /** Developer: Reload Window, until the new window's workbench is drawn. */
+  async reload(): Promise<void> {
+    const loaded = this.page.waitForEvent('load', { timeout: 120_000 });
+    await this.runCommand('Developer: Reload Window');
+    await loaded;
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  }
+
   /** After a failed step: a screenshot named after the spec (`prefix`) and the step, for the artifacts. */
   async screenshotIfFailed(prefix: string, test: { state?: string; title: string } | undefined): Promise<void> {
     if (test?.state !== 'failed') return;
@@ -101,11 +112,27 @@ export class Workbench {
   async leaveAsFound(): Promise<void> {
     await this.runCommand('View: Close All Editors').catch(() => undefined);
     await this.openScrapedeck().catch(() => undefined);
-    await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
+    // Only a tree has Collapse All: signed out, or on a Free plan, the view shows its welcome and
+    // a click would wait out the whole UI timeout for an action that is not there.
+    if ((await this.view('Tasks').locator('.monaco-list-row').count().catch(() => 0)) > 0) await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
-    await this.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
-    await this.view('Tasks').locator('.welcome-view-content .monaco-button').first().waitFor().catch(() => undefined);
+    await this.signedOut().catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
+  }
+
+  /**
+   * Leaves the window signed out. Waits until the Tasks view says which it is (its sign-in welcome,
+   * or rows, or a plan's welcome) and signs out only when signed in: signed out, "Scrapedeck: Sign
+   * Out" is not in the palette, and looking for it waited out every try of runCommand.
+   */
+  async signedOut(): Promise<void> {
+    await this.openScrapedeck();
+    const tasks = this.view('Tasks');
+    const signIn = tasks.locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    await signIn.or(tasks.locator('.monaco-list-row')).or(tasks.locator('.welcome-view-content').filter({ hasText: /plan/ })).first().waitFor();
+    if (await signIn.isVisible()) return;
+    await this.runCommand('Scrapedeck: Sign Out');
+    await signIn.waitFor();
   }
 
   async screenshot(name: string): Promise<string> {
@@ -176,47 +203,11 @@ export class Workbench {
   }
 
   /**
-   * Scrolls the side bar's trees until `row` is drawn and clear of the tree's sticky headers. A
-   * tree draws only the rows in sight, and rows above it (health's "Needs attention", a group's
-   * other tasks) can push a task out of sight; a parent scrolled past stays pinned at the top
-   * ("sticky scroll") and takes the clicks meant for the rows under it.
+   * Scrolls the side bar's trees until `row` is drawn and clear of the tree's sticky headers
+   * (sideBarTree.ts).
    */
   async reveal(row: Locator): Promise<void> {
-    if (!(await row.isVisible().catch(() => false))) await this.scrollUntilDrawn(row);
-    const body = row.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " pane-body ")][1]');
-    const sticky = body.locator('.monaco-tree-sticky-container').first();
-    const [rowBox, bodyBox, stickyBox] = await Promise.all([
-      row.boundingBox({ timeout: 5_000 }).catch(() => null),
-      body.boundingBox({ timeout: 5_000 }).catch(() => null),
-      sticky.count().then((n) => (n > 0 ? sticky.boundingBox({ timeout: 1_000 }) : null)).catch(() => null),
-    ]);
-    if (rowBox === null || bodyBox === null) return;
-    const top = Math.max(bodyBox.y, stickyBox === null ? 0 : stickyBox.y + stickyBox.height);
-    if (rowBox.y >= top && rowBox.y + rowBox.height <= bodyBox.y + bodyBox.height) return;
-    // Bring it to the middle of the view, under any sticky header.
-    await this.page.mouse.move(bodyBox.x + bodyBox.width / 2, bodyBox.y + bodyBox.height / 2);
-    await this.page.mouse.wheel(0, rowBox.y - (bodyBox.y + bodyBox.height / 2));
-    await this.page.waitForTimeout(150);
-    await this.moveAway();
-  }
-
-  /** Goes down each side-bar tree from its top, a page at a time, until `row` is drawn or the tree ends. */
-  private async scrollUntilDrawn(row: Locator): Promise<void> {
-    for (const list of await this.page.locator('.part.sidebar .pane-body .monaco-list').all()) {
-      const box = await list.boundingBox().catch(() => null);
-      if (box === null || box.height < 10) continue;
-      await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await this.page.mouse.wheel(0, -100_000);
-      let last = '';
-      for (let page = 0; page < 50; page++) {
-        await this.page.waitForTimeout(150);
-        if (await row.isVisible().catch(() => false)) return this.moveAway();
-        const drawn = await list.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-index')).join());
-        if (drawn === last) break; // the tree's end
-        last = drawn;
-        await this.page.mouse.wheel(0, box.height * 0.6);
-      }
-    }
+    await revealRow(this.page, row);
     await this.moveAway();
   }
 

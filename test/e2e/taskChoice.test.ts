@@ -10,15 +10,12 @@
  */
 import * as assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Named { taskId: string; taskName: string }
 
-async function get<T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${info.baseUrl}${pathAndQuery}`, { headers: { 'x-api-key': account.apiKey, accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${pathAndQuery}: ${res.status}`);
-  return ((await res.json()) as { data: T }).data;
-}
+/** The sandbox, asked with the account's key (support.ts waits out a 429). */
+const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
 describe('Analytics task choice: named chips, "+N more", focus back on the trigger (real workbench)', function () {
   this.timeout(240_000);
@@ -43,7 +40,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     await wb.open(ctx.workbenchUrl);
     // Start as the steps expect whatever an earlier spec left: no editor open, signed out.
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb.runCommand('Scrapedeck: Sign Out').catch(() => undefined);
+    await wb.signedOut().catch(() => undefined);
     await wb.clearNotifications().catch(() => undefined);
   });
 
@@ -97,11 +94,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     await page.keyboard.press('Escape');
     await picker.waitFor({ state: 'hidden' });
     // The quick pick gave focus back to the panel, and the page to the button that opened it.
-    const deadline = Date.now() + 10_000;
-    while (!(await focused('#f-choose-tasks'))) {
-      assert.ok(Date.now() < deadline, 'focus back on "Choose tasks…"');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('focus back on "Choose tasks…"', () => focused('#f-choose-tasks'), 10_000);
     assert.equal(await view.locator('#f-tasks li').count(), tasks.length, 'Esc changed nothing');
     await wb.screenshot('picker-04-focus-back');
   });

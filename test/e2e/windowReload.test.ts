@@ -12,30 +12,10 @@
  */
 import * as assert from 'node:assert/strict';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { UI_TIMEOUT, Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
-async function get<T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${info.baseUrl}${pathAndQuery}`, { headers: { 'x-api-key': account.apiKey, accept: 'application/json' } });
-    // The sandbox's 20 requests a second are shared with the extension: wait as told.
-    if (res.status === 429 && attempt < 10) {
-      await res.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 1000 * Math.max(0.2, Number(res.headers.get('retry-after') ?? '1'))));
-      continue;
-    }
-    assert.equal(res.status, 200, `GET ${pathAndQuery}: ${res.status}`);
-    return ((await res.json()) as { data: T }).data;
-  }
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = UI_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** The sandbox, asked with the account's key (support.ts waits out a 429). */
+const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
 /** Everything a user could read in the page: its text, and the values in its form fields. */
 async function pageText(view: FrameLocator): Promise<string> {
@@ -125,9 +105,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
   });
 
   it('B4. after a window reload the restored panel holds nothing of linus', async () => {
-    const reloaded = page.waitForEvent('load', { timeout: 120_000 });
-    await wb.runCommand('Developer: Reload Window');
-    await reloaded;
+    await wb.reload();
     const view = wb.webview();
     await view.locator('#run').waitFor({ timeout: 120_000 });
     // The restored page has had its state (and the host its init) by the time the form is filled.

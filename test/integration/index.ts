@@ -42,22 +42,26 @@ function prefixConsole(prefix: string | undefined): () => void {
   };
 }
 
-export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 60_000, color: false });
-  const grep = process.env.SCRAPEDECK_TEST_GREP;
+/**
+ * Runs `files` in one mocha, failing closed as every tier does: a stray `.only` or a pending test
+ * fails the run, and so does a run in which no test passed (a --grep that matches nothing).
+ */
+export function runFiles(files: string[], grep?: string): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 60_000, color: false, forbidOnly: true, forbidPending: true });
   if (grep) mocha.grep(grep);
-  const files = findTests(__dirname);
   for (const file of files) mocha.addFile(file);
   return new Promise<void>((resolve, reject) => {
     if (files.length === 0) {
-      reject(new Error(`no *.test.js files under ${__dirname}`));
+      reject(new Error('no *.test.js files to run'));
       return;
     }
     const restore = prefixConsole(process.env.SCRAPEDECK_MOCHA_PREFIX);
     try {
-      mocha.run((failures) => {
+      const runner = mocha.run((failures) => {
         restore();
+        const passes = runner.stats?.passes ?? 0;
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
+        else if (passes === 0) reject(new Error(`no test passed${grep ? ` (--grep ${grep})` : ''}`));
         else resolve();
       });
     } catch (err) {
@@ -65,4 +69,10 @@ export function run(): Promise<void> {
       reject(err instanceof Error ? err : new Error(String(err)));
     }
   });
+}
+
+export function run(): Promise<void> {
+  const files = findTests(__dirname);
+  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files under ${__dirname}`));
+  return runFiles(files, process.env.SCRAPEDECK_TEST_GREP);
 }

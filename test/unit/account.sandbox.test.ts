@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../src/api/auth';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
+import { UnlimitedLimiter } from '../../src/api/limiter';
 import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/sandboxHost/sandboxProbe';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ describe('account checks against the sandbox', () => {
   const lines: string[] = [];
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0 });
+    sandbox = await startSandbox({ port: 0, rateLimit: 0 });
     factory = {
       createProbeClient: (credentials?: Credentials) =>
         new ScrapedeckClient({
@@ -26,6 +27,8 @@ describe('account checks against the sandbox', () => {
           datahubUrl: sandbox.info.datahubUrl,
           credentials: new MemoryCredentialsStore(credentials),
           maxRetries: 0,
+          // The account checks are under test, not the pacing: no limit on either side.
+          limiter: new UnlimitedLimiter(),
           log: (line) => lines.push(line),
         }),
     };

@@ -83,6 +83,20 @@ describe('activation shell', () => {
     assert.deepEqual(r['errors'], []);
   });
 
+  it('in production activate() neither loads main nor returns what main would hand out (its own guard: main stubbed to return a seam in any mode)', () => {
+    const production = probe('production');
+    assert.equal(production['returned'], 'undefined', 'nothing for other extensions');
+    assert.equal(production['starts'], 0, 'main is not loaded at activation');
+    // The same stub under the Test mode: the probe can see a seam when one is handed out.
+    const test = probe('test-mode');
+    assert.equal(test['returned'], 'seam');
+    assert.equal(test['starts'], 1);
+  });
+
+  it('testSeam() builds the seam under ExtensionMode.Test only, whatever activate() does (its own guard)', () => {
+    assert.deepEqual(probe('seam')['modes'], { Production: 'undefined', Development: 'undefined', Test: 'seam' });
+  });
+
   it('delegates to what main registered: commands with their arguments, tree calls, drops, file reads and events; main loads once', () => {
     const r = probe('delegates');
     assert.equal(r['stateBefore'], 'idle', 'nothing loads before the first call');

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
+import { UnlimitedLimiter } from '../../src/api/limiter';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { parseServiceTime } from '../../src/api/runSchemas';
 import { LOTS_KEPT, lotNumber } from '../../src/sandbox/runBook';
@@ -29,7 +30,8 @@ describe('client: runs, parameters and data against the sandbox', function () {
   const clientFor = (username: string): ScrapedeckClient => {
     const account = sandbox.info.accounts.find((a) => a.username === username);
     assert.ok(account);
-    const c = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: account.apiKey }), env: {} });
+    // The operations are under test, not the pacing (the sandbox's limit is off too).
+    const c = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: account.apiKey }), env: {}, limiter: new UnlimitedLimiter() });
     clients.push(c);
     return c;
   };

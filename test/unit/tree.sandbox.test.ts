@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
+import { UnlimitedLimiter } from '../../src/api/limiter';
 import { isApiError } from '../../src/api/errors';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { clientTaskSource } from '../../src/views/tasks/clientSource';
@@ -20,6 +21,8 @@ describe('tree: TasksModel against the sandbox', function () {
       baseUrl: sandbox.info.baseUrl,
       datahubUrl: sandbox.info.datahubUrl,
       credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }),
+      // What the tree lists is under test, not the pacing: no limit on either side.
+      limiter: new UnlimitedLimiter(),
     });
     clients.push(c);
     return c;
@@ -31,7 +34,7 @@ describe('tree: TasksModel against the sandbox', function () {
   };
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0 });
+    sandbox = await startSandbox({ port: 0, rateLimit: 0 });
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close()));

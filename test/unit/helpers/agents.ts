@@ -4,6 +4,7 @@ import { findTool } from '../../../src/agents/table';
 import type { AgentTool, ToolContext, ToolReply } from '../../../src/agents/tool';
 import { MemoryCredentialsStore } from '../../../src/api/auth';
 import { ScrapedeckClient } from '../../../src/api/client';
+import { UnlimitedLimiter } from '../../../src/api/limiter';
 import { english } from '../../../src/platform/errorText';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 
@@ -23,6 +24,8 @@ export function clientFor(sandbox: RunningSandbox, username: string, apiKey?: st
     datahubUrl: sandbox.info.datahubUrl,
     credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: apiKey ?? account.apiKey }),
     env: {},
+    // The tools' answers are under test, not the pacing (the sandboxes run with their limit off).
+    limiter: new UnlimitedLimiter(),
   });
 }
 

@@ -1,0 +1,20 @@
+// The mocha command line of the tiers the scripts build themselves (the end-to-end run), failing
+// closed as .mocharc.unit.json, .mocharc.page.json and test/integration/index.ts do: a stray
+// `.only` or a pending test fails the run instead of shrinking it.
+import path from 'node:path';
+
+export const FAIL_CLOSED_FLAGS = ['--forbid-only', '--forbid-pending'];
+
+/** `node <these> ` runs the end-to-end specs (or `specs`), with --grep when asked. */
+export function e2eMochaArgs(root, { specs = [path.join(root, 'out', 'test', 'e2e', '**', '*.test.js')], grep } = {}) {
+  return [
+    path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--timeout', '120000',
+    '--reporter', 'spec',
+    '--no-color',
+    '--exit',
+    ...FAIL_CLOSED_FLAGS,
+    ...(grep ? ['--grep', grep] : []),
+    ...specs,
+  ];
+}
