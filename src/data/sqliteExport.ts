@@ -64,6 +64,7 @@ export class SqliteExportWriter {
   async commit(): Promise<void> {
     this.sqlite.close();
     await checkFile(this.options.target);
+    await settleTarget(this.options.target, this.options.wasmDir);
     await fs.rename(this.tempPath, this.options.target);
     await syncFolder(path.dirname(this.options.target));
   }
@@ -73,4 +74,17 @@ export class SqliteExportWriter {
     await fs.rm(this.tempPath, { force: true }).catch(() => undefined);
     await fs.rm(`${this.tempPath}-journal`, { force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * A database being replaced may have a write-ahead log (a pull that was stopped) or a hot journal
+ * beside it. SQLite reads such a file back into whatever database then has that name, so it must
+ * not outlive the file it belongs to: the target is opened and closed first, which folds the log
+ * in (or rolls the journal back) and deletes it. The old database stays whole until the rename.
+ */
+async function settleTarget(target: string, wasmDir: string): Promise<void> {
+  const wal = await checkFile(`${target}-wal`);
+  const journal = await checkFile(`${target}-journal`);
+  if (wal === undefined && journal === undefined) return;
+  SqliteDb.open(wasmDir, target, wal !== undefined ? 'wal' : 'rollback').close();
 }

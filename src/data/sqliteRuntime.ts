@@ -5,8 +5,10 @@
  * docs/contracts.md for why not `node:sqlite`. No `vscode`.
  *
  * The library's JavaScript is run here with its own `fs` (the shim below) instead of Node's:
- * - it may open only the files a `SqliteDb` named (the database and its rollback journal), never
- *   through a link (O_NOFOLLOW), and only regular files with one name;
+ * - it may open only the files a `SqliteDb` named (the database, its rollback journal and its
+ *   write-ahead log), never through a link (O_NOFOLLOW), and only regular files with one name;
+ * - a file it creates has its folder synced too (the library does not): a write-ahead log holds
+ *   committed transactions, and a power loss must not take the file's name away with them;
  * - its lock (a `<db>.lock` folder) carries the owner's process id, so a lock left by a process
  *   that was killed mid-transaction is taken over instead of blocking the file for ever (SQLite
  *   then rolls the interrupted transaction back from its journal).
@@ -52,6 +54,24 @@ function denied(file: string): NodeJS.ErrnoException {
   return error;
 }
 
+/** The database a file of SQLite's belongs to: itself, or the one whose journal or log it is. */
+function owner(file: string): string {
+  return file.replace(/-(journal|wal)$/, '');
+}
+
+/** A folder's entries reach the disk (POSIX); where a folder cannot be opened (Windows) this does nothing. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(folder, fs.constants.O_RDONLY);
+    fs.fsyncSync(fd);
+  } catch {
+    // Best effort, as for every rename of ours (atomicFile.ts).
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 function isLock(file: string): boolean {
   return file.endsWith('.lock') && allowed.has(file.slice(0, -'.lock'.length));
 }
@@ -88,19 +108,25 @@ const shim = {
   ...fs,
   openSync(file: fs.PathLike, flags: number, mode?: fs.Mode): number {
     const name = path.resolve(String(file));
-    if (!allowed.has(name) && !allowed.has(name.replace(/-journal$/, ''))) throw denied(name);
+    if (!allowed.has(owner(name))) throw denied(name);
+    const created = (flags & fs.constants.O_CREAT) !== 0 && fs.lstatSync(name, { throwIfNoEntry: false }) === undefined;
     const fd = fs.openSync(name, flags | O_NOFOLLOW, mode);
     const s = fs.fstatSync(fd);
     if (!s.isFile() || s.nlink > 1) {
       fs.closeSync(fd);
       throw denied(name);
     }
+    if (created) syncFolder(path.dirname(name));
     return fd;
   },
   unlinkSync(file: fs.PathLike): void {
     const name = path.resolve(String(file));
-    if (!allowed.has(name.replace(/-journal$/, ''))) throw denied(name);
+    if (!allowed.has(owner(name))) throw denied(name);
     fs.unlinkSync(name);
+  },
+  // Looked up when called (not copied from Node's fs when this module loads).
+  fsyncSync(fd: number): void {
+    fs.fsyncSync(fd);
   },
   mkdirSync(dir: fs.PathLike, options?: fs.MakeDirectoryOptions): string | undefined {
     const name = path.resolve(String(dir));
@@ -155,34 +181,67 @@ function load(dir: string): WasmModule {
   return loaded.module;
 }
 
-/** An open database file; only it (and its journal) may be opened by the library meanwhile. */
+/**
+ * How a database is written:
+ * - `rollback`: a rollback journal (`-journal`), kept (truncated) between transactions and deleted
+ *   at close; four syncs a commit. For a file nothing else depends on until it is complete (an export).
+ * - `wal`: a write-ahead log (`-wal`): a commit appends the changed pages to the log and syncs it
+ *   once (`synchronous=FULL`: a committed transaction survives a power loss). The log is copied
+ *   into the database by `checkpoint()` when the caller has time for it, and at close, which
+ *   deletes it. With the lock held for the whole session (`locking_mode=EXCLUSIVE`), SQLite keeps
+ *   the log's index in its own memory: no `-shm` file, which the library could not share anyway.
+ *   A log left by a killed process is read back by the next open (its committed transactions
+ *   kept, a half-written one ignored), as any SQLite program does.
+ */
+export type JournalKind = 'rollback' | 'wal';
+
+/** An open database file; only it (and its journal or log) may be opened by the library meanwhile. */
 export class SqliteDb {
   readonly db: WasmDatabase;
 
   private constructor(
     readonly file: string,
     db: WasmDatabase,
+    readonly journal: JournalKind,
   ) {
     this.db = db;
   }
 
   /** `dir`: where node-sqlite3-wasm's files are. The caller has checked `file` (safeFiles.ts). */
-  static open(dir: string, file: string): SqliteDb {
+  static open(dir: string, file: string, journal: JournalKind = 'rollback'): SqliteDb {
     const { Database } = load(dir);
     const name = path.resolve(file);
     opened.set(name, (opened.get(name) ?? 0) + 1);
+    let db: WasmDatabase | undefined;
     try {
-      const db = new Database(name);
-      // A rollback journal beside the file (no -wal/-shm: the library has no shared memory),
-      // truncated rather than deleted after each transaction and the lock held until close (one
-      // lock folder and one journal file per pull instead of per batch: each costs fsyncs);
-      // `close()` deletes the journal. Temporary tables and sorts in memory: no other file.
-      db.exec('PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF');
-      return new SqliteDb(name, db);
+      db = new Database(name);
+      // The lock is held until close (one lock folder per session, not one per transaction), and
+      // must be before the log is first touched for WAL without shared memory.
+      db.exec('PRAGMA locking_mode=EXCLUSIVE');
+      const mode = db.get(`PRAGMA journal_mode=${journal === 'wal' ? 'WAL' : 'TRUNCATE'}`)?.journal_mode;
+      if (mode !== (journal === 'wal' ? 'wal' : 'truncate')) throw new Error(`SQLite could not use the ${journal} journal of ${name} (${String(mode)})`);
+      // Temporary tables and sorts in memory: no other file. Checkpoints only when asked.
+      db.exec('PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF; PRAGMA wal_autocheckpoint=0');
+      return new SqliteDb(name, db, journal);
     } catch (error) {
-      release(name);
+      try {
+        if (db?.isOpen) db.close();
+      } finally {
+        release(name);
+      }
       throw error;
     }
+  }
+
+  /** Bytes in the write-ahead log (0 in rollback mode, or when it is empty). */
+  logBytes(): number {
+    if (this.journal !== 'wal') return 0;
+    return fs.statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  }
+
+  /** Copies the log's committed pages into the database (the next commit starts the log again). */
+  checkpoint(): void {
+    if (this.journal === 'wal') this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   }
 
   private closed = false;
@@ -192,7 +251,8 @@ export class SqliteDb {
     this.closed = true;
     try {
       if (this.db.isOpen) {
-        // Back to SQLite's defaults, so the journal file goes and other programs find none.
+        // Back to SQLite's defaults: the log is copied into the database and deleted (or the
+        // journal deleted), so other programs find a plain database file and nothing beside it.
         try {
           this.db.exec('PRAGMA journal_mode=DELETE; PRAGMA locking_mode=NORMAL');
         } finally {

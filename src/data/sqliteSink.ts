@@ -3,9 +3,11 @@
  * the record of the batch (`_scrapedeck_pending`: task, rows, hash) are written in one
  * transaction, so an interruption leaves either all of it or none. No `vscode`.
  *
- * write:   BEGIN; insert the rows; record the batch (replacing the last one); COMMIT (flushed:
- *          synchronous=FULL)
- * marked:  the record is deleted with the next batch's transaction or when the sink closes
+ * write:   BEGIN; insert the rows; record the batch (replacing the last one); COMMIT (appended
+ *          to the write-ahead log and synced once: synchronous=FULL)
+ * marked:  the record is deleted with the next batch's transaction or when the sink closes; the
+ *          log is copied into the database here once it is large (a checkpoint: its syncs fall
+ *          while the next request waits for its turn anyway, not between a write and its mark)
  * resume:  the record was committed with the rows: they are in the table, nothing is written
  * release: the batch was marked: the record is deleted
  */
@@ -20,6 +22,8 @@ import { CATALOG_SQL, TaskTable } from './sqliteTable';
 
 const PENDING_SQL = 'CREATE TABLE IF NOT EXISTS "_scrapedeck_pending" (task_id TEXT PRIMARY KEY, rows INTEGER NOT NULL, hash TEXT NOT NULL)';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** The log is checkpointed after a marked batch once it holds this much (SQLite's own default: 1,000 pages of 4 KiB). */
+const CHECKPOINT_BYTES = 4_096_000;
 
 export interface SqliteSinkOptions {
   taskId: string;
@@ -34,16 +38,20 @@ export interface SqliteSinkOptions {
 
 /**
  * The checks before SQLite opens `file`: no link to it or on the way down from the root, none
- * for its journal; an existing file must be an SQLite database.
+ * for its journal or log; an existing file must be an SQLite database. A `-wal` log alone is
+ * what a pull killed after a commit leaves (SQLite reads it back on open); a `-shm` beside it
+ * is another SQLite program's shared index: that program has the database open in WAL mode, or
+ * had and stopped, and its log is its own to finish.
  */
 export async function checkDatabaseFile(file: string, root: string | undefined): Promise<void> {
   const s = await checkTarget(file, root, true);
   await checkFile(`${file}-journal`);
+  await checkFile(`${file}-wal`);
   if (s !== undefined && s.size > 0 && !(await readStart(file, HEADER.length)).equals(HEADER)) {
     throw new UnusableFileError('not-sqlite', 'it is not an SQLite database');
   }
-  if ((await fs.lstat(`${file}-wal`).catch(() => undefined)) !== undefined) {
-    throw new UnusableFileError('not-sqlite', 'it is in write-ahead-log mode with a -wal file beside it (close the program using it)');
+  if ((await fs.lstat(`${file}-shm`).catch(() => undefined)) !== undefined) {
+    throw new UnusableFileError('not-sqlite', 'another SQLite program has it open in write-ahead-log mode (a -shm file is beside it): close that program, or open and close the database in it');
   }
 }
 
@@ -58,7 +66,7 @@ export class SqlitePullSink implements PullSink {
 
   static async open(file: string, options: SqliteSinkOptions): Promise<SqlitePullSink> {
     await checkDatabaseFile(file, options.root);
-    const sqlite = SqliteDb.open(options.wasmDir, file);
+    const sqlite = SqliteDb.open(options.wasmDir, file, 'wal');
     try {
       sqlite.db.exec(`${CATALOG_SQL}; ${PENDING_SQL}`);
       const row = sqlite.db.get('SELECT rows, hash FROM "_scrapedeck_pending" WHERE task_id = ?', [options.taskId]);
@@ -112,6 +120,7 @@ export class SqlitePullSink implements PullSink {
   async marked(): Promise<void> {
     this.record = undefined;
     this.stale = true;
+    if (this.sqlite.logBytes() >= CHECKPOINT_BYTES) this.sqlite.checkpoint();
     await Promise.resolve();
   }
 

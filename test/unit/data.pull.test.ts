@@ -236,6 +236,11 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
     writeFileSync(notDb, 'just text');
     await assert.rejects(pullOnce({ source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') }, task: { taskId: 't', taskName: 'T' }, file: notDb, format: 'sqlite' }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite');
     assert.equal(readFileSync(notDb, 'utf8'), 'just text');
+    // Another SQLite program's shared index of its write-ahead log: that program has the database.
+    const shared = path.join(dir, 'shared.sqlite');
+    writeFileSync(shared, '');
+    writeFileSync(`${shared}-shm`, '');
+    await assert.rejects(pullOnce({ source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') }, task: { taskId: 't', taskName: 'T' }, file: shared, format: 'sqlite' }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite');
     // A JSON Lines file without a final line break: the rows start on a new line.
     const open = path.join(dir, 'open.jsonl');
     writeFileSync(open, '{"kept":true}');

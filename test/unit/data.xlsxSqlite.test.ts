@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataPage, DataRow, DataValue } from '../../src/api/dataSchemas';
@@ -15,6 +15,7 @@ import { DataReader, type FetchDataPage } from '../../src/api/dataReader';
 import { ApiError } from '../../src/api/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { TaskExport } from '../../src/data/exportRows';
+import { SqlitePullSink } from '../../src/data/sqliteSink';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsxParts';
 import { crc32, crc32Combine } from '../../src/data/zipParts';
 import { mulberry32 } from '../../src/sandbox/prng';
@@ -172,5 +173,28 @@ print(json.dumps({'tables': names, 'columns': [d[0] for d in cur.description], '
     const stored = (v: DataValue | undefined) => (v === undefined ? null : typeof v === 'boolean' ? Number(v) : typeof v === 'string' ? v.replace('\ud800', '\ufffd') : v);
     assert.deepEqual(got.rows, rows.map((r) => fields.map((f) => stored(r[f]))));
     assert.deepEqual(readdirSync(dir), ['prices.sqlite'], 'no temporary file or journal left');
+  });
+
+  it('SQLite: an export replacing a database that a stopped pull left with its write-ahead log beside it leaves no log to be read into the new file', async () => {
+    // A pull's database with committed rows still in its log, as a killed pull leaves it (copied while open).
+    const pulled = path.join(dir, 'pulled.sqlite');
+    const sink = await SqlitePullSink.open(pulled, { taskId: 'old', taskName: 'Old task', wasmDir: wasmDir(), root: dir });
+    await sink.write(rowsOf(3, 50));
+    const target = path.join(dir, 'prices.sqlite');
+    copyFileSync(pulled, target);
+    copyFileSync(`${pulled}-wal`, `${target}-wal`);
+    sink.close();
+    rmSync(pulled);
+
+    const rows = rowsOf(12, 30);
+    await new TaskExport(source(rows), { taskId: 't', taskName: 'Prices', target, format: 'sqlite', wasmDir: wasmDir() }).run();
+    assert.equal(existsSync(`${target}-wal`), false, 'the old log is gone');
+    const read = `
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+print(json.dumps({'tables': names, 'rows': db.execute('SELECT count(*) FROM "Prices"').fetchone()[0]}))
+`;
+    assert.deepEqual(JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8' })), { tables: ['Prices'], rows: 30 });
   });
 });
