@@ -91,3 +91,10 @@ export function findTask(catalog: Catalog, ref: string, t: Translate): CatalogTa
 export function catalogProblem(e: unknown, failed: string, ctx: Pick<ToolContext, 't' | 'signInHint'>): string {
   return e instanceof CatalogError ? e.message : failureText(e, { failed }, ctx);
 }
+
+/** The tasks a tool's input names: its own refs (each found, each once), else those of group and query (every task when neither). */
+export function selectTasks(catalog: Catalog, refs: readonly string[] | undefined, scope: { query?: string | undefined; group?: string | undefined }, t: Translate): CatalogTask[] {
+  const found = refs !== undefined ? refs.map((ref) => findTask(catalog, ref, t)) : filterTasks(catalog, scope, t);
+  const seen = new Set<string>();
+  return found.filter((task) => !seen.has(task.taskId) && seen.add(task.taskId) !== undefined);
+}

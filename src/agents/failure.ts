@@ -5,7 +5,7 @@
  * extension's messages (`platform/errorText.ts`).
  */
 import { isApiError } from '../api/errors';
-import { joinSentences, planList, sentence, TASK_PLANS } from '../platform/errorText';
+import { joinSentences, kindHint, sentence, TASK_PLANS } from '../platform/errorText';
 import { refusal, type ToolContext, type ToolReply } from './tool';
 
 /** The plans each area needs, named once in a 403's hint (spec: the plan table). */
@@ -24,29 +24,15 @@ export function failureText(error: unknown, subject: FailureSubject, ctx: Pick<T
   const api = isApiError(error) ? error : undefined;
   if (api?.kind === 'cancelled' && !api.maybeApplied) return sentence(t('{0}: the call was cancelled before it finished', subject.failed));
   const raw = api?.message ?? (error instanceof Error ? error.message : String(error));
-  const hint = hintFor(api?.kind, raw, subject.plans, ctx);
+  const hint = kindHint(t, api?.kind, subject.plans, raw, {
+    auth: ctx.signInHint,
+    rateLimited: t('The service is limiting requests: wait a few seconds before calling again.'),
+    unreachable: t('The service could not be reached: check the connection and the service address.'),
+  });
   const requestId = api?.requestId ? t('Request ID (for support): {0}.', api.requestId) : '';
   return joinSentences([sentence(subject.failed), sentence(raw), hint === undefined ? '' : sentence(hint), requestId]);
 }
 
 export function failure(error: unknown, subject: FailureSubject, ctx: Pick<ToolContext, 't' | 'signInHint'>): ToolReply {
   return refusal(failureText(error, subject, ctx));
-}
-
-function hintFor(kind: string | undefined, message: string, plans: readonly string[] | undefined, ctx: Pick<ToolContext, 't' | 'signInHint'>): string | undefined {
-  const { t } = ctx;
-  switch (kind) {
-    case 'auth':
-      return ctx.signInHint;
-    case 'forbidden':
-      if (plans === undefined || plans.every((p) => message.includes(p))) return undefined;
-      return t('This needs a {0} plan.', planList(plans, t));
-    case 'rate-limited':
-      return t('The service is limiting requests: wait a few seconds before calling again.');
-    case 'network':
-    case 'timeout':
-      return t('The service could not be reached: check the connection and the service address.');
-    default:
-      return undefined;
-  }
 }

@@ -18,3 +18,14 @@ export function limitSchema(max: number, fallback: number, what: string) {
 }
 
 export const offsetSchema = z.number().int().min(0).max(1_000_000_000).default(0);
+
+/** Narrowing by group and by part of the name, as every tool that selects tasks offers it. */
+export const scopeFields = { group: groupRefSchema.optional(), query: queryRefSchema.optional() };
+
+/** The refinement for `.refine(...)`: the tool's own task refs (`key`) or group/query, not both. */
+export function refsOrScope<K extends string>(key: K) {
+  const check = (i: { [P in K]?: unknown } & { group?: string | undefined; query?: string | undefined }): boolean => i[key] === undefined || (i.group === undefined && i.query === undefined);
+  // Worded for the model that called the tool, not for a person: English, like every zod refinement here. l10n-exempt
+  const params: { message: string; path: PropertyKey[] } = { message: `use either ${key} or group/query, not both`, path: [key] };
+  return [check, params] as const;
+}

@@ -77,17 +77,27 @@ export function composeErrorText(error: unknown, context: ErrorContext, subject 
   return { text: joinSentences(parts), requestId: api?.requestId || undefined, kind };
 }
 
+/** The hints that depend on who reads them: a person in VS Code (the default) or a model (agents/failure.ts). */
+export interface HintWords {
+  rateLimited: string;
+  unreachable: string;
+  /** A refused or expired sign-in; none for a person (the reporter offers Sign In Again). */
+  auth?: string;
+}
+
 /** The hint of an error kind, or none; a 403 names the plans unless the service already did. */
-function kindHint(t: Translate, kind: ApiErrorKind | undefined, plans: readonly string[] | undefined, message: string): string | undefined {
+export function kindHint(t: Translate, kind: ApiErrorKind | undefined, plans: readonly string[] | undefined, message: string, words?: HintWords): string | undefined {
   switch (kind) {
+    case 'auth':
+      return words?.auth;
     case 'forbidden':
       if (plans === undefined || plans.length === 0 || plans.every((p) => message.includes(p))) return undefined;
       return t('This needs a {0} plan.', planList(plans, t));
     case 'rate-limited':
-      return t('The service is limiting requests: try again in a moment, or lower scrapedeck.requestsPerSecond.');
+      return words?.rateLimited ?? t('The service is limiting requests: try again in a moment, or lower scrapedeck.requestsPerSecond.');
     case 'network':
     case 'timeout':
-      return t('Check your connection, scrapedeck.baseUrl and the proxy settings.');
+      return words?.unreachable ?? t('Check your connection, scrapedeck.baseUrl and the proxy settings.');
     default:
       return undefined;
   }

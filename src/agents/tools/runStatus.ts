@@ -2,21 +2,20 @@
 import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
 import { parseServiceTime } from '../../api/runSchemas';
-import { catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { tasksCount } from '../counts';
-import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
+import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
 const input = z
   .object({
     tasks: z.array(taskRefSchema).min(1).max(100).optional().describe('These tasks (ids, or unique exact names). Omit, with group and query, for every task.'),
-    group: groupRefSchema.optional(),
-    query: queryRefSchema.optional(),
+    ...scopeFields,
     limit: limitSchema(100, 50, 'tasks'),
   })
   .strict()
-  .refine((i) => i.tasks === undefined || (i.group === undefined && i.query === undefined), { message: 'use either tasks or group/query, not both', path: ['tasks'] });
+  .refine(...refsOrScope('tasks'));
 
 type Input = z.output<typeof input>;
 
@@ -40,7 +39,7 @@ async function runStatus(i: Input, ctx: ToolContext) {
   let selected: CatalogTask[];
   try {
     const catalog = await loadCatalog(ctx.client, ctx);
-    selected = i.tasks !== undefined ? i.tasks.map((ref) => findTask(catalog, ref, t)) : filterTasks(catalog, i, t);
+    selected = selectTasks(catalog, i.tasks, i, t);
   } catch (e) {
     return refusal(catalogProblem(e, t('Could not find the tasks whose run status was asked for'), ctx));
   }

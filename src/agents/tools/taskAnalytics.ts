@@ -9,10 +9,10 @@ import { checkAnalyticsQuery } from '../../api/analyticsQuery';
 import { earliestStart, todayUtc } from '../../api/dates';
 import { ANALYTICS_LIMITS, collectionMethodFilterSchema, timeGranularitySchema, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas';
 import { byPeriod, byTask, rankTasks, SORT_KEYS, totals } from '../analyticsDigest';
-import { catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
 import { failuresCount, runsCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
-import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
+import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { PERIODS, periodRange } from '../periods';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
@@ -24,8 +24,7 @@ const dayText = z.string().trim().max(32).describe('A UTC calendar day, yyyy-MM-
 const input = z
   .object({
     tasks: z.array(taskRefSchema).min(1).max(500).optional().describe('Only these tasks (ids, or unique exact names). Omit for all tasks of the account.'),
-    group: groupRefSchema.optional(),
-    query: queryRefSchema.optional(),
+    ...scopeFields,
     period: z.enum(PERIODS).optional().describe('A named UTC date range (default last7Days). thisWeek starts on Monday. Do not combine with start/end.'),
     start: dayText.optional().describe('First day (yyyy-MM-dd, UTC, inclusive); needs end. Within the last three months.'),
     end: dayText.optional().describe('Last day (yyyy-MM-dd, UTC, inclusive), not after today; needs start.'),
@@ -37,7 +36,7 @@ const input = z
   .strict()
   .refine((i) => (i.start === undefined) === (i.end === undefined), { message: 'start and end go together', path: ['end'] })
   .refine((i) => i.period === undefined || i.start === undefined, { message: 'use either period or start/end, not both', path: ['period'] })
-  .refine((i) => i.tasks === undefined || (i.group === undefined && i.query === undefined), { message: 'use either tasks or group/query, not both', path: ['tasks'] });
+  .refine(...refsOrScope('tasks'));
 
 type Input = z.output<typeof input>;
 
@@ -70,7 +69,7 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
   if (i.tasks !== undefined || i.group !== undefined || i.query !== undefined) {
     try {
       const catalog = await loadCatalog(ctx.client, ctx);
-      selected = i.tasks !== undefined ? unique(i.tasks.map((ref) => findTask(catalog, ref, t))) : filterTasks(catalog, i, t);
+      selected = selectTasks(catalog, i.tasks, i, t);
     } catch (e) {
       return refusal(catalogProblem(e, t('Could not find the tasks for the analytics'), ctx));
     }
@@ -126,11 +125,6 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
     tasksWithRecords: ranked.length,
     tasks: ranked.slice(0, i.limit),
   });
-}
-
-function unique(tasks: CatalogTask[]): CatalogTask[] {
-  const seen = new Set<string>();
-  return tasks.filter((task) => !seen.has(task.taskId) && seen.add(task.taskId) !== undefined);
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

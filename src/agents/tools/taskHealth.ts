@@ -11,10 +11,10 @@ import { fetchWindowTotals } from '../../health/healthFetch';
 import { assess, attentionOrder, type TaskHealth, type Thresholds } from '../../health/healthModel';
 import { DEFAULT_HEALTH_SETTINGS } from '../../health/healthSettings';
 import { healthWindows } from '../../health/healthWindow';
-import { CatalogError, catalogProblem, filterTasks, findTask, loadCatalog, type CatalogTask } from '../catalog';
+import { CatalogError, catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
 import { daysCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
-import { groupRefSchema, limitSchema, queryRefSchema, taskRefSchema } from '../inputs';
+import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
 /** The setting `scrapedeck.health.windowDays` allows 1-46 (the previous window must lie within three months). */
@@ -23,8 +23,7 @@ export const MAX_HEALTH_WINDOW_DAYS = 46;
 const input = z
   .object({
     task: taskRefSchema.optional().describe('Only this task: its id (from scrapedeck_list_tasks), or its exact name when that name is unique.'),
-    group: groupRefSchema.optional(),
-    query: queryRefSchema.optional(),
+    ...scopeFields,
     windowDays: z
       .number()
       .int()
@@ -47,7 +46,7 @@ const input = z
     limit: limitSchema(50, 20, 'tasks needing attention'),
   })
   .strict()
-  .refine((i) => i.task === undefined || (i.group === undefined && i.query === undefined), { message: 'use either task or group/query, not both', path: ['task'] });
+  .refine(...refsOrScope('task'));
 
 type Input = z.output<typeof input>;
 
@@ -74,7 +73,7 @@ async function runHealth(i: Input, ctx: ToolContext) {
   let everyTask = false;
   try {
     const catalog = await loadCatalog(ctx.client, ctx);
-    selected = i.task !== undefined ? [findTask(catalog, i.task, t)] : unique(filterTasks(catalog, i, t));
+    selected = selectTasks(catalog, i.task === undefined ? undefined : [i.task], i, t);
     everyTask = selected.length === new Set(catalog.tasks.map((c) => c.taskId)).size;
   } catch (e) {
     // A plan refusal is said as health being unavailable, with the service's words and request id.
@@ -149,7 +148,3 @@ export function view(task: CatalogTask, h: TaskHealth) {
 const round = (n: number, places: number): number => Math.round(n * 10 ** places) / 10 ** places;
 
 /** A task listed in two groups is judged once, under its first group (as the Tasks view does). */
-function unique(tasks: CatalogTask[]): CatalogTask[] {
-  const seen = new Set<string>();
-  return tasks.filter((task) => !seen.has(task.taskId) && seen.add(task.taskId) !== undefined);
-}
