@@ -1,5 +1,5 @@
 /**
- * The pieces of a ZIP file an .xlsx needs, written by hand (docs/contracts.md says why): CRC-32
+ * The pieces of a ZIP file an .xlsx needs, written by hand (docs/contracts/data.md says why): CRC-32
  * (Node's own where it has one) and joining two CRCs, and the local and central headers of a
  * deflated entry whose sizes are known when it is written. No ZIP64: an entry or an offset past
  * 4 GiB is refused with a clear error instead of writing a file nothing can open. No `vscode`.
@@ -106,17 +106,22 @@ export function localHeader(e: ZipEntry, date: Date): Buffer {
   const { time, day } = dosTime(date);
   const b = Buffer.alloc(30);
   b.writeUInt32LE(0x04034b50, 0);
-  b.writeUInt16LE(20, 4);
-  b.writeUInt16LE(FLAGS, 6);
-  b.writeUInt16LE(DEFLATE, 8);
-  b.writeUInt16LE(time, 10);
-  b.writeUInt16LE(day, 12);
-  b.writeUInt32LE(e.crc >>> 0, 14);
-  b.writeUInt32LE(e.compressed, 18);
-  b.writeUInt32LE(e.size, 22);
-  b.writeUInt16LE(name.length, 26);
+  writeEntryFields(b, 4, e, time, day, name.length);
   b.writeUInt16LE(0, 28);
   return Buffer.concat([b, name]);
+}
+
+/** The fields a local header and a central record share, in the same order: version needed to extract through the name's length. */
+function writeEntryFields(b: Buffer, at: number, e: ZipEntry, time: number, day: number, nameLength: number): void {
+  b.writeUInt16LE(20, at);
+  b.writeUInt16LE(FLAGS, at + 2);
+  b.writeUInt16LE(DEFLATE, at + 4);
+  b.writeUInt16LE(time, at + 6);
+  b.writeUInt16LE(day, at + 8);
+  b.writeUInt32LE(e.crc >>> 0, at + 10);
+  b.writeUInt32LE(e.compressed, at + 14);
+  b.writeUInt32LE(e.size, at + 18);
+  b.writeUInt16LE(nameLength, at + 22);
 }
 
 /** The central directory and its end record, for entries already written. */
@@ -127,16 +132,8 @@ export function centralDirectory(entries: readonly ZipEntry[], at: number, date:
     const name = Buffer.from(e.name, 'utf8');
     const b = Buffer.alloc(46);
     b.writeUInt32LE(0x02014b50, 0);
-    b.writeUInt16LE(20, 4);
-    b.writeUInt16LE(20, 6);
-    b.writeUInt16LE(FLAGS, 8);
-    b.writeUInt16LE(DEFLATE, 10);
-    b.writeUInt16LE(time, 12);
-    b.writeUInt16LE(day, 14);
-    b.writeUInt32LE(e.crc >>> 0, 16);
-    b.writeUInt32LE(e.compressed, 20);
-    b.writeUInt32LE(e.size, 24);
-    b.writeUInt16LE(name.length, 28);
+    b.writeUInt16LE(20, 4); // version made by
+    writeEntryFields(b, 6, e, time, day, name.length);
     b.writeUInt32LE(e.offset, 42);
     return Buffer.concat([b, name]);
   });
