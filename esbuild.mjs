@@ -17,11 +17,11 @@ const ifChanged = process.argv.includes('--if-changed');
 const root = path.dirname(fileURLToPath(import.meta.url));
 const STAMP = path.join(root, 'dist', '.build-stamp.json');
 
-/** Every `src/webview/*.page.ts` becomes `dist/webview/<name>.js`. */
+/** Every capability's page (`src/<capability>/page/entry.ts`) becomes `dist/webview/<capability>.js`. */
 const pages = Object.fromEntries(
-  readdirSync('src/webview')
-    .filter((f) => f.endsWith('.page.ts'))
-    .map((f) => [f.slice(0, -'.page.ts'.length), `src/webview/${f}`]),
+  readdirSync('src', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join('src', d.name, 'page', 'entry.ts')))
+    .map((d) => [d.name, `src/${d.name}/page/entry.ts`]),
 );
 
 /**

@@ -191,7 +191,7 @@ export default async function run(): Promise<BenchSection> {
   );
   // ---- 2. decorating 1,000 nodes -------------------------------------------------------------------
   installVscodeStandIn();
-  const { TaskNode } = await import('../src/views/tasks/taskNodes.js');
+  const { TaskNode } = await import('../src/tasks/taskNodes.js');
   const { HealthDecorations } = await import('../src/health/decorations.js');
   const snapshot = board.snapshot;
   if (!snapshot) throw new Error('no health to decorate with');

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync, statSync } from 'node:fs';
-import { encodeForPage } from '../src/webview/protocol/hostMessage';
+import { encodeForPage } from '../src/analytics/protocol/hostMessage';
 import { analyticsQuerySchema } from '../src/api/schemas';
 import { AnalyticsPage, repoRoot, startStandIn } from '../test/page/harness';
 import { grid } from '../test/page/records';

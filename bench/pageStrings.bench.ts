@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
-import { renderAnalyticsHtml } from '../src/analytics/html';
-import { PAGE_STRINGS, pageStringsFrom } from '../src/analyticsModel/pageStrings';
+import { renderAnalyticsHtml } from '../src/analytics/host/html';
+import { PAGE_STRINGS, pageStringsFrom } from '../src/analytics/model/pageStrings';
 import type { BenchRow, BenchSection } from './types';
 
 const RUNS = 200;
@@ -50,7 +50,7 @@ export default async function run(): Promise<BenchSection> {
   installVscodeStandIn();
   // Loaded after the stand-in: the host module imports vscode.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { translatedPageStrings } = require('../src/analytics/pageStrings') as typeof import('../src/analytics/pageStrings');
+  const { translatedPageStrings } = require('../src/analytics/host/pageStrings') as typeof import('../src/analytics/host/pageStrings');
   const de = new Map(Object.entries(JSON.parse(readFileSync(join(process.cwd(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>));
   const german = (m: string): string => de.get(m) ?? m;
   const resources = { cspSource: 'https://x.vscode-cdn.net', scriptUri: 'https://x/analytics.js', styleUri: 'https://x/analytics.css', title: 'Aufgabenanalyse', lang: 'de' };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes l10n/bundle.l10n.json: every message the extension host passes to vscode.l10n.t and every
-// string of the analytics page's table (src/analyticsModel/pageStrings.ts, which the host passes to
+// string of the analytics page's table (src/analytics/model/pageStrings.ts, which the host passes to
 // vscode.l10n.t entry by entry), found with the TypeScript parser (test/unit/helpers/l10nSource.ts),
 // sorted, English to English.
 // Run after `npm run compile-tests` whenever a message changes; test/unit/l10n.runtime.test.ts

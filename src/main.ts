@@ -1,28 +1,27 @@
 /**
- * start(): builds the account, the views and the panels, then registers the commands. Nothing
- * else lives here. It runs when the activation shell (extension.ts) first needs it, and registers
- * with VS Code only through the shell's registrar (platform/registrar.ts), whose proxies are
- * already in place.
+ * start(): the capabilities, in order, each built by its `createX(context, deps)` with the
+ * registrar in its deps (platform/registrar.ts: the activation shell's proxies, already in place),
+ * each registering its own commands. Nothing else lives here. It runs when the activation shell
+ * (extension.ts) first needs it.
  */
 import './platform/zodJitless'; // must stay first: see the file
 import type * as vscode from 'vscode';
-import { createAccount } from './account/createAccount';
-import { registerAgents } from './agents/register';
-import { registerAnalytics } from './analytics/register';
-import { registerCommands } from './commands';
-import { registerData } from './data/register';
-import { Configuration } from './platform/configuration';
+import { createAccount } from './account';
+import { createAgents } from './agents';
+import { createAnalytics } from './analytics/host';
+import { createApps } from './apps';
+import { createData } from './data';
 import { HealthBoard } from './health/healthBoard';
-import { registerHealth } from './health/register';
-import { createReporter } from './platform/errors';
+import { createHealth } from './health';
+import { everyCommand } from './platform/commandHandlers';
+import { Configuration } from './platform/configuration';
 import { createLog } from './platform/log';
 import type { Registrar } from './platform/registrar';
-import type { ShellTimings } from './shell/shell';
 import { createUi } from './platform/ui';
 import { createRuns } from './runs';
-import { SandboxHost } from './sandboxHost/sandboxHost';
+import type { ShellTimings } from './shell/shell';
+import { createTasks } from './tasks';
 import { testSeam, type ScrapedeckTestApi } from './testSeam';
-import { createAppViews, createTaskViews } from './views';
 
 /**
  * Installed as users install it, Scrapedeck returns nothing from here: the test seam
@@ -34,57 +33,54 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   const log = createLog('Scrapedeck');
   const configuration = new Configuration(ui, log.channel);
   context.subscriptions.push(log, configuration);
+  const base = { ui, log: log.channel, registrar };
 
-  const account = createAccount(context, { configuration, log: log.channel });
-  const { holder } = account;
-  const sandbox = new SandboxHost(holder, context.globalState, log.channel);
-  const reporter = createReporter({ ui, log: log.channel, lastSignIn: () => holder.account });
-  context.subscriptions.push(sandbox);
-
+  const account = createAccount(context, { ...base, configuration });
+  const { holder, reporter } = account;
+  const runs = createRuns(context, { ...base, account: holder, reporter });
+  // Health is drawn on the Tasks view's rows, and refreshes from the Tasks view's listing.
   const healthBoard = new HealthBoard();
   context.subscriptions.push(healthBoard);
-  const runs = createRuns(context, { account: holder, reporter, ui, log: log.channel, registrar });
-  const viewDeps = { account: holder, reporter, configuration, health: healthBoard, runs, registrar };
-  const views = { tasks: createTaskViews(context, viewDeps), apps: createAppViews(context, viewDeps) };
-  const health = registerHealth(context, { board: healthBoard, tasks: views.tasks, account: holder, reporter, ui, log: log.channel }, registrar);
-  const analytics = registerAnalytics(context, {
+  const tasks = createTasks(context, { ...base, account: holder, reporter, configuration, health: healthBoard, runs });
+  const health = createHealth(context, { ...base, board: healthBoard, tasks, account: holder, reporter });
+  const apps = createApps(context, { ...base, account: holder, reporter, configuration });
+  const analytics = createAnalytics(context, {
+    ...base,
+    reporter,
     getClient: () => holder.getClient(),
-    listTasks: (signal) => views.tasks.listTasks(signal),
-    taskNames: (taskIds) => views.tasks.taskNames(taskIds),
-    log: log.channel,
-    ui,
+    listTasks: (signal) => tasks.listTasks(signal),
+    groupTasks: (groupId) => tasks.progress(() => tasks.provider.model.allTasksOf(groupId)),
+    taskNames: (taskIds) => tasks.taskNames(taskIds),
     onDidChangeAccount: holder.onDidChange,
     account: holder,
-    registrar,
   });
-
-  // After Remove Data the task's row counts are asked again, so the row does not keep the old ones.
-  const data = registerData(context, {
+  const data = createData(context, {
+    ...base,
     account: holder,
-    ui,
-    log: log.channel,
     reporter,
-    knownTaskNames: (ids) => views.tasks.taskNames(ids),
+    knownTaskNames: (ids) => tasks.taskNames(ids),
+    // After Remove Data the task's row counts are asked again, so the row does not keep the old ones.
     onDataRemoved: (taskId) => runs.refreshTasks([taskId]),
-  }, registrar);
-
-  const agents = registerAgents(context, {
+    lastRunLot: (taskId) => runs.store.lotOf(taskId)?.lotNo,
+  });
+  const agents = createAgents(context, {
+    ...base,
     holder,
     readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
     requestsPerSecond: () => configuration.settings.requestsPerSecond,
-    ui,
-    log: log.channel,
-    apps: views.apps.store,
-    registrar,
+    apps: apps.store,
   });
 
-  registerCommands(context, { account: holder, sandbox, configuration, ui, log: log.channel, reporter, views, analytics, data, health, runs, registrar });
+  // Does not compile while a command id of platform/commandIds.ts has no handler in a capability.
+  const complete: true = everyCommand(account.commands, runs.commands, tasks.commands, health.commands, apps.commands, analytics.commands, data.commands);
+  void complete;
 
-  // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts.md).
+  // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts/shared.md).
   if (timings !== undefined) {
     const ms = (n: number) => n.toFixed(1);
     log.channel.info(`Activation shell: activate() ${ms(timings.activateMs)} ms; main loaded ${ms(timings.idleMs)} ms later by ${timings.firstCall}, started in ${ms(performance.now() - started)} ms`);
   }
 
+  const views = { tasks, apps };
   return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs });
 }

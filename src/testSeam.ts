@@ -5,21 +5,22 @@
  * extensions, and in production none of it leaves the extension.
  */
 import * as vscode from 'vscode';
-import type { AccountParts } from './account/createAccount';
-import type { AgentsRegistration } from './agents/register';
+import type { AccountParts } from './account';
+import type { AgentsRegistration } from './agents';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
-import type { AnalyticsRegistry } from './analytics/register';
+import type { AnalyticsRegistry } from './analytics/host';
 import type { Credentials } from './api/auth';
-import type { HealthFeature } from './health/register';
+import type { HealthFeature } from './health';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/errors';
 import type { Ui } from './platform/ui';
 import type { Runs } from './runs';
-import type { AppViews, TaskViews } from './views';
-import type { AppsTreeProvider } from './views/apps/appsProvider';
-import type { TasksTreeProvider } from './views/tasks/tasksProvider';
+import type { AppViews } from './apps';
+import type { TaskViews } from './tasks';
+import type { AppsTreeProvider } from './apps/appsProvider';
+import type { TasksTreeProvider } from './tasks/tasksProvider';
 
 /** What integration tests may use. Read-only by convention; only `ui` answers are replaced. */
 export interface ScrapedeckTestApi {

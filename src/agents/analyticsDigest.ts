@@ -1,10 +1,10 @@
 /**
  * Analytics records boiled down for a model: totals (the same figures as the analytics panel's
- * summary, `analyticsModel/summary.ts`), one line per period, and the tasks ranked by a figure.
+ * summary, `analytics/model/summary.ts`), one line per period, and the tasks ranked by a figure.
  * Pure. Unknown values stay null: a task without run counts is not a task with 0 failures.
  */
 import type { AnalyticsRecord } from '../api/schemas';
-import { sumKnown, summarize } from '../analyticsModel/summary';
+import { sumKnown, summarize } from '../analytics/model/summary';
 
 export const SORT_KEYS = ['failures', 'failureRate', 'runs', 'collected', 'avgDuration', 'cost'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

@@ -87,7 +87,7 @@ export const resourceUsageMetricsSchema = z.object({
  * Longest text an analytics record may hold, per field. Not the spec's: far above any real id,
  * name or date bucket, so one oversized record (a megabyte task name in a reply or a page
  * message) is refused whole instead of being stored, drawn or exported. The record-field table
- * (analyticsModel/recordFields.ts) carries these to the page's fast path.
+ * (analytics/model/recordFields.ts) carries these to the page's fast path.
  */
 export const ANALYTICS_RECORD_LIMITS = {
   taskId: ANALYTICS_LIMITS.maxTaskIdLength,

@@ -2,7 +2,7 @@
  * SQLite for the data writers: node-sqlite3-wasm (SQLite compiled to WebAssembly, reading and
  * writing the database file itself through Node's `fs`, a page cache of a few MB: memory does not
  * grow with the table). No native module, so one .vsix runs on every platform; see
- * docs/contracts.md for why not `node:sqlite`. No `vscode`.
+ * docs/contracts/data.md for why not `node:sqlite`. No `vscode`.
  *
  * The library's JavaScript is run here with its own `fs` (the shim below) instead of Node's:
  * - it may open only the files a `SqliteDb` named (the database, its rollback journal and its

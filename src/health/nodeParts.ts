@@ -1,5 +1,5 @@
 /**
- * Health's share of the Tasks view's nodes, called from views/tasks/taskNodes.ts: the node's
+ * Health's share of the Tasks view's nodes, called from tasks/taskNodes.ts: the node's
  * resource URI (which the decorations colour), the tooltip lines, and the short part of the
  * description that the node joins with the other areas' parts (`joinParts`, " · ").
  */

@@ -2,9 +2,9 @@
  * Every command id Scrapedeck registers, in one typed table. No `vscode`: the manifest test reads
  * it in plain Node and checks `package.json` against it both ways.
  *
- * It sits on the lowest floor, not in `commands/`, because tree items (views), the "Sign In Again"
- * prompt and a few messages name commands too, and those floors may not import `commands/`.
- * `commands/index.ts` registers a handler for every id here (the compiler checks it).
+ * It sits on the lowest floor because tree items, the "Sign In Again" prompt and a few messages
+ * name commands too. Each capability registers the handlers of its own ids in its `createX`
+ * (`commandHandlers.ts`), and main.ts's `everyCommand` does not compile while an id has none.
  */
 export const COMMANDS = {
   // auth

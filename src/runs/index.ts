@@ -1,5 +1,5 @@
 /**
- * Runs, built once by main.ts and handed to the views and the commands:
+ * Runs, built once by main.ts and handed to the Tasks view, data and agents:
  *
  *   const runs = createRuns(context, { account, reporter, ui, log, registrar });
  *
@@ -7,7 +7,7 @@
  * pages, the `scrapedeck:` list documents and their diagnostics, and the flows the commands call.
  * Everything cached is dropped when the account changes (sign-out, another account), and clean
  * list editors of the previous account are closed, so nothing of one account shows under another.
- * Registers no command (commands/runs.ts does).
+ * Registers the run commands (`commands.ts`).
  */
 import * as vscode from 'vscode';
 import { accountsMenuSession } from '../account/accountSession';
@@ -16,7 +16,9 @@ import { isApiError } from '../api/errors';
 import { realTimers } from '../api/limiter';
 import { Emitter, type Event } from '../platform/emitter';
 import type { Reporter } from '../platform/errors';
+import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
+import { runCommands } from './commands';
 import type { Ui } from '../platform/ui';
 import { editLoopItems, type TaskRef } from './editLoop';
 import { announceEndedRuns } from './finishNotice';
@@ -42,7 +44,7 @@ export interface RunsDeps {
   ui: Ui;
   log: vscode.LogOutputChannel;
   /** The activation shell's registrar: the `scrapedeck:` file system's proxy is registered at activation. */
-  registrar: Pick<Registrar, 'registerFileSystemProvider'>;
+  registrar: Pick<Registrar, 'registerFileSystemProvider' | 'registerCommand'>;
 }
 
 /** What the Tasks view uses. */
@@ -60,6 +62,8 @@ export interface RunsForViews {
   refreshTasks(taskIds: readonly string[]): void;
   subtaskRows(taskId: string): Promise<SubtaskRow[]>;
   moveTasks(tasks: readonly MovingTask[], target: GroupRef): Promise<MoveOutcome>;
+  /** Duplicate Task: the copy, or undefined when none was made. */
+  duplicate(task: TaskRef): ReturnType<typeof duplicateTask>;
 }
 
 export interface Runs extends RunsForViews {
@@ -71,10 +75,10 @@ export interface Runs extends RunsForViews {
   start(tasks: readonly TaskRef[]): Promise<RunOutcome>;
   stop(tasks: readonly TaskRef[]): Promise<RunOutcome>;
   editLoop(task: TaskRef, progress: <T>(work: () => Promise<T>) => Thenable<T>): Promise<vscode.Uri | undefined>;
-  duplicate(task: TaskRef): ReturnType<typeof duplicateTask>;
   loadMoreSubtasks(taskId: string): void;
   /** Ctrl+S in a list: lines to fix are said in one sentence, nothing is saved; otherwise VS Code saves. */
   saveList(): Promise<boolean>;
+  readonly commands: CommandSet<keyof ReturnType<typeof runCommands>>;
 }
 
 export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Runs {
@@ -153,7 +157,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
   const knownNames = (ids: readonly string[]) => new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
   const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
   const organiseDeps = { getClient, ui, report, log };
-  return {
+  const runs: Omit<Runs, 'commands'> = {
     store,
     poller,
     loops,
@@ -181,6 +185,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     },
     saveList: () => saveActiveList({ diagnostics, ui }),
   };
+  return { ...runs, commands: registerHandlers(context, deps.registrar, runCommands(runs)) };
 
   async function subtaskRows(taskId: string): Promise<SubtaskRow[]> {
     const client = getClient();

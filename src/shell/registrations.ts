@@ -25,7 +25,7 @@ const TASKS_MIME = 'application/vnd.code.tree.scrapedeck.tasks';
 
 export const REGISTRATIONS: readonly ShellEntry[] = [
   ...COMMAND_IDS.map(command),
-  // runs: canSelectMany and drag and drop move tasks between groups (src/views/tasks/taskDragAndDrop.ts)
+  // runs: canSelectMany and drag and drop move tasks between groups (src/tasks/taskDragAndDrop.ts)
   treeView('scrapedeck.tasks', {
     showCollapseAll: true,
     canSelectMany: true,

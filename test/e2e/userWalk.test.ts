@@ -11,7 +11,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { shortDay } from '../../src/analyticsModel/format';
+import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/dates';
 import { safeFileName } from '../../src/data/rowFormats';
 import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';

@@ -10,11 +10,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addDays, todayUtc } from '../../src/api/dates';
 import { analyticsResponseSchema, type AnalyticsQuery, type AnalyticsRecord } from '../../src/api/schemas';
-import { summarize } from '../../src/analyticsModel/summary';
-import type { AnalyticsPanel } from '../../src/analytics/panel';
+import { summarize } from '../../src/analytics/model/summary';
+import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import type { HostMessage } from '../../src/webview/protocol';
+import type { HostMessage } from '../../src/analytics/protocol';
 import { ask } from './panelHarness';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';

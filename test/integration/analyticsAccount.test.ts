@@ -9,10 +9,10 @@ import * as vscode from 'vscode';
 import { accountKey } from '../../src/account/accountSession';
 import { addDays, todayUtc } from '../../src/api/dates';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
-import type { AnalyticsPanel } from '../../src/analytics/panel';
-import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/panel';
+import type { AnalyticsPanel } from '../../src/analytics/host/panel';
+import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/host/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import type { HostMessage, PageState } from '../../src/webview/protocol';
+import type { HostMessage, PageState } from '../../src/analytics/protocol';
 import { getApi, pointAtSandbox, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 import { ask } from './panelHarness';
 

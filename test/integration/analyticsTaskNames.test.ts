@@ -5,9 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AnalyticsPanel } from '../../src/analytics/panel';
+import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import type { HostMessage } from '../../src/webview/protocol';
+import type { HostMessage } from '../../src/analytics/protocol';
 import { getApi, labelOf, pointAtSandbox, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 /** linus's group of 60 tasks: the case. */

@@ -81,7 +81,7 @@ if (locale !== undefined) {
         new Promise((_, reject) => setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000)),
       ]);
       // Then the page's own: it names the query on screen from its table ('Analytics: {0}' and
-      // 'All tasks' of src/analyticsModel/pageStrings.ts), which only the German table words so.
+      // 'All tasks' of src/analytics/model/pageStrings.ts), which only the German table words so.
       await waitFor('the page to name its query in German', () => panel.title === 'Analyse: Alle Aufgaben', 20_000);
       // Left open: the harness's screenshot (artifacts/vscode/l10n-de.png) shows the German page.
     });

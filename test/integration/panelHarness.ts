@@ -2,8 +2,8 @@
  * Driving an analytics panel from an integration test: one page message in, the replies out,
  * without the page in between.
  */
-import type { AnalyticsPanel } from '../../src/analytics/panel';
-import type { HostMessage } from '../../src/webview/protocol';
+import type { AnalyticsPanel } from '../../src/analytics/host/panel';
+import type { HostMessage } from '../../src/analytics/protocol';
 import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
 
 /**

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/runs/runActions';
-import type { TasksNode } from '../../src/views/tasks/taskNodes';
+import type { TasksNode } from '../../src/tasks/taskNodes';
 import { QUEUE_MS, REFRESH_SECONDS, iconOf, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
 import { answerInputs, getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 

@@ -10,7 +10,7 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import type { TasksNode } from '../../src/views/tasks/tasksProvider';
+import type { TasksNode } from '../../src/tasks/tasksProvider';
 import { labelOf, waitFor } from './viewsHarness';
 
 export const REFRESH_SECONDS = 2;

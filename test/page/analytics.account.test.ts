@@ -4,7 +4,7 @@
  * the state the page saves; the page says why.
  */
 import * as assert from 'node:assert/strict';
-import type { PageState } from '../../src/webview/protocol';
+import type { PageState } from '../../src/analytics/protocol';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { assertClean, runAndAnswer } from './flows';

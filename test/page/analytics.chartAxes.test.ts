@@ -11,7 +11,7 @@ import { useStandIn } from './standIn';
 import { assertClean, columnIndex, runAndAnswer, tableRows, TODAY } from './flows';
 import { grid, weekRecord } from './records';
 import { probeCharts } from './chartsProbe';
-import { collisions } from '../../src/analyticsModel/labelBoxes';
+import { collisions } from '../../src/analytics/model/labelBoxes';
 import { addDays } from '../../src/api/dates';
 
 describe('analytics page: chart axes', function () {

@@ -13,8 +13,8 @@ import { useStandIn } from './standIn';
 import { assertClean, runAndAnswer, TODAY } from './flows';
 import { grid } from './records';
 import { probeCharts } from './chartsProbe';
-import type { ChartProbe } from '../../src/analyticsModel/labelBoxes';
-import { contrast, GRAPHIC_CONTRAST, parseColour, type Rgb } from '../../src/analyticsModel/colour';
+import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
+import { contrast, GRAPHIC_CONTRAST, parseColour, type Rgb } from '../../src/analytics/model/colour';
 
 const THEMES = ['vscode-dark', 'vscode-light', 'vscode-high-contrast', 'vscode-high-contrast-light'];
 

@@ -8,7 +8,7 @@ import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { answer, assertClean, TODAY } from './flows';
 import { grid } from './records';
-import { contrast, GRAPHIC_CONTRAST, parseColour } from '../../src/analyticsModel/colour';
+import { contrast, GRAPHIC_CONTRAST, parseColour } from '../../src/analytics/model/colour';
 
 interface Focused { id: string; outlineStyle: string; outlineWidth: number; outlineColor: string; around: string; inForm: boolean }
 

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { assertClean, resultIdOf, runAndAnswer } from './flows';
-import { encodeForPage } from '../../src/webview/protocol/hostMessage';
+import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
 import { record } from './records';
 
 /** A small deterministic PRNG so a failure can be replayed. */

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { AnalyticsRecord } from '../../src/api/schemas';
-import { COLUMNS, formatCell, sortRecords, type SortState } from '../../src/analyticsModel/tableModel';
+import { COLUMNS, formatCell, sortRecords, type SortState } from '../../src/analytics/model/tableModel';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { answerRest, assertClean, runAndAnswer, tableRows } from './flows';

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas';
-import { encodeForPage } from '../../src/webview/protocol';
+import { encodeForPage } from '../../src/analytics/protocol';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { answerRest, assertClean, resultIdOf, runAndAnswer, tableRows } from './flows';

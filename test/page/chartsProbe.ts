@@ -1,5 +1,5 @@
-/** Reading the charts through the page's window.__scrapedeckCharts hook (src/webview/analytics/chartsProbe.ts). */
-import type { ChartProbe } from '../../src/analyticsModel/labelBoxes';
+/** Reading the charts through the page's window.__scrapedeckCharts hook (src/analytics/page/chartsProbe.ts). */
+import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
 import type { AnalyticsPage } from './harness';
 
 export async function probeCharts(p: AnalyticsPage): Promise<ChartProbe[]> {

@@ -1,7 +1,7 @@
 /** Steps the page tests share: open and initialise the page, run a query and answer it. */
 import * as assert from 'node:assert/strict';
 import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas';
-import { encodeForPage } from '../../src/webview/protocol/hostMessage';
+import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
 import { AnalyticsPage, type Posted, type StandIn } from './harness';
 
 export const TODAY = '2026-11-22';

@@ -1,9 +1,9 @@
 /**
- * The form model (src/analyticsModel/formModel.ts) in plain Node: the same rules the page shows
+ * The form model (src/analytics/model/formModel.ts) in plain Node: the same rules the page shows
  * inline, through the shared checkAnalyticsQuery + checkDateRange.
  */
 import * as assert from 'node:assert/strict';
-import { checkForm, defaultForm, draftQuery, parseMembers, type FormValues } from '../../src/analyticsModel/formModel';
+import { checkForm, defaultForm, draftQuery, parseMembers, type FormValues } from '../../src/analytics/model/formModel';
 
 const TODAY = '2026-11-22';
 const form = (patch: Partial<FormValues> = {}): FormValues => ({ ...defaultForm(TODAY), ...patch });

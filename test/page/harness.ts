@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/html';
-import { PAGE_STRINGS } from '../../src/analyticsModel/pageStrings';
+import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
+import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
 // playwright-core does not survive bundling (it reads its own package.json from disk).

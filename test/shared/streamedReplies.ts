@@ -5,7 +5,7 @@
  * drive a real panel.
  */
 import * as assert from 'node:assert/strict';
-import { StreamedRows, type HostMessage } from '../../src/webview/protocol';
+import { StreamedRows, type HostMessage } from '../../src/analytics/protocol';
 
 export interface StreamCount {
   /** Progress messages that carried rows. */

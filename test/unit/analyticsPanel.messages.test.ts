@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { QuickPickItem, QuickPickOptions } from 'vscode';
 import { ApiError } from '../../src/api/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
-import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/messages';
-import { buildItems, type TaskListing } from '../../src/analytics/pickTasks';
-import { hostMessageSchema, type HostMessage, type PageState } from '../../src/webview/protocol';
+import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import { buildItems, type TaskListing } from '../../src/analytics/host/pickTasks';
+import { hostMessageSchema, type HostMessage, type PageState } from '../../src/analytics/protocol';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week' };
 const rec: AnalyticsRecord = {

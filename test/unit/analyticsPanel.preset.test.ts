@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { panelTitle, parsePreset, samePreset } from '../../src/analytics/preset';
-import { parsePageState } from '../../src/analytics/serializer';
+import { panelTitle, parsePreset, samePreset } from '../../src/analytics/host/preset';
+import { parsePageState } from '../../src/analytics/host/serializer';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

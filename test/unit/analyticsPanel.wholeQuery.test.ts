@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
-import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/messages';
-import type { HeldResult } from '../../src/analytics/results';
-import { hostMessageSchema, type HostMessage } from '../../src/webview/protocol';
+import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import type { HeldResult } from '../../src/analytics/host/results';
+import { hostMessageSchema, type HostMessage } from '../../src/analytics/protocol';
 import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day' };

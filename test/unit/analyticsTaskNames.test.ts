@@ -4,13 +4,13 @@
  * not have. Nothing of another account is named.
  */
 import * as assert from 'node:assert/strict';
-import { MessageRouter, type MessageRouterDeps } from '../../src/analytics/messages';
-import type { TaskListing } from '../../src/analytics/pickTasks';
-import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/taskNames';
+import { MessageRouter, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import type { TaskListing } from '../../src/analytics/host/pickTasks';
+import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/host/taskNames';
 import { ApiError } from '../../src/api/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas';
-import { TasksModel, type TaskSource } from '../../src/views/tasks/tasksModel';
-import { hostMessageSchema, MESSAGE_LIMITS, type HostMessage, type PageState, type Preset } from '../../src/webview/protocol';
+import { TasksModel, type TaskSource } from '../../src/tasks/tasksModel';
+import { hostMessageSchema, MESSAGE_LIMITS, type HostMessage, type PageState, type Preset } from '../../src/analytics/protocol';
 
 const cache = new Map([['t1', 'Prices'], ['t2', 'Reviews']]);
 const known = (ids: readonly string[]): Map<string, string> => new Map([...cache].filter(([id]) => ids.includes(id)));

@@ -1,8 +1,8 @@
-/** The words of the panel's title and header (analyticsModel/describeQuery.ts) and the tab text the host sets. */
+/** The words of the panel's title and header (analytics/model/describeQuery.ts) and the tab text the host sets. */
 import * as assert from 'node:assert/strict';
-import { describeQuery } from '../../src/analyticsModel/describeQuery';
-import { oneLine } from '../../src/analytics/messages';
-import { pageMessageSchema } from '../../src/webview/protocol';
+import { describeQuery } from '../../src/analytics/model/describeQuery';
+import { oneLine } from '../../src/analytics/host/messages';
+import { pageMessageSchema } from '../../src/analytics/protocol';
 
 const names: Record<string, string> = { a: 'Alpha', b: 'Beta' };
 const labelOf = (id: string): string | undefined => names[id];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { contrast, GRAPHIC_CONTRAST, legible, opaque, parseColour } from '../../src/analyticsModel/colour';
+import { contrast, GRAPHIC_CONTRAST, legible, opaque, parseColour } from '../../src/analytics/model/colour';
 
 describe('chart colours', () => {
   it('drops the transparency of theme colours meant as overlays', () => {

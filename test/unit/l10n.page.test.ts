@@ -1,5 +1,5 @@
 /**
- * The analytics page speaks from its table: no place of src/webview/** puts a plain literal on
+ * The analytics page speaks from its table: no place of src/analytics/page/** (or its protocol) puts a plain literal on
  * screen (text, aria-label, title, placeholder, h()/button() labels and children, the state's
  * notices and error texts); the table's strings parse as the page parses them, falling back to
  * English for a missing, garbled or broken table; and every column has its header in the table.
@@ -8,10 +8,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { COLUMNS } from '../../src/analyticsModel/tableModel';
-import { PAGE_STRINGS, formatMessage, pageStringsFrom, pageText, setPageStrings, type PageStringKey } from '../../src/analyticsModel/pageStrings';
-import { coverageText, pageWindow } from '../../src/analyticsModel/pages';
-import { checkForm, defaultForm } from '../../src/analyticsModel/formModel';
+import { COLUMNS } from '../../src/analytics/model/tableModel';
+import { PAGE_STRINGS, formatMessage, pageStringsFrom, pageText, setPageStrings, type PageStringKey } from '../../src/analytics/model/pageStrings';
+import { coverageText, pageWindow } from '../../src/analytics/model/pages';
+import { checkForm, defaultForm } from '../../src/analytics/model/formModel';
 import { checkDateRange } from '../../src/api/dates';
 import { ROOT, type Place } from './helpers/l10nSource';
 import { pageLiterals, pageSources } from './helpers/pageL10nSource';
@@ -21,11 +21,11 @@ const where = (p: Place) => `${p.file}:${p.line}: ${p.text}`;
 describe('l10n: the analytics page speaks from its table', () => {
   afterEach(() => setPageStrings({ ...PAGE_STRINGS }));
 
-  it('scans the page (src/webview/**)', () => {
+  it('scans the page (src/analytics/page/**, src/analytics/protocol/**)', () => {
     const files = pageSources().map((f) => path.relative(ROOT, f).split(path.sep).join('/'));
-    assert.ok(files.includes('src/webview/analytics/formView.ts'));
-    assert.ok(files.includes('src/webview/analytics.page.ts'));
-    assert.ok(files.every((f) => f.startsWith('src/webview/')));
+    assert.ok(files.includes('src/analytics/page/formView.ts'));
+    assert.ok(files.includes('src/analytics/page/entry.ts'));
+    assert.ok(files.every((f) => f.startsWith('src/analytics/page/') || f.startsWith('src/analytics/protocol/')));
   });
 
   it('no on-screen place of the page gets a plain literal', () => {

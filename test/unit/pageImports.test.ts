@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
-const PAGE = path.join(SRC, 'webview', 'analytics.page.ts');
+const PAGE = path.join(SRC, 'analytics', 'page', 'entry.ts');
 
 /** Imports that stay in the bundle: not `import type` / `export type` (esbuild drops those). */
 const VALUE_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^;]*?\s+from\s+)?'([^']+)'/gm;
@@ -38,7 +38,7 @@ describe('the analytics page bundle', () => {
   const { files, packages } = reached(PAGE);
 
   it('walks the page as esbuild does (its schemas and the shared analytics schemas are reached)', () => {
-    for (const f of ['webview/protocol/messages.ts', 'api/analyticsSchemas.ts', 'analyticsModel/formState.ts']) {
+    for (const f of ['analytics/protocol/messages.ts', 'api/analyticsSchemas.ts', 'analytics/model/formState.ts']) {
       assert.ok(files.has(path.join(SRC, f)), `${f} is part of the page`);
     }
   });

@@ -1,14 +1,14 @@
 /**
- * The page's side of a fetch whose rows come with its progress (src/webview/analytics/requests.ts):
+ * The page's side of a fetch whose rows come with its progress (src/analytics/page/requests.ts):
  * the batches are joined, in order, in front of the answer's own rows; a batch that does not follow
  * on, or an answer that counts other rows than came, fails with a clear error instead of showing a
  * result with a hole in it.
  */
 import * as assert from 'node:assert/strict';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
-import { pageText } from '../../src/analyticsModel/pageStrings';
-import { Requests, type Outcome, type Progress } from '../../src/webview/analytics/requests';
-import type { HostMessage, PageMessage } from '../../src/webview/protocol';
+import { pageText } from '../../src/analytics/model/pageStrings';
+import { Requests, type Outcome, type Progress } from '../../src/analytics/page/requests';
+import type { HostMessage, PageMessage } from '../../src/analytics/protocol';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day', page: 1, pageSize: 100 };
 const rec = (taskId: string): AnalyticsRecord => ({ taskId }) as unknown as AnalyticsRecord;

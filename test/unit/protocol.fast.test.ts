@@ -1,13 +1,13 @@
 /**
- * The fast path for result records (src/webview/protocol/fastRecords.ts, hostMessage.ts) never
+ * The fast path for result records (src/analytics/protocol/fastRecords.ts, hostMessage.ts) never
  * accepts what the schema refuses, and when it accepts, it yields exactly the schema's output.
  */
 import * as assert from 'node:assert/strict';
-import { fastPackedRecord, fastRecord } from '../../src/webview/protocol/fastRecords';
-import { encodeForPage, parseHostMessage } from '../../src/webview/protocol/hostMessage';
-import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/webview/protocol/packedRecords';
+import { fastPackedRecord, fastRecord } from '../../src/analytics/protocol/fastRecords';
+import { encodeForPage, parseHostMessage } from '../../src/analytics/protocol/hostMessage';
+import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
 import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
-import { MESSAGE_LIMITS, hostMessageSchema, parseMessage, type HostMessage } from '../../src/webview/protocol';
+import { MESSAGE_LIMITS, hostMessageSchema, parseMessage, type HostMessage } from '../../src/analytics/protocol';
 
 const base = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',

@@ -1,16 +1,16 @@
 /**
- * The one field table (src/analyticsModel/recordFields.ts) and what is derived from it: CSV
+ * The one field table (src/analytics/model/recordFields.ts) and what is derived from it: CSV
  * columns, packed rows and their fast checks, table columns. Each must read every field the way
  * the table says, and the shapes people see (CSV header, table columns) must not have moved.
  */
 import * as assert from 'node:assert/strict';
 import * as z from 'zod/mini';
-import { CSV_COLUMNS, csvCell, recordsToCsv } from '../../src/analytics/csv';
-import { RECORD_FIELDS, isMetricKind, recordFromValues } from '../../src/analyticsModel/recordFields';
-import { COLUMNS } from '../../src/analyticsModel/tableModel';
+import { CSV_COLUMNS, csvCell, recordsToCsv } from '../../src/analytics/host/csv';
+import { RECORD_FIELDS, isMetricKind, recordFromValues } from '../../src/analytics/model/recordFields';
+import { COLUMNS } from '../../src/analytics/model/tableModel';
 import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
-import { checkValue, fastPackedRecord } from '../../src/webview/protocol/fastRecords';
-import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/webview/protocol/packedRecords';
+import { checkValue, fastPackedRecord } from '../../src/analytics/protocol/fastRecords';
+import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
 
 const sample: AnalyticsRecord = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices, "EU"', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Local',

@@ -1,6 +1,6 @@
-/** Chart series over date buckets (src/analyticsModel/series.ts): grouping, order, week labels, weighting. */
+/** Chart series over date buckets (src/analytics/model/series.ts): grouping, order, week labels, weighting. */
 import * as assert from 'node:assert/strict';
-import { averageDuration, buildSeries } from '../../src/analyticsModel/series';
+import { averageDuration, buildSeries } from '../../src/analytics/model/series';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 
 function rec(dayKey: string, e: Partial<AnalyticsRecord['executionMetrics']> = {}, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {

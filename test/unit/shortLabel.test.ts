@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bucketLines, shortBucketLabel, useShortLabels } from '../../src/analyticsModel/shortLabel';
+import { bucketLines, shortBucketLabel, useShortLabels } from '../../src/analytics/model/shortLabel';
 
 describe('short chart date labels', () => {
   it('drops the year of a day and keeps the week number of a week', () => {

@@ -1,7 +1,7 @@
-/** The table's cached row orders (src/analyticsModel/sortOrder.ts) against the comparator sort they replace. */
+/** The table's cached row orders (src/analytics/model/sortOrder.ts) against the comparator sort they replace. */
 import * as assert from 'node:assert/strict';
-import { SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analyticsModel/sortOrder';
-import { sortRecords, type Column, type SortDirection } from '../../src/analyticsModel/tableModel';
+import { SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analytics/model/sortOrder';
+import { sortRecords, type Column, type SortDirection } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 import { col, rec } from './helpers/tableRecords';
 

@@ -1,6 +1,6 @@
-/** Summary figures over the rows fetched (src/analyticsModel/summary.ts): nulls are unknown, never 0. */
+/** Summary figures over the rows fetched (src/analytics/model/summary.ts): nulls are unknown, never 0. */
 import * as assert from 'node:assert/strict';
-import { summarize, sumKnown } from '../../src/analyticsModel/summary';
+import { summarize, sumKnown } from '../../src/analytics/model/summary';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 
 function rec(e: Partial<AnalyticsRecord['executionMetrics']> = {}, d: Partial<AnalyticsRecord['dataVolumeMetrics']> = {},

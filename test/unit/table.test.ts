@@ -1,7 +1,7 @@
-/** The records table as data (src/analyticsModel/tableModel.ts, format.ts): columns, formatting, sorting. */
+/** The records table as data (src/analytics/model/tableModel.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
-import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analyticsModel/format';
-import { COLUMNS, formatCell, nextSort, sortRecords } from '../../src/analyticsModel/tableModel';
+import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analytics/model/format';
+import { COLUMNS, formatCell, nextSort, sortRecords } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 import { col, rec } from './helpers/tableRecords';
 

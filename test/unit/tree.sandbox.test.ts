@@ -9,8 +9,8 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import { isApiError } from '../../src/api/errors';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { clientTaskSource } from '../../src/views/tasks/clientSource';
-import { TasksModel } from '../../src/views/tasks/tasksModel';
+import { clientTaskSource } from '../../src/tasks/clientSource';
+import { TasksModel } from '../../src/tasks/tasksModel';
 
 describe('tree: TasksModel against the sandbox', function () {
   this.timeout(30000);

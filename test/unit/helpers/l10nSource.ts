@@ -3,8 +3,8 @@
  * messages the code passes to `l10n.t` (the keys of l10n/bundle.l10n.json, written by
  * scripts/l10n-bundle.mjs), and which user-facing places get a plain literal instead.
  *
- * Host side only: the analytics page (src/webview, and the words of src/analyticsModel it shows)
- * speaks from its own table (src/analyticsModel/pageStrings.ts, whose values are bundle messages
+ * Host side only: the analytics page (src/analytics/page and protocol, and the words of src/analyticsModel it shows)
+ * speaks from its own table (src/analytics/model/pageStrings.ts, whose values are bundle messages
  * too: pageTableMessages; its guard is pageL10nSource.ts); the embedded service (src/sandbox), the
  * client (src/api: text of the wire and the log) and the MCP server's entry are not localised.
  * A literal that must stay as it is carries a `l10n-exempt` comment on its line or the line before.
@@ -16,7 +16,7 @@ import * as ts from 'typescript';
 export const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 /** The page, the service, the wire, the MCP entry; analyticsModel holds the page's words (pure, shared with it). */
-const NOT_HOST = /^src\/(webview|sandbox|api|analyticsModel)\/|^src\/mcp\.ts$/;
+const NOT_HOST = /^src\/(analytics\/(page|protocol|model)|sandbox|api)\/|^src\/mcp\.ts$/;
 
 export function hostSources(root = ROOT): string[] {
   const walk = (dir: string): string[] =>
@@ -58,7 +58,7 @@ export interface Keys {
 }
 
 /** The analytics page's string table: the host translates each of its values (analytics/pageStrings.ts). */
-export const PAGE_TABLE = 'src/analyticsModel/pageStrings.ts';
+export const PAGE_TABLE = 'src/analytics/model/pageStrings.ts';
 
 /** The English values of the page's table (`PAGE_STRINGS`), with where: every one is a message of the bundle. */
 export function pageTableMessages(root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Map<string, Place[]> {

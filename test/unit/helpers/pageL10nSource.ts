@@ -1,13 +1,13 @@
 /**
- * The analytics page's side of the l10n guard: reads src/webview/** with the TypeScript parser and
+ * The analytics page's side of the l10n guard: reads src/analytics/page/** and protocol/** with the TypeScript parser and
  * finds plain literals with words where the page puts text on screen, instead of its table's
- * `t(key)` (src/webview/analytics/l10n.ts). A literal that is one of the table's keys is a key,
+ * `t(key)` (src/analytics/page/l10n.ts). A literal that is one of the table's keys is a key,
  * not words. A literal that must stay carries a `l10n-exempt` comment on its line or the line before.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { PAGE_STRINGS } from '../../../src/analyticsModel/pageStrings';
+import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
 import { ROOT, calleeName, exempt, parse, place, plainLiterals, propName, type Place } from './l10nSource';
 
 export function pageSources(root = ROOT): string[] {
@@ -16,7 +16,7 @@ export function pageSources(root = ROOT): string[] {
       const full = path.join(dir, name);
       return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
     });
-  return walk(path.join(root, 'src', 'webview')).sort();
+  return [...walk(path.join(root, 'src', 'analytics', 'page')), ...walk(path.join(root, 'src', 'analytics', 'protocol'))].sort();
 }
 
 /** Properties whose value reaches the screen: h()/button() props and attrs, and the page state's texts. */

@@ -1,6 +1,6 @@
 /** Records and columns for the table's unit tests (tableModel.ts, sortOrder.ts). */
 import * as assert from 'node:assert/strict';
-import { findColumn, type Column } from '../../../src/analyticsModel/tableModel';
+import { findColumn, type Column } from '../../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../../src/api/schemas';
 
 /** A record of task `id` with `runCount`, every other figure null unless `extra` says. */

@@ -1,0 +1,219 @@
+/**
+ * The three charts over the date buckets. Chart.js is imported piece by piece and registered, so
+ * the bundle carries only bar and line charts. Legend and hover read-out are plain HTML (see
+ * create()): a fraction of the size of Chart.js's plugins, and themed by the stylesheet. No animations: they cost time on 10,000 rows and
+ * are unkind to people who asked for reduced motion. The table is the charts' accessible twin.
+ */
+import {
+  BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
+  type ChartConfiguration, type ChartDataset, type ChartType,
+} from 'chart.js';
+import { durationStep, formatDuration, formatDurationTick, formatInt } from '../model/format';
+import { coverageTag, type Coverage } from '../model/pages';
+import type { Bucket } from '../model/series';
+import { installChartsProbe, probeChart, type ChartProbe } from './chartsProbe';
+import { dateTick } from './dateTicks';
+import { h } from './dom';
+import { applyAxisColours, seriesStyle, type Palette, type SeriesColour } from './chartColours';
+import { readColours, type ChartColours } from './theme';
+import { t } from './l10n';
+import type { PageStringKey } from '../model/pageStrings';
+
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
+
+type Values = (number | null)[];
+
+/** Words are the table's keys: the charts are specified before the page has its table. */
+interface ChartSpec {
+  id: string;
+  title: PageStringKey;
+  type: 'bar' | 'line';
+  stacked: boolean;
+  duration: boolean;
+  series: { label: PageStringKey; colour: SeriesColour; pick(b: Bucket): number | null }[];
+}
+
+const SPECS: ChartSpec[] = [
+  {
+    id: 'chart-runs', title: 'chart.runs', type: 'bar', stacked: true, duration: false,
+    series: [
+      { label: 'chart.successful', colour: 'success', pick: (b) => b.successes },
+      { label: 'chart.failed', colour: 'failure', pick: (b) => b.failures },
+    ],
+  },
+  {
+    id: 'chart-records', title: 'chart.records', type: 'line', stacked: false, duration: false,
+    series: [
+      { label: 'chart.collected', colour: 'collected', pick: (b) => b.collected },
+      { label: 'chart.deduplicated', colour: 'deduplicated', pick: (b) => b.deduplicated },
+    ],
+  },
+  {
+    id: 'chart-duration', title: 'chart.duration', type: 'line', stacked: false, duration: true,
+    series: [{ label: 'chart.duration', colour: 'duration', pick: (b) => b.avgDurationSeconds }],
+  },
+];
+
+/** One chart on screen, with the parts that say what it shows. */
+interface Shown {
+  spec: ChartSpec;
+  chart: Chart;
+  canvas: HTMLCanvasElement;
+  /** " · first 100 of 1,020 rows" after the title while the figures are partial. */
+  tag: HTMLElement;
+  /** "No data" over an empty frame. */
+  empty: HTMLElement;
+  /** Each series' legend entry, to say which series has no value at all. */
+  legendNotes: HTMLElement[];
+  readout: HTMLElement;
+  /** What the read-out says when the pointer is not on a bucket: the values of a lone bucket. */
+  rest: { text: string };
+  /** The legend swatches, in series order. */
+  swatches: HTMLElement[];
+}
+
+export class ChartsView {
+  readonly root = h('div', { class: 'charts' });
+  private readonly charts: Shown[] = [];
+  /** Legend swatches, coloured like their lines (theme colours made opaque, see colour.ts). */
+  private readonly swatches: { el: HTMLElement; colour: SeriesColour }[] = [];
+  private palette: Palette | undefined;
+
+  constructor() {
+    installChartsProbe(() => this.probe());
+  }
+
+  /** The charts as laid out now (see chartsProbe.ts). */
+  probe(): ChartProbe[] {
+    return this.charts.map((c) => probeChart(c.spec.id, c.chart, c.swatches, this.palette?.current.background ?? ''));
+  }
+
+  update(buckets: Bucket[], coverage: Coverage): void {
+    const palette = (this.palette ??= { current: readColours() });
+    if (this.charts.length === 0) this.create(palette);
+    const labels = buckets.map((b) => b.label);
+    const part = coverageTag(coverage);
+    this.root.classList.toggle('partial', !coverage.complete);
+    for (const shown of this.charts) {
+      const { spec, chart, canvas } = shown;
+      chart.data.labels = labels;
+      const values = spec.series.map((s) => buckets.map(s.pick));
+      values.forEach((data, i) => {
+        const dataset = chart.data.datasets[i];
+        if (dataset) dataset.data = data;
+      });
+      const known = values.map((data) => data.some((v) => v !== null));
+      shown.legendNotes.forEach((note, i) => { note.textContent = known[i] ? '' : ` ${t('chart.noDataNote')}`; });
+      shown.empty.hidden = known.some(Boolean);
+      shown.tag.textContent = part;
+      canvas.setAttribute('aria-label', describe(spec, buckets, known.some(Boolean), part));
+      // A lone bucket: its value is said below the chart, and a line's single point drawn large.
+      shown.rest.text = buckets.length === 1 ? readout(chart, 0, spec) : '';
+      shown.readout.textContent = shown.rest.text;
+      if (spec.duration) setDurationStep(chart, spec, buckets);
+      chart.update('none');
+    }
+  }
+
+  /** Re-reads the theme's colours and repaints. */
+  retheme(): void {
+    const colours = readColours();
+    if (this.palette) this.palette.current = colours;
+    for (const { chart } of this.charts) {
+      applyAxisColours(chart, colours);
+      chart.update('none');
+    }
+    this.paintSwatches(colours);
+  }
+
+  private paintSwatches(colours: ChartColours): void {
+    for (const { el, colour } of this.swatches) el.style.backgroundColor = colours[colour];
+  }
+
+  private create(palette: Palette): void {
+    const colours = palette.current;
+    Chart.defaults.font.family = colours.font;
+    for (const spec of SPECS) {
+      const canvas = h('canvas', { attrs: { id: spec.id, role: 'img' } });
+      canvas.textContent = t('chart.fallback', t(spec.title));
+      // An HTML legend instead of Chart.js's plugin: smaller bundle, and its swatches take their
+      // colours straight from the theme's CSS variables.
+      const legendNotes = spec.series.map(() => h('span', { class: 'legend-note' }));
+      const swatches = spec.series.map((s) => {
+        const swatch = h('span', { class: `swatch swatch-${s.colour}`, attrs: { 'aria-hidden': 'true' } });
+        this.swatches.push({ el: swatch, colour: s.colour });
+        return swatch;
+      });
+      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', t(s.label), legendNotes[i])));
+      const readoutEl = h('p', { class: 'readout' });
+      const tag = h('span', { class: 'coverage-tag' });
+      const empty = h('p', { class: 'chart-empty', text: t('chart.noData') });
+      const caption = h('figcaption', {}, t(spec.title), tag);
+      const figure = h('figure', { class: 'chart' }, caption, h('div', { class: 'chart-box' }, canvas, empty), legend, readoutEl);
+      this.root.append(figure);
+      const rest = { text: '' };
+      const chart = new Chart(canvas, config(spec, readoutEl, rest, palette));
+      applyAxisColours(chart, colours);
+      this.charts.push({ spec, chart, canvas, tag, empty, legendNotes, readout: readoutEl, rest, swatches });
+    }
+    this.paintSwatches(colours);
+  }
+}
+
+/** "2026-11-16: Successful runs 3, Failed runs 1" for bucket `index`. */
+function readout(chart: Chart, index: number, spec: ChartSpec): string {
+  const exact = spec.duration ? formatDuration : formatInt;
+  const value = (v: unknown): string => (typeof v === 'number' ? exact(v) : '—');
+  return `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets.map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
+}
+
+function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }, palette: Palette): ChartConfiguration<ChartType, Values, string> {
+  const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: t(s.label), data: [], ...seriesStyle(spec.type, s.colour, palette) }));
+  return {
+    type: spec.type,
+    data: { labels: [], datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      interaction: { mode: 'index', intersect: false },
+      // The bucket under the pointer, spelled out below the chart.
+      onHover: (_event, elements, chart) => {
+        const index = elements[0]?.index;
+        readoutEl.textContent = index === undefined ? rest.text : readout(chart, index, spec);
+      },
+      scales: {
+        // Every chart puts its dates in the middle of equal slots (offset), as the bar chart does:
+        // Chart.js's autoSkip sizes its stride for slots, and on an edge-to-edge line axis its
+        // stride left labels 5 px short of their width ("2026-11-012026-11-09" at 1400x900).
+        // Narrow charts write dates short (dateTick). Every label is measured: they differ (weeks).
+        x: {
+          stacked: spec.stacked,
+          offset: true,
+          ticks: { autoSkip: true, autoSkipPadding: 12, maxRotation: 0, callback: dateTick },
+        },
+        // grace: a point at the top of the scale is not cut in half by the chart's edge.
+        y: { stacked: spec.stacked, beginAtZero: true, grace: '5%', ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
+      },
+    },
+  };
+}
+
+/** Time-shaped ticks (5m, 10m, …) instead of Chart.js's base-10 steps (500 s = "8m 20s"). */
+function setDurationStep(chart: Chart, spec: ChartSpec, buckets: Bucket[]): void {
+  const y = chart.options.scales?.['y'];
+  if (!y?.ticks) return;
+  let max = 0;
+  for (const b of buckets) for (const s of spec.series) max = Math.max(max, s.pick(b) ?? 0);
+  Object.assign(y.ticks, { stepSize: durationStep(max) });
+}
+
+function describe(spec: ChartSpec, buckets: Bucket[], anyValue: boolean, part: string): string {
+  const title = part ? t('chart.titlePart', t(spec.title), part) : t(spec.title);
+  if (buckets.length === 0 || !anyValue) return t('chart.describeNone', title);
+  if (buckets.length === 1) return t('chart.describeOne', title, buckets[0]?.label ?? '');
+  const first = buckets[0]?.label ?? '';
+  const last = buckets[buckets.length - 1]?.label ?? '';
+  return t('chart.describeMany', title, formatInt(buckets.length), first, last);
+}

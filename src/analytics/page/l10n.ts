@@ -1,0 +1,30 @@
+/**
+ * The page's words. The host writes its translated table (analytics/model/pageStrings.ts) into
+ * `<html data-l10n>` as JSON, so the first paint is already in VS Code's language with no extra
+ * message and no script in the markup (the CSP stays nonce-only). A missing, garbled or partial
+ * table falls back to English, entry by entry.
+ */
+import { PAGE_STRINGS, pageStringsFrom, pageText, pageTextOr, setPageStrings, type PageStrings } from '../model/pageStrings';
+
+export { pageText as t, pageTextOr as tOr };
+
+/** Reads the table from the document; returns what the page now speaks. */
+export function loadPageStrings(doc: Document): PageStrings {
+  const text = doc.documentElement.getAttribute('data-l10n');
+  let raw: unknown;
+  try {
+    raw = text ? JSON.parse(text) : undefined;
+  } catch {
+    raw = undefined; // garbled: English
+  }
+  const table = setPageStrings(pageStringsFrom(raw));
+  // A table the page could not take leaves every word English: <html lang> says so to screen readers.
+  const english = (Object.keys(PAGE_STRINGS) as (keyof PageStrings)[]).every((k) => table[k] === PAGE_STRINGS[k]);
+  if (english && !/^en(-|$)/i.test(doc.documentElement.lang)) doc.documentElement.lang = 'en';
+  return table;
+}
+
+/** A column's header and tooltip in the page's language (the model's English when the table has none). */
+export function columnText(c: { id: string; header: string; title: string }): { header: string; title: string } {
+  return { header: pageTextOr(`column.${c.id}`, c.header), title: pageTextOr(`column.${c.id}.title`, c.title) };
+}

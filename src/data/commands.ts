@@ -1,0 +1,68 @@
+/**
+ * Commands on a task's data: Export Data…, Export This Run's Data…, Pull New Rows, Preview Data,
+ * Remove Data…. The flows are `data/`; these only parse the argument (a Tasks view node, or
+ * `{ taskId, taskName }`) and resolve to the flow's outcome, which tests and other callers can read.
+ */
+import * as vscode from 'vscode';
+import * as z from 'zod';
+import type { Handlers } from '../platform/commandHandlers';
+import type { Ui } from '../platform/ui';
+import { taskArgSchema } from '../platform/treeArgs';
+import type { DataRegistry } from './registry';
+
+const t = vscode.l10n.t;
+
+const taskSchema = z.union([taskArgSchema, z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) })]);
+const pullOptionsSchema = z.object({ chooseFile: z.boolean().optional() }).optional();
+/** The finish notice passes the run's lot with the task; a tree node's lot is the one runs keeps. */
+const lotArgSchema = z.object({ lotNo: z.string().trim().min(1).max(128) });
+
+export interface DataCommandDeps {
+  data: DataRegistry;
+  ui: Pick<Ui, 'showInformationMessage'>;
+  log: Pick<vscode.LogOutputChannel, 'warn'>;
+  /** The lot of the task's last run, while it is one started here (runs keeps it). */
+  lastRunLot(taskId: string): string | undefined;
+}
+
+export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'dataExportRun' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
+  /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
+  const taskOf = (arg: unknown) => {
+    const parsed = taskSchema.safeParse(arg);
+    if (parsed.success) return parsed.data;
+    if (arg !== undefined) deps.log.warn(`A data command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`);
+    void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
+    return undefined;
+  };
+  return {
+    dataExport: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.export(task);
+    },
+    dataExportRun: (arg) => {
+      const task = taskOf(arg);
+      if (task === undefined) return undefined;
+      const given = lotArgSchema.safeParse(arg);
+      // Only while it is the task's last run (runs forgets it once a later run shows).
+      const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
+      if (lotNo === undefined) {
+        void deps.ui.showInformationMessage(t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', task.taskName));
+        return undefined;
+      }
+      return deps.data.export(task, { kind: 'lot', lotNo });
+    },
+    dataPullNewRows: (arg, options) => {
+      const task = taskOf(arg);
+      const o = pullOptionsSchema.safeParse(options);
+      return task && deps.data.pull(task, o.success && o.data?.chooseFile === true);
+    },
+    dataPreview: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.preview(task);
+    },
+    dataRemove: (arg) => {
+      const task = taskOf(arg);
+      return task && deps.data.remove(task);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** What the data capability offers its commands and the rest of the extension: each flow, resolving to its outcome. */
+import type { TaskRef } from './dataDeps';
+import type { ExportReply } from './exportFlow';
+import type { RowSource } from './exportRows';
+import type { PreviewReply } from './previewFlow';
+import type { PullReply } from './pullFlow';
+import type { RemoveOutcome } from './removeFlow';
+
+export interface DataRegistry {
+  /** `source`: one run's rows by its lot, or all rows (the default). */
+  export(task: TaskRef, source?: RowSource): Promise<ExportReply>;
+  /** `chooseFile`: ask for the file even if one is remembered for the task. */
+  pull(task: TaskRef, chooseFile?: boolean): Promise<PullReply>;
+  preview(task: TaskRef): Promise<PreviewReply>;
+  remove(task: TaskRef): Promise<RemoveOutcome>;
+}

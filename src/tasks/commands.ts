@@ -1,0 +1,58 @@
+/**
+ * Commands of the Tasks view: refresh, filter, paging, copy id, and Duplicate Task (the copy is
+ * made by runs; the tree is drawn again here). These only act on the view (index.ts).
+ */
+import * as vscode from 'vscode';
+import type { Handlers } from '../platform/commandHandlers';
+import type { Ui } from '../platform/ui';
+import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
+import type { TasksTreeProvider } from './tasksProvider';
+
+const t = vscode.l10n.t;
+
+export interface TaskCommandDeps {
+  tasks: { provider: Pick<TasksTreeProvider, 'refresh' | 'loadMore' | 'model'>; setFilter(text: string): void };
+  ui: Pick<Ui, 'showInputBox'>;
+  /** Copies a task (runs/organise.ts); undefined when nothing was copied. */
+  duplicate?: (task: { taskId: string; taskName: string }) => Promise<unknown>;
+}
+
+export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | 'tasksFilter' | 'tasksClearFilter' | 'tasksLoadMore' | 'tasksCopyId' | 'tasksDuplicate'> {
+  const { tasks, duplicate } = deps;
+  return {
+    tasksRefresh: () => tasks.provider.refresh(),
+
+    tasksFilter: async () => {
+      const text = await deps.ui.showInputBox({
+        title: t('Filter Tasks by Name'),
+        prompt: t('Shows the tasks and groups whose name contains this text (case does not matter). Empty clears the filter.'),
+        placeHolder: t('e.g. amazon'),
+        value: tasks.provider.model.filter,
+      });
+      if (text === undefined) return; // Escape keeps the current filter
+      tasks.setFilter(text);
+    },
+
+    tasksClearFilter: () => tasks.setFilter(''),
+
+    tasksLoadMore: (arg) => {
+      const group = groupArgSchema.safeParse(arg);
+      if (group.success) tasks.provider.loadMore(group.data.taskGroupId);
+    },
+
+    tasksCopyId: async (arg) => {
+      const task = taskArgSchema.safeParse(arg);
+      if (!task.success) return;
+      await vscode.env.clipboard.writeText(task.data.taskId);
+      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', task.data.taskName)}`, 3000);
+    },
+
+    tasksDuplicate: async (arg) => {
+      const task = taskArgSchema.safeParse(arg);
+      if (!task.success || duplicate === undefined) return undefined;
+      const copy = await duplicate(task.data);
+      if (copy !== undefined) tasks.provider.refresh();
+      return copy;
+    },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The Tasks view's TreeDataProvider: turns `TasksModel` answers into nodes. It shows no pop-ups
+ * itself and registers no commands; failures go to the injected `report` (the view keeps its
+ * last good rows) and loading goes through the injected `progress` (the spinner on the view).
+ *
+ * A plan that does not allow listing task groups (403) is not an error to report: the view is
+ * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
+ */
+import * as vscode from 'vscode';
+import type { Task, TaskGroup } from '../api/schemas';
+import { COMMANDS } from '../platform/commandIds';
+import { isApiError } from '../api/errors';
+import type { HealthView } from '../health/healthBoard';
+import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
+import type { RunsForViews } from '../runs';
+import type { TasksModel } from './tasksModel';
+import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
+
+/** Every row of the view: the listed groups and tasks, and health's rows (attentionNodes.ts imports taskNodes.ts, so the union lives here). */
+export type TasksNode = ListedNode | AttentionGroupNode | HealthUnavailableNode;
+
+export interface TasksProviderDeps {
+  signedIn(): boolean;
+  /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
+  report(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void;
+  progress<T>(work: () => Promise<T>): Thenable<T>;
+  /** Task health: decorations' URIs, description parts, "Needs attention" (redrawn when it changes). */
+  health?: HealthView;
+  /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
+  runs?: RunsForViews;
+  /** The account's plan does not allow listing task groups (true), or does again (false). */
+  onPlanLimited(limited: boolean): void;
+}
+
+/** Runs' name for the rows of a scope on screen (each is polled while shown). */
+const groupScope = (taskGroupId: string): string => `group:${taskGroupId}`;
+const ATTENTION_SCOPE = 'attention';
+
+const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
+
+export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
+  private readonly groupNodes = new Map<string, TaskGroupNode>();
+  private readonly healthSubscription: { dispose(): void } | undefined;
+  /** Task rows handed to VS Code, by task id, and per scope (a group, Needs attention): a run's change redraws just those rows. */
+  private readonly taskNodes = new Map<string, Set<TaskNode>>();
+  private readonly rowsOfScope = new Map<string, TaskNode[]>();
+  private readonly runsSubscription: { dispose(): void } | undefined;
+  private planLimitedNow = false;
+  /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
+  private readonly counting = new Set<string>();
+
+  constructor(
+    readonly model: TasksModel,
+    private readonly deps: TasksProviderDeps,
+  ) {
+    this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
+    this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
+  }
+
+  /** Whether the last listing was refused for the account's plan (the welcome area says so). */
+  get planLimited(): boolean {
+    return this.planLimitedNow;
+  }
+
+  getTreeItem(element: TasksNode): vscode.TreeItem {
+    return element;
+  }
+
+  getParent(element: TasksNode): TasksNode | undefined {
+    if (element instanceof AttentionTaskNode) return element.parentNode;
+    if (element instanceof TaskNode || element instanceof LoadMoreNode) return this.groupNodes.get(element.group.taskGroupId);
+    return undefined;
+  }
+
+  async getChildren(element?: TasksNode): Promise<TasksNode[]> {
+    if (!this.deps.signedIn()) return [];
+    if (element === undefined) return this.rootChildren();
+    if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
+    if (element instanceof AttentionGroupNode) return this.attentionChildren(element);
+    if (element instanceof TaskNode && element.isRunning && this.deps.runs) return this.deps.runs.subtaskRows(element.taskId);
+    return [];
+  }
+
+  /** Re-fetch everything; rows stay as they are until the answers arrive (or if they fail). */
+  refresh(): void {
+    this.model.invalidate();
+    this.counting.clear();
+    this.changed.fire(undefined);
+    this.deps.runs?.refreshAll();
+  }
+
+  /** Tasks moved to another group at the service (a drop): both groups' counts follow at once, then everything is read again. */
+  moved(tasks: readonly Task[], target: TaskGroup): void {
+    this.model.applyMove(tasks, target.taskGroupId);
+    this.refresh();
+  }
+
+  /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
+  groupExpanded(taskGroupId: string): void {
+    this.scopeShown(groupScope(taskGroupId));
+  }
+
+  /** A group closed: its tasks are off screen, and not polled. */
+  groupCollapsed(taskGroupId: string): void {
+    this.deps.runs?.scopeHidden(groupScope(taskGroupId));
+  }
+
+  /** "Needs attention" opened again, or closed: its tasks' run states are asked, or no longer. */
+  attentionExpanded(expanded: boolean): void {
+    if (expanded) this.scopeShown(ATTENTION_SCOPE);
+    else this.deps.runs?.scopeHidden(ATTENTION_SCOPE);
+  }
+
+  /** The account changed: drop every row of the previous one. */
+  reset(): void {
+    this.model.reset();
+    this.counting.clear();
+    this.groupNodes.clear();
+    this.taskNodes.clear();
+    this.rowsOfScope.clear();
+    this.setPlanLimited(false);
+    this.changed.fire(undefined);
+  }
+
+  /** Draws the rows again from what is loaded (no request): health or run state changed. */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
+  setFilter(text: string | undefined): void {
+    if (this.model.setFilter(text)) this.changed.fire(undefined);
+  }
+
+  /** One more page of a group; no request, the tasks are already loaded. */
+  loadMore(taskGroupId: string): void {
+    this.model.loadMore(taskGroupId);
+    this.changed.fire(this.groupNodes.get(taskGroupId));
+  }
+
+  dispose(): void {
+    this.healthSubscription?.dispose();
+    this.runsSubscription?.dispose();
+    this.changed.dispose();
+  }
+
+  private async rootChildren(): Promise<TasksNode[]> {
+    const groups = await this.groupRows();
+    // A plan without tasks: the welcome area's one statement covers health too (it needs an empty root).
+    return this.planLimitedNow ? [] : [...healthRows(this.deps.health), ...groups];
+  }
+
+  private async groupRows(): Promise<TasksNode[]> {
+    const loaded = await this.deps.progress(() => this.model.groups());
+    const groups = loaded.value;
+    if (groups === undefined && isApiError(loaded.error) && loaded.error.kind === 'forbidden') {
+      // One plain statement in the welcome area instead of a row, a toast and a warning.
+      this.setPlanLimited(true);
+      return [];
+    }
+    this.setPlanLimited(false);
+    this.reportUnlessCancelled(loaded.error, 'loadGroups');
+    if (groups === undefined) {
+      return loaded.error === undefined
+        ? []
+        : [new TaskMessageNode('groups-failed', vscode.l10n.t('Could not load task groups. Click to try again.'), 'warning', refresh())];
+    }
+    if (groups.length === 0) {
+      return this.model.isFiltered
+        ? [new TaskMessageNode('no-match', vscode.l10n.t('No task or group name contains “{0}”', this.model.filter), 'search-stop')]
+        : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
+    }
+    this.groupNodes.clear();
+    const nodes = groups.map(({ group }) => {
+      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
+      this.groupNodes.set(group.taskGroupId, node);
+      return node;
+    });
+    this.countInBackground(groups.map(({ group }) => group.taskGroupId));
+    return nodes;
+  }
+
+  /**
+   * The service's group listing carries no task count, so each group whose count is unknown (after
+   * a restart, a new group) or from before a refresh (a move, a duplicate) is listed in the
+   * background, once per refresh, and its row shows the count as it arrives. Quiet on failure:
+   * opening the group reports it.
+   */
+  private countInBackground(taskGroupIds: readonly string[]): void {
+    for (const id of taskGroupIds) {
+      if (this.counting.has(id) || !this.model.needsCount(id)) continue;
+      this.counting.add(id);
+      void this.model.allTasksOf(id).then(() => this.showCount(id));
+    }
+  }
+
+  private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
+    const loaded = await this.deps.progress(() => this.model.tasks(group.taskGroupId));
+    this.reportUnlessCancelled(loaded.error, 'loadTasks', group.taskGroupName);
+    const slice = loaded.value;
+    const id = group.taskGroupId;
+    if (slice === undefined) {
+      return loaded.error === undefined
+        ? []
+        : [new TaskMessageNode(`tasks-failed:${id}`, vscode.l10n.t('Could not load the tasks. Click to try again.'), 'warning', refresh())];
+    }
+    this.showCount(id);
+    if (slice.total === 0) {
+      const text = this.model.isFiltered ? vscode.l10n.t('No task name matches the filter') : vscode.l10n.t('No tasks in this group');
+      return [new TaskMessageNode(`empty:${id}`, text, 'info')];
+    }
+    const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
+    this.trackRows(groupScope(id), rows);
+    const nodes: TasksNode[] = rows;
+    if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
+    return nodes;
+  }
+
+  /** The tasks needing attention, with their run state as in their groups (and kept up to date like them). */
+  private attentionChildren(parent: AttentionGroupNode): TasksNode[] {
+    const health = this.deps.health;
+    if (!health) return [];
+    const rows = health.attention().map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
+    this.trackRows(ATTENTION_SCOPE, rows);
+    return rows;
+  }
+
+  private scopeShown(scope: string): void {
+    const rows = this.rowsOfScope.get(scope);
+    if (rows) this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
+  }
+
+  /** Remembers a scope's rows (replacing its previous ones) and tells runs they are on screen. */
+  private trackRows(scope: string, rows: TaskNode[]): void {
+    for (const old of this.rowsOfScope.get(scope) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
+    this.rowsOfScope.set(scope, rows);
+    for (const row of rows) {
+      const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
+      set.add(row);
+      this.taskNodes.set(row.taskId, set);
+    }
+    this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
+  }
+
+  /** Run states changed: only those rows are drawn again (one event for all of them). */
+  private redrawRuns(taskIds: readonly string[]): void {
+    const runs = this.deps.runs;
+    if (!runs) return;
+    const rows: TaskNode[] = [];
+    for (const id of taskIds) {
+      const present = runs.present(id);
+      for (const row of this.taskNodes.get(id) ?? []) {
+        row.setRun(present);
+        rows.push(row);
+      }
+    }
+    if (rows.length > 0) this.changed.fire(rows);
+  }
+
+  /** A group's tasks were listed: its row shows their count at once (the view hears of it when it changed). */
+  private showCount(taskGroupId: string): void {
+    const node = this.groupNodes.get(taskGroupId);
+    if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered)) this.changed.fire(node);
+  }
+
+  private setPlanLimited(limited: boolean): void {
+    if (limited === this.planLimitedNow) return;
+    this.planLimitedNow = limited;
+    this.deps.onPlanLimited(limited);
+  }
+
+  private reportUnlessCancelled(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void {
+    if (error === undefined) return;
+    if (isApiError(error) && error.kind === 'cancelled') return;
+    this.deps.report(error, context, subject);
+  }
+}
