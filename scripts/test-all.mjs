@@ -86,7 +86,7 @@ async function main() {
   if (stale.length) process.stdout.write(`removed compiled files whose source is gone: ${stale.join(', ')}\n`);
   await stage('typecheck (and compile the tests)', [
     [NODE, [TSC, '-p', 'tsconfig.json']],
-    [NODE, [TSC, '-p', path.join('src', 'webview', 'tsconfig.json'), '--noEmit']],
+    [NODE, [TSC, '-p', path.join('src', 'analytics', 'page', 'tsconfig.json'), '--noEmit']],
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);

@@ -106,9 +106,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   it('H2. a row says why in its tooltip: the figures and the window', async () => {
     const [name] = [...expected].find(([, k]) => k === 'failing') ?? [];
     assert.ok(name);
-    await wb.row('Tasks', name).first().hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Health over the last 7 days' }).first();
-    await hover.waitFor();
+    const hover = await wb.tooltip(wb.row('Tasks', name).first(), 'Health over the last 7 days');
     // MarkdownString.appendText keeps spaces as non-breaking ones: compare with plain spaces.
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /Failed: \d+ of \d+ runs \(\d+%\)/, text);

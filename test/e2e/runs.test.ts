@@ -229,9 +229,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await row.locator('.label-description').filter({ hasText: /^Never run in the cloud \(local runs only\) · .*\d+ runs?$/ }).waitFor();
     await row.locator('.codicon-circle-large-outline').first().waitFor();
     // Its tooltip tells one story too: never in the cloud, and what health counted (local runs).
-    await row.hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Never run in the cloud' }).first();
-    await hover.waitFor();
+    const hover = await wb.tooltip(row, 'Never run in the cloud');
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /runs on your own computer are not counted here/, text);
     assert.match(text, /Failed: \d+ of \d+ runs?/, text);

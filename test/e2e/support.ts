@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { revealRow } from './sideBarTree';
-import { UI_TIMEOUT } from './waits';
+import { UI_TIMEOUT, until } from './waits';
 
 export interface RunFolders {
   dir: string;
@@ -261,6 +261,20 @@ export class Workbench {
   /** Moves the pointer off the side bar, so a row's hover (a long tooltip) does not cover what is clicked next. */
   async moveAway(): Promise<void> {
     await this.page.mouse.move(900, 700);
+  }
+
+  /**
+   * Hovers `row` until the tooltip holding `text` shows: a row drawn again under the pointer (a run
+   * state or a count arriving) cancels VS Code's hover, so the pointer leaves and comes back.
+   */
+  async tooltip(row: Locator, text: string): Promise<Locator> {
+    const hover = this.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: text }).first();
+    await until(`the tooltip with "${text}"`, async () => {
+      await this.moveAway();
+      await row.hover();
+      return hover.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    });
+    return hover;
   }
 
   /** Hovers a tree row and clicks one of its inline actions, by its title. */

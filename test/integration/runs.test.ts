@@ -254,6 +254,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
   it('Stop Run names the task as the service does: a caller\'s made-up name is not shown, an id the account does not have is left alone', async () => {
     const task = (rows[6] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
+    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+    session.clock.advance(QUEUE_MS);
     await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
     const asked: string[] = [];
     const restore = replaceUi(api, {
