@@ -32,7 +32,7 @@ describe('install-vscode.sh: the nested install starts from a clean npm environm
       npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js',
       NPM_CONFIG_USERCONFIG: '/root/.npmrc',
       NODE: '/usr/bin/node',
-      INIT_CWD: '/work/main',
+      INIT_CWD: '/home/you/scrapedeck',
       NODE_OPTIONS: '--max-old-space-size=64',
       LANG: 'C.UTF-8',
       SCRAPEDECK_CACHE: '/tmp/cache',
