@@ -98,11 +98,15 @@ describe('Task health (real VS Code, sandbox)', function () {
   it('a row under "Needs attention" shows its run state (icon, words, run menus) as the same task does in its group', async () => {
     const [attention] = await roots();
     assert.ok(attention);
-    const listed = await api.views.tasks.getChildren(attention);
     const idOf = (n: vscode.TreeItem): string => (n as unknown as { task: { taskId: string } }).task.taskId;
     const iconOf = (n: vscode.TreeItem): string | undefined => (n.iconPath instanceof vscode.ThemeIcon ? n.iconPath.id : undefined);
-    // Listing them asks their statuses (as an open group's rows are): each row gets its run's icon.
-    await waitFor('the run state of the rows under Needs attention', () => listed.every((n) => api.runs.present(idOf(n)) !== undefined && iconOf(n) !== 'globe'), 60_000);
+    // Listing them asks their statuses (as an open group's rows are); when they arrive the rows are
+    // drawn again as new items, so each try reads the rows anew.
+    let listed = await api.views.tasks.getChildren(attention);
+    await waitFor('the run state of the rows under Needs attention', async () => {
+      listed = await api.views.tasks.getChildren(attention);
+      return listed.every((n) => api.runs.present(idOf(n)) !== undefined && iconOf(n) !== 'globe');
+    }, 60_000);
     for (const node of listed) {
       const run = api.runs.present(idOf(node));
       assert.ok(run);
@@ -116,9 +120,14 @@ describe('Task health (real VS Code, sandbox)', function () {
       const groupName = (node as unknown as { group: { taskGroupName: string } }).group.taskGroupName;
       const group = (await roots()).find((n) => labelOf(n) === groupName);
       assert.ok(group, groupName);
-      const inGroup = (await api.views.tasks.getChildren(group)).find((n) => n.contextValue?.startsWith('task') && idOf(n) === idOf(node));
+      const rowOf = async () => (await api.views.tasks.getChildren(group)).find((n) => n.contextValue?.startsWith('task') && idOf(n) === idOf(node));
+      let inGroup = await rowOf();
       if (!inGroup) continue;
-      await waitFor('the group row\'s run state', () => iconOf(inGroup) !== 'globe');
+      await waitFor('the group row\'s run state', async () => {
+        inGroup = await rowOf();
+        return inGroup !== undefined && iconOf(inGroup) !== 'globe';
+      });
+      if (!inGroup) continue;
       assert.equal(iconOf(inGroup), iconOf(node));
       assert.equal(String(inGroup.description), String(node.description));
       compared++;
