@@ -15,19 +15,9 @@ import { accountsMenuLabel } from '../../src/account/accountSession';
 import { AGENT_TOOLS } from '../../src/agents/table';
 import { assess, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, pointAtSandbox, signInWithApiKey, signInWithPassword, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, signInWithApiKey, signInWithPassword, type SandboxSession } from './viewsHarness';
 
 const READ_TOOLS = AGENT_TOOLS.filter((t) => t.readOnly).map((t) => t.name);
-
-async function invoke(name: string, input: object): Promise<string> {
-  const source = new vscode.CancellationTokenSource();
-  try {
-    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token);
-    return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-  } finally {
-    source.dispose();
-  }
-}
 
 const jsonOf = <T>(text: string): T => {
   const at = text.indexOf('\n');

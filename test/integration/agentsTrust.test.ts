@@ -16,19 +16,9 @@ import type { Task } from '../../src/api/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox } from '../../src/sandbox/server';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, pointAtSandbox, replaceUi, signInWithApiKey, signInWithPassword, waitFor, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, replaceUi, signInWithApiKey, signInWithPassword, waitFor, type SandboxSession } from './viewsHarness';
 
 const START = 'POST /cloudextraction/start';
-
-async function invoke(name: string, input: object): Promise<string> {
-  const source = new vscode.CancellationTokenSource();
-  try {
-    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token);
-    return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-  } finally {
-    source.dispose();
-  }
-}
 
 /** Runs `between` after the tool's confirmation was prepared and before VS Code invokes it. */
 async function invokeWith(api: ScrapedeckTestApi, name: string, input: object, between: () => Promise<void>): Promise<{ reply: string; titles: string[] }> {

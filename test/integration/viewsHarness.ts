@@ -163,3 +163,14 @@ export function tooltipText(item: vscode.TreeItem): string {
   const raw = t === undefined ? '' : typeof t === 'string' ? t : t.value;
   return raw.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
 }
+
+/** Calls a language-model tool as Copilot Chat does, and returns its reply's text. */
+export async function invokeTool(name: string, input: object): Promise<string> {
+  const source = new vscode.CancellationTokenSource();
+  try {
+    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token);
+    return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+  } finally {
+    source.dispose();
+  }
+}
