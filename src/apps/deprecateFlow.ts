@@ -118,6 +118,7 @@ async function confirm(ref: string, ui: Ui): Promise<boolean> {
     message,
     detail,
     action: deprecateButton(),
+    keep: t('Keep the App'),
     typed: {
       title: t('Deprecate {0} (2/2)', shown),
       prompt: t('Type {0} to deprecate it. This cannot be undone from Scrapedeck.', shown),

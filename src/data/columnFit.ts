@@ -20,7 +20,10 @@ export type Fit =
   | { kind: 'database' }
   /** `extra`: columns the task lacks; `missing`: fields the file lacks. */
   | { kind: 'differs'; extra: string[]; missing: string[] }
-  | { kind: 'unknown' };
+  /** The file's columns could not be read. */
+  | { kind: 'unknown' }
+  /** The file has these columns, but the task's fields could not be read to compare them. */
+  | { kind: 'unchecked'; columns: string[] };
 
 export function compareColumns(fileColumns: readonly string[], fields: readonly string[], csv: boolean): Fit {
   const name = (f: string): string => (csv ? neutraliseFormula(f) : f);
@@ -46,11 +49,12 @@ export async function fileColumns(file: string, format: PullFormat): Promise<str
   }
 }
 
-/** How a file fits the task's fields (undefined: the task has no rows yet, so its fields are unknown). */
+/** How a file fits the task's fields (undefined: the task's fields could not be read). */
 export async function fitOf(file: string, format: PullFormat, fields: readonly string[] | undefined): Promise<Fit> {
   if (format === 'sqlite') return { kind: 'database' };
   const columns = await fileColumns(file, format);
   if (columns === 'empty') return { kind: 'empty' };
-  if (columns === undefined || fields === undefined) return { kind: 'unknown' };
+  if (columns === undefined) return { kind: 'unknown' };
+  if (fields === undefined) return { kind: 'unchecked', columns };
   return compareColumns(columns, fields, format === 'csv');
 }

@@ -58,7 +58,16 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
 
   const remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId));
-  const target = remembered ?? (await chooseAppendTarget(task, deps.ui, await taskFields(task, deps)));
+  let target = remembered;
+  if (target === undefined) {
+    const fields = await taskFields(task, deps);
+    // No rows at all: no file to ask for (none could be said to fit), and nothing to pull.
+    if (fields === 'no-rows') {
+      void ui.showInformationMessage(t('“{0}” has no data at the service yet, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
+      return { outcome: 'nothing-new', rows: 0 };
+    }
+    target = await chooseAppendTarget(task, deps.ui, fields);
+  }
   if (target === undefined) return { outcome: 'declined' };
   // Checked again after the choice: the account may have changed while the picker was open.
   if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return { outcome: 'signed-out' };
@@ -114,11 +123,14 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
 }
 
-/** The task's fields, from its first row (one read that marks nothing), for the file picker; undefined if it has no rows or cannot be read. */
-async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | undefined> {
+/** The task's fields, from its first row (one read that marks nothing), for the file picker; 'no-rows' when the service holds none, undefined when they cannot be read. */
+async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | 'no-rows' | undefined> {
   try {
-    const first = (await deps.account.getClient()?.getData(task.taskId, { offset: 0, size: 1 }))?.data.data[0];
-    return first === undefined ? undefined : Object.keys(first);
+    const page = (await deps.account.getClient()?.getData(task.taskId, { offset: 0, size: 1 }))?.data;
+    if (page === undefined) return undefined;
+    const first = page.data[0];
+    if (first === undefined) return page.total === 0 ? 'no-rows' : undefined;
+    return Object.keys(first);
   } catch (error) {
     deps.log.warn(`Could not read the fields of task ${task.taskId} for the file picker: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

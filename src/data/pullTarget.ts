@@ -66,7 +66,9 @@ export function fitText(fit: Fit): string {
     case 'database':
       return t('SQLite: the rows go to this task’s own table');
     case 'unknown':
-      return t('append to this file');
+      return t('its columns could not be read: append to this file');
+    case 'unchecked':
+      return t('has {0}; not compared: the fields of this task could not be read', names(fit.columns));
     case 'differs':
       if (fit.missing.length > 0 && fit.extra.length > 0) return t('other columns: lacks {0}; has {1}', names(fit.missing), names(fit.extra));
       if (fit.missing.length > 0) return t('other columns: lacks {0}', names(fit.missing));
@@ -77,8 +79,8 @@ export function fitText(fit: Fit): string {
 type Item = vscode.QuickPickItem & { uri?: vscode.Uri; fit?: Fit };
 
 /**
- * `fields`: the task's fields (from its first row), or undefined when it has no rows yet (then
- * every file is offered without a word on its columns).
+ * `fields`: the task's fields (from its first row), or undefined when they could not be read
+ * (then each file says which columns it has and that they were not compared).
  */
 export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined): Promise<AppendTarget | undefined> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
@@ -122,6 +124,7 @@ async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui
     t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), task.taskName),
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
+    t('Don’t Append'),
   );
   return choice === append;
 }

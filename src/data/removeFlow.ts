@@ -44,6 +44,7 @@ export async function removeData(task: TaskRef, deps: DataDeps, docs: PreviewDoc
     message: t('Remove all data of “{0}”?', plainText(serviceName)),
     detail: t('Every row the service holds for this task is deleted. This cannot be undone: export the data first if you may need it. You will be asked to type the task name.'),
     action: t('Remove Data…'),
+    keep: t('Keep the Data'),
     typed: {
       title: t('Remove All Data of “{0}”', plainText(serviceName)),
       prompt: t('Type the task name, {0}, to remove its data for good.', name),

@@ -1,11 +1,12 @@
 /**
  * The one shape of a destructive confirmation (Stop Run, Remove Data, Deprecate), so the three
  * behave alike. A modal says what will happen, with exactly one action button (its label ends
- * with "…": more follows) and VS Code's own Cancel as the only way to say no (Escape and the
- * close button mean the same). VS Code's modal always makes its first action the default and
- * offers no way to move it, so that button only opens the second step: the item's name typed out
- * (an empty box or any other text confirms nothing), as DESIGN's modal rule asks. Enter alone
- * therefore never confirms, and declining is always one press of Escape.
+ * with "…": more follows) and one button named for what saying no keeps ("Keep Running"), which
+ * is also what Escape and the close button pick: one way to say no, never a second "Cancel".
+ * VS Code's modal always focuses its first action and offers no way to move the focus to the
+ * button that says no, so the action only opens the second step: the item's name typed out (an
+ * empty box or any other text confirms nothing), as DESIGN's modal rule asks. Enter alone
+ * therefore never changes anything, and declining is always one press of Escape.
  */
 import type { Ui } from './ui';
 
@@ -15,6 +16,8 @@ export interface DestructiveQuestion {
   detail: string;
   /** The modal's only action button. */
   action: string;
+  /** The button that says no, named for what it keeps ("Keep Running"). */
+  keep: string;
   /** The second step: what must be typed, exactly (white space around it aside). */
   typed: {
     title: string;
@@ -29,7 +32,7 @@ export interface DestructiveQuestion {
 export type DestructiveAnswer = 'confirmed' | 'declined' | 'mismatch';
 
 export async function confirmDestructive(ui: Pick<Ui, 'showModalWarning' | 'showInputBox'>, q: DestructiveQuestion): Promise<DestructiveAnswer> {
-  if ((await ui.showModalWarning(q.message, q.detail, q.action)) !== q.action) return 'declined';
+  if ((await ui.showModalWarning(q.message, q.detail, q.action, q.keep)) !== q.action) return 'declined';
   const typed = await ui.showInputBox({
     title: q.typed.title,
     prompt: q.typed.prompt,

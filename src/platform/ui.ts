@@ -16,7 +16,12 @@ export interface Ui {
   showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   /** A modal warning: resolves to the chosen button, or undefined for Cancel/Escape. */
-  showModalWarning(message: string, detail: string, ...items: string[]): Thenable<string | undefined>;
+  /**
+   * A modal with one action and exactly one way to say no: `keep`, a button named for what saying
+   * no keeps, which VS Code also picks on Escape and the close button (so it adds no Cancel of its
+   * own). Resolves to the title picked, or undefined.
+   */
+  showModalWarning(message: string, detail: string, action: string, keep: string): Thenable<string | undefined>;
   showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
 }
@@ -28,8 +33,8 @@ export function createUi(): Ui {
     showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
     showInformationMessage: (message, ...items) => vscode.window.showInformationMessage(message, ...items),
     showWarningMessage: (message, ...items) => vscode.window.showWarningMessage(message, ...items),
-    showModalWarning: (message, detail, ...items) =>
-      vscode.window.showWarningMessage(message, { modal: true, detail }, ...items),
+    showModalWarning: (message, detail, action, keep) =>
+      vscode.window.showWarningMessage(message, { modal: true, detail }, { title: action }, { title: keep, isCloseAffordance: true }).then((item) => item?.title),
     showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
     showSaveDialog: (options) => vscode.window.showSaveDialog(options),
   };

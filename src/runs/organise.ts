@@ -90,8 +90,8 @@ async function confirmMove(todo: readonly MovingTask[], target: GroupRef, ui: Or
   const answer = await ui.showModalWarning(
     t('Move {0} tasks to “{1}”?', todo.length, plainText(target.taskGroupName)),
     `${t('A move cannot be undone from Scrapedeck: to put them back, move each one back.')}\n\n${names}`,
-    keep,
     move,
+    keep,
   );
   return answer === move;
 }

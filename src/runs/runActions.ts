@@ -108,6 +108,7 @@ function askToStop(todo: readonly TaskRef[], ui: RunActionDeps['ui']): ReturnTyp
     message: many ? t('Stop {0} runs?', todo.length) : t('Stop the run of “{0}”?', first),
     detail: t('A stopped run cannot be resumed: the next run starts from the beginning. The rows collected so far are kept.') + names,
     action: many ? t('Stop {0} Runs…', todo.length) : t('Stop Run…'),
+    keep: many ? t('Keep Them Running') : t('Keep Running'),
     typed: many
       ? { title: t('Stop {0} Runs (2/2)', todo.length), prompt: t('Type {0} to stop these {0} runs.', todo.length), expected: count, mismatch: t('Type {0} exactly, or press Escape to keep them running.', todo.length) }
       : { title: t('Stop the Run of “{0}” (2/2)', first), prompt: t('Type the task name, {0}, to stop its run.', typedName), expected: typedName, mismatch: t('Type “{0}” exactly, or press Escape to keep it running.', typedName) },

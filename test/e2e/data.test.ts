@@ -276,8 +276,9 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     await wb.contextMenu(wb.taskRow(removed.taskName), 'Remove Data…');
     await wb.dialogButton('Remove Data…').waitFor();
     await shot('data-10-remove-modal');
-    await wb.dialogButton('Cancel').click();
-    assert.ok((await total(removed.taskId)) > 0, 'Cancel sends nothing');
+    assert.deepEqual(await wb.dialogButtonLabels(), ['Keep the Data', 'Remove Data…'], 'one way to say no');
+    await wb.dialogButton('Keep the Data').click();
+    assert.ok((await total(removed.taskId)) > 0, 'Keep the Data sends nothing');
 
     await wb.contextMenu(wb.taskRow(removed.taskName), 'Remove Data…');
     await wb.dialogButton('Remove Data…').click();

@@ -294,6 +294,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.contextMenu(row, 'Deprecate Data App…');
     await wb.dialogButton('Deprecate').waitFor();
     await wb.screenshot('06-deprecate-modal');
+    assert.deepEqual(await wb.dialogButtonLabels(), ['Deprecate…', 'Keep the App'], 'one way to say no');
     await wb.dialogButton('Deprecate').click();
     // Enter alone never deprecates: the reference is typed out.
     await wb.answerInput(`Deprecate ${ref} (2/2)`, ref);

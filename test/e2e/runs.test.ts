@@ -101,6 +101,12 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.inlineAction(row, 'Stop Run…');
     await wb.dialogButton('Stop Run…').waitFor();
     await wb.screenshot('runs-2-stop-asks');
+    // One action and one way to say no, named for what it keeps: no second "Cancel".
+    assert.deepEqual(await wb.dialogButtonLabels(), ['Keep Running', 'Stop Run…']);
+    await wb.page.keyboard.press('Escape');
+    await wb.dialogButton('Stop Run…').waitFor({ state: 'detached' });
+    assert.match((await row.locator('.label-description').innerText()), /Extracting/, 'Escape keeps it running');
+    await wb.inlineAction(row, 'Stop Run…');
     await wb.dialogButton('Stop Run…').click();
     // Like Remove Data and Deprecate: the button leads to the name typed out (Enter alone stops nothing).
     await wb.answerInput(`Stop the Run of “${idle.taskName}” (2/2)`, idle.taskName);

@@ -357,6 +357,13 @@ export class Workbench {
     await toasts.first().waitFor({ state: 'detached' });
   }
 
+  /** The labels of the modal dialog's buttons, sorted (their order on screen is the platform's). */
+  async dialogButtonLabels(): Promise<string[]> {
+    const buttons = this.page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button');
+    await buttons.first().waitFor();
+    return (await buttons.allInnerTexts()).map((label) => label.trim()).sort();
+  }
+
   /** The modal dialog's button with this label. */
   dialogButton(label: string): Locator {
     return this.page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button').filter({ hasText: label }).first();

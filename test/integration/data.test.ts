@@ -258,8 +258,8 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const declined = await ask(undefined, taskName);
     assert.equal(declined.outcome, 'declined');
     assert.equal(declined.seen.modal?.message, `Remove all data of “${taskName}”?`);
-    assert.deepEqual(declined.seen.modal?.buttons, ['Remove Data…']);
-    assert.equal(declined.seen.input, undefined, 'no name asked after Cancel');
+    assert.deepEqual(declined.seen.modal?.buttons, ['Remove Data…', 'Keep the Data']);
+    assert.equal(declined.seen.input, undefined, 'no name asked after Keep the Data');
 
     const wrong = await ask('Remove Data…', `${taskName}x`);
     assert.equal(wrong.outcome, 'mismatch');
@@ -278,6 +278,17 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const empty = await exportTo(arg, 'emptied.csv');
     assert.equal(empty.reply.outcome, 'empty');
     assert.equal(existsSync(path.join(ws.fsPath, 'emptied.csv')), false);
+    // Nor does a pull offer files: none could be said to fit a task with no rows (issue 32 item 8).
+    const picker = replaceUi(api, { showQuickPick: () => Promise.reject(new Error('no file should be offered')) });
+    const { messages, stop } = recordMessages(api);
+    try {
+      const pull = await run<{ outcome: string; file?: unknown }>('scrapedeck.data.pullNewRows', arg, { chooseFile: true });
+      assert.deepEqual([pull.outcome, pull.file], ['nothing-new', undefined]);
+      assert.ok(messages.some((m) => m.text.startsWith(`“${taskName}” has no data at the service yet, so there is nothing to pull.`)), JSON.stringify(messages));
+    } finally {
+      stop();
+      picker();
+    }
   });
 
   it('Remove Data… names the task as the service does (not as the caller passed it); an id the account does not have is refused unasked', async () => {

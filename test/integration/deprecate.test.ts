@@ -102,7 +102,7 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
 
   it('declining the modal sends nothing', async () => {
     const before = deprecateCalls();
-    for (const answer of [undefined, 'Cancel', 'deprecate']) {
+    for (const answer of [undefined, 'Keep the App', 'deprecate']) {
       const { outcome, modals } = await deprecate('ada/price-tracker', answer);
       assert.equal(outcome, 'declined');
       assert.equal(modals.length, 1);
@@ -129,11 +129,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal((await appNode('ada/price-tracker')).contextValue, 'app deprecatable');
   });
 
-  it('the modal says what deprecation means and offers exactly "Deprecate…" (VS Code adds its Cancel)', async () => {
+  it('the modal says what deprecation means and offers exactly "Deprecate…" and "Keep the App" (no second Cancel)', async () => {
     const { modals } = await deprecate('ada/price-tracker', undefined);
     const modal = modals[0];
     assert.ok(modal);
-    assert.deepEqual(modal.buttons, ['Deprecate…']);
+    assert.deepEqual(modal.buttons, ['Deprecate…', 'Keep the App']);
     assert.match(modal.message, /ada\/price-tracker/);
     for (const phrase of [/no longer maintained/, /leaves market search/, /releases .* rejected/, /Runs .* still allowed/, /readable/, /Supply is not cut/, /undeprecate/]) {
       assert.match(modal.detail, phrase);

@@ -164,7 +164,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     assert.doesNotMatch(tip, /Runs so far|Not run yet|Could not/);
   });
 
-  it('Stop Run asks like Remove Data and Deprecate: one action button and VS Code\'s Cancel, then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
+  it('Stop Run asks like Remove Data and Deprecate: one action button and one named way to say no (Keep Running, also Escape), then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
     const task = (rows[2] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
     await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
@@ -183,7 +183,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
       assert.equal(declined.declined, true);
       assert.equal((await statusAtService(task.taskId))?.status, 'Extracting', 'nothing sent');
-      assert.deepEqual(asked[0]?.items, ['Stop Run…'], 'one action; VS Code adds its Cancel, the one way to say no');
+      assert.deepEqual(asked[0]?.items, ['Stop Run…', 'Keep Running'], 'one action and one way to say no, named for what it keeps');
       assert.match(asked[0]?.message ?? '', new RegExp(`Stop the run of “${task.taskName}”`));
       assert.match(asked[0]?.detail ?? '', /cannot be resumed/);
 

@@ -253,7 +253,7 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     const restore = replaceUi(api, {
       showModalWarning: (message, _detail, ...items) => {
         asked.push([message, ...items]);
-        return Promise.resolve(answer === 'move' ? items[1] : undefined);
+        return Promise.resolve(answer === 'move' ? items[0] : undefined);
       },
     });
     try {
@@ -267,7 +267,7 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
       await dnd.handleDrag([b as never, c as never], two);
       const declined = await dnd.drop(target as never, two);
       assert.equal(declined?.declined, true);
-      assert.deepEqual(asked[0], [`Move 2 tasks to “${OTHER_GROUP}”?`, 'Keep Them Where They Are', 'Move 2 Tasks']);
+      assert.deepEqual(asked[0], [`Move 2 tasks to “${OTHER_GROUP}”?`, 'Move 2 Tasks', 'Keep Them Where They Are']);
       answer = 'move';
       const both = await dnd.drop(target as never, two);
       assert.deepEqual(both?.moved, [b.task.taskId, c.task.taskId]);

@@ -60,7 +60,11 @@ describe('data: which files fit a task\'s fields', () => {
     writeFileSync(empty, '');
     assert.deepEqual(await fitOf(empty, 'jsonl', fields), { kind: 'empty' });
     assert.deepEqual(await fitOf(path.join(dir, 'any.sqlite'), 'sqlite', fields), { kind: 'database' });
-    assert.deepEqual(await fitOf(same, 'csv', undefined), { kind: 'unknown' }, 'a task without rows: no word on columns');
+    assert.deepEqual(await fitOf(same, 'csv', undefined), { kind: 'unchecked', columns: ['Price', 'Title', "'=Rank"] }, 'the task\'s fields unread: the file\'s columns, said not compared');
+    assert.deepEqual(await fitOf(empty, 'jsonl', undefined), { kind: 'empty' });
+    const garbled = path.join(dir, 'garbled.jsonl');
+    writeFileSync(garbled, 'not json\n');
+    assert.deepEqual(await fitOf(garbled, 'jsonl', fields), { kind: 'unknown' });
     assert.deepEqual(compareColumns(['a'], ['a'], false), { kind: 'fits' });
   });
 });
