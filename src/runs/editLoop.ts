@@ -9,7 +9,7 @@ import type { TaskAction } from '../api/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import { formatNumber } from './runText';
 import { loopTypeText } from './loopItems';
-import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, loopQuery } from './loopUri';
+import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, type LoopAddresses } from './loopUri';
 import type { LoopFileSystem } from './loopFileSystem';
 import type { ReportFailure } from './runReport';
 
@@ -24,6 +24,7 @@ export interface EditLoopDeps {
   getClient(): ScrapedeckClient | undefined;
   accountKey(): string | undefined;
   fs: Pick<LoopFileSystem, 'prime'>;
+  addresses: Pick<LoopAddresses, 'pathFor'>;
   ui: Pick<Ui, 'showQuickPick' | 'showInformationMessage'>;
   report: ReportFailure;
   /** The spinner on the Tasks view while the loops are read. */
@@ -56,12 +57,8 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
   }
   const loop = loops.length === 1 ? loops[0] : await pickLoop(task, loops, deps.ui);
   if (loop === undefined) return undefined;
-  const uri = vscode.Uri.from({
-    scheme: LOOP_SCHEME,
-    authority: account,
-    path: `/${loopFileName(task.taskName, loopName(loop))}`,
-    query: loopQuery({ taskId: task.taskId, actionId: loop.actionId, loopType: loop.loopType }),
-  });
+  const ref = { account, taskId: task.taskId, actionId: loop.actionId, loopType: loop.loopType };
+  const uri = vscode.Uri.from({ scheme: LOOP_SCHEME, path: deps.addresses.pathFor(ref, loopFileName(task.taskName, loopName(loop))) });
   deps.fs.prime(uri, loop.loopItems);
   // The list's language before it is shown (changing it later reopens the document).
   const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), LOOP_LANGUAGE);

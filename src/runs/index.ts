@@ -24,7 +24,7 @@ import { editLoopItems, type TaskRef } from './editLoop';
 import { announceEndedRuns } from './finishNotice';
 import { LoopDiagnostics } from './loopDiagnostics';
 import { LoopFileSystem } from './loopFileSystem';
-import { LOOP_SCHEME, parseLoopRef } from './loopUri';
+import { LOOP_SCHEME, LoopAddresses } from './loopUri';
 import { duplicateTask, moveTasks, type GroupRef, type MoveOutcome, type MovingTask } from './organise';
 import { startRuns, stopRuns, type RunOutcome } from './runActions';
 import { runReporter } from './runReport';
@@ -37,6 +37,9 @@ import { saveActiveList } from './saveList';
 import { SubtaskPages } from './subtasks';
 
 const t = vscode.l10n.t;
+
+/** The workspace-state key of the list documents' paths (src/runs/loopUri.ts). */
+const LIST_ADDRESSES_KEY = 'scrapedeck.listAddresses';
 
 export interface RunsDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
@@ -71,6 +74,8 @@ export interface Runs extends RunsForViews {
   readonly poller: StatusPoller;
   readonly loops: LoopFileSystem;
   readonly diagnostics: LoopDiagnostics;
+  /** What each list document's path refers to (its address holds only the list's name). */
+  readonly addresses: LoopAddresses;
   settings(): RunSettings;
   start(tasks: readonly TaskRef[]): Promise<RunOutcome>;
   stop(tasks: readonly TaskRef[]): Promise<RunOutcome>;
@@ -111,11 +116,16 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       if (!stopped && inARow === 3) void report(error, t('Could not refresh the run statuses of the visible tasks'));
     },
   });
-  const diagnostics = new LoopDiagnostics();
+  const addresses = new LoopAddresses({
+    get: () => context.workspaceState.get(LIST_ADDRESSES_KEY),
+    set: (value) => void context.workspaceState.update(LIST_ADDRESSES_KEY, value),
+  });
+  const diagnostics = new LoopDiagnostics(addresses);
   const loops = new LoopFileSystem({
     getClient,
     accountKey,
     diagnostics,
+    addresses,
     log,
     showConflict: (theirs, mine) =>
       void vscode.commands.executeCommand('vscode.diff', theirs, mine, t('{0}: on the service ↔ yours (not saved)', mine.path.split('/').pop() ?? '')),
@@ -132,7 +142,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     names.clear();
     loops.forget();
     diagnostics.clearAll();
-    void closeOtherAccountsLists(next);
+    void closeOtherAccountsLists(next, addresses);
   };
 
   context.subscriptions.push(
@@ -162,6 +172,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     poller,
     loops,
     diagnostics,
+    addresses,
     onDidChange: changed.event,
     settings: () => settings,
     present: (taskId) => presentRun(store.get(taskId), text()),
@@ -177,13 +188,13 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     moveTasks: (tasks, target) => moveTasks(tasks, target, organiseDeps),
     start: (tasks) => startRuns(tasks, actionDeps),
     stop: (tasks) => stopRuns(tasks, actionDeps),
-    editLoop: (task, progress) => editLoopItems(task, { getClient, accountKey, fs: loops, ui, report, progress }),
+    editLoop: (task, progress) => editLoopItems(task, { getClient, accountKey, fs: loops, addresses, ui, report, progress }),
     duplicate: (task) => duplicateTask(task, organiseDeps),
     loadMoreSubtasks: (taskId) => {
       subtasks.more(taskId);
       changed.fire([taskId]);
     },
-    saveList: () => saveActiveList({ diagnostics, ui }),
+    saveList: () => saveActiveList({ diagnostics, ui, addresses }),
   };
   return { ...runs, commands: registerHandlers(context, deps.registrar, runCommands(runs)) };
 
@@ -212,9 +223,9 @@ function errorText(error: unknown): string {
 }
 
 /** Clean editors of lists of another account (or of any, signed out) close; unsaved ones stay, and cannot be saved there. */
-async function closeOtherAccountsLists(current: string | undefined): Promise<void> {
+async function closeOtherAccountsLists(current: string | undefined, addresses: LoopAddresses): Promise<void> {
   const stale: vscode.Tab[] = [];
-  const foreign = (uri: vscode.Uri) => uri.scheme === LOOP_SCHEME && parseLoopRef(uri.authority, uri.query)?.account !== current;
+  const foreign = (uri: vscode.Uri) => uri.scheme === LOOP_SCHEME && addresses.refOf(uri)?.account !== current;
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { markedProblems, parseLoopText, type LineProblem } from './loopItems';
-import { LOOP_LANGUAGE, LOOP_SCHEME, parseLoopRef } from './loopUri';
+import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses } from './loopUri';
 
 const CHECK_DELAY_MS = 250;
 
@@ -14,7 +14,7 @@ export class LoopDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly addresses: LoopAddresses) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((doc) => this.check(doc)),
       vscode.workspace.onDidChangeTextDocument((e) => this.checkSoon(e.document)),
@@ -23,7 +23,7 @@ export class LoopDiagnostics implements vscode.Disposable {
     for (const doc of vscode.workspace.textDocuments) {
       // A list VS Code restored before Scrapedeck started gets the lists' language (Edit URL List
       // gives it to the lists it opens); changing it reopens the document, which is checked then.
-      if (isList(doc) && doc.languageId !== LOOP_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, LOOP_LANGUAGE).then(undefined, () => undefined);
+      if (this.addresses.isList(doc.uri) && doc.languageId !== LOOP_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, LOOP_LANGUAGE).then(undefined, () => undefined);
       else this.check(doc);
     }
   }
@@ -79,16 +79,8 @@ export class LoopDiagnostics implements vscode.Disposable {
   }
 
   private check(doc: vscode.TextDocument): void {
-    if (!isList(doc) || doc.isClosed) return;
-    const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
-    if (ref === undefined) return;
+    const ref = this.addresses.refOf(doc.uri);
+    if (ref === undefined || ref.snapshot !== undefined || doc.isClosed) return;
     this.set(doc.uri, parseLoopText(doc.getText(), ref.loopType, vscode.l10n.t).problems);
   }
-}
-
-/** A list document of Scrapedeck (not the read-only copy shown beside a conflict). */
-function isList(doc: vscode.TextDocument): boolean {
-  if (doc.uri.scheme !== LOOP_SCHEME) return false;
-  const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
-  return ref !== undefined && ref.snapshot === undefined;
 }

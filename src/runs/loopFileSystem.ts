@@ -14,7 +14,7 @@ import type { ScrapedeckClient } from '../api/client';
 import { isApiError } from '../api/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
 import { decideSave, loopText, parseLoopText } from './loopItems';
-import { LOOP_SCHEME, loopQuery, parseLoopRef, type LoopRef } from './loopUri';
+import type { LoopAddresses, LoopRef } from './loopUri';
 import type { LoopDiagnostics } from './loopDiagnostics';
 
 const t = vscode.l10n.t;
@@ -24,6 +24,8 @@ export interface LoopFsDeps {
   /** The signed-in account's key (`accountsMenuSession(..).id`), undefined when signed out. */
   accountKey(): string | undefined;
   diagnostics: LoopDiagnostics;
+  /** What each document's path refers to. */
+  addresses: LoopAddresses;
   /** Shows the service's list (`theirs`, read-only) beside the document (`mine`). */
   showConflict(theirs: vscode.Uri, mine: vscode.Uri): void;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
@@ -153,7 +155,7 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
   }
 
   private refOf(uri: vscode.Uri): LoopRef {
-    const ref = parseLoopRef(uri.authority, uri.query);
+    const ref = this.deps.addresses.refOf(uri);
     if (ref === undefined) throw vscode.FileSystemError.FileNotFound(uri);
     return ref;
   }
@@ -186,7 +188,7 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
   private snapshotOf(ref: LoopRef, uri: vscode.Uri, items: string[]): vscode.Uri {
     const snapshot = String(this.nextSnapshot++);
     const base = fileName(uri).replace(/\.txt$/, '');
-    const copy = uri.with({ path: `/${t('{0} (on the service)', base)}.txt`, query: loopQuery({ ...ref, snapshot }) });
+    const copy = uri.with({ path: this.deps.addresses.pathFor({ ...ref, snapshot }, `${t('{0} (on the service)', base)}.txt`) });
     this.snapshots.set(copy.toString(), items);
     return copy;
   }
@@ -198,8 +200,6 @@ export function notSavedText(uri: vscode.Uri, count: number): string {
     ? t('“{0}” was not saved: 1 line needs fixing first (it is underlined); nothing was sent.', fileName(uri))
     : t('“{0}” was not saved: {1} lines need fixing first (they are underlined); nothing was sent.', fileName(uri), count);
 }
-
-export const isLoopDocument = (uri: vscode.Uri): boolean => uri.scheme === LOOP_SCHEME && parseLoopRef(uri.authority, uri.query)?.snapshot === undefined;
 
 function fileName(uri: vscode.Uri): string {
   return uri.path.split('/').pop() ?? uri.path;

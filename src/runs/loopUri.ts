@@ -1,8 +1,11 @@
 /**
- * Where a loop's document lives, without `vscode`: `scrapedeck://<account>/<task> · <loop>.txt
- * ?taskId=…&actionId=…&loopType=…`. The file name says which task and loop it is (it is the
- * editor's title); the account key (a hash, no secret) keeps a document of one account from being
- * read or saved under another; the query, parsed with zod, says what to call.
+ * Where a loop's document lives, without `vscode`: `scrapedeck:/<task> · <loop>.txt`, nothing
+ * else. VS Code puts a document's whole address in messages of its own (a save refused from the
+ * close-tab prompt reads "Unable to write file '<address>' (…)"), so the address holds no ids, no
+ * account key and no query: what each path refers to (task, loop, account) is kept here, and in
+ * the workspace's state so that editors restored after a reload still resolve. A path this does
+ * not know (another workspace's, or one forgotten) is not found: the list is opened again from
+ * its task.
  */
 import * as z from 'zod';
 
@@ -25,29 +28,82 @@ export interface LoopRef {
 }
 
 const idText = z.string().trim().min(1).max(128);
-const querySchema = z.object({
+const refSchema = z.object({
+  account: z.string().regex(/^[0-9a-f]{8,64}$/),
   taskId: idText,
   actionId: idText,
   loopType: z.string().trim().min(1).max(64),
   snapshot: z.string().regex(/^\d{1,12}$/).optional(),
 });
 
+/** Where the paths are kept between sessions (the workspace's state); what it hands back is parsed. */
+export interface AddressStore {
+  get(): unknown;
+  set(value: Record<string, LoopRef>): void;
+}
+
+/** At most this many paths are remembered (the oldest go first). */
+export const ADDRESSES_KEPT = 200;
+
 /** The file name: "<task> · <loop>.txt", with what a path cannot hold replaced. */
 export function loopFileName(taskName: string, loopName: string): string {
   return `${segment(taskName)} · ${segment(loopName)}.txt`;
 }
 
-export function loopQuery(ref: Omit<LoopRef, 'account'>): string {
-  const params = new URLSearchParams({ taskId: ref.taskId, actionId: ref.actionId, loopType: ref.loopType });
-  if (ref.snapshot !== undefined) params.set('snapshot', ref.snapshot);
-  return params.toString();
+export class LoopAddresses {
+  private readonly byPath = new Map<string, LoopRef>();
+
+  constructor(private readonly store?: AddressStore) {
+    const kept = z.record(z.string(), z.unknown()).safeParse(store?.get());
+    if (!kept.success) return;
+    for (const [path, value] of Object.entries(kept.data)) {
+      const ref = refSchema.safeParse(value);
+      if (ref.success && isListPath(path)) this.byPath.set(path, ref.data);
+    }
+  }
+
+  /** The path of a list named `fileName` ("<task> · <loop>.txt"): that name, or "<name> (2).txt" and on when another list holds it. */
+  pathFor(ref: LoopRef, fileName: string): string {
+    const base = fileName.replace(/\.txt$/, '');
+    for (let n = 1; ; n++) {
+      const path = `/${n === 1 ? base : `${base} (${n})`}.txt`;
+      const known = this.byPath.get(path);
+      if (known === undefined || sameRef(known, ref)) {
+        this.remember(path, ref);
+        return path;
+      }
+    }
+  }
+
+  /** What a document's address refers to; undefined for one Scrapedeck did not make here, or has forgotten. */
+  refOf(uri: { readonly scheme: string; readonly authority: string; readonly path: string; readonly query: string }): LoopRef | undefined {
+    if (uri.scheme !== LOOP_SCHEME || uri.authority !== '' || uri.query !== '') return undefined;
+    return this.byPath.get(uri.path);
+  }
+
+  /** A list document of Scrapedeck (not the read-only copy shown beside a conflict). */
+  isList(uri: Parameters<LoopAddresses['refOf']>[0]): boolean {
+    const ref = this.refOf(uri);
+    return ref !== undefined && ref.snapshot === undefined;
+  }
+
+  private remember(path: string, ref: LoopRef): void {
+    this.byPath.delete(path);
+    this.byPath.set(path, ref);
+    for (const oldest of this.byPath.keys()) {
+      if (this.byPath.size <= ADDRESSES_KEPT) break;
+      this.byPath.delete(oldest);
+    }
+    this.store?.set(Object.fromEntries(this.byPath));
+  }
 }
 
-/** What a document's address refers to; undefined for an address Scrapedeck did not make. */
-export function parseLoopRef(authority: string, query: string): LoopRef | undefined {
-  if (!/^[0-9a-f]{8,64}$/.test(authority)) return undefined;
-  const parsed = querySchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
-  return parsed.success ? { account: authority, ...parsed.data } : undefined;
+function sameRef(a: LoopRef, b: LoopRef): boolean {
+  return a.account === b.account && a.taskId === b.taskId && a.actionId === b.actionId && a.loopType === b.loopType && a.snapshot === b.snapshot;
+}
+
+function isListPath(path: string): boolean {
+  return /^\/[^/]{1,250}\.txt$/.test(path);
 }
 
 /** A name as one path segment: no slashes or control characters, at most 80 characters. */

@@ -8,25 +8,26 @@ import * as vscode from 'vscode';
 import type { Ui } from '../platform/ui';
 import { parseLoopText } from './loopItems';
 import type { LoopDiagnostics } from './loopDiagnostics';
-import { isLoopDocument, notSavedText } from './loopFileSystem';
-import { parseLoopRef } from './loopUri';
+import { notSavedText } from './loopFileSystem';
+import type { LoopAddresses } from './loopUri';
 
 const t = vscode.l10n.t;
 
 export interface SaveListDeps {
   diagnostics: Pick<LoopDiagnostics, 'set'>;
   ui: Pick<Ui, 'showWarningMessage'>;
+  addresses: LoopAddresses;
 }
 
 /** True when saved; false when nothing was saved (lines to fix, or VS Code's save refused). */
 export async function saveActiveList(deps: SaveListDeps): Promise<boolean> {
   const doc = vscode.window.activeTextEditor?.document;
-  if (doc === undefined || !isLoopDocument(doc.uri)) {
+  const ref = doc === undefined ? undefined : deps.addresses.refOf(doc.uri);
+  if (doc === undefined || ref === undefined || ref.snapshot !== undefined) {
     await vscode.commands.executeCommand('workbench.action.files.save');
     return false;
   }
-  const ref = parseLoopRef(doc.uri.authority, doc.uri.query);
-  const problems = ref === undefined ? [] : parseLoopText(doc.getText(), ref.loopType, t).problems;
+  const problems = parseLoopText(doc.getText(), ref.loopType, t).problems;
   if (problems.length > 0) {
     deps.diagnostics.set(doc.uri, problems);
     const show = t('Show Problems');

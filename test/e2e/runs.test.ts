@@ -138,6 +138,17 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.notification(/was not saved: 1 line needs fixing first \(it is underlined\); nothing was sent\./).waitFor();
     await wb.screenshot('runs-4b-url-list-line-to-fix');
     await wb.clearNotifications();
+    // Closing the tab and choosing Save goes through VS Code's own save, whose message quotes the
+    // document's whole address: it is the list's name and nothing more (no ids, no query).
+    await page.keyboard.press('Control+W');
+    await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button').filter({ hasText: /^Save$/ }).click();
+    const refused = wb.notification(/was not saved: 1 line needs fixing first/);
+    await refused.waitFor();
+    const said = await refused.innerText();
+    for (const id of [task.taskId, loop.actionId, 'taskId=', '?']) assert.ok(!said.includes(id), `the message holds no ${id}: ${said}`);
+    await wb.screenshot('runs-4c-url-list-close-save-refused');
+    await tab.waitFor(); // still open, still holding what was typed
+    await wb.clearNotifications();
 
     const mine = ['https://shop.example.com/e2e/1', 'https://shop.example.com/e2e/2'];
     await editor.click();

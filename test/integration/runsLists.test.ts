@@ -79,6 +79,9 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.deepEqual(kinds, severalLoops.loops.map((l) => (l.loopType === 'URLList' ? 'URL list' : 'Text list')));
     assert.equal(uri.scheme, 'scrapedeck');
     const name = uri.path.split('/').pop() ?? '';
+    // VS Code shows the whole address in its own messages: it holds the list's name and nothing else.
+    assert.equal(uri.toString(true), `scrapedeck:/${name}`);
+    assert.ok(!uri.toString().includes(severalLoops.task.taskId) && !uri.toString().includes(urlLoop.actionId), uri.toString());
     assert.ok(name.includes(severalLoops.task.taskName) && name.includes(urlLoop.name ?? urlLoop.actionId), name);
     await waitFor('the editor', () => vscode.window.activeTextEditor?.document.uri.toString() === uri?.toString());
     doc = (vscode.window.activeTextEditor as vscode.TextEditor).document;
@@ -119,8 +122,8 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
   });
 
   it('an invalid URL is marked on its line and the save sends nothing; the text stays as typed', async () => {
-    const ref = new URLSearchParams(doc.uri.query);
-    const before = await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? '');
+    const ref = api.runs.addresses.refOf(doc.uri);
+    const before = await itemsAtService(severalLoops.task.taskId, ref?.actionId ?? '');
     await setText(`https://ok.example/a\nshop.example.com/no-scheme\nhttps://ok.example/b\n`);
     await waitFor('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).length === 1);
     const [d] = vscode.languages.getDiagnostics(doc.uri);
@@ -130,11 +133,11 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.equal(await doc.save(), false);
     assert.equal(updates(), sent, 'nothing sent');
     assert.ok(doc.isDirty, 'nothing typed is lost');
-    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref.get('actionId') ?? ''), before);
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref?.actionId ?? ''), before);
   });
 
   it('Ctrl+S on a list with bad lines (Save URL List): one sentence with the document\'s name and the count, not its address; nothing sent; the lines stay underlined', async () => {
-    const ref = new URLSearchParams(doc.uri.query);
+    const ref = api.runs.addresses.refOf(doc.uri);
     await vscode.window.showTextDocument(doc);
     await setText(`https://ok.example/a\nno-scheme.example/1\nhttps://ok.example/b\nalso bad\n`);
     await waitFor('the diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 2);
@@ -151,7 +154,7 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
       [['warning', `“${name}” was not saved: 2 lines need fixing first (they are underlined); nothing was sent.`, ['Show Problems']]],
     );
     assert.ok(name.includes(severalLoops.task.taskName));
-    for (const m of messages) assert.ok(!m.text.includes('scrapedeck:') && !m.text.includes(ref.get('actionId') ?? '-') && !m.text.includes(severalLoops.task.taskId), 'no address, no ids');
+    for (const m of messages) assert.ok(!m.text.includes('scrapedeck:') && !m.text.includes(ref?.actionId ?? '-') && !m.text.includes(severalLoops.task.taskId), 'no address, no ids');
     assert.equal(updates(), sent, 'nothing sent');
     assert.ok(doc.isDirty, 'nothing typed is lost');
     assert.equal(vscode.languages.getDiagnostics(doc.uri).length, 2, 'the lines stay underlined');
@@ -171,14 +174,14 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await waitFor('no diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 0);
     assert.equal(await doc.save(), true);
     assert.equal(doc.isDirty, false);
-    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, new URLSearchParams(doc.uri.query).get('actionId') ?? ''), mine);
+    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, api.runs.addresses.refOf(doc.uri)?.actionId ?? ''), mine);
   });
 
   it('saving after someone else changed the list shows both side by side and sends nothing; saving again replaces theirs', async () => {
-    const q = new URLSearchParams(doc.uri.query);
-    const actionId = q.get('actionId') ?? '';
+    const q = api.runs.addresses.refOf(doc.uri);
+    const actionId = q?.actionId ?? '';
     const theirs = ['https://someone.example/else'];
-    await session.client('ada').updateLoopItems({ taskId: severalLoops.task.taskId, actionId, loopType: q.get('loopType') ?? '', loopItems: theirs, isAppend: false });
+    await session.client('ada').updateLoopItems({ taskId: severalLoops.task.taskId, actionId, loopType: q?.loopType ?? '', loopItems: theirs, isAppend: false });
     const mine = ['https://shop.example.com/new/1', 'https://shop.example.com/new/3'];
     await setText(`${mine.join('\n')}\n`);
     const sent = updates();

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, decideSave, isUrlList, loopText, loopTypeText, markedProblems, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
-import { loopFileName, loopQuery, parseLoopRef } from '../../src/runs/loopUri';
+import { ADDRESSES_KEPT, LoopAddresses, loopFileName, type LoopRef } from '../../src/runs/loopUri';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 
@@ -97,14 +97,45 @@ describe('runs: a list document’s address', () => {
     assert.ok(loopFileName('x'.repeat(300), 'y').length < 200);
   });
 
-  it('round-trips the query and refuses junk', () => {
-    const account = 'a'.repeat(24);
-    const ref = parseLoopRef(account, loopQuery({ taskId: 'task-1', actionId: 'act 2&x=1', loopType: 'URLList' }));
-    assert.deepEqual(ref, { account, taskId: 'task-1', actionId: 'act 2&x=1', loopType: 'URLList' });
-    assert.equal(parseLoopRef(account, loopQuery({ taskId: 't', actionId: 'a', loopType: 'URLList', snapshot: '3' }))?.snapshot, '3');
-    assert.equal(parseLoopRef('not-hex!', 'taskId=t&actionId=a&loopType=URLList'), undefined);
-    assert.equal(parseLoopRef(account, 'taskId=&actionId=a&loopType=URLList'), undefined);
-    assert.equal(parseLoopRef(account, 'actionId=a'), undefined);
-    assert.equal(parseLoopRef(account, `taskId=${'x'.repeat(200)}&actionId=a&loopType=URLList`), undefined);
+  const account = 'a'.repeat(24);
+  const ref: LoopRef = { account, taskId: 'task-1', actionId: 'act 2&x=1', loopType: 'URLList' };
+  const uri = (path: string) => ({ scheme: 'scrapedeck', authority: '', path, query: '' });
+
+  it('holds no ids, account or query: only the name, and what it refers to is kept beside it (issue 32 item 6)', () => {
+    const addresses = new LoopAddresses();
+    const path = addresses.pathFor(ref, 'Amazon prices · Start URLs.txt');
+    assert.equal(path, '/Amazon prices · Start URLs.txt');
+    assert.deepEqual(addresses.refOf(uri(path)), ref);
+    assert.ok(addresses.isList(uri(path)));
+    assert.equal(addresses.pathFor({ ...ref }, 'Amazon prices · Start URLs.txt'), path, 'the same list keeps its path');
+    // Another account's (or another loop's) list of the same name gets a number, never the first one's path.
+    assert.equal(addresses.pathFor({ ...ref, account: 'b'.repeat(24) }, 'Amazon prices · Start URLs.txt'), '/Amazon prices · Start URLs (2).txt');
+    assert.equal(addresses.pathFor({ ...ref, actionId: 'other' }, 'Amazon prices · Start URLs.txt'), '/Amazon prices · Start URLs (3).txt');
+    const copy = addresses.pathFor({ ...ref, snapshot: '1' }, 'Amazon prices · Start URLs (on the service).txt');
+    assert.equal(addresses.isList(uri(copy)), false, 'the copy beside a conflict is not a list to save');
+    // Addresses of the old shape (account as authority, ids in the query), other schemes, unknown paths: not found.
+    assert.equal(addresses.refOf({ scheme: 'scrapedeck', authority: account, path, query: '' }), undefined);
+    assert.equal(addresses.refOf({ ...uri(path), query: 'taskId=task-1&actionId=a&loopType=URLList' }), undefined);
+    assert.equal(addresses.refOf({ ...uri(path), scheme: 'file' }), undefined);
+    assert.equal(addresses.refOf(uri('/Nothing · here.txt')), undefined);
+  });
+
+  it('survives a reload through its store, which is parsed (junk is dropped), and keeps at most ADDRESSES_KEPT', () => {
+    let kept: unknown;
+    const store = { get: () => kept, set: (value: unknown) => void (kept = JSON.parse(JSON.stringify(value))) };
+    const first = new LoopAddresses(store);
+    const path = first.pathFor(ref, 'A · B.txt');
+    (kept as Record<string, unknown>)['/bad.txt'] = { account: 'not-hex!', taskId: 't', actionId: 'a', loopType: 'URLList' };
+    (kept as Record<string, unknown>)['/long.txt'] = { ...ref, taskId: 'x'.repeat(200) };
+    (kept as Record<string, unknown>)['no-slash.txt'] = ref;
+    const again = new LoopAddresses(store);
+    assert.deepEqual(again.refOf(uri(path)), ref);
+    for (const junk of ['/bad.txt', '/long.txt', 'no-slash.txt']) assert.equal(again.refOf(uri(junk)), undefined, junk);
+    assert.equal(new LoopAddresses({ get: () => 'garbage', set: () => undefined }).refOf(uri(path)), undefined);
+
+    for (let i = 0; i < ADDRESSES_KEPT + 5; i++) again.pathFor({ ...ref, taskId: `t${i}` }, `T${i} · L.txt`);
+    assert.equal(Object.keys(kept as object).length, ADDRESSES_KEPT);
+    assert.equal(again.refOf(uri(path)), undefined, 'the oldest went first');
+    assert.equal(again.refOf(uri(`/T${ADDRESSES_KEPT + 4} · L.txt`))?.taskId, `t${ADDRESSES_KEPT + 4}`);
   });
 });
