@@ -242,7 +242,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const a2 = await taskRow(api, GROUP, a.taskId);
       const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', a2, [a2, await taskRow(api, GROUP, b.taskId)])) as RunOutcome;
       assert.equal(stopped.done.length, 2);
-      assert.deepEqual(asked, ['Stop 2 runs?', 'Stop 2 Runs…']);
+      assert.deepEqual(asked, ['Stop 2 runs?', 'Stop 2 Runs…', 'Keep Them Running']);
       assert.equal(typed.asked[0]?.title, 'Stop 2 Runs (2/2)');
     } finally {
       typed.restore();

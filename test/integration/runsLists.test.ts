@@ -195,7 +195,9 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
       return diff !== undefined;
     });
     assert.ok(diff);
-    assert.match(diff.original.query, /snapshot=/);
+    assert.ok(api.runs.addresses.refOf(diff.original)?.snapshot !== undefined, 'the service\'s list is a read-only copy');
+    assert.match(diff.original.path, /\(on the service\)\.txt$/);
+    assert.equal(diff.original.query, '', 'its address holds no ids either');
     assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), `${theirs.join('\n')}\n`);
     assert.ok(doc.isDirty);
     assert.equal(await doc.save(), true, 'seen the differences, a second save replaces theirs');
