@@ -25,32 +25,44 @@ const ESLINT = bin('eslint', 'bin', 'eslint.js');
 /** @type {{name: string, status: string, passed: number, failed: number, pending: number, secs: string, note: string}[]} */
 const results = [];
 
+const bannerText = (text) => `\n${'='.repeat(78)}\n== ${text}\n${'='.repeat(78)}\n`;
+
 function banner(text) {
-  process.stdout.write(`\n${'='.repeat(78)}\n== ${text}\n${'='.repeat(78)}\n`);
+  process.stdout.write(bannerText(text));
 }
 
 /**
- * Runs one stage. `steps` are [cmd, args] run in order, stopping at the first that fails; `mocha`
- * says whether the output carries a mocha summary (which must show a passing test); `cannotRun`
- * resolves to why the stage cannot run here, or undefined.
+ * Runs one stage and adds its row to the table (rows keep the order the stages were started in,
+ * whichever ends first). `steps` are [cmd, args] run in order, stopping at the first that fails;
+ * `mocha` says whether the output carries a mocha summary (which must show a passing test);
+ * `cannotRun` resolves to why the stage cannot run here, or undefined; `buffered` holds the
+ * stage's output back and prints it whole when it ends, for a stage that runs next to another.
  */
-async function stage(name, steps, { mocha = false, cannotRun } = {}) {
-  banner(name);
+async function stage(name, steps, { mocha = false, cannotRun, buffered = false } = {}) {
+  const slot = results.length;
+  results.push(undefined);
+  const printed = [];
+  const write = (text) => (buffered ? printed.push(text) : process.stdout.write(text));
+  write(bannerText(name));
   const t = Date.now();
   const reason = cannotRun ? await cannotRun() : undefined;
   if (reason) {
-    process.stdout.write(`NOT RUN (this is not a pass): ${reason}\n`);
-    results.push({ name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) });
+    write(`NOT RUN (this is not a pass): ${reason}\n`);
+    results[slot] = { name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) };
+    if (buffered) process.stdout.write(printed.join(''));
     return;
   }
   const capture = [];
   let code = 0;
   for (const [cmd, args] of steps) {
-    process.stdout.write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}\n`);
-    code = await run(cmd, args, { cwd: ROOT, capture });
+    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}\n`);
+    const from = capture.length;
+    code = await run(cmd, args, { cwd: ROOT, capture, quiet: buffered });
+    if (buffered) printed.push(...capture.slice(from));
     if (code !== 0) break;
   }
-  results.push({ name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) });
+  results[slot] = { name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) };
+  if (buffered) process.stdout.write(`${printed.join('')}(${name}: ${seconds(t)} s, run next to the stages after it)\n`);
 }
 
 /** Installs (once, before the first stage that needs it) chromium and the test VS Code. */
@@ -79,7 +91,9 @@ async function main() {
   const missing = await installVscode();
   process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
-  await stage('lint', [[NODE, [ESLINT, '.']]]);
+  // Lint runs next to the type-check and the build (each mostly one core's work; the machine has
+  // two), its output held back and printed whole when it ends.
+  const lint = stage('lint', [[NODE, [ESLINT, '.']]], { buffered: true });
   // One type-check: tsc emits the compiled tests (out/) as it checks, so no stage compiles again.
   // It emits despite type errors, which fail this stage; the tests still run.
   const stale = pruneStaleOutputs();
@@ -90,6 +104,8 @@ async function main() {
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
+  // The tiers below measure waits and timing on a busy machine: they start once lint is done.
+  await lint;
   await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true });
   await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];

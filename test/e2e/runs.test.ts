@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Loop {
   actionId: string;
@@ -212,9 +212,11 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     }
     const input = wb.quickInput().locator('.quick-input-box input');
     await input.waitFor();
-    const until = Date.now() + 30_000;
-    while (!/ run \d{19}\.csv$/.test(await input.inputValue()) && Date.now() < until) await page.waitForTimeout(100);
-    const offered = await input.inputValue();
+    // The box fills in the offered name a moment after it opens; the assertion says what it offered instead.
+    const offered = await waitUntil('the save box to offer a file named after the run', async () => {
+      const value = await input.inputValue();
+      return / run \d{19}\.csv$/.test(value) ? value : undefined;
+    }, { timeoutMs: 30_000 }).catch(() => input.inputValue());
     assert.match(offered, / run \d{19}\.csv$/, 'the file is named after the run');
     await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}this-run.jsonl`);
     await wb.screenshot('runs-10-save-this-run');

@@ -229,13 +229,17 @@ export class Workbench {
   /**
    * Right-clicks a tree row until its context menu shows `item`, and returns that item. A tree that
    * redraws (health arriving after sign-in, a run's state) can swallow the right-click, leaving no
-   * menu: close whatever opened and click again.
+   * menu, or draw the row's group again collapsed, taking the row away: close whatever opened,
+   * expand the row's parent again (as found on the first try) and click again.
    */
   async openContextMenu(row: Locator, item: string): Promise<Locator> {
     const menuItem = this.page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: item }).first();
+    let parent: Locator | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (parent !== undefined && !(await row.isVisible().catch(() => false))) await this.expand(parent, row);
         await this.reveal(row);
+        parent ??= await this.parentRow(row);
         await row.click({ button: 'right', timeout: 10_000 });
         await menuItem.waitFor({ timeout: 5_000 });
         return menuItem;
@@ -244,6 +248,33 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
       }
     }
+  }
+
+  /**
+   * The row one level above `row` in its tree (a task's group, or "Needs attention"), as a locator
+   * that finds it again after a redraw: by the first part of its accessible label (its name; what
+   * follows ", " changes as counts and states arrive). Undefined for a top-level row or one not drawn.
+   */
+  async parentRow(row: Locator): Promise<Locator | undefined> {
+    const label = await row.evaluate((el) => {
+      const level = Number(el.getAttribute('aria-level'));
+      const index = Number(el.getAttribute('data-index'));
+      if (!(level > 1) || !Number.isFinite(index)) return undefined;
+      let parentLabel: string | undefined;
+      let parentIndex = -1;
+      for (const r of Array.from(el.parentElement?.children ?? []) as (typeof el)[]) {
+        const i = Number(r.getAttribute('data-index'));
+        if (i < index && i > parentIndex && Number(r.getAttribute('aria-level')) === level - 1) {
+          parentIndex = i;
+          parentLabel = r.getAttribute('aria-label') ?? undefined;
+        }
+      }
+      return parentLabel;
+    }, undefined, { timeout: 5_000 }).catch(() => undefined);
+    if (!label) return undefined;
+    const name = (label.split(', ')[0] ?? label).replace(/["\\]/g, '\\$&');
+    // Rows of the list itself, not the sticky header's copy of a parent scrolled past.
+    return this.page.locator(`.part.sidebar .monaco-list-rows > .monaco-list-row[aria-label="${name}"], .part.sidebar .monaco-list-rows > .monaco-list-row[aria-label^="${name}, "]`).first();
   }
 
   /** Opens a row's context menu and chooses `item`. */

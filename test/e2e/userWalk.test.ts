@@ -14,7 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/dates';
 import { safeFileName } from '../../src/data/rowFormats';
-import { Workbench, e2e, launch, sandboxInfo, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
 
 interface Group {
   taskGroupId: string;
@@ -30,23 +30,8 @@ interface WeekRecord {
   weekEndDate: string | null;
 }
 
-async function call<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${info.baseUrl}${pathAndQuery}`, {
-      method,
-      headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // The sandbox's 20 requests a second are shared with the extension: wait as told.
-    if (res.status === 429 && attempt < 10) {
-      await res.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 1000 * Math.max(0.2, Number(res.headers.get('retry-after') ?? '1'))));
-      continue;
-    }
-    assert.equal(res.status, 200, `${method} ${pathAndQuery}: ${res.status}`);
-    return ((await res.json()) as { data: T }).data;
-  }
-}
+/** The sandbox asked with the account's key (support.ts waits out a 429 through the one wait). */
+const call = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
 
 /** What a week bucket's label must say: the days of it inside the query, written out here, not by the code under test. */
 function expectedWeekLabel(r: WeekRecord, start: string, end: string): string {
@@ -56,14 +41,12 @@ function expectedWeekLabel(r: WeekRecord, start: string, end: string): string {
   return `${r.dayKey} (${from === to ? shortDay(from) : `${shortDay(from)} – ${shortDay(to)}`})`;
 }
 
-/** Polls `check` until it holds or `timeoutMs` passes; says which. Steps screenshot either way, then assert. */
+/**
+ * Waits (through the one wait, waitUntil) until `check` holds or `timeoutMs` passes, and says
+ * which: steps screenshot either way, then assert.
+ */
 async function settled(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return waitUntil('a step\'s state', async () => (await check()) || undefined, { timeoutMs }).then(() => true, () => false);
 }
 
 describe('User walk: counts, run state, week labels, tab titles (real workbench, issue 32)', function () {
@@ -228,7 +211,8 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.webview().locator('#run').waitFor();
     // The page names the query on screen once it has its state: give it that moment.
     await settled(async () => (await wb.webview().locator('#subtitle').innerText()).trim() !== '', 15_000);
-    await page.waitForTimeout(1500);
+    // The host names the tab once the page has said what it shows: wait for that name, not for time.
+    await settled(async () => (await tabLabels()).some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), 15_000);
     await shot('walk-05-group-analytics-tab');
     const labels = await tabLabels();
     assert.ok(labels.some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), `tabs: ${labels.join(' | ')}`);

@@ -19,7 +19,8 @@ interface AxeViolation {
 /** "color-contrast (serious): Elements must meet … at #run: Fix any of …" for each serious or critical violation. */
 export async function axeProblems(p: AnalyticsPage, where: string): Promise<string[]> {
   source ??= readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
-  await p.page.evaluate(source);
+  // Once per document: compiling axe's 500 KB again for each check of the same page cost a second.
+  if (!(await p.page.evaluate(() => 'axe' in globalThis))) await p.page.evaluate(source);
   const violations = await p.page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
     const result = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });

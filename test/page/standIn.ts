@@ -1,9 +1,34 @@
 /**
- * The one stand-in host hook of the page suites: the server and browser start once per suite, and
- * every page a test opens through it is closed after that test, whatever the test did.
+ * The one stand-in host hook of the page suites: the server and browser start once for the whole
+ * page tier (the first suite that needs them starts them, the root hook in rootHooks.ts closes
+ * them), and every page a test opens through it is closed after that test, whatever the test did.
+ * Each page has a browser context of its own (AnalyticsPage.open), so sharing the browser shares
+ * no cookies, storage or state between tests; a Chromium per file cost seconds each.
  */
 import { AnalyticsPage, startStandIn, type StandIn } from './harness';
 import { openInitialised } from './flows';
+
+let shared: Promise<StandIn> | undefined;
+
+/** The tier's stand-in, started on first use; a start that failed is tried again by the next suite. */
+export function sharedStandIn(): Promise<StandIn> {
+  if (shared === undefined) {
+    const starting = startStandIn();
+    shared = starting;
+    starting.catch(() => {
+      if (shared === starting) shared = undefined;
+    });
+  }
+  return shared;
+}
+
+/** Closes the tier's stand-in, if one started (the root hook's afterAll). */
+export async function closeSharedStandIn(): Promise<void> {
+  const closing = shared;
+  shared = undefined;
+  const running = await closing?.catch(() => undefined);
+  await running?.close();
+}
 
 export interface SuiteHost {
   /** The running stand-in (valid inside tests and hooks). */
@@ -21,9 +46,9 @@ export function useStandIn(): SuiteHost {
     pages.push(p);
     return p;
   };
-  before(async () => { running = await startStandIn(); });
+  before(async () => { running = await sharedStandIn(); });
   afterEach(async () => { await Promise.all(pages.splice(0).map((p) => p.close())); });
-  after(async () => { await running?.close(); });
+  after(() => { running = undefined; });
   return {
     get standIn(): StandIn {
       if (!running) throw new Error('the stand-in host is not running (use it inside tests and hooks)');
