@@ -63,7 +63,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     const fields = await taskFields(task, deps);
     // No rows at all: no file to ask for (none could be said to fit), and nothing to pull.
     if (fields === 'no-rows') {
-      void ui.showInformationMessage(t('“{0}” has no data at the service yet, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
+      void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
       return { outcome: 'nothing-new', rows: 0 };
     }
     target = await chooseAppendTarget(task, deps.ui, fields);

@@ -46,7 +46,7 @@ export async function removeData(task: TaskRef, deps: DataDeps, docs: PreviewDoc
     action: t('Remove Data…'),
     keep: t('Keep the Data'),
     typed: {
-      title: t('Remove All Data of “{0}”', plainText(serviceName)),
+      title: t('Remove All Data of “{0}” (2/2)', plainText(serviceName)),
       prompt: t('Type the task name, {0}, to remove its data for good.', name),
       expected: name,
       mismatch: t('Type “{0}” exactly (it cannot be undone).', name),

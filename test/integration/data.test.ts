@@ -284,7 +284,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     try {
       const pull = await run<{ outcome: string; file?: unknown }>('scrapedeck.data.pullNewRows', arg, { chooseFile: true });
       assert.deepEqual([pull.outcome, pull.file], ['nothing-new', undefined]);
-      assert.ok(messages.some((m) => m.text.startsWith(`“${taskName}” has no data at the service yet, so there is nothing to pull.`)), JSON.stringify(messages));
+      assert.ok(messages.some((m) => m.text.startsWith(`“${taskName}” holds no data at the service, so there is nothing to pull.`)), JSON.stringify(messages));
     } finally {
       stop();
       picker();
