@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { revealRow } from './sideBarTree';
-import { UI_TIMEOUT, until } from './waits';
+import { UI_TIMEOUT, until, waitUntil } from './waits';
 
 export interface RunFolders {
   dir: string;
@@ -338,6 +338,20 @@ export class Workbench {
     await input.fill(text);
     await input.press('Enter');
     await widget.locator('.quick-input-title').filter({ hasText: title }).waitFor({ state: 'hidden' });
+  }
+
+  /**
+   * Picks the open quick pick's item with this label as a keyboard user does: types it (the list
+   * narrows to it), waits until it is the active row, and presses Enter. A click can miss a list
+   * that is drawn again while the picker settles (Playwright then waits on a row that is never
+   * "stable"); Enter takes whatever row is active.
+   */
+  async pickItem(label: string): Promise<void> {
+    const box = this.quickInput().locator('.quick-input-box input');
+    await box.fill(label);
+    const active = this.quickInput().locator('.quick-input-list .monaco-list-row.focused');
+    await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label));
+    await box.press('Enter');
   }
 
   /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */

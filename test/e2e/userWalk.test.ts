@@ -236,8 +236,7 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await previewTab.waitFor();
     await wb.clearNotifications();
     await wb.runCommand('Scrapedeck: Switch Account…');
-    const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Sign In with API Key' }).first();
-    await pick.click();
+    await wb.pickItem('Sign In with API Key');
     await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', fiona.apiKey);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
     await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
