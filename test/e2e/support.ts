@@ -343,15 +343,25 @@ export class Workbench {
   /**
    * Picks the open quick pick's item with this label as a keyboard user does: types it (the list
    * narrows to it), waits until it is the active row, and presses Enter. A click can miss a list
-   * that is drawn again while the picker settles (Playwright then waits on a row that is never
-   * "stable"); Enter takes whatever row is active.
+   * that is drawn again while the picker settles; Enter takes whatever row is active. A picker can
+   * also close when an editor or webview finishing its load takes the focus (a Markdown preview
+   * does): `reopen` opens it again, at most twice.
    */
-  async pickItem(label: string): Promise<void> {
+  async pickItem(label: string, reopen?: () => Promise<void>): Promise<void> {
     const box = this.quickInput().locator('.quick-input-box input');
-    await box.fill(label);
     const active = this.quickInput().locator('.quick-input-list .monaco-list-row.focused');
-    await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label));
-    await box.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await box.fill(label, { timeout: 10_000 });
+        await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label), { timeoutMs: 15_000 });
+        await box.press('Enter', { timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (reopen === undefined || attempt >= 3) throw error;
+        await this.page.keyboard.press('Escape');
+        await reopen();
+      }
+    }
   }
 
   /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */

@@ -235,8 +235,10 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     const previewTab = page.locator('.tabs-container .tab').filter({ hasText: `${safeFileName(withRows.taskName)}.md` }).first();
     await previewTab.waitFor();
     await wb.clearNotifications();
-    await wb.runCommand('Scrapedeck: Switch Account…');
-    await wb.pickItem('Sign In with API Key');
+    const switchAccount = () => wb.runCommand('Scrapedeck: Switch Account…');
+    await switchAccount();
+    // The preview's webview may take the focus as it finishes loading, closing the picker: open it again then.
+    await wb.pickItem('Sign In with API Key', switchAccount);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', fiona.apiKey);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
     await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
