@@ -79,8 +79,8 @@ export class LoopDiagnostics implements vscode.Disposable {
   }
 
   private check(doc: vscode.TextDocument): void {
-    const ref = this.addresses.refOf(doc.uri);
-    if (ref === undefined || ref.snapshot !== undefined || doc.isClosed) return;
+    const ref = this.addresses.listRef(doc.uri);
+    if (ref === undefined || doc.isClosed) return;
     this.set(doc.uri, parseLoopText(doc.getText(), ref.loopType, vscode.l10n.t).problems);
   }
 }

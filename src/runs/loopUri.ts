@@ -81,10 +81,14 @@ export class LoopAddresses {
     return this.byPath.get(uri.path);
   }
 
-  /** A list document of Scrapedeck (not the read-only copy shown beside a conflict). */
-  isList(uri: Parameters<LoopAddresses['refOf']>[0]): boolean {
+  /** What a list document of Scrapedeck refers to; undefined for anything else, the read-only copy shown beside a conflict included. */
+  listRef(uri: Parameters<LoopAddresses['refOf']>[0]): LoopRef | undefined {
     const ref = this.refOf(uri);
-    return ref !== undefined && ref.snapshot === undefined;
+    return ref?.snapshot === undefined ? ref : undefined;
+  }
+
+  isList(uri: Parameters<LoopAddresses['refOf']>[0]): boolean {
+    return this.listRef(uri) !== undefined;
   }
 
   private remember(path: string, ref: LoopRef): void {

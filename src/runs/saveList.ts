@@ -22,8 +22,8 @@ export interface SaveListDeps {
 /** True when saved; false when nothing was saved (lines to fix, or VS Code's save refused). */
 export async function saveActiveList(deps: SaveListDeps): Promise<boolean> {
   const doc = vscode.window.activeTextEditor?.document;
-  const ref = doc === undefined ? undefined : deps.addresses.refOf(doc.uri);
-  if (doc === undefined || ref === undefined || ref.snapshot !== undefined) {
+  const ref = doc === undefined ? undefined : deps.addresses.listRef(doc.uri);
+  if (doc === undefined || ref === undefined) {
     await vscode.commands.executeCommand('workbench.action.files.save');
     return false;
   }
