@@ -92,10 +92,14 @@ async function main() {
     log('--smoke drives VS Code in the browser; it cannot be combined with --desktop.');
     return 2;
   }
+  // The test VS Code installs beside npm ci, the build and the package (on a cold machine it is
+  // minutes of compiling code-server's native modules; npm ci is mostly waiting on the registry).
+  const vscodeReady = desktop ? undefined : phase('VS Code (chromium, Node 24, code-server when needed)', () => ensureVscode());
+  vscodeReady?.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
   await phase('dependencies (npm ci when needed)', () => ensureDeps('demo'));
-  if (!desktop) await phase('VS Code (chromium, Node 24, code-server when needed)', () => ensureVscode());
   await phase('build', () => build());
   const vsix = await phase('package .vsix', () => packageVsix());
+  await vscodeReady;
   log(`packaged ${path.relative(ROOT, vsix)} (${seconds(t0)} s)`);
 
   const run = createRunFolder('demo');

@@ -52,6 +52,8 @@ mkdir -p "$CACHE/cs"
   source "$HERE/lib/clean-npm-env.sh"
   export PATH="$CACHE/node24/bin:$PATH"
   export npm_config_nodedir="$CACHE/node24"
+  # node-gyp compiles each native module with one make job unless told; the machine may have more cores.
+  export JOBS=max
   # npm's own entry point from Node 24's tarball is not always present: use the machine's npm under Node 24.
   npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" >/dev/null
 )

@@ -83,12 +83,13 @@ async function chromiumMissing() {
 
 async function main() {
   const t0 = Date.now();
-  banner('dependencies');
-  await ensureDeps('npm test');
   // Before any stage: the page tests need chromium, which arrives with the test VS Code's install.
-  banner('test VS Code (chromium, Node 24, code-server; installed once into the cache)');
+  // It installs beside npm ci (a cold install is minutes of compiling; npm ci mostly waits on the network).
+  banner('dependencies and the test VS Code (chromium, Node 24, code-server; installed once into the cache)');
   const ti = Date.now();
-  const missing = await installVscode();
+  const vscodeReady = installVscode();
+  await ensureDeps('npm test');
+  const missing = await vscodeReady;
   process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
   // Lint runs next to the type-check and the build (each mostly one core's work; the machine has
