@@ -24,6 +24,8 @@ const ESLINT = bin('eslint', 'bin', 'eslint.js');
 
 /** @type {{name: string, status: string, passed: number, failed: number, pending: number, secs: string, note: string}[]} */
 const results = [];
+/** `npm test -- --serial`: one stage at a time (each stage's own time, on a machine shared with nothing of this run). */
+const serial = process.argv.slice(2).includes('--serial');
 
 const bannerText = (text) => `\n${'='.repeat(78)}\n== ${text}\n${'='.repeat(78)}\n`;
 
@@ -107,12 +109,21 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // The tiers below measure waits and timing on a busy machine: they start once lint is done.
   await lint;
-  await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true });
-  await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
+  // Two lanes: the unit and page tiers (node and a bare Chromium) beside the three that drive a
+  // real VS Code. Each tier spends much of its time waiting (on the sandbox's rate limit, on the
+  // workbench), so the two lanes share the machine's cores rather than wait for each other. The
+  // first lane's output is held back and printed whole as each of its stages ends.
+  const apart = serial ? {} : { buffered: true };
+  const withoutVscode = (async () => {
+    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+    await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
+  })();
+  if (serial) await withoutVscode;
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
   await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   await stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
+  await withoutVscode;
 
   banner(`summary (${seconds(t0)} s)`);
   const pad = (s, n) => String(s).padEnd(n);

@@ -41,7 +41,9 @@ async function main() {
   mkdirSync(ARTIFACTS, { recursive: true });
   log(`run folder ${path.relative(ROOT, runDir.dir)}`);
 
-  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log') });
+  // Runs take 20 s instead of the sandbox's 30: a run left alone (runs R3) is watched from queued
+  // to finished, and 20 s still leaves a started run (R1) time to be asked, kept and stopped.
+  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--run-seconds', '20'] });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
 

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readMcpArgs, readMcpEnv } from '../../src/agents/mcpEnv';
@@ -193,18 +193,14 @@ describe('agents: the bundled dist/mcp.js runs without node_modules', function (
   });
 });
 
-/** Builds dist/ (the real esbuild.mjs) when dist/mcp.js is missing or older than its sources. */
+/**
+ * Builds dist/ (the real esbuild.mjs) unless its stamp says it holds these sources: the build is
+ * by content, not by file times, so a bundle that another tier runs beside this one (npm test's
+ * lanes) is never rewritten under it when only the files' times changed.
+ */
 function ensureBuilt(): void {
-  const bundle = path.join(ROOT, 'dist', 'mcp.js');
-  const newest = Math.max(...['src/agents', 'src/api', 'src/mcp.ts'].flatMap((p) => mtimes(path.join(ROOT, p))));
-  if (existsSync(bundle) && existsSync(path.join(ROOT, 'dist', 'undici.js')) && statSync(bundle).mtimeMs >= newest) return;
-  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--if-changed'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.status, 0, `esbuild: ${r.stderr}`);
-}
-
-function mtimes(p: string): number[] {
-  const s = statSync(p);
-  return s.isDirectory() ? readdirSync(p).flatMap((n) => mtimes(path.join(p, n))) : [s.mtimeMs];
 }
 
 describe('agents: the MCP server’s arguments', () => {
