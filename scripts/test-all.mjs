@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: everything, in order — lint, type-check (which compiles the tests once), build (the
-// production bundle, once: reused when its sources did not change), unit tests, page tests, the
-// integration suite inside a real VS Code (in English, then in German), the end-to-end journey
-// (packaged once: the .vsix is reused when its sources did not change). Every stage runs even
+// `npm test`: everything — lint, type-check (which compiles the tests once), build (the
+// production bundle, once: reused when its sources did not change), then two lanes side by side:
+// unit tests and page tests; the integration suite inside a real VS Code (in English, then in
+// German) and the end-to-end journey (packaged once: the .vsix is reused when its sources did not
+// change). `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
 //
