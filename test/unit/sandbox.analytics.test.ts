@@ -205,14 +205,13 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     });
   }
 
-  it('the Enterprise account has 10,000+ Day rows in the three-month window, and queries stay fast', async () => {
+  // How fast such pages come is the client bench's figure (every page of a 10,000-row result), not a test's.
+  it('the Enterprise account has 10,000+ Day rows in the three-month window, and its last page answers', async () => {
     const key = sb.account('Enterprise').apiKey;
-    const started = performance.now();
     const first = await query(key, { start: earliestStart(TODAY), end: TODAY, pageSize: 100 });
     assert.ok(first.total >= 10_000, String(first.total));
     const last = await query(key, { start: earliestStart(TODAY), end: TODAY, pageSize: 100, page: Math.ceil(first.total / 100) });
     assert.ok(last.data.length > 0);
-    assert.ok(performance.now() - started < 1000, 'two pages of a 10,000-row result well under a second');
   });
 
   it('a day\'s records do not depend on when the sandbox started, and a sandbox that outlives midnight serves the new day', async () => {
