@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
 import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
+import { isPlainJson } from './plainJson';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
 // playwright-core does not survive bundling (it reads its own package.json from disk).
@@ -183,7 +184,11 @@ export class AnalyticsPage {
    * that follows could read the previous result's DOM on a busy machine.
    */
   async send(message: unknown): Promise<void> {
-    await this.page.evaluate(async (m) => {
+    // A message JSON carries exactly goes over as one string (see isPlainJson); the page posts
+    // the object it parses from it, so the listeners see the same message either way.
+    const arg = isPlainJson(message) ? { json: JSON.stringify(message) } : { value: message };
+    await this.page.evaluate(async ({ json, value }) => {
+      const m: unknown = json === undefined ? value : JSON.parse(json);
       type W = {
         postMessage(v: unknown, o: string): void;
         addEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
@@ -205,7 +210,7 @@ export class AnalyticsPage {
       w.postMessage(sentinel, '*');
       await handled;
       await new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
-    }, message);
+    }, arg as { json?: string; value?: unknown });
   }
 
   async posted(): Promise<Posted[]> {
