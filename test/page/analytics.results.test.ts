@@ -31,7 +31,7 @@ describe('analytics page: results', function () {
     type Cell = { textContent: string | null; className: string; getAttribute(name: string): string | null };
     const cellsOf = (page: AnalyticsPage): Promise<Cells> => page.page.$$eval('table.records tbody tr:not(.spacer)', (trs) =>
       trs.map((tr) => Array.from((tr as unknown as { cells: ArrayLike<Cell> }).cells, (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`)));
-    /** The same result on a brand-new page: nothing there to reuse. */
+    /** The same result on a brand-new document (a reused tab navigates afresh): nothing there to reuse. */
     const reference = async (result: AnalyticsRecord[]): Promise<Cells> => {
       const fresh = await host.open();
       try {

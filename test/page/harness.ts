@@ -9,9 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
 import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
+import { isPlainJson } from './plainJson';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
 // playwright-core does not survive bundling (it reads its own package.json from disk).
@@ -72,10 +73,22 @@ export function germanPageStrings(): Record<string, string> {
 export interface StandIn {
   origin: string;
   browser: Browser;
+  /**
+   * Tabs closed by AnalyticsPage.close and kept for the next open (startStandIn's reusePages);
+   * undefined when every page gets a browser context of its own.
+   */
+  spare?: Page[];
   close(): Promise<void>;
 }
 
-export async function startStandIn(): Promise<StandIn> {
+/**
+ * `reusePages`: a closed page's tab is kept and navigated afresh by the next open instead of a
+ * new browser context (a new renderer process) for each. The page keeps nothing across that
+ * navigation: it uses no cookies or web storage, and its setState lives in the document. A page
+ * opened with an init script or an exposed function (vsState, toHost) is never reused.
+ * The page tier reuses; the benchmarks, which time cold pages, do not.
+ */
+export async function startStandIn(options: { reusePages?: boolean } = {}): Promise<StandIn> {
   const root = repoRoot();
   if (!existsSync(join(root, 'dist/webview/analytics.js'))) throw new Error('dist/webview/analytics.js is missing: run `npm run build`');
   const server: Server = createServer((req, res) => {
@@ -110,6 +123,7 @@ export async function startStandIn(): Promise<StandIn> {
   return {
     origin: `http://127.0.0.1:${port}`,
     browser,
+    spare: options.reusePages ? [] : undefined,
     async close() {
       await browser.close().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -133,18 +147,26 @@ export interface PageGlobals {
 /** One page on the stand-in host, with what it posted and every page error it raised. */
 export class AnalyticsPage {
   readonly errors: string[] = [];
+  private closed = false;
+  private readonly onPageError = (e: Error): void => { this.errors.push(`pageerror: ${e.message}`); };
+  private readonly onConsole = (m: ConsoleMessage): void => {
+    if (m.type() === 'error') this.errors.push(`console: ${m.text()}`);
+  };
 
-  private constructor(readonly page: Page) {
-    page.on('pageerror', (e) => this.errors.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') this.errors.push(`console: ${m.text()}`);
-    });
+  /** `spare`: where close() puts the tab for the next open (undefined: close() closes it). */
+  private constructor(readonly page: Page, private readonly spare: Page[] | undefined) {
+    page.on('pageerror', this.onPageError);
+    page.on('console', this.onConsole);
   }
 
   /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
   static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void; lang?: string; l10n?: 'de' | 'garbled' | 'wrong' } = {}): Promise<AnalyticsPage> {
-    const page = await standIn.browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
-    const p = new AnalyticsPage(page);
+    const viewport = { width: options.width ?? 1280, height: options.height ?? 900 };
+    const reusable = standIn.spare !== undefined && options.toHost === undefined && options.vsState === undefined;
+    const kept = reusable ? standIn.spare?.pop() : undefined;
+    if (kept) await kept.setViewportSize(viewport);
+    const page = kept ?? await standIn.browser.newPage({ viewport });
+    const p = new AnalyticsPage(page, reusable ? standIn.spare : undefined);
     if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
       await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
@@ -162,7 +184,11 @@ export class AnalyticsPage {
    * that follows could read the previous result's DOM on a busy machine.
    */
   async send(message: unknown): Promise<void> {
-    await this.page.evaluate(async (m) => {
+    // A message JSON carries exactly goes over as one string (see isPlainJson); the page posts
+    // the object it parses from it, so the listeners see the same message either way.
+    const arg = isPlainJson(message) ? { json: JSON.stringify(message) } : { value: message };
+    await this.page.evaluate(async ({ json, value }) => {
+      const m: unknown = json === undefined ? value : JSON.parse(json);
       type W = {
         postMessage(v: unknown, o: string): void;
         addEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
@@ -184,7 +210,7 @@ export class AnalyticsPage {
       w.postMessage(sentinel, '*');
       await handled;
       await new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
-    }, message);
+    }, arg as { json?: string; value?: unknown });
   }
 
   async posted(): Promise<Posted[]> {
@@ -218,7 +244,26 @@ export class AnalyticsPage {
     return (await this.page.locator(selector).innerText()).trim();
   }
 
+  /**
+   * Closes the page; a reusable one (see startStandIn) leaves its document for about:blank and
+   * waits in `spare` for the next open, with this page's listeners gone and the mouse back at
+   * 0,0 where a new tab has it. A tab that fails any of that is closed instead.
+   */
   async close(): Promise<void> {
+    if (this.closed) return; // a second close must not put the tab in `spare` twice
+    this.closed = true;
+    this.page.off('pageerror', this.onPageError);
+    this.page.off('console', this.onConsole);
+    if (this.spare && !this.page.isClosed()) {
+      try {
+        await this.page.goto('about:blank');
+        await this.page.mouse.move(0, 0);
+        this.spare.push(this.page);
+        return;
+      } catch {
+        // fall through: closed below
+      }
+    }
     await this.page.close().catch(() => undefined);
   }
 }

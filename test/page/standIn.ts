@@ -2,8 +2,10 @@
  * The one stand-in host hook of the page suites: the server and browser start once for the whole
  * page tier (the first suite that needs them starts them, the root hook in rootHooks.ts closes
  * them), and every page a test opens through it is closed after that test, whatever the test did.
- * Each page has a browser context of its own (AnalyticsPage.open), so sharing the browser shares
- * no cookies, storage or state between tests; a Chromium per file cost seconds each.
+ * A closed page's tab is navigated afresh for the next test (startStandIn's reusePages): a new
+ * document, with nothing of the last one (the page keeps no cookies or web storage; its setState
+ * lives in the document), for a fraction of a new browser context's cost. A Chromium per file
+ * cost seconds each.
  */
 import { AnalyticsPage, startStandIn, type StandIn } from './harness';
 import { openInitialised } from './flows';
@@ -13,7 +15,7 @@ let shared: Promise<StandIn> | undefined;
 /** The tier's stand-in, started on first use; a start that failed is tried again by the next suite. */
 export function sharedStandIn(): Promise<StandIn> {
   if (shared === undefined) {
-    const starting = startStandIn();
+    const starting = startStandIn({ reusePages: true });
     shared = starting;
     starting.catch(() => {
       if (shared === starting) shared = undefined;
