@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything — lint, type-check (which compiles the tests once), build (the
-// production bundle, once: reused when its sources did not change), then two lanes side by side:
-// unit tests, page tests and the integration suite inside a real VS Code (in English, then in
-// German) in one; the end-to-end journey (packaged once: the .vsix is reused when its sources did
-// not change) in the other. `--serial` runs one stage at a time. Every stage runs even
+// production bundle, once: reused when its sources did not change), the unit tests beside the
+// integration suite inside a real VS Code (in English, then in German), then the page tests, then
+// the end-to-end journey (packaged once: the .vsix is reused when its sources did not change).
+// `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
 //
@@ -110,25 +110,26 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // The tiers below measure waits and timing on a busy machine: they start once lint is done.
   await lint;
-  // Two lanes: the end-to-end journey (the longest tier, mostly waiting on the workbench and the
-  // sandbox's run clock) beside the other four (unit, page, integration, German, which wait on the
-  // sandbox's rate limit and the browser). They share the machine's cores rather than queue. The
-  // journey's output streams; the other lane's is held back and printed whole as each stage ends.
+  // The unit tier beside the integration suite and its German run: the unit tier waits mostly on
+  // the sandbox's rate limit, the integration suite drives VS Code through its API, and neither
+  // clicks. The page tier and the end-to-end journey then run alone: they drive a browser by
+  // pointer and keyboard, where a machine busy with another tier loses drops and hovers (seen:
+  // a drag onto a group never dropped, with the journey beside the page tier).
   const apart = serial ? {} : { buffered: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
-  const others = async () => {
-    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
-    await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
-    await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
-    await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode, ...apart });
+  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+  const integration = async () => {
+    await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
+    await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   };
-  const e2e = () => stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
   if (serial) {
-    await others();
-    await e2e();
+    await unit();
+    await integration();
   } else {
-    await Promise.all([others(), e2e()]);
+    await Promise.all([unit(), integration()]);
   }
+  await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
+  await stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
 
   banner(`summary (${seconds(t0)} s)`);
   const pad = (s, n) => String(s).padEnd(n);

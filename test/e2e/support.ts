@@ -143,6 +143,8 @@ export class Workbench {
 
   /** Signs in from the Tasks view's welcome with a username and password, then clears the toast. */
   async signInWithPassword(username: string, password: string): Promise<void> {
+    // From the welcome, whatever the spec before left (its own clean-up may have failed with it).
+    await this.signedOut();
     await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).click();
     await this.answerInput('Sign In to Scrapedeck (1/2)', username);
     await this.answerInput('Sign In to Scrapedeck (2/2)', password);
@@ -152,7 +154,7 @@ export class Workbench {
 
   /** Signs in from the Tasks view's welcome with an API key and the account's label. */
   async signInWithApiKey(apiKey: string, label: string): Promise<void> {
-    await this.openScrapedeck();
+    await this.signedOut(); // from the welcome, as signInWithPassword
     await this.clearNotifications();
     await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
     await this.answerInput('Sign In to Scrapedeck with an API Key (1/2)', apiKey);
@@ -361,6 +363,24 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
         await reopen();
       }
+    }
+  }
+
+  /**
+   * Drags `source` onto `target` until `done` shows, at most three times. Under load a drop can be
+   * lost: the drag then never ends, and the page takes no key or click until it does, so a lost
+   * one is ended (button up, Escape) before the next try. `done` must be what the drop does.
+   */
+  async dragOnto(source: Locator, target: Locator, done: Locator): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await source.dragTo(target);
+      const dropped = await done.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (dropped) return;
+      await this.page.mouse.up().catch(() => undefined);
+      await this.page.keyboard.press('Escape');
+      // A drop that landed late still counts; only a lost one is tried again.
+      if (await done.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+      if (attempt >= 3) throw new Error(`the drop never took effect after ${attempt} drags (waited for ${String(done)})`);
     }
   }
 

@@ -145,8 +145,7 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.reveal(copy);
     await copy.waitFor();
     await wb.reveal(drafts);
-    await copy.dragTo(drafts);
-    await page.locator('.part.statusbar').filter({ hasText: `Moved “${copyName}” to “Drafts”` }).waitFor();
+    await wb.dragOnto(copy, drafts, page.locator('.part.statusbar').filter({ hasText: `Moved “${copyName}” to “Drafts”` }));
     // The row's text runs label and description together ("Drafts1 task").
     const counted = await settled(async () => /(?<!\d)1 task\b/.test(await rowText(/^Drafts/)), 10_000);
     await shot('walk-02-copy-moved-to-drafts');
