@@ -98,7 +98,11 @@ async function runOnce(seed: number): Promise<void> {
     const worst = worstWindow(report.arrivals, WINDOW_MS);
     assert.ok(worst <= N, `${describeRun}: ${worst} requests reached the server within ${WINDOW_MS} ms (limit ${N})`);
     assert.equal(report.replays, 0, `${describeRun}: a refresh token was presented again after it was used`);
-    assert.ok(report.renewals >= 1, `${describeRun}: the burst crossed an expiry, so one renewal was expected`);
+    // On the wire: the burst crossed an expiry, so a refresh grant was asked for. Whether one was
+    // granted is the server's roll when renewals can fail (a refused one fails the calls waiting on it).
+    const asks = report.arrivals.filter((a) => a.grant === 'refresh_token').length;
+    assert.ok(asks >= 1, `${describeRun}: the burst crossed an expiry, so a renewal was expected`);
+    if (options.refreshFailRate === 0) assert.ok(report.renewals >= 1, `${describeRun}: no renewal was granted, though none can fail`);
     const minGap = options.tokenTtlSeconds * 1000 * 0.75 - 50;
     report.renewalTimes.forEach((t, i) => {
       if (i > 0) assert.ok(t - (report.renewalTimes[i - 1] as number) >= minGap, `${describeRun}: two renewals of one token's lifetime`);

@@ -53,8 +53,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 const o = workerData;
-let state = o.seed >>> 0 || 1;
-const random = () => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state / 4294967296; };
+const stream = (seed) => {
+  let state = seed >>> 0 || 1;
+  return () => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state / 4294967296; };
+};
+// Two streams: how the k-th refresh grant fares must not depend on how many calls arrived before
+// it (their order moves with the machine's load), or a seed would fail by chance.
+const random = stream(o.seed);
+const refreshRandom = stream(o.seed * 7919 + 1);
 const arrivals = [];
 let renewals = 0, replays = 0, expiredTokenCalls = 0, overLimit = 0, serial = 0;
 const renewalTimes = [];
@@ -95,7 +101,7 @@ const server = http.createServer((req, res) => {
       const answer = () => {
         if (consumed.has(token)) { replays++; return send(res, 400, { error: { code: 'Invalid.Grant', message: 'The refresh token has already been used.' }, requestId: reqId() }); }
         if (!refresh.has(token)) return send(res, 400, { error: { code: 'Invalid.Grant', message: 'Unknown refresh token.' }, requestId: reqId() });
-        if (random() < o.refreshFailRate) return send(res, 503, { error: { code: 'ServerError', message: 'Try again.' }, requestId: reqId() });
+        if (refreshRandom() < o.refreshFailRate) return send(res, 503, { error: { code: 'ServerError', message: 'Try again.' }, requestId: reqId() });
         refresh.delete(token); consumed.add(token); renewals++; renewalTimes.push(at);
         return send(res, 200, { data: issue(), requestId: reqId() });
       };
