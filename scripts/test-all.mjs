@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything — lint, type-check (which compiles the tests once), build (the
-// production bundle, once: reused when its sources did not change), the unit tests beside the
-// integration suite inside a real VS Code (in English, then in German), then the page tests, then
+// production bundle, once: reused when its sources did not change), the unit tests and then the
+// page tests beside the integration suite inside a real VS Code (in English, then in German), then
 // the end-to-end journey (packaged once: the .vsix is reused when its sources did not change).
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
@@ -110,25 +110,28 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // The tiers below measure waits and timing on a busy machine: they start once lint is done.
   await lint;
-  // The unit tier beside the integration suite and its German run: the unit tier waits mostly on
-  // the sandbox's rate limit, the integration suite drives VS Code through its API, and neither
-  // clicks. The page tier and the end-to-end journey then run alone: they drive a browser by
-  // pointer and keyboard, where a machine busy with another tier loses drops and hovers (seen:
-  // a drag onto a group never dropped, with the journey beside the page tier).
+  // Two lanes: the unit tier and then the page tier, beside the integration suite and its German
+  // run. The unit tier waits mostly on the sandbox's rate limit and the integration suite drives
+  // VS Code through its API; the page tier drives plain pages that do not redraw under the pointer.
+  // The end-to-end journey then runs alone: it drives the whole workbench by pointer and keyboard,
+  // where a machine busy with another tier loses drops and hovers (seen: a drag onto a group never
+  // dropped, with the journey beside the page tier).
   const apart = serial ? {} : { buffered: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
-  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+  const unitThenPage = async () => {
+    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+    await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
+  };
   const integration = async () => {
     await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
     await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   };
   if (serial) {
-    await unit();
+    await unitThenPage();
     await integration();
   } else {
-    await Promise.all([unit(), integration()]);
+    await Promise.all([unitThenPage(), integration()]);
   }
-  await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
   await stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
 
   banner(`summary (${seconds(t0)} s)`);
