@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything — lint, type-check (which compiles the tests once), build (the
-// production bundle, once: reused when its sources did not change), the unit tests and then the
-// page tests beside the integration suite inside a real VS Code (in English, then in German), then
+// `npm test`: everything — type-check (which compiles the tests once), build (the production
+// bundle, once: reused when its sources did not change), the unit tests and then the page tests
+// beside lint and the integration suite inside a real VS Code (in English, then in German), then
 // the end-to-end journey (packaged once: the .vsix is reused when its sources did not change).
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, ROOT, ensureDeps, ensureVscode, pruneStaleOutputs } from './lib/project.mjs';
+import { CHROMIUM, ROOT, ensureDeps, ensureVscode, prepareOut } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
 const NODE = process.execPath;
@@ -95,23 +95,18 @@ async function main() {
   const missing = await vscodeReady;
   process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
-  // Lint runs next to the type-check and the build (each mostly one core's work; the machine has
-  // two), its output held back and printed whole when it ends.
-  const lint = stage('lint', [[NODE, [ESLINT, '.']]], { buffered: true });
   // One type-check: tsc emits the compiled tests (out/) as it checks, so no stage compiles again.
-  // It emits despite type errors, which fail this stage; the tests still run.
-  const stale = pruneStaleOutputs();
-  if (stale.length) process.stdout.write(`removed compiled files whose source is gone: ${stale.join(', ')}\n`);
+  // It is incremental (out/.tsbuildinfo, dropped when out/ no longer matches it). It emits despite
+  // type errors, which fail this stage; the tests still run.
+  for (const note of prepareOut()) process.stdout.write(`${note}\n`);
   await stage('typecheck (and compile the tests)', [
     [NODE, [TSC, '-p', 'tsconfig.json']],
     [NODE, [TSC, '-p', path.join('src', 'analytics', 'page', 'tsconfig.json'), '--noEmit']],
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
-  // The tiers below measure waits and timing on a busy machine: they start once lint is done.
-  await lint;
-  // Two lanes: the unit tier and then the page tier, beside the integration suite and its German
-  // run. The unit tier waits mostly on the sandbox's rate limit and the integration suite drives
+  // Two lanes: the unit tier and then the page tier, beside lint, the integration suite and its
+  // German run. The unit tier waits mostly on the sandbox's rate limit and the integration suite drives
   // VS Code through its API; the page tier drives plain pages that do not redraw under the pointer.
   // The end-to-end journey then runs alone: it drives the whole workbench by pointer and keyboard,
   // where a machine busy with another tier loses drops and hovers (seen: a drag onto a group never
@@ -122,7 +117,10 @@ async function main() {
     await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
     await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
   };
+  // Lint opens the integration lane, the shorter one: it needs nothing built, and no test waits on it.
+  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], apart);
   const integration = async () => {
+    await lint();
     await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
     await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   };

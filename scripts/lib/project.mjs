@@ -2,6 +2,7 @@
 // the build, the compiled tests and the packaged .vsix. The build and each .vsix are made once
 // per change of their sources (scripts/lib/stamp.mjs): a second call on the same sources reuses them.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,8 +90,38 @@ export function pruneStaleOutputs() {
   return removed;
 }
 
+/** tsc's incremental record for tsconfig.json (its `tsBuildInfoFile`). */
+export const BUILD_INFO = path.join(ROOT, 'out', '.tsbuildinfo');
+
+/**
+ * tsc -p tsconfig.json is incremental: it re-emits only what changed since its record, and never
+ * looks at the outputs themselves. A compiled file deleted or edited since (a test's .js gone
+ * would silently shrink its tier) makes the record a lie: it is deleted, and the next tsc emits
+ * everything. Returns the first such output, or undefined when the record holds.
+ */
+export function forgetBuildInfoIfOutputsChanged() {
+  if (!existsSync(BUILD_INFO)) return undefined;
+  const recorded = statSync(BUILD_INFO).mtimeMs;
+  const ts = createRequire(import.meta.url)(path.join(ROOT, 'node_modules', 'typescript'));
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const outputs = (config?.fileNames ?? []).filter((f) => !f.endsWith('.d.ts')).flatMap((f) => ts.getOutputFileNames(config, f, false));
+  const changed = outputs.length === 0 ? BUILD_INFO : outputs.find((f) => !existsSync(f) || statSync(f).mtimeMs > recorded);
+  if (changed !== undefined) rmSync(BUILD_INFO, { force: true });
+  return changed && path.relative(ROOT, changed);
+}
+
+/** Everything the type-check does to out/ before tsc runs; says what it removed. */
+export function prepareOut() {
+  const notes = [];
+  const stale = pruneStaleOutputs();
+  if (stale.length) notes.push(`removed compiled files whose source is gone: ${stale.join(', ')}`);
+  const changed = forgetBuildInfoIfOutputsChanged();
+  if (changed) notes.push(`${changed} is missing or changed since tsc wrote it: everything is compiled again`);
+  return notes;
+}
+
 export async function compileTests() {
-  pruneStaleOutputs();
+  for (const note of prepareOut()) log('compile', note);
   await mustRun(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
 }
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// `npm run compile-tests`: tsc -p tsconfig.json into out/, incremental, after checking that what
+// tsc recorded still matches out/ (scripts/lib/project.mjs).
+import { compileTests } from './lib/project.mjs';
+
+compileTests().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
