@@ -90,24 +90,25 @@ export function pruneStaleOutputs() {
   return removed;
 }
 
-/** tsc's incremental record for tsconfig.json (its `tsBuildInfoFile`). */
-export const BUILD_INFO = path.join(ROOT, 'out', '.tsbuildinfo');
-
 /**
- * tsc -p tsconfig.json is incremental: it re-emits only what changed since its record, and never
- * looks at the outputs themselves. A compiled file deleted or edited since (a test's .js gone
- * would silently shrink its tier) makes the record a lie: it is deleted, and the next tsc emits
- * everything. Returns the first such output, or undefined when the record holds.
+ * tsc -p tsconfig.json is incremental: it re-emits only what changed since its record (the
+ * config's `tsBuildInfoFile`), and never looks at the outputs themselves. A compiled file deleted
+ * or edited since (a test's .js gone would silently shrink its tier) makes the record a lie: it is
+ * deleted, and the next tsc emits everything. Returns the first such output (relative to `root`),
+ * or undefined when the record holds or there is none.
  */
-export function forgetBuildInfoIfOutputsChanged() {
-  if (!existsSync(BUILD_INFO)) return undefined;
-  const recorded = statSync(BUILD_INFO).mtimeMs;
+export function forgetBuildInfoIfOutputsChanged(root = ROOT) {
   const ts = createRequire(import.meta.url)(path.join(ROOT, 'node_modules', 'typescript'));
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-  const outputs = (config?.fileNames ?? []).filter((f) => !f.endsWith('.d.ts')).flatMap((f) => ts.getOutputFileNames(config, f, false));
-  const changed = outputs.length === 0 ? BUILD_INFO : outputs.find((f) => !existsSync(f) || statSync(f).mtimeMs > recorded);
-  if (changed !== undefined) rmSync(BUILD_INFO, { force: true });
-  return changed && path.relative(ROOT, changed);
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const record = config?.options.tsBuildInfoFile;
+  if (!record || !existsSync(record)) return undefined;
+  const recorded = statSync(record).mtimeMs;
+  // A source newer than the record is one tsc will compile anyway (a new file's outputs are missing too).
+  const sources = config.fileNames.filter((f) => !f.endsWith('.d.ts') && statSync(f).mtimeMs <= recorded);
+  const outputs = sources.flatMap((f) => ts.getOutputFileNames(config, f, false));
+  const changed = config.fileNames.length === 0 ? record : outputs.find((f) => !existsSync(f) || statSync(f).mtimeMs > recorded);
+  if (changed !== undefined) rmSync(record, { force: true });
+  return changed && path.relative(root, changed);
 }
 
 /** Everything the type-check does to out/ before tsc runs; says what it removed. */
