@@ -53,7 +53,7 @@ class E2eReporter extends Mocha.reporters.Spec {
         for (const k of Object.keys(sum)) sum[k] += r[k];
       }
       lines.push(`  ${s(sum.before)} ${s(sum.steps)} ${s(sum.after)} ${s(sum.total - sum.steps)} ${s(sum.total)}  all specs`);
-      console.log(lines.join('\n'));
+      process.stdout.write(`${lines.join('\n')}\n`);
     });
   }
 }

@@ -15,6 +15,8 @@ export function e2eMochaArgs(root, { specs = [path.join(root, 'out', 'test', 'e2
     '--no-color',
     '--exit',
     ...FAIL_CLOSED_FLAGS,
+    // The browser the spec files share is closed after the last of them (test/e2e/rootHooks.ts).
+    '--require', path.join(root, 'out', 'test', 'e2e', 'rootHooks.js'),
     ...(grep ? ['--grep', grep] : []),
     ...specs,
   ];
