@@ -11,7 +11,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { isAsFound, openWindow, passOn, type SpecWindow } from './session';
 
 interface Named { taskId: string; taskName: string }
 
@@ -38,10 +38,13 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     assert.ok(tasks.length > 5, 'the first group has more tasks than chips shown');
     win = await openWindow(ctx, 'taskChoice');
     ({ page, wb } = win);
-    // Start as the steps expect whatever an earlier spec left: no editor open, signed out.
-    await wb.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb.signedOut().catch(() => undefined);
-    await wb.clearNotifications().catch(() => undefined);
+    // Start as the steps expect whatever an earlier spec left: no editor open, signed out (a window
+    // passed on is so already; a freshly loaded one may restore editors).
+    if (!(await isAsFound(wb))) {
+      await wb.runCommand('View: Close All Editors').catch(() => undefined);
+      await wb.signedOut().catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+    }
   });
 
   afterEach(async function () {
