@@ -85,7 +85,11 @@ export async function openWindow(ctx: E2eContext, spec: string, options: { url?:
   const page = !first.isClosed() && !opened.has(first) ? first : await context.newPage();
   opened.set(page, url);
   const wb = new Workbench(page, ctx.artifacts);
-  await wb.open(url);
+  // A window that never loaded is closed here: the spec's after hook has no window to pass on.
+  await wb.open(url).catch(async (error: unknown) => {
+    await closeWindow(page);
+    throw error;
+  });
   return { page, wb };
 }
 
