@@ -8,16 +8,17 @@
  * as it found it (signed out, no editors), since the journey runs next in the same VS Code.
  */
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { scrapedeckActivations } from './activationLog';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 describe('Scrapedeck activates light (real workbench, packaged .vsix)', function () {
   this.timeout(300_000);
   let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
 
@@ -25,9 +26,8 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     ctx = e2e();
     info = sandboxInfo();
     account = info.accounts.find((a) => a.plan !== 'Free') as SandboxAccount;
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'activation', { fresh: true });
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -39,9 +39,8 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     // reload half done: wait for the workbench first, or the sign-out below goes nowhere.
     await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
     await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
-    await wb?.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb?.signedOut().catch(() => undefined);
-    await browser?.close();
+    await wb?.leaveAsFound();
+    await passOn(win);
   });
 
   it('A1. a command from the palette in a fresh window works: Sign In with API Key', async () => {

@@ -14,8 +14,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import type { Page } from 'playwright-core';
+import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 interface Row {
   [field: string]: string | number | boolean | null;
@@ -35,7 +36,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
   let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: { taskGroupId: string; taskGroupName: string };
@@ -93,9 +94,8 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
     [exported, removed] = withRows as [typeof exported, typeof removed];
     assert.ok(pulled && pulledDb && exported && removed, 'the first group has tasks with rows');
 
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'data');
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -104,7 +104,7 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
 
   after(async () => {
     await wb?.leaveAsFound();
-    await browser?.close();
+    await passOn(win);
   });
 
   it('D1. signs in and opens a task group', async () => {

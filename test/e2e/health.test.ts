@@ -6,9 +6,10 @@
  * workbench as it found it: groups collapsed, signed out, no notification.
  */
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { addDays } from '../../src/api/dates';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { e2e, sandboxInfo, sandboxRequest, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
 async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {
@@ -50,7 +51,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let expected: Map<string, 'failing' | 'slowing'>;
@@ -60,9 +61,8 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     info = sandboxInfo();
     account = info.accounts[0] as SandboxAccount;
     expected = await overThresholds(info, account);
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'health');
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -70,13 +70,9 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   });
 
   after(async () => {
-    // Leave the workbench as the other specs expect it: groups collapsed, signed out, quiet.
-    if (wb) {
-      await wb.viewAction('Tasks', 'Collapse All').catch(() => undefined);
-      await wb.signedOut().catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-    }
-    await browser?.close();
+    // Leave the workbench as the other specs expect it: no editor, groups collapsed, signed out, quiet.
+    await wb?.leaveAsFound();
+    await passOn(win);
   });
 
   it('H1. signing in with the Tasks view open shows Needs attention, its count on the view, and one notification', async () => {

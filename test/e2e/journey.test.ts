@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { COLUMNS, formatCell } from '../../src/analytics/model/tableModel';
 import { buildSeries } from '../../src/analytics/model/series';
 import { summarize } from '../../src/analytics/model/summary';
@@ -17,7 +17,8 @@ import { addDays } from '../../src/api/dates';
 import { analyticsPageSchema, type AnalyticsRecord } from '../../src/api/schemas';
 import { findSecrets, secretTargets } from './secrets';
 import type { FrameLocator } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 interface Named {
   taskGroupId?: string;
@@ -67,7 +68,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: Required<Pick<Named, 'taskGroupId' | 'taskGroupName'>>;
@@ -77,9 +78,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     ctx = e2e();
     info = sandboxInfo();
     account = info.accounts[0] as SandboxAccount;
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'journey');
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -90,7 +90,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   after(async () => {
-    await browser?.close();
+    await wb?.leaveAsFound();
+    await passOn(win);
   });
 
   it('1. shows the welcome and signs in with username and password', async () => {

@@ -7,21 +7,21 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, type E2eContext } from './support';
+import type { Page } from 'playwright-core';
+import { e2e, type E2eContext, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, workspace trust on)', function () {
   this.timeout(180_000);
   let ctx: E2eContext;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
 
   before(async () => {
     ctx = e2e();
-    ({ context: browser, page } = await launch({ ...ctx, run: ctx.restricted.run }));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.restricted.workbenchUrl);
+    win = await openWindow(ctx, 'restricted', { url: ctx.restricted.workbenchUrl });
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -29,7 +29,7 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
   });
 
   after(async () => {
-    await browser?.close();
+    await passOn(win, { keep: false }); // signed in to its own sandbox, the walkthrough open
   });
 
   it('R1. the folder is in Restricted Mode, and Scrapedeck still activates and signs in to the sandbox', async () => {

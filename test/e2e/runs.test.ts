@@ -10,8 +10,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo } from './support';
+import type { Page } from 'playwright-core';
+import { e2e, sandboxInfo, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 interface Loop {
   actionId: string;
@@ -24,7 +25,7 @@ const sandboxCall = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET
 
 describe('Runs and URL lists (real workbench, packaged extension)', function () {
   this.timeout(240_000);
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let info: SandboxInfo;
@@ -38,9 +39,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     const ctx = e2e();
     info = sandboxInfo();
     account = info.accounts[0] as SandboxAccount;
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'runs');
+    ({ page, wb } = win);
     const groups = await sandboxCall<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup');
     // The seed's group with tasks of one and of several URL lists (as the integration tests use).
     group = (groups.find((g) => g.taskGroupName === 'Lead generation') ?? groups[0]) as typeof group;
@@ -70,7 +70,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
 
   after(async () => {
     await wb?.leaveAsFound();
-    await browser?.close();
+    await passOn(win);
   });
 
   it('R1. signs in, starts a run inline: the row spins and says Extracting; Stop Run… asks, and the run stops', async () => {

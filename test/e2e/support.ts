@@ -58,7 +58,13 @@ export const sandboxInfo = (): SandboxInfo => fromEnv<SandboxInfo>('SCRAPEDECK_E
 // imports them from here.
 export { POLL_MS, UI_TIMEOUT, sandboxRequest, until, waitUntil, type WaitOptions } from './waits';
 
+/** Prints how long a part of the harness (not a step) took: the per-spec costs the tier's reporter sums up. */
+export function logTime(what: string, since: number): void {
+  console.log(`      [e2e time] ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
+}
+
 export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext; page: Page }> {
+  const t0 = Date.now();
   const context = await chromium.launchPersistentContext(ctx.run.profile, {
     executablePath: ctx.chromium.executablePath,
     headless: true,
@@ -68,6 +74,7 @@ export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext
   });
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = context.pages()[0] ?? (await context.newPage());
+  logTime('browser launched', t0);
   return { context, page };
 }
 
@@ -85,9 +92,11 @@ export class Workbench {
   ) {}
 
   async open(url: string): Promise<void> {
+    const t0 = Date.now();
     await this.page.goto(url, { timeout: 120_000 });
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     await this.page.locator('.part.activitybar').waitFor();
+    logTime('workbench open to ready', t0);
   }
 
   /** Developer: Reload Window, until the new window's workbench is drawn. */
@@ -110,7 +119,9 @@ export class Workbench {
    * have left anything open.
    */
   async leaveAsFound(): Promise<void> {
-    await this.runCommand('View: Close All Editors').catch(() => undefined);
+    const t0 = Date.now();
+    // No tab, no editor: the palette round trip is only for a window with something open.
+    if ((await this.page.locator('.tabs-container .tab').count().catch(() => 1)) > 0) await this.runCommand('View: Close All Editors').catch(() => undefined);
     await this.openScrapedeck().catch(() => undefined);
     // Only a tree has Collapse All: signed out, or on a Free plan, the view shows its welcome and
     // a click would wait out the whole UI timeout for an action that is not there.
@@ -118,6 +129,7 @@ export class Workbench {
     await this.clearNotifications().catch(() => undefined);
     await this.signedOut().catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
+    logTime('window put back (leaveAsFound)', t0);
   }
 
   /**

@@ -9,8 +9,9 @@
  * the Tasks tree collapsed).
  */
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import type { Page } from 'playwright-core';
+import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { isAsFound, openWindow, passOn, type SpecWindow } from './session';
 
 interface Named { taskId: string; taskName: string }
 
@@ -22,7 +23,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
   let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: { taskGroupId: string; taskGroupName: string };
@@ -35,13 +36,15 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     group = (await get<{ taskGroupId: string; taskGroupName: string }[]>(info, account, '/taskGroup'))[0] as typeof group;
     tasks = await get<Named[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
     assert.ok(tasks.length > 5, 'the first group has more tasks than chips shown');
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
-    // Start as the steps expect whatever an earlier spec left: no editor open, signed out.
-    await wb.runCommand('View: Close All Editors').catch(() => undefined);
-    await wb.signedOut().catch(() => undefined);
-    await wb.clearNotifications().catch(() => undefined);
+    win = await openWindow(ctx, 'taskChoice');
+    ({ page, wb } = win);
+    // Start as the steps expect whatever an earlier spec left: no editor open, signed out (a window
+    // passed on is so already; a freshly loaded one may restore editors).
+    if (!(await isAsFound(wb))) {
+      await wb.runCommand('View: Close All Editors').catch(() => undefined);
+      await wb.signedOut().catch(() => undefined);
+      await wb.clearNotifications().catch(() => undefined);
+    }
   });
 
   afterEach(async function () {
@@ -50,7 +53,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
 
   after(async () => {
     await wb?.leaveAsFound();
-    await browser?.close();
+    await passOn(win);
   });
 
   it('P1. Open Analytics for a group: its task names as chips, "+N more", and Run on the first screen', async () => {

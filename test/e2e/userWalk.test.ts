@@ -10,11 +10,12 @@
  * it leaves the window as it found it: signed out, no editor open, the tree collapsed.
  */
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/dates';
 import { safeFileName } from '../../src/data/rowFormats';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 interface Group {
   taskGroupId: string;
@@ -55,7 +56,7 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
   let info: SandboxInfo;
   let ada: SandboxAccount;
   let fiona: SandboxAccount;
-  let browser: BrowserContext;
+  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: Group;
@@ -82,9 +83,8 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     fiona = find('fiona');
     group = (await call<Group[]>(info, ada, 'GET', '/taskGroup'))[0] as Group;
     tasks = await call<Task[]>(info, ada, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'userWalk');
+    ({ page, wb } = win);
   });
 
   afterEach(async function () {
@@ -93,7 +93,7 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
 
   after(async () => {
     await wb?.leaveAsFound();
-    await browser?.close();
+    await passOn(win);
   });
 
   it('W1. the rows under "Needs attention" show their run state, with its icon, as in their groups', async () => {

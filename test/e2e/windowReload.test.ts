@@ -11,8 +11,9 @@
  * (signed out, no editor open).
  */
 import * as assert from 'node:assert/strict';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { Workbench, e2e, launch, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo } from './support';
+import type { FrameLocator } from 'playwright-core';
+import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { openWindow, passOn, type SpecWindow } from './session';
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
 const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
@@ -30,8 +31,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
   let info: SandboxInfo;
   let linus: SandboxAccount;
   let fiona: SandboxAccount;
-  let browser: BrowserContext;
-  let page: Page;
+  let win: SpecWindow | undefined;
   let wb: Workbench;
   /** linus's task names that the page showed; none may show after he is gone. */
   let marks: string[] = [];
@@ -51,9 +51,8 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     linus = find('linus');
     fiona = find('fiona');
     assert.equal(fiona.plan, 'Free');
-    ({ context: browser, page } = await launch(ctx));
-    wb = new Workbench(page, ctx.artifacts);
-    await wb.open(ctx.workbenchUrl);
+    win = await openWindow(ctx, 'windowReload');
+    ({ wb } = win);
   });
 
   afterEach(async function () {
@@ -62,7 +61,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
 
   after(async () => {
     await wb?.leaveAsFound();
-    await browser?.close();
+    await passOn(win);
   });
 
   it('B1. linus runs the all-tasks query: the page shows his tasks', async () => {
