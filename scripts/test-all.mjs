@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything — type-check (which compiles the tests once), build (the production
-// bundle, once: reused when its sources did not change), the unit tests and then the page tests
-// beside lint and the integration suite inside a real VS Code (in English, then in German), then
-// the end-to-end journey (packaged once: the .vsix is reused when its sources did not change).
+// bundle, once: reused when its sources did not change), the page tests and the integration suite
+// inside a real VS Code (in English, then in German), then the end-to-end journey (packaged once:
+// the .vsix is reused when its sources did not change) beside the unit tests and lint.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -105,32 +105,31 @@ async function main() {
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
-  // Two lanes: the unit tier and then the page tier, beside lint, the integration suite and its
-  // German run. The unit tier waits mostly on the sandbox's rate limit and the integration suite drives
-  // VS Code through its API; the page tier drives plain pages that do not redraw under the pointer.
-  // The end-to-end journey then runs alone: it drives the whole workbench by pointer and keyboard,
-  // where a machine busy with another tier loses drops and hovers (seen: a drag onto a group never
-  // dropped, with the journey beside the page tier).
+  // Two phases of two lanes. First the tiers that drive a browser without the workbench's pointer
+  // (each uses about half a core, waiting on pages and VS Code): the page tier and then the German
+  // run, beside the integration suite. Then the end-to-end journey, which drives the whole
+  // workbench by pointer and keyboard, beside the unit tier on one mocha worker and then lint:
+  // plain Node, one core at most, so the journey keeps the other. No browser tier runs beside the
+  // journey (seen: a drag onto a group never dropped, with the journey beside the page tier).
   const apart = serial ? {} : { buffered: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
-  const unitThenPage = async () => {
-    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+  const pageThenGerman = async () => {
     await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
+    await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode, ...apart });
   };
-  // Lint opens the integration lane, the shorter one: it needs nothing built, and no test waits on it.
-  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], apart);
-  const integration = async () => {
-    await lint();
-    await stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
-    await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
+  const integration = () => stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
+  const e2e = () => stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
+  // Alone (--serial), the unit tier keeps its two workers; beside the journey it has one.
+  const unitThenLint = async () => {
+    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json', ...(serial ? [] : ['--jobs', '1'])]]], { mocha: true, ...apart });
+    await stage('lint', [[NODE, [ESLINT, '.']]], apart);
   };
   if (serial) {
-    await unitThenPage();
-    await integration();
+    for (const next of [pageThenGerman, integration, unitThenLint, e2e]) await next();
   } else {
-    await Promise.all([unitThenPage(), integration()]);
+    await Promise.all([pageThenGerman(), integration()]);
+    await Promise.all([e2e(), unitThenLint()]);
   }
-  await stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
 
   banner(`summary (${seconds(t0)} s)`);
   const pad = (s, n) => String(s).padEnd(n);
