@@ -436,12 +436,18 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-toast, .notification-list-item').filter({ hasText: text }).first();
   }
 
-  /** Dismisses every visible notification toast (so the next one is the one looked for). */
+  /**
+   * Dismisses every visible notification toast (so the next one is the one looked for). One can
+   * arrive just after Clear All (health's "tasks need attention" follows a sign-in): it is cleared
+   * too, instead of waiting for it to hide by itself (~12 s). A progress toast stays until its work ends.
+   */
   async clearNotifications(): Promise<void> {
     const toasts = this.page.locator('.notifications-toasts .notification-toast');
-    if ((await toasts.count()) === 0) return;
-    await this.runCommand('Notifications: Clear All Notifications');
-    await toasts.first().waitFor({ state: 'detached' });
+    await waitUntil('no notification toast', async () => {
+      if ((await toasts.count()) === 0) return true;
+      await this.runCommand('Notifications: Clear All Notifications');
+      return toasts.first().waitFor({ state: 'detached', timeout: 3_000 }).then(() => true, () => false);
+    });
   }
 
   /** The labels of the modal dialog's buttons, sorted (their order on screen is the platform's). */
