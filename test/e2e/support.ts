@@ -359,14 +359,16 @@ export class Workbench {
    * narrows to it), waits until it is the active row, and presses Enter. A click can miss a list
    * that is drawn again while the picker settles; Enter takes whatever row is active. A picker can
    * also close when an editor or webview finishing its load takes the focus (a Markdown preview
-   * does): `reopen` opens it again, at most twice.
+   * does): `reopen` opens it again, at most twice. `typed` is what to type when it is not the
+   * label itself (a command in the palette: `>` and its title).
    */
-  async pickItem(label: string, reopen?: () => Promise<void>): Promise<void> {
+  async pickItem(label: string, options: { typed?: string; reopen?: () => Promise<void> } = {}): Promise<void> {
+    const { typed = label, reopen } = options;
     const box = this.quickInput().locator('.quick-input-box input');
     const active = this.quickInput().locator('.quick-input-list .monaco-list-row.focused');
     for (let attempt = 1; ; attempt++) {
       try {
-        await box.fill(label, { timeout: 10_000 });
+        await box.fill(typed, { timeout: 10_000 });
         await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label), { timeoutMs: 15_000 });
         await box.press('Enter', { timeout: 5_000 });
         return;
