@@ -41,9 +41,11 @@ async function main() {
   mkdirSync(ARTIFACTS, { recursive: true });
   log(`run folder ${path.relative(ROOT, runDir.dir)}`);
 
-  // Runs take 20 s instead of the sandbox's 30: a run left alone (runs R3) is watched from queued
-  // to finished, and 20 s still leaves a started run (R1) time to be asked, kept and stopped.
-  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--run-seconds', '20'] });
+  // A shorter run clock than the sandbox's (5 s queued, 30 s running): a run left alone (runs R3) is
+  // watched from queued to finished. 3 s queued still shows Queued between the start's own refresh
+  // and the next poll (2 s, below); 15 s running still leaves a started run (R1) about 13 s, after it
+  // is seen extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine).
+  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'] });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
 
@@ -51,6 +53,9 @@ async function main() {
     'scrapedeck.baseUrl': sandbox.info.baseUrl,
     'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
     'workbench.colorTheme': 'Dark Modern',
+    // The user's own run-status interval, at its smallest (default 10 s): a run's end shows within
+    // 2 s, not up to 10, while the steps still watch it go queued, running, finished.
+    'scrapedeck.runs.refreshSeconds': 2,
   };
   writeSettings(runDir, settings);
   const env = runEnv(runDir);

@@ -36,10 +36,9 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
 
   after(async () => {
     // The journey starts signed out, with no editor open. A step that timed out may have left a
-    // reload half done: wait for the workbench first, or the sign-out below goes nowhere.
+    // reload half done: wait for the workbench first, or passOn's sign-out goes nowhere.
     await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
     await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

@@ -103,7 +103,6 @@ describe('Task data end to end: export, pull twice, preview, remove (real workbe
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

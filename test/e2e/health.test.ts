@@ -71,7 +71,6 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
 
   after(async () => {
     // Leave the workbench as the other specs expect it: no editor, groups collapsed, signed out, quiet.
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

@@ -90,7 +90,6 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

@@ -71,13 +71,9 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
   async function openWalkthrough() {
     // Not wb.runCommand: this command answers with a quick pick of its own, in the same widget.
     await page.keyboard.press('F1');
-    const input = wb.quickInput().locator('.quick-input-box input');
     // Chosen with the keyboard, not clicks: a row's hover (its description) can cover the next row
     // the mouse would click, when the list is drawn again under the pointer.
-    await input.fill('>Welcome: Open Walkthrough');
-    const active = wb.quickInput().locator('.quick-input-list .monaco-list-row.focused');
-    await active.filter({ hasText: 'Welcome: Open Walkthrough' }).waitFor();
-    await input.press('Enter');
+    await wb.pickItem('Welcome: Open Walkthrough', { typed: '>Welcome: Open Walkthrough' });
     await wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Get Started with Scrapedeck' }).first().waitFor();
     await wb.pickItem('Get Started with Scrapedeck');
     const steps = page.locator('.gettingStartedSlideDetails .getting-started-step');

@@ -69,7 +69,6 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

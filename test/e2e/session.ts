@@ -30,7 +30,7 @@ function sharedBrowser(ctx: E2eContext): Promise<{ context: BrowserContext; page
 
 /**
  * Whether the window is as every spec expects to find it. Looks only (counts and visibility, no
- * wait): the spec's own clean-up (leaveAsFound) has waited for its states already.
+ * wait): the clean-up before it (leaveAsFound) has waited for its states already.
  */
 export async function isAsFound(wb: Workbench): Promise<boolean> {
   const page = wb.page;
@@ -94,13 +94,16 @@ export async function openWindow(ctx: E2eContext, spec: string, options: { url?:
 }
 
 /**
- * The end of a spec file's use of its window, after its clean-up: kept for the next spec when
- * it is as found (and `keep` is not false), else closed.
+ * The end of a spec file's use of its window (its after hook): put back as found
+ * (Workbench.leaveAsFound) and kept for the next spec when it is so, else closed. `keep: false`
+ * closes it as it is (a window no other spec shares).
  */
 export async function passOn(win: SpecWindow | undefined, options: { keep?: boolean } = {}): Promise<void> {
   if (win === undefined || win.page.isClosed()) return;
+  const keep = options.keep !== false;
+  if (keep) await win.wb.leaveAsFound();
   const url = opened.get(win.page);
-  if (options.keep !== false && url !== undefined && (await isAsFound(win.wb))) {
+  if (keep && url !== undefined && (await isAsFound(win.wb))) {
     kept.set(url, win.page);
     return;
   }

@@ -359,14 +359,16 @@ export class Workbench {
    * narrows to it), waits until it is the active row, and presses Enter. A click can miss a list
    * that is drawn again while the picker settles; Enter takes whatever row is active. A picker can
    * also close when an editor or webview finishing its load takes the focus (a Markdown preview
-   * does): `reopen` opens it again, at most twice.
+   * does): `reopen` opens it again, at most twice. `typed` is what to type when it is not the
+   * label itself (a command in the palette: `>` and its title).
    */
-  async pickItem(label: string, reopen?: () => Promise<void>): Promise<void> {
+  async pickItem(label: string, options: { typed?: string; reopen?: () => Promise<void> } = {}): Promise<void> {
+    const { typed = label, reopen } = options;
     const box = this.quickInput().locator('.quick-input-box input');
     const active = this.quickInput().locator('.quick-input-list .monaco-list-row.focused');
     for (let attempt = 1; ; attempt++) {
       try {
-        await box.fill(label, { timeout: 10_000 });
+        await box.fill(typed, { timeout: 10_000 });
         await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label), { timeoutMs: 15_000 });
         await box.press('Enter', { timeout: 5_000 });
         return;
@@ -403,15 +405,16 @@ export class Workbench {
     // The palette can close again right after F1, or between typing and the click, when an editor
     // or a webview becoming active at that moment (a walkthrough, a restored panel) takes the
     // focus; it is then inert or hidden. Open it again. A click that timed out never happened, so
-    // the command has not run.
+    // the command has not run. The palette shows within a moment of F1: one that closed again is
+    // opened again after 4 s, not 10 (the later tries keep the 10 s a loaded machine may need).
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       try {
-        await input.fill(`>${title}`, { timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: attempt <= 2 ? 4_000 : 10_000 });
         await row.click({ timeout: 15_000 });
         break;
       } catch (error) {
-        if (attempt >= 3) throw error;
+        if (attempt >= 4) throw error;
         await this.page.keyboard.press('Escape');
       }
     }
@@ -436,12 +439,19 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-toast, .notification-list-item').filter({ hasText: text }).first();
   }
 
-  /** Dismisses every visible notification toast (so the next one is the one looked for). */
+  /**
+   * Dismisses every visible notification toast (so the next one is the one looked for). One can
+   * arrive just after Clear All (health's "tasks need attention" follows a sign-in): it is cleared
+   * too, instead of waiting for it to hide by itself (~12 s). A progress toast stays until its work ends.
+   */
   async clearNotifications(): Promise<void> {
     const toasts = this.page.locator('.notifications-toasts .notification-toast');
-    if ((await toasts.count()) === 0) return;
-    await this.runCommand('Notifications: Clear All Notifications');
-    await toasts.first().waitFor({ state: 'detached' });
+    await waitUntil('no notification toast', async () => {
+      if ((await toasts.count()) === 0) return true;
+      await this.runCommand('Notifications: Clear All Notifications');
+      // Cleared toasts go within ~0.1 s: one still there after a second came later, or is progress.
+      return toasts.first().waitFor({ state: 'detached', timeout: 1_000 }).then(() => true, () => false);
+    });
   }
 
   /** The labels of the modal dialog's buttons, sorted (their order on screen is the platform's). */

@@ -40,11 +40,7 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     ({ page, wb } = win);
     // Start as the steps expect whatever an earlier spec left: no editor open, signed out (a window
     // passed on is so already; a freshly loaded one may restore editors).
-    if (!(await isAsFound(wb))) {
-      await wb.runCommand('View: Close All Editors').catch(() => undefined);
-      await wb.signedOut().catch(() => undefined);
-      await wb.clearNotifications().catch(() => undefined);
-    }
+    if (!(await isAsFound(wb))) await wb.leaveAsFound();
   });
 
   afterEach(async function () {
@@ -52,7 +48,6 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 

@@ -92,7 +92,6 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 
@@ -237,7 +236,7 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     const switchAccount = () => wb.runCommand('Scrapedeck: Switch Account…');
     await switchAccount();
     // The preview's webview may take the focus as it finishes loading, closing the picker: open it again then.
-    await wb.pickItem('Sign In with API Key', switchAccount);
+    await wb.pickItem('Sign In with API Key', { reopen: switchAccount });
     await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', fiona.apiKey);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
     await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();

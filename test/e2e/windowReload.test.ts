@@ -60,7 +60,6 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
   });
 
   after(async () => {
-    await wb?.leaveAsFound();
     await passOn(win);
   });
 
