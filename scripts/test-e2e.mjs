@@ -9,10 +9,10 @@
 // The .vsix is packaged only when its sources changed since it was last packaged.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
 import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix } from './lib/project.mjs';
+import { CHROMIUM, ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -50,6 +50,7 @@ async function main() {
   log(`sandbox on ${sandbox.info.baseUrl}`);
 
   const settings = {
+    ...TEST_SETTINGS,
     'scrapedeck.baseUrl': sandbox.info.baseUrl,
     'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
     'workbench.colorTheme': 'Dark Modern',
@@ -89,7 +90,7 @@ async function main() {
     settingsFile: settingsPath(runDir),
     // Everything the journey rewrites settings.json with (BASE_SETTINGS included).
     settings: JSON.parse(readFileSync(settingsPath(runDir), 'utf8')),
-    chromium: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+    chromium: { executablePath: CHROMIUM, args: TEST_CHROMIUM_ARGS },
     artifacts: ARTIFACTS,
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { createRunFolder, writeSettings } from './lib/codeserver.mjs';
+import { TEST_SETTINGS, createRunFolder, writeSettings } from './lib/codeserver.mjs';
 import { ROOT, build, compileTests, ensureDeps } from './lib/project.mjs';
 
 const log = (m) => process.stderr.write(`[test:electron] ${m}\n`);
@@ -36,7 +36,7 @@ async function main() {
   const run = createRunFolder('electron');
   const artifacts = path.join(ROOT, 'artifacts', 'electron');
   mkdirSync(artifacts, { recursive: true });
-  writeSettings(run);
+  writeSettings(run, TEST_SETTINGS);
   log(`run folder ${path.relative(ROOT, run.dir)}`);
   try {
     await runTests({

@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
-import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
-import { ROOT, build, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
+import { ROOT, TEST_CHROMIUM_ARGS, build, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -55,7 +55,7 @@ async function main() {
   writeFileSync(fullLog, '');
   log(`run folder ${path.relative(ROOT, run.dir)}`);
 
-  writeSettings(run, {});
+  writeSettings(run, TEST_SETTINGS);
   const env = runEnv(run, {
     SCRAPEDECK_TEST_ARTIFACTS: ARTIFACTS,
     SCRAPEDECK_TEST_RUN_DIR: run.dir,
@@ -89,7 +89,7 @@ async function main() {
 
   // Loaded only now: playwright-core arrives with ensureDeps on a fresh clone.
   const { launchBrowser } = await import('./lib/browser.mjs');
-  const browser = await launchBrowser(run.profile);
+  const browser = await launchBrowser(run.profile, { args: TEST_CHROMIUM_ARGS });
   onShutdown(() => browser.close());
   const { page } = browser;
 

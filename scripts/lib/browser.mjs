@@ -7,14 +7,15 @@ export { CHROMIUM_ARGS };
 
 /**
  * A persistent context in `profileDir` (fresh per run). Returns { context, page, close() }.
- * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots.
+ * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots. `args`: chromium's
+ * flags (the test tiers pass TEST_CHROMIUM_ARGS).
  */
-export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 } } = {}) {
+export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 }, args = CHROMIUM_ARGS } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} (run scripts/install-vscode.sh)`);
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless,
-    args: CHROMIUM_ARGS,
+    args,
     viewport,
     timeout: 120_000,
   });

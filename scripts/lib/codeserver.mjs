@@ -24,6 +24,15 @@ export const BASE_SETTINGS = {
   'chat.commandCenter.enabled': false,
 };
 
+/**
+ * What the test tiers add to BASE_SETTINGS: no animations in the workbench (see TEST_CHROMIUM_ARGS)
+ * and a cursor that does not blink (each blink repaints an editor).
+ */
+export const TEST_SETTINGS = {
+  'workbench.reduceMotion': 'on',
+  'editor.cursorBlinking': 'solid',
+};
+
 function stamp() {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
