@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests and the demo need, once, into a cache outside the repo:
-# Debian's chromium and libkrb5-dev, Node 24 (code-server refuses other majors) and code-server;
+# Debian's chromium (and its headless shell, for the tests) and libkrb5-dev, Node 24 (code-server refuses other majors) and code-server;
 # and Debian's python3-openpyxl, the real reader the tests read exported .xlsx files back with.
 # Idempotent: a finished install leaves a marker and is reused by later runs and clones.
 set -euo pipefail
@@ -15,6 +15,8 @@ log() { printf '[install-vscode] %s\n' "$*" >&2; }
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# The test tiers' browser (scripts/lib/project.mjs, testChromium): the same Chromium, headless only.
+[ -x /usr/bin/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
 [ -f /usr/include/gssapi/gssapi.h ] || [ -f /usr/include/krb5.h ] || need_apt+=(libkrb5-dev)
 [ -f /usr/lib/python3/dist-packages/openpyxl/__init__.py ] || need_apt+=(python3-openpyxl)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, ROOT, ensureDeps, ensureVscode, prepareOut } from './lib/project.mjs';
+import { ROOT, ensureDeps, ensureVscode, prepareOut, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
 const NODE = process.execPath;
@@ -81,7 +81,8 @@ function installVscode() {
 async function chromiumMissing() {
   const missing = await installVscode();
   if (missing) return missing;
-  return existsSync(CHROMIUM) ? undefined : `no chromium at ${CHROMIUM} (scripts/install-vscode.sh installs it)`;
+  const chromium = testChromium();
+  return existsSync(chromium) ? undefined : `no chromium at ${chromium} (scripts/install-vscode.sh installs it)`;
 }
 
 async function main() {

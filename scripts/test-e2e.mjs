@@ -12,7 +12,7 @@ import path from 'node:path';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
 import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
-import { CHROMIUM, ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix } from './lib/project.mjs';
+import { ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, testChromium } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -90,7 +90,7 @@ async function main() {
     settingsFile: settingsPath(runDir),
     // Everything the journey rewrites settings.json with (BASE_SETTINGS included).
     settings: JSON.parse(readFileSync(settingsPath(runDir), 'utf8')),
-    chromium: { executablePath: CHROMIUM, args: TEST_CHROMIUM_ARGS },
+    chromium: { executablePath: testChromium(), args: TEST_CHROMIUM_ARGS },
     artifacts: ARTIFACTS,
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import util from 'node:util';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
-import { ROOT, TEST_CHROMIUM_ARGS, build, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
+import { ROOT, TEST_CHROMIUM_ARGS, build, testChromium, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -89,7 +89,7 @@ async function main() {
 
   // Loaded only now: playwright-core arrives with ensureDeps on a fresh clone.
   const { launchBrowser } = await import('./lib/browser.mjs');
-  const browser = await launchBrowser(run.profile, { args: TEST_CHROMIUM_ARGS });
+  const browser = await launchBrowser(run.profile, { args: TEST_CHROMIUM_ARGS, executablePath: testChromium() });
   onShutdown(() => browser.close());
   const { page } = browser;
 

@@ -7,13 +7,13 @@ export { CHROMIUM_ARGS };
 
 /**
  * A persistent context in `profileDir` (fresh per run). Returns { context, page, close() }.
- * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots. `args`: chromium's
- * flags (the test tiers pass TEST_CHROMIUM_ARGS).
+ * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots. `args` and
+ * `executablePath`: chromium's flags and binary (the test tiers pass TEST_CHROMIUM_ARGS and testChromium()).
  */
-export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 }, args = CHROMIUM_ARGS } = {}) {
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} (run scripts/install-vscode.sh)`);
+export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 }, args = CHROMIUM_ARGS, executablePath = CHROMIUM } = {}) {
+  if (!existsSync(executablePath)) throw new Error(`chromium not found at ${executablePath} (run scripts/install-vscode.sh)`);
   const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless,
     args,
     viewport,
