@@ -293,13 +293,22 @@ export class Workbench {
 
   /** Opens a row's context menu and chooses `item`. */
   async contextMenu(row: Locator, item: string): Promise<void> {
-    const menuItem = await this.openContextMenu(row, item);
-    // The menu ignores a mouse-up that comes right after it opened; hovering focuses the item and
-    // Enter runs it, as a keyboard user would.
-    await menuItem.hover();
-    await this.page.locator('.context-view .monaco-menu .action-item.focused').filter({ hasText: item }).waitFor();
-    await this.page.keyboard.press('Enter');
-    await menuItem.waitFor({ state: 'detached' });
+    for (let attempt = 1; ; attempt++) {
+      const menuItem = await this.openContextMenu(row, item);
+      try {
+        // The menu ignores a mouse-up that comes right after it opened; hovering focuses the item
+        // and Enter runs it, as a keyboard user would. Enter goes through the item itself: a menu
+        // that a redrawing tree closed first makes it fail here (and the menu is opened again)
+        // instead of landing on the tree row (seen once: the group's analytics never opened).
+        await menuItem.hover({ timeout: 5_000 });
+        await this.page.locator('.context-view .monaco-menu .action-item.focused').filter({ hasText: item }).waitFor({ timeout: 5_000 });
+        await menuItem.press('Enter', { timeout: 5_000 });
+        await menuItem.waitFor({ state: 'detached' });
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !(await menuItem.isHidden())) throw e;
+      }
+    }
     await this.moveAway();
   }
 
