@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests and the demo need, once, into a cache outside the repo:
-# Debian's chromium (and its headless shell, for the tests) and libkrb5-dev, Node 24 (code-server refuses other majors) and code-server;
-# and Debian's python3-openpyxl, the real reader the tests read exported .xlsx files back with.
+# Debian's chromium (and its headless shell, for the tests) and libkrb5-dev, Node 24 (code-server
+# refuses other majors) and code-server; and Debian's python3-openpyxl, the real reader the tests
+# read exported .xlsx files back with.
 # Idempotent: a finished install leaves a marker and is reused by later runs and clones.
 set -euo pipefail
 
