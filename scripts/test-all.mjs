@@ -106,12 +106,11 @@ async function main() {
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
-  // Two phases of two lanes. First the tiers that drive a browser without the workbench's pointer
-  // (each uses about half a core, waiting on pages and VS Code): the page tier and then the German
-  // run, beside the integration suite. Then the end-to-end journey, which drives the whole
-  // workbench by pointer and keyboard, beside the unit tier on one mocha worker and then lint:
-  // plain Node, one core at most, so the journey keeps the other. No browser tier runs beside the
-  // journey (seen: a drag onto a group never dropped, with the journey beside the page tier).
+  // Two lanes. One: the page tier, the German run, then the end-to-end journey, which drives the
+  // whole workbench by pointer and keyboard. The other: the integration suite, then the unit tier
+  // on one mocha worker and lint (plain Node, one core at most, so the journey keeps the other).
+  // No browser tier runs beside the journey (seen: a drag onto a group never dropped, with the
+  // journey beside the page tier): it waits for the integration suite as well.
   const apart = serial ? {} : { buffered: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   const pageThenGerman = async () => {
@@ -128,8 +127,18 @@ async function main() {
   if (serial) {
     for (const next of [pageThenGerman, integration, unitThenLint, e2e]) await next();
   } else {
-    await Promise.all([pageThenGerman(), integration()]);
-    await Promise.all([e2e(), unitThenLint()]);
+    // Two lanes. The unit tier takes the integration suite's lane as soon as that ends, often while
+    // the German run still goes (a fixed second phase left that core idle ~15 s); the journey
+    // starts once both browser tiers before it have ended.
+    const integrationDone = integration();
+    await Promise.all([
+      (async () => {
+        await pageThenGerman();
+        await integrationDone;
+        await e2e();
+      })(),
+      integrationDone.then(unitThenLint),
+    ]);
   }
 
   banner(`summary (${seconds(t0)} s)`);
