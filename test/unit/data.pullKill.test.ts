@@ -15,8 +15,29 @@ import { compareRows, expected, readBack } from '../shared/pullDestination';
 import { KILL_POINTS, killedPull } from '../shared/pullKill';
 import { EXTENSIONS, TaskPool, pullOnce, sandboxClient } from '../shared/pullScenario';
 
-const CHILD = path.join(__dirname, '..', 'shared', 'pullKillChild.js');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;
+
+/**
+ * The child as one bundle, as the extension ships its code: each of the 28 children then loads
+ * one file instead of resolving and compiling some 200 modules, which was half of its CPU.
+ * node-sqlite3-wasm stays a require of node_modules (it reads its WebAssembly from there).
+ */
+async function bundleChild(): Promise<string> {
+  const outfile = path.join(ROOT, 'out', 'test', 'shared', 'pullKillChild.bundle.cjs');
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['node-sqlite3-wasm'],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 
 describe('data: a pull killed at every point, then completed: every row exactly once (CSV, JSON Lines, SQLite)', function () {
   this.timeout(300_000);
@@ -24,7 +45,9 @@ describe('data: a pull killed at every point, then completed: every row exactly 
   let sandbox: RunningSandbox;
   let apiKey: string;
   let pool: TaskPool;
+  let child: string;
   before(async () => {
+    child = await bundleChild();
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-kill-'));
     // One sandbox; each scenario pulls a task of its own (its latest run's rows are new).
     sandbox = await startSandbox({ rateLimit: 0, seed: 29, extraTasks: 60 });
@@ -45,7 +68,7 @@ describe('data: a pull killed at every point, then completed: every row exactly 
           const { task, rows } = await pool.next(3 * BATCH);
           const want = rows.map((r) => expected(r, format));
           const file = path.join(dir, `${point}-${batch}.${EXTENSIONS[format]}`);
-          await killedPull(CHILD, { baseUrl: sandbox.info.baseUrl, apiKey, task, file, format, batchSize: BATCH, point, batch });
+          await killedPull(child, { baseUrl: sandbox.info.baseUrl, apiKey, task, file, format, batchSize: BATCH, point, batch });
           const result = await pullOnce({ source: pool.client, task, file, format, batchSize: BATCH });
           const c = compareRows(readBack(file, format, task.taskId), want);
           outcomes.push(`${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`);
