@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything — type-check (which compiles the tests once), build (the production
-// bundle, once: reused when its sources did not change), the page tests and the integration suite
-// inside a real VS Code (in English, then in German), then the end-to-end journey (packaged once:
-// the .vsix is reused when its sources did not change) beside the unit tests and lint.
+// bundle, once: reused when its sources did not change), then two lanes: the page tests, the
+// integration suite in German and the end-to-end journey (packaged once: the .vsix is reused when
+// its sources did not change), beside the integration suite in English, the unit tests and lint.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -22,6 +22,8 @@ const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
 const MOCHA = bin('mocha', 'bin', 'mocha.js');
 const TSC = bin('typescript', 'bin', 'tsc');
 const ESLINT = bin('eslint', 'bin', 'eslint.js');
+/** coreutils' nice, where there is one: a stage that yields runs under it (see `yielding`). */
+const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p));
 
 /** @type {{name: string, status: string, passed: number, failed: number, pending: number, secs: string, note: string}[]} */
 const results = [];
@@ -39,9 +41,11 @@ function banner(text) {
  * whichever ends first). `steps` are [cmd, args] run in order, stopping at the first that fails;
  * `mocha` says whether the output carries a mocha summary (which must show a passing test);
  * `cannotRun` resolves to why the stage cannot run here, or undefined; `buffered` holds the
- * stage's output back and prints it whole when it ends, for a stage that runs next to another.
+ * stage's output back and prints it whole when it ends, for a stage that runs next to another;
+ * `yielding` runs it at a lower CPU priority (nice 10), so the stage beside it gets a core first
+ * and this one takes what is left.
  */
-async function stage(name, steps, { mocha = false, cannotRun, buffered = false } = {}) {
+async function stage(name, steps, { mocha = false, cannotRun, buffered = false, yielding = false } = {}) {
   const slot = results.length;
   results.push(undefined);
   const printed = [];
@@ -58,9 +62,9 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false }
   const capture = [];
   let code = 0;
   for (const [cmd, args] of steps) {
-    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}\n`);
+    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding && NICE ? ' (at a lower CPU priority)' : ''}\n`);
     const from = capture.length;
-    code = await run(cmd, args, { cwd: ROOT, capture, quiet: buffered });
+    code = await (yielding && NICE ? run(NICE, ['-n', '10', cmd, ...args], { cwd: ROOT, capture, quiet: buffered }) : run(cmd, args, { cwd: ROOT, capture, quiet: buffered }));
     if (buffered) printed.push(...capture.slice(from));
     if (code !== 0) break;
   }
@@ -106,39 +110,34 @@ async function main() {
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
-  // Two lanes. One: the page tier, the German run, then the end-to-end journey, which drives the
-  // whole workbench by pointer and keyboard. The other: the integration suite, then the unit tier
-  // on one mocha worker and lint (plain Node, one core at most, so the journey keeps the other).
-  // No browser tier runs beside the journey (seen: a drag onto a group never dropped, with the
-  // journey beside the page tier): it waits for the integration suite as well.
-  const apart = serial ? {} : { buffered: true };
+  // Two lanes. The first: the page tier, the German run of the integration suite, then the
+  // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second, at a
+  // lower CPU priority (nice 10): the integration suite, the unit tier and lint. The first lane's
+  // browser gets a core first whenever it wants one, so a busy second lane costs it little and
+  // never the journey's clicks, drops and hovers (at equal priority, a drag onto a group was once
+  // lost beside the page tier); the second lane uses what the first leaves. The first lane's
+  // output is printed as it comes, the second's whole as each stage ends.
+  const apart = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
-  const pageThenGerman = async () => {
-    await stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing, ...apart });
-    await stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode, ...apart });
-  };
-  const integration = () => stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode });
+  const page = () => stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
   const e2e = () => stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
-  // Alone (--serial), the unit tier keeps its two workers; beside the journey it has one.
-  const unitThenLint = async () => {
-    await stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json', ...(serial ? [] : ['--jobs', '1'])]]], { mocha: true, ...apart });
-    await stage('lint', [[NODE, [ESLINT, '.']]], apart);
-  };
+  const integration = () => stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
+  const german = () => stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
+  // The unit tier on its two workers: they mostly wait (on sandboxes, timers and child processes).
+  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
+  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], apart);
+  const lanes = [
+    [page, german, e2e],
+    [integration, unit, lint],
+  ];
   if (serial) {
-    for (const next of [pageThenGerman, integration, unitThenLint, e2e]) await next();
+    for (const next of lanes.flat()) await next();
   } else {
-    // Two lanes. The unit tier takes the integration suite's lane as soon as that ends, often while
-    // the German run still goes (a fixed second phase left that core idle ~15 s); the journey
-    // starts once both browser tiers before it have ended.
-    const integrationDone = integration();
-    await Promise.all([
-      (async () => {
-        await pageThenGerman();
-        await integrationDone;
-        await e2e();
-      })(),
-      integrationDone.then(unitThenLint),
-    ]);
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (const next of lane) await next();
+      }),
+    );
   }
 
   banner(`summary (${seconds(t0)} s)`);
