@@ -13,7 +13,7 @@
 // npm test then exits 1: a run that did not cover every tier has not passed.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { run, seconds } from './lib/proc.mjs';
+import { YIELD_ENV, onShutdown, run, seconds } from './lib/proc.mjs';
 import { ROOT, ensureDeps, ensureVscode, prepareOut, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
@@ -22,8 +22,6 @@ const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
 const MOCHA = bin('mocha', 'bin', 'mocha.js');
 const TSC = bin('typescript', 'bin', 'tsc');
 const ESLINT = bin('eslint', 'bin', 'eslint.js');
-/** coreutils' nice, where there is one: a stage that yields runs under it (see `yielding`). */
-const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p));
 
 /** @type {{name: string, status: string, passed: number, failed: number, pending: number, secs: string, note: string}[]} */
 const results = [];
@@ -42,34 +40,46 @@ function banner(text) {
  * `mocha` says whether the output carries a mocha summary (which must show a passing test);
  * `cannotRun` resolves to why the stage cannot run here, or undefined; `buffered` holds the
  * stage's output back and prints it whole when it ends, for a stage that runs next to another;
- * `yielding` runs it at a lower CPU priority (nice 10), so the stage beside it gets a core first
- * and this one takes what is left.
+ * `yielding` runs it, and every process and session it starts, at a lower CPU priority (nice 10
+ * on their scheduling groups: see yieldCpu), so the stages beside it are served first.
  */
 async function stage(name, steps, { mocha = false, cannotRun, buffered = false, yielding = false } = {}) {
   const slot = results.length;
   results.push(undefined);
   const printed = [];
   const write = (text) => (buffered ? printed.push(text) : process.stdout.write(text));
+  const capture = [];
+  // Where the running step's output starts in `capture` (it joins `printed` when the step ends).
+  let from = 0;
+  // Held-back output still reaches the log when the run is stopped (Ctrl-C, a CI time limit).
+  let flushed = false;
+  const flush = (tail = '') => {
+    if (flushed) return;
+    flushed = true;
+    process.stdout.write(`${printed.join('')}${capture.slice(from).join('')}${tail}`);
+  };
+  if (buffered) onShutdown(() => flush('(stopped before this stage ended)\n'));
   write(bannerText(name));
   const t = Date.now();
   const reason = cannotRun ? await cannotRun() : undefined;
   if (reason) {
     write(`NOT RUN (this is not a pass): ${reason}\n`);
     results[slot] = { name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) };
-    if (buffered) process.stdout.write(printed.join(''));
+    if (buffered) flush();
     return;
   }
-  const capture = [];
   let code = 0;
   for (const [cmd, args] of steps) {
-    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding && NICE ? ' (at a lower CPU priority)' : ''}\n`);
-    const from = capture.length;
-    code = await (yielding && NICE ? run(NICE, ['-n', '10', cmd, ...args], { cwd: ROOT, capture, quiet: buffered }) : run(cmd, args, { cwd: ROOT, capture, quiet: buffered }));
+    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`);
+    from = capture.length;
+    const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
+    code = await run(cmd, args, { cwd: ROOT, env, capture, quiet: buffered });
     if (buffered) printed.push(...capture.slice(from));
+    from = capture.length;
     if (code !== 0) break;
   }
   results[slot] = { name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) };
-  if (buffered) process.stdout.write(`${printed.join('')}(${name}: ${seconds(t)} s, run next to the stages after it)\n`);
+  if (buffered) flush(`(${name}: ${seconds(t)} s, run beside the other lane)\n`);
 }
 
 /** Installs (once, before the first stage that needs it) chromium and the test VS Code. */
@@ -112,11 +122,11 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // Two lanes. The first: the page tier, the German run of the integration suite, then the
   // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second, at a
-  // lower CPU priority (nice 10): the integration suite, the unit tier and lint. The first lane's
-  // browser gets a core first whenever it wants one, so a busy second lane costs it little and
-  // never the journey's clicks, drops and hovers (at equal priority, a drag onto a group was once
-  // lost beside the page tier); the second lane uses what the first leaves. The first lane's
-  // output is printed as it comes, the second's whole as each stage ends.
+  // lower CPU priority (nice 10, its browser and servers included): the integration suite, the
+  // unit tier and lint. The scheduler serves the first lane about nine times before the second
+  // when both want a core, so a busy second lane costs the journey little (at equal priority, a
+  // drag onto a group was once lost beside the page tier). The first lane's output is printed as
+  // it comes, the second's whole as each stage ends.
   const apart = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   const page = () => stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });

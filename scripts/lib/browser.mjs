@@ -1,6 +1,7 @@
 // Debian's chromium driven by playwright-core: headless, offline-friendly, a fresh profile per run.
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { YIELD_ENV, pidsWithArgument, yieldCpu } from './proc.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './project.mjs';
 
 export { CHROMIUM_ARGS };
@@ -19,6 +20,10 @@ export async function launchBrowser(profileDir, { headless = true, viewport = { 
     viewport,
     timeout: 120_000,
   });
+  // Playwright starts Chromium in a session of its own: a stage that yields the CPU lowers it too.
+  if (process.env[YIELD_ENV] && process.platform === 'linux') {
+    for (const pid of pidsWithArgument(`--user-data-dir=${profileDir}`)) yieldCpu(pid);
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   let closed = false;
   const close = async () => {

@@ -3,8 +3,48 @@
 // success, on failure and on Ctrl-C.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+
+/** Set (to a nice value) in the environment of a stage that yields the CPU: npm test's second lane. */
+export const YIELD_ENV = 'SCRAPEDECK_YIELD_CPU';
+
+/**
+ * Lowers the CPU priority of `pid` and its session when `env` asks (YIELD_ENV), best effort.
+ * Linux schedules each session (setsid: every group these helpers start, and Chromium) as one
+ * "autogroup" and shares the CPU equally between them, whatever a process's own nice value; so
+ * the group's nice is set as well as the process's (the latter alone counts where there are no
+ * autogroups). Children in the same session share its group; each new session gets it here.
+ */
+export function yieldCpu(pid, env = process.env) {
+  const nice = Number(env[YIELD_ENV]);
+  if (!pid || !Number.isInteger(nice) || nice <= 0) return;
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // no autogroups here (or not ours to change): the process's own nice still applies
+  }
+  try {
+    os.setPriority(pid, nice);
+  } catch {
+    // gone already, or not permitted: it runs at the usual priority
+  }
+}
+
+/** The pids whose command line holds `text` (e.g. a browser's --user-data-dir), for yieldCpu. */
+export function pidsWithArgument(text) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(text)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
 
 /** Process groups started by this process that are still running, by leader pid. */
 const groups = new Map();
@@ -107,6 +147,7 @@ export function startGroup(cmd, args, { cwd, env, logFile, stdio } = {}) {
     child.once('exit', () => setTimeout(() => log.end(), 50));
   }
   if (child.pid) groups.set(child.pid, { cmd });
+  yieldCpu(child.pid, env ?? process.env);
   child.once('exit', () => {
     // The leader is gone; the group may still hold helpers, so keep it until killGroup.
   });
@@ -126,6 +167,7 @@ export async function run(cmd, args, { cwd, env, capture, quiet = false, timeout
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (child.pid) groups.set(child.pid, { cmd });
+  yieldCpu(child.pid, env ?? process.env);
   const onData = (stream) => (chunk) => {
     const text = chunk.toString();
     if (capture) capture.push(text);

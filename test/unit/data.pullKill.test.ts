@@ -24,7 +24,8 @@ const BATCH = 25;
  * node-sqlite3-wasm stays a require of node_modules (it reads its WebAssembly from there).
  */
 async function bundleChild(): Promise<string> {
-  const outfile = path.join(ROOT, 'out', 'test', 'shared', 'pullKillChild.bundle.cjs');
+  // Inside the project, so node_modules is found; one file per process, so two runs never share one.
+  const outfile = path.join(ROOT, 'out', 'test', 'shared', `pullKillChild.${process.pid}.bundle.cjs`);
   const esbuild = await import('esbuild');
   await esbuild.build({
     entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')],
@@ -58,6 +59,7 @@ describe('data: a pull killed at every point, then completed: every row exactly 
     await pool.client.close();
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(child, { force: true });
   });
 
   for (const format of ['csv', 'jsonl', 'sqlite'] as PullFormat[]) {
