@@ -2,7 +2,8 @@
 // `npm test`: everything — type-check (which compiles the tests once), build (the production
 // bundle, once: reused when its sources did not change), then two lanes: the page tests, the
 // integration suite in German and the end-to-end journey (packaged once: the .vsix is reused when
-// its sources did not change), beside the integration suite in English, the unit tests and lint.
+// its sources did not change), beside the integration suite in English and then the unit tests
+// and lint, which yield the CPU to the journey.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -121,33 +122,39 @@ async function main() {
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // Two lanes. The first: the page tier, the German run of the integration suite, then the
-  // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second, at a
-  // lower CPU priority (nice 10, its browser and servers included): the integration suite, the
-  // unit tier and lint. The scheduler serves the first lane about nine times before the second
-  // when both want a core, so a busy second lane costs the journey little (at equal priority, a
-  // drag onto a group was once lost beside the page tier). The first lane's output is printed as
-  // it comes, the second's whole as each stage ends.
-  const apart = serial ? {} : { buffered: true, yielding: true };
+  // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second: the
+  // integration suite, then the unit tier and lint at a lower CPU priority (nice 10 on their
+  // scheduling groups, see yieldCpu), so the scheduler serves the journey about nine times before
+  // them when both want a core. No browser tier runs beside the journey (at equal priority, a
+  // drag onto a group was once lost beside the page tier): it waits for the integration suite.
+  // The first lane's output is printed as it comes, the second's whole as each stage ends.
+  const apart = serial ? {} : { buffered: true };
+  const yields = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   const page = () => stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
+  const german = () => stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   const e2e = () => stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
   const integration = () => stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
-  const german = () => stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
   // The unit tier on its two workers: they mostly wait (on sandboxes, timers and child processes).
-  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...apart });
-  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], apart);
-  const lanes = [
-    [page, german, e2e],
-    [integration, unit, lint],
-  ];
+  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...yields });
+  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], yields);
   if (serial) {
-    for (const next of lanes.flat()) await next();
+    for (const next of [page, german, integration, e2e, unit, lint]) await next();
   } else {
-    await Promise.all(
-      lanes.map(async (lane) => {
-        for (const next of lane) await next();
-      }),
-    );
+    const integrationDone = integration();
+    await Promise.all([
+      (async () => {
+        await page();
+        await german();
+        await integrationDone;
+        await e2e();
+      })(),
+      (async () => {
+        await integrationDone;
+        await unit();
+        await lint();
+      })(),
+    ]);
   }
 
   banner(`summary (${seconds(t0)} s)`);

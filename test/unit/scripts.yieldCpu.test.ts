@@ -61,9 +61,15 @@ describe('scripts: a yielding stage runs its process groups at a lower CPU prior
     if (group !== undefined) assert.equal(group, 0);
   });
 
-  it('finds a process by one of its arguments (how a yielding stage finds its Chromium)', () => {
-    const marker = `--marker-${process.pid}-${Date.now()}`;
+  it('finds a process by one of its arguments (how a yielding stage finds its Chromium)', async () => {
+    const marker = `scrapedeck-marker-${process.pid}-${Date.now()}`;
     const pid = start(process.env, marker);
-    assert.deepEqual(lib.pidsWithArgument(marker), [pid]);
+    // Until the child has exec'd, /proc shows the command line it was forked with (ours).
+    let found: number[] = [];
+    for (let i = 0; i < 100 && found.length === 0; i++) {
+      found = lib.pidsWithArgument(marker);
+      if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(found, [pid]);
   });
 });
