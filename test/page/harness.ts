@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
 import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
@@ -18,15 +19,12 @@ import { isPlainJson } from './plainJson';
 // playwright-core does not survive bundling (it reads its own package.json from disk).
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
 
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-/**
- * The tests' Chromium (scripts/lib/project.mjs, testChromium): the headless shell where it is
- * installed (lighter: the page tier took ~8 % less CPU in it), else the full browser, headless.
- */
-export function testChromium(): string {
-  return process.env.SCRAPEDECK_TEST_CHROMIUM || (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : process.env.SCRAPEDECK_CHROMIUM || '/usr/bin/chromium');
+/** What the stand-in takes from scripts/lib/project.mjs, the harness scripts' one choice of browser. */
+interface ProjectBrowser {
+  /** The tests' Chromium: the headless shell where it is installed, else the full browser. */
+  testChromium(): string;
+  CHROMIUM_ARGS: string[];
 }
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 /** The repository root, found from this file whether run from out/ (tsc) or out/bench (esbuild). */
 export function repoRoot(): string {
@@ -130,7 +128,9 @@ export async function startStandIn(options: { reusePages?: boolean } = {}): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const browser = await chromium.launch({ executablePath: testChromium(), headless: true, args: ARGS });
+  // Loaded at run time (an ES module beside the other scripts), as bench/workbenchSession.ts does.
+  const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as ProjectBrowser;
+  const browser = await chromium.launch({ executablePath: project.testChromium(), headless: true, args: project.CHROMIUM_ARGS });
   return {
     origin: `http://127.0.0.1:${port}`,
     browser,
