@@ -384,7 +384,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     assert.match(text, /_doActivateExtension scrapedeck\.scrapedeck/, 'the log covers Scrapedeck\'s activation');
     // An entry is a dated line and the stack lines under it.
     const entries = text.split(/\n(?=\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+ \[)/);
-    // A window reload (the activation and boundary specs reload five times) cancels the tree
+    // A window reload (the activation spec reloads once before this step) cancels the tree
     // refreshes VS Code had under way: VS Code logs those itself, with no error of Scrapedeck's.
     const cancelledByReload = /Unable to refresh tree view scrapedeck\.\w+: Canceled\s*$/;
     // VS Code's own stack frames name code-server's files, whose path can hold "scrapedeck" too
