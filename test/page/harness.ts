@@ -24,6 +24,8 @@ interface ProjectBrowser {
   /** The tests' Chromium: the headless shell where it is installed, else the full browser. */
   testChromium(): string;
   CHROMIUM_ARGS: string[];
+  /** CHROMIUM_ARGS asking pages for reduced motion. */
+  TEST_CHROMIUM_ARGS: string[];
 }
 
 /** The repository root, found from this file whether run from out/ (tsc) or out/bench (esbuild). */
@@ -94,9 +96,13 @@ export interface StandIn {
  * It also lets the browser cache the page's script and styles (never the HTML or the fixtures),
  * since they do not change while the stand-in runs: Chromium then skips fetching and compiling
  * them again, about 100 ms of every open.
- * The page tier reuses; the benchmarks, which time cold pages, do neither.
+ * `reducedMotion`: the browser asks pages for reduced motion, as the other test tiers' does
+ * (TEST_CHROMIUM_ARGS): the spinner shown while a reply is pending then draws no frames (the tier
+ * took 136 CPU-s instead of 143-146).
+ * The page tier reuses and reduces motion; the benchmarks, which time cold pages as users see
+ * them, do neither.
  */
-export async function startStandIn(options: { reusePages?: boolean } = {}): Promise<StandIn> {
+export async function startStandIn(options: { reusePages?: boolean; reducedMotion?: boolean } = {}): Promise<StandIn> {
   const root = repoRoot();
   const assetCache = options.reusePages ? 'max-age=3600' : 'no-store';
   if (!existsSync(join(root, 'dist/webview/analytics.js'))) throw new Error('dist/webview/analytics.js is missing: run `npm run build`');
@@ -130,7 +136,7 @@ export async function startStandIn(options: { reusePages?: boolean } = {}): Prom
   const { port } = server.address() as AddressInfo;
   // Loaded at run time (an ES module beside the other scripts), as bench/workbenchSession.ts does.
   const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as ProjectBrowser;
-  const browser = await chromium.launch({ executablePath: project.testChromium(), headless: true, args: project.CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: project.testChromium(), headless: true, args: options.reducedMotion ? project.TEST_CHROMIUM_ARGS : project.CHROMIUM_ARGS });
   return {
     origin: `http://127.0.0.1:${port}`,
     browser,

@@ -15,7 +15,7 @@ let shared: Promise<StandIn> | undefined;
 /** The tier's stand-in, started on first use; a start that failed is tried again by the next suite. */
 export function sharedStandIn(): Promise<StandIn> {
   if (shared === undefined) {
-    const starting = startStandIn({ reusePages: true });
+    const starting = startStandIn({ reusePages: true, reducedMotion: true });
     shared = starting;
     starting.catch(() => {
       if (shared === starting) shared = undefined;
