@@ -3,7 +3,7 @@
 // bundle, once: reused when its sources did not change), then two lanes: the page tests, the
 // integration suite in German and the end-to-end journey (packaged once: the .vsix is reused when
 // its sources did not change), beside the integration suite in English and then the unit tests
-// and lint, which yield the CPU to the journey.
+// and lint side by side, which yield the CPU to the journey.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -123,9 +123,11 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // Two lanes. The first: the page tier, the German run of the integration suite, then the
   // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second: the
-  // integration suite, then the unit tier and lint at a lower CPU priority (nice 10 on their
-  // scheduling groups, see yieldCpu), so the scheduler serves the journey about nine times before
-  // them when both want a core. No browser tier runs beside the journey (at equal priority, a
+  // integration suite, then the unit tier and lint side by side at a lower CPU priority (nice 10
+  // on their scheduling groups, see yieldCpu), so the scheduler serves the journey about nine
+  // times before them when both want a core. Side by side, they take the cores the journey leaves
+  // while it waits on the workbench, and end before it (one after the other, they often ended
+  // 10-30 s after it). No browser tier runs beside the journey (at equal priority, a
   // drag onto a group was once lost beside the page tier): it waits for the integration suite.
   // The first lane's output is printed as it comes, the second's whole as each stage ends.
   const apart = serial ? {} : { buffered: true };
@@ -151,8 +153,7 @@ async function main() {
       })(),
       (async () => {
         await integrationDone;
-        await unit();
-        await lint();
+        await Promise.all([unit(), lint()]);
       })(),
     ]);
   }
