@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
-import { killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
+import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
 import { CACHE, ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
@@ -156,10 +156,10 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   async (err) => {
     console.error(`[demo] ${err instanceof Error ? err.message : err}`);
     await killAllGroups();
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

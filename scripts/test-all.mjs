@@ -14,7 +14,7 @@
 // npm test then exits 1: a run that did not cover every tier has not passed.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { YIELD_ENV, onShutdown, run, seconds } from './lib/proc.mjs';
+import { YIELD_ENV, exitAfterOutput, onShutdown, run, seconds } from './lib/proc.mjs';
 import { ROOT, ensureDeps, ensureVscode, prepareOut, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
@@ -169,10 +169,10 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (err) => {
     console.error(`npm test: ${err instanceof Error ? err.stack : err}`);
     process.stdout.write('Total: 0 passed, 1 failed, 0 skipped\n');
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
-import { killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
+import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
 import { ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, testChromium } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
@@ -123,10 +123,10 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   async (err) => {
     console.error(`[test:e2e] ${err instanceof Error ? err.stack : err}`);
     await killAllGroups();
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

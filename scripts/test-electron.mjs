@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { TEST_SETTINGS, createRunFolder, writeSettings } from './lib/codeserver.mjs';
+import { exitAfterOutput } from './lib/proc.mjs';
 import { ROOT, build, compileTests, ensureDeps } from './lib/project.mjs';
 
 const log = (m) => process.stderr.write(`[test:electron] ${m}\n`);
@@ -54,9 +55,9 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (err) => {
     log(err instanceof Error ? err.stack : String(err));
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

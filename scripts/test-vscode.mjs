@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
-import { killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
+import { exitAfterOutput, killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
 import { ROOT, TEST_CHROMIUM_ARGS, build, testChromium, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
 
 const argv = process.argv.slice(2);
@@ -162,10 +162,10 @@ async function main() {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   async (err) => {
     console.error(`[test:vscode] ${err instanceof Error ? err.stack : err}`);
     await killAllGroups();
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

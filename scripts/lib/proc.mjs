@@ -90,6 +90,22 @@ export async function killAllGroups(options) {
 let handlersInstalled = false;
 const cleanups = [];
 
+/**
+ * Exits with `code` once stdout and stderr have taken everything written to them. Node writes to a
+ * pipe in the background when its reader is slower, and process.exit drops what is still waiting:
+ * a log read through a slow pipe once lost all but the first 64 KB of the last stage's output, the
+ * per-stage table and the Total line. A reader that went away (EPIPE) ends the wait too.
+ */
+export function exitAfterOutput(code) {
+  let waiting = 2;
+  const done = () => {
+    waiting -= 1;
+    if (waiting === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 /** Registers `fn` to run (once) before exit on SIGINT/SIGTERM; process groups are stopped after it. */
 export function onShutdown(fn) {
   cleanups.push(fn);
@@ -112,7 +128,7 @@ function installHandlers() {
       }
     }
     await killAllGroups({ graceMs: 3000 });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    exitAfterOutput(signal === 'SIGINT' ? 130 : 143);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
