@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run compile-tests`: tsc -p tsconfig.json into out/, incremental, after checking that what
 // tsc recorded still matches out/ (scripts/lib/project.mjs).
+import { exitAfterOutput } from './lib/proc.mjs';
 import { compileTests } from './lib/project.mjs';
 
 compileTests().then(
-  () => process.exit(0),
+  () => exitAfterOutput(0),
   (err) => {
     console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

@@ -90,20 +90,28 @@ export async function killAllGroups(options) {
 let handlersInstalled = false;
 const cleanups = [];
 
+/** How long exitAfterOutput waits for a reader that stopped reading. */
+export const EXIT_WAIT_MS = 15_000;
+
 /**
  * Exits with `code` once stdout and stderr have taken everything written to them. Node writes to a
  * pipe in the background when its reader is slower, and process.exit drops what is still waiting:
  * a log read through a slow pipe once lost all but the first 64 KB of the last stage's output, the
- * per-stage table and the Total line. A reader that went away (EPIPE) ends the wait too.
+ * per-stage table and the Total line. A reader that went away (EPIPE) ends the wait with the same
+ * code, and one that stopped reading is waited for at most `waitMs`.
  */
-export function exitAfterOutput(code) {
+export function exitAfterOutput(code, waitMs = EXIT_WAIT_MS) {
+  const exit = () => process.exit(code);
   let waiting = 2;
   const done = () => {
     waiting -= 1;
-    if (waiting === 0) process.exit(code);
+    if (waiting === 0) exit();
   };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', exit);
+    stream.write('', done);
+  }
+  setTimeout(exit, waitMs);
 }
 
 /** Registers `fn` to run (once) before exit on SIGINT/SIGTERM; process groups are stopped after it. */

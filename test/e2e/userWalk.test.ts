@@ -153,6 +153,8 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
   });
 
   it('W4. a Week query of the last 7 days labels each bucket with only its days inside the query, in the table and every chart', async () => {
+    // W2's "Duplicated …" would still be up in this step's screenshots.
+    await wb.clearNotifications();
     const task = tasks[0] as Task;
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(task.taskName));
     await wb.contextMenu(wb.taskRow(task.taskName), 'Open Analytics for Task');
