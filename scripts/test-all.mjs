@@ -127,8 +127,9 @@ async function main() {
   // on their scheduling groups, see yieldCpu), so the scheduler serves the journey about nine
   // times before them when both want a core. Side by side, they take the cores the journey leaves
   // while it waits on the workbench, and end within a few seconds of it (one after the other,
-  // they often ended 10-30 s after it). No browser tier runs beside the journey (at equal priority, a
-  // drag onto a group was once lost beside the page tier): it waits for the integration suite.
+  // they often ended 10-30 s after it). No browser tier runs beside the journey (at equal
+  // priority, a drag onto a group was once lost beside the page tier): it waits for the
+  // integration suite.
   // The first lane's output is printed as it comes, the second's whole as each stage ends.
   const apart = serial ? {} : { buffered: true };
   const yields = serial ? {} : { buffered: true, yielding: true };
