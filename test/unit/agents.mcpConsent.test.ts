@@ -141,7 +141,6 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
 });
 
 describe('agents: a request id from the service never carries the key into an MCP result', function () {
-  this.timeout(30_000);
   const server = new RecordingServer();
   const apiKey = 'sdk_mcpRequestIdSecret0123456789abcdef';
   before(() => server.start());

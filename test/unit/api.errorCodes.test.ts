@@ -14,7 +14,6 @@ import { UnlimitedLimiter } from '../../src/api/limiter';
 import { RecordingServer, errorAnswer, okReply } from './helpers/recordingServer';
 
 describe('api: errors by code (the published examples are all HTTP 400)', function () {
-  this.timeout(20_000);
   const server = new RecordingServer();
   const now = Date.parse('2026-11-22T12:00:00Z');
   let expired = 0;

@@ -18,7 +18,6 @@ const T0 = Date.parse('2026-11-22T12:00:00Z');
 const BIG = 12_345;
 
 describe('client: runs, parameters and data against the sandbox', function () {
-  this.timeout(30_000);
   const clock = new FakeClock(T0);
   let sandbox: RunningSandbox;
   const clients: ScrapedeckClient[] = [];

@@ -18,7 +18,6 @@ const V2 = '/cloudextraction/statuses/v2';
 const V1 = '/cloudextraction/statuses';
 
 describe('client: runs, parameters and data on the wire', function () {
-  this.timeout(20_000);
   const server = new RecordingServer();
   let now = Date.parse('2026-11-22T12:00:00Z');
   let client: ScrapedeckClient;

@@ -12,7 +12,6 @@ import { ApiError } from '../../src/api/errors';
 import { fitText, MAX_REPLY_BYTES } from '../../src/api/replyBody';
 
 describe('client: limits on replies and on server text', function () {
-  this.timeout(30_000);
   let server: Server;
   let baseUrl: string;
   let handler: (res: ServerResponse) => void = (res) => res.end('{}');

@@ -13,7 +13,6 @@ import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from 
 const SEED = 11;
 
 describe('client: every operation and error against the sandbox', function () {
-  this.timeout(30_000);
   let sandbox: RunningSandbox;
   const logs = new LogCapture();
   const seen = new SecretsSeen();

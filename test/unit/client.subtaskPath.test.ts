@@ -19,7 +19,6 @@ const answersOnly = (spelling: 'colon' | 'slash') => (s: Seen) =>
   s.path === SUBTASK_ACTION_PATHS[spelling].start || s.path === SUBTASK_ACTION_PATHS[spelling].stop ? okReply(null, `req-${spelling}`) : noRoute();
 
 describe('client: the spelling of start/stop subtasks', function () {
-  this.timeout(20_000);
   const a = new RecordingServer();
   const b = new RecordingServer();
   const clients: ScrapedeckClient[] = [];

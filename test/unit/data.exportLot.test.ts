@@ -14,7 +14,6 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { FakeClock } from './helpers/sandbox';
 
 describe('data: export one run\'s rows by its lot', function () {
-  this.timeout(20_000);
   const clock = new FakeClock(Date.parse('2026-11-22T12:00:00Z'));
   let sandbox: RunningSandbox;
   let client: ScrapedeckClient;

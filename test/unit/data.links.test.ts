@@ -52,7 +52,6 @@ const refused = (reason: UnsafeReason) => (e: unknown) => e instanceof UnsafeFil
 const EXT: Record<PullFormat, string> = { csv: 'csv', jsonl: 'jsonl', sqlite: 'sqlite' };
 
 describe('data: no write through a link or outside the workspace folder', function () {
-  this.timeout(30_000);
   let base: string;
   let ws: string;
   let outside: string;

@@ -145,7 +145,6 @@ function checkRequest(o: Operation, seen: Seen): void {
 }
 
 describe('published examples: the client parses every operation\'s examples', function () {
-  this.timeout(20_000);
   const server = new RecordingServer();
   let client: ScrapedeckClient;
   before(() => server.start());
@@ -355,7 +354,6 @@ async function firstAction(x: SandboxCtx): Promise<{ taskId: string; actionId: s
 }
 
 describe('published examples: every sandbox answer has the examples\' field names and types', function () {
-  this.timeout(30_000);
   const clock = new FakeClock(Date.parse('2026-11-22T12:00:00Z'));
   let x: SandboxCtx;
 

@@ -26,7 +26,6 @@ async function idle(poller: StatusPoller): Promise<void> {
 }
 
 describe('runs: the status poller (fake timers, real client and sandbox)', function () {
-  this.timeout(30_000);
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let ada: ScrapedeckClient;

@@ -13,7 +13,6 @@ interface Page {
 const TODAY = '2026-11-22';
 
 describe('sandbox: POST /taskanalytics/queries', function () {
-  this.timeout(20_000);
   const clock = new FakeClock(Date.parse(`${TODAY}T12:00:00Z`));
   let sb: TestSandbox;
   let ada: string;

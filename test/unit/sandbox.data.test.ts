@@ -14,7 +14,6 @@ const T0 = Date.parse('2026-11-22T12:00:00Z');
 const BIG = 1_000_000;
 
 describe('sandbox: data', function () {
-  this.timeout(30_000);
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let key: string;

@@ -10,7 +10,6 @@ function predicted(rate: number, seed: number, n: number): Outcome[] {
 }
 
 describe('sandbox: --faults', function () {
-  this.timeout(20_000);
 
   it('the injector is deterministic per seed, respects the rate and bursts 429s', () => {
     assert.deepEqual(predicted(0.3, 5, 200), predicted(0.3, 5, 200));

@@ -18,7 +18,6 @@ interface Window {
 }
 
 describe('sandbox: seeded task health (demo account)', function () {
-  this.timeout(30_000);
   for (const [seed, today] of [[1, '2026-11-22'], [9, '2026-03-04']] as const) {
     it(`seed ${seed}, ${today}: the seeded failing and slowing tasks, and no others, cross the thresholds`, async () => {
       const sb = await TestSandbox.start({ seed, now: new FakeClock(Date.parse(`${today}T09:00:00Z`)).now });

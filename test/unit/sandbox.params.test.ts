@@ -8,7 +8,6 @@ import type { TaskActions } from '../../src/api/taskOpsSchemas';
 import { TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
 
 describe('sandbox: task parameters, duplicate and move', function () {
-  this.timeout(20_000);
   let sb: TestSandbox;
   let key: string;
   let groups: { taskGroupId: string; taskGroupName: string }[];

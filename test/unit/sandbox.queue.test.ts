@@ -12,7 +12,6 @@ import { FakeClock, TestSandbox, dataOf, type Reply } from './helpers/sandbox';
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
 describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
-  this.timeout(20_000);
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let key: string;

@@ -10,7 +10,6 @@ import { FakeClock, TestSandbox, codeOf, dataOf, messageOf, type Reply } from '.
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
 describe('sandbox: runs (cloud extraction)', function () {
-  this.timeout(20_000);
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let key: string;

@@ -13,7 +13,6 @@ import { clientTaskSource } from '../../src/tasks/clientSource';
 import { TasksModel } from '../../src/tasks/tasksModel';
 
 describe('tree: TasksModel against the sandbox', function () {
-  this.timeout(30000);
   let sandbox: RunningSandbox;
   const clients: ScrapedeckClient[] = [];
   const clientFor = (apiKey: string): ScrapedeckClient => {
