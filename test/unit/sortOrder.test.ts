@@ -7,18 +7,46 @@ import { col, rec } from './helpers/tableRecords';
 
 const ids = (records: readonly AnalyticsRecord[], order: Uint32Array): string[] => [...order].map((i) => (records[i] as AnalyticsRecord).taskId);
 
-/** The table's sort before the cached orders: one comparator over every pair, nulls last, stable. */
+type Key = string | number | null;
+
+const keyOf = (column: Column, r: AnalyticsRecord): Key => {
+  const v = column.value(r);
+  return typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v)) ? v : null;
+};
+
+/** The table's comparator before the cached orders: nulls last in both directions, else by value. */
+function compare(a: Key, b: Key, sign: number): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return sign * (typeof a === 'number' && typeof b === 'number' ? a - b : TABLE_COLLATOR.compare(String(a), String(b)));
+}
+
+/** The table's sort before the cached orders: one comparator over every pair, stable. */
 function reference(records: readonly AnalyticsRecord[], column: Column, direction: SortDirection): string[] {
   const sign = direction === 'asc' ? 1 : -1;
-  const key = (r: AnalyticsRecord): string | number | null => {
-    const v = column.value(r);
-    return typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v)) ? v : null;
-  };
-  return records.map((r, i) => ({ r, i, v: key(r) })).sort((a, b) => {
-    if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
-    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : TABLE_COLLATOR.compare(String(a.v), String(b.v));
-    return c !== 0 ? sign * c : a.i - b.i;
-  }).map((x) => x.r.taskId);
+  return records.map((r, i) => ({ r, i, v: keyOf(column, r) }))
+    .sort((a, b) => compare(a.v, b.v, sign) || a.i - b.i)
+    .map((x) => x.r.taskId);
+}
+
+/**
+ * The same promise checked in one pass: every row once, and each neighbour pair in the
+ * comparator's order (ties by original position). A stable sort has exactly one such result, so
+ * this equals comparing with reference(), at n comparator calls instead of n log n: at 100,000
+ * rows the reference sorts were most of a test that starved past its timeout beside the journey.
+ */
+function assertComparatorOrder(records: readonly AnalyticsRecord[], order: Uint32Array, column: Column, direction: SortDirection): void {
+  const sign = direction === 'asc' ? 1 : -1;
+  assert.equal(order.length, records.length, 'every row');
+  const seen = new Uint8Array(records.length);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k] as number;
+    assert.ok(i < records.length && seen[i] === 0, `row ${i} at ${k}: once, and a real row`);
+    seen[i] = 1;
+    if (k === 0) continue;
+    const p = order[k - 1] as number;
+    const c = compare(keyOf(column, records[p] as AnalyticsRecord), keyOf(column, records[i] as AnalyticsRecord), sign);
+    assert.ok(c < 0 || (c === 0 && p < i), `${column.id} ${direction}: rows ${p} then ${i} at ${k - 1}, ${k}`);
+  }
 }
 
 function random(seed: number): (n: number) => number {
@@ -120,8 +148,18 @@ describe('table sort orders (cached permutations)', () => {
     for (const id of ['task', 'runCount', 'durationPerRunSeconds', 'successRate']) {
       const orders = new SortOrders(rows);
       for (const direction of ['desc', 'asc'] as const) {
-        assert.deepEqual(ids(rows, orders.order(col(id), direction)), reference(rows, col(id), direction), `${id} ${direction}`);
+        assertComparatorOrder(rows, orders.order(col(id), direction), col(id), direction);
       }
+    }
+  });
+
+  it('the one-pass check fails an order the comparator would not give', () => {
+    const rows = [rec('a', 2), rec('b', null), rec('c', 1), rec('d', 1)];
+    const good = new SortOrders(rows).order(col('runCount'), 'asc');
+    assert.deepEqual([...good], [2, 3, 0, 1]);
+    assertComparatorOrder(rows, good, col('runCount'), 'asc');
+    for (const bad of [[3, 2, 0, 1], [2, 3, 1, 0], [2, 0, 3, 1], [2, 3, 0, 0], [2, 3, 0], [2, 3, 0, 4]]) {
+      assert.throws(() => assertComparatorOrder(rows, Uint32Array.from(bad), col('runCount'), 'asc'), assert.AssertionError, bad.join());
     }
   });
 });
