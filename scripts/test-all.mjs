@@ -62,25 +62,34 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false, 
   if (buffered) onShutdown(() => flush('(stopped before this stage ended)\n'));
   write(bannerText(name));
   const t = Date.now();
-  const reason = cannotRun ? await cannotRun() : undefined;
-  if (reason) {
-    write(`NOT RUN (this is not a pass): ${reason}\n`);
-    results[slot] = { name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) };
+  try {
+    const reason = cannotRun ? await cannotRun() : undefined;
+    if (reason) {
+      write(`NOT RUN (this is not a pass): ${reason}\n`);
+      results[slot] = { name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) };
+      if (buffered) flush();
+      return;
+    }
+    let code = 0;
+    for (const [cmd, args] of steps) {
+      write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`);
+      from = capture.length;
+      const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
+      code = await run(cmd, args, { cwd: ROOT, env, capture, quiet: buffered });
+      if (buffered) printed.push(...capture.slice(from));
+      from = capture.length;
+      if (code !== 0) break;
+    }
+    results[slot] = { name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) };
+    if (buffered) flush(`(${name}: ${seconds(t)} s, run beside the other lane)\n`);
+  } catch (err) {
+    // A stage that throws (a command that cannot be started) is a failed row. It never rejects a
+    // lane's Promise.all, which would end the run before the other lane's stages print theirs.
+    const why = err instanceof Error ? err.message : String(err);
+    write(`${name}: could not run: ${why}\n`);
+    results[slot] = { name, ...judgeStage({ code: 1 }), note: `could not run: ${why}`, secs: seconds(t) };
     if (buffered) flush();
-    return;
   }
-  let code = 0;
-  for (const [cmd, args] of steps) {
-    write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`);
-    from = capture.length;
-    const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
-    code = await run(cmd, args, { cwd: ROOT, env, capture, quiet: buffered });
-    if (buffered) printed.push(...capture.slice(from));
-    from = capture.length;
-    if (code !== 0) break;
-  }
-  results[slot] = { name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) };
-  if (buffered) flush(`(${name}: ${seconds(t)} s, run beside the other lane)\n`);
 }
 
 /** Installs (once, before the first stage that needs it) chromium and the test VS Code. */

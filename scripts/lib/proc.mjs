@@ -89,6 +89,13 @@ export async function killAllGroups(options) {
 
 let handlersInstalled = false;
 const cleanups = [];
+// Set once a signal has begun the shutdown: nothing new starts after it, since a process started
+// while the output drains would only be SIGKILLed at exit, and could not stop what it started.
+let stopping = false;
+
+function refuseWhileStopping(cmd) {
+  if (stopping) throw new Error(`not starting ${cmd}: the run is stopping`);
+}
 
 /** How long exitAfterOutput waits for a reader that stopped reading. */
 export const EXIT_WAIT_MS = 15_000;
@@ -123,7 +130,6 @@ export function onShutdown(fn) {
 function installHandlers() {
   if (handlersInstalled) return;
   handlersInstalled = true;
-  let stopping = false;
   const stop = async (signal) => {
     if (stopping) return;
     stopping = true;
@@ -153,6 +159,7 @@ function installHandlers() {
  */
 export function startGroup(cmd, args, { cwd, env, logFile, stdio } = {}) {
   installHandlers();
+  refuseWhileStopping(cmd);
   let out = 'inherit';
   let log;
   if (logFile) {
@@ -184,6 +191,7 @@ export function startGroup(cmd, args, { cwd, env, logFile, stdio } = {}) {
  */
 export async function run(cmd, args, { cwd, env, capture, quiet = false, timeoutMs } = {}) {
   installHandlers();
+  refuseWhileStopping(cmd);
   const child = spawn(cmd, args, {
     cwd,
     env: env ?? process.env,
