@@ -167,7 +167,6 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
 });
 
 describe('account: two windows with one password session renew it without asking to sign in (Node, sandbox)', function () {
-  this.timeout(60_000);
   let sandbox: RunningSandbox;
   before(async () => {
     sandbox = await startSandbox({ port: 0, seed: 3, tokenTtlSeconds: 2, rateLimit: 0 });

@@ -18,7 +18,6 @@ const T0 = Date.parse('2026-11-19T12:00:00Z');
 const DEPRECATE = 'POST /datahub/v1/data-apps/{app_id}/deprecate';
 
 describe('agents: tools that change something', function () {
-  this.timeout(60_000);
   const clock = new FakeClock(T0);
   let sandbox: RunningSandbox;
   let ada: ScrapedeckClient;

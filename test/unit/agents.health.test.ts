@@ -29,7 +29,6 @@ interface Answer {
 }
 
 describe('agents: scrapedeck_task_health against the sandbox', function () {
-  this.timeout(60_000);
   const clock = new FakeClock(T0);
   let sandbox: RunningSandbox;
   let ada: ScrapedeckClient;

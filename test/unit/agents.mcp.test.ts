@@ -24,7 +24,6 @@ const SERVER = path.join(ROOT, 'out', 'src', 'mcp.js');
 const jsonOf = <T>(text: string): T => JSON.parse(text.slice(text.indexOf('\n') + 1)) as T;
 
 describe('agents: the MCP server over stdio (SDK client, sandbox)', function () {
-  this.timeout(60_000);
   let sandbox: RunningSandbox;
   let ada: ScrapedeckClient;
   let apiKey: string;

@@ -22,7 +22,6 @@ const STOP = 'POST /cloudextraction/stop';
 const DEPRECATE = 'POST /datahub/v1/data-apps/{app_id}/deprecate';
 
 describe('agents: the MCP server asks before it changes anything (SDK client over stdio, sandbox)', function () {
-  this.timeout(60_000);
   let sandbox: RunningSandbox;
   let ada: ScrapedeckClient;
   let apiKey: string;

@@ -21,7 +21,6 @@ interface Listed {
 }
 
 describe('agents: read tools against the sandbox', function () {
-  this.timeout(60_000);
   const clock = new FakeClock(T0);
   let sandbox: RunningSandbox;
   let ada: ScrapedeckClient;

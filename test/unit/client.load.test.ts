@@ -18,7 +18,6 @@ import { RequestClock } from './helpers/requestClock';
 const SEED = 5;
 
 describe('client: load, expiry and faults against the sandbox', function () {
-  this.timeout(60_000);
   const logs = new LogCapture();
   const seen = new SecretsSeen();
   const sandboxes: RunningSandbox[] = [];

@@ -26,7 +26,6 @@ class WindowStore implements CredentialsStore {
 }
 
 describe('client: two windows renewing one session', function () {
-  this.timeout(60_000);
   let sandbox: RunningSandbox;
   before(async () => {
     sandbox = await startSandbox({ seed: 3, tokenTtlSeconds: 2, rateLimit: 0 });

@@ -119,7 +119,6 @@ async function runOnce(seed: number): Promise<void> {
 }
 
 describe('client: the sliding-window promise holds through renewals, retries and 429 pauses (strict server)', function () {
-  this.timeout(60_000);
   for (const seed of SEEDS) {
     it(`seed ${seed}`, async () => {
       await runOnce(seed);

@@ -90,7 +90,6 @@ function expectedTable(rows: readonly DataRow[]): string[][] {
 }
 
 describe('data export writers', function () {
-  this.timeout(60_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-export-'));

@@ -67,7 +67,6 @@ interface Sheet {
 }
 
 describe('data: Export Data… to .xlsx and SQLite, read back by real readers', function () {
-  this.timeout(60_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-xlsx-'));

@@ -49,7 +49,6 @@ async function until(what: string, check: () => boolean, ms = 15_000): Promise<v
 }
 
 describe('health controller and schedule (fake timers, sandbox)', function () {
-  this.timeout(60_000);
   let sb: TestSandbox;
   const clock = new FakeClock(Date.parse(`${TODAY}T09:00:00Z`));
   const seed = 5;

@@ -196,7 +196,6 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
 });
 
 describe('runs: the poller follows a queued run to its end (issue 28 item 2, issue 32 item 5)', function () {
-  this.timeout(60_000);
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let ada: ScrapedeckClient;

@@ -33,7 +33,6 @@ async function until(check: () => boolean, ms = 40_000): Promise<void> {
 }
 
 describe('sandbox: command line', function () {
-  this.timeout(60_000);
 
   it('--json: the first stdout line is the info; logs go to stderr without secrets; SIGTERM exits 0', async () => {
     const p = run(['--port', '0', '--json', '--seed', '1', '--rate-limit', '0']);

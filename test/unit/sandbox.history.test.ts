@@ -15,7 +15,6 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 const T0 = Date.parse('2026-11-22T15:00:00Z');
 
 describe('sandbox: the run history follows the analytics', function () {
-  this.timeout(60_000);
   let sandbox: RunningSandbox;
   const clients: ScrapedeckClient[] = [];
   const today = todayUtc(new Date(T0));

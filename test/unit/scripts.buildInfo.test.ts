@@ -19,7 +19,6 @@ interface ProjectLib {
 }
 
 describe('scripts: the incremental type-check trusts its record only while out/ matches it', function () {
-  this.timeout(60_000);
   let dir: string;
   let lib: ProjectLib;
   const record = (): string => path.join(dir, 'out', '.tsbuildinfo');
