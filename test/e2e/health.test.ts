@@ -66,7 +66,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-health-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await wb?.screenshotIfFailed('health', this.currentTest);
   });
 
   after(async () => {

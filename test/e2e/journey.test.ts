@@ -83,10 +83,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = `failed-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
-      await wb.screenshot(name).catch(() => undefined);
-    }
+    await wb?.screenshotIfFailed('journey', this.currentTest);
   });
 
   after(async () => {

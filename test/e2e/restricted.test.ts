@@ -25,7 +25,7 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-restricted-${(this.currentTest.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await wb?.screenshotIfFailed('restricted', this.currentTest);
   });
 
   after(async () => {
