@@ -7,9 +7,10 @@
 // Flags: --no-install (skip deps/code-server checks), --no-compile (the caller compiled the tests),
 //        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
 // The .vsix is packaged only when its sources changed since it was last packaged.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { prepareArtifacts } from './lib/artifacts.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
 import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
 import { ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, testChromium } from './lib/project.mjs';
@@ -38,7 +39,7 @@ async function main() {
   log(`packaged and compiled in ${seconds(tp)} s`);
 
   const runDir = createRunFolder('e2e');
-  mkdirSync(ARTIFACTS, { recursive: true });
+  prepareArtifacts(ARTIFACTS);
   log(`run folder ${path.relative(ROOT, runDir.dir)}`);
 
   // A shorter run clock than the sandbox's (5 s queued, 30 s running): a run left alone (runs R3) is
