@@ -56,10 +56,12 @@ describe('data: a pull killed at every point, then completed: every row exactly 
     pool = await TaskPool.of(sandboxClient(sandbox.info.baseUrl, apiKey));
   });
   after(async () => {
-    await pool.client.close();
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(child, { force: true });
+    // before() may have stopped part-way (a child that did not bundle): undo only what it did, so
+    // its own error is the one reported.
+    await pool?.client.close();
+    await sandbox?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (child) rmSync(child, { force: true });
   });
 
   for (const format of ['csv', 'jsonl', 'sqlite'] as PullFormat[]) {
