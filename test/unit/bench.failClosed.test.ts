@@ -6,7 +6,6 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { seriesRows } from '../../bench/activationVscode.bench';
 import { mcpStartRows } from '../../bench/agents.bench';
 import { allPagesRows } from '../../bench/client.bench';
@@ -15,9 +14,9 @@ import { boundRow, measureCase, medianOf, missed, worstOf } from '../../bench/ju
 import { statusRows } from '../../bench/runs.bench';
 import type { BenchRow, BenchSection } from '../../bench/types';
 import { coldOrderRow } from '../../bench/webviewTable.bench';
+import { importScriptLib } from './helpers/scriptLib';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 
 const passes = (rows: BenchRow[]): (boolean | undefined)[] => rows.map((r) => r.pass);
 const anyMissed = (rows: BenchRow[]): boolean => rows.some((r) => r.pass === false);
@@ -97,10 +96,10 @@ describe('bench: judging fails closed', () => {
   });
 
   it('bench.mjs: a section that throws or returns no row is a MISSED row, and a pass on a ratio that is not a number is MISSED', async () => {
-    const report = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'benchReport.mjs')).href)) as {
+    const report = await importScriptLib<{
       settleSection(file: string, run: () => Promise<BenchSection>): Promise<BenchSection>;
       missedOf(section: BenchSection): string[];
-    };
+    }>('benchReport.mjs');
     const threw = await report.settleSection('x.bench.ts', async () => {
       throw new Error('code-server did not start');
     });

@@ -6,10 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+import { importScriptLib } from './helpers/scriptLib';
 
 interface ArtifactsLib {
   prepareArtifacts(dir: string): string[];
@@ -19,7 +16,7 @@ describe('scripts: an end-to-end run starts without old failure screenshots', ()
   let dir: string;
   let lib: ArtifactsLib;
   before(async () => {
-    lib = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'artifacts.mjs')).href)) as ArtifactsLib;
+    lib = await importScriptLib<ArtifactsLib>('artifacts.mjs');
   });
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-artifacts-'));

@@ -8,11 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importScriptLib } from './helpers/scriptLib';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
 
 interface ProjectLib {
   forgetBuildInfoIfOutputsChanged(root: string): string | undefined;
@@ -27,7 +26,7 @@ describe('scripts: the incremental type-check trusts its record only while out/ 
   };
 
   before(async () => {
-    lib = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'project.mjs')).href)) as ProjectLib;
+    lib = await importScriptLib<ProjectLib>('project.mjs');
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-buildinfo-'));
     writeFileSync(
       path.join(dir, 'tsconfig.json'),

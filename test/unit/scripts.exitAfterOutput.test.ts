@@ -6,11 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { scriptLibUrl } from './helpers/scriptLib';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const PROC = pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'proc.mjs')).href;
+const PROC = scriptLibUrl('proc.mjs');
 const SIZE = 3_000_000;
 
 /**

@@ -6,10 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+import { importScriptLib } from './helpers/scriptLib';
 
 interface RunFolderLib {
   pruneRunFolders(runsDir: string, keep: number, alive?: (name: string) => boolean): string[];
@@ -19,7 +16,7 @@ describe('scripts: old run folders are removed, the newest and the running kept'
   let dir: string;
   let lib: RunFolderLib;
   before(async () => {
-    lib = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'codeserver.mjs')).href)) as RunFolderLib;
+    lib = await importScriptLib<RunFolderLib>('codeserver.mjs');
   });
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-runs-'));

@@ -5,11 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { scriptLibUrl } from './helpers/scriptLib';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const PROC = pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'proc.mjs')).href;
+const PROC = scriptLibUrl('proc.mjs');
 
 /** Runs `body` (with run and startGroup in scope) in a script, and collects its output and code. */
 function script(body: string): Promise<{ out: string; code: number | null }> {

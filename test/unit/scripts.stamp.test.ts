@@ -6,10 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+import { importScriptLib } from './helpers/scriptLib';
 
 interface StampLib {
   hashInputs(root: string, entries: string[], extra?: string): string;
@@ -21,7 +18,7 @@ describe('scripts: build and package stamps', () => {
   let dir: string;
   let lib: StampLib;
   before(async () => {
-    lib = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'stamp.mjs')).href)) as StampLib;
+    lib = await importScriptLib<StampLib>('stamp.mjs');
   });
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-stamp-'));

@@ -7,12 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
+import { importScriptLib } from './helpers/scriptLib';
 
 interface ProcLib {
   YIELD_ENV: string;
@@ -32,7 +28,7 @@ describe('scripts: a yielding stage runs its process groups at a lower CPU prior
   let lib: ProcLib;
   const started: ChildProcess[] = [];
   before(async () => {
-    lib = (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', 'proc.mjs')).href)) as ProcLib;
+    lib = await importScriptLib<ProcLib>('proc.mjs');
   });
   after(async () => {
     for (const child of started) await lib.killGroup(child.pid, { graceMs: 500 });

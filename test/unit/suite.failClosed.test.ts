@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importScriptLib } from './helpers/scriptLib';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -33,10 +33,6 @@ function node(args: string[]): Promise<Run> {
     });
   });
 }
-
-/** The scripts' ES modules (compiled tests are CommonJS: a real import(), not tsc's require). */
-const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
-const script = async <T>(file: string): Promise<T> => (await importEsm(pathToFileURL(path.join(ROOT, 'scripts', 'lib', file)).href)) as T;
 
 describe('suite: every tier fails closed on .only and pending tests', function () {
   this.timeout(120_000);
@@ -67,7 +63,7 @@ describe('suite: every tier fails closed on .only and pending tests', function (
       jobs.push([`integration ${name}`, ['-e', `require(${JSON.stringify(runner)}).runFiles([${JSON.stringify(fixture(name))}]).then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); })`]]);
     }
     // The end-to-end harness's own mocha command line.
-    const { e2eMochaArgs } = await script<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>('mocha.mjs');
+    const { e2eMochaArgs } = await importScriptLib<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>('mocha.mjs');
     for (const name of ['only', 'pending']) jobs.push([`e2e ${name}`, e2eMochaArgs(ROOT, { specs: [fixture(name)] })]);
     // Two at a time: the machine has two cores. (That each configuration passes a passing spec is
     // shown by its tier running the real tests.)
@@ -107,7 +103,7 @@ describe('suite: npm test judges a stage fail closed', () => {
     totalLine(rows: Row[]): string;
     exitCode(rows: Row[]): number;
   }
-  const stages = () => script<Stages>('stages.mjs');
+  const stages = () => importScriptLib<Stages>('stages.mjs');
 
   it('a test stage with no passing test fails, even when it exited 0', async () => {
     const { judgeStage } = await stages();
