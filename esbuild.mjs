@@ -127,7 +127,7 @@ const builds = [
 ];
 
 /**
- * SQLite (src/data/sqliteRuntime.ts) runs node-sqlite3-wasm's own JavaScript with a file system of
+ * SQLite (src/data/sqlite/sqliteRuntime.ts) runs node-sqlite3-wasm's own JavaScript with a file system of
  * its own, reading it and its WebAssembly from dist/ at first use: both are copied there as they
  * are, not bundled.
  */

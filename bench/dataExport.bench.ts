@@ -1,5 +1,5 @@
 /**
- * Export Data… through the code the command runs (`src/data/exportRows.ts`: the reader, the CSV
+ * Export Data… through the code the command runs (`src/data/export/exportRows.ts`: the reader, the CSV
  * encoder, the temporary file and its rename), against sandboxes in their own processes:
  * - 100,000 rows as CSV at the service's 20 requests a second, against the rate bound
  *   (100 pages of 1,000 = 100 requests = 5.0 s);
@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { MemoryCredentialsStore } from '../src/api/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/limiter';
-import { TaskExport } from '../src/data/exportRows';
+import { TaskExport } from '../src/data/export/exportRows';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
 import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';

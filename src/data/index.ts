@@ -10,12 +10,12 @@ import * as vscode from 'vscode';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import { dataCommands, type DataCommandDeps } from './commands';
-import type { DataDeps } from './dataDeps';
-import { exportData } from './exportFlow';
-import { PREVIEW_SCHEME, PreviewDocs } from './previewDocs';
-import { previewData } from './previewFlow';
-import { pullData } from './pullFlow';
-import { PullTargets } from './pullTargets';
+import type { DataDeps } from './common/dataDeps';
+import { exportData } from './export/exportFlow';
+import { PREVIEW_SCHEME, PreviewDocs } from './preview/previewDocs';
+import { previewData } from './preview/previewFlow';
+import { pullData } from './pull/pullFlow';
+import { PullTargets } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
 import type { DataRegistry } from './registry';
 

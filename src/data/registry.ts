@@ -1,9 +1,9 @@
 /** What the data capability offers its commands and the rest of the extension: each flow, resolving to its outcome. */
-import type { TaskRef } from './dataDeps';
-import type { ExportReply } from './exportFlow';
-import type { RowSource } from './exportRows';
-import type { PreviewReply } from './previewFlow';
-import type { PullReply } from './pullFlow';
+import type { TaskRef } from './common/dataDeps';
+import type { ExportReply } from './export/exportFlow';
+import type { RowSource } from './export/exportRows';
+import type { PreviewReply } from './preview/previewFlow';
+import type { PullReply } from './pull/pullFlow';
 import type { RemoveOutcome } from './removeFlow';
 
 export interface DataRegistry {

@@ -37,7 +37,7 @@ export const REGISTRATIONS: readonly ShellEntry[] = [
   contributedLanguageModelTools(),
   // runs: the URL-list documents (src/runs/loopUri.ts, LOOP_SCHEME)
   fileSystemProvider('scrapedeck', { isCaseSensitive: true }),
-  // data: Preview Data's read-only documents (src/data/previewDocs.ts, PREVIEW_SCHEME)
+  // data: Preview Data's read-only documents (src/data/preview/previewDocs.ts, PREVIEW_SCHEME)
   textDocumentContentProvider('scrapedeck-data'),
   // health: the Tasks view's health decorations (src/health/decorations.ts)
   fileDecorationProvider(),

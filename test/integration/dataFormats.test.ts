@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { FilePullSink } from '../../src/data/fileSink';
+import { FilePullSink } from '../../src/data/pull/fileSink';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { PYTHON, readBack } from '../shared/pullDestination';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';

@@ -5,7 +5,7 @@
  * compares the destination with the sandbox row by row. Shared by the unit tests and the bench.
  */
 import { fork } from 'node:child_process';
-import type { PullFormat } from '../../src/data/pullSinks';
+import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { pullOnce, sandboxClient, wasmDir } from './pullScenario';
 
 const FLAG = 'SCRAPEDECK_KILL_PULL';

@@ -8,8 +8,8 @@ import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import type { DataRow } from '../../src/api/dataSchemas';
 import { UnlimitedLimiter } from '../../src/api/limiter';
-import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pullRows';
-import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pullSinks';
+import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pull/pullRows';
+import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pull/pullSinks';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 
 /** node-sqlite3-wasm's files, as installed. */

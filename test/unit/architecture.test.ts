@@ -22,10 +22,15 @@ export const FLOORS: readonly string[][] = [
   ['analytics/page'],
   ['tasks'],
   ['apps', 'data', 'health', 'runs'],
+  ['data/preview'],
+  ['data/export', 'data/pull'],
+  ['data/sqlite', 'data/xlsx'],
+  ['data/common', 'data/formats'],
   ['account'],
   ['analytics/protocol'],
   ['analytics/model'],
   ['platform'],
+  ['platform/files'],
   ['sandbox'],
   ['api'],
 ];
@@ -48,11 +53,19 @@ function files(dir: string): string[] {
   });
 }
 
-/** `src/runs/x.ts` -> `runs`; `src/extension.ts` -> `extension`; `src/analytics/page/x.ts` -> `analytics/page`. */
+/** Folders whose sub-folders are rooms of their own (a file directly inside is in the folder's own room). */
+const HOUSES = new Set(['analytics', 'data', 'platform']);
+
+/**
+ * `src/runs/x.ts` -> `runs`; `src/extension.ts` -> `extension`; `src/analytics/page/x.ts` -> `analytics/page`;
+ * `src/data/pull/x.ts` -> `data/pull`; `src/data/index.ts` -> `data`.
+ */
 export const unitOf = (file: string): string => {
   const parts = path.relative(SRC, file).split(path.sep);
   const top = parts[0]?.replace(/\.ts$/, '') ?? '';
-  return top === 'analytics' && parts.length >= 2 ? `analytics/${(parts[1] as string).replace(/\.ts$/, '')}` : top;
+  // An import of a folder (its index.ts) names the folder: `../protocol` is the room analytics/protocol.
+  const inRoom = parts.length >= 3 || (parts.length === 2 && statSync(file, { throwIfNoEntry: false })?.isDirectory() === true);
+  return HOUSES.has(top) && inRoom ? `${top}/${parts[1] as string}` : top;
 };
 
 function edges(): Map<string, Set<string>> {

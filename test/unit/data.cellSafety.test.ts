@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataRow } from '../../src/api/dataSchemas';
-import { CsvEncoder, JsonArrayEncoder, JsonLinesEncoder } from '../../src/data/rowFormats';
+import { CsvEncoder, JsonArrayEncoder, JsonLinesEncoder } from '../../src/data/formats/rowFormats';
 import { csvCell } from '../../src/platform/csvCell';
 
 const FORMULA = /^[=+\-@\t\r\n\0]/;

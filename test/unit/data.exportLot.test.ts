@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/limiter';
-import { TaskExport } from '../../src/data/exportRows';
+import { TaskExport } from '../../src/data/export/exportRows';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { FakeClock } from './helpers/sandbox';
 

@@ -3,7 +3,7 @@
  * row, and every value escaped so scraped text cannot become markup, HTML, math or a table break.
  */
 import * as assert from 'node:assert/strict';
-import { columnsOf, escapeCell, previewMarkdown } from '../../src/data/previewTable';
+import { columnsOf, escapeCell, previewMarkdown } from '../../src/data/preview/previewTable';
 
 describe('data: preview table', () => {
   const text = { title: 'Data of “T”', summary: 'All 3 rows', empty: 'No rows.' };

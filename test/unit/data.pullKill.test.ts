@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { PullFormat } from '../../src/data/pullSinks';
+import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
 import { KILL_POINTS, killedPull } from '../shared/pullKill';

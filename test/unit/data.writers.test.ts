@@ -14,9 +14,9 @@ import type { DataPage, DataRow, DataValue } from '../../src/api/dataSchemas';
 import { DataReader, type FetchDataPage } from '../../src/api/dataReader';
 import { ApiError } from '../../src/api/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
-import { CsvRecordPadder, readFirstRecord } from '../../src/data/csvRecords';
-import { TaskExport, type ExportSource } from '../../src/data/exportRows';
-import { CsvEncoder, formatOfPath, safeFileName, type DataFormat } from '../../src/data/rowFormats';
+import { CsvRecordPadder, readFirstRecord } from '../../src/data/formats/csvRecords';
+import { TaskExport, type ExportSource } from '../../src/data/export/exportRows';
+import { CsvEncoder, formatOfPath, safeFileName, type DataFormat } from '../../src/data/formats/rowFormats';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { mulberry32 } from '../../src/sandbox/prng';
 

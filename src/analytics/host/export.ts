@@ -5,8 +5,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
-import { writeWholeFile } from '../../data/atomicFile';
-import { UnsafeFileError } from '../../data/safeFiles';
+import { writeWholeFile } from '../../platform/files/atomicFile';
+import { UnsafeFileError } from '../../platform/files/safeFiles';
 import type { Ui } from '../../platform/ui';
 import { formatInt } from '../model/format';
 import { EXPORT_FILTERS, defaultExportFileName, isPartial, serialiseExport, type ExportFormat, type ExportedRows } from './exportFormat';

@@ -18,10 +18,10 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { DataRow } from '../api/dataSchemas';
-import { AtomicFile } from './atomicFile';
-import { jsonLine } from './rowFormats';
-import { checkFile, readStart } from './safeFiles';
+import type { DataRow } from '../../api/dataSchemas';
+import { AtomicFile } from '../../platform/files/atomicFile';
+import { jsonLine } from '../formats/rowFormats';
+import { checkFile, readStart } from '../../platform/files/safeFiles';
 
 /** A batch handed out and not known to be marked: its size and the hash of its rows. */
 export interface PendingBatch {

@@ -9,8 +9,8 @@
  * Rows are never held back to learn the columns first: memory stays flat and the common case
  * (one field set per task) costs no second pass.
  */
-import type { DataRow } from '../api/dataSchemas';
-import { CSV_NEWLINE, UTF8_BOM, csvCell, neutraliseFormula } from '../platform/csvCell';
+import type { DataRow } from '../../api/dataSchemas';
+import { CSV_NEWLINE, UTF8_BOM, csvCell, neutraliseFormula } from '../../platform/csvCell';
 
 export type DataFormat = 'csv' | 'jsonl' | 'json' | 'xlsx' | 'sqlite';
 /** The formats that are text, encoded here; .xlsx and SQLite have writers of their own. */

@@ -12,13 +12,13 @@
  * release: the batch was marked: the record is deleted
  */
 import { promises as fs } from 'node:fs';
-import type { DataRow } from '../api/dataSchemas';
-import { UnusableFileError } from './appendFile';
+import type { DataRow } from '../../api/dataSchemas';
+import { UnusableFileError } from './unusableFile';
 import { batchHash, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';
-import { checkFile, checkTarget, readStart } from './safeFiles';
-import { SqliteDb } from './sqliteRuntime';
-import { CATALOG_SQL, TaskTable } from './sqliteTable';
+import { checkFile, checkTarget, readStart } from '../../platform/files/safeFiles';
+import { SqliteDb } from '../sqlite/sqliteRuntime';
+import { CATALOG_SQL, TaskTable } from '../sqlite/sqliteTable';
 
 const PENDING_SQL = 'CREATE TABLE IF NOT EXISTS "_scrapedeck_pending" (task_id TEXT PRIMARY KEY, rows INTEGER NOT NULL, hash TEXT NOT NULL)';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');

@@ -6,10 +6,10 @@
  * a JSON Lines file's are the keys of its first row. An empty file fits any task; an SQLite
  * database always does (each task gets a table of its own).
  */
-import { neutraliseFormula } from '../platform/csvCell';
-import { readFirstRecord } from './csvRecords';
+import { neutraliseFormula } from '../../platform/csvCell';
+import { readFirstRecord } from '../formats/csvRecords';
 import type { PullFormat } from './pullSinks';
-import { checkFile, readStart } from './safeFiles';
+import { checkFile, readStart } from '../../platform/files/safeFiles';
 
 /** Read at most this much of a file to find its columns. */
 const HEAD = 64 * 1024;

@@ -13,7 +13,7 @@
  *   kept in `_scrapedeck_tables` and `_scrapedeck_columns`, so later pulls find them; an export
  *   writes only the task's table.
  */
-import type { DataRow, DataValue } from '../api/dataSchemas';
+import type { DataRow, DataValue } from '../../api/dataSchemas';
 import type { WasmDatabase } from './sqliteRuntime';
 
 /** SQLite's default limit of columns in a table. */

@@ -12,7 +12,7 @@
  * One record per file: a file another task left a record in is refused until that task is pulled
  * again (`OtherTaskPendingError`), so two tasks' batches never interleave in it.
  */
-import type { DataRow } from '../api/dataSchemas';
+import type { DataRow } from '../../api/dataSchemas';
 import { AppendFile, type AppendFormat } from './appendFile';
 import { batchHash, readFileJournal, removeFileJournal, writeFileJournal, type FileJournal, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';

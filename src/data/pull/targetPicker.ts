@@ -8,11 +8,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Ui } from '../platform/ui';
+import type { Ui } from '../../platform/ui';
 import { fitOf, type Fit } from './columnFit';
-import type { TaskRef } from './dataDeps';
+import type { TaskRef } from '../common/dataDeps';
 import type { PullFormat } from './pullSinks';
-import { formatOfPath, safeFileName } from './rowFormats';
+import { formatOfPath, safeFileName } from '../formats/rowFormats';
 
 const t = vscode.l10n.t;
 

@@ -4,20 +4,20 @@
  * exported; exactly once, whatever interrupts it (`pullRows.ts`). One pull per task at a time.
  */
 import * as vscode from 'vscode';
-import { COMMANDS } from '../platform/commandIds';
-import type { ErrorContext } from '../platform/errorText';
-import { UnusableFileError } from './appendFile';
-import type { DataDeps, TaskRef } from './dataDeps';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
-import { pullAdvice } from './failureText';
+import { COMMANDS } from '../../platform/commandIds';
+import type { ErrorContext } from '../../platform/errorText';
+import { UnusableFileError } from './unusableFile';
+import type { DataDeps, TaskRef } from '../common/dataDeps';
+import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
+import { pullAdvice } from '../common/failureText';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
 import { PullFailure, pullNewRows, type PullResult, type PullSink } from './pullRows';
 import { openPullSink } from './pullSinks';
-import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './pullTarget';
-import { accountKey, type PullTargets } from './pullTargets';
+import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './targetPicker';
+import { accountKey, type PullTargets } from './rememberedTargets';
 import { refusalText } from './refusals';
-import { UnsafeFileError } from './safeFiles';
+import { UnsafeFileError } from '../../platform/files/safeFiles';
 
 const t = vscode.l10n.t;
 

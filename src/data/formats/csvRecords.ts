@@ -6,7 +6,7 @@
  * Records are RFC 4180: a quoted cell may hold commas, quotes (doubled) and line breaks; a
  * record ends at a line break outside quotes (CRLF or LF).
  */
-import { UTF8_BOM } from '../platform/csvCell';
+import { UTF8_BOM } from '../../platform/csvCell';
 
 /**
  * Pads each record with empty cells up to `width` (a record already that wide or wider is left

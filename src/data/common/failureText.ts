@@ -3,8 +3,8 @@
  * happened to (`GET /data/notexported?taskId=…` is the log's detail), then what becomes of the
  * rows. Pure (the translator is passed in), so the whole sentence is checked in Node.
  */
-import { ApiError, isApiError } from '../api/errors';
-import type { Translate } from '../platform/errorText';
+import { ApiError, isApiError } from '../../api/errors';
+import type { Translate } from '../../platform/errorText';
 
 /** `for GET /data/notexported?taskId=…` in a transport message. */
 const REQUEST = /\s*\b(?:for|to)?\s*(?:GET|POST|PUT|PATCH|DELETE) \/\S*?(?=:\s|\s|$)/g;

@@ -4,13 +4,13 @@
  * temporary file; .xlsx and SQLite have writers of their own. No `vscode`.
  */
 import { createReadStream } from 'node:fs';
-import type { DataRow } from '../api/dataSchemas';
-import { UTF8_BOM } from '../platform/csvCell';
-import { AtomicFile } from './atomicFile';
-import { CsvRecordPadder } from './csvRecords';
-import { CsvEncoder, encoderFor, type DataFormat, type RowEncoder, type TextFormat } from './rowFormats';
-import { SqliteExportWriter } from './sqliteExport';
-import { XlsxWriter } from './xlsxWriter';
+import type { DataRow } from '../../api/dataSchemas';
+import { UTF8_BOM } from '../../platform/csvCell';
+import { AtomicFile } from '../../platform/files/atomicFile';
+import { CsvRecordPadder } from '../formats/csvRecords';
+import { CsvEncoder, encoderFor, type DataFormat, type RowEncoder, type TextFormat } from '../formats/rowFormats';
+import { SqliteExportWriter } from '../sqlite/sqliteExport';
+import { XlsxWriter } from '../xlsx/xlsxWriter';
 
 export interface RowWriter {
   write(rows: readonly DataRow[]): Promise<void>;

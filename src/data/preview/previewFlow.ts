@@ -6,12 +6,12 @@
  * rows really have, in the order first seen.
  */
 import * as vscode from 'vscode';
-import type { DataRow } from '../api/dataSchemas';
-import type { DataDeps, TaskRef } from './dataDeps';
-import { count, isCancel, jobSignal } from './feedback';
+import type { DataRow } from '../../api/dataSchemas';
+import type { DataDeps, TaskRef } from '../common/dataDeps';
+import { count, isCancel, jobSignal } from '../common/feedback';
 import type { PreviewDocs } from './previewDocs';
 import { PREVIEW_ROWS, columnsOf, previewMarkdown } from './previewTable';
-import { accountKey } from './pullTargets';
+import { accountKey } from '../pull/rememberedTargets';
 
 const t = vscode.l10n.t;
 

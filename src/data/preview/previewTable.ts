@@ -6,7 +6,7 @@
  * has. Every cell is escaped so scraped text shows as text: no emphasis, links, HTML, math or
  * table breaks can come out of a value; line breaks show as <br>.
  */
-import type { DataRow, DataValue } from '../api/dataSchemas';
+import type { DataRow, DataValue } from '../../api/dataSchemas';
 
 export const PREVIEW_ROWS = 1000;
 

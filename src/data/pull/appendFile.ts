@@ -19,29 +19,19 @@
  */
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import type { DataRow } from '../api/dataSchemas';
-import { UTF8_BOM } from '../platform/csvCell';
-import { AtomicFile } from './atomicFile';
-import { CsvRecordPadder, readFirstRecord } from './csvRecords';
-import { CsvEncoder, jsonLine } from './rowFormats';
-import { checkFile, checkFolders, checkTarget, openChecked, readStart } from './safeFiles';
+import type { DataRow } from '../../api/dataSchemas';
+import { UTF8_BOM } from '../../platform/csvCell';
+import { AtomicFile } from '../../platform/files/atomicFile';
+import { CsvRecordPadder, readFirstRecord } from '../formats/csvRecords';
+import { CsvEncoder, jsonLine } from '../formats/rowFormats';
+import { checkFile, checkFolders, checkTarget, openChecked, readStart } from '../../platform/files/safeFiles';
 import { lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
+import { UnusableFileError } from './unusableFile';
 
 export type AppendFormat = 'csv' | 'jsonl';
 
 /** The header is looked for in the file's first megabyte. */
 const HEADER_LIMIT = 1 << 20;
-
-/** Why a file cannot be appended to: `reason` is worded for the user by pullFlow.ts (l10n), `message` is the log's. */
-export class UnusableFileError extends Error {
-  override readonly name = 'UnusableFileError';
-  constructor(
-    readonly reason: 'folder' | 'not-text' | 'no-header' | 'changed' | 'not-sqlite',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 interface FileState {
   /** Where the next batch begins (the file's length, or a pending batch's offset). */

@@ -5,9 +5,9 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { DataRow } from '../api/dataSchemas';
-import { syncFolder, tempPathFor } from './atomicFile';
-import { checkFile, checkTarget } from './safeFiles';
+import type { DataRow } from '../../api/dataSchemas';
+import { syncFolder, tempPathFor } from '../../platform/files/atomicFile';
+import { checkFile, checkTarget } from '../../platform/files/safeFiles';
 import { SqliteDb } from './sqliteRuntime';
 import { TaskTable } from './sqliteTable';
 

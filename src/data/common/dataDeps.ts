@@ -3,10 +3,10 @@
  * its answers), the account (client, who is signed in, its changes) and the window's reporter.
  */
 import type * as vscode from 'vscode';
-import type { ClientHolder } from '../account/clientHolder';
-import type { KnownNames } from '../api/taskNames';
-import type { Reporter } from '../platform/errors';
-import type { Ui } from '../platform/ui';
+import type { ClientHolder } from '../../account/clientHolder';
+import type { KnownNames } from '../../api/taskNames';
+import type { Reporter } from '../../platform/errors';
+import type { Ui } from '../../platform/ui';
 
 export interface TaskRef {
   taskId: string;

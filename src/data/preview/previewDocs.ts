@@ -6,7 +6,7 @@
  * showing them are closed, since their names are the other account's tasks.
  */
 import * as vscode from 'vscode';
-import { safeFileName } from './rowFormats';
+import { safeFileName } from '../formats/rowFormats';
 
 const t = vscode.l10n.t;
 

@@ -2,7 +2,7 @@
  * Reading the end of an appended file back, byte by byte, for completing an interrupted pull
  * (`appendFile.ts`). No `vscode`; every read opens the file without following a link.
  */
-import { openChecked } from './safeFiles';
+import { openChecked } from '../../platform/files/safeFiles';
 
 const CHUNK = 1 << 20;
 

@@ -10,14 +10,14 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { copyRequestId } from '../platform/errors';
-import { composeErrorText } from '../platform/errorText';
-import type { DataDeps, TaskRef } from './dataDeps';
+import { copyRequestId } from '../../platform/errors';
+import { composeErrorText } from '../../platform/errorText';
+import type { DataDeps, TaskRef } from '../common/dataDeps';
 import { TaskExport, type ExportResult, type RowSource } from './exportRows';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from './feedback';
-import { exportRefusalText } from './refusals';
-import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from './rowFormats';
-import { UnsafeFileError } from './safeFiles';
+import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
+import { exportRefusalText } from '../pull/refusals';
+import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from '../formats/rowFormats';
+import { UnsafeFileError } from '../../platform/files/safeFiles';
 
 const t = vscode.l10n.t;
 

@@ -5,10 +5,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { UnusableFileError } from './appendFile';
+import { UnusableFileError } from './unusableFile';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
-import { UnsafeFileError } from './safeFiles';
+import { UnsafeFileError } from '../../platform/files/safeFiles';
 
 const t = vscode.l10n.t;
 

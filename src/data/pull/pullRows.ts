@@ -14,9 +14,9 @@
  *   rows are a new batch.
  * Rows are recognised only by matching what was written, never guessed.
  */
-import type { DataRow, NotExportedPage } from '../api/dataSchemas';
-import { ApiError } from '../api/errors';
-import type { ApiResult, CallOptions } from '../api/mainCaller';
+import type { DataRow, NotExportedPage } from '../../api/dataSchemas';
+import { ApiError } from '../../api/errors';
+import type { ApiResult, CallOptions } from '../../api/mainCaller';
 import { batchHash, type PendingBatch } from './pullJournal';
 
 export interface PullSource {

@@ -3,9 +3,9 @@
  * after a file is written (Open, Reveal), and cancelling a job when the account changes.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../../api/errors';
 import { adviseFailure } from './failureText';
-import type { Event } from '../platform/emitter';
+import type { Event } from '../../platform/emitter';
 
 const t = vscode.l10n.t;
 

@@ -1,0 +1,13 @@
+/**
+ * Why a file or database cannot take a pull's rows, shared by the CSV/JSON Lines appender and the
+ * SQLite sink: `reason` is worded for the user by pullFlow.ts (l10n), `message` is the log's.
+ */
+export class UnusableFileError extends Error {
+  override readonly name = 'UnusableFileError';
+  constructor(
+    readonly reason: 'folder' | 'not-text' | 'no-header' | 'changed' | 'not-sqlite',
+    message: string,
+  ) {
+    super(message);
+  }
+}
