@@ -99,7 +99,7 @@ export default async function run(): Promise<BenchSection> {
       // The rest of the query, which the host goes on to fetch under the query's id: 10,000 rows.
       const f = q;
       await p.page.evaluate((m) => { (globalThis as unknown as { __benchMessage: unknown }).__benchMessage = m; },
-        // As the panel posts it (src/analytics/panel.ts): records packed for the trip.
+        // As the panel posts it (src/analytics/host/panel.ts): records packed for the trip.
         encodeForPage({ type: 'fetchAllResult', id: String(f.id), resultId: 'result-page', query: analyticsQuerySchema.parse(f.query), total: records.length, records, requestIds: [] }));
       first.push(await timedInPage(p, 'scrapedeck:render', 'post', ''));
       for (const column of ['runCount', 'task', 'durationPerRunSeconds', 'dayKey']) sorts.push(await timedInPage(p, 'scrapedeck:sort', 'sort', column));

@@ -50,7 +50,7 @@ export default async function run(): Promise<BenchSection> {
   installVscodeStandIn();
   // Loaded after the stand-in: the host module imports vscode.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { translatedPageStrings } = require('../src/analytics/host/pageStrings') as typeof import('../src/analytics/host/pageStrings');
+  const { translatedPageStrings } = require('../src/analytics/host/translatePage') as typeof import('../src/analytics/host/translatePage');
   const de = new Map(Object.entries(JSON.parse(readFileSync(join(process.cwd(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>));
   const german = (m: string): string => de.get(m) ?? m;
   const resources = { cspSource: 'https://x.vscode-cdn.net', scriptUri: 'https://x/analytics.js', styleUri: 'https://x/analytics.css', title: 'Aufgabenanalyse', lang: 'de' };

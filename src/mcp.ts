@@ -12,6 +12,7 @@ import { ScrapedeckClient } from './api/client';
 import { redact } from './api/redact';
 import { readMcpArgs, readMcpEnv } from './agents/mcpEnv';
 import { createMcpServer } from './agents/mcpServer';
+import { errorMessage } from './api/errors';
 
 declare const SCRAPEDECK_VERSION: string | undefined; // set by esbuild for dist/mcp.js
 
@@ -65,6 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`scrapedeck-mcp: could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.stderr.write(`scrapedeck-mcp: could not start: ${errorMessage(e)}\n`);
   process.exit(1);
 });

@@ -14,7 +14,7 @@ import type { AnalyticsRegistry } from './analytics/host';
 import type { Credentials } from './api/auth';
 import type { HealthFeature } from './health';
 import type { Configuration } from './platform/configuration';
-import type { Reporter } from './platform/errors';
+import type { Reporter } from './platform/reporter';
 import type { Ui } from './platform/ui';
 import type { Runs } from './runs';
 import type { AppViews } from './apps';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { COMMANDS } from '../platform/commandIds';
-import { copyRequestId } from '../platform/errors';
+import { copyRequestId } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { Handlers } from '../platform/commandHandlers';
 import type { AccountMenuDeps } from './authDeps';

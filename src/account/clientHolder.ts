@@ -15,6 +15,7 @@ import type { Settings } from '../platform/settings';
 import { createClient } from './clientFactory';
 import { credentialsKey, hubKeyOf, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta, type SignInMethod } from './credentials';
 import type { CredentialsVault } from './vault';
+import { errorMessage } from '../api/errors';
 
 export type { SignInMethod } from './credentials';
 
@@ -248,7 +249,7 @@ export class ClientHolder implements Disposable {
     } catch (e) {
       // Settings are validated already; what is left is the environment (an unusable HTTPS_PROXY).
       // Said once per cause: the stored sign-in is kept and works again once the cause is fixed.
-      const reason = e instanceof Error ? e.message : String(e);
+      const reason = errorMessage(e);
       this.options.log.error(`Scrapedeck cannot connect: ${reason}`);
       if (reason !== this.lastBuildError) this.failed.fire(reason);
       this.lastBuildError = reason;

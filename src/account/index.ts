@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
-import { createReporter, type Reporter } from '../platform/errors';
+import { createReporter, type Reporter } from '../platform/reporter';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { accountCommands, chooseSignIn } from './accountMenu';

@@ -4,10 +4,11 @@
  */
 import * as vscode from 'vscode';
 import { signIn } from './signIn';
-import { reportError } from '../platform/errors';
+import { reportError } from '../platform/reporter';
 import type { SandboxInfo } from '../sandbox/info';
 import type { AuthDeps } from './authDeps';
 import { withCheckProgress } from './signInPrompts';
+import { errorMessage } from '../api/errors';
 
 const t = vscode.l10n.t;
 
@@ -51,6 +52,6 @@ export async function restoreSandbox(deps: AuthDeps): Promise<void> {
     const found = await deps.sandbox.restore();
     if (found !== undefined) await signInToSandbox(deps, found.info);
   } catch (e) {
-    deps.log.warn(`Could not bring the sandbox back: ${e instanceof Error ? e.message : String(e)}`);
+    deps.log.warn(`Could not bring the sandbox back: ${errorMessage(e)}`);
   }
 }

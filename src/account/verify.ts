@@ -4,7 +4,7 @@
  */
 import { sessionFromToken, type Credentials } from '../api/auth';
 import type { ScrapedeckClient } from '../api/client';
-import { ApiError, isApiError } from '../api/errors';
+import { ApiError, errorMessage, isApiError } from '../api/errors';
 
 export type Verified =
   | { ok: true; credentials: Credentials; /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError }
@@ -54,5 +54,5 @@ export async function obtainSession(
 
 function asApiError(e: unknown): ApiError {
   if (isApiError(e)) return e;
-  return new ApiError({ kind: 'network', message: e instanceof Error ? e.message : String(e), cause: e });
+  return new ApiError({ kind: 'network', message: errorMessage(e), cause: e });
 }

@@ -4,7 +4,7 @@
  * the person it talks to may need it for support). Composed with the same sentence rules as the
  * extension's messages (`platform/errorText.ts`).
  */
-import { isApiError } from '../api/errors';
+import { errorMessage, isApiError } from '../api/errors';
 import { joinSentences, kindHint, sentence, TASK_PLANS } from '../platform/errorText';
 import { refusal, type ToolContext, type ToolReply } from './tool';
 
@@ -23,7 +23,7 @@ export function failureText(error: unknown, subject: FailureSubject, ctx: Pick<T
   const { t } = ctx;
   const api = isApiError(error) ? error : undefined;
   if (api?.kind === 'cancelled' && !api.maybeApplied) return sentence(t('{0}: the call was cancelled before it finished', subject.failed));
-  const raw = api?.message ?? (error instanceof Error ? error.message : String(error));
+  const raw = api?.message ?? errorMessage(error);
   const hint = kindHint(t, api?.kind, subject.plans, raw, {
     auth: ctx.signInHint,
     rateLimited: t('The service is limiting requests: wait a few seconds before calling again.'),

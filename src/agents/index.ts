@@ -17,6 +17,7 @@ import { MCP_PROVIDER_ID } from './manifest';
 import { ScrapedeckMcpProvider } from './mcpProvider';
 import type { AppOutcome } from './tool';
 import { registerLanguageModelTools } from './vscodeTools';
+import { errorMessage } from '../api/errors';
 
 const t = vscode.l10n.t;
 
@@ -92,6 +93,6 @@ async function noteAppOutcome(deps: AgentsDeps, ref: string, outcome: AppOutcome
     if (outcome.kind === 'deprecated') await deps.apps.recordDeprecation(scope, ref, recordFromResult(outcome.result, Date.now()));
     else await deps.apps.recordNotFound(scope, ref, { at: Date.now(), ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }) });
   } catch (e) {
-    deps.log.warn(`The Data Apps view could not remember what the hub said to an agent about ${ref}: ${e instanceof Error ? e.message : String(e)}`);
+    deps.log.warn(`The Data Apps view could not remember what the hub said to an agent about ${ref}: ${errorMessage(e)}`);
   }
 }

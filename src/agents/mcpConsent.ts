@@ -10,6 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG } from './mcpEnv';
 import type { Confirmation } from './tool';
+import { errorMessage } from '../api/errors';
 
 export { ALLOW_CHANGES_FLAG };
 
@@ -46,7 +47,7 @@ export async function askUser(server: Pick<Server, 'elicitInput'>, toolName: str
     const how = result.action === 'decline' ? 'declined' : 'dismissed';
     return { agreed: false, text: `The user ${how} ${toolName} (“${plainText(confirmation.title)}”), so nothing was changed and nothing was sent. Do not call it again unless the user asks for it.` };
   } catch (e) {
-    const reason = plainText(e instanceof Error ? e.message : String(e), 200);
+    const reason = plainText(errorMessage(e), 200);
     return { agreed: false, text: `${toolName} needs the user’s agreement, and asking the user through the MCP client failed (${reason}), so nothing was changed and nothing was sent.` };
   }
 }

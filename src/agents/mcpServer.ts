@@ -15,6 +15,7 @@ import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG, askUser, consentRoute, notAllowedText } from './mcpConsent';
 import { AGENT_TOOLS, findTool } from './table';
 import type { ChangeCall, ToolContext, ToolReply } from './tool';
+import { errorMessage } from '../api/errors';
 
 export interface McpServerOptions {
   /** Undefined: no usable API key; every call answers `unavailable`. */
@@ -91,7 +92,7 @@ export function createMcpServer(o: McpServerOptions): Server {
       o.log(`${name}: ${reply.ok ? 'answered' : 'refused or failed'} in ${Date.now() - started} ms`);
       return result(reply.text, !reply.ok);
     } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
+      const reason = errorMessage(e);
       o.log(`${name}: failed unexpectedly: ${reason}`);
       return result(`${name} failed unexpectedly inside the Scrapedeck MCP server: ${reason}.`, true);
     }

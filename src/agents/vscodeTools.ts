@@ -15,6 +15,7 @@ import type { Registrar } from '../platform/registrar';
 import { ConfirmedCalls, type Confirmed } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
 import type { AgentTool, AppOutcome, ChangeCall, Confirmation, ToolContext, ToolReply } from './tool';
+import { errorMessage } from '../api/errors';
 
 const t = vscode.l10n.t;
 
@@ -67,7 +68,7 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
         confirmed.remember(options.input, { identity, target: plan.target, title: plan.confirmation.title, account: ctx.accountLabel });
         return { invocationMessage: call.progress, confirmationMessages: shown(plan.confirmation) };
       } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e);
+        const reason = errorMessage(e);
         deps.log.warn(`Agent tool ${tool.name}: could not word its confirmation: ${reason}`);
         confirmed.remember(options.input, { identity, target: undefined, title: tool.title, account: ctx.accountLabel });
         const message = t('{0} was asked with {1}. Scrapedeck could not look the details up ({2}).', tool.name, plainText(JSON.stringify(options.input) ?? '', 300), plainText(reason, 300));
@@ -90,8 +91,8 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
         return result(reply.text);
       } catch (e) {
         // A bug, not a service failure (those are replies): still a sentence, never a throw.
-        deps.log.warn(`Agent tool ${tool.name} failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`);
-        return result(t('{0} failed unexpectedly inside Scrapedeck: {1}. The Scrapedeck log has details.', tool.name, e instanceof Error ? e.message : String(e)));
+        deps.log.warn(`Agent tool ${tool.name} failed unexpectedly: ${errorMessage(e)}`);
+        return result(t('{0} failed unexpectedly inside Scrapedeck: {1}. The Scrapedeck log has details.', tool.name, errorMessage(e)));
       } finally {
         cancel.dispose();
       }

@@ -9,7 +9,7 @@ import { SessionKeeper, type CredentialsStore } from './auth';
 import type { BatchedResult } from './batches';
 import type { DataPage, NotExportedPage } from './dataSchemas';
 import type { DataReader } from './dataReader';
-import { ApiError } from './errors';
+import { ApiError, errorMessage } from './errors';
 import type { FetchAllOptions, FetchAllResult } from './fetchAll';
 import { RateLimiter, type RequestLimiter } from './limiter';
 import { MainCaller, type ApiResult, type CallOptions } from './mainCaller';
@@ -115,7 +115,7 @@ export class ScrapedeckClient {
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
       refresh: async (refreshToken) => (await this.tokens.refreshToken(refreshToken, {}, true)).data,
       onSessionExpired: options.onSessionExpired,
-      onStoreError: (e) => options.log?.(redact(`could not store the renewed session (it stays in use): ${e instanceof Error ? e.message : String(e)}`, this.secrets)),
+      onStoreError: (e) => options.log?.(redact(`could not store the renewed session (it stays in use): ${errorMessage(e)}`, this.secrets)),
       secrets: this.secrets,
     });
     const caller = new MainCaller({ baseUrl, transport: this.transport, auth, secrets: this.secrets, externalUserId: options.externalUserId, assertOpen });

@@ -104,3 +104,8 @@ export function asMaybeApplied(e: ApiError): ApiError {
     cause: e,
   });
 }
+
+/** The message of anything thrown: an Error's own, or the thrown value as text. */
+export function errorMessage(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}

@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { isServerFaultBody } from './errorCodes';
-import { ApiError } from './errors';
+import { ApiError, errorMessage } from './errors';
 import type { Release, RequestLimiter } from './limiter';
 import { redact, type SecretSet } from './redact';
 import { fitText, readLimited, ReplyTooLargeError } from './replyBody';
@@ -217,7 +217,7 @@ export class Transport {
         const error = new ApiError({ kind: 'timeout', retryable: !maybeApplied, maybeApplied, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
         throw new AttemptFailure(error, notSent);
       }
-      const detail = e instanceof Error ? e.message : String(e);
+      const detail = errorMessage(e);
       const error = new ApiError({
         kind: 'network',
         retryable: !maybeApplied,
@@ -255,7 +255,7 @@ export class Transport {
 function toFailure(caught: unknown): AttemptFailure {
   if (caught instanceof AttemptFailure) return caught;
   if (caught instanceof ApiError) return new AttemptFailure(caught, false);
-  const message = `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`;
+  const message = `Unexpected failure: ${errorMessage(caught)}`;
   return new AttemptFailure(new ApiError({ kind: 'network', message, cause: caught }), false);
 }
 

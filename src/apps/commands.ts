@@ -10,7 +10,7 @@ import { type DeprecateOutcome, deprecateApp } from './deprecateFlow';
 import { parseAppRef, validateAppRefInput } from './trackedApps';
 import type { ClientHolder } from '../account/clientHolder';
 import type { Handlers } from '../platform/commandHandlers';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { AppsTreeProvider } from './appsProvider';
 import type { AppStore } from './appStore';

@@ -10,11 +10,11 @@
  */
 import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
-import { isApiError } from '../api/errors';
+import { errorMessage, isApiError } from '../api/errors';
 import { COMMANDS } from '../platform/commandIds';
 import { APP_REF_MAX } from '../api/schemas';
 import { confirmDestructive } from '../platform/confirm';
-import { copyRequestId, type Reporter } from '../platform/errors';
+import { copyRequestId, type Reporter } from '../platform/reporter';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import { appScopeOf } from './appScope';
@@ -95,7 +95,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     // Recorded under the account and hub the call went for, even if the settings changed meanwhile. The app is
     // deprecated whether or not that note is kept: a storage failure must not say otherwise.
     await deps.store.recordDeprecation(scope, ref, record).catch((e: unknown) =>
-      deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${e instanceof Error ? e.message : String(e)}`),
+      deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${errorMessage(e)}`),
     );
     deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
     const warning = missingSecretsWarning(ref, record, t);
@@ -150,7 +150,7 @@ async function explainFailure(ref: string, scope: AppScope, error: unknown, deps
     // The hub's only word on whether an app exists: remembered, so Deprecate is no longer offered.
     await deps.store
       .recordNotFound(scope, ref, { at: (deps.now ?? Date.now)(), ...(requestId ? { requestId } : {}) })
-      .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${errorMessage(e)}`));
     const copy = t('Copy Request ID');
     void ui
       .showErrorMessage(t('App {0} was not found, or you are not its author (only the author can deprecate).', ref), ...(requestId ? [copy] : []))

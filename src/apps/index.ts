@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { APPS_VIEW_ID } from '../platform/viewIds';

@@ -1,5 +1,5 @@
 /** What the data capability offers its commands and the rest of the extension: each flow, resolving to its outcome. */
-import type { TaskRef } from './common/dataDeps';
+import type { TaskRef } from '../api/taskRef';
 import type { ExportReply } from './export/exportFlow';
 import type { RowSource } from './export/exportRows';
 import type { PreviewReply } from './preview/previewFlow';

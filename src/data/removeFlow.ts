@@ -10,7 +10,8 @@ import { isApiError } from '../api/errors';
 import { serviceTaskNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
-import type { DataDeps, TaskRef } from './common/dataDeps';
+import type { DataDeps } from './common/dataDeps';
+import type { TaskRef } from '../api/taskRef';
 import type { PreviewDocs } from './preview/previewDocs';
 
 const t = vscode.l10n.t;

@@ -12,7 +12,7 @@ import type { Account } from '../account/clientHolder';
 import type { ScrapedeckClient } from '../api/client';
 import { realTimers } from '../api/limiter';
 import type { Event } from '../platform/emitter';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';

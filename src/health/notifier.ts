@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../platform/commandIds';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { TaskHealthInfo } from './healthBoard';
 import type { HealthConfig } from './healthConfig';

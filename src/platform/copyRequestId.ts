@@ -1,6 +1,6 @@
 /**
  * "Copy Request ID": the one action every failure message offers. Its own file because both the
- * prompts (`ui.ts`) and the error reporter (`errors.ts`) offer it, and the reporter uses the prompts.
+ * prompts (`ui.ts`) and the error reporter (`reporter.ts`) offer it, and the reporter uses the prompts.
  */
 import * as vscode from 'vscode';
 

@@ -5,7 +5,7 @@
  * ("Copy Request ID"). No `vscode`: the translator is passed in (vscode.l10n.t in the extension),
  * so every kind x context can be checked in plain Node.
  */
-import { isApiError, type ApiErrorKind } from '../api/errors';
+import { type ApiErrorKind, errorMessage, isApiError } from '../api/errors';
 
 export type Translate = (message: string, ...args: (string | number)[]) => string;
 
@@ -70,7 +70,7 @@ export function composeErrorText(error: unknown, context: ErrorContext, subject 
   const api = isApiError(error) ? error : undefined;
   const kind = api?.kind;
   const spec: ContextSpec = ERROR_CONTEXTS[context];
-  const raw = api?.message ?? (error instanceof Error ? error.message : String(error));
+  const raw = api?.message ?? errorMessage(error);
   const message = sentence(raw);
   const hint = spec.hint?.(t, kind) ?? kindHint(t, kind, spec.plans, raw);
   const parts = [sentence(spec.failed(t, subject, kind)), message, hint === undefined ? '' : sentence(hint)];

@@ -4,7 +4,7 @@
  * from menus, plain `{ task: { taskId, taskName } }` objects from other callers) and hand over.
  */
 import * as z from 'zod';
-import type { TaskRef } from './editLoop';
+import type { TaskRef } from '../api/taskRef';
 import type { Handlers } from '../platform/commandHandlers';
 import { taskArgSchema } from '../platform/treeArgs';
 import { withTasksViewProgress } from '../platform/viewIds';

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { LOOP_ACTION } from '../api/ops/tasks';
+import type { TaskRef } from '../api/taskRef';
 import type { TaskAction } from '../api/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import { formatNumber } from './runText';
@@ -14,11 +15,6 @@ import type { LoopFileSystem } from './loopFileSystem';
 import type { ReportFailure } from './runReport';
 
 const t = vscode.l10n.t;
-
-export interface TaskRef {
-  readonly taskId: string;
-  readonly taskName: string;
-}
 
 export interface EditLoopDeps {
   getClient(): ScrapedeckClient | undefined;

@@ -12,15 +12,16 @@
 import * as vscode from 'vscode';
 import { accountsMenuSession } from '../account/accountSession';
 import type { ClientHolder } from '../account/clientHolder';
-import { isApiError } from '../api/errors';
+import { errorMessage, isApiError } from '../api/errors';
 import { realTimers } from '../api/limiter';
 import { Emitter, type Event } from '../platform/emitter';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import { runCommands } from './commands';
 import type { Ui } from '../platform/ui';
-import { editLoopItems, type TaskRef } from './editLoop';
+import type { TaskRef } from '../api/taskRef';
+import { editLoopItems } from './editLoop';
 import { announceEndedRuns } from './finishNotice';
 import { LoopDiagnostics } from './loopDiagnostics';
 import { LoopFileSystem } from './loopFileSystem';
@@ -219,7 +220,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** Clean editors of lists of another account (or of any, signed out) close; unsaved ones stay, and cannot be saved there. */

@@ -9,7 +9,7 @@ import type { ScrapedeckClient } from '../api/client';
 import type { CopiedTask } from '../api/taskOpsSchemas';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
-import type { TaskRef } from './editLoop';
+import type { TaskRef } from '../api/taskRef';
 import type { ReportFailure } from './runReport';
 
 const t = vscode.l10n.t;

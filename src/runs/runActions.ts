@@ -15,7 +15,7 @@ import { serviceTaskNames, type KnownNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
-import type { TaskRef } from './editLoop';
+import type { TaskRef } from '../api/taskRef';
 import type { ReportFailure } from './runReport';
 import type { RunStore } from './runStore';
 import type { StatusPoller } from './statusPoller';

@@ -1,5 +1,5 @@
 /**
- * How runs report a failure: through the window's one reporter (`platform/errors.ts`), so every
+ * How runs report a failure: through the window's one reporter (`platform/reporter.ts`), so every
  * message names what failed and the task, offers "Copy Request ID" when the service sent one, and
  * lands in the log. A plan refusal names the plans that allow the operation: cloud extraction and
  * task parameters need Professional or Enterprise (context `runs`), duplicate and move Standard or
@@ -8,7 +8,7 @@
 import { ApiError, isApiError } from '../api/errors';
 import { CLOUD_PLAN_NOTE } from '../api/ops/runs';
 import { ORGANISE_PLAN_NOTE, PARAMS_PLAN_NOTE } from '../api/ops/tasks';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 
 /** `what` is the whole sentence of what failed, naming the task ("Could not start “Prices”"). */
 export type ReportFailure = (error: unknown, what: string, context?: 'runs' | 'organiseTasks') => Promise<void>;

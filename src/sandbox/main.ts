@@ -8,6 +8,7 @@
  */
 import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
 import type { SandboxInfo } from './info';
+import { errorMessage } from '../api/errors';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
                [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]
@@ -102,6 +103,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`sandbox: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`sandbox: ${errorMessage(err)}`);
   process.exit(1);
 });

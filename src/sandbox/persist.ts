@@ -13,6 +13,7 @@ import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
 import type { SeedTask } from './seed';
 import type { SandboxState } from './state';
+import { errorMessage } from '../api/errors';
 
 export const STATE_VERSION = 1;
 
@@ -119,7 +120,7 @@ export function loadState(path: string, world: WorldKey): LoadResult {
     if (mismatch === undefined) return { kind: 'loaded', file: parsed.data };
     reason = `it was made with another ${mismatch} (${String(parsed.data.world[mismatch])}, now ${String(world[mismatch])})`;
   } catch (e) {
-    reason = e instanceof Error ? e.message : String(e);
+    reason = errorMessage(e);
   }
   const movedTo = `${path}.unreadable`;
   renameSync(path, movedTo);
@@ -189,7 +190,7 @@ export function keepState(state: SandboxState, path: string | undefined, world: 
     try {
       writeState(path, snapshot(state, world));
     } catch (err) {
-      log?.(`state not written: ${err instanceof Error ? err.message : String(err)}`);
+      log?.(`state not written: ${errorMessage(err)}`);
     }
   };
   return { note, save };

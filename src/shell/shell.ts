@@ -11,6 +11,7 @@ import type { ShellParts } from './kinds';
 import { createRegistrar } from './registrar';
 import { REGISTRATIONS } from './registrations';
 import { Slot } from './slot';
+import { errorMessage } from '../api/errors';
 
 /** How the shell's own part went, for main to write to the log (the shell has no channel). */
 export interface ShellTimings {
@@ -55,7 +56,7 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
       state = 'loaded';
     } catch (error) {
       state = 'failed';
-      failure = error instanceof Error ? error.message : String(error);
+      failure = errorMessage(error);
       // The extension host's log keeps the stack for a bug report.
       console.error('Scrapedeck: loading main failed', error);
       complain();

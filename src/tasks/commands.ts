@@ -7,6 +7,7 @@ import type { Handlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
 import type { TasksTreeProvider } from './tasksProvider';
+import type { TaskRef } from '../api/taskRef';
 
 const t = vscode.l10n.t;
 
@@ -14,7 +15,7 @@ export interface TaskCommandDeps {
   tasks: { provider: Pick<TasksTreeProvider, 'refresh' | 'loadMore' | 'model'>; setFilter(text: string): void };
   ui: Pick<Ui, 'showInputBox'>;
   /** Copies a task (runs/organise.ts); undefined when nothing was copied. */
-  duplicate?: (task: { taskId: string; taskName: string }) => Promise<unknown>;
+  duplicate?: (task: TaskRef) => Promise<unknown>;
 }
 
 export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | 'tasksFilter' | 'tasksClearFilter' | 'tasksLoadMore' | 'tasksCopyId' | 'tasksDuplicate'> {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { HealthView } from '../health/healthBoard';
 import type { Configuration } from '../platform/configuration';
-import type { Reporter } from '../platform/errors';
+import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';

@@ -1,5 +1,5 @@
 /**
- * The whole query behind the analytics panel (src/analytics/wholeQuery.ts, fetchRows.ts, through
+ * The whole query behind the analytics panel (src/analytics/host/wholeQuery.ts, fetchRows.ts, through
  * the message router): the rest of a result fetched from where it stands, up to the setting or to
  * every row, in page order, cancellable with nothing arriving late, and exports that say when they
  * hold only the first rows.

@@ -57,8 +57,8 @@ function files(dir: string): string[] {
 const HOUSES = new Set(['analytics', 'data', 'platform']);
 
 /**
- * `src/runs/x.ts` -> `runs`; `src/extension.ts` -> `extension`; `src/analytics/page/x.ts` -> `analytics/page`;
- * `src/data/pull/x.ts` -> `data/pull`; `src/data/index.ts` -> `data`.
+ * `src/runs/runStore.ts` -> `runs`; `src/extension.ts` -> `extension`; `src/analytics/page/entry.ts` -> `analytics/page`;
+ * `src/data/pull/pullFlow.ts` -> `data/pull`; `src/data/index.ts` -> `data`.
  */
 export const unitOf = (file: string): string => {
   const parts = path.relative(SRC, file).split(path.sep);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ANALYTICS_LIMITS } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import type { Handlers } from '../../platform/commandHandlers';
-import type { Reporter } from '../../platform/errors';
+import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 import type { AnalyticsPanel } from './panel';
 import { groupArgSchema, taskArgSchema } from '../../platform/treeArgs';

@@ -20,7 +20,7 @@ export interface HtmlResources {
    * (`data-locale`). `<html lang>` names the language of the words: English without a table.
    */
   lang?: string;
-  /** The page's words in that language (analytics/pageStrings.ts); absent or empty: English. */
+  /** The page's words in that language (analytics/host/translatePage.ts); absent or empty: English. */
   strings?: Readonly<Record<string, string>>;
 }
 

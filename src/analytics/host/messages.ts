@@ -23,7 +23,7 @@ import {
 } from '../protocol';
 import type { ExportFormat } from './exportFormat';
 import { pickTasks, type TaskListing } from './pickTasks';
-import { namesFor, namesFromListing, shownTaskIds, unnamed, type KnownTaskNames } from './taskNames';
+import { namesFor, namesFromListing, shownTaskIds, unnamed, type KnownTaskNames } from './chipNames';
 import { ResultStore, type HeldResult } from './results';
 import { WholeQuery, type RowsAsk } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';

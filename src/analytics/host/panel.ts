@@ -10,11 +10,11 @@ import { encodeForPage } from '../protocol/hostMessage';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../protocol';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
-import { translatedPageStrings } from './pageStrings';
+import { translatedPageStrings } from './translatePage';
 import { MessageRouter, type AnalyticsClient, type AnalyticsLog } from './messages';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
-import type { KnownTaskNames } from './taskNames';
+import type { KnownTaskNames } from './chipNames';
 
 export const ANALYTICS_VIEW_TYPE = 'scrapedeck.analytics';
 

@@ -2,7 +2,7 @@
  * Errors as the page receives them. An `ApiError` keeps everything the page needs to explain it
  * and to copy the request id; anything else is a bug on our side and says so without internals.
  */
-import { isApiError } from '../../api/errors';
+import { errorMessage, isApiError } from '../../api/errors';
 import type { WireError } from '../protocol';
 import { english, type Translate } from '../../platform/errorText';
 
@@ -20,6 +20,6 @@ export function toWireError(error: unknown, t: Translate = english): WireError {
     if (error.field !== undefined) wire.field = error.field;
     return wire;
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return { kind: 'internal', message: t('Something went wrong in Scrapedeck: {0}', detail) };
 }

@@ -1,6 +1,6 @@
 /**
  * Every English string the analytics page shows, by key, with `{0}` placeholders. The host
- * translates each entry with vscode.l10n.t (analytics/pageStrings.ts) and writes the table into
+ * translates each entry with vscode.l10n.t (analytics/host/translatePage.ts) and writes the table into
  * the page's HTML; the page parses it (`pageStringsFrom`), and `pageText` formats from it. A
  * missing or bad table, or a bad entry, falls back to the English here: the page never breaks
  * for a translation. scripts/l10n-bundle.mjs reads this table (the values of PAGE_STRINGS) into

@@ -15,7 +15,7 @@ import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
 import { initialState, isComplete, toPageState, validPageSize } from './state';
-import { addHostNames, labelFromHost } from './taskNames';
+import { addHostNames, labelFromHost } from './chipLabels';
 import { t } from './l10n';
 
 /** Why the page is empty after an account change: said, so nobody wonders where the figures went. */

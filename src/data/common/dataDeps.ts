@@ -5,13 +5,8 @@
 import type * as vscode from 'vscode';
 import type { ClientHolder } from '../../account/clientHolder';
 import type { KnownNames } from '../../api/taskNames';
-import type { Reporter } from '../../platform/errors';
+import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
-
-export interface TaskRef {
-  taskId: string;
-  taskName: string;
-}
 
 export interface DataDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;

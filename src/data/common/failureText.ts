@@ -3,7 +3,7 @@
  * happened to (`GET /data/notexported?taskId=…` is the log's detail), then what becomes of the
  * rows. Pure (the translator is passed in), so the whole sentence is checked in Node.
  */
-import { ApiError, isApiError } from '../../api/errors';
+import { ApiError, errorMessage, isApiError } from '../../api/errors';
 import type { Translate } from '../../platform/errorText';
 
 /** `for GET /data/notexported?taskId=…` in a transport message. */
@@ -16,7 +16,7 @@ export function plainCause(error: unknown, t: Translate): string {
     if (error.kind === 'timeout') return t('The service did not answer in time.');
     return error.message.replace(REQUEST, '');
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**

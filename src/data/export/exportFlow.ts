@@ -10,9 +10,10 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { copyRequestId } from '../../platform/errors';
+import { copyRequestId } from '../../platform/reporter';
 import { composeErrorText } from '../../platform/errorText';
-import type { DataDeps, TaskRef } from '../common/dataDeps';
+import type { DataDeps } from '../common/dataDeps';
+import type { TaskRef } from '../../api/taskRef';
 import { TaskExport, type ExportResult, type RowSource } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { exportRefusalText } from '../pull/refusals';

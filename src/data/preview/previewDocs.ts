@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { safeFileName } from '../formats/rowFormats';
+import type { TaskRef } from '../../api/taskRef';
 
 const t = vscode.l10n.t;
 
@@ -22,7 +23,7 @@ export class PreviewDocs implements vscode.TextDocumentContentProvider, vscode.D
   private readonly tabs = new Map<string, vscode.Tab>();
 
   /** One document per account and task; the name is the task's, for the tab. */
-  uriFor(accountKey: string, task: { taskId: string; taskName: string }): vscode.Uri {
+  uriFor(accountKey: string, task: TaskRef): vscode.Uri {
     return vscode.Uri.from({ scheme: PREVIEW_SCHEME, authority: accountKey, path: `/${encodeURIComponent(task.taskId)}/${safeFileName(task.taskName)}.md` });
   }
 

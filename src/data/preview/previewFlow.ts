@@ -7,7 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { DataRow } from '../../api/dataSchemas';
-import type { DataDeps, TaskRef } from '../common/dataDeps';
+import type { DataDeps } from '../common/dataDeps';
+import type { TaskRef } from '../../api/taskRef';
 import { count, isCancel, jobSignal } from '../common/feedback';
 import type { PreviewDocs } from './previewDocs';
 import { PREVIEW_ROWS, columnsOf, previewMarkdown } from './previewTable';

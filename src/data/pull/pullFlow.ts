@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../platform/commandIds';
 import type { ErrorContext } from '../../platform/errorText';
 import { UnusableFileError } from './unusableFile';
-import type { DataDeps, TaskRef } from '../common/dataDeps';
+import type { DataDeps } from '../common/dataDeps';
+import type { TaskRef } from '../../api/taskRef';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { pullAdvice } from '../common/failureText';
 import { OtherTaskPendingError } from './fileSink';
@@ -18,6 +19,7 @@ import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } 
 import { accountKey, type PullTargets } from './rememberedTargets';
 import { refusalText } from './refusals';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
+import { errorMessage } from '../../api/errors';
 
 const t = vscode.l10n.t;
 
@@ -132,7 +134,7 @@ async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | 'no
     if (first === undefined) return page.total === 0 ? 'no-rows' : undefined;
     return Object.keys(first);
   } catch (error) {
-    deps.log.warn(`Could not read the fields of task ${task.taskId} for the file picker: ${error instanceof Error ? error.message : String(error)}`);
+    deps.log.warn(`Could not read the fields of task ${task.taskId} for the file picker: ${errorMessage(error)}`);
     return undefined;
   }
 }

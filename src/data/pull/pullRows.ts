@@ -15,7 +15,7 @@
  * Rows are recognised only by matching what was written, never guessed.
  */
 import type { DataRow, NotExportedPage } from '../../api/dataSchemas';
-import { ApiError } from '../../api/errors';
+import { ApiError, errorMessage } from '../../api/errors';
 import type { ApiResult, CallOptions } from '../../api/mainCaller';
 import { batchHash, type PendingBatch } from './pullJournal';
 
@@ -88,7 +88,7 @@ export class PullFailure extends Error {
     readonly batchRows: number,
     readonly error: unknown,
   ) {
-    super(error instanceof Error ? error.message : String(error));
+    super(errorMessage(error));
   }
 }
 

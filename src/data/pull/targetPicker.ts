@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ui } from '../../platform/ui';
 import { fitOf, type Fit } from './columnFit';
-import type { TaskRef } from '../common/dataDeps';
+import type { TaskRef } from '../../api/taskRef';
 import type { PullFormat } from './pullSinks';
 import { formatOfPath, safeFileName } from '../formats/rowFormats';
 

@@ -15,6 +15,7 @@
  */
 import type { DataRow, DataValue } from '../../api/dataSchemas';
 import type { WasmDatabase } from './sqliteRuntime';
+import type { TaskRef } from '../../api/taskRef';
 
 /** SQLite's default limit of columns in a table. */
 export const MAX_COLUMNS = 2000;
@@ -77,7 +78,7 @@ export class TaskTable {
    * The task's table in `db`: the catalog's (with `catalog`), or a new name (created with the
    * first rows). Call inside the transaction that writes the first rows.
    */
-  static forTask(db: WasmDatabase, task: { taskId: string; taskName: string }, catalog: boolean): TaskTable {
+  static forTask(db: WasmDatabase, task: TaskRef, catalog: boolean): TaskTable {
     if (catalog) {
       const known = db.get('SELECT table_name FROM "_scrapedeck_tables" WHERE task_id = ?', [task.taskId]);
       const name = typeof known?.table_name === 'string' ? known.table_name : undefined;

@@ -3,7 +3,7 @@
  * messages the code passes to `l10n.t` (the keys of l10n/bundle.l10n.json, written by
  * scripts/l10n-bundle.mjs), and which user-facing places get a plain literal instead.
  *
- * Host side only: the analytics page (src/analytics/page and protocol, and the words of src/analyticsModel it shows)
+ * Host side only: the analytics page (src/analytics/page and protocol, and the words of src/analytics/model it shows)
  * speaks from its own table (src/analytics/model/pageStrings.ts, whose values are bundle messages
  * too: pageTableMessages; its guard is pageL10nSource.ts); the embedded service (src/sandbox), the
  * client (src/api: text of the wire and the log) and the MCP server's entry are not localised.
