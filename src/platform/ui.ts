@@ -15,9 +15,8 @@ export interface Ui {
   showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<T | undefined>;
   showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
-  /** A modal warning: resolves to the chosen button, or undefined for Cancel/Escape. */
   /**
-   * A modal with one action and exactly one way to say no: `keep`, a button named for what saying
+   * A modal warning with one action and exactly one way to say no: `keep`, a button named for what saying
    * no keeps, which VS Code also picks on Escape and the close button (so it adds no Cancel of its
    * own). Resolves to the title picked, or undefined.
    */

@@ -1,7 +1,8 @@
 /**
  * Commands of runs: Start Run, Stop Run (one task or the selection), Edit URL or Text List, Save
- * List and the subtasks' "Load more" (Duplicate Task, which redraws the tree, is the Tasks view's). The work is in `src/runs`; these parse the arguments (tree nodes
- * from menus, plain `{ task: { taskId, taskName } }` objects from other callers) and hand over.
+ * List and the subtasks' "Load more" (Duplicate Task, which redraws the tree, is the Tasks view's).
+ * The work is done by the rest of this folder; these parse the arguments (tree nodes from menus,
+ * plain `{ task: { taskId, taskName } }` objects from other callers) and hand over.
  */
 import * as z from 'zod';
 import type { TaskRef } from '../api/taskRef';
