@@ -197,7 +197,7 @@ export default async function run(): Promise<BenchSection> {
     title: 'Activation in the real VS Code (code-server, packaged .vsix): what VS Code records across reloads',
     rows,
     notes: [
-      'VS Code\'s figure (Running Extensions) is code loading + activate(); at start-up it includes the time Scrapedeck\'s loading waited behind the extensions activated in the same burst (docs/contracts/shared.md, the activation shell)',
+      'VS Code\'s figure (Running Extensions) is code loading + activate(); at start-up it includes the time Scrapedeck\'s loading waited behind the extensions activated in the same burst (docs/contracts/shell.md, the activation shell)',
       `every reload's figures, the host log's account and every extension's time: ${path.relative(process.cwd(), file)}`,
       `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load)`,
     ],

@@ -75,7 +75,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   const complete: true = everyCommand(account.commands, runs.commands, tasks.commands, health.commands, apps.commands, analytics.commands, data.commands);
   void complete;
 
-  // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts/shared.md).
+  // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts/shell.md).
   if (timings !== undefined) {
     const ms = (n: number) => n.toFixed(1);
     log.channel.info(`Activation shell: activate() ${ms(timings.activateMs)} ms; main loaded ${ms(timings.idleMs)} ms later by ${timings.firstCall}, started in ${ms(performance.now() - started)} ms`);

@@ -1,5 +1,5 @@
 /**
- * Recognising a sandbox: `GET <baseUrl>/__sandbox` answers its description (docs/contracts/shared.md).
+ * Recognising a sandbox: `GET <baseUrl>/__sandbox` answers its description (docs/contracts/sandbox.md).
  * No `vscode`, so it is tested against a real sandbox in plain Node.
  *
  * A sandbox is only ever an address on this machine. The probe goes nowhere else (the production

@@ -1,4 +1,4 @@
-/** The public surface of the shared client (see docs/contracts/shared.md). */
+/** The public surface of the shared client (see docs/contracts/api.md). */
 export { ScrapedeckClient, MAX_REQUESTS_PER_SECOND, type ClientOptions, type CallOptions, type ApiResult } from './client';
 export type { FetchAllProgress, FetchAllResult, FetchAllOptions } from './fetchAll';
 export { MemoryCredentialsStore, sessionFromToken, SIGN_IN_NEEDED, type Credentials, type CredentialsStore, type TokenSession } from './auth';

@@ -53,7 +53,7 @@ export const serviceErrorSchema = z.object({
 });
 export type ServiceErrorBody = z.infer<typeof serviceErrorSchema>;
 
-/** The sandbox's string codes (the service names some of them; the rest are the sandbox's choice, see docs/contracts/shared.md). */
+/** The sandbox's string codes (the service names some of them; the rest are the sandbox's choice, see docs/contracts/api-operations.md). */
 export const SERVICE_CODES = {
   invalidParameter: 'InvalidParameter',
   required: 'InvalidParameter.Required',

@@ -5,7 +5,7 @@
  * the `vscode` functions they stand for, so a module swaps `vscode.window.createTreeView` for
  * `registrar.createTreeView` and nothing else.
  *
- * Rules (docs/contracts/shared.md, "The activation shell"): every target is handed over synchronously
+ * Rules (docs/contracts/shell.md, "The activation shell"): every target is handed over synchronously
  * while main's start() runs; a kind or key the shell does not proxy throws at once, naming the
  * line to add to src/shell/registrations.ts.
  */

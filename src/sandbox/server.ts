@@ -1,6 +1,6 @@
 /**
  * The sandbox service: a real HTTP server (node:http, no framework) implementing the spec on seeded
- * data. `startSandbox` is the seam in docs/contracts/shared.md. Imports nothing from vscode.
+ * data. `startSandbox` is the seam in docs/contracts/sandbox.md. Imports nothing from vscode.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
