@@ -3,6 +3,7 @@
  * demo account, the big task, every row it has (read by offset: marks nothing), and one pull into
  * a destination of a given format through the code the extension runs.
  */
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
@@ -46,9 +47,16 @@ export interface PullRun {
   pull?: Partial<PullOptions>;
 }
 
+/**
+ * The pull records' store of the tests, as the extension keeps it out of the workspace (its global
+ * storage): one folder outside every test's files, shared by the processes of a killed-pull test
+ * (records are named by the file's real path, so tests never share one).
+ */
+export const TEST_RECORDS = path.join(tmpdir(), 'scrapedeck-test-pull-records');
+
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
-  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), ...run.sink });
+  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), records: TEST_RECORDS, trusted: true, ...run.sink });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {
