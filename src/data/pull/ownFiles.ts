@@ -1,7 +1,7 @@
 /**
  * The files Scrapedeck's pulls made, so that Restricted Mode can tell them from the files the
  * workspace came with (issue 44 item 5): in an untrusted workspace a pull writes only to a new
- * file or one a pull of this account made (same device and inode as when it last wrote), never to
+ * file or one a pull of this account made (same device, inode and birth time), never to
  * a file the folder shipped. Kept in the pull's store (`pullJournal.ts`), out of the workspace.
  * No `vscode`.
  */
@@ -11,7 +11,9 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { realFilePath } from './pullJournal';
 
-const madeSchema = z.object({ file: z.string(), dev: z.number(), ino: z.number() });
+// `born`: the birth time where the file system keeps one (0 where not): a file put in the place of
+// a removed one may get its inode again, never its birth time.
+const madeSchema = z.object({ file: z.string(), dev: z.number(), ino: z.number(), born: z.number() });
 
 async function markerPath(records: string, file: string): Promise<string> {
   const key = createHash('sha256').update(await realFilePath(file), 'utf8').digest('hex');
@@ -29,7 +31,7 @@ export async function markMade(records: string, file: string): Promise<void> {
   if (s === undefined || !s.isFile()) return;
   const at = await markerPath(records, file);
   await fs.mkdir(path.dirname(at), { recursive: true });
-  await fs.writeFile(at, JSON.stringify({ file: await realFilePath(file), dev: s.dev, ino: s.ino }));
+  await fs.writeFile(at, JSON.stringify({ file: await realFilePath(file), dev: s.dev, ino: s.ino, born: s.birthtimeMs }));
 }
 
 /** Whether `file` is the very file a pull made (not a link, same device and inode). */
@@ -38,7 +40,7 @@ export async function isMade(records: string, file: string): Promise<boolean> {
   if (s === undefined || !s.isFile()) return false;
   try {
     const made = madeSchema.parse(JSON.parse(await fs.readFile(await markerPath(records, file), 'utf8')));
-    return made.file === (await realFilePath(file)) && made.dev === s.dev && made.ino === s.ino;
+    return made.file === (await realFilePath(file)) && made.dev === s.dev && made.ino === s.ino && made.born === s.birthtimeMs;
   } catch {
     return false;
   }
