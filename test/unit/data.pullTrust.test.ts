@@ -17,7 +17,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { ScrapedeckClient } from '../../src/api/client';
@@ -213,9 +213,14 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       await pullOnce({ source: f.client, task: f.task, file: made, format: 'jsonl', sink: { records, onCreate: (created) => markMade(records, created) } });
       assert.equal(await isMade(records, made), true);
       assert.equal(await mayWriteUntrusted(records, made), true, 'made by the pull');
-      rmSync(made);
-      writeFileSync(made, '{"swapped":1}\n');
-      assert.equal(await mayWriteUntrusted(records, made), false, 'another file under its name');
+      // Another file under its name; file systems give a freed inode out again, so try until one does.
+      const ino = statSync(made).ino;
+      for (let i = 0; i < 50; i++) {
+        rmSync(made);
+        writeFileSync(made, '{"swapped":1}\n');
+        if (statSync(made).ino === ino) break;
+      }
+      assert.equal(await mayWriteUntrusted(records, made), false, `another file under its name (inode ${statSync(made).ino === ino ? 'reused' : 'not reused'})`);
       rmSync(made);
       symlinkSync(shipped, made);
       assert.equal(await mayWriteUntrusted(records, made), false, 'a link under its name');
