@@ -135,7 +135,9 @@ export async function writeFileJournal(records: string, journal: FileJournal): P
   await fs.mkdir(records, { recursive: true });
   const at = await journalPathFor(records, journal.file);
   const temp = `${at}.${process.pid}.tmp`;
-  const handle = await fs.open(temp, 'w');
+  // A temporary file a killed pull of this process id left is ours (the store is the extension's): replaced, never followed.
+  await fs.rm(temp, { force: true });
+  const handle = await fs.open(temp, 'wx');
   try {
     await handle.writeFile(`${JSON.stringify(journal)}\n`, 'utf8');
     await handle.sync();
