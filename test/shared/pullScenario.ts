@@ -3,6 +3,7 @@
  * demo account, the big task, every row it has (read by offset: marks nothing), and one pull into
  * a destination of a given format through the code the extension runs.
  */
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
@@ -49,10 +50,19 @@ export interface PullRun {
 
 /**
  * The pull records' store of the tests, as the extension keeps it out of the workspace (its global
- * storage): one folder outside every test's files, shared by the processes of a killed-pull test
- * (records are named by the file's real path, so tests never share one).
+ * storage): one folder outside every test's files per test process, handed to the children of a
+ * killed-pull test through the environment (records are named by the file's real path, so tests
+ * never share one), and removed when the process that made it exits.
  */
-export const TEST_RECORDS = path.join(tmpdir(), 'scrapedeck-test-pull-records');
+const RECORDS_ENV = 'SCRAPEDECK_TEST_PULL_RECORDS';
+export const TEST_RECORDS = ((): string => {
+  const inherited = process.env[RECORDS_ENV];
+  if (inherited !== undefined) return inherited;
+  const own = path.join(tmpdir(), `scrapedeck-test-pull-records-${process.pid}`);
+  process.env[RECORDS_ENV] = own;
+  process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+  return own;
+})();
 
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
