@@ -59,6 +59,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
     account: holder,
     reporter,
     knownTaskNames: (ids) => tasks.taskNames(ids),
+    namesakes: (task) => tasks.taskIdsNamed(task.taskName).some((id) => id !== task.taskId),
     // After Remove Data the task's row counts are asked again, so the row does not keep the old ones.
     onDataRemoved: (taskId) => runs.refreshTasks([taskId]),
     lastRunLot: (taskId) => runs.store.lotOf(taskId)?.lotNo,
@@ -82,5 +83,5 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   }
 
   const views = { tasks, apps };
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs, data });
 }

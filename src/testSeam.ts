@@ -42,6 +42,8 @@ export interface ScrapedeckTestApi {
   readonly agents: AgentsRegistration;
   /** Run state, the status poll, the list documents, and the tree's drag-and-drop controller. */
   readonly runs: Runs & { readonly dragAndDrop: TaskViews['dragAndDrop'] };
+  /** The folder keeping the signed-in account's pull records (out of the workspace). */
+  readonly data: { pullRecords(): string | undefined };
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -64,6 +66,7 @@ export interface SeamParts {
   health: HealthFeature;
   agents: AgentsRegistration;
   runs: Runs;
+  data: { pullRecords(): string | undefined };
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -77,6 +80,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     logLines: parts.logLines,
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
     analytics: parts.analytics,
+    data: { pullRecords: () => parts.data.pullRecords() },
     health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
     agents: parts.agents,
     runs: { ...parts.runs, dragAndDrop: parts.views.tasks.dragAndDrop },

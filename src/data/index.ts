@@ -6,6 +6,7 @@
  *   const data = createData(context, { account, ui, log, reporter, lastRunLot, registrar });
  *   await data.export(task);   // export | pull | preview | remove, each resolves to its outcome
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
@@ -15,12 +16,14 @@ import { exportData } from './export/exportFlow';
 import { PREVIEW_SCHEME, PreviewDocs } from './preview/previewDocs';
 import { previewData } from './preview/previewFlow';
 import { pullData } from './pull/pullFlow';
-import { PullTargets } from './pull/rememberedTargets';
+import { PullTargets, accountKey } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
 import type { DataRegistry } from './registry';
 
 export interface DataCapability extends DataRegistry {
   readonly commands: CommandSet<keyof ReturnType<typeof dataCommands>>;
+  /** The folder keeping the pull records of the account signed in now (tests look at it), or undefined when signed out. */
+  pullRecords(): string | undefined;
 }
 
 export interface CreateDataDeps extends DataDeps, Pick<DataCommandDeps, 'lastRunLot'> {
@@ -35,6 +38,8 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
   const docs = new PreviewDocs();
   const targets = new PullTargets(context.workspaceState, (m) => deps.log.warn(m));
   const busy = new Set<string>();
+  // The pull's records, per account, in the extension's own storage: never where a repository can put them.
+  const records = (key: string): string => path.join(context.globalStorageUri.fsPath, 'pull-records', key);
   context.subscriptions.push(
     docs,
     registrar.registerTextDocumentContentProvider(PREVIEW_SCHEME, docs),
@@ -44,10 +49,14 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
   );
   const data: DataRegistry = {
     export: (task, source) => exportData(task, deps, source),
-    pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy }, chooseFile),
+    pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy, records }, chooseFile),
     preview: (task) => previewData(task, deps, docs),
     remove: (task) => removeData(task, deps, docs),
   };
   const commands = registerHandlers(context, registrar, dataCommands({ data, ui: deps.ui, log: deps.log, lastRunLot }));
-  return { ...data, commands };
+  const pullRecords = (): string | undefined => {
+    const account = deps.account.account;
+    return account === undefined ? undefined : records(accountKey(account));
+  };
+  return { ...data, commands, pullRecords };
 }

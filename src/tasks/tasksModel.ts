@@ -165,6 +165,13 @@ export class TasksModel {
     return names;
   }
 
+  /** The ids of the loaded tasks named `name` (no request), to tell tasks of one name apart in suggested file names. */
+  taskIdsNamed(name: string): string[] {
+    const ids = new Set<string>();
+    for (const cached of this.tasksCache.values()) for (const task of cached.value) if (task.taskName === name) ids.add(task.taskId);
+    return [...ids];
+  }
+
   /** The group as last loaded, to name it in tooltips and messages. */
   groupById(taskGroupId: string): TaskGroup | undefined {
     return this.groupsCache?.value.find((g) => g.taskGroupId === taskGroupId);

@@ -5,7 +5,8 @@
  * symbolic link under the name a pull would use gets nothing written through it (issue 27 item 1).
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2e, type E2eContext, type Workbench } from './support';
@@ -58,12 +59,61 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     const pick = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'New File…' }).first();
     await pick.waitFor();
     await pick.click();
-    await wb.answerInput(/New File for the Rows of/, 'shipped rows.jsonl');
-    const refusal = wb.notification(/shipped rows\.jsonl is a symbolic link, and Scrapedeck never writes through a link/);
-    await refusal.waitFor();
-    await refusal.hover();
+    // Restricted Mode: a name the folder already holds is refused as it is typed (issue 44 item 5).
+    const box = wb.quickInput();
+    await box.locator('.quick-input-title').filter({ hasText: /New File for the Rows of/ }).waitFor();
+    await box.locator('.quick-input-box input').fill('shipped rows.jsonl');
+    await box.locator('.quick-input-message').filter({ hasText: /Restricted Mode: type the name of a new file/ }).waitFor();
+    await box.locator('.quick-input-box input').press('Enter');
     await wb.screenshot('r1b-restricted-symlink-refused');
+    assert.equal(await box.locator('.quick-input-title').filter({ hasText: /New File for the Rows of/ }).count(), 1, 'Enter does not take a name that is there');
     assert.equal(readFileSync(outside, 'utf8'), profile, 'the file outside the folder is as it was');
+    await page.keyboard.press('Escape');
+  });
+
+  it('R1c. a folder shipping rows.sqlite with a trigger, a planted pull record and a <db>.lock link: Pull New Rows offers a new file; nothing shipped changes, nothing outside is touched', async () => {
+    const ws = ctx.restricted.run.ws;
+    // What a hostile repository ships: a database with a trigger that drops every row written to a
+    // task's table, a CSV with a record claiming an interrupted batch inside its quoted cells, and
+    // the database's lock folder as a link to a folder outside holding an `owner` file.
+    const db = path.join(ws, 'rows.sqlite');
+    execFileSync('python3', ['-c', `import sqlite3,sys
+c=sqlite3.connect(sys.argv[1])
+c.execute('CREATE TABLE "_scrapedeck_pending"(task_id TEXT, rows INTEGER, hash TEXT)')
+c.execute('CREATE TABLE "eBay product details"(x TEXT)')
+c.execute('CREATE TRIGGER drop_rows AFTER INSERT ON "_scrapedeck_pending" BEGIN DELETE FROM "eBay product details"; END')
+c.commit()`, db]);
+    const csv = path.join(ws, 'rows.csv');
+    writeFileSync(csv, `"Title","Price"\r\n${Array.from({ length: 14 }, (_, i) => `"row ${i}, mine","${i}"\r\n`).join('')}`);
+    writeFileSync(path.join(ws, '.rows.csv.scrapedeck-pull'), JSON.stringify({ version: 1, taskId: 'any', taskName: 'x', offset: 40, rows: 5, hash: 'a'.repeat(64) }));
+    const lockTarget = path.join(ctx.restricted.run.dir, 'outside-lock');
+    mkdirSync(lockTarget, { recursive: true });
+    writeFileSync(path.join(lockTarget, 'owner'), '1\n');
+    symlinkSync(lockTarget, `${db}.lock`);
+    const old = Date.now() / 1000 - 3600;
+    lutimesSync(`${db}.lock`, old, old);
+    const shipped = ['rows.sqlite', 'rows.csv', '.rows.csv.scrapedeck-pull'].map((n) => ({ n, bytes: readFileSync(path.join(ws, n)) }));
+    const before = readdirSync(ws).sort();
+
+    const task = wb.taskRow('eBay product details');
+    await wb.contextMenu(task, 'Pull New Rows');
+    const rows = wb.quickInput().locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'New File…' }).first().waitFor();
+    await wb.screenshot('r1c-restricted-only-new-files');
+    const offered = (await rows.allInnerTexts()).join('\n');
+    for (const name of ['rows.sqlite', 'rows.csv', 'shipped rows.jsonl']) assert.ok(!offered.includes(name), `${name} is not offered:\n${offered}`);
+    assert.match(offered, /only a new file/);
+    await rows.filter({ hasText: 'New File…' }).first().click();
+    await wb.answerInput(/New File for the Rows of/, 'pulled rows.jsonl');
+    await wb.notification(/new rows of “eBay product details” to pulled rows\.jsonl|No new rows for “eBay product details”/).waitFor();
+    await wb.screenshot('r1c-restricted-pulled-new-file');
+
+    for (const { n, bytes } of shipped) assert.deepEqual(readFileSync(path.join(ws, n)), bytes, `${n} is as it was shipped`);
+    assert.ok(lstatSync(`${db}.lock`).isSymbolicLink(), 'the lock link is left as it is');
+    assert.deepEqual(readdirSync(lockTarget), ['owner'], 'nothing outside is touched');
+    assert.equal(readFileSync(path.join(lockTarget, 'owner'), 'utf8'), '1\n');
+    const added = readdirSync(ws).filter((n) => !before.includes(n));
+    assert.ok(added.every((n) => n === 'pulled rows.jsonl'), `only the new file is added: ${added.join(', ')}`);
     await page.keyboard.press('Escape');
   });
 

@@ -147,7 +147,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
     const file = path.join(ws.fsPath, 'interrupted.jsonl');
     // What a host stopped between the write and the mark leaves: the batch in the file, recorded, unmarked.
     const handed = (await client().getNotExportedData(arg.task.taskId, 1000)).data.data;
-    const sink = await FilePullSink.open(file, 'jsonl', { ...arg.task, root: ws.fsPath });
+    const sink = await FilePullSink.open(file, 'jsonl', { ...arg.task, root: ws.fsPath, records: api.data.pullRecords() ?? assert.fail('signed in') });
     await sink.write(handed);
     const { messages, stop } = recordMessages(api);
     const restore = replaceUi(api, {

@@ -3,6 +3,8 @@
  * demo account, the big task, every row it has (read by offset: marks nothing), and one pull into
  * a destination of a given format through the code the extension runs.
  */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
@@ -46,9 +48,25 @@ export interface PullRun {
   pull?: Partial<PullOptions>;
 }
 
+/**
+ * The pull records' store of the tests, as the extension keeps it out of the workspace (its global
+ * storage): one folder outside every test's files per test process, handed to the children of a
+ * killed-pull test through the environment (records are named by the file's real path, so tests
+ * never share one), and removed when the process that made it exits.
+ */
+const RECORDS_ENV = 'SCRAPEDECK_TEST_PULL_RECORDS';
+export const TEST_RECORDS = ((): string => {
+  const inherited = process.env[RECORDS_ENV];
+  if (inherited !== undefined) return inherited;
+  const own = path.join(tmpdir(), `scrapedeck-test-pull-records-${process.pid}`);
+  process.env[RECORDS_ENV] = own;
+  process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+  return own;
+})();
+
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
-  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), ...run.sink });
+  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), records: TEST_RECORDS, trusted: true, ...run.sink });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {

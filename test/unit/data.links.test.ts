@@ -5,7 +5,7 @@
  * again on every pull, so a remembered file that became a link is refused too.
  */
 import * as assert from 'node:assert/strict';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataPage, DataRow } from '../../src/api/dataSchemas';
@@ -13,7 +13,6 @@ import { DataReader, type FetchDataPage } from '../../src/api/dataReader';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { writeWholeFile } from '../../src/platform/files/atomicFile';
 import { TaskExport } from '../../src/data/export/exportRows';
-import { journalPathFor } from '../../src/data/pull/pullJournal';
 import type { PullSource } from '../../src/data/pull/pullRows';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
 import type { DataFormat } from '../../src/data/formats/rowFormats';
@@ -113,10 +112,13 @@ describe('data: no write through a link or outside the workspace folder', functi
     untouched();
   });
 
-  it('a pull record planted as a link, and an SQLite journal planted as a link, are refused', async () => {
+  it('a pull record planted beside the file as a link is never read or followed; an SQLite journal planted as a link is refused', async () => {
     const file = path.join(ws, 'rows.csv');
-    symlinkSync(secret, journalPathFor(file));
-    await assert.rejects(pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'csv', sink: { root: ws } }), refused('link'));
+    const planted = path.join(ws, '.rows.csv.scrapedeck-pull');
+    symlinkSync(secret, planted);
+    const result = await pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'csv', sink: { root: ws } });
+    assert.equal(result.rows, 2);
+    assert.ok(lstatSync(planted).isSymbolicLink(), 'the planted link is left as it is');
     const db = path.join(ws, 'rows.sqlite');
     symlinkSync(secret, `${db}-journal`);
     await assert.rejects(pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file: db, format: 'sqlite', sink: { root: ws } }), refused('link'));

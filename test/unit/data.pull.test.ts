@@ -16,13 +16,13 @@ import type { ScrapedeckClient } from '../../src/api/client';
 import { AppendFile } from '../../src/data/pull/appendFile';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { FilePullSink, OtherTaskPendingError } from '../../src/data/pull/fileSink';
-import { journalPathFor, readFileJournal } from '../../src/data/pull/pullJournal';
+import { bindingOf, journalPathFor, readFileJournal, writeFileJournal } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { PullTargets } from '../../src/data/pull/rememberedTargets';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
-import { EXTENSIONS, TaskPool, allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { EXTENSIONS, TaskPool, allRows, bigTask, pullOnce, TEST_RECORDS, sandboxClient } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -86,7 +86,11 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-pull-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const records = () => TEST_RECORDS;
+  const journal = (file: string) => readFileJournal(records(), file);
 
   for (const format of FORMATS) {
     it(`${format}: a failure between the write and the mark: the next pull marks the batch without writing it again, and says so`, async () => {
@@ -105,7 +109,7 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
         const third = await pullOnce({ source: f.client, task: f.task, file, format });
         assert.deepEqual([third.rows, third.completed], [0, false], 'nothing left, nothing to complete');
         assertExactlyOnce(file, format, f, 'after a third pull');
-        if (format !== 'sqlite') assert.equal(await readFileJournal(file), undefined, 'no record left beside the file');
+        if (format !== 'sqlite') assert.equal(await journal(file), undefined, 'no record left');
       } finally {
         await close(f);
       }
@@ -142,19 +146,20 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
         const file = path.join(dir, `partial.${EXTENSIONS[format]}`);
         await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
         const whole = readFileSync(file);
-        const journal = await readFileJournal(file);
-        assert.ok(journal, 'the batch in flight is recorded');
-        const cuts = [journal.offset, journal.offset + 1, journal.offset + 57, journal.offset + Math.floor((whole.length - journal.offset) / 2), whole.length - 1, whole.length];
+        const record = await journal(file);
+        assert.ok(record, 'the batch in flight is recorded');
+        const cuts = [record.offset, record.offset + 1, record.offset + 57, record.offset + Math.floor((whole.length - record.offset) / 2), whole.length - 1, whole.length];
         for (const [i, cut] of cuts.entries()) {
           const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
           const zeros = i % 2 === 1 ? Buffer.alloc(300) : Buffer.alloc(0); // what a machine crash may leave past the data
           writeFileSync(copy, Buffer.concat([whole.subarray(0, cut), zeros]));
-          writeFileSync(journalPathFor(copy), readFileSync(journalPathFor(file)));
+          // The record as the pull would have written it for the copy (bound to the copy).
+          await writeFileJournal(records(), { ...record, file: copy, ...(await bindingOf(copy, record.offset)) });
         }
         // The service still has batch 2 handed out and unmarked; each copy is completed by the same rows.
         for (const [i] of cuts.entries()) {
           const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
-          const sink = await FilePullSink.open(copy, format, { taskId: f.task.taskId, taskName: f.task.taskName });
+          const sink = await FilePullSink.open(copy, format, { taskId: f.task.taskId, taskName: f.task.taskName, records: records() });
           const page = (await f.client.getNotExportedData(f.task.taskId, 100)).data.data;
           await sink.resume(page);
           const rows = readBack(copy, format).length;
@@ -173,17 +178,21 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       try {
         const file = path.join(dir, `changed.${EXTENSIONS[format]}`);
         await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
-        const journal = await readFileJournal(file);
-        assert.ok(journal);
-        const edited = Buffer.concat([readFileSync(file).subarray(0, journal.offset), Buffer.from('someone else\nwrote here\n')]);
+        const record = await journal(file);
+        assert.ok(record);
+        const edited = Buffer.concat([readFileSync(file).subarray(0, record.offset), Buffer.from('someone else\nwrote here\n')]);
         writeFileSync(file, edited);
         await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 }), (e: unknown) => e instanceof PullFailure && e.error instanceof UnusableFileError && e.error.reason === 'changed');
         assert.deepEqual(readFileSync(file), edited, 'not cut, not appended');
-        // A file shorter than the record says is refused when it is opened.
-        truncateSync(file, Math.max(0, journal.offset - 10));
-        await assert.rejects(FilePullSink.open(file, format, { taskId: f.task.taskId, taskName: f.task.taskName }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'changed');
         // Another task may not write into a file with this task's batch in flight.
-        await assert.rejects(FilePullSink.open(file, format, { taskId: 'another', taskName: 'Another' }), (e: unknown) => e instanceof OtherTaskPendingError && e.taskName === f.task.taskName);
+        await assert.rejects(FilePullSink.open(file, format, { taskId: 'another', taskName: 'Another', records: records() }), (e: unknown) => e instanceof OtherTaskPendingError && e.taskName === f.task.taskName);
+        // A file shorter than the record says is not the file it was written for: the record is dropped, nothing cut.
+        truncateSync(file, Math.max(0, record.offset - 10));
+        const shorter = readFileSync(file);
+        const sink = await FilePullSink.open(file, format, { taskId: f.task.taskId, taskName: f.task.taskName, records: records() });
+        assert.equal(sink.pending, undefined, 'the record no longer binds to the file');
+        assert.equal(await journal(file), undefined, 'and is gone');
+        assert.deepEqual(readFileSync(file), shorter);
       } finally {
         await close(f);
       }
@@ -212,7 +221,7 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       assert.deepEqual(Object.keys(table[0] ?? {}), Object.keys(afterRun[0] ?? {}), 'the task\'s field names');
 
       // A row with a field the file lacks: the file is rewritten once with the wider header.
-      const sink = await FilePullSink.open(file, 'csv', { taskId: task.taskId, taskName: task.taskName });
+      const sink = await FilePullSink.open(file, 'csv', { taskId: task.taskId, taskName: task.taskName, records: records() });
       await sink.write([{ ...(afterRun[0] as DataRow), 'Added later': 'late' }]);
       await sink.marked();
       const wide = readBack(file, 'csv').map((r) => JSON.parse(r) as Record<string, string>);
@@ -245,12 +254,12 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
     // A JSON Lines file without a final line break: the rows start on a new line.
     const open = path.join(dir, 'open.jsonl');
     writeFileSync(open, '{"kept":true}');
-    const sink = await FilePullSink.open(open, 'jsonl', { taskId: 't', taskName: 'T' });
+    const sink = await FilePullSink.open(open, 'jsonl', { taskId: 't', taskName: 'T', records: records() });
     await sink.write([{ a: '1' }]);
     assert.equal(readFileSync(open, 'utf8'), '{"kept":true}\n{"a":"1"}\n');
-    assert.ok(statSync(journalPathFor(open)).isFile(), 'recorded until marked');
+    assert.ok(statSync(await journalPathFor(records(), open)).isFile(), 'recorded until marked');
     await sink.marked();
-    assert.equal(await readFileJournal(open), undefined);
+    assert.equal(await journal(open), undefined);
   });
 });
 

@@ -6,14 +6,15 @@
  * compared with the sandbox row by row: nothing missing, nothing twice, in order.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
 import { KILL_POINTS, killedPull } from '../shared/pullKill';
-import { EXTENSIONS, TaskPool, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { readFileJournal } from '../../src/data/pull/pullJournal';
+import { EXTENSIONS, TEST_RECORDS, TaskPool, pullOnce, sandboxClient } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;
@@ -73,6 +74,10 @@ describe('data: a pull killed at every point, then completed: every row exactly 
           const want = rows.map((r) => expected(r, format));
           const file = path.join(dir, `${point}-${batch}.${EXTENSIONS[format]}`);
           await killedPull(child, { baseUrl: sandbox.info.baseUrl, apiKey, task, file, format, batchSize: BATCH, point, batch });
+          // The pull's bookkeeping is in its store, out of the user's folder (issue 44 item 1, 48 item 1).
+          const beside = readdirSync(dir).filter((n) => /scrapedeck/.test(n));
+          assert.deepEqual(beside, [], `${format}, killed at ${point} of batch ${batch}: nothing of ours beside the file`);
+          if (format !== 'sqlite' && point === 'record') assert.ok(await readFileJournal(TEST_RECORDS, file), 'the batch in flight is recorded in the store');
           const result = await pullOnce({ source: pool.client, task, file, format, batchSize: BATCH });
           const c = compareRows(readBack(file, format, task.taskId), want);
           outcomes.push(`${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`);

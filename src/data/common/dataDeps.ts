@@ -15,6 +15,8 @@ export interface DataDeps {
   reporter: Pick<Reporter, 'report'>;
   /** Task names this account's Tasks view has read from the service (a confirmation's first source). */
   knownTaskNames?: KnownNames;
+  /** Whether another task of this account has the task's name (its suggested file names then carry a short id). */
+  namesakes?: (task: TaskRef) => boolean;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */

@@ -9,6 +9,7 @@
  * number), so other commands reuse this flow as it is.
  */
 import * as os from 'node:os';
+import { lstat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { copyRequestId } from '../../platform/reporter';
 import { composeErrorText } from '../../platform/errorText';
@@ -17,7 +18,7 @@ import type { TaskRef } from '../../api/taskRef';
 import { TaskExport, type ExportResult, type RowSource } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { exportRefusalText } from '../pull/refusals';
-import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from '../formats/rowFormats';
+import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 
 const t = vscode.l10n.t;
@@ -62,7 +63,7 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(lot === undefined ? task.taskName : `${task.taskName} run ${lot}`)}.csv`),
+    defaultUri: vscode.Uri.joinPath(folder, `${suggestedFileName(task, deps.namesakes?.(task) ?? false, lot === undefined ? '' : ` run ${lot}`)}.csv`),
     filters: filters(),
     saveLabel: t('Export'),
     title: lot === undefined ? t('Export the Data of “{0}”', task.taskName) : t('Export the Data of Run {0} of “{1}”', lot, task.taskName),
@@ -71,6 +72,11 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
   if (target.scheme !== 'file') {
     void ui.showErrorMessage(t('Scrapedeck can export the data of “{0}” only to a file on this machine, not to {1}.', task.taskName, target.toString(true)));
     return { outcome: 'unsupported' };
+  }
+  // Restricted Mode: an export makes a new file; it never replaces one the folder came with.
+  if (!vscode.workspace.isTrusted && (await lstat(target.fsPath).then(() => true, () => false))) {
+    void ui.showErrorMessage(t('Scrapedeck cannot export the data of “{0}” to {1}: this folder is in Restricted Mode, where an export makes only a new file and never replaces one. Nothing was written.', task.taskName, fileLabel(target)));
+    return { outcome: 'declined' };
   }
   const format = formatOfPath(target.fsPath) ?? (await pickFormat(deps, fileLabel(target)));
   if (format === undefined) return { outcome: 'declined' };

@@ -40,6 +40,18 @@ export function safeFileName(name: string): string {
   return (cleaned === '' ? 'task' : cleaned).slice(0, 120);
 }
 
+/**
+ * The file name Export and Pull New Rows suggest for a task (no ending): its name, and when
+ * another task has the same name (`namesake`), a short piece of its id too, so two tasks never get
+ * the same suggestion (issue 48 item 10).
+ */
+export function suggestedFileName(task: { taskId: string; taskName: string }, namesake: boolean, suffix = ''): string {
+  const base = safeFileName(`${task.taskName}${suffix}`);
+  if (!namesake) return base;
+  const id = task.taskId.replace(/[^A-Za-z0-9]+/g, '').slice(0, 8);
+  return `${base.slice(0, 110)} ${id === '' ? 'task' : id}`;
+}
+
 export interface RowEncoder {
   /** Text before the first row (given the first page, so CSV knows its first columns). */
   start(firstRows: readonly DataRow[]): string;

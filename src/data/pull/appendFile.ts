@@ -25,8 +25,9 @@ import { AtomicFile } from '../../platform/files/atomicFile';
 import { CsvRecordPadder, readFirstRecord } from '../formats/csvRecords';
 import { CsvEncoder, jsonLine } from '../formats/rowFormats';
 import { checkFile, checkFolders, checkTarget, openChecked, readStart } from '../../platform/files/safeFiles';
-import { lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
+import { lastLineEnd, lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
 import { UnusableFileError } from './unusableFile';
+import { noteTemp, type TempLedger } from './pullLeftovers';
 
 export type AppendFormat = 'csv' | 'jsonl';
 
@@ -47,6 +48,8 @@ export interface AppendOptions {
   pendingOffset?: number;
   /** Test seam: runs when half of a batch's bytes are written and none is flushed (a kill point). */
   midWrite?: () => void | Promise<void>;
+  /** Notes the temporary file of a CSV rewrite, so a crash's leftover is removed by the next pull. */
+  ledger?: TempLedger;
 }
 
 export class AppendFile {
@@ -168,15 +171,32 @@ export class AppendFile {
     return { pieces: whole, bytes };
   }
 
-  /** The bytes after `size` are the file's (the batch was marked): kept, but a partial last row is cut back. Resolves to the bytes cut. */
+  /**
+   * The bytes after `size` are the file's (the batch was marked): kept, but a trailing piece with
+   * no line break (a partial row) is cut back; never a line. Resolves to the bytes cut. A CSV
+   * whose bytes after `size` end inside a quoted cell (a crash inside a cell with a line break)
+   * is refused, nothing cut: only a person can tell where that row ends.
+   */
   async acceptTail(): Promise<number> {
     const tail = this.actual - this.state.size;
     if (tail === 0) return 0;
-    const end = await lastRecordEnd(this.path, this.state.size, this.actual, this.format === 'csv');
-    const cut = this.actual - end;
-    if (cut > 0) await this.truncate(end);
-    await this.load(end);
+    const lineEnd = await lastLineEnd(this.path, this.state.size, this.actual);
+    if (this.format === 'csv' && (await lastRecordEnd(this.path, this.state.size, lineEnd, true)) !== lineEnd) {
+      throw new UnusableFileError('changed', 'the rows after the interrupted batch end inside a quoted cell');
+    }
+    const cut = this.actual - lineEnd;
+    if (cut > 0) await this.truncate(lineEnd);
+    await this.load(lineEnd);
     return cut;
+  }
+
+  /** Creates the file, empty, if it does not exist yet (checked as a write is); true when it did. */
+  async create(): Promise<boolean> {
+    if (this.actual > 0 || (await checkFile(this.path)) !== undefined) return false;
+    await checkFolders(this.path, this.options.root, true);
+    await (await openChecked(this.path, 'create-append')).close();
+    this.checked = await checkFile(this.path);
+    return true;
   }
 
   private lead(newline: string): string {
@@ -210,7 +230,8 @@ export class AppendFile {
 
   /** Rewrites the file with the wider header and every row padded to it. */
   private async widen(csv: CsvEncoder): Promise<void> {
-    const wide = await AtomicFile.create(this.path, this.options.root);
+    const ledger = this.options.ledger;
+    const wide = await AtomicFile.create(this.path, this.options.root, ledger && ((temp) => noteTemp(ledger, temp)));
     try {
       await wide.write((this.state.bom ? UTF8_BOM : '') + csv.headerLine());
       const padder = new CsvRecordPadder(csv.columns.length, true);

@@ -9,7 +9,7 @@
 import { neutraliseFormula } from '../../platform/csvCell';
 import { readFirstRecord } from '../formats/csvRecords';
 import type { PullFormat } from './pullSinks';
-import { checkFile, readStart } from '../../platform/files/safeFiles';
+import { checkFile, readStart, UnsafeFileError, type UnsafeReason } from '../../platform/files/safeFiles';
 
 /** Read at most this much of a file to find its columns. */
 const HEAD = 64 * 1024;
@@ -23,7 +23,9 @@ export type Fit =
   /** The file's columns could not be read. */
   | { kind: 'unknown' }
   /** The file has these columns, but the task's fields could not be read to compare them. */
-  | { kind: 'unchecked'; columns: string[] };
+  | { kind: 'unchecked'; columns: string[] }
+  /** A pull would refuse the file (a symbolic link, a file of more than one name, not a regular file): the picker leaves it out. */
+  | { kind: 'refused'; reason: UnsafeReason };
 
 export function compareColumns(fileColumns: readonly string[], fields: readonly string[], csv: boolean): Fit {
   const name = (f: string): string => (csv ? neutraliseFormula(f) : f);
@@ -51,6 +53,12 @@ export async function fileColumns(file: string, format: PullFormat): Promise<str
 
 /** How a file fits the task's fields (undefined: the task's fields could not be read). */
 export async function fitOf(file: string, format: PullFormat, fields: readonly string[] | undefined): Promise<Fit> {
+  // The same rule the pull applies when it opens the file (issue 48 item 7: offered, then refused).
+  try {
+    await checkFile(file);
+  } catch (error) {
+    if (error instanceof UnsafeFileError) return { kind: 'refused', reason: error.reason };
+  }
   if (format === 'sqlite') return { kind: 'database' };
   const columns = await fileColumns(file, format);
   if (columns === 'empty') return { kind: 'empty' };

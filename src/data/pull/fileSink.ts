@@ -1,20 +1,24 @@
 /**
  * Pull New Rows into a CSV or JSON Lines file, exactly once: the file (`appendFile.ts`) and the
- * record of the batch in flight beside it (`pullJournal.ts`). No `vscode`.
+ * record of the batch in flight, kept in the extension's storage and bound to the file
+ * (`pullJournal.ts`). No `vscode`.
  *
- * write:   record { offset: file length, rows, hash } (flushed, renamed) → append the batch (flushed)
+ * write:   record { offset: file length, rows, hash, the file's binding } (flushed, renamed) →
+ *          append the batch (flushed)
  * marked:  remove the record
  * resume:  the batch handed out again → the bytes after `offset` are matched against the batch's
  *          text; whole rows found are not written again, a partial row is cut back, the rest is
  *          appended
- * release: the batch was marked → the bytes after `offset` are the file's, a partial row cut back
+ * release: the batch was marked → the bytes after `offset` are the file's, a partial last record
+ *          cut back
  *
  * One record per file: a file another task left a record in is refused until that task is pulled
  * again (`OtherTaskPendingError`), so two tasks' batches never interleave in it.
  */
 import type { DataRow } from '../../api/dataSchemas';
 import { AppendFile, type AppendFormat } from './appendFile';
-import { batchHash, readFileJournal, removeFileJournal, writeFileJournal, type FileJournal, type PendingBatch } from './pullJournal';
+import { batchHash, bindingOf, readFileJournal, realFilePath, removeFileJournal, writeFileJournal, type FileJournal, type PendingBatch } from './pullJournal';
+import { cleanLeftovers, type TempLedger } from './pullLeftovers';
 import type { PullSink } from './pullRows';
 
 export class OtherTaskPendingError extends Error {
@@ -29,6 +33,15 @@ export interface FileSinkOptions {
   taskName: string;
   /** The workspace folder the file must stay in. */
   root?: string;
+  /** The folder (in the extension's storage, never the workspace) that keeps the pull's records. */
+  records: string;
+  /**
+   * The workspace is trusted: leftovers of Scrapedeck's own beside the file (a record of an older
+   * version, its temporary files) are removed. In Restricted Mode nothing beside the file is touched.
+   */
+  trusted?: boolean;
+  /** The pull made the file (it did not exist): Restricted Mode may write to it again (`ownFiles.ts`). */
+  onCreate?: (file: string) => Promise<void>;
   /** Test seams (kill points): after the record is written, and halfway through a batch's bytes. */
   afterRecord?: () => void | Promise<void>;
   midWrite?: () => void | Promise<void>;
@@ -42,9 +55,11 @@ export class FilePullSink implements PullSink {
   ) {}
 
   static async open(path: string, format: AppendFormat, options: FileSinkOptions): Promise<FilePullSink> {
-    const journal = await readFileJournal(path);
+    const ledger: TempLedger = { records: options.records };
+    await cleanLeftovers(path, ledger, options.trusted === true);
+    const journal = await readFileJournal(options.records, path);
     if (journal !== undefined && journal.taskId !== options.taskId) throw new OtherTaskPendingError(journal.taskName);
-    const file = await AppendFile.open(path, format, { root: options.root, pendingOffset: journal?.offset, midWrite: options.midWrite });
+    const file = await AppendFile.open(path, format, { root: options.root, pendingOffset: journal?.offset, midWrite: options.midWrite, ledger });
     return new FilePullSink(file, journal, options);
   }
 
@@ -58,8 +73,20 @@ export class FilePullSink implements PullSink {
 
   async write(rows: readonly DataRow[]): Promise<void> {
     const pieces = await this.file.pieces(rows);
-    this.journal = { version: 1, taskId: this.options.taskId, taskName: this.options.taskName, offset: this.file.size, rows: rows.length, hash: batchHash(rows) };
-    await writeFileJournal(this.file.path, this.journal, this.options.root);
+    // The file exists before it is recorded, so the record can name it by device and inode.
+    if (await this.file.create()) await this.options.onCreate?.(this.file.path);
+    const offset = this.file.size;
+    this.journal = {
+      version: 2,
+      file: await realFilePath(this.file.path),
+      taskId: this.options.taskId,
+      taskName: this.options.taskName,
+      offset,
+      rows: rows.length,
+      hash: batchHash(rows),
+      ...(await bindingOf(this.file.path, offset)),
+    };
+    await writeFileJournal(this.options.records, this.journal);
     await this.options.afterRecord?.();
     await this.file.write(pieces);
   }
@@ -74,7 +101,7 @@ export class FilePullSink implements PullSink {
 
   async marked(): Promise<void> {
     this.journal = undefined;
-    await removeFileJournal(this.file.path);
+    await removeFileJournal(this.options.records, this.file.path);
   }
 
   close(): void {
@@ -84,7 +111,7 @@ export class FilePullSink implements PullSink {
   async release(): Promise<number> {
     const cut = await this.file.acceptTail();
     this.journal = undefined;
-    await removeFileJournal(this.file.path);
+    await removeFileJournal(this.options.records, this.file.path);
     return cut;
   }
 }

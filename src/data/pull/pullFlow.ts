@@ -18,6 +18,7 @@ import { openPullSink } from './pullSinks';
 import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './targetPicker';
 import { accountKey, type PullTargets } from './rememberedTargets';
 import { refusalText } from './refusals';
+import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { errorMessage } from '../../api/errors';
 
@@ -35,6 +36,8 @@ export interface PullReply {
 
 export interface PullDeps extends DataDeps {
   targets: PullTargets;
+  /** The folder, in the extension's storage, keeping this account's pull records (`pullJournal.ts`). */
+  records: (accountKey: string) => string;
   /** Pulls under way, by account key and task id, and by file. */
   busy: Set<string>;
 }
@@ -59,7 +62,11 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     return { outcome: 'busy' };
   }
 
-  const remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId));
+  const records = deps.records(key);
+  // Restricted Mode: only a new file, or one a pull made, never a file the workspace came with.
+  const trusted = vscode.workspace.isTrusted;
+  let remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId));
+  if (remembered !== undefined && !trusted && !(await mayWriteUntrusted(records, remembered.uri.fsPath))) remembered = undefined;
   let target = remembered;
   if (target === undefined) {
     const fields = await taskFields(task, deps);
@@ -68,7 +75,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
       return { outcome: 'nothing-new', rows: 0 };
     }
-    target = await chooseAppendTarget(task, deps.ui, fields);
+    target = await chooseAppendTarget(task, deps.ui, fields, { trusted, records, namesakes: deps.namesakes?.(task) ?? false });
   }
   if (target === undefined) return { outcome: 'declined' };
   // Checked again after the choice: the account may have changed while the picker was open.
@@ -80,6 +87,16 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', fileLabel(target.uri), task.taskName));
     return { outcome: 'busy', file: target.uri };
   }
+  if (!trusted && !(await mayWriteUntrusted(records, target.uri.fsPath))) {
+    deps.log.warn(`Refused ${target.uri.fsPath} for the new rows of task ${task.taskId}: the workspace is in Restricted Mode and the file was not made by a pull`);
+    const other = t('Choose Another File…');
+    void deps.ui
+      .showErrorMessage(t('Scrapedeck cannot write the new rows of “{0}” to {1}: this folder is in Restricted Mode, where a pull writes only to a new file, never to one the folder came with. Nothing was pulled or changed.', task.taskName, fileLabel(target.uri)), other)
+      .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
+    return { outcome: 'unusable', file: target.uri };
+  }
+  const isNew = !(await exists(target.uri.fsPath));
+  const ours = isNew || (await isMade(records, target.uri.fsPath));
   deps.busy.add(busyKey);
   deps.busy.add(fileKey);
   try {
@@ -91,7 +108,12 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
         taskName: task.taskName,
         root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
         wasmDir: deps.sqliteDir ?? '',
+        records,
+        trusted,
+        onCreate: (file) => markMade(records, file),
       });
+      // A database is made as it is opened.
+      if (isNew && target.format === 'sqlite') await markMade(records, target.uri.fsPath);
     } catch (error) {
       return unusable(error, task, target.uri, deps);
     }
@@ -116,6 +138,8 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       return pulled(result, task, target.uri, deps);
     } finally {
       sink.close();
+      // A CSV that gained a column was rewritten (a new inode): still the file the pull made.
+      if (ours) await markMade(records, target.uri.fsPath).catch(() => undefined);
     }
   } catch (error) {
     return failed(error, task, target.uri, deps);

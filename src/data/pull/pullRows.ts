@@ -41,6 +41,7 @@ export interface PullSink {
 }
 
 export interface PullProgress {
+  /** Rows of this pull safely in the destination (written and flushed; their mark may follow). */
   rows: number;
   /** Rows not yet exported when the pull began (more may arrive while a run goes on). */
   total: number;
@@ -136,6 +137,8 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
     } catch (error) {
       throw new PullFailure('write', result.rows, rows.length, error);
     }
+    // Counted as soon as the batch is on disk (flushed), not after its mark (issue 48 item 2).
+    o.onProgress?.({ rows: result.rows + result.recovered + rows.length, total: Math.max(total, result.rows + result.recovered + rows.length) });
     try {
       await o.afterWrite?.(result.batches + 1);
       // No signal: once the rows are on disk, marking them is the quickest way to a clean state.
@@ -153,7 +156,6 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
       result.recovered += rows.length - written;
     }
     result.batches++;
-    o.onProgress?.({ rows: result.rows + result.recovered, total: Math.max(total, result.rows + result.recovered) });
     if (page.total <= page.current) return result;
     if (result.batches >= cap) return { ...result, more: true };
   }

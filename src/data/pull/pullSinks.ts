@@ -16,6 +16,12 @@ export interface SinkOptions {
   root?: string;
   /** Where node-sqlite3-wasm's files are. */
   wasmDir: string;
+  /** The folder in the extension's storage that keeps a file pull's records (`pullJournal.ts`). */
+  records: string;
+  /** The workspace is trusted: our leftovers beside the file are removed (`pullLeftovers.ts`). */
+  trusted?: boolean;
+  /** A file pull made its file (`ownFiles.ts`). */
+  onCreate?: (file: string) => Promise<void>;
   /** Test seams (kill points). */
   afterRecord?: () => void | Promise<void>;
   midWrite?: () => void;
@@ -23,5 +29,5 @@ export interface SinkOptions {
 
 export async function openPullSink(file: string, format: PullFormat, o: SinkOptions): Promise<PullSink> {
   if (format === 'sqlite') return SqlitePullSink.open(file, { taskId: o.taskId, taskName: o.taskName, root: o.root, wasmDir: o.wasmDir, midWrite: o.midWrite });
-  return FilePullSink.open(file, format, { taskId: o.taskId, taskName: o.taskName, root: o.root, afterRecord: o.afterRecord, midWrite: o.midWrite });
+  return FilePullSink.open(file, format, { taskId: o.taskId, taskName: o.taskName, root: o.root, records: o.records, trusted: o.trusted, onCreate: o.onCreate, afterRecord: o.afterRecord, midWrite: o.midWrite });
 }

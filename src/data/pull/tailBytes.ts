@@ -57,3 +57,21 @@ export async function lastRecordEnd(file: string, from: number, to: number, csv:
     await handle.close();
   }
 }
+
+/** Just after the last line break in [from, to), or `from` when there is none (what a cut may never go past). */
+export async function lastLineEnd(file: string, from: number, to: number): Promise<number> {
+  const handle = await openChecked(file, 'read');
+  try {
+    const buffer = Buffer.alloc(Math.min(CHUNK, Math.max(0, to - from)));
+    for (let end = to; end > from; ) {
+      const start = Math.max(from, end - buffer.length);
+      const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+      const at = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (at >= 0) return start + at + 1;
+      end = start;
+    }
+    return from;
+  } finally {
+    await handle.close();
+  }
+}

@@ -6,13 +6,15 @@
  * Files whose columns fit the task's fields come first; files whose columns differ are listed
  * after them, saying how, and choosing one asks first (`columnFit.ts`).
  */
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ui } from '../../platform/ui';
 import { fitOf, type Fit } from './columnFit';
 import type { TaskRef } from '../../api/taskRef';
 import type { PullFormat } from './pullSinks';
-import { formatOfPath, safeFileName } from '../formats/rowFormats';
+import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
+import { isMade } from './ownFiles';
 
 const t = vscode.l10n.t;
 
@@ -48,6 +50,15 @@ export function resolveTypedPath(folder: vscode.Uri, typed: string): { uri: vsco
   return { uri };
 }
 
+function lexists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** At most this many names in a description. */
 const NAMES_SHOWN = 3;
 
@@ -67,6 +78,8 @@ export function fitText(fit: Fit): string {
       return t('SQLite: the rows go to this task’s own table');
     case 'unknown':
       return t('its columns could not be read: append to this file');
+    case 'refused':
+      return t('not offered: Scrapedeck does not write to a symbolic link, a file of several names or anything but a regular file');
     case 'unchecked':
       return t('has {0}; not compared: the fields of this task could not be read', names(fit.columns));
     case 'differs':
@@ -78,11 +91,20 @@ export function fitText(fit: Fit): string {
 
 type Item = vscode.QuickPickItem & { uri?: vscode.Uri; fit?: Fit };
 
+export interface PickerContext {
+  /** The workspace is trusted; in Restricted Mode only new files, and files a pull made, are offered. */
+  trusted: boolean;
+  /** The pull's store (`ownFiles.ts`). */
+  records: string;
+  /** Another task has this task's name: the suggested new file name carries a short id. */
+  namesakes: boolean;
+}
+
 /**
  * `fields`: the task's fields (from its first row), or undefined when they could not be read
  * (then each file says which columns it has and that they were not compared).
  */
-export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined): Promise<AppendTarget | undefined> {
+export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined, context: PickerContext): Promise<AppendTarget | undefined> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
   if (folder === undefined) return undefined;
   const existing = await vscode.workspace.findFiles('**/*.{csv,jsonl,ndjson,sqlite,db,sqlite3}', '**/{node_modules,.git}/**', 50).then(
@@ -94,13 +116,16 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
   for (const uri of existing) {
     const format = appendFormatOf(uri);
     if (format === undefined) continue;
+    if (!context.trusted && !(await isMade(context.records, uri.fsPath))) continue;
     const fit = await fitOf(uri.fsPath, format, fields);
+    // What a pull would refuse is not offered (a link, a file of several names, not a regular file).
+    if (fit.kind === 'refused') continue;
     const icon = format === 'sqlite' ? '$(database)' : '$(file)'; // l10n-exempt: icon names
     const item: Item = { label: `${icon} ${vscode.workspace.asRelativePath(uri, true)}`, description: fitText(fit), uri, fit };
     (fit.kind === 'differs' ? differs : fits).push(item);
   }
   const items: Item[] = [
-    { label: `$(new-file) ${t('New File…')}`, description: t('in the workspace folder') },
+    { label: `$(new-file) ${t('New File…')}`, description: context.trusted ? t('in the workspace folder') : t('Restricted Mode: only a new file, never one this folder came with') },
     ...fits,
     ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', task.taskName), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
   ];
@@ -115,7 +140,7 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
     if (picked.fit?.kind === 'differs' && !(await confirmDiffering(task, picked.uri, picked.fit, ui))) return undefined;
     return { uri: picked.uri, format };
   }
-  return typedTarget(task, folder, ui);
+  return typedTarget(task, folder, ui, context);
 }
 
 async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
@@ -129,15 +154,17 @@ async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui
   return choice === append;
 }
 
-async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui): Promise<AppendTarget | undefined> {
+async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui, context: PickerContext): Promise<AppendTarget | undefined> {
   const validate = (value: string) => {
     const r = resolveTypedPath(folder, value);
-    return 'problem' in r ? r.problem : undefined;
+    if ('problem' in r) return r.problem;
+    // Restricted Mode: a name that is taken is refused as it is typed (the flow checks again).
+    return !context.trusted && lexists(r.uri.fsPath) ? t('This folder is in Restricted Mode: type the name of a new file.') : undefined;
   };
   const typed = await ui.showInputBox({
     title: t('New File for the Rows of “{0}”', task.taskName),
     prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.'),
-    value: `${safeFileName(task.taskName)}.jsonl`,
+    value: `${suggestedFileName(task, context.namesakes)}.jsonl`,
     ignoreFocusOut: true,
     validateInput: validate,
   });

@@ -32,10 +32,13 @@ export class AtomicFile {
   /**
    * Creates the temporary file (never an existing one), after checking the target: not a link,
    * not a second name of another file, and with a `root`, no link on the way down from it.
+   * `note` learns the temporary file's name before it exists (a crash's leftover can then be found
+   * and removed as one's own).
    */
-  static async create(target: string, root?: string): Promise<AtomicFile> {
+  static async create(target: string, root?: string, note?: (temp: string) => Promise<void>): Promise<AtomicFile> {
     await checkTarget(target, root, true);
     const temp = tempPathFor(target);
+    await note?.(temp);
     const handle = await fs.open(temp, 'wx');
     return new AtomicFile(target, temp, handle);
   }
