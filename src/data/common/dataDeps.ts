@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { ClientHolder } from '../../account/clientHolder';
 import type { KnownNames } from '../../api/taskNames';
+import type { TaskRef } from '../../api/taskRef';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 
