@@ -3,6 +3,7 @@
  * demo account, the big task, every row it has (read by offset: marks nothing), and one pull into
  * a destination of a given format through the code the extension runs.
  */
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth';
 import { ScrapedeckClient } from '../../src/api/client';
@@ -11,6 +12,11 @@ import { UnlimitedLimiter } from '../../src/api/limiter';
 import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pull/pullRows';
 import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pull/pullSinks';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
+
+/** The SQLite pulls' own folder for their logs and locks (the extension's storage in VS Code); shared by a killed child and the pull after it. */
+export function logDir(): string {
+  return path.join(tmpdir(), 'scrapedeck-test-sqlite-logs');
+}
 
 /** node-sqlite3-wasm's files, as installed. */
 export function wasmDir(): string {
@@ -48,11 +54,11 @@ export interface PullRun {
 
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
-  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), ...run.sink });
+  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), logDir: logDir(), ...run.sink });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {
-    sink.close();
+    await sink.close();
   }
 }
 

@@ -89,6 +89,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
         taskName: task.taskName,
         root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
         wasmDir: deps.sqliteDir ?? '',
+        logDir: deps.sqliteLogDir,
       });
     } catch (error) {
       return unusable(error, task, target.uri, deps);
@@ -113,7 +114,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       );
       return pulled(result, task, target.uri, deps);
     } finally {
-      sink.close();
+      await sink.close();
     }
   } catch (error) {
     return failed(error, task, target.uri, deps);
