@@ -28,7 +28,7 @@ async function bundleChild(): Promise<{ folder: string; child: string }> {
   // Inside the project, so node_modules is found; one folder per process, so two runs never share one.
   const folder = path.join(ROOT, 'out', 'test', 'shared', `pullKill.${process.pid}`);
   const esbuild = await import('esbuild');
-  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['node-sqlite3-wasm'], logLevel: 'warning' } as const;
+  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['node-sqlite3-wasm'], logLevel: 'warning' } satisfies import('esbuild').BuildOptions;
   await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')], outfile: path.join(folder, 'pullKillChild.cjs') });
   await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src', 'data', 'sqlite', 'sqliteWorker.ts')], outfile: path.join(folder, 'sqliteWorker.js') });
   return { folder, child: path.join(folder, 'pullKillChild.cjs') };
