@@ -85,6 +85,18 @@ const builds = [
     logLevel: 'warning',
   })),
   {
+    // SQLite's worker thread (src/data/sqlite/sqliteWorker.ts), started by main.js from beside it.
+    entryPoints: ['src/data/sqlite/sqliteWorker.ts'],
+    outfile: 'dist/sqliteWorker.js',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
     entryPoints: ['src/sandbox/main.ts'],
     outfile: 'dist/sandbox.js',
     bundle: true,

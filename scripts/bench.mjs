@@ -41,6 +41,16 @@ await esbuild.build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
+// SQLite's worker thread, started from beside the code that uses it (as dist/sqliteWorker.js is).
+await esbuild.build({
+  entryPoints: ['src/data/sqlite/sqliteWorker.ts'],
+  outfile: 'out/bench/sqliteWorker.js',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+});
 
 const require = createRequire(import.meta.url);
 const missed = [];

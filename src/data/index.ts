@@ -34,7 +34,12 @@ export interface CreateDataDeps extends DataDeps, Pick<DataCommandDeps, 'lastRun
 export function createData(context: vscode.ExtensionContext, input: CreateDataDeps): DataCapability {
   const { registrar, lastRunLot, ...base } = input;
   const openJobs = new Set<{ discard(): Promise<void> }>();
-  const deps: DataDeps = { ...base, openJobs, sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath };
+  const deps: DataDeps = {
+    ...base,
+    openJobs,
+    sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath,
+    sqliteLogDir: base.sqliteLogDir ?? vscode.Uri.joinPath(context.globalStorageUri, 'sqlite').fsPath,
+  };
   const docs = new PreviewDocs();
   const targets = new PullTargets(context.workspaceState, (m) => deps.log.warn(m));
   const busy = new Set<string>();

@@ -14,6 +14,11 @@ import { pullNewRows, type PullOptions, type PullResult, type PullSource } from 
 import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pull/pullSinks';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 
+/** The SQLite pulls' own folder for their logs and locks (the extension's storage in VS Code); shared by a killed child and the pull after it. */
+export function logDir(): string {
+  return path.join(tmpdir(), 'scrapedeck-test-sqlite-logs');
+}
+
 /** node-sqlite3-wasm's files, as installed. */
 export function wasmDir(): string {
   return path.dirname(require.resolve('node-sqlite3-wasm'));
@@ -66,11 +71,11 @@ export const TEST_RECORDS = ((): string => {
 
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
-  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), records: TEST_RECORDS, trusted: true, ...run.sink });
+  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), records: TEST_RECORDS, trusted: true, logDir: logDir(), ...run.sink });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {
-    sink.close();
+    await sink.close();
   }
 }
 

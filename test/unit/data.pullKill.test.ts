@@ -22,23 +22,17 @@ const BATCH = 25;
 /**
  * The child as one bundle, as the extension ships its code: each of the 28 children then loads
  * one file instead of resolving and compiling some 200 modules, which was half of its CPU.
- * node-sqlite3-wasm stays a require of node_modules (it reads its WebAssembly from there).
+ * node-sqlite3-wasm stays a require of node_modules (it reads its WebAssembly from there). The
+ * SQLite worker is bundled beside it, as esbuild.mjs puts it beside dist/main.js.
  */
-async function bundleChild(): Promise<string> {
-  // Inside the project, so node_modules is found; one file per process, so two runs never share one.
-  const outfile = path.join(ROOT, 'out', 'test', 'shared', `pullKillChild.${process.pid}.bundle.cjs`);
+async function bundleChild(): Promise<{ folder: string; child: string }> {
+  // Inside the project, so node_modules is found; one folder per process, so two runs never share one.
+  const folder = path.join(ROOT, 'out', 'test', 'shared', `pullKill.${process.pid}`);
   const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['node-sqlite3-wasm'],
-    logLevel: 'warning',
-  });
-  return outfile;
+  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['node-sqlite3-wasm'], logLevel: 'warning' } satisfies import('esbuild').BuildOptions;
+  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')], outfile: path.join(folder, 'pullKillChild.cjs') });
+  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src', 'data', 'sqlite', 'sqliteWorker.ts')], outfile: path.join(folder, 'sqliteWorker.js') });
+  return { folder, child: path.join(folder, 'pullKillChild.cjs') };
 }
 
 describe('data: a pull killed at every point, then completed: every row exactly once (CSV, JSON Lines, SQLite)', function () {
@@ -48,8 +42,9 @@ describe('data: a pull killed at every point, then completed: every row exactly 
   let apiKey: string;
   let pool: TaskPool;
   let child: string;
+  let bundled: string;
   before(async () => {
-    child = await bundleChild();
+    ({ folder: bundled, child } = await bundleChild());
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-kill-'));
     // One sandbox; each scenario pulls a task of its own (its latest run's rows are new).
     sandbox = await startSandbox({ rateLimit: 0, seed: 29, extraTasks: 60 });
@@ -62,7 +57,7 @@ describe('data: a pull killed at every point, then completed: every row exactly 
     await pool?.client.close();
     await sandbox?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
-    if (child) rmSync(child, { force: true });
+    if (bundled) rmSync(bundled, { recursive: true, force: true });
   });
 
   for (const format of ['csv', 'jsonl', 'sqlite'] as PullFormat[]) {

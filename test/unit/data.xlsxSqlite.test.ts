@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataPage, DataRow, DataValue } from '../../src/api/dataSchemas';
@@ -15,7 +15,6 @@ import { DataReader, type FetchDataPage } from '../../src/api/dataReader';
 import { ApiError } from '../../src/api/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { TaskExport } from '../../src/data/export/exportRows';
-import { SqlitePullSink } from '../../src/data/pull/sqliteSink';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsx/xlsxParts';
 import { crc32, crc32Combine } from '../../src/data/xlsx/zipParts';
 import { mulberry32 } from '../../src/sandbox/prng';
@@ -65,6 +64,19 @@ interface Sheet {
   title: string;
   rows: { v: string | number | boolean | null; t: string }[][];
 }
+
+/** Leaves argv[1] with a committed table argv[2] of argv[3] rows only in its write-ahead log beside it (the connection is never closed). */
+const PLANT_WAL = `
+import os, shutil, sqlite3, sys
+name, table, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+db = sqlite3.connect(name + '.tmp', isolation_level=None)
+db.execute('PRAGMA journal_mode=WAL'); db.execute('PRAGMA wal_autocheckpoint=0')
+db.execute('CREATE TABLE "%s" (a)' % table)
+db.executemany('INSERT INTO "%s" VALUES (?)' % table, [(i,) for i in range(n)])
+shutil.copyfile(name + '.tmp', name); shutil.copyfile(name + '.tmp-wal', name + '-wal')
+for side in ('', '-wal', '-shm'): os.remove(name + '.tmp' + side)
+os._exit(0)
+`;
 
 describe('data: Export Data… to .xlsx and SQLite, read back by real readers', function () {
   let dir: string;
@@ -174,16 +186,11 @@ print(json.dumps({'tables': names, 'columns': [d[0] for d in cur.description], '
     assert.deepEqual(readdirSync(dir), ['prices.sqlite'], 'no temporary file or journal left');
   });
 
-  it('SQLite: an export replacing a database that a stopped pull left with its write-ahead log beside it leaves no log to be read into the new file', async () => {
-    // A pull's database with committed rows still in its log, as a killed pull leaves it (copied while open).
-    const pulled = path.join(dir, 'pulled.sqlite');
-    const sink = await SqlitePullSink.open(pulled, { taskId: 'old', taskName: 'Old task', wasmDir: wasmDir(), root: dir });
-    await sink.write(rowsOf(3, 50));
+  it('SQLite: an export replacing a database with a write-ahead log beside it (a stopped program\'s, or one a repository shipped) leaves no log to be read into the new file', async () => {
+    // A database with committed rows still in its log, as a stopped SQLite program leaves it (copied while open).
     const target = path.join(dir, 'prices.sqlite');
-    copyFileSync(pulled, target);
-    copyFileSync(`${pulled}-wal`, `${target}-wal`);
-    sink.close();
-    rmSync(pulled);
+    execFileSync(PYTHON, ['-c', PLANT_WAL, target, 'Old', '50']);
+    assert.ok(existsSync(`${target}-wal`), 'the log is there');
 
     const rows = rowsOf(12, 30);
     await new TaskExport(source(rows), { taskId: 't', taskName: 'Prices', target, format: 'sqlite', wasmDir: wasmDir() }).run();

@@ -22,6 +22,8 @@ export interface DataDeps {
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */
   sqliteDir?: string;
+  /** The extension's own folder for an SQLite pull's log, journal and lock (never in a workspace). */
+  sqliteLogDir?: string;
   /** A task's data was removed: what shows its row counts (the run state) asks again. */
   onDataRemoved?: (taskId: string) => void;
 }

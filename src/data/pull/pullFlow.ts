@@ -111,6 +111,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
         records,
         trusted,
         onCreate: (file) => markMade(records, file),
+        logDir: deps.sqliteLogDir,
       });
       // A database is made as it is opened.
       if (isNew && target.format === 'sqlite') await markMade(records, target.uri.fsPath);
@@ -140,6 +141,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       sink.close();
       // A CSV that gained a column was rewritten (a new inode): still the file the pull made.
       if (ours) await markMade(records, target.uri.fsPath).catch(() => undefined);
+      await sink.close();
     }
   } catch (error) {
     return failed(error, task, target.uri, deps);

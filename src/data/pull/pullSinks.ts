@@ -22,12 +22,19 @@ export interface SinkOptions {
   trusted?: boolean;
   /** A file pull made its file (`ownFiles.ts`). */
   onCreate?: (file: string) => Promise<void>;
+  /** SQLite: the extension's own folder for a pull's log, journal and lock. */
+  logDir?: string;
+  /** SQLite: how long one step may take (`sqliteThread.ts`). */
+  sqliteTimeLimitMs?: number;
   /** Test seams (kill points). */
   afterRecord?: () => void | Promise<void>;
   midWrite?: () => void;
 }
 
 export async function openPullSink(file: string, format: PullFormat, o: SinkOptions): Promise<PullSink> {
-  if (format === 'sqlite') return SqlitePullSink.open(file, { taskId: o.taskId, taskName: o.taskName, root: o.root, wasmDir: o.wasmDir, midWrite: o.midWrite });
+  if (format === 'sqlite') {
+    if (o.logDir === undefined) throw new Error('Pull New Rows into SQLite needs a folder of its own for the database\'s log');
+    return SqlitePullSink.open(file, { taskId: o.taskId, taskName: o.taskName, root: o.root, wasmDir: o.wasmDir, logDir: o.logDir, timeLimitMs: o.sqliteTimeLimitMs, midWrite: o.midWrite });
+  }
   return FilePullSink.open(file, format, { taskId: o.taskId, taskName: o.taskName, root: o.root, records: o.records, trusted: o.trusted, onCreate: o.onCreate, afterRecord: o.afterRecord, midWrite: o.midWrite });
 }

@@ -9,6 +9,7 @@ import { UnusableFileError } from './unusableFile';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
+import { SQLITE_TIME_LIMIT_MS } from '../sqlite/sqliteThread';
 
 const t = vscode.l10n.t;
 
@@ -46,6 +47,18 @@ export function refusalText(error: Refusal, task: string, file: string): string 
       return t('Scrapedeck cannot complete the interrupted pull of “{0}” into {1}: the file was changed after it stopped, so Scrapedeck cannot tell which rows are in it. Nothing was pulled or changed.', task, file);
     case 'not-sqlite':
       return t('Scrapedeck cannot write the new rows of “{0}” to {1}: it is not an SQLite database Scrapedeck can write to. Nothing was pulled or changed.', task, file);
+    case 'schema':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1}: the database holds a trigger, a view, a virtual table or a table named like Scrapedeck’s own, which could drop or change the rows a pull writes; remove it from the database or choose another file. Nothing was pulled or changed.', task, file);
+    case 'foreign-log':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1}: a write-ahead log or journal (-wal or -journal) that no pull of Scrapedeck left is beside it, and SQLite would read it back into the database; if an SQLite program of yours left it, open and close the database in that program, otherwise delete that file. Nothing was pulled or changed.', task, file);
+    case 'locked':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1}: a lock that no pull of Scrapedeck made is beside it ({2}); if no program is writing to the database, delete {2} and pull again. Nothing was pulled or changed.', task, file, `${path.basename(file)}.lock`);
+    case 'in-use':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1} now: another VS Code window is writing to it; pull again when it is done. Nothing was pulled or changed.', task, file);
+    case 'slow':
+      return t('Scrapedeck stopped writing the new rows of “{0}” to {1}: one step of SQLite took longer than {2} seconds, which no database Scrapedeck can vouch for needs, so the rows of that step were not marked exported and the next pull gets them again.', task, file, String(SQLITE_TIME_LIMIT_MS / 1000));
+    case 'damaged-record':
+      return t('Scrapedeck cannot write the new rows of “{0}” to {1}: its record of an interrupted pull (the table _scrapedeck_pending) is not one Scrapedeck writes; delete that table’s row for this task, or choose another file. Nothing was pulled or changed.', task, file);
   }
 }
 

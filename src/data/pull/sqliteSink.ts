@@ -1,29 +1,36 @@
 /**
  * Pull New Rows into an SQLite database, exactly once: each batch, its table's new columns and
  * the record of the batch (`_scrapedeck_pending`: task, rows, hash) are written in one
- * transaction, so an interruption leaves either all of it or none. No `vscode`.
+ * transaction, so an interruption leaves either all of it or none. SQLite itself runs in a worker
+ * thread (`sqliteThread.ts`), each step with a time limit. No `vscode`.
  *
- * write:   BEGIN; insert the rows; record the batch (replacing the last one); COMMIT (appended
- *          to the write-ahead log and synced once: synchronous=FULL)
+ * write:   BEGIN; vet the schema; insert the rows; record the batch (replacing the last one);
+ *          COMMIT (appended to the write-ahead log and synced once: synchronous=FULL)
  * marked:  the record is deleted with the next batch's transaction or when the sink closes; the
- *          log is copied into the database here once it is large (a checkpoint: its syncs fall
- *          while the next request waits for its turn anyway, not between a write and its mark)
- * resume:  the record was committed with the rows: they are in the table, nothing is written
+ *          log is copied into the database once it is large (a checkpoint)
+ * resume:  the batch handed out again: if the table's last rows are that batch, nothing is
+ *          written; otherwise (the record was not ours to trust) the batch is written now
  * release: the batch was marked: the record is deleted
+ *
+ * A database in a workspace may come from anyone (issue 44): it is refused, before anything is
+ * asked from the service, when a `-wal`, `-journal`, `-shm` or `<db>.lock` that no pull of ours
+ * left is beside it (a pull's own log and lock are in the extension's storage, `sqliteFiles.ts`),
+ * when its schema holds what a pull cannot vouch for (`sqliteSchema.ts`), or when its record of a
+ * batch in flight is not one a pull writes.
  */
 import { promises as fs } from 'node:fs';
 import type { DataRow } from '../../api/dataSchemas';
 import { UnusableFileError } from './unusableFile';
-import { batchHash, type PendingBatch } from './pullJournal';
+import { batchHash, fileJournalSchema, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';
 import { checkFile, checkTarget, readStart } from '../../platform/files/safeFiles';
-import { SqliteDb } from '../sqlite/sqliteRuntime';
-import { CATALOG_SQL, TaskTable } from '../sqlite/sqliteTable';
+import { SchemaError } from '../sqlite/sqliteSchema';
+import { SqliteLockedError, SqliteThread, SqliteTimeLimitError } from '../sqlite/sqliteThread';
 
-const PENDING_SQL = 'CREATE TABLE IF NOT EXISTS "_scrapedeck_pending" (task_id TEXT PRIMARY KEY, rows INTEGER NOT NULL, hash TEXT NOT NULL)';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-/** The log is checkpointed after a marked batch once it holds this much (SQLite's own default: 1,000 pages of 4 KiB). */
-const CHECKPOINT_BYTES = 4_096_000;
+
+/** The stored record, as strictly as the file record (`pullJournal.ts`). */
+const pendingSchema = fileJournalSchema.pick({ rows: true, hash: true }).strict();
 
 export interface SqliteSinkOptions {
   taskId: string;
@@ -32,16 +39,23 @@ export interface SqliteSinkOptions {
   root?: string;
   /** Where node-sqlite3-wasm's files are (`sqliteRuntime.ts`). */
   wasmDir: string;
+  /** The extension's own folder for the pull's log, journal and lock (never the workspace). */
+  logDir: string;
+  /** How long one step of SQLite may take (`sqliteThread.ts`). */
+  timeLimitMs?: number;
   /** Test seam (a kill point): halfway through a batch's rows, inside its transaction. */
   midWrite?: () => void;
 }
 
+async function present(file: string): Promise<boolean> {
+  return (await fs.lstat(file).catch(() => undefined)) !== undefined;
+}
+
 /**
  * The checks before SQLite opens `file`: no link to it or on the way down from the root, none
- * for its journal or log; an existing file must be an SQLite database. A `-wal` log alone is
- * what a pull killed after a commit leaves (SQLite reads it back on open); a `-shm` beside it
- * is another SQLite program's shared index: that program has the database open in WAL mode, or
- * had and stopped, and its log is its own to finish.
+ * for its journal or log; an existing file must be an SQLite database; nothing of another
+ * program's beside it (a log, a journal, a shared index or a lock), since a pull of ours keeps
+ * its own elsewhere.
  */
 export async function checkDatabaseFile(file: string, root: string | undefined): Promise<void> {
   const s = await checkTarget(file, root, true);
@@ -50,32 +64,56 @@ export async function checkDatabaseFile(file: string, root: string | undefined):
   if (s !== undefined && s.size > 0 && !(await readStart(file, HEADER.length)).equals(HEADER)) {
     throw new UnusableFileError('not-sqlite', 'it is not an SQLite database');
   }
-  if ((await fs.lstat(`${file}-shm`).catch(() => undefined)) !== undefined) {
+  if (await present(`${file}-shm`)) {
     throw new UnusableFileError('not-sqlite', 'another SQLite program has it open in write-ahead-log mode (a -shm file is beside it): close that program, or open and close the database in it');
+  }
+  for (const side of ['-wal', '-journal']) {
+    if (await present(`${file}${side}`)) throw new UnusableFileError('foreign-log', `a ${side} file that no pull of Scrapedeck left is beside it; SQLite would read it back into the database`);
+  }
+  if (await present(`${file}.lock`)) throw new UnusableFileError('locked', 'a lock (.lock) that no pull of Scrapedeck made is beside it');
+}
+
+/** What the worker's failures mean for the user: refusals in one sentence (`refusals.ts`). */
+function refusal(error: unknown): unknown {
+  if (error instanceof SchemaError) return new UnusableFileError('schema', error.message);
+  if (error instanceof SqliteTimeLimitError) return new UnusableFileError('slow', error.message);
+  if (error instanceof SqliteLockedError) return new UnusableFileError('in-use', `another window holds the database's lock (${error.message})`);
+  return error;
+}
+
+async function refused<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw refusal(error);
   }
 }
 
 export class SqlitePullSink implements PullSink {
-  private table: TaskTable | undefined;
-
   private constructor(
-    private readonly sqlite: SqliteDb,
+    private readonly thread: SqliteThread,
     private record: PendingBatch | undefined,
     private readonly options: SqliteSinkOptions,
   ) {}
 
   static async open(file: string, options: SqliteSinkOptions): Promise<SqlitePullSink> {
     await checkDatabaseFile(file, options.root);
-    const sqlite = SqliteDb.open(options.wasmDir, file, 'wal');
-    try {
-      sqlite.db.exec(`${CATALOG_SQL}; ${PENDING_SQL}`);
-      const row = sqlite.db.get('SELECT rows, hash FROM "_scrapedeck_pending" WHERE task_id = ?', [options.taskId]);
-      const pending = typeof row?.rows === 'number' && typeof row.hash === 'string' ? { rows: row.rows, hash: row.hash } : undefined;
-      return new SqlitePullSink(sqlite, pending, options);
-    } catch (error) {
-      sqlite.close();
-      throw error;
+    // The file exists before SQLite opens it: its identity names the pull's log (`sqliteFiles.ts`).
+    await fs.writeFile(file, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    await fs.mkdir(options.logDir, { recursive: true, mode: 0o700 });
+    const { thread, pending } = await refused(SqliteThread.open(
+      { file, journal: 'wal', task: { taskId: options.taskId, taskName: options.taskName }, pull: { sideDir: options.logDir } },
+      { wasmDir: options.wasmDir, timeLimitMs: options.timeLimitMs, midway: options.midWrite },
+    ));
+    if (pending === undefined || pending === null) return new SqlitePullSink(thread, undefined, options);
+    const parsed = pendingSchema.safeParse(pending);
+    if (!parsed.success) {
+      await thread.close().catch(() => undefined);
+      throw new UnusableFileError('damaged-record', 'its record of an interrupted pull (_scrapedeck_pending) is not one Scrapedeck writes');
     }
+    return new SqlitePullSink(thread, parsed.data, options);
   }
 
   get pending(): PendingBatch | undefined {
@@ -84,64 +122,34 @@ export class SqlitePullSink implements PullSink {
 
   /** The task's table (after the first write). */
   get tableName(): string | undefined {
-    return this.table?.name;
+    return this.thread.tableName;
   }
 
   async write(rows: readonly DataRow[]): Promise<void> {
-    const db = this.sqlite.db;
     const hash = batchHash(rows);
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      this.table ??= TaskTable.forTask(db, this.options, true);
-      this.table.insertRows(rows, this.options.midWrite);
-      db.run('INSERT OR REPLACE INTO "_scrapedeck_pending" (task_id, rows, hash) VALUES (?, ?, ?)', [this.options.taskId, rows.length, hash]);
-      db.exec('COMMIT');
-      this.stale = false;
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      this.table = undefined; // its columns may have been rolled back with the batch
-      throw error;
-    }
+    await refused(this.thread.call({ op: 'write', rows: [...rows], hash, midway: this.options.midWrite !== undefined }));
     this.record = { rows: rows.length, hash };
-    await Promise.resolve();
   }
 
-  async resume(): Promise<number> {
-    // Committed with its record: the whole batch is in the table already.
-    this.table ??= TaskTable.forTask(this.sqlite.db, this.options, true);
-    return Promise.resolve(0);
+  async resume(rows: readonly DataRow[]): Promise<number> {
+    const hash = batchHash(rows);
+    const written = await refused(this.thread.call({ op: 'resume', rows: [...rows], hash, midway: this.options.midWrite !== undefined }));
+    return typeof written === 'number' ? written : rows.length;
   }
 
-  /**
-   * The record stays in the database until the next batch's transaction replaces it or the sink
-   * is closed (one commit less per batch): a record of a batch that was marked is what the next
-   * pull recognises as marked anyway (other rows come).
-   */
   async marked(): Promise<void> {
     this.record = undefined;
-    this.stale = true;
-    if (this.sqlite.logBytes() >= CHECKPOINT_BYTES) this.sqlite.checkpoint();
-    await Promise.resolve();
+    await refused(this.thread.call({ op: 'marked' }));
   }
 
   async release(): Promise<number> {
     this.record = undefined;
-    this.forget();
-    return Promise.resolve(0);
+    await refused(this.thread.call({ op: 'forget' }));
+    return 0;
   }
 
-  close(): void {
-    try {
-      if (this.stale) this.forget();
-    } finally {
-      this.sqlite.close();
-    }
-  }
-
-  private stale = false;
-
-  private forget(): void {
-    this.stale = false;
-    this.sqlite.db.run('DELETE FROM "_scrapedeck_pending" WHERE task_id = ?', [this.options.taskId]);
+  /** Never fails: whatever a close could not fold in stays in the pull's own log, which the next pull reads back. */
+  async close(): Promise<void> {
+    await this.thread.close().catch(() => undefined);
   }
 }

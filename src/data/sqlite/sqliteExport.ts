@@ -1,15 +1,15 @@
 /**
  * Export Data… to an SQLite database: a new database file with one table, the task's
  * (`sqliteTable.ts`), written under a temporary name beside the target, one transaction per page,
- * and renamed onto the target when complete. No `vscode`.
+ * and renamed onto the target when complete. SQLite runs in its worker (`sqliteThread.ts`). No
+ * `vscode`.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { DataRow } from '../../api/dataSchemas';
 import { syncFolder, tempPathFor } from '../../platform/files/atomicFile';
 import { checkFile, checkTarget } from '../../platform/files/safeFiles';
-import { SqliteDb } from './sqliteRuntime';
-import { TaskTable } from './sqliteTable';
+import { SqliteThread } from './sqliteThread';
 
 export interface SqliteExportOptions {
   target: string;
@@ -18,15 +18,17 @@ export interface SqliteExportOptions {
   taskName: string;
   /** Where node-sqlite3-wasm's files are. */
   wasmDir: string;
+  /** How long one step of SQLite may take. */
+  timeLimitMs?: number;
 }
 
 export class SqliteExportWriter {
-  private table: TaskTable | undefined;
+  private closed = false;
 
   private constructor(
     private readonly options: SqliteExportOptions,
     readonly tempPath: string,
-    private readonly sqlite: SqliteDb,
+    private readonly thread: SqliteThread,
   ) {}
 
   static async create(options: SqliteExportOptions): Promise<SqliteExportWriter> {
@@ -35,56 +37,57 @@ export class SqliteExportWriter {
     // Created here with O_EXCL (never an existing name, a link included), then opened by SQLite.
     await (await fs.open(temp, 'wx')).close();
     try {
-      return new SqliteExportWriter(options, temp, SqliteDb.open(options.wasmDir, temp));
+      const { thread } = await SqliteThread.open(
+        { file: temp, journal: 'rollback', task: { taskId: options.taskId, taskName: options.taskName } },
+        { wasmDir: options.wasmDir, timeLimitMs: options.timeLimitMs },
+      );
+      return new SqliteExportWriter(options, temp, thread);
     } catch (error) {
       await fs.rm(temp, { force: true });
+      await fs.rm(`${temp}-journal`, { force: true });
       throw error;
     }
   }
 
   get tableName(): string | undefined {
-    return this.table?.name;
+    return this.thread.tableName;
   }
 
   async write(rows: readonly DataRow[]): Promise<void> {
-    const db = this.sqlite.db;
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      this.table ??= TaskTable.forTask(db, this.options, false);
-      this.table.insertRows(rows);
-      db.exec('COMMIT');
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw error;
-    }
-    await Promise.resolve();
+    await this.thread.call({ op: 'write', rows: [...rows], midway: false });
   }
 
   /** Closed (every page was committed and flushed), then renamed onto the target. */
   async commit(): Promise<void> {
-    this.sqlite.close();
+    await this.close();
     await checkFile(this.options.target);
-    await settleTarget(this.options.target, this.options.wasmDir);
+    await clearSideFiles(this.options.target);
     await fs.rename(this.tempPath, this.options.target);
     await syncFolder(path.dirname(this.options.target));
   }
 
   async discard(): Promise<void> {
-    this.sqlite.close();
+    await this.close().catch(() => undefined);
     await fs.rm(this.tempPath, { force: true }).catch(() => undefined);
     await fs.rm(`${this.tempPath}-journal`, { force: true }).catch(() => undefined);
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.thread.close();
   }
 }
 
 /**
- * A database being replaced may have a write-ahead log (a pull that was stopped) or a hot journal
- * beside it. SQLite reads such a file back into whatever database then has that name, so it must
- * not outlive the file it belongs to: the target is opened and closed first, which folds the log
- * in (or rolls the journal back) and deletes it. The old database stays whole until the rename.
+ * A database being replaced may have a write-ahead log or a journal beside it (a stopped program's,
+ * or one a repository shipped). SQLite reads such a file back into whatever database then has that
+ * name, so it must not outlive the file it belongs to: it is removed before the new file takes the
+ * name. The old database is being replaced, so nothing of it is read; an export never opens a
+ * database it did not make. A link there is refused (`checkFile`) and never followed.
  */
-async function settleTarget(target: string, wasmDir: string): Promise<void> {
-  const wal = await checkFile(`${target}-wal`);
-  const journal = await checkFile(`${target}-journal`);
-  if (wal === undefined && journal === undefined) return;
-  SqliteDb.open(wasmDir, target, wal !== undefined ? 'wal' : 'rollback').close();
+async function clearSideFiles(target: string): Promise<void> {
+  for (const side of ['-wal', '-journal']) {
+    if ((await checkFile(`${target}${side}`)) !== undefined) await fs.rm(`${target}${side}`);
+  }
 }

@@ -16,6 +16,7 @@
 import type { DataRow, DataValue } from '../../api/dataSchemas';
 import type { WasmDatabase } from './sqliteRuntime';
 import type { TaskRef } from '../../api/taskRef';
+import { RESERVED_NAME, SchemaError } from './sqliteSchema';
 
 /** SQLite's default limit of columns in a table. */
 export const MAX_COLUMNS = 2000;
@@ -36,7 +37,7 @@ export function cleanName(name: string, fallback: string): string {
   // eslint-disable-next-line no-control-regex
   const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100);
   const base = cleaned === '' ? fallback : sqlValue(cleaned) as string;
-  return /^(sqlite_|_scrapedeck_)/i.test(base) ? `${fallback} ${base}` : base;
+  return RESERVED_NAME.test(base) ? `${fallback} ${base}` : base;
 }
 
 /** The first of `base`, `base (2)`, `base (3)`… that `taken` (lower case) does not hold. */
@@ -54,11 +55,6 @@ export function sqlValue(value: DataValue | undefined): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
   return typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value;
 }
-
-export const CATALOG_SQL = [
-  'CREATE TABLE IF NOT EXISTS "_scrapedeck_tables" (task_id TEXT PRIMARY KEY, table_name TEXT NOT NULL, task_name TEXT NOT NULL)',
-  'CREATE TABLE IF NOT EXISTS "_scrapedeck_columns" (table_name TEXT NOT NULL, field TEXT NOT NULL, column_name TEXT NOT NULL, PRIMARY KEY (table_name, field))',
-].join('; ');
 
 export class TaskTable {
   private readonly columns = new Map<string, string>();
@@ -82,6 +78,8 @@ export class TaskTable {
     if (catalog) {
       const known = db.get('SELECT table_name FROM "_scrapedeck_tables" WHERE task_id = ?', [task.taskId]);
       const name = typeof known?.table_name === 'string' ? known.table_name : undefined;
+      // The catalog is the database's: it may not point the rows into SQLite's or Scrapedeck's own tables.
+      if (name !== undefined && RESERVED_NAME.test(name)) throw new SchemaError('foreign', name);
       if (name !== undefined && tableExists(db, name)) {
         const table = new TaskTable(db, name, true, true);
         for (const row of db.all('SELECT field, column_name FROM "_scrapedeck_columns" WHERE table_name = ?', [name])) {
@@ -104,18 +102,34 @@ export class TaskTable {
     if (this.insert === undefined || this.insert.fields.length !== fields.length) {
       const names = fields.map((f) => quoteName(this.columns.get(f) as string));
       const values = fields.length === 0 ? 'DEFAULT VALUES' : `(${names.join(', ')}) VALUES (${fields.map(() => '?').join(', ')})`;
-      this.insert = { sql: `INSERT INTO ${quoteName(this.name)} ${values}`, fields };
+      // OR ABORT: a conflict clause the table was created with (ON CONFLICT IGNORE, REPLACE) never drops or replaces a row.
+      this.insert = { sql: `INSERT OR ABORT INTO ${quoteName(this.name)} ${values}`, fields };
     }
     const statement = this.db.prepare(this.insert.sql);
     try {
       const half = rows.length >> 1;
       rows.forEach((row, i) => {
         if (i === half) midway?.();
-        statement.run(fields.length === 0 ? undefined : fields.map((f) => sqlValue(row[f])));
+        const { changes } = statement.run(fields.length === 0 ? undefined : fields.map((f) => sqlValue(row[f])));
+        if (changes !== 1) throw new Error(`SQLite inserted ${changes} rows for one into ${this.name}`);
       });
     } finally {
       statement.finalize();
     }
+  }
+
+  /**
+   * Whether the table's last rows (by rowid) are `rows`, value for value: how a pull checks that a
+   * batch its record calls written really is in the table, instead of taking the record's word.
+   */
+  holdsLast(rows: readonly DataRow[]): boolean {
+    if (!this.created || rows.length === 0) return false;
+    const fields = [...this.columns.keys()];
+    if (rows.some((row) => Object.keys(row).some((f) => !this.columns.has(f)))) return false;
+    const names = fields.length === 0 ? 'rowid' : fields.map((f) => quoteName(this.columns.get(f) as string)).join(', ');
+    const stored = this.db.all(`SELECT ${names} FROM ${quoteName(this.name)} ORDER BY rowid DESC LIMIT ?`, [rows.length]).reverse();
+    if (stored.length !== rows.length) return false;
+    return rows.every((row, i) => fields.every((f) => same(stored[i]?.[this.columns.get(f) as string], sqlValue(row[f]))));
   }
 
   private learn(rows: readonly DataRow[]): void {
@@ -139,6 +153,11 @@ export class TaskTable {
       this.created = true;
     }
   }
+}
+
+function same(stored: unknown, sent: string | number | null): boolean {
+  if (typeof stored === 'bigint') return typeof sent === 'number' && BigInt(Math.trunc(sent)) === stored && Number.isInteger(sent);
+  return stored === sent || (stored === undefined && sent === null);
 }
 
 function tableExists(db: WasmDatabase, name: string): boolean {

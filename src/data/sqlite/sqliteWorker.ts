@@ -1,0 +1,67 @@
+/**
+ * The SQLite worker: a thread of its own that owns node-sqlite3-wasm and one database, so no query
+ * (however a database makes it run) holds the extension host's thread; `sqliteThread.ts` starts
+ * it, times each request and ends it when one takes too long. Bundled as `dist/sqliteWorker.js`
+ * (esbuild.mjs), next to the code that starts it. No `vscode`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { lockToken } from './sqliteFiles';
+import { SchemaError } from './sqliteSchema';
+import { SqliteSession, type OpenRequest, type SessionRequest } from './sqliteSession';
+import { TooManyColumnsError } from './sqliteTable';
+
+export interface WorkerData {
+  wasmDir: string;
+  /** Written into the lock's owner file, so the host can remove the lock if it has to end the worker. */
+  token: string;
+  /** One Int32: the host sets it to 1 to let a write go on after the midway seam. */
+  gate: SharedArrayBuffer;
+}
+
+export type WorkerMessage = { id: number; open: OpenRequest } | { id: number; request: SessionRequest };
+
+/** What a failure becomes on the way to the host (an Error does not cross as its class). */
+export interface WorkerFailure {
+  name: string;
+  message: string;
+  problem?: string;
+  object?: string;
+  fields?: number;
+}
+
+export type WorkerReply = { id: number; ok: true; value: unknown; table?: string } | { id: number; ok: false; error: WorkerFailure } | { midway: true };
+
+function failure(error: unknown): WorkerFailure {
+  if (error instanceof SchemaError) return { name: error.name, message: error.message, problem: error.problem, object: error.object };
+  if (error instanceof TooManyColumnsError) return { name: error.name, message: error.message, fields: error.fields };
+  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+}
+
+const port = parentPort;
+if (port !== null) {
+  const data = workerData as WorkerData;
+  lockToken.value = data.token;
+  const gate = new Int32Array(data.gate);
+  const midway = (): void => {
+    Atomics.store(gate, 0, 0);
+    port.postMessage({ midway: true } satisfies WorkerReply);
+    Atomics.wait(gate, 0, 0);
+  };
+  let session: SqliteSession | undefined;
+  port.on('message', (message: WorkerMessage) => {
+    let reply: WorkerReply;
+    try {
+      if ('open' in message) {
+        const opened = SqliteSession.open(data.wasmDir, message.open);
+        session = opened.session;
+        reply = { id: message.id, ok: true, value: opened.pending };
+      } else {
+        if (session === undefined) throw new Error('no database is open');
+        reply = { id: message.id, ok: true, value: session.handle(message.request, midway), table: session.tableName };
+      }
+    } catch (error) {
+      reply = { id: message.id, ok: false, error: failure(error) };
+    }
+    port.postMessage(reply);
+  });
+}
