@@ -53,6 +53,15 @@ describe('data: the appended file, between its check and its open, and after an 
     assert.equal(existsSync(planted), false, 'nothing was written through the link');
   });
 
+  it('a new file: a link planted under its name after the check is not followed (O_EXCL): nothing is created where it points', async () => {
+    if (process.platform === 'win32') return;
+    const file = path.join(dir, 'new.csv');
+    const planted = path.join(outside, 'planted.csv');
+    const f = await AppendFile.open(file, 'csv', { root: dir, beforeOpen: () => symlinkSync(planted, file) });
+    await assert.rejects(f.write(await f.pieces([{ a: '1' }])), (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST' || e instanceof UnsafeFileError);
+    assert.equal(existsSync(planted), false, 'nothing was written through the link');
+  });
+
   it('a read opens no link either (no lstat runs before it): a link to a file elsewhere is refused, its bytes unread', async () => {
     if (process.platform === 'win32') return;
     const secret = path.join(outside, 'secret.txt');
