@@ -27,7 +27,7 @@ import { ROOT } from './lib/project.mjs';
 
 const LIST = path.join(ROOT, 'scripts', 'mutants.json');
 /** A run of one mutant's tests that takes longer than this is stopped (a hang is a caught mutant). */
-const RUN_LIMIT_MS = 300_000;
+const RUN_LIMIT_MS = 180_000;
 
 function argValue(name) {
   const at = process.argv.indexOf(name);

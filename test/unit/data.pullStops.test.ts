@@ -94,8 +94,9 @@ describe('data: where a pull stops', () => {
 
   it('rows that keep arriving: it stops after as many batches as there were rows at the start, and says more are coming', async () => {
     let next = 25;
-    // Every request finds 10 new rows (a run still going).
+    // Every request finds 10 new rows (a run still going), for 20 requests (so a pull that did not stop would end, and fail here).
     const service = new FakeService(rowsOf(25), () => {
+      if (next >= 225) return [];
       const more = rowsOf(10, next);
       next += 10;
       return more;
