@@ -125,7 +125,7 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     const source = new vscode.CancellationTokenSource();
     try {
       const result = await tool.invoke({ input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<unknown>, source.token);
-      return (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      return (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart || (typeof p === 'object' && p !== null && 'value' in p) ? String((p as { value: unknown }).value) : '')).join('');
     } finally {
       source.dispose();
     }
