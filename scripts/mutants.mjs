@@ -109,6 +109,16 @@ async function main() {
     const config = ts.getParsedCommandLineOfConfigFile(path.join(scratch, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
     const transpile = (source, fileName) => ts.transpileModule(source, { compilerOptions: { ...config.options, sourceMap: false, inlineSourceMap: false, incremental: false }, fileName }).outputText;
 
+    // Each guard's file compiled as its mutants will be (transpileModule), unmutated: the baseline
+    // below then shows that this compilation alone breaks nothing (else every mutant would look caught).
+    for (const file of new Set(guards.map((g) => g.file))) {
+      const source = path.join(scratch, file);
+      try {
+        writeFileSync(path.join(scratch, 'out', file.replace(/\.ts$/, '.js')), transpile(readFileSync(source, 'utf8'), source));
+      } catch {
+        // a missing file is reported with its guards below
+      }
+    }
     // The tests must pass before any mutation, or every mutant would look caught.
     for (const run of baselineRuns(guards)) {
       const base = await runCommand(process.execPath, mochaArgs(run), { cwd: scratch, limitMs: RUN_LIMIT_MS * 2 });
