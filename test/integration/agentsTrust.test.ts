@@ -118,6 +118,47 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     assert.equal(starts(), before + 1);
   });
 
+  /** VS Code's invoke alone, as a caller that skipped prepareInvocation would call it. */
+  const invokeOnly = async (name: string, input: object): Promise<string> => {
+    const tool = api.agents.tools.get(name);
+    assert.ok(tool);
+    const source = new vscode.CancellationTokenSource();
+    try {
+      const result = await tool.invoke({ input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<unknown>, source.token);
+      return (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart || (typeof p === 'object' && p !== null && 'value' in p) ? String((p as { value: unknown }).value) : '')).join('');
+    } finally {
+      source.dispose();
+    }
+  };
+
+  it('a change invoked without a prepared confirmation is refused: nothing is started', async () => {
+    const task = (await tasksOf())[0];
+    assert.ok(task);
+    const before = starts();
+    const reply = await invokeOnly('scrapedeck_start_run', { task: task.taskId });
+    assert.match(reply, /^scrapedeck_start_run was not confirmed by the user \(VS Code did not ask first\), so nothing was changed or sent\./);
+    assert.equal(starts(), before);
+  });
+
+  it('a change confirmed while signed out is refused after a sign-in; invoked while signed out, it says how to sign in: nothing is started', async () => {
+    const task = (await tasksOf())[0];
+    assert.ok(task);
+    const before = starts();
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+    try {
+      const prepared = await prepare(api, 'scrapedeck_start_run', { task: task.taskId });
+      assert.match(String((prepared.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ?? prepared.confirmationMessages?.message), /not signed in/);
+      assert.match(await invokeOnly('scrapedeck_start_run', { task: task.taskId }), /^Scrapedeck is not signed in, so nothing was read or changed\./, 'signed out still');
+      // Confirmed while signed out again, then signed in before the call.
+      await prepare(api, 'scrapedeck_start_run', { task: task.taskId });
+    } finally {
+      await signInAs('ada');
+    }
+    const reply = await invokeOnly('scrapedeck_start_run', { task: task.taskId });
+    assert.match(reply, /^The user confirmed “.*” while Scrapedeck was signed out, but the account signed in now is .+, so nothing was changed or sent\./);
+    assert.equal(starts(), before);
+  });
+
   it('service and model text in confirmations is plain text: no line breaks, links, command: URIs or bidi characters; long names cut', async () => {
     const client = api.account.getClient();
     assert.ok(client);

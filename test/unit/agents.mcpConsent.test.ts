@@ -96,6 +96,20 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
     }
   });
 
+  it('asking fails (the client answers the elicitation with an error): nothing is changed and no stop is sent', async () => {
+    let asked = 0;
+    const s = await open({ elicit: (): ElicitResult => {
+      asked++;
+      throw new Error('the dialog could not be shown');
+    } });
+    const before = count(STOP);
+    const reply = await s.call('scrapedeck_stop_run', { task: task.taskId });
+    assert.equal(reply.isError, true);
+    assert.match(reply.text, /^scrapedeck_stop_run needs the user’s agreement, and asking the user through the MCP client failed \(.*the dialog could not be shown.*\), so nothing was changed and nothing was sent\.$/);
+    assert.equal(asked, 1);
+    assert.equal(count(STOP), before, 'no stop sent');
+  });
+
   it('a client that cannot ask, without --allow-changes: it says what it would do and how to allow it, and the sandbox sees no request at all', async () => {
     const s = await open({});
     await s.client.listTools();

@@ -88,6 +88,37 @@ describe('api: a secret fed back by the other side is redacted', () => {
       await c.close();
     }
   });
+
+  it('a request whose address holds the API key (pasted into a field): the log line holds no key', async () => {
+    next = { status: 200, body: { requestId: 'req-3', data: [] } };
+    const lines: string[] = [];
+    const c = client((line) => lines.push(line));
+    try {
+      await c.searchTasks(KEY);
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0] ?? '', /GET \/task\/search\?taskGroupId=/, 'the line names the request');
+      assertClean(lines.join('\n'), KEY);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a request id that echoes the API key, as the client hands it on: the result\'s and the error\'s id hold no key', async () => {
+    // What "Copy Request ID" and a language-model tool's failure text show: nothing redacts it after the client.
+    const c = client();
+    try {
+      next = { status: 200, body: { requestId: `ok-${KEY}`, data: [] } };
+      const ok = await c.listTaskGroups();
+      assert.ok(ok.requestId !== undefined);
+      assertClean(ok.requestId, KEY);
+      next = { status: 400, body: { requestId: `bad-${KEY}`, error: { code: 'InvalidParameter', message: 'no' } }, requestId: `bad-${KEY}` };
+      const e = await failure(() => c.listTaskGroups());
+      assert.ok(e.requestId !== undefined);
+      assertClean(e.requestId, KEY);
+    } finally {
+      await c.close();
+    }
+  });
 });
 
 describe('api: a network error that holds a secret is redacted', () => {

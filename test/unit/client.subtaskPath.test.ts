@@ -97,10 +97,19 @@ describe('client: the spelling of start/stop subtasks', function () {
       clock.advance(1_000);
       const subtasks = (await client.getSubtaskStatuses(idle.taskId, { page: 1, size: 20 })).data;
       const before = sb.stats.byStatus['404'] ?? 0;
+      const statusOf = async () => new Map((await client.getSubtaskStatuses(idle.taskId, { page: 1, size: 20 })).data.map((s) => [s.subTaskId, s.status]));
+      assert.ok(subtasks.length >= 2, 'a task with two subtasks or more');
+      assert.ok(subtasks.every((s) => s.status !== 'Stopped'), 'all running before');
       await client.stopSubtasks(idle.taskId, [subtasks[0]?.subTaskId ?? '']);
       assert.equal((sb.stats.byStatus['404'] ?? 0) - before, 1, 'one route 404, then the slash spelling');
-      await client.stopSubtasks(idle.taskId, subtasks.slice(1).map((s) => s.subTaskId)).catch(() => undefined);
+      const afterFirst = await statusOf();
+      assert.deepEqual(subtasks.map((s) => afterFirst.get(s.subTaskId) === 'Stopped'), subtasks.map((_, i) => i === 0), 'the first stop stopped the first subtask only');
+      const second = await client.stopSubtasks(idle.taskId, subtasks.slice(1).map((s) => s.subTaskId));
+      assert.equal(second.data, null);
+      assert.ok(second.requestId, 'the second stop was answered');
       assert.equal((sb.stats.byStatus['404'] ?? 0) - before, 1, 'no second 404');
+      const afterSecond = await statusOf();
+      assert.deepEqual(subtasks.map((s) => afterSecond.get(s.subTaskId)), subtasks.map(() => 'Stopped'), 'the second stop stopped the rest');
     } finally {
       await sb.close();
     }

@@ -101,6 +101,17 @@ describe('data: no write through a link or outside the workspace folder', functi
       const result = await pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file: ok, format, sink: { root: ws } });
       assert.equal(result.rows, 2);
     });
+
+    it(`${format}: an empty file with another name (nothing to read in it) is refused before the service is asked`, async () => {
+      const empty = path.join(outside, 'empty');
+      writeFileSync(empty, '');
+      const file = path.join(ws, `empty.${EXT[format]}`);
+      linkSync(empty, file);
+      const s = service();
+      await assert.rejects(pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }), refused('hard-link'));
+      assert.equal(s.asked, 0, 'refused by the check, not only when the rows are about to be written');
+      assert.equal(readFileSync(empty, 'utf8'), '');
+    });
   }
 
   it('a remembered file that became a link since the last pull is refused on the next one', async () => {

@@ -16,6 +16,7 @@ import { ApiError } from '../../src/api/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { TaskExport } from '../../src/data/export/exportRows';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsx/xlsxParts';
+import { XlsxWriter } from '../../src/data/xlsx/xlsxWriter';
 import { crc32, crc32Combine } from '../../src/data/xlsx/zipParts';
 import { mulberry32 } from '../../src/sandbox/prng';
 import { PYTHON } from '../shared/pullDestination';
@@ -36,6 +37,13 @@ function source(rows: readonly DataRow[], pageSize = 5, failAt?: { offset: numbe
 }
 
 const AWKWARD: DataValue[] = ['=1+1', '+1 555', '-15%', '@user', '\tTab', 'a;=cmd', 'line\nbreak', 'crlf\r\nhere', '<b>&amp;</b>', '"quoted"', '東京都', '😀 ✓', 'ctl\u0001\u001f', '_x0041_ literal', 'lone \ud800 half', '007', '', ' padded ', 12.5, -3, 0, 1e21, 123456789012, true, false, null];
+
+/** What a cancelled export rejects with: the reader's cancellation, not some other failure on the way. */
+const CANCELLED = (e: unknown): boolean => {
+  assert.ok(e instanceof ApiError, `a cancellation, got ${String(e)}`);
+  assert.equal(e.kind, 'cancelled');
+  return true;
+};
 
 function rowsOf(seed: number, count: number): DataRow[] {
   const rng = mulberry32(seed);
@@ -122,13 +130,34 @@ describe('data: Export Data… to .xlsx and SQLite, read back by real readers', 
     assert.equal(result.cutCells, 1);
     const sheets = JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[];
     assert.equal((sheets[0]?.rows[1]?.[0]?.v as string).length, MAX_CELL_TEXT);
-    assert.equal(MAX_SHEET_ROWS, 1_048_576);
+  });
+
+  it('.xlsx: by default a sheet holds 1,048,575 data rows under its header (Excel\'s 1,048,576 rows); the next row starts a second sheet', async () => {
+    const target = path.join(dir, 'tall.xlsx');
+    const writer = await XlsxWriter.create({ target, taskName: 'Tall' });
+    const batch: DataRow[] = Array.from({ length: 4096 }, () => ({ n: 1 }));
+    for (let left = MAX_SHEET_ROWS; left > 0; left -= batch.length) await writer.write(batch.slice(0, Math.min(batch.length, left)));
+    await writer.commit();
+    // Read as Excel would lay it out: the sheets, each one's row count and last row number (openpyxl would take minutes here).
+    const read = `
+import json, re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = sorted(n for n in z.namelist() if re.match(r'xl/worksheets/sheet\\d+\\.xml$', n))
+out = []
+for n in names:
+    xml = z.read(n).decode('utf-8')
+    rows = re.findall(r'<row r="(\\d+)"', xml)
+    out.append([len(rows), int(rows[-1])])
+print(json.dumps(out))
+`;
+    const sheets = JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8', maxBuffer: 1 << 20 })) as [number, number][];
+    assert.deepEqual(sheets, [[MAX_SHEET_ROWS, MAX_SHEET_ROWS], [2, 2]], 'a full first sheet (header and 1,048,575 rows), then a header and the last row');
   });
 
   it('.xlsx: a cancelled export leaves no file and no temporary file', async () => {
     const controller = new AbortController();
     const job = new TaskExport(source(rowsOf(3, 30)), { taskId: 't', target: path.join(dir, 'x.xlsx'), format: 'xlsx' });
-    await assert.rejects(job.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }));
+    await assert.rejects(job.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }), CANCELLED);
     assert.deepEqual(readdirSync(dir), []);
   });
 
@@ -150,7 +179,7 @@ describe('data: Export Data… to .xlsx and SQLite, read back by real readers', 
       assert.deepEqual(readdirSync(dir), [`storm.${format}`]);
       const controller = new AbortController();
       const cancelled = new TaskExport(source(rows), { taskId: 't', target: path.join(dir, `gone.${format}`), format, wasmDir: wasmDir() });
-      await assert.rejects(cancelled.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }));
+      await assert.rejects(cancelled.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }), CANCELLED);
       assert.deepEqual(readdirSync(dir), [`storm.${format}`], 'no file, no temporary file, no journal');
     });
   }

@@ -50,6 +50,8 @@ export interface AppendOptions {
   midWrite?: () => void | Promise<void>;
   /** Notes the temporary file of a CSV rewrite, so a crash's leftover is removed by the next pull. */
   ledger?: TempLedger;
+  /** Test seam: runs after the file was checked and before it is opened for a write (where a link could be swapped in). */
+  beforeOpen?: () => void | Promise<void>;
 }
 
 export class AppendFile {
@@ -119,6 +121,7 @@ export class AppendFile {
     if (start !== this.actual) throw new UnusableFileError('changed', `expected ${start} bytes before the write, found ${this.actual}`);
     await checkFolders(this.path, this.options.root, true);
     const existing = await checkFile(this.path);
+    await this.options.beforeOpen?.();
     const handle = await openChecked(this.path, existing === undefined ? 'create-append' : 'append', existing);
     try {
       const half = this.options.midWrite === undefined ? data.length : data.length >> 1;
