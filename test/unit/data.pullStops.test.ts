@@ -8,14 +8,14 @@
  * - a damaged or oversized record is refused before anything is asked or written.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataRow } from '../../src/api/dataSchemas';
 import { ApiError } from '../../src/api/errors';
 import type { CallOptions } from '../../src/api/mainCaller';
 import { FilePullSink } from '../../src/data/pull/fileSink';
-import { batchHash, DamagedJournalError, journalPathFor, readFileJournal } from '../../src/data/pull/pullJournal';
+import { batchHash, bindingOf, DamagedJournalError, journalPathFor, readFileJournal, realFilePath } from '../../src/data/pull/pullJournal';
 import { PullFailure, pullNewRows, type PullSink, type PullSource } from '../../src/data/pull/pullRows';
 
 /** A service whose not-exported rows are `rows` (more appended by `arrive`); it ignores signals, so the pull's own checks are what stop it. */
@@ -123,28 +123,45 @@ describe('data: a damaged or oversized pull record', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const record = { version: 1, taskId: 't', taskName: 'Prices', offset: 0, rows: 2, hash: batchHash(rowsOf(2)) };
-  const cases: [string, string][] = [
-    ['not JSON', '{"version": 1, "taskId": '],
-    ['JSON of another shape', JSON.stringify({ ...record, rows: 'two' })],
-    ['a valid record padded past 4 KB', JSON.stringify(record) + ' '.repeat(5000)],
-    ['binary bytes', '\u0000\u0001\u0002'],
+  const records = (): string => path.join(dir, 'records');
+  /** A record that binds to `file` as it is now (so only its damage can refuse it). */
+  const recordFor = async (file: string) => ({
+    version: 2,
+    file: await realFilePath(file),
+    taskId: 't',
+    taskName: 'Prices',
+    offset: 0,
+    rows: 2,
+    hash: batchHash(rowsOf(2)),
+    ...(await bindingOf(file, 0)),
+  });
+  const cases: [string, (record: object) => string][] = [
+    ['not JSON', () => '{"version": 2, "taskId": '],
+    ['JSON of another shape', (record) => JSON.stringify({ ...record, rows: 'two' })],
+    ['a valid record padded past 8 KB', (record) => JSON.stringify(record) + ' '.repeat(9000)],
+    ['binary bytes', () => '\u0000\u0001\u0002'],
   ];
-  for (const [what, text] of cases) {
+  for (const [what, textOf] of cases) {
     it(`${what}: refused, naming the record, and the file is left as it is`, async () => {
       const file = path.join(dir, 'rows.csv');
       writeFileSync(file, 'n\r\n1\r\n');
-      writeFileSync(journalPathFor(file), text);
-      await assert.rejects(readFileJournal(file), (e: unknown) => e instanceof DamagedJournalError && e.journal === journalPathFor(file));
-      await assert.rejects(FilePullSink.open(file, 'csv', { taskId: 't', taskName: 'Prices', root: dir }), DamagedJournalError);
+      const at = await journalPathFor(records(), file);
+      mkdirSync(records(), { recursive: true });
+      const text = textOf(await recordFor(file));
+      writeFileSync(at, text);
+      await assert.rejects(readFileJournal(records(), file), (e: unknown) => e instanceof DamagedJournalError && e.journal === at);
+      await assert.rejects(FilePullSink.open(file, 'csv', { taskId: 't', taskName: 'Prices', root: dir, records: records() }), DamagedJournalError);
       assert.equal(readFileSync(file, 'utf8'), 'n\r\n1\r\n');
-      assert.equal(readFileSync(journalPathFor(file), 'utf8'), text, 'the record is kept for the user to look at');
+      assert.equal(readFileSync(at, 'utf8'), text, 'the record is kept for the user to look at');
     });
   }
 
   it('a valid record is read (control for the cases above)', async () => {
     const file = path.join(dir, 'rows.csv');
-    writeFileSync(journalPathFor(file), JSON.stringify(record));
-    assert.deepEqual(await readFileJournal(file), record);
+    writeFileSync(file, 'n\r\n1\r\n');
+    const record = await recordFor(file);
+    mkdirSync(records(), { recursive: true });
+    writeFileSync(await journalPathFor(records(), file), JSON.stringify(record));
+    assert.deepEqual(await readFileJournal(records(), file), record);
   });
 });

@@ -14,7 +14,7 @@ import { TaskExport } from '../../src/data/export/exportRows';
 import { SqlitePullSink } from '../../src/data/pull/sqliteSink';
 import { MAX_COLUMNS, TooManyColumnsError } from '../../src/data/sqlite/sqliteTable';
 import { PYTHON } from '../shared/pullDestination';
-import { wasmDir } from '../shared/pullScenario';
+import { logDir, wasmDir } from '../shared/pullScenario';
 
 const wide = (fields: number, value = 1): DataRow => Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, value]));
 const tooMany = (e: unknown) => e instanceof TooManyColumnsError && e.fields === MAX_COLUMNS + 1 && /at most 2000 columns/.test(e.message);
@@ -29,13 +29,13 @@ describe('data: more than 2,000 SQLite columns', function () {
 
   it('a pull: a batch with a field past 2,000 columns is refused; the rows pulled before stay, and the database opens', async () => {
     const file = path.join(dir, 'rows.sqlite');
-    const sink = await SqlitePullSink.open(file, { taskId: 't', taskName: 'Wide', wasmDir: wasmDir(), root: dir });
+    const sink = await SqlitePullSink.open(file, { taskId: 't', taskName: 'Wide', wasmDir: wasmDir(), root: dir, logDir: logDir() });
     try {
       await sink.write([wide(MAX_COLUMNS)]);
       await sink.marked();
       await assert.rejects(sink.write([wide(MAX_COLUMNS + 1, 2)]), tooMany);
     } finally {
-      sink.close();
+      await sink.close();
     }
     const read = 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ncur=db.execute(\'SELECT * FROM "Wide"\')\nprint(len(cur.description), len(cur.fetchall()))';
     assert.equal(execFileSync(PYTHON, ['-c', read, file], { encoding: 'utf8' }).trim(), `${MAX_COLUMNS} 1`, 'the first batch, whole; nothing of the second');
