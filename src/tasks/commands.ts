@@ -7,6 +7,7 @@ import type { Handlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
 import type { TasksTreeProvider } from './tasksProvider';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -44,7 +45,7 @@ export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | '
       const task = taskArgSchema.safeParse(arg);
       if (!task.success) return;
       await vscode.env.clipboard.writeText(task.data.taskId);
-      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', task.data.taskName)}`, 3000);
+      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', plainText(task.data.taskName))}`, 3000);
     },
 
     tasksDuplicate: async (arg) => {

@@ -13,6 +13,7 @@ import { fitOf, type Fit } from './columnFit';
 import type { TaskRef } from '../common/dataDeps';
 import type { PullFormat } from './pullSinks';
 import { formatOfPath, safeFileName } from '../formats/rowFormats';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -102,10 +103,10 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
   const items: Item[] = [
     { label: `$(new-file) ${t('New File…')}`, description: t('in the workspace folder') },
     ...fits,
-    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', task.taskName), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
+    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', plainText(task.taskName)), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
   ];
   const picked = await ui.showQuickPick(items, {
-    title: t('Pull the New Rows of “{0}” into…', task.taskName),
+    title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
     placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
   });
   if (picked === undefined) return undefined;
@@ -121,7 +122,7 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
 async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
   const append = t('Append Anyway');
   const choice = await ui.showModalWarning(
-    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), task.taskName),
+    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), plainText(task.taskName)),
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
     t('Don’t Append'),
@@ -135,7 +136,7 @@ async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui): Promise<A
     return 'problem' in r ? r.problem : undefined;
   };
   const typed = await ui.showInputBox({
-    title: t('New File for the Rows of “{0}”', task.taskName),
+    title: t('New File for the Rows of “{0}”', plainText(task.taskName)),
     prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.'),
     value: `${safeFileName(task.taskName)}.jsonl`,
     ignoreFocusOut: true,
@@ -145,7 +146,7 @@ async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui): Promise<A
   const resolved = resolveTypedPath(folder, typed);
   if ('problem' in resolved) {
     // The box validates as the user types, but a replaced Ui (tests, other callers) may not.
-    void ui.showWarningMessage(t('Nothing was pulled for “{0}”: {1}', task.taskName, resolved.problem));
+    void ui.showWarningMessage(t('Nothing was pulled for “{0}”: {1}', plainText(task.taskName), resolved.problem));
     return undefined;
   }
   const format = appendFormatOf(resolved.uri);
