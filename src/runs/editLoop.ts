@@ -70,7 +70,7 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
 async function pickLoop(task: TaskRef, loops: Loop[], ui: EditLoopDeps['ui']): Promise<Loop | undefined> {
   const locale = vscode.env.language;
   const items = loops.map((loop) => ({
-    label: loopName(loop),
+    label: plainText(loopName(loop)),
     description: loopTypeText(loop.loopType, t),
     detail: loop.loopItems.length === 1 ? t('1 item: {0}', plainText(loop.loopItems[0] ?? '')) : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), plainText(loop.loopItems[0] ?? '')),
     loop,
