@@ -185,15 +185,14 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     assert.ok(task);
     const hostile = '[Accept](command:workbench.action.terminal.new) ![x](https://evil.example/p.png) <command:workbench.action.openSettings> $(warning)';
     const shown: string[] = [];
-    const restore = replaceUi(api, {
-      showInformationMessage: (m: string) => {
-        shown.push(m);
-        return Promise.resolve(undefined);
-      },
-    });
+    const record = (m: string) => {
+      shown.push(m);
+      return Promise.resolve(undefined);
+    };
+    const restore = replaceUi(api, { showInformationMessage: record, showErrorMessage: record });
     try {
-      // The Tasks view hands the task as the service named it; Duplicate names it in its notification.
-      await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', { taskId: task.taskId, taskName: hostile });
+      // The Tasks view hands the task (its node) as the service named it; Duplicate names it in its notification.
+      await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', { task: { taskId: task.taskId, taskName: hostile } });
     } finally {
       restore();
     }
