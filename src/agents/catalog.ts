@@ -8,6 +8,7 @@ import type { ScrapedeckClient } from '../api/client';
 import type { Translate } from '../platform/errorText';
 import { DATA_PLANS, failureText } from './failure';
 import type { ToolContext } from './tool';
+import { plainText } from '../platform/plainText';
 
 export interface CatalogTask {
   taskId: string;
@@ -38,7 +39,7 @@ export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContex
       try {
         return (await client.searchTasks(g.groupId, { signal })).data;
       } catch (e) {
-        throw new CatalogError(failureText(e, { failed: t('Could not list the tasks of the group “{0}”', g.groupName), plans: DATA_PLANS }, ctx), { cause: e });
+        throw new CatalogError(failureText(e, { failed: t('Could not list the tasks of the group “{0}”', plainText(g.groupName)), plans: DATA_PLANS }, ctx), { cause: e });
       }
     }),
   );
@@ -68,8 +69,8 @@ export function findGroup(catalog: Catalog, ref: string, t: Translate): { groupI
   const byName = catalog.groups.filter((g) => fold(g.groupName) === fold(ref));
   if (byName.length === 1 && byName[0]) return byName[0];
   const names = catalog.groups.slice(0, 20).map((g) => `“${g.groupName}”`).join(', ');
-  if (byName.length > 1) throw new CatalogError(t('Several task groups are named “{0}”: pass the group id instead ({1}).', ref, byName.map((g) => g.groupId).join(', ')));
-  throw new CatalogError(t('No task group has the name or id “{0}”. The groups are: {1}.', ref, names === '' ? t('none') : names));
+  if (byName.length > 1) throw new CatalogError(t('Several task groups are named “{0}”: pass the group id instead ({1}).', plainText(ref), byName.map((g) => g.groupId).join(', ')));
+  throw new CatalogError(t('No task group has the name or id “{0}”. The groups are: {1}.', plainText(ref), names === '' ? t('none') : names));
 }
 
 /** The task a model means: an exact id, or else a unique exact name (case aside). */
@@ -80,11 +81,11 @@ export function findTask(catalog: Catalog, ref: string, t: Translate): CatalogTa
   if (byName.length === 1 && byName[0]) return byName[0];
   if (byName.length > 1) {
     const options = byName.slice(0, 10).map((task) => `${task.taskId} (${task.groupName})`).join(', ');
-    throw new CatalogError(t('{0} tasks are named “{1}”: pass one of their ids instead: {2}.', byName.length, ref, options));
+    throw new CatalogError(t('{0} tasks are named “{1}”: pass one of their ids instead: {2}.', byName.length, plainText(ref), options));
   }
   const similar = catalog.tasks.filter((task) => task.taskName.toLowerCase().includes(fold(ref))).slice(0, 5);
   const hint = similar.length > 0 ? t('Tasks with similar names: {0}.', similar.map((task) => `“${task.taskName}” (${task.taskId})`).join(', ')) : t('Use scrapedeck_list_tasks to find it.');
-  throw new CatalogError(`${t('No task of this account has the id or name “{0}”.', ref)} ${hint}`);
+  throw new CatalogError(`${t('No task of this account has the id or name “{0}”.', plainText(ref))} ${hint}`);
 }
 
 /** A CatalogError's text, or the error worded as a failure of `failed`. */

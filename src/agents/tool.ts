@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { ScrapedeckClient } from '../api/client';
 import type { DeprecatedApp } from '../api/schemas';
 import type { Translate } from '../platform/errorText';
+import { plainText } from '../platform/plainText';
 
 /** What an adapter knows when a tool runs. */
 export interface ToolContext {
@@ -161,7 +162,7 @@ export function inputProblem(name: string, error: z.ZodError, t: Translate): str
     const where = issue.path.length > 0 ? issue.path.join('.') : t('input');
     return `${where}: ${issue.message}`;
   });
-  return t('The input of {0} was not valid: {1}. Nothing was sent; correct the input and call it again.', name, issues.join('; '));
+  return t('The input of {0} was not valid: {1}. Nothing was sent; correct the input and call it again.', plainText(name), issues.join('; '));
 }
 
 /** A summary sentence, then the compact JSON a model can read further. */

@@ -9,6 +9,7 @@ import type { NotFoundMark } from './appStore';
 import { COMMANDS } from '../platform/commandIds';
 import type { NamespaceGroup, TrackedApp } from './trackedApps';
 import { type DeprecationRecord, deprecationDescription, versionLabel } from './deprecation';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -50,7 +51,7 @@ export class AppNode extends vscode.TreeItem {
     this.iconPath = iconFor(state);
     this.tooltip = tooltipFor(app, state);
     const said = state.kind === 'deprecated' ? t(', deprecated') : state.kind === 'unknown' ? t(', not found by the hub') : '';
-    this.accessibilityInformation = { label: `${t('Data app {0}', app.ref)}${said}${app.source === 'settings' ? t(', from settings') : ''}` };
+    this.accessibilityInformation = { label: `${t('Data app {0}', plainText(app.ref))}${said}${app.source === 'settings' ? t(', from settings') : ''}` };
   }
 
   get ref(): string {
@@ -81,7 +82,7 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
     md.appendText(t('Not checked with the hub: the service cannot look an app up; it answers only a deprecation.'));
   }
   if (state.kind === 'unknown') {
-    line(t('The hub has no app {0} that this account authors (it answered 404 on {1}).', app.ref, new Date(state.mark.at).toLocaleString()));
+    line(t('The hub has no app {0} that this account authors (it answered 404 on {1}).', plainText(app.ref), new Date(state.mark.at).toLocaleString()));
     if (state.mark.requestId) {
       // One click copies it: a command link, trusted for that one command only.
       const args = encodeURIComponent(JSON.stringify([state.mark.requestId]));
@@ -95,7 +96,7 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
     line(t('Deprecated on {0}', new Date(r.at).toLocaleString()));
     line(t('Status: {0}', r.status || t('(none given)')));
     line(t('Version: {0}', versionLabel(r.version, t)));
-    md.appendText(r.missingSecrets.length > 0 ? t('Missing secrets: {0}', r.missingSecrets.join(', ')) : t('No missing secrets reported.'));
+    md.appendText(r.missingSecrets.length > 0 ? t('Missing secrets: {0}', plainText(r.missingSecrets.join(', '))) : t('No missing secrets reported.'));
   }
   return md;
 }

@@ -15,6 +15,7 @@ import type { Ui } from '../platform/ui';
 import type { AppsTreeProvider } from './appsProvider';
 import type { AppStore } from './appStore';
 import { ensureHubApiKey, reportMissingHubAddress } from './hubPrerequisites';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -142,7 +143,7 @@ async function pickApp(deps: AppCommandDeps): Promise<string | undefined> {
     return undefined;
   }
   const picked = await deps.ui.showQuickPick(
-    candidates.map((a) => ({ label: a.ref, description: a.source === 'settings' ? t('(from settings)') : undefined, ref: a.ref })),
+    candidates.map((a) => ({ label: plainText(a.ref), description: a.source === 'settings' ? t('(from settings)') : undefined, ref: a.ref })),
     { title: t('Deprecate Data App'), placeHolder: t('Which app?') },
   );
   return picked?.ref;

@@ -84,7 +84,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   deps.setBusy(ref, true);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: t('Deprecating {0}…', ref), cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: t('Deprecating {0}…', plainText(ref)), cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         const cancel = token.onCancellationRequested(() => abort.abort());
@@ -101,7 +101,7 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     const warning = missingSecretsWarning(ref, record, t);
     // Idempotent at the hub: a second deprecation reads the same, "is deprecated".
     if (warning !== undefined) void ui.showWarningMessage(warning);
-    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', ref, deprecationDescription(record, t)));
+    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', plainText(ref), deprecationDescription(record, t)));
     return 'deprecated';
   } catch (error) {
     return explainFailure(ref, scope, error, deps);
@@ -153,7 +153,7 @@ async function explainFailure(ref: string, scope: AppScope, error: unknown, deps
       .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${errorMessage(e)}`));
     const copy = t('Copy Request ID');
     void ui
-      .showErrorMessage(t('App {0} was not found, or you are not its author (only the author can deprecate).', ref), ...(requestId ? [copy] : []))
+      .showErrorMessage(t('App {0} was not found, or you are not its author (only the author can deprecate).', plainText(ref)), ...(requestId ? [copy] : []))
       .then((choice) => {
         if (choice === copy && requestId !== undefined) void copyRequestId(requestId);
       });

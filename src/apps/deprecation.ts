@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import type { DeprecatedApp } from '../api/schemas';
 import { english, type Translate } from '../platform/errorText';
+import { plainText } from '../platform/plainText';
 
 export const deprecationRecordSchema = z.object({
   /** The `status` the hub returned; its literal values are not in the spec, so it is shown verbatim. */
@@ -35,20 +36,20 @@ export function versionLabel(version: string | undefined, t: Translate = english
 /** The node's description, e.g. "deprecated · v1.2.0" or "deprecated · no version". */
 export function deprecationDescription(record: DeprecationRecord, t: Translate = english): string {
   // The hub's status is shown verbatim: its literal values are not in the spec.
-  const status = record.status.trim() === '' ? t('deprecated') : record.status;
+  const status = record.status.trim() === '' ? t('deprecated') : plainText(record.status, 60);
   return `${status} · ${versionLabel(record.version, t)}`;
 }
 
 /** The warning after a deprecation that left secrets missing; undefined when none are missing. */
 export function missingSecretsWarning(ref: string, record: DeprecationRecord, t: Translate = english): string | undefined {
   if (record.missingSecrets.length === 0) return undefined;
-  return t('{0} is deprecated, but these secrets are missing: {1}', ref, record.missingSecrets.join(', '));
+  return t('{0} is deprecated, but these secrets are missing: {1}', plainText(ref), plainText(record.missingSecrets.join(', ')));
 }
 
 /** What the modal says deprecation means, from the spec's state table; nothing more is promised. */
 export function confirmationText(ref: string, t: Translate = english): { message: string; detail: string } {
   return {
-    message: t('Deprecate {0}?', ref),
+    message: t('Deprecate {0}?', plainText(ref)),
     detail: [
       t('Deprecation marks the app as no longer maintained; users are advised to migrate away from it.'),
       `• ${t('The app leaves market search.')}`,

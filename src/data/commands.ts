@@ -9,6 +9,7 @@ import type { Handlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { taskArgSchema } from '../platform/treeArgs';
 import type { DataRegistry } from './registry';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -46,7 +47,7 @@ export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'da
       // Only while it is the task's last run (runs forgets it once a later run shows).
       const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
       if (lotNo === undefined) {
-        void deps.ui.showInformationMessage(t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', task.taskName));
+        void deps.ui.showInformationMessage(t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', plainText(task.taskName)));
         return undefined;
       }
       return deps.data.export(task, { kind: 'lot', lotNo });

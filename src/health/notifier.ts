@@ -11,6 +11,7 @@ import type { TaskHealthInfo } from './healthBoard';
 import type { HealthConfig } from './healthConfig';
 import type { HealthNotifier } from './healthController';
 import { daysBefore, factor, percent, runs } from './healthText';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 /** The analytics query's limit on task ids. */
@@ -36,7 +37,7 @@ export function reason(info: TaskHealthInfo, windowDays: number): string {
 
 export function crossedMessage(tasks: readonly TaskHealthInfo[], windowDays: number): string {
   const [first] = tasks;
-  if (tasks.length === 1 && first) return t('“{0}” needs attention: {1}.', first.task.taskName, reason(first, windowDays));
+  if (tasks.length === 1 && first) return t('“{0}” needs attention: {1}.', plainText(first.task.taskName), reason(first, windowDays));
   const named = tasks.slice(0, NAMED).map((i) => `“${i.task.taskName}” (${i.health.failing && i.health.failureRate !== null ? t('{0} failed', percent(i.health.failureRate)) : t('{0} slower', factor(i.health.slowdown ?? 0))})`);
   const more = tasks.length - named.length;
   return more > 0 ? t('{0} tasks need attention: {1} and {2} more.', tasks.length, named.join(', '), more) : t('{0} tasks need attention: {1}.', tasks.length, named.join(', '));

@@ -6,6 +6,7 @@
  * so every kind x context can be checked in plain Node.
  */
 import { type ApiErrorKind, errorMessage, isApiError } from '../api/errors';
+import { plainText } from './plainText';
 
 export type Translate = (message: string, ...args: (string | number)[]) => string;
 
@@ -66,11 +67,14 @@ export interface ErrorText {
   kind: ApiErrorKind | undefined;
 }
 
-export function composeErrorText(error: unknown, context: ErrorContext, subject = '', t: Translate = english): ErrorText {
+export function composeErrorText(error: unknown, context: ErrorContext, rawSubject = '', t: Translate = english): ErrorText {
   const api = isApiError(error) ? error : undefined;
   const kind = api?.kind;
   const spec: ContextSpec = ERROR_CONTEXTS[context];
-  const raw = api?.message ?? errorMessage(error);
+  // The subject (a task's or app's name, or a sentence the caller made with one) and the service's
+  // message are outside text: through plainText, long enough for a sentence.
+  const subject = plainText(rawSubject, 400);
+  const raw = plainText(api?.message ?? errorMessage(error), 1000);
   const message = sentence(raw);
   const hint = spec.hint?.(t, kind) ?? kindHint(t, kind, spec.plans, raw);
   const parts = [sentence(spec.failed(t, subject, kind)), message, hint === undefined ? '' : sentence(hint)];

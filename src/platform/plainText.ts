@@ -1,10 +1,12 @@
 /**
  * Text from outside the extension (task and group names, an app reference a model wrote, a status
- * the service sent) as it may appear in what a person is asked to approve: one line of plain text.
- * Confirmations are where a forged line does most harm ("Stop “x”?\n\nThis is safe: press Enter"),
- * so every confirmation, dialog and typed-name step passes such text through `plainText` first,
- * and a surface that renders markdown gets the whole message through `markdownOfPlainText`. No
- * `vscode`: the same rules hold in the MCP server's elicitation.
+ * the service sent, a file's name, a record's field) as it may appear in a message: one line of
+ * plain text that no surface turns into something else. This is the ONE way outside text enters a
+ * message, a modal, a prompt, a pick item, the status bar or a tool's confirmation
+ * (`test/unit/outsideText.test.ts` fails on a call site that takes it any other way). A forged line
+ * ("Stop “x”?\n\nThis is safe: press Enter") and a live link (VS Code runs `[label](command:…)` in
+ * a notification) both do harm. A surface that renders markdown gets the whole message through
+ * `markdownOfPlainText`. No `vscode`: the same rules hold in the MCP server's elicitation.
  */
 
 /** Confirmations quote names, not essays: longer text is cut and ends with "…". */
@@ -17,13 +19,36 @@ export const PLAIN_TEXT_MAX = 120;
  */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\u115f|\u1160|\u3164|\uffa0/gu;
 
-/** One line: invisible characters become spaces, runs of white space one space, at most `max` characters. */
-export function plainText(value: string, max: number = PLAIN_TEXT_MAX): string {
-  const line = value.normalize('NFC').replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
-  if (line.length <= max) return line;
+/** What `plainText` returns (a string; the brand lets the source scan tell it from raw outside text). */
+export type PlainText = string & { readonly __plainText: true };
+
+/**
+ * The syntax that turns text into something live, each broken by one visible change that keeps
+ * the text readable: `](` (an inline link or image: notifications, quick input messages and
+ * markdown all need the two adjacent) gets a space; `$(` (a codicon in the status bar and pick
+ * items) gets a space; `<` before a letter, `/`, `!` or `?` (an autolink `<command:…>` or an HTML
+ * tag) gets a space; a `command:` URI, bare, gets a space before its colon; a backtick (which
+ * would close a code span around the text) becomes an apostrophe.
+ */
+const LIVE: readonly [RegExp, string][] = [
+  [/\]\(/g, '] ('],
+  [/\$\(/g, '$ ('],
+  [/<(?=[a-z/!?])/gi, '< '],
+  [/(command):/gi, '$1 :'],
+  [/`/g, "'"],
+];
+
+/**
+ * One line: invisible characters become spaces, runs of white space one space, no link, image,
+ * autolink, HTML tag, `command:` URI or codicon left, at most `max` characters. Idempotent.
+ */
+export function plainText(value: string, max: number = PLAIN_TEXT_MAX): PlainText {
+  let line = value.normalize('NFC').replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+  for (const [pattern, replacement] of LIVE) line = line.replace(pattern, replacement);
+  if (line.length <= max) return line as PlainText;
   // Cut on a code point, never inside a surrogate pair.
   const cut = [...line].slice(0, Math.max(1, max - 1)).join('');
-  return `${cut.trimEnd()}…`;
+  return `${cut.trimEnd()}…` as PlainText;
 }
 
 /** Every ASCII punctuation mark may be escaped in CommonMark; escaping all of them leaves no syntax. */

@@ -13,6 +13,7 @@ import { loopTypeText } from './loopItems';
 import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, type LoopAddresses } from './loopUri';
 import type { LoopFileSystem } from './loopFileSystem';
 import type { ReportFailure } from './runReport';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -44,11 +45,11 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
     const actions = reply.data.find((a) => a.taskId === task.taskId)?.actions ?? [];
     loops = actions.filter((a): a is Loop => a.loopItems !== null && a.loopType !== null);
   } catch (error) {
-    await deps.report(error, t('Could not read the lists of “{0}”', task.taskName));
+    await deps.report(error, t('Could not read the lists of “{0}”', plainText(task.taskName)));
     return undefined;
   }
   if (loops.length === 0) {
-    void deps.ui.showInformationMessage(t('“{0}” has no URL list or text list to edit.', task.taskName));
+    void deps.ui.showInformationMessage(t('“{0}” has no URL list or text list to edit.', plainText(task.taskName)));
     return undefined;
   }
   const loop = loops.length === 1 ? loops[0] : await pickLoop(task, loops, deps.ui);
@@ -65,12 +66,12 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
 async function pickLoop(task: TaskRef, loops: Loop[], ui: EditLoopDeps['ui']): Promise<Loop | undefined> {
   const locale = vscode.env.language;
   const items = loops.map((loop) => ({
-    label: loopName(loop),
+    label: plainText(loopName(loop)),
     description: loopTypeText(loop.loopType, t),
-    detail: loop.loopItems.length === 1 ? t('1 item: {0}', loop.loopItems[0] ?? '') : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), loop.loopItems[0] ?? ''),
+    detail: loop.loopItems.length === 1 ? t('1 item: {0}', plainText(loop.loopItems[0] ?? '')) : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), plainText(loop.loopItems[0] ?? '')),
     loop,
   }));
-  const picked = await ui.showQuickPick(items, { title: t('Edit a List of “{0}”', task.taskName), placeHolder: t('The task has {0} lists. Which one?', loops.length) });
+  const picked = await ui.showQuickPick(items, { title: t('Edit a List of “{0}”', plainText(task.taskName)), placeHolder: t('The task has {0} lists. Which one?', loops.length) });
   return picked?.loop;
 }
 

@@ -12,6 +12,7 @@ import type { Ui } from '../platform/ui';
 import { runKindOf, statusText } from './runKinds';
 import type { EndedRun } from './runStore';
 import { rowsText, type TextOptions } from './runText';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -50,7 +51,7 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
   const exportRun = t('Export This Run\'s Data');
   for (const run of shown) {
     const task = { taskId: run.taskId, taskName: deps.nameOf(run.taskId) ?? run.status.taskName ?? run.taskId };
-    const message = t('“{0}” {1}.', task.taskName, outcome(run, deps.text()));
+    const message = t('“{0}” {1}.', plainText(task.taskName), outcome(run, deps.text()));
     // This run's rows when its lot is known (a run started here), else all of the task's.
     const lotNo = run.lot?.lotNo;
     const exportButton = lotNo !== undefined && registered.includes(DATA_EXPORT_RUN_COMMAND) ? exportRun : registered.includes(DATA_EXPORT_COMMAND) ? exportData : undefined;

@@ -46,10 +46,10 @@ export async function duplicateTask(task: TaskRef, deps: OrganiseDeps): Promise<
   try {
     const { data, requestId } = await client.copyTask(task.taskId);
     deps.log.info(`Duplicated task ${task.taskId} as ${data.taskId}${requestId ? ` (request ID ${requestId})` : ''}`);
-    void deps.ui.showInformationMessage(t('Duplicated “{0}” as “{1}”, in the same group.', task.taskName, data.taskName));
+    void deps.ui.showInformationMessage(t('Duplicated “{0}” as “{1}”, in the same group.', plainText(task.taskName), plainText(data.taskName)));
     return data;
   } catch (error) {
-    void deps.report(error, t('Could not duplicate “{0}”', task.taskName), 'organiseTasks');
+    void deps.report(error, t('Could not duplicate “{0}”', plainText(task.taskName)), 'organiseTasks');
     return undefined;
   }
 }
@@ -72,12 +72,12 @@ export async function moveTasks(tasks: readonly MovingTask[], target: GroupRef, 
       deps.log.info(`Moved task ${task.taskId} to group ${target.taskGroupId}${requestId ? ` (request ID ${requestId})` : ''}`);
     } catch (error) {
       failed.push(task.taskId);
-      void deps.report(error, t('Could not move “{0}” to “{1}”', task.taskName, target.taskGroupName), 'organiseTasks');
+      void deps.report(error, t('Could not move “{0}” to “{1}”', plainText(task.taskName), plainText(target.taskGroupName)), 'organiseTasks');
     }
   }
   if (moved.length > 0) {
     const first = todo.find((task) => task.taskId === moved[0])?.taskName ?? '';
-    const text = moved.length === 1 ? t('Moved “{0}” to “{1}”', first, target.taskGroupName) : t('Moved {0} tasks to “{1}”', moved.length, target.taskGroupName);
+    const text = moved.length === 1 ? t('Moved “{0}” to “{1}”', plainText(first), plainText(target.taskGroupName)) : t('Moved {0} tasks to “{1}”', moved.length, plainText(target.taskGroupName));
     vscode.window.setStatusBarMessage(`$(move) ${text}`, 5000);
   }
   return { moved, failed, declined: false };

@@ -151,7 +151,7 @@ function reportFailures(verb: 'start' | 'stop', failed: { task: TaskRef; error: 
   const first = refused[0];
   const messages: Promise<void>[] = [];
   if (first !== undefined) {
-    const what = refused.length === 1 ? couldNot(verb, first.task.taskName) : t('{0} (and {1} more tasks)', couldNot(verb, first.task.taskName), refused.length - 1);
+    const what = refused.length === 1 ? couldNot(verb, first.task.taskName) : t('{0} (and {1} more tasks)', plainText(couldNot(verb, first.task.taskName)), refused.length - 1);
     messages.push(report(first.error, what));
   }
   for (const f of rest) messages.push(report(f.error, couldNot(verb, f.task.taskName)));
@@ -160,13 +160,13 @@ function reportFailures(verb: 'start' | 'stop', failed: { task: TaskRef; error: 
 }
 
 function couldNot(verb: 'start' | 'stop', taskName: string): string {
-  return verb === 'start' ? t('Could not start “{0}”', taskName) : t('Could not stop “{0}”', taskName);
+  return verb === 'start' ? t('Could not start “{0}”', plainText(taskName)) : t('Could not stop “{0}”', plainText(taskName));
 }
 
 function statusLine(verb: 'start' | 'stop', todo: readonly TaskRef[], done: readonly string[]): string {
   const name = todo.find((task) => task.taskId === done[0])?.taskName ?? '';
-  if (verb === 'start') return `$(play) ${done.length === 1 ? t('Started “{0}”', name) : t('Started {0} runs', done.length)}`;
-  return `$(debug-stop) ${done.length === 1 ? t('Stopped “{0}”', name) : t('Stopped {0} runs', done.length)}`;
+  if (verb === 'start') return `$(play) ${done.length === 1 ? t('Started “{0}”', plainText(name)) : t('Started {0} runs', done.length)}`;
+  return `$(debug-stop) ${done.length === 1 ? t('Stopped “{0}”', plainText(name)) : t('Stopped {0} runs', done.length)}`;
 }
 
 function isAlreadyThere(verb: 'start' | 'stop', error: unknown): error is ApiError {

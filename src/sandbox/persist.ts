@@ -3,19 +3,22 @@
  * marked exported, removals, runs, loop items, duplicates and moves, deprecations, tokens issued)
  * is written after every request that changed it, to a temporary file renamed onto FILE, so a
  * sandbox killed at any moment restarts with the last complete state. Everything else is seeded
- * and comes back the same from the seed. A file made by another seed or world, or one that does
- * not parse, is kept aside (FILE.unreadable) and the sandbox starts from the seed: nothing is lost.
+ * and comes back the same from the seed. A file made by another seed or world, one that does not
+ * parse within the bounds of `stateSchema.ts`, or one holding what this sandbox could not have
+ * written (a name it did not give, a token it would not grant) is refused with one sentence, kept
+ * aside (FILE.unreadable), and the sandbox starts from the seed: nothing is lost, nothing planted is used.
  */
-import { closeSync, existsSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import * as z from 'zod';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { TokenSnapshot } from './auth';
 import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
 import type { SeedTask } from './seed';
 import type { SandboxState } from './state';
 import { errorMessage } from '../api/errors';
+import { STATE_MAX_BYTES, STATE_VERSION, stateFileSchema, vouch, type StateFile } from './stateSchema';
 
-export const STATE_VERSION = 1;
+export { STATE_VERSION, type StateFile };
 
 /** What must match for a state to apply: it names tasks and rows of this world. */
 export interface WorldKey {
@@ -26,55 +29,6 @@ export interface WorldKey {
   extraTasksOnly: boolean;
 }
 
-const num = z.number().finite();
-const subtaskSchema = z.object({ subTaskId: z.string(), endsAt: num, stoppedAt: num.nullable() });
-const runSchema = z.object({
-  lotNo: z.string(),
-  acceptedAt: num,
-  startedAt: num,
-  endsAt: num,
-  plannedRows: num,
-  first: num,
-  outcome: z.enum(['Finished', 'Failed']),
-  subtasks: z.array(subtaskSchema),
-  end: z.object({ at: num, status: z.string(), rows: num }).optional(),
-});
-const runtimeSchema = z.object({
-  run: runSchema.optional(),
-  executedTimes: num,
-  lots: z.array(z.object({ lotNo: z.string(), first: num, count: num })),
-  rowEnd: num,
-  visibleStart: num,
-  exportedUpTo: num,
-  pendingUpTo: num,
-  schedule: z.object({ anchor: num, periodMs: num }).optional(),
-});
-const actionSchema = z.object({
-  actionType: z.string(),
-  actionId: z.string(),
-  name: z.string(),
-  loopType: z.enum(['URLList', 'TextList']),
-  loopItems: z.array(z.string()),
-  properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-});
-const copySchema = z.object({ username: z.string(), taskId: z.string(), taskName: z.string(), taskGroupId: z.string(), copiedFrom: z.string() });
-const stateFileSchema = z.object({
-  version: z.literal(STATE_VERSION),
-  world: z.object({ seed: num, bigTaskRows: num, extraTasks: num, extraTasksOneMethod: z.boolean(), extraTasksOnly: z.boolean() }),
-  bornAt: num,
-  runtimes: z.record(z.string(), runtimeSchema),
-  loops: z.record(z.string(), z.array(actionSchema)),
-  copies: z.array(copySchema),
-  copyCount: num,
-  /** Per account, per group: the task ids in order (after copies and moves). */
-  groups: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
-  deprecated: z.array(z.string()),
-  tokens: z.object({
-    access: z.array(z.tuple([z.string(), z.object({ username: z.string(), expiresAt: num })])),
-    refresh: z.array(z.tuple([z.string(), z.object({ username: z.string(), used: z.boolean(), at: num })])),
-  }),
-});
-export type StateFile = z.infer<typeof stateFileSchema>;
 
 /** The state as written: only what differs from the seed matters, but all of it is small. */
 export function snapshot(state: SandboxState, world: WorldKey): StateFile {
@@ -108,17 +62,48 @@ export function snapshot(state: SandboxState, world: WorldKey): StateFile {
 
 export type LoadResult = { kind: 'none' } | { kind: 'loaded'; file: StateFile } | { kind: 'set-aside'; reason: string; movedTo: string };
 
-/** Reads FILE; one that cannot be used is moved aside (never overwritten), and the reason said. */
-export function loadState(path: string, world: WorldKey): LoadResult {
-  if (!existsSync(path)) return { kind: 'none' };
+/** FILE's text, read without following a link, at most STATE_MAX_BYTES. */
+function readOwnFile(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error('it is a symbolic link');
+    throw e;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error('it is not a regular file');
+    if (stat.size > STATE_MAX_BYTES) throw new Error(`it is larger (${stat.size} bytes) than any state the sandbox writes`);
+    const buffer = Buffer.alloc(stat.size);
+    let at = 0;
+    while (at < buffer.length) {
+      const n = readSync(fd, buffer, at, buffer.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return buffer.subarray(0, at).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads FILE; one that cannot be used is moved aside (never overwritten), and the reason said.
+ * `check` says why a parsed file could not have been written by this sandbox (`vouch`).
+ */
+export function loadState(path: string, world: WorldKey, check: (file: StateFile) => string | undefined = () => undefined): LoadResult {
+  if (!existsSync(path) && !isLink(path)) return { kind: 'none' };
   let reason: string;
   try {
-    if (lstatSync(path).isSymbolicLink()) throw new Error('it is a symbolic link');
-    const parsed = stateFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')) as unknown);
+    if (isLink(path)) throw new Error('it is a symbolic link');
+    const parsed = stateFileSchema.safeParse(JSON.parse(readOwnFile(path)) as unknown);
     if (!parsed.success) throw new Error(`it does not parse (${parsed.error.issues[0]?.path.join('.') ?? 'body'}: ${parsed.error.issues[0]?.message ?? '?'})`);
     const mismatch = (Object.keys(world) as (keyof WorldKey)[]).find((k) => parsed.data.world[k] !== world[k]);
-    if (mismatch === undefined) return { kind: 'loaded', file: parsed.data };
-    reason = `it was made with another ${mismatch} (${String(parsed.data.world[mismatch])}, now ${String(world[mismatch])})`;
+    if (mismatch !== undefined) throw new Error(`it was made with another ${mismatch} (${String(parsed.data.world[mismatch])}, now ${String(world[mismatch])})`);
+    const foreign = check(parsed.data);
+    if (foreign !== undefined) throw new Error(`it holds what this sandbox did not write: ${foreign}`);
+    return { kind: 'loaded', file: parsed.data };
   } catch (e) {
     reason = errorMessage(e);
   }
@@ -148,15 +133,20 @@ export function restore(state: SandboxState, file: StateFile): void {
   state.tokens.restore(file.tokens as TokenSnapshot);
 }
 
+function isLink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+}
+
 /**
  * Writes the state: a temporary file beside FILE, flushed, then renamed onto it (a reader, or a
  * restart after a kill, sees the old file or the new one, never half of one). Owner-only: it
- * holds the sandbox's tokens.
+ * holds the sandbox's tokens. The temporary file has a random name and is created exclusively
+ * without following a link: whatever was planted beside FILE (a link, a file) is never opened.
  */
 export function writeState(path: string, file: StateFile): void {
-  if (existsSync(path) && lstatSync(path).isSymbolicLink()) throw new Error(`${path} is a symbolic link: not written through`);
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+  if (isLink(path)) throw new Error(`${path} is a symbolic link: not written through`);
+  const temp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, JSON.stringify(file));
     fsyncSync(fd);
@@ -181,9 +171,9 @@ export interface StateNote {
  * Reads the state file into a freshly seeded sandbox and returns how to keep it: `save()` after
  * each change (a failure is logged, never thrown: the request was answered). No path: nothing kept.
  */
-export function keepState(state: SandboxState, path: string | undefined, world: WorldKey, log: ((line: string) => void) | undefined): { note: StateNote | undefined; save: () => void } {
+export function keepState(state: SandboxState, path: string | undefined, world: WorldKey, log: ((line: string) => void) | undefined, tokenTtlMs: number): { note: StateNote | undefined; save: () => void } {
   if (path === undefined) return { note: undefined, save: () => undefined };
-  const loaded = loadState(path, world);
+  const loaded = loadState(path, world, (file) => vouch(file, state.world, state.now(), tokenTtlMs));
   if (loaded.kind === 'loaded') restore(state, loaded.file);
   const note: StateNote = loaded.kind === 'set-aside' ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } } : { loaded: loaded.kind === 'loaded' };
   const save = (): void => {

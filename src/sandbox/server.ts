@@ -137,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   // A saved state, read before the first request (a file of another world is set aside, not used).
-  const kept = keepState(state, options.statePath, { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true }, log);
+  const kept = keepState(state, options.statePath, { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true }, log, (options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds) * 1000);
 
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {

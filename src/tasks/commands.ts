@@ -8,6 +8,7 @@ import type { Ui } from '../platform/ui';
 import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
 import type { TasksTreeProvider } from './tasksProvider';
 import type { TaskRef } from '../api/taskRef';
+import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -45,7 +46,7 @@ export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | '
       const task = taskArgSchema.safeParse(arg);
       if (!task.success) return;
       await vscode.env.clipboard.writeText(task.data.taskId);
-      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', task.data.taskName)}`, 3000);
+      vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', plainText(task.data.taskName))}`, 3000);
     },
 
     tasksDuplicate: async (arg) => {

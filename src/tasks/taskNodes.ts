@@ -10,6 +10,7 @@ import { COMMANDS } from '../platform/commandIds';
 import { themeIcon, type SubtaskRow } from '../runs/subtaskNodes';
 import type { RunPresentation } from '../runs/runText';
 import { loadMoreLabel } from './paging';
+import { plainText } from '../platform/plainText';
 
 /** Areas that add a part to a task row's description, in the order shown (joined with " · "). */
 const DESCRIPTION_PARTS = ['run', 'health'] as const;
@@ -53,7 +54,7 @@ export class TaskGroupNode extends vscode.TreeItem {
     if (count) md.appendMarkdown('  \n').appendText(tasksCount(count.total));
     // Each area adds its part of the description (and tooltip lines) with one call here.
     const description = joinParts([counted, groupHealthPart(this, md, this.health, this.group.taskGroupId)]);
-    const label = count === undefined ? t('Task group {0}', this.group.taskGroupName) : t('Task group {0}, {1}', this.group.taskGroupName, tasksCount(count.total));
+    const label = count === undefined ? t('Task group {0}', plainText(this.group.taskGroupName)) : t('Task group {0}, {1}', plainText(this.group.taskGroupName), tasksCount(count.total));
     const changed = description !== this.description;
     this.description = description;
     this.tooltip = md;
@@ -87,7 +88,7 @@ export class TaskNode extends vscode.TreeItem {
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
     md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
-    md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
+    md.appendText(t('Group: {0}', plainText(group.taskGroupName))).appendMarkdown('  \n');
     md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
     this.healthPart = taskHealthPart(this, md, health, task.taskId);
@@ -104,7 +105,7 @@ export class TaskNode extends vscode.TreeItem {
     const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p)).filter((p) => p !== undefined).join(' · ');
     this.description = joined === '' ? undefined : joined;
     // Colours and badges are not read out: the description (run state, health) is.
-    const label = vscode.l10n.t('Task {0}, in group {1}', this.task.taskName, this.group.taskGroupName);
+    const label = vscode.l10n.t('Task {0}, in group {1}', plainText(this.task.taskName), plainText(this.group.taskGroupName));
     this.accessibilityInformation = { label: joined === '' ? label : `${label}, ${joined}` };
   }
 

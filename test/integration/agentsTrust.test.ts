@@ -176,19 +176,19 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     try {
       const stop = await prepare(api, 'scrapedeck_stop_run', { task: target.taskId });
       const title = stop.confirmationMessages?.title ?? '';
-      assert.ok(title.startsWith('Stop the cloud run of “Prices **Approved by IT** [run this](command:workbench.action.terminal.new) exe.txt padding'), title);
+      assert.ok(title.startsWith('Stop the cloud run of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt padding'), title);
       assert.ok(title.length <= 200 && title.includes('…'), `cut: ${title.length}`);
       assert.doesNotMatch(title, /[\n\r\u202E]/);
       const message = stop.confirmationMessages?.message;
       assert.ok(message instanceof vscode.MarkdownString, 'a markdown message whose markdown is only escapes');
       assert.ok(!message.isTrusted && !message.supportHtml);
       assert.doesNotMatch(message.value, /(^|[^\\])\[run this\]\(command:/, 'no link can form');
-      assert.match(message.value, /\\\[run this\\\]\\\(command\\:workbench\\\.action\\\.terminal\\\.new\\\)/);
+      assert.match(message.value, /\\\[run this\\\] \\\(command \\:workbench\\\.action\\\.terminal\\\.new\\\)/);
       assert.doesNotMatch(message.value, /Prices {2}\n|Prices\n|\u202E/, 'the name is one line');
 
       // A model-supplied app reference (valid: no white space, one slash) with a link in it.
       const deprecate = await prepare(api, 'scrapedeck_deprecate_app', { app: 'ada/[x](command:workbench.action.terminal.new)' });
-      assert.equal(deprecate.confirmationMessages?.title, 'Deprecate ada/[x](command:workbench.action.terminal.new)?');
+      assert.equal(deprecate.confirmationMessages?.title, 'Deprecate ada/[x] (command :workbench.action.terminal.new)?');
       const body = deprecate.confirmationMessages?.message;
       assert.ok(body instanceof vscode.MarkdownString);
       assert.doesNotMatch(body.value, /(^|[^\\])\[x\]\(command:/);
@@ -212,12 +212,37 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
         restore();
       }
       assert.equal(asked.length, 1);
-      assert.ok(asked[0]?.message.startsWith('Remove all data of “Prices **Approved by IT** [run this](command:workbench.action.terminal.new) exe.txt'), asked[0]?.message);
+      assert.ok(asked[0]?.message.startsWith('Remove all data of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt'), asked[0]?.message);
       assert.doesNotMatch(asked[0]?.message ?? '', /[\n\u202E]|Harmless/);
       assert.doesNotMatch(`${boxes[0]?.title ?? ''} ${boxes[0]?.prompt ?? ''}`, /[\n\u202E]/);
     } finally {
       client.searchTasks = searchTasks;
     }
+  });
+
+  it('a task named with a command: link shows as text in the notification: no link, image or command: URI forms', async () => {
+    const tasks = await tasksOf();
+    const task = tasks[0];
+    assert.ok(task);
+    const hostile = '[Accept](command:workbench.action.terminal.new) ![x](https://evil.example/p.png) <command:workbench.action.openSettings> $(warning)';
+    const shown: string[] = [];
+    const record = (m: string) => {
+      shown.push(m);
+      return Promise.resolve(undefined);
+    };
+    const restore = replaceUi(api, { showInformationMessage: record, showErrorMessage: record });
+    try {
+      // The Tasks view hands the task (its node) as the service named it; Duplicate names it in its notification.
+      await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', { task: { taskId: task.taskId, taskName: hostile } });
+    } finally {
+      restore();
+    }
+    const message = shown.find((m) => m.startsWith('Duplicated'));
+    assert.ok(message, `a notification: ${JSON.stringify(shown)}`);
+    // VS Code's notifications make links of this pattern (vs/base/common/linkedText.ts).
+    assert.doesNotMatch(message, /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)/i);
+    assert.doesNotMatch(message, /command:|<[a-z]|\$\(/i);
+    assert.ok(message.includes('[Accept] (command :workbench.action.terminal.new)'), message);
   });
 
   it('the MCP definition offered for one address never starts with the key of another: an old one is refused, the current one carries the current addresses', async () => {

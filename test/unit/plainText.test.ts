@@ -11,6 +11,39 @@ describe('plain text for confirmations', () => {
     assert.equal(plainText('  trimmed \t '), 'trimmed');
   });
 
+  // VS Code's notifications, quick input messages and dialogs find links with this pattern
+  // (vs/base/common/linkedText.ts); markdown's inline links and images need the same `](`.
+  const LINKED_TEXT = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+  const ATTACKS = [
+    '[Accept](command:workbench.action.terminal.new)',
+    'Prices ![x](https://evil.example/p.png) [Open](file:///etc/passwd "t")',
+    'a [b]\n(command:x) c',
+    '<command:workbench.action.openSettings> <https://evil.example> <img src=x onerror=alert(1)> </b> <!-- c -->',
+    'run command:workbench.action.terminal.new now $(warning) $(sync~spin)',
+    'name` [x](command:y) `',
+  ];
+
+  it('leaves no link, image, autolink, HTML tag, command: URI, codicon or backtick: every attack reads as text', () => {
+    for (const attack of ATTACKS) {
+      const text = plainText(attack, 1000);
+      assert.doesNotMatch(text, LINKED_TEXT, attack);
+      assert.doesNotMatch(text, /\]\(/, attack);
+      assert.doesNotMatch(text, /<[a-z/!?]/i, attack);
+      assert.doesNotMatch(text, /command:/i, attack);
+      assert.doesNotMatch(text, /\$\(/, attack);
+      assert.doesNotMatch(text, /`/, attack);
+      assert.equal(plainText(text, 1000), text, `idempotent: ${attack}`);
+    }
+    assert.equal(plainText('[Accept](command:workbench.action.terminal.new)'), '[Accept] (command :workbench.action.terminal.new)');
+    assert.equal(plainText('<command:x> $(zap)'), '< command :x> $ (zap)');
+  });
+
+  it('ordinary names are unchanged', () => {
+    for (const name of ['Shop [EU] (daily)', 'Prices: 2 < 3 > 1', 'Cost $ (net)', 'https://example.com/list', 'A & B']) {
+      assert.equal(plainText(name), name);
+    }
+  });
+
   it('capped on a code point, ending with an ellipsis', () => {
     const long = 'x'.repeat(1_000_000);
     assert.equal(plainText(long).length, PLAIN_TEXT_MAX);

@@ -50,7 +50,7 @@ async function deprecate(app: string, ctx: ToolContext): Promise<ToolReply> {
     await tell(ctx, app, { kind: 'deprecated', result: result.data });
     const record = recordFromResult(result.data, ctx.now());
     const warning = missingSecretsWarning(app, record, t);
-    const summary = `${t('{0} is deprecated ({1}).', app, deprecationDescription(record, t))}${warning === undefined ? '' : ` ${warning}.`}`;
+    const summary = `${t('{0} is deprecated ({1}).', plainText(app), deprecationDescription(record, t))}${warning === undefined ? '' : ` ${warning}.`}`;
     return reply(summary, {
       app,
       status: result.data.status,
@@ -60,7 +60,7 @@ async function deprecate(app: string, ctx: ToolContext): Promise<ToolReply> {
   } catch (e) {
     if (isApiError(e) && (e.kind === 'not-found' || e.status === 404)) await tell(ctx, app, { kind: 'not-found', requestId: e.requestId });
     const auth = isApiError(e) && e.kind === 'auth';
-    return failure(e, { failed: auth ? t('The data-app hub refused the API key for {0}', app) : t('Could not deprecate {0}', app) }, ctx);
+    return failure(e, { failed: auth ? t('The data-app hub refused the API key for {0}', plainText(app)) : t('Could not deprecate {0}', plainText(app)) }, ctx);
   }
 }
 

@@ -115,13 +115,13 @@ async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<Too
     if (verb === 'start') lotNo = (await ctx.client.startTask(task.taskId, { signal: ctx.signal })).data?.lotNo ?? null;
     else await ctx.client.stopTask(task.taskId, { signal: ctx.signal });
   } catch (e) {
-    const failed = verb === 'start' ? t('Could not start a run of “{0}” ({1})', task.taskName, task.taskId) : t('Could not stop the run of “{0}” ({1})', task.taskName, task.taskId);
+    const failed = verb === 'start' ? t('Could not start a run of “{0}” ({1})', plainText(task.taskName), task.taskId) : t('Could not stop the run of “{0}” ({1})', plainText(task.taskName), task.taskId);
     return failure(e, { failed, plans: RUN_PLANS }, ctx);
   }
   const summary =
     verb === 'start'
-      ? t('Started a cloud run of “{0}” ({1}). It may wait a moment (Waiting), then shows Extracting while it runs: check it with scrapedeck_run_status.', task.taskName, task.taskId)
-      : t('Stopped the cloud run of “{0}” ({1}). Rows collected so far are kept.', task.taskName, task.taskId);
+      ? t('Started a cloud run of “{0}” ({1}). It may wait a moment (Waiting), then shows Extracting while it runs: check it with scrapedeck_run_status.', plainText(task.taskName), task.taskId)
+      : t('Stopped the cloud run of “{0}” ({1}). Rows collected so far are kept.', plainText(task.taskName), task.taskId);
   // The run's lot, when the service gives it: scrapedeck_sample_rows reads this run's rows with it.
   const lot = lotNo === null ? {} : { lotNo };
   return reply(summary, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, [verb === 'start' ? 'started' : 'stopped']: true, ...lot });

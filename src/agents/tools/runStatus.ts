@@ -7,6 +7,7 @@ import { failure, RUN_PLANS } from '../failure';
 import { tasksCount } from '../counts';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
+import { plainText } from '../../platform/plainText';
 
 const input = z
   .object({
@@ -52,7 +53,7 @@ async function runStatus(i: Input, ctx: ToolContext) {
     // v2 leaves out tasks that never ran in the cloud; what v1 leaves out is not known.
     leftOutNeverRan = answer.source === 'v2';
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : tasksCount(t, selected.length);
+    const what = selected.length === 1 && selected[0] ? t('“{0}”', plainText(selected[0].taskName)) : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the run status of {0}', what), plans: RUN_PLANS }, ctx);
   }
   const byId = new Map(statuses.map((s) => [s.taskId, s]));

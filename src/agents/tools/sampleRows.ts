@@ -9,6 +9,7 @@ import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../cata
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, offsetSchema, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
+import { plainText } from '../../platform/plainText';
 
 export const MAX_SAMPLE_ROWS = 20;
 /** A longer value is cut: a page of scraped text would crowd out everything else. */
@@ -60,7 +61,7 @@ async function sample(i: Input, ctx: ToolContext) {
     const at = { offset: i.offset, size: i.rows };
     page = (i.lotNo === undefined ? await ctx.client.getData(task.taskId, at, { signal: ctx.signal }) : await ctx.client.getLotData(task.taskId, i.lotNo, at, { signal: ctx.signal })).data;
   } catch (e) {
-    const failed = i.lotNo === undefined ? t('Could not read rows of “{0}” ({1})', task.taskName, task.taskId) : t('Could not read rows of run {0} of “{1}” ({2})', i.lotNo, task.taskName, task.taskId);
+    const failed = i.lotNo === undefined ? t('Could not read rows of “{0}” ({1})', plainText(task.taskName), task.taskId) : t('Could not read rows of run {0} of “{1}” ({2})', i.lotNo, plainText(task.taskName), task.taskId);
     return failure(e, { failed, plans: DATA_PLANS }, ctx);
   }
   const rows = page.data.slice(0, i.rows);
@@ -77,11 +78,11 @@ async function sample(i: Input, ctx: ToolContext) {
   const summary =
     i.lotNo !== undefined
       ? rows.length === 0
-        ? t('Run {0} of “{1}” has no rows from offset {2} (it has {3} in all).', i.lotNo, task.taskName, i.offset, rowsCount(t, page.total))
-        : t('{0} of run {1} of “{2}” from offset {3}; the run has {4} in all, {5} after these.', rowsCount(t, rows.length), i.lotNo, task.taskName, i.offset, rowsCount(t, page.total), page.restTotal)
+        ? t('Run {0} of “{1}” has no rows from offset {2} (it has {3} in all).', i.lotNo, plainText(task.taskName), i.offset, rowsCount(t, page.total))
+        : t('{0} of run {1} of “{2}” from offset {3}; the run has {4} in all, {5} after these.', rowsCount(t, rows.length), i.lotNo, plainText(task.taskName), i.offset, rowsCount(t, page.total), page.restTotal)
       : rows.length === 0
-        ? t('“{0}” has no rows from offset {1} (it has {2} in all).', task.taskName, i.offset, rowsCount(t, page.total))
-        : t('{0} of “{1}” from offset {2}; it has {3} in all, {4} after these.', rowsCount(t, rows.length), task.taskName, i.offset, rowsCount(t, page.total), page.restTotal);
+        ? t('“{0}” has no rows from offset {1} (it has {2} in all).', plainText(task.taskName), i.offset, rowsCount(t, page.total))
+        : t('{0} of “{1}” from offset {2}; it has {3} in all, {4} after these.', rowsCount(t, rows.length), plainText(task.taskName), i.offset, rowsCount(t, page.total), page.restTotal);
   return reply(summary, {
     taskId: task.taskId,
     taskName: task.taskName,

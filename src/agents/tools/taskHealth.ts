@@ -16,6 +16,7 @@ import { daysCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
+import { plainText } from '../../platform/plainText';
 
 /** The setting `scrapedeck.health.windowDays` allows 1-46 (the previous window must lie within three months). */
 export const MAX_HEALTH_WINDOW_DAYS = 46;
@@ -91,7 +92,7 @@ async function runHealth(i: Input, ctx: ToolContext) {
     const options = { signal: ctx.signal, account: { records: undefined, idsAreAll: everyTask } };
     [current, previous] = await Promise.all([fetchWindowTotals(ctx.client, ids, windows.current, options), fetchWindowTotals(ctx.client, ids, windows.previous, options)]);
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', selected[0].taskName) : tasksCount(t, selected.length);
+    const what = selected.length === 1 && selected[0] ? t('“{0}”', plainText(selected[0].taskName)) : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the task health of {0}', what), plans: DATA_PLANS }, ctx);
   }
 

@@ -10,6 +10,7 @@ import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 import type { AnalyticsPanel } from './panel';
 import { groupArgSchema, taskArgSchema } from '../../platform/treeArgs';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -43,14 +44,14 @@ export function analyticsCommands(deps: AnalyticsCommandDeps): Handlers<'analyti
       }
       const ids = loaded.value.map((task) => task.taskId);
       if (ids.length === 0) {
-        await deps.ui.showInformationMessage(t('“{0}” has no tasks to chart.', group.taskGroupName));
+        await deps.ui.showInformationMessage(t('“{0}” has no tasks to chart.', plainText(group.taskGroupName)));
         return;
       }
       const max = ANALYTICS_LIMITS.maxTaskIds;
       if (ids.length > max) {
         // The analytics query accepts at most 100 task ids; say so rather than drop tasks silently.
         void deps.ui.showInformationMessage(
-          t('“{0}” has {1} tasks; analytics can chart at most {2} at once, so it shows the first {2}.', group.taskGroupName, ids.length, max),
+          t('“{0}” has {1} tasks; analytics can chart at most {2} at once, so it shows the first {2}.', plainText(group.taskGroupName), ids.length, max),
         );
       }
       await openAnalytics(deps, ids.slice(0, max), group.taskGroupName);

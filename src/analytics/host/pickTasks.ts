@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors';
 import { ANALYTICS_LIMITS } from '../../api/schemas';
 import { english, type Translate } from '../../platform/errorText';
 import type { Ui } from '../../platform/ui';
+import { plainText } from '../../platform/plainText';
 
 export interface TaskListing {
   taskId: string;
@@ -62,8 +63,8 @@ export function buildItems(tasks: readonly TaskListing[], selected: readonly str
     if (seen.has(task.taskId)) continue;
     seen.add(task.taskId);
     items.push({
-      label: task.taskName || task.taskId,
-      description: task.taskGroupName,
+      label: plainText(task.taskName || task.taskId),
+      description: plainText(task.taskGroupName),
       picked: chosen.has(task.taskId),
       taskId: task.taskId,
       taskName: task.taskName || task.taskId,

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import { adviseFailure } from './failureText';
 import type { Event } from '../../platform/emitter';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -18,9 +19,9 @@ export function count(n: number): string {
   }
 }
 
-/** The file's name for messages (the full path is in the log). */
+/** The file's name for messages (the full path is in the log): a workspace's file names are outside text. */
 export function fileLabel(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, false);
+  return plainText(vscode.workspace.asRelativePath(uri, false), 200);
 }
 
 /**

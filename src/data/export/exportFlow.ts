@@ -20,6 +20,7 @@ import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction
 import { exportRefusalText } from '../pull/refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -49,7 +50,7 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
     { label: 'Excel (.xlsx)', description: t('a workbook; more than 1,048,575 rows continue on the next sheet'), format: 'xlsx' }, // l10n-exempt: a format's name
     { label: 'SQLite', description: t('a database with one table of the rows'), format: 'sqlite' }, // l10n-exempt: a format's name
   ];
-  const picked = await deps.ui.showQuickPick(items, { title: t('Which format for {0}?', file), placeHolder: t('The file name does not say (.csv, .jsonl, .json, .xlsx or .sqlite)') });
+  const picked = await deps.ui.showQuickPick(items, { title: t('Which format for {0}?', plainText(file)), placeHolder: t('The file name does not say (.csv, .jsonl, .json, .xlsx or .sqlite)') });
   return picked?.format;
 }
 
@@ -57,7 +58,7 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
 export async function exportData(task: TaskRef, deps: DataDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
-    void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', task.taskName));
+    void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', plainText(task.taskName)));
     return { outcome: 'signed-out' };
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
@@ -66,11 +67,11 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
     defaultUri: vscode.Uri.joinPath(folder, `${suggestedFileName(task, deps.namesakes?.(task) ?? false, lot === undefined ? '' : ` run ${lot}`)}.csv`),
     filters: filters(),
     saveLabel: t('Export'),
-    title: lot === undefined ? t('Export the Data of “{0}”', task.taskName) : t('Export the Data of Run {0} of “{1}”', lot, task.taskName),
+    title: lot === undefined ? t('Export the Data of “{0}”', plainText(task.taskName)) : t('Export the Data of Run {0} of “{1}”', lot, plainText(task.taskName)),
   });
   if (target === undefined) return { outcome: 'declined' };
   if (target.scheme !== 'file') {
-    void ui.showErrorMessage(t('Scrapedeck can export the data of “{0}” only to a file on this machine, not to {1}.', task.taskName, target.toString(true)));
+    void ui.showErrorMessage(t('Scrapedeck can export the data of “{0}” only to a file on this machine, not to {1}.', plainText(task.taskName), target.toString(true)));
     return { outcome: 'unsupported' };
   }
   // Restricted Mode: an export makes a new file; it never replaces one the folder came with.
@@ -99,7 +100,7 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
 
 /** One run of the job under a progress notification; again after Resume. */
 async function runExport(job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): Promise<ExportReply> {
-  const title = t('Exporting the data of “{0}”', task.taskName);
+  const title = t('Exporting the data of “{0}”', plainText(task.taskName));
   try {
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const scope = jobSignal(token, deps.account.onDidChange);
@@ -126,7 +127,7 @@ async function runExport(job: TaskExport, task: TaskRef, target: vscode.Uri, dep
 
 function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: DataDeps): ExportReply {
   if (result.rows === 0) {
-    void deps.ui.showInformationMessage(t('“{0}” has no rows to export; no file was written.', task.taskName));
+    void deps.ui.showInformationMessage(t('“{0}” has no rows to export; no file was written.', plainText(task.taskName)));
     return { outcome: 'empty', rows: 0 };
   }
   deps.log.info(`Exported ${result.rows} rows of task ${task.taskId} to ${target.fsPath}${result.widened ? ' (columns found late: earlier rows padded)' : ''}${result.table ? ` (table "${result.table}")` : ''}${result.cutCells ? ` (${result.cutCells} cells cut at 32,767 characters)` : ''}`);
@@ -136,7 +137,7 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
   ].join('');
   // An SQLite file is opened by other programs (VS Code shows it as binary): Reveal, not Open.
   const actions = result.table === undefined ? [openAction(target), revealAction(target)] : [revealAction(target)];
-  const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', task.taskName, fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), task.taskName, fileLabel(target));
+  const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', plainText(task.taskName), fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), fileLabel(target));
   inform(done + notes, actions, deps.ui.showInformationMessage);
   return { outcome: 'exported', file: target, rows: result.rows };
 }
@@ -144,7 +145,7 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
 function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): ExportReply {
   if (isCancel(error)) {
     // Cancelled (or the account changed): the temporary file is gone and the chosen name untouched.
-    vscode.window.setStatusBarMessage(t('Export of “{0}” cancelled; nothing was written.', task.taskName), 5000);
+    vscode.window.setStatusBarMessage(t('Export of “{0}” cancelled; nothing was written.', plainText(task.taskName)), 5000);
     return { outcome: 'cancelled', rows: job.rowsWritten };
   }
   if (job.resumable) {
@@ -153,7 +154,7 @@ function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.U
   }
   if (error instanceof UnsafeFileError) {
     deps.log.warn(`Refused to export task ${task.taskId} to ${target.fsPath}: ${error.message}`);
-    void deps.ui.showErrorMessage(exportRefusalText(error, task.taskName, fileLabel(target)));
+    void deps.ui.showErrorMessage(plainText(exportRefusalText(error, task.taskName, fileLabel(target))));
     return { outcome: 'failed', rows: 0 };
   }
   void deps.reporter.report(withAdvice(error, t('Nothing was written to {0}.', fileLabel(target))), 'exportData', task.taskName);

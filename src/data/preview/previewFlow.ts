@@ -13,6 +13,7 @@ import { count, isCancel, jobSignal } from '../common/feedback';
 import type { PreviewDocs } from './previewDocs';
 import { PREVIEW_ROWS, columnsOf, previewMarkdown } from './previewTable';
 import { accountKey } from '../pull/rememberedTargets';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -47,12 +48,12 @@ export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDo
   const account = deps.account.account;
   const client = deps.account.getClient();
   if (account === undefined || client === undefined) {
-    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to preview the data of “{0}”.', task.taskName));
+    void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to preview the data of “{0}”.', plainText(task.taskName)));
     return { outcome: 'signed-out' };
   }
   try {
     const { rows, total } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: t('Loading a preview of “{0}”…', task.taskName), cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: t('Loading a preview of “{0}”…', plainText(task.taskName)), cancellable: true },
       async (_progress, token) => {
         const scope = jobSignal(token, deps.account.onDidChange);
         try {
@@ -71,7 +72,7 @@ export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDo
         : rows.length === 1
           ? t('1 row · {0} · loaded {1}', columnsText, loaded)
           : t('All {0} rows · {1} · loaded {2}', count(rows.length), columnsText, loaded);
-    const markdown = previewMarkdown(rows, { title: t('Data of “{0}”', task.taskName), summary, empty: t('“{0}” has no rows yet.', task.taskName) });
+    const markdown = previewMarkdown(rows, { title: t('Data of “{0}”', plainText(task.taskName)), summary, empty: t('“{0}” has no rows yet.', plainText(task.taskName)) });
     const uri = docs.uriFor(accountKey(account), task);
     docs.set(uri, markdown);
     await show(uri);

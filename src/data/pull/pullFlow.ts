@@ -21,6 +21,7 @@ import { refusalText } from './refusals';
 import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { errorMessage } from '../../api/errors';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -47,18 +48,18 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   const account = deps.account.account;
   const client = deps.account.getClient();
   if (account === undefined || client === undefined) {
-    void ui.showInformationMessage(t('Sign in to Scrapedeck to pull the new rows of “{0}”.', task.taskName));
+    void ui.showInformationMessage(t('Sign in to Scrapedeck to pull the new rows of “{0}”.', plainText(task.taskName)));
     return { outcome: 'signed-out' };
   }
   if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
     const open = t('Open Folder…');
-    void ui.showInformationMessage(t('Open a folder first: Pull New Rows writes the new rows of “{0}” to a file in your workspace.', task.taskName), open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+    void ui.showInformationMessage(t('Open a folder first: Pull New Rows writes the new rows of “{0}” to a file in your workspace.', plainText(task.taskName)), open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
     return { outcome: 'no-folder' };
   }
   const key = accountKey(account);
   const busyKey = `${key}\n${task.taskId}`;
   if (deps.busy.has(busyKey)) {
-    void ui.showInformationMessage(t('The new rows of “{0}” are being pulled already.', task.taskName));
+    void ui.showInformationMessage(t('The new rows of “{0}” are being pulled already.', plainText(task.taskName)));
     return { outcome: 'busy' };
   }
 
@@ -72,7 +73,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     const fields = await taskFields(task, deps);
     // No rows at all: no file to ask for (none could be said to fit), and nothing to pull.
     if (fields === 'no-rows') {
-      void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
+      void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', plainText(task.taskName)));
       return { outcome: 'nothing-new', rows: 0 };
     }
     target = await chooseAppendTarget(task, deps.ui, fields, { trusted, records, namesakes: deps.namesakes?.(task) ?? false });
@@ -84,7 +85,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   // One pull per file too: two tasks' batches must not interleave in one file or database.
   const fileKey = `file\n${target.uri.fsPath}`;
   if (deps.busy.has(fileKey)) {
-    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', fileLabel(target.uri), task.taskName));
+    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', fileLabel(target.uri), plainText(task.taskName)));
     return { outcome: 'busy', file: target.uri };
   }
   if (!trusted && !(await mayWriteUntrusted(records, target.uri.fsPath))) {
@@ -121,7 +122,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     try {
       await deps.targets.set(key, task.taskId, target.uri.toString());
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', task.taskName, fileLabel(target.uri)), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', plainText(task.taskName), fileLabel(target.uri)), cancellable: true },
         async (progress, token) => {
           const scope = jobSignal(token, deps.account.onDidChange);
           try {
@@ -198,12 +199,12 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
   if (result.more) notes.push(t('More rows arrived meanwhile: pull again for them.'));
   const extra = notes.length > 0 ? ` ${notes.join(' ')}` : '';
   if (result.rows === 0) {
-    const base = result.completed ? t('No new rows for “{0}”.', task.taskName) : t('No new rows for “{0}”; {1} is unchanged.', task.taskName, file);
+    const base = result.completed ? t('No new rows for “{0}”.', plainText(task.taskName)) : t('No new rows for “{0}”; {1} is unchanged.', plainText(task.taskName), file);
     inform(base + extra, [show, change], deps.ui.showInformationMessage);
     return { outcome: 'nothing-new', file: uri, rows: 0, recovered: result.recovered };
   }
   deps.log.info(`Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
-  const done = database ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), task.taskName, file);
+  const done = database ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file);
   inform(done + extra, [show, change], deps.ui.showInformationMessage);
   return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }
@@ -229,7 +230,7 @@ function failed(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps):
   const file = fileLabel(uri);
   if (isCancel(cause)) {
     const before = failure.rowsDone > 0 ? ` ${t('{0} rows were written and marked exported before this.', count(failure.rowsDone))}` : '';
-    vscode.window.setStatusBarMessage(t('Pulling the new rows of “{0}” stopped.', task.taskName) + before, 5000);
+    vscode.window.setStatusBarMessage(t('Pulling the new rows of “{0}” stopped.', plainText(task.taskName)) + before, 5000);
     return { outcome: 'cancelled', file: uri, rows: failure.rowsDone };
   }
   if (cause instanceof UnusableFileError || cause instanceof UnsafeFileError) return unusable(cause, task, uri, deps);

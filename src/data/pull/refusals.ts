@@ -10,15 +10,19 @@ import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { SQLITE_TIME_LIMIT_MS } from '../sqlite/sqliteThread';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
 export type Refusal = UnusableFileError | UnsafeFileError | DamagedJournalError | OtherTaskPendingError;
 
 /** For Pull New Rows: the file cannot take the task's new rows, and nothing was pulled or changed. */
-export function refusalText(error: Refusal, task: string, file: string): string {
+export function refusalText(error: Refusal, taskName: string, fileName: string): string {
+  // The task's name comes from the service or a pull record, the file's from the workspace.
+  const task = plainText(taskName);
+  const file = plainText(fileName);
   if (error instanceof UnsafeFileError) {
-    const at = path.basename(error.at);
+    const at = plainText(path.basename(error.at));
     switch (error.reason) {
       case 'link':
         return t('Scrapedeck cannot write the new rows of “{0}” to {1}: {2} is a symbolic link, and Scrapedeck never writes through a link. Nothing was pulled or changed.', task, file, at);
@@ -31,10 +35,10 @@ export function refusalText(error: Refusal, task: string, file: string): string 
     }
   }
   if (error instanceof DamagedJournalError) {
-    return t('Scrapedeck cannot write the new rows of “{0}” to {1}: the record of an interrupted pull beside it ({2}) cannot be read. Nothing was pulled or changed.', task, file, path.basename(error.journal));
+    return t('Scrapedeck cannot write the new rows of “{0}” to {1}: the record of an interrupted pull beside it ({2}) cannot be read. Nothing was pulled or changed.', task, file, plainText(path.basename(error.journal)));
   }
   if (error instanceof OtherTaskPendingError) {
-    return t('Scrapedeck cannot write the new rows of “{0}” to {1} yet: an interrupted pull of “{2}” into it must be completed first (pull the new rows of “{2}” again). Nothing was pulled or changed.', task, file, error.taskName);
+    return t('Scrapedeck cannot write the new rows of “{0}” to {1} yet: an interrupted pull of “{2}” into it must be completed first (pull the new rows of “{2}” again). Nothing was pulled or changed.', task, file, plainText(error.taskName));
   }
   switch (error.reason) {
     case 'folder':
@@ -63,8 +67,10 @@ export function refusalText(error: Refusal, task: string, file: string): string 
 }
 
 /** For an export: the chosen file may not be written, and nothing was. */
-export function exportRefusalText(error: UnsafeFileError, task: string, file: string): string {
-  const at = path.basename(error.at);
+export function exportRefusalText(error: UnsafeFileError, taskName: string, fileName: string): string {
+  const task = plainText(taskName);
+  const file = plainText(fileName);
+  const at = plainText(path.basename(error.at));
   switch (error.reason) {
     case 'link':
       return t('Scrapedeck cannot export the data of “{0}” to {1}: {2} is a symbolic link, and Scrapedeck never writes through a link. Nothing was written.', task, file, at);

@@ -15,6 +15,7 @@ import type { TaskRef } from '../../api/taskRef';
 import type { PullFormat } from './pullSinks';
 import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
 import { isMade } from './ownFiles';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -127,10 +128,10 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
   const items: Item[] = [
     { label: `$(new-file) ${t('New File…')}`, description: context.trusted ? t('in the workspace folder') : t('Restricted Mode: only a new file, never one this folder came with') },
     ...fits,
-    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', task.taskName), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
+    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', plainText(task.taskName)), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
   ];
   const picked = await ui.showQuickPick(items, {
-    title: t('Pull the New Rows of “{0}” into…', task.taskName),
+    title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
     placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
   });
   if (picked === undefined) return undefined;
@@ -146,7 +147,7 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
 async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
   const append = t('Append Anyway');
   const choice = await ui.showModalWarning(
-    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), task.taskName),
+    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), plainText(task.taskName)),
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
     t('Don’t Append'),
@@ -162,7 +163,7 @@ async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui, context: P
     return !context.trusted && lexists(r.uri.fsPath) ? t('This folder is in Restricted Mode: type the name of a new file.') : undefined;
   };
   const typed = await ui.showInputBox({
-    title: t('New File for the Rows of “{0}”', task.taskName),
+    title: t('New File for the Rows of “{0}”', plainText(task.taskName)),
     prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.'),
     value: `${suggestedFileName(task, context.namesakes)}.jsonl`,
     ignoreFocusOut: true,
@@ -172,7 +173,7 @@ async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui, context: P
   const resolved = resolveTypedPath(folder, typed);
   if ('problem' in resolved) {
     // The box validates as the user types, but a replaced Ui (tests, other callers) may not.
-    void ui.showWarningMessage(t('Nothing was pulled for “{0}”: {1}', task.taskName, resolved.problem));
+    void ui.showWarningMessage(t('Nothing was pulled for “{0}”: {1}', plainText(task.taskName), resolved.problem));
     return undefined;
   }
   const format = appendFormatOf(resolved.uri);
