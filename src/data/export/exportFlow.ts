@@ -76,7 +76,7 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
   }
   // Restricted Mode: an export makes a new file; it never replaces one the folder came with.
   if (!vscode.workspace.isTrusted && (await lstat(target.fsPath).then(() => true, () => false))) {
-    void ui.showErrorMessage(t('Scrapedeck cannot export the data of “{0}” to {1}: this folder is in Restricted Mode, where an export makes only a new file and never replaces one. Nothing was written.', task.taskName, fileLabel(target)));
+    void ui.showErrorMessage(t('Scrapedeck cannot export the data of “{0}” to {1}: this folder is in Restricted Mode, where an export makes only a new file and never replaces one. Nothing was written.', plainText(task.taskName), fileLabel(target)));
     return { outcome: 'declined' };
   }
   const format = formatOfPath(target.fsPath) ?? (await pickFormat(deps, fileLabel(target)));

@@ -92,7 +92,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     deps.log.warn(`Refused ${target.uri.fsPath} for the new rows of task ${task.taskId}: the workspace is in Restricted Mode and the file was not made by a pull`);
     const other = t('Choose Another File…');
     void deps.ui
-      .showErrorMessage(t('Scrapedeck cannot write the new rows of “{0}” to {1}: this folder is in Restricted Mode, where a pull writes only to a new file, never to one the folder came with. Nothing was pulled or changed.', task.taskName, fileLabel(target.uri)), other)
+      .showErrorMessage(t('Scrapedeck cannot write the new rows of “{0}” to {1}: this folder is in Restricted Mode, where a pull writes only to a new file, never to one the folder came with. Nothing was pulled or changed.', plainText(task.taskName), fileLabel(target.uri)), other)
       .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
     return { outcome: 'unusable', file: target.uri };
   }
