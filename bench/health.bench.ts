@@ -12,7 +12,6 @@
  *   `vscode` is a stand-in here (bench/fixtures/fake-vscode.cjs, as the activation section does).
  */
 import Module from 'node:module';
-import { loadavg } from 'node:os';
 import { MemoryCredentialsStore } from '../src/api/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { realTimers } from '../src/api/limiter';
@@ -22,15 +21,11 @@ import { HealthController, type HealthTaskRow } from '../src/health/healthContro
 import { DEFAULT_HEALTH_SETTINGS } from '../src/health/healthSettings';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
-import { missed } from './judge';
+import { decorateRow, RATE, refreshRows, TASKS } from './healthRows';
 import type { BenchRow, BenchSection } from './types';
 
 isSandboxChild();
 
-const RATE = 20;
-const TASKS = 1_000;
-const MAX_REQUESTS = 20;
-const DECORATE_MS = 50;
 const RUNS = 3;
 const DECORATE_RUNS = 15;
 const WARM_UP = 3;
@@ -49,7 +44,6 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 const spread = (xs: number[], format: (x: number) => string): string => `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const millis = (ms: number): string => `${ms.toFixed(1)} ms`;
 
 class Memento {
@@ -124,6 +118,7 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
     /** What went wrong besides the figures: a failed or partial refresh passes nothing. */
     const problems: string[] = [];
     let limited = 0;
+    let sent = 0;
     for (let i = 0; i < RUNS; i++) {
       board = new HealthBoard();
       const controller = new HealthController({
@@ -145,12 +140,14 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
       if (board.snapshot?.tasks.length !== tasks.length) problems.push(`first refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`);
       firstCounts.push((mid.byRoute[ROUTE] ?? 0) - (before.byRoute[ROUTE] ?? 0));
       limited += mid.status429 - before.status429;
+      sent += mid.requests - before.requests;
       walls.push(wall);
       await controller.refresh(); // the same day: the previous window is reused
       const after = await sandbox.stats();
       if (board.snapshot?.tasks.length !== tasks.length) problems.push(`later refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`);
       againCounts.push((after.byRoute[ROUTE] ?? 0) - (mid.byRoute[ROUTE] ?? 0));
       limited += after.status429 - mid.status429;
+      sent += after.requests - mid.requests;
       controller.dispose();
       await new Promise((r) => setTimeout(r, 1100));
     }
@@ -167,7 +164,7 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
     const currentRecords = snap ? await windowRecords(snap.current, tasks.map((t) => t.taskId)) : 0;
     const previousRecords = snap ? await windowRecords(snap.previous, timedIds) : 0;
     const floorFirst = Math.ceil(currentRecords / 100) + Math.ceil(previousRecords / 100);
-    rows.push(...refreshRows({ label: fixture.label, runs: RUNS, firstCounts, againCounts, walls, limited, currentRecords, previousRecords, problems }));
+    rows.push(...refreshRows({ label: fixture.label, runs: RUNS, firstCounts, againCounts, walls, limited, sent, currentRecords, previousRecords, problems }));
     notes.push(
       `${fixture.label[0]?.toUpperCase() ?? ''}${fixture.label.slice(1)}: ${currentRecords.toLocaleString('en')} records in the current window and ${previousRecords.toLocaleString('en')} in the previous one for the ${timedIds.length.toLocaleString('en')} tasks with timed runs now; the floor is ceil(${currentRecords}/100) + ceil(${previousRecords}/100) = ${floorFirst}.`,
     );
@@ -202,6 +199,7 @@ export default async function run(): Promise<BenchSection> {
   const plain: number[] = [];
   const decorate: number[] = [];
   let decorated = 0;
+  let withUri = 0;
   for (let i = 0; i < DECORATE_RUNS + WARM_UP; i++) {
     const t0 = performance.now();
     for (const task of snapshot.tasks) new TaskNode(task, group(task), board);
@@ -209,7 +207,12 @@ export default async function run(): Promise<BenchSection> {
     for (const task of snapshot.tasks) new TaskNode(task, group(task));
     const t2 = performance.now();
     decorated = 0;
-    for (const node of nodes) if (node.resourceUri && decorations.provideFileDecoration(node.resourceUri)) decorated++;
+    withUri = 0;
+    for (const node of nodes) {
+      if (!node.resourceUri) continue;
+      withUri++;
+      if (decorations.provideFileDecoration(node.resourceUri)) decorated++;
+    }
     const t3 = performance.now();
     if (i < WARM_UP) continue;
     build.push(t1 - t0);
@@ -217,15 +220,9 @@ export default async function run(): Promise<BenchSection> {
     decorate.push(t3 - t2);
   }
   decorations.dispose();
-  const m = median(decorate);
-  rows.push({
-    name: `decorating ${nodes.length.toLocaleString('en')} task nodes (the provider, per node URI), median of ${DECORATE_RUNS}`,
-    value: millis(m),
-    against: `spread ${spread(decorate, millis)}; ${decorated} decorated`,
-    ratio: m / DECORATE_MS,
-    target: `≤ ${DECORATE_MS} ms`,
-    pass: m <= DECORATE_MS,
-  });
+  // What the provider should have answered, from the board itself: every task whose health is not ok.
+  const unwell = snapshot.tasks.filter((task) => { const level = board.task(task.taskId)?.health.level; return level !== undefined && level !== 'ok'; }).length;
+  rows.push(decorateRow({ times: decorate, runs: DECORATE_RUNS, nodes: nodes.length, withUri, decorated, unwell }));
   const mb = median(build);
   rows.push({
     name: `  building the ${nodes.length.toLocaleString('en')} nodes with health (URI, description, tooltip), median`,
@@ -233,67 +230,4 @@ export default async function run(): Promise<BenchSection> {
     against: `spread ${spread(build, millis)}; without health ${millis(median(plain))} (context)`,
   });
   return { title: 'Task health: requests for 1,000 tasks at 20 req/s, and decorating 1,000 nodes', rows, notes };
-}
-
-/** What one fixture's refreshes observed: requests and 429s counted at the sandbox, times, and what went wrong. */
-export interface RefreshFigures {
-  label: string;
-  runs: number;
-  /** Analytics requests at the server, per first refresh of a day. */
-  firstCounts: number[];
-  /** The same for the later refresh of each run. */
-  againCounts: number[];
-  walls: number[];
-  /** 429s the sandbox answered over every refresh. */
-  limited: number;
-  currentRecords: number;
-  previousRecords: number;
-  /** A refresh that failed, or left tasks without health: every row of the fixture is MISSED. */
-  problems: string[];
-}
-
-/**
- * The fixture's rows. Each pass is computed after every check of the case: a refresh that failed
- * or covered fewer tasks sent fewer requests and took less time, which must not read as met.
- */
-export function refreshRows(f: RefreshFigures): BenchRow[] {
-  const n = TASKS.toLocaleString('en');
-  const name = `health for ${n} tasks, ${f.label}: first refresh of a day, analytics requests`;
-  const complete = f.firstCounts.length === f.runs && f.againCounts.length === f.runs && f.walls.length === f.runs;
-  if (!complete) return [missed(name, `${f.firstCounts.length} of ${f.runs} runs measured${f.problems.length ? `; ${f.problems.join('; ')}` : ''}`)];
-  const ok = f.problems.length === 0;
-  const why = ok ? '' : ` (${f.problems.join('; ')})`;
-  const floorFirst = Math.ceil(f.currentRecords / 100) + Math.ceil(f.previousRecords / 100);
-  const most = Math.max(...f.firstCounts);
-  const later = Math.max(...f.againCounts);
-  const ratios = f.walls.map((w, i) => w / (((f.firstCounts[i] as number) / RATE) * 1000));
-  const ratio = median(ratios);
-  return [
-    {
-      name,
-      value: `${most} requests${why}`,
-      against: `runs ${f.firstCounts.join(', ')}; floor ${floorFirst} (${f.currentRecords.toLocaleString('en')} + ${f.previousRecords.toLocaleString('en')} records)`,
-      ratio: most / floorFirst,
-      // The floor is what no query shape goes below: where it is above 20, 20 cannot be met, and
-      // the row judges the floor instead, saying so.
-      target: floorFirst <= MAX_REQUESTS ? `≤ ${MAX_REQUESTS}` : `floor ${floorFirst} (≤ ${MAX_REQUESTS} unreachable)`,
-      pass: ok && floorFirst > 0 && (floorFirst <= MAX_REQUESTS ? most <= MAX_REQUESTS : most <= floorFirst),
-    },
-    {
-      name: `  time, median of ${f.runs} (spread ${spread(f.walls, seconds)})`,
-      value: `${seconds(median(f.walls))}${why}`,
-      against: `bound ${seconds((median(f.firstCounts) / RATE) * 1000)} at ${RATE} req/s`,
-      ratio,
-      target: '≤ 1.10 x',
-      pass: ok && Number.isFinite(ratio) && ratio <= 1.1,
-    },
-    {
-      name: '  later refresh the same day (previous window kept): requests',
-      value: `${later} requests${why}`,
-      against: `runs ${f.againCounts.join(', ')}; floor ${Math.ceil(f.currentRecords / 100)}`,
-      target: `≤ ${MAX_REQUESTS}`,
-      pass: ok && later <= MAX_REQUESTS,
-    },
-    { name: `  429s on the wire (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${f.limited} x 429`, target: '0', pass: f.limited === 0 },
-  ];
 }

@@ -9,6 +9,9 @@ export interface Evaluator {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
 }
 
+/** Frames a change may take before the action counts as not shown (about ten seconds at 60 Hz). */
+export const FRAMES = 600;
+
 export interface Timing {
   /** The action, then a forced layout: script + style + layout, before any paint. */
   sync: number;
@@ -21,11 +24,13 @@ export interface Timing {
 /**
  * Does the action (a header's click, or the scroll container's scrollTop for 'top' | 'middle' |
  * 'end'), forces layout, then waits frame by frame until the rows changed: for a sort, until the
- * header says so and the first body row is repainted; for a scroll, until the row the position
- * points at is in the DOM. Yields through rAF and a MessageChannel, which are not throttled.
+ * header says so and the page has measured its sort to the end (`scrapedeck:sort`, taken after
+ * the rows are painted); for a scroll, until the row the position points at is in the DOM.
+ * Yields through rAF and a MessageChannel, which are not throttled. Rows that never change within
+ * FRAMES frames are an error, never a time: a timing of nothing would read as fast.
  */
-export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: string): Promise<Timing> {
-  return target.evaluate(async ([kind, to]) => {
+export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: string, frames = FRAMES): Promise<Timing> {
+  return target.evaluate(async ([kind, to, limit]) => {
     type El = { click(): void; scrollTop: number; scrollHeight: number; textContent: string | null; getAttribute(n: string): string | null; getBoundingClientRect(): unknown };
     type G = {
       document: { querySelector(s: string): El | null; body: El };
@@ -39,6 +44,7 @@ export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: s
     const scroller = g.document.querySelector('.table-scroll') as El;
     const header = g.document.querySelector(`th[data-column="${to}"]`);
     const sortBefore = header?.getAttribute('aria-sort') ?? '';
+    const sortsBefore = performance.getEntriesByName('scrapedeck:sort').length;
     let wanted = '';
     const t0 = performance.now();
     if (kind === 'sort') {
@@ -50,14 +56,17 @@ export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: s
     }
     g.document.body.getBoundingClientRect();
     const sync = performance.now() - t0;
-    // A sort repaints its rows in the click's own task; the header's aria-sort is set with them.
+    // A header that says "sorted" is not a sort done: the page's own measure of the sort is taken
+    // after its rows are painted, so both must have happened.
     const changed = (): boolean => kind === 'sort'
-      ? (header?.getAttribute('aria-sort') ?? '') !== sortBefore
+      ? (header?.getAttribute('aria-sort') ?? '') !== sortBefore && performance.getEntriesByName('scrapedeck:sort').length > sortsBefore
       : g.document.querySelector(`table.records tbody tr[aria-rowindex="${wanted}"]`) !== null;
-    for (let i = 0; i < 600; i++) {
+    let done = false;
+    for (let i = 0; i < limit && !done; i++) {
       await frame();
-      if (changed()) break;
+      done = changed();
     }
+    if (!done) throw new Error(`the ${kind} to ${to} did not show within ${limit} frames`);
     g.document.body.getBoundingClientRect();
     await tick();
     const painted = performance.now() - t0;
@@ -66,7 +75,7 @@ export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: s
     await frame();
     await tick();
     return { sync, frame: painted, settled: performance.now() - t0 };
-  }, [action, arg] as const);
+  }, [action, arg, frames] as const);
 }
 
 export const median = (xs: number[]): number => {

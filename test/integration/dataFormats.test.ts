@@ -15,6 +15,7 @@ import type { DataRow } from '../../src/api/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { FilePullSink } from '../../src/data/pull/fileSink';
 import { neutraliseFormula } from '../../src/platform/csvCell';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/runBook';
 import { PYTHON, readBack } from '../shared/pullDestination';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
@@ -33,6 +34,8 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
   let ws: vscode.Uri;
   /** Tasks with rows not exported yet (their latest run's), each used by one test only. */
   const withNew: TaskArg[] = [];
+  /** How far the sandbox's clock is ahead of the real one: a run is moved on by moving it. */
+  let sandboxAhead = 0;
   const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
   const client = () => {
     const c = api.account.getClient();
@@ -52,7 +55,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
 
   before(async () => {
     api = await getApi();
-    session = await pointAtSandbox(api);
+    session = await pointAtSandbox(api, { now: () => Date.now() + sandboxAhead });
     if (api.account.account !== undefined) await run('scrapedeck.signOut');
     await signInWithApiKey(api, session.account('ada').apiKey);
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -132,7 +135,10 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
     const file = path.join(ws.fsPath, 'pulled', 'rows.sqlite');
     const before = (await client().getData(taskId, { offset: 0, size: 1 })).data.total;
     await client().startTask(taskId);
-    await waitFor('rows from the run', async () => (await client().getData(taskId, { offset: 0, size: 1 })).data.total > before, 60_000);
+    // The run queues, then extracts over its 30 s (the sandbox's defaults): two thirds of the way
+    // in, on the sandbox's clock, it has added rows, however slowly this machine runs.
+    sandboxAhead += (DEFAULT_QUEUE_SECONDS + (2 * DEFAULT_RUN_SECONDS) / 3) * 1000;
+    await waitFor('rows from the run', async () => (await client().getData(taskId, { offset: 0, size: 1 })).data.total > before);
     await client().stopTask(taskId);
     const all = await allRows(taskId);
     const two = await run<Reply>('scrapedeck.data.pullNewRows', arg);

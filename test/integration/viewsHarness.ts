@@ -70,8 +70,9 @@ export interface SandboxSession {
 }
 
 /** Starts a sandbox and points the Global settings (and so the account service) at it. */
-export async function pointAtSandbox(api: ScrapedeckTestApi): Promise<SandboxSession> {
-  const sandbox = await startSandbox({ port: 0 });
+/** `now`: the sandbox's clock (default the real one); a test moves a run on by moving it, not by waiting. */
+export async function pointAtSandbox(api: ScrapedeckTestApi, options: { now?: () => number } = {}): Promise<SandboxSession> {
+  const sandbox = await startSandbox({ port: 0, ...(options.now === undefined ? {} : { now: options.now }) });
   const config = vscode.workspace.getConfiguration('scrapedeck');
   await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);

@@ -29,8 +29,11 @@ class FakeService implements AnalyticsClient {
   readonly pagesAsked: number[] = [];
   inFlight = 0;
   maxInFlight = 0;
-  /** Pages that never answer until their signal fires. */
+  /** Pages that never answer until their signal fires (or drain() answers them at last). */
   readonly hang = new Set<number>();
+  /** Every page's answer (or refusal), so a test can wait until each page asked has settled. */
+  private readonly answers: Promise<unknown>[] = [];
+  private readonly held: (() => void)[] = [];
   constructor(private readonly data: AnalyticsRecord[], private readonly fail?: { page: number; error: ApiError }) {}
 
   async queryTaskAnalytics(q: AnalyticsQuery, o?: { signal?: AbortSignal }): ReturnType<AnalyticsClient['queryTaskAnalytics']> {
@@ -40,17 +43,32 @@ class FakeService implements AnalyticsClient {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
-      await new Promise<void>((resolve, reject) => {
+      const answer = new Promise<void>((resolve, reject) => {
         const cancel = (): void => reject(new ApiError({ kind: 'cancelled', message: 'cancelled' }));
         if (o?.signal?.aborted) return cancel();
         o?.signal?.addEventListener('abort', cancel, { once: true });
         if (!this.hang.has(page)) setTimeout(resolve, Math.max(1, 12 - page));
+        else this.held.push(resolve);
       });
+      this.answers.push(answer.catch(() => undefined));
+      await answer;
       if (this.fail?.page === page) throw this.fail.error;
       return { data: { total: this.data.length, data: this.data.slice((page - 1) * size, page * size) }, requestId: `req-${page}` };
     } finally {
       this.inFlight--;
     }
+  }
+
+  /**
+   * Answers every page still out, a hung one too (as a slow service would, at last), and resolves
+   * once each page asked has answered or been cancelled and what its answer set off has run: the
+   * event that proves nothing more can arrive, where a pause of some milliseconds proves nothing on
+   * a loaded machine.
+   */
+  async drain(): Promise<void> {
+    for (const release of this.held.splice(0)) release();
+    await Promise.all(this.answers);
+    await new Promise((r) => setImmediate(r));
   }
 }
 
@@ -142,8 +160,10 @@ describe('analytics panel: the whole query', () => {
     while (of(h.posted, 'fetchAllProgress').length < 3) await new Promise((r) => setTimeout(r, 2));
     await h.router.handle({ type: 'cancel', id: 'run' });
     const seen = h.posted.length;
+    // The pages still out answer (the hung one too, late) before and after the request settles.
+    await service.drain();
     await running;
-    await new Promise((r) => setTimeout(r, 30));
+    await service.drain();
     assert.deepEqual(h.posted.slice(seen).map((m) => m.type), ['error']);
     assert.equal(of(h.posted, 'fetchAllResult').length, 0);
   });
@@ -193,8 +213,10 @@ describe('analytics panel: the whole query', () => {
     while (of(h.posted, 'fetchAllProgress').length < 4) await new Promise((r) => setTimeout(r, 2));
     await h.router.handle({ type: 'cancel', id: 'f' });
     const seen = h.posted.length;
+    // The pages still out answer (the hung one too, late) before and after the request settles.
+    await service.drain();
     await fetching;
-    await new Promise((r) => setTimeout(r, 30));
+    await service.drain();
     assert.deepEqual(h.posted.slice(seen).map((m) => m.type), ['error']);
     assert.equal(of(h.posted, 'fetchAllResult').length, 0);
     await h.router.handle({ type: 'export', id: 'e', format: 'csv', resultId });

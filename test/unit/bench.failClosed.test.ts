@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { seriesRows } from '../../bench/activationVscode.bench';
 import { mcpStartRows } from '../../bench/agents.bench';
 import { allPagesRows } from '../../bench/client.bench';
-import { refreshRows } from '../../bench/health.bench';
+import { refreshRows } from '../../bench/healthRows';
 import { boundRow, measureCase, medianOf, missed, worstOf } from '../../bench/judge';
 import { statusRows } from '../../bench/runs.bench';
 import type { BenchRow, BenchSection } from '../../bench/types';
@@ -60,7 +60,7 @@ describe('bench: judging fails closed', () => {
   });
 
   it('health: a partial or failed refresh passes neither its request count nor its time', () => {
-    const figures = { label: 'fixture', runs: 2, firstCounts: [12, 12], againCounts: [6, 6], walls: [650, 660], limited: 0, currentRecords: 1000, previousRecords: 150 };
+    const figures = { label: 'fixture', runs: 2, firstCounts: [12, 12], againCounts: [6, 6], walls: [650, 660], limited: 0, sent: 36, currentRecords: 1000, previousRecords: 150 };
     assert.deepEqual(passes(refreshRows({ ...figures, problems: [] })).slice(0, 3), [true, true, true], 'the control');
     const partial = refreshRows({ ...figures, problems: ['first refresh 1: health for 400 of 1000 tasks'] });
     assert.deepEqual(passes(partial).slice(0, 3), [false, false, false]);

@@ -38,10 +38,15 @@ describe('client: limits on replies and on server text', function () {
     const chunk = Buffer.alloc(1024 * 1024, 0x61); // 1 MB of "a"
     let written = 0;
     let closedEarly = false;
+    // The server's side of the connection closing is the event that proves the client hung up (or
+    // read to the end): waited for, not guessed at with a sleep.
+    let closed!: () => void;
+    const serverClosed = new Promise<void>((resolve) => (closed = resolve));
     handler = (res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.on('close', () => {
         closedEarly = written < 256;
+        closed();
       });
       const pump = (): void => {
         while (written < 256 && !res.destroyed) {
@@ -66,7 +71,7 @@ describe('client: limits on replies and on server text', function () {
     } finally {
       await c.close();
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await serverClosed;
     assert.ok(closedEarly, `the client read ${written} MB of a 256 MB reply before cutting it off`);
     assert.ok(written < 64, `${written} MB were written before the client hung up`);
   });

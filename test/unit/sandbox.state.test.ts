@@ -49,7 +49,10 @@ describe('sandbox: state across a restart (--state FILE)', function () {
 
   it('killed mid-way and started again with the same file: marks, a pull\'s handed-out rows, runs, loop items, copies, moves, deprecations and sessions are there', async () => {
     const file = join(dir, 'state.json');
-    let p = await launch(['--state', file]);
+    // A run of a day: "still under way" after the restart then holds however long a loaded
+    // machine takes to kill and start the sandbox (a 35 s run could end within a slow restart).
+    const args = ['--state', file, '--run-seconds', '86400'];
+    let p = await launch(args);
     const ada = p.info.accounts[0] as SandboxInfo['accounts'][number];
     const call = async <T>(path: string, body?: unknown, headers: Record<string, string> = { 'x-api-key': ada.apiKey }): Promise<{ status: number; data: T }> => {
       const res = await fetch(`${p.info.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -91,7 +94,7 @@ describe('sandbox: state across a restart (--state FILE)', function () {
     assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 
     await kill(p);
-    p = await launch(['--state', file]);
+    p = await launch(args);
     assert.match(p.stderr(), /state restored from/);
 
     assert.equal((await call<{ total: number }>(`/data/notexported?taskId=${marked}&size=1`)).data.total, before.markedNew, 'the marks are kept');

@@ -4,7 +4,7 @@
  */
 import type { AnalyticsRecord } from '../../api/analyticsSchemas';
 import { bucketLabel, type DayRange } from './format';
-import { sumKnown } from './summary';
+import { KnownSum } from './summary';
 
 export interface Bucket {
   dayKey: string;
@@ -19,29 +19,54 @@ export interface Bucket {
   avgDurationSeconds: number | null;
 }
 
-/** `range`: the query's days, so a bucket's label says which of its days the figures cover. */
+/** One bucket's figures as the rows are read. */
+class BucketSums {
+  weekStartDate: string | null = null;
+  weekEndDate: string | null = null;
+  readonly successes = new KnownSum();
+  readonly failures = new KnownSum();
+  readonly collected = new KnownSum();
+  readonly deduplicated = new KnownSum();
+  readonly duration = new DurationMean();
+}
+
+/**
+ * `range`: the query's days, so a bucket's label says which of its days the figures cover.
+ * One pass over the rows, each summed into its bucket as it is read.
+ */
 export function buildSeries(records: readonly AnalyticsRecord[], range?: DayRange): Bucket[] {
-  const groups = new Map<string, AnalyticsRecord[]>();
+  const groups = new Map<string, BucketSums>();
   for (const r of records) {
-    const group = groups.get(r.dayKey);
-    if (group) group.push(r);
-    else groups.set(r.dayKey, [r]);
+    let sums = groups.get(r.dayKey);
+    if (sums === undefined) {
+      sums = new BucketSums();
+      groups.set(r.dayKey, sums);
+    }
+    // The bucket's week is the first row's that knows both ends.
+    if (sums.weekStartDate === null && r.weekStartDate !== null && r.weekEndDate !== null) {
+      sums.weekStartDate = r.weekStartDate;
+      sums.weekEndDate = r.weekEndDate;
+    }
+    const e = r.executionMetrics;
+    sums.successes.add(e.successCount);
+    sums.failures.add(e.failureCount);
+    sums.collected.add(r.dataVolumeMetrics.totalCollected);
+    sums.deduplicated.add(r.dataVolumeMetrics.deduplicatedVolume);
+    sums.duration.add(e.durationPerRunSeconds, e.runCount);
   }
   const buckets: Bucket[] = [];
-  for (const [dayKey, rows] of groups) {
-    const withWeek = rows.find((r) => r.weekStartDate !== null && r.weekEndDate !== null);
-    const weekStartDate = withWeek?.weekStartDate ?? null;
-    const weekEndDate = withWeek?.weekEndDate ?? null;
+  for (const [dayKey, sums] of groups) {
+    const { weekStartDate, weekEndDate } = sums;
     buckets.push({
       dayKey,
       label: bucketLabel(dayKey, weekStartDate, weekEndDate, range),
       weekStartDate,
       weekEndDate,
-      successes: sumKnown(rows, (r) => r.executionMetrics.successCount),
-      failures: sumKnown(rows, (r) => r.executionMetrics.failureCount),
-      collected: sumKnown(rows, (r) => r.dataVolumeMetrics.totalCollected),
-      deduplicated: sumKnown(rows, (r) => r.dataVolumeMetrics.deduplicatedVolume),
-      avgDurationSeconds: averageDuration(rows),
+      successes: sums.successes.value,
+      failures: sums.failures.value,
+      collected: sums.collected.value,
+      deduplicated: sums.deduplicated.value,
+      avgDurationSeconds: sums.duration.value,
     });
   }
   // Week keys ("2026-W47") sort by their start date when known: a year-week label alone
@@ -55,23 +80,32 @@ export function buildSeries(records: readonly AnalyticsRecord[], range?: DayRang
  * its run count, the plain mean of the known averages is the best there is.
  */
 export function averageDuration(rows: readonly AnalyticsRecord[]): number | null {
-  let weighted = 0;
-  let weight = 0;
-  let plain = 0;
-  let plainCount = 0;
-  for (const r of rows) {
-    const d = r.executionMetrics.durationPerRunSeconds;
-    if (d === null || !Number.isFinite(d)) continue;
-    plain += d;
-    plainCount++;
-    const runs = r.executionMetrics.runCount;
+  const mean = new DurationMean();
+  for (const r of rows) mean.add(r.executionMetrics.durationPerRunSeconds, r.executionMetrics.runCount);
+  return mean.value;
+}
+
+/** averageDuration as the rows are read: weighted by runs where known, else the plain mean. */
+class DurationMean {
+  private weighted = 0;
+  private weight = 0;
+  private plain = 0;
+  private plainCount = 0;
+
+  add(d: number | null, runs: number | null): void {
+    if (d === null || !Number.isFinite(d)) return;
+    this.plain += d;
+    this.plainCount++;
     if (runs !== null && runs > 0) {
-      weighted += d * runs;
-      weight += runs;
+      this.weighted += d * runs;
+      this.weight += runs;
     }
   }
-  if (weight > 0) return weighted / weight;
-  return plainCount > 0 ? plain / plainCount : null;
+
+  get value(): number | null {
+    if (this.weight > 0) return this.weighted / this.weight;
+    return this.plainCount > 0 ? this.plain / this.plainCount : null;
+  }
 }
 
 function compareText(a: string, b: string): number {

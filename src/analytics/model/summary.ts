@@ -35,31 +35,69 @@ export function sumKnown<T>(items: readonly T[], pick: (item: T) => number | nul
   return any ? total : null;
 }
 
+/** A running sum of known values: null until the first one (unknown is never 0). */
+export class KnownSum {
+  private total = 0;
+  private any = false;
+
+  add(v: number | null): void {
+    if (v !== null && Number.isFinite(v)) {
+      this.total += v;
+      this.any = true;
+    }
+  }
+
+  get value(): number | null {
+    return this.any ? this.total : null;
+  }
+}
+
+/** One pass over the rows (a 10,000-row result is read once, not once per figure). */
 export function summarize(records: readonly AnalyticsRecord[]): Summary {
   let rateRuns = 0;
   let rateSuccesses = 0;
   let rateRows = 0;
+  const runs = new KnownSum();
+  const successes = new KnownSum();
+  const failures = new KnownSum();
+  const collected = new KnownSum();
+  const deduplicated = new KnownSum();
+  const seconds = new KnownSum();
+  const proxyIps = new KnownSum();
+  const captchas = new KnownSum();
+  const cost = new KnownSum();
   for (const r of records) {
-    const { runCount, successCount } = r.executionMetrics;
+    const e = r.executionMetrics;
+    const { runCount, successCount } = e;
     if (runCount !== null && successCount !== null) {
       rateRuns += runCount;
       rateSuccesses += successCount;
       rateRows++;
     }
+    runs.add(runCount);
+    successes.add(successCount);
+    failures.add(e.failureCount);
+    seconds.add(e.totalExecutionSeconds);
+    collected.add(r.dataVolumeMetrics.totalCollected);
+    deduplicated.add(r.dataVolumeMetrics.deduplicatedVolume);
+    const u = r.resourceUsageMetrics;
+    proxyIps.add(u.proxyIpCount);
+    captchas.add(u.captchaCount);
+    cost.add(u.balance);
   }
   return {
     rows: records.length,
-    runs: sumKnown(records, (r) => r.executionMetrics.runCount),
-    successes: sumKnown(records, (r) => r.executionMetrics.successCount),
-    failures: sumKnown(records, (r) => r.executionMetrics.failureCount),
+    runs: runs.value,
+    successes: successes.value,
+    failures: failures.value,
     // No runs at all gives no rate (0/0), not 0%.
     successRate: rateRows > 0 && rateRuns > 0 ? rateSuccesses / rateRuns : null,
     successRateRows: rateRows,
-    collected: sumKnown(records, (r) => r.dataVolumeMetrics.totalCollected),
-    deduplicated: sumKnown(records, (r) => r.dataVolumeMetrics.deduplicatedVolume),
-    totalExecutionSeconds: sumKnown(records, (r) => r.executionMetrics.totalExecutionSeconds),
-    proxyIps: sumKnown(records, (r) => r.resourceUsageMetrics.proxyIpCount),
-    captchas: sumKnown(records, (r) => r.resourceUsageMetrics.captchaCount),
-    cost: sumKnown(records, (r) => r.resourceUsageMetrics.balance),
+    collected: collected.value,
+    deduplicated: deduplicated.value,
+    totalExecutionSeconds: seconds.value,
+    proxyIps: proxyIps.value,
+    captchas: captchas.value,
+    cost: cost.value,
   };
 }

@@ -1,11 +1,14 @@
 /**
- * How the charts take the theme's colours. Series colours are scriptable options that read the
- * current palette at every update: Chart.js keeps plain element options it can share (bars, a
- * line's points) from their first resolve, and a 'none'-mode update never refreshes them, which
- * left bars in its default near-transparent grey or in the previous theme's colours while the
- * legend had moved on. Axis colours are plain options: Chart.js re-resolves those on update.
+ * How the charts take the theme's colours. Series colours are plain values, set on each dataset
+ * before every update (setSeriesStyle): plain options let Chart.js resolve a dataset's element
+ * options once and share them with every bar and point, where scriptable ones were resolved
+ * element by element (most of a 10,000-row first render). Shared options are refreshed only by
+ * an update that is not 'none' (its direct mode keeps the first resolve, which left bars in the
+ * previous theme's colours), so the charts update in the default mode; with animation off it
+ * draws at once all the same. Axis colours are plain options too: Chart.js re-resolves those on
+ * update.
  */
-import type { Chart, ScriptableContext } from 'chart.js';
+import type { Chart, ChartDataset } from 'chart.js';
 import type { ChartColours } from './theme';
 
 export type SeriesColour = 'success' | 'failure' | 'collected' | 'deduplicated' | 'duration';
@@ -13,26 +16,22 @@ export type SeriesColour = 'success' | 'failure' | 'collected' | 'deduplicated' 
 /** The colours in force; retheme() replaces `current` and updates the charts. */
 export interface Palette { current: ChartColours }
 
-/** A dataset's colour options for one series, read from the palette at each update. */
-export function seriesStyle(type: 'bar' | 'line', colour: SeriesColour, p: Palette): Record<string, unknown> {
-  const fill = (): string => p.current[colour];
+/**
+ * A dataset's colour options for one series in the colours `c`; `lone`: the chart has a single
+ * bucket, whose point is drawn large (a line of one point draws nothing else).
+ */
+export function seriesStyle(type: 'bar' | 'line', colour: SeriesColour, c: ChartColours, lone: boolean): Record<string, string | number> {
+  const fill = c[colour];
   if (type === 'bar') {
-    return {
-      backgroundColor: fill,
-      // High contrast: every bar outlined in the theme's foreground, as its boxes are.
-      borderColor: (): string => (p.current.highContrast ? p.current.text : fill()),
-      borderWidth: (): number => (p.current.highContrast ? 1 : 0),
-    };
+    // High contrast: every bar outlined in the theme's foreground, as its boxes are.
+    return { backgroundColor: fill, borderColor: c.highContrast ? c.text : fill, borderWidth: c.highContrast ? 1 : 0 };
   }
-  return {
-    backgroundColor: fill,
-    borderColor: fill,
-    borderWidth: 2,
-    // Large when there is one bucket: a line of one point draws nothing else.
-    pointRadius: (ctx: ScriptableContext<'line'>): number => ((ctx.chart.data.labels?.length ?? 0) === 1 ? 5 : 2),
-    pointBackgroundColor: fill,
-    pointBorderColor: fill,
-  };
+  return { backgroundColor: fill, borderColor: fill, borderWidth: 2, pointRadius: lone ? 5 : 2, pointBackgroundColor: fill, pointBorderColor: fill };
+}
+
+/** Puts the series' style into the dataset (before chart.update in the default mode). */
+export function setSeriesStyle(dataset: ChartDataset, type: 'bar' | 'line', colour: SeriesColour, c: ChartColours, lone: boolean): void {
+  Object.assign(dataset, seriesStyle(type, colour, c, lone));
 }
 
 /** Tick text, grid and axis lines in the theme's colours (applied before chart.update). */

@@ -14,7 +14,7 @@ import type { Bucket } from '../model/series';
 import { installChartsProbe, probeChart, type ChartProbe } from './chartsProbe';
 import { dateTick } from './dateTicks';
 import { h } from './dom';
-import { applyAxisColours, seriesStyle, type Palette, type SeriesColour } from './chartColours';
+import { applyAxisColours, seriesStyle, setSeriesStyle, type Palette, type SeriesColour } from './chartColours';
 import { readColours, type ChartColours } from './theme';
 import { t } from './l10n';
 import type { PageStringKey } from '../model/pageStrings';
@@ -111,7 +111,9 @@ export class ChartsView {
       shown.rest.text = buckets.length === 1 ? readout(chart, 0, spec) : '';
       shown.readout.textContent = shown.rest.text;
       if (spec.duration) setDurationStep(chart, spec, buckets);
-      chart.update('none');
+      styleSeries(chart, spec, palette.current);
+      // The default mode, not 'none': it refreshes the options the elements share (chartColours.ts).
+      chart.update();
     }
   }
 
@@ -119,9 +121,10 @@ export class ChartsView {
   retheme(): void {
     const colours = readColours();
     if (this.palette) this.palette.current = colours;
-    for (const { chart } of this.charts) {
+    for (const { chart, spec } of this.charts) {
       applyAxisColours(chart, colours);
-      chart.update('none');
+      styleSeries(chart, spec, colours);
+      chart.update();
     }
     this.paintSwatches(colours);
   }
@@ -169,7 +172,7 @@ function readout(chart: Chart, index: number, spec: ChartSpec): string {
 
 function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }, palette: Palette): ChartConfiguration<ChartType, Values, string> {
   const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
-  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: t(s.label), data: [], ...seriesStyle(spec.type, s.colour, palette) }));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: t(s.label), data: [], ...seriesStyle(spec.type, s.colour, palette.current, false) }));
   return {
     type: spec.type,
     data: { labels: [], datasets },
@@ -198,6 +201,15 @@ function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string },
       },
     },
   };
+}
+
+/** Each series in the colours `c`, its point large when the chart has a single bucket. */
+function styleSeries(chart: Chart, spec: ChartSpec, c: ChartColours): void {
+  const lone = (chart.data.labels?.length ?? 0) === 1;
+  spec.series.forEach((s, i) => {
+    const dataset = chart.data.datasets[i];
+    if (dataset) setSeriesStyle(dataset, spec.type, s.colour, c, lone);
+  });
 }
 
 /** Time-shaped ticks (5m, 10m, …) instead of Chart.js's base-10 steps (500 s = "8m 20s"). */
