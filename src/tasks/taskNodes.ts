@@ -82,8 +82,8 @@ export class TaskNode extends vscode.TreeItem {
     // A task id is unique, but the group is part of the id in case one task is listed twice.
     this.id = `task:${group.taskGroupId}:${task.taskId}`;
     this.iconPath = taskIcon();
-    // Enter (or a click, or a double-click under workbench.list.openMode "doubleClick") opens its analytics.
-    this.command = { command: COMMANDS.analyticsOpenForTask, title: t('Open Analytics for Task'), arguments: [{ task: { taskId: task.taskId, taskName: task.taskName } }] };
+    // No row command: a click only selects (several tasks can be picked to move or start them).
+    // Enter (scrapedeck.tasks.openSelected) and the row's inline action open its analytics.
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
     md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
