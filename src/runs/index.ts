@@ -126,7 +126,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     get: () => context.workspaceState.get(LIST_ADDRESSES_KEY),
     set: (value) => void context.workspaceState.update(LIST_ADDRESSES_KEY, value),
   });
-  const diagnostics = new LoopDiagnostics(addresses);
+  const diagnostics = new LoopDiagnostics(addresses, accountKey);
   const loops = new LoopFileSystem({
     getClient,
     accountKey,
