@@ -6,13 +6,18 @@ import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../api/schemas';
 import type { HealthView } from '../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../health/nodeParts';
+import type { HealthRowParts } from '../health/rowParts';
 import { COMMANDS } from '../platform/commandIds';
 import { themeIcon, type SubtaskRow } from '../runs/subtaskNodes';
 import type { RunPresentation } from '../runs/runText';
 import { loadMoreLabel } from './paging';
 
-/** Areas that add a part to a task row's description, in the order shown (joined with " · "). */
-const DESCRIPTION_PARTS = ['run', 'health'] as const;
+/**
+ * Areas that add a part to a task row's description, in the order shown (joined with " · "): the
+ * most useful first, so a narrow sidebar cuts the least useful: why the task needs attention, its
+ * run state, then the rest of health (no runs in the window).
+ */
+const DESCRIPTION_PARTS = ['attention', 'run', 'health'] as const;
 export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
 /**
@@ -67,7 +72,7 @@ export class TaskNode extends vscode.TreeItem {
   override contextValue = 'task runnable';
   private readonly parts = new Map<DescriptionPart, string>();
   private readonly baseTooltip: string;
-  private readonly healthPart: string | undefined;
+  private readonly healthParts: HealthRowParts;
   /** Runs health counts in its window (cloud and local alike); 0 when it has none or is not known. */
   private readonly healthRuns: number;
 
@@ -90,7 +95,7 @@ export class TaskNode extends vscode.TreeItem {
     md.appendText(t('Group: {0}', group.taskGroupName)).appendMarkdown('  \n');
     md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
-    this.healthPart = taskHealthPart(this, md, health, task.taskId);
+    this.healthParts = taskHealthPart(this, md, health, task.taskId);
     this.healthRuns = health?.task(task.taskId)?.health.runs ?? 0;
     this.tooltip = md;
     this.baseTooltip = md.value;
@@ -112,7 +117,8 @@ export class TaskNode extends vscode.TreeItem {
   setRun(run: RunPresentation | undefined): void {
     this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
     this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
-    this.setDescriptionPart('health', this.healthPart);
+    this.setDescriptionPart('attention', this.healthParts.lead);
+    this.setDescriptionPart('health', this.healthParts.tail);
     // Never run in the cloud, yet health counts runs: they ran on someone's computer. Said so, or
     // the row would read as two stories ("never run" beside "20 runs").
     const localOnly = run?.kind === 'neverRun' && this.healthRuns > 0;
