@@ -1,6 +1,6 @@
 /**
  * Health's words on a task row, without `vscode` (the translator is passed in): what leads the
- * row's description when the task needs attention ("12% of runs failed", "2.2× slower"), and what
+ * row's description when the task needs attention ("12% failed", "2.2× slower"; the tooltip says of what), and what
  * trails it ("no runs in 7 days"). A healthy task adds nothing: its figures are in the tooltip,
  * where they say what they count, and the row stays short enough for a narrow sidebar.
  */
@@ -27,7 +27,7 @@ export interface HealthRowParts {
 export function healthRowParts(h: TaskHealth, windowDays: number, t: Translate): HealthRowParts {
   if (h.level === 'idle') return { tail: windowDays === 1 ? t('no runs today') : t('no runs in {0} days', windowDays) };
   const lead: string[] = [];
-  if (h.failing && h.failureRate !== null) lead.push(t('{0} of runs failed', percent(h.failureRate)));
+  if (h.failing && h.failureRate !== null) lead.push(t('{0} failed', percent(h.failureRate)));
   if (h.slowing && h.slowdown !== null) lead.push(t('{0} slower', factor(h.slowdown)));
   return lead.length === 0 ? {} : { lead: lead.join(', ') };
 }

@@ -94,7 +94,7 @@ export async function expectedHealth(baseUrl: string, apiKey: string, days = 7):
     const slowing = slowdown !== null && slowdown > 1.5;
     const level: Level = now.runs === 0 ? 'idle' : failing ? 'failing' : slowing ? 'slowing' : 'ok';
     // Health's part of the row: why it needs attention (leading the row), or that it had no runs; a healthy task adds nothing.
-    const why = [failing && failureRate !== null ? `${pct(failureRate)} of runs failed` : undefined, slowing && slowdown !== null ? `${slowdown.toFixed(1)}× slower` : undefined].filter((x) => x !== undefined);
+    const why = [failing && failureRate !== null ? `${pct(failureRate)} failed` : undefined, slowing && slowdown !== null ? `${slowdown.toFixed(1)}× slower` : undefined].filter((x) => x !== undefined);
     const description = now.runs === 0 ? `no runs in ${days} days` : why.join(', ');
     out.tasks.set(taskId, { level, runs: now.runs, failures: now.failures, failureRate, slowing, description });
     if (failing || slowing) out.attention.set(taskId, failing ? 'failing' : 'slowing');
