@@ -65,6 +65,7 @@ export default async function run(): Promise<BenchSection> {
     const timedStore = {
       get: (id: string) => store.get(id),
       anyActive: (list: Iterable<string>) => store.anyActive(list),
+      isActive: (id: string) => store.isActive(id),
       anySettling: (list: Iterable<string>) => store.anySettling(list),
       apply: (statuses: Parameters<RunStore['apply']>[0], neverRan?: Parameters<RunStore['apply']>[1]) => {
         changedNow = 0;

@@ -11,6 +11,8 @@
 //        --smoke      non-interactive: start everything, open the workbench headless, check that
 //                     Scrapedeck is installed and activates, print the phase times, stop, exit 0
 //        --fresh      start the sandbox from its seed (the kept state is moved aside, not deleted)
+//        --sandbox-<option> [value]   passes --<option> [value] to the sandbox (docs/manual/sandbox.md)
+//        --sandbox ...  passes everything after it to the sandbox as it is
 // The sandbox keeps what you change (marks, runs, lists, copies, moves) in its cache across restarts.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,10 +21,18 @@ import path from 'node:path';
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
 import { CACHE, ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
+import { splitDemoArgs } from './lib/demoArgs.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
-const argv = process.argv.slice(2);
 const log = (m) => logLine('demo', m);
+const split = splitDemoArgs(process.argv.slice(2));
+if (split.problem !== undefined) {
+  log(split.problem);
+  process.exit(2);
+}
+const argv = split.demo;
+/** Options for the sandbox, as `npm run sandbox` takes them (`--big-task-rows 60000`). */
+const sandboxArgs = split.sandbox;
 const portArg = (() => {
   const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
   if (i < 0) return undefined;
@@ -108,7 +118,14 @@ async function main() {
     mkdirSync(path.dirname(SANDBOX_STATE), { recursive: true });
     if (fresh && existsSync(SANDBOX_STATE)) renameSync(SANDBOX_STATE, `${SANDBOX_STATE}.${Date.now()}.old`);
   }
-  const sandbox = await phase('sandbox', () => startSandboxProcess({ logFile: path.join(run.logs, 'sandbox.log'), extraArgs: stateArgs }));
+  if (sandboxArgs.length > 0) log(`sandbox options: ${sandboxArgs.join(' ')}`);
+  const sandboxLog = path.join(run.logs, 'sandbox.log');
+  const sandbox = await phase('sandbox', () =>
+    startSandboxProcess({ logFile: sandboxLog, extraArgs: [...stateArgs, ...sandboxArgs] }).catch((err) => {
+      // An option the sandbox refuses: its own sentence and usage are in its log.
+      throw new Error(`${err.message}${sandboxArgs.length > 0 ? `; check the sandbox options (${sandboxArgs.join(' ')}) against \`npm run sandbox -- --help\`` : ''}`);
+    }),
+  );
   onShutdown(() => sandbox.stop());
   writeSettings(run, {
     'scrapedeck.baseUrl': sandbox.info.baseUrl,

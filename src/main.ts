@@ -70,6 +70,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
     readStoredCredentials: async () => (await account.vault.read(holder.endpoints.baseUrl))?.credentials,
     requestsPerSecond: () => configuration.settings.requestsPerSecond,
     apps: apps.store,
+    runs,
   });
 
   // Does not compile while a command id of platform/commandIds.ts has no handler in a capability.

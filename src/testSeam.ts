@@ -34,6 +34,8 @@ export interface ScrapedeckTestApi {
   /** A copy of every line written to the "Scrapedeck" log channel. */
   readonly logLines: readonly string[];
   readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
+  /** The Tasks tree view itself (its selection, reveal). */
+  readonly tasksView: TaskViews['view'];
   /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
   readonly analytics: AnalyticsRegistry;
   /** Task health: the board, the controller (stats), the decoration provider, the settings, and the Tasks view's badge. */
@@ -79,6 +81,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     reporter: parts.reporter,
     logLines: parts.logLines,
     views: { tasks: parts.views.tasks.provider, apps: parts.views.apps.provider },
+    tasksView: parts.views.tasks.view,
     analytics: parts.analytics,
     data: { pullRecords: () => parts.data.pullRecords() },
     health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },

@@ -1,7 +1,8 @@
 /**
  * Registers both doors for agents (createAgents, called once from main.ts): the language-model tools and
  * the MCP server definition provider, everything into `context.subscriptions`. The tools act for
- * whoever is signed in at the moment of each call; the Data Apps view is told what the hub said.
+ * whoever is signed in at the moment of each call; the Data Apps view is told what the hub said,
+ * and runs of a run a tool starts or stops (the Tasks view's own way in).
  */
 import * as vscode from 'vscode';
 import type { Account, ClientHolder } from '../account/clientHolder';
@@ -15,7 +16,7 @@ import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { MCP_PROVIDER_ID } from './manifest';
 import { ScrapedeckMcpProvider } from './mcpProvider';
-import type { AppOutcome } from './tool';
+import type { AppOutcome, RunHook } from './tool';
 import { registerLanguageModelTools } from './vscodeTools';
 import { errorMessage } from '../api/errors';
 
@@ -29,6 +30,8 @@ export interface AgentsDeps {
   ui: Ui;
   log: vscode.LogOutputChannel;
   apps?: AppStore;
+  /** The Tasks view's way into runs (runs/runWatch.ts): a run an agent starts shows and is followed as the tree's. */
+  runs?: { watchFor(account: Account): RunHook | undefined };
   /** The activation shell's (platform/registrar.ts): the tools' and the MCP provider's proxies are registered at activation. */
   registrar: Pick<Registrar, 'registerTool' | 'registerMcpServerDefinitionProvider'>;
 }
@@ -47,6 +50,7 @@ export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps)
     idle: () => holder.idle(),
     log,
     onAppOutcome: (ref, outcome, account) => noteAppOutcome(deps, ref, outcome, account),
+    runsFor: (account) => deps.runs?.watchFor(account),
   });
 
   const mcp = new ScrapedeckMcpProvider({

@@ -24,6 +24,14 @@ export interface ToolContext {
   hubProblem?: () => string | undefined;
   /** Told what the hub said about an app, so the Data Apps view can show it. */
   onAppOutcome?: (ref: string, outcome: AppOutcome) => void | Promise<void>;
+  /** Told of a run this call starts or stops, so the Tasks view shows and follows it as its own. */
+  runs?: RunHook;
+}
+
+/** Around a start or stop request: before it goes out, and what came back (the tree's way in, `runs/runWatch.ts`). */
+export interface RunHook {
+  before(verb: 'start' | 'stop', task: { taskId: string; taskName: string }): void;
+  after(verb: 'start' | 'stop', taskId: string, result: { ok: true; lotNo: string | null } | { ok: false }): void;
 }
 
 export type AppOutcome = { kind: 'deprecated'; result: DeprecatedApp } | { kind: 'not-found'; requestId: string | undefined };

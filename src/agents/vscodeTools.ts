@@ -14,7 +14,7 @@ import { markdownOfPlainText, plainText } from '../platform/plainText';
 import type { Registrar } from '../platform/registrar';
 import { ConfirmedCalls, type Confirmed } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
-import type { AgentTool, AppOutcome, ChangeCall, Confirmation, ToolContext, ToolReply } from './tool';
+import type { AgentTool, AppOutcome, ChangeCall, Confirmation, RunHook, ToolContext, ToolReply } from './tool';
 import { errorMessage } from '../api/errors';
 
 const t = vscode.l10n.t;
@@ -26,6 +26,8 @@ export interface LanguageModelToolDeps {
   idle(): Promise<void>;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
   onAppOutcome?(ref: string, outcome: AppOutcome, account: Account): Promise<void>;
+  /** The Tasks view's way into runs for this account (undefined for another account). */
+  runsFor?(account: Account): RunHook | undefined;
   now?: () => number;
 }
 
@@ -151,6 +153,7 @@ function contextFor(deps: LanguageModelToolDeps, signal: AbortSignal | undefined
     signInHint: t('The sign-in was refused or has expired: ask the user to sign in to Scrapedeck again, then call the tool again.'),
     hubProblem: () => hubProblem(account),
     onAppOutcome: deps.onAppOutcome === undefined ? undefined : (ref, outcome) => deps.onAppOutcome?.(ref, outcome, account),
+    runs: deps.runsFor?.(account),
   };
 }
 

@@ -11,6 +11,7 @@
 import type { Timers } from '../api/limiter';
 import { isApiError, type ApiError } from '../api/errors';
 import { todayUtc } from '../api/dates';
+import type { AttentionSeen } from './attentionSeen';
 import type { HealthBoard, TaskHealthInfo } from './healthBoard';
 import type { HealthCache } from './healthCache';
 import { fetchWindowTotals, type AnalyticsSource } from './healthFetch';
@@ -55,6 +56,8 @@ export interface HealthControllerDeps {
   clock(): number;
   settings(): HealthSettings;
   notifier: HealthNotifier;
+  /** What each account last saw needing attention (kept across sign-out and windows): only what is new is announced. */
+  seen?: Pick<AttentionSeen, 'read' | 'write'>;
 }
 
 export interface HealthStats {
@@ -192,8 +195,13 @@ export class HealthController {
       this.deps.board.show(snapshot);
       this.failing = false;
       await this.deps.cache.write(account, snapshot).catch(() => undefined);
-      const crossed = this.deps.board.attention().filter((i) => !before.has(i.task.taskId));
+      // New since the account last saw the list: not on the board before, nor in what it last saw
+      // (a sign-out forgets the board's stored health, not what was already said).
+      const attention = this.deps.board.attention();
+      const seen = this.deps.seen?.read(account);
+      const crossed = attention.filter((i) => !before.has(i.task.taskId) && seen?.has(i.task.taskId) !== true);
       if (crossed.length > 0 && this.deps.settings().notify) this.deps.notifier.crossed(crossed, windows.days);
+      await this.deps.seen?.write(account, attention.map((i) => i.task.taskId)).catch(() => undefined);
     } catch (error) {
       if (signal.aborted || account !== this.account) return;
       if (isApiError(error) && error.kind === 'cancelled') return;

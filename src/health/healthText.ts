@@ -6,15 +6,13 @@
 import * as vscode from 'vscode';
 import type { GroupHealthInfo, HealthView, TaskHealthInfo } from './healthBoard';
 import type { TaskHealth } from './healthModel';
+import { factor, healthRowParts, percent, type HealthRowParts } from './rowParts';
 import type { HealthSnapshot } from './snapshot';
+
+export { factor, percent };
 
 const t = vscode.l10n.t;
 
-/** "12%", "<1%" for a rate that is not 0 but rounds to it, "100%". */
-export function percent(rate: number): string {
-  if (rate > 0 && rate < 0.005) return '<1%';
-  return `${Math.round(rate * 100)}%`;
-}
 
 /** "45s", "3m 20s", "1h 02m". */
 export function duration(seconds: number): string {
@@ -24,8 +22,6 @@ export function duration(seconds: number): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** "2.2×" */
-export const factor = (x: number): string => `${x.toFixed(1)}×`;
 
 /** One formatter for all rows: toLocaleString builds a new one per call (most of a node's cost). */
 const COUNT = new Intl.NumberFormat('en-US');
@@ -53,13 +49,9 @@ export function noRuns(days: number): string {
   return days === 1 ? t('no runs today') : t('no runs in {0} days', days);
 }
 
-/** The task's part of its node's description. */
-export function taskPart(h: TaskHealth, windowDays: number): string {
-  if (h.level === 'idle') return noRuns(windowDays);
-  const parts: string[] = [];
-  parts.push(h.failureRate === null ? runs(h.runs) : t('{0} failed · {1}', percent(h.failureRate), runs(h.runs)));
-  if (h.slowing && h.slowdown !== null) parts.push(t('{0} slower', factor(h.slowdown)));
-  return parts.join(' · ');
+/** The task's parts of its node's description: why it needs attention (first), or that it did not run (last). */
+export function taskParts(h: TaskHealth, windowDays: number): HealthRowParts {
+  return healthRowParts(h, windowDays, t);
 }
 
 /** The group's part: how many of its tasks fail, slow down or did not run. */
@@ -80,6 +72,7 @@ export function appendTaskTooltip(md: vscode.MarkdownString, info: TaskHealthInf
   const h = info.health;
   md.appendMarkdown('\n\n---\n\n');
   md.appendMarkdown('**').appendText(t('Health over {0}', windowText(s))).appendMarkdown('**  \n');
+  md.appendText(t('Counted from analytics: runs in the cloud and on computers, in this window only.')).appendMarkdown('  \n');
   if (h.level === 'idle') {
     md.appendText(t('No runs in this window.')).appendMarkdown('  \n');
   } else {
@@ -96,7 +89,17 @@ export function appendTaskTooltip(md: vscode.MarkdownString, info: TaskHealthInf
   if (h.failing) crossed.push(t('failure rate above {0}', percent(view.thresholds.failureRate)));
   if (h.slowing) crossed.push(t('runs more than {0} slower', factor(view.thresholds.slowdownFactor)));
   if (crossed.length > 0) md.appendMarkdown('**').appendText(t('Needs attention: {0}', crossed.join(', '))).appendMarkdown('**  \n');
+  const mark = taskMark(h, view.thresholds, s.windowDays);
+  if (mark !== undefined) md.appendText(mark).appendMarkdown('  \n');
   md.appendText(t('Updated {0}', age(view.now() - s.computedAt)));
+}
+
+/** What the letter beside a task's name means (the decorations draw it: F, S or 0). */
+export function taskMark(h: TaskHealth, thresholds: { failureRate: number; slowdownFactor: number }, windowDays: number): string | undefined {
+  if (h.level === 'failing') return t('F beside the name: failing, more than {0} of its runs failed.', percent(thresholds.failureRate));
+  if (h.level === 'slowing') return t('S beside the name: slowing, its runs took more than {0} as long as in {1}.', factor(thresholds.slowdownFactor), daysBefore(windowDays));
+  if (h.level === 'idle') return t('0 beside the name: no runs in this window.');
+  return undefined;
 }
 
 /** Tooltip lines for a group: how its tasks fare. */
@@ -104,5 +107,14 @@ export function appendGroupTooltip(md: vscode.MarkdownString, g: GroupHealthInfo
   md.appendMarkdown('\n\n---\n\n');
   md.appendMarkdown('**').appendText(t('Health over {0}', windowText(s))).appendMarkdown('**  \n');
   md.appendText(t('{0} failing, {1} slowing, {2} with no runs, of {3}', g.failing, g.slowing, g.idle, g.tasks)).appendMarkdown('  \n');
+  const mark =
+    g.level === 'failing'
+      ? t('F beside the name: at least one of its tasks is failing.')
+      : g.level === 'slowing'
+        ? t('S beside the name: at least one of its tasks is slowing.')
+        : g.level === 'idle'
+          ? t('0 beside the name: its tasks had no runs in this window.')
+          : undefined;
+  if (mark !== undefined) md.appendText(mark).appendMarkdown('  \n');
   md.appendText(t('Updated {0}', age(now - s.computedAt)));
 }

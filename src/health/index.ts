@@ -16,6 +16,7 @@ import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
+import { AttentionSeen } from './attentionSeen';
 import { HealthDecorations } from './decorations';
 import type { HealthBoard } from './healthBoard';
 import { HealthCache } from './healthCache';
@@ -63,6 +64,7 @@ export function createHealth(context: vscode.ExtensionContext, deps: HealthDeps)
     clock: Date.now,
     settings: () => config.settings,
     notifier: healthNotifier({ ui: deps.ui, reporter: deps.reporter, config, log }),
+    seen: new AttentionSeen(context.globalState),
   });
 
   const updateBadge = (): void => {

@@ -5,17 +5,18 @@
  */
 import type * as vscode from 'vscode';
 import type { HealthView } from './healthBoard';
-import { appendGroupTooltip, appendTaskTooltip, groupPart, taskPart } from './healthText';
+import { appendGroupTooltip, appendTaskTooltip, groupPart, taskParts } from './healthText';
+import type { HealthRowParts } from './rowParts';
 import { groupResourceUri, taskResourceUri } from './taskUri';
 
-/** Sets the task node's resource URI and tooltip lines; returns its description part, if any. */
-export function taskHealthPart(item: vscode.TreeItem, tooltip: vscode.MarkdownString, health: HealthView | undefined, taskId: string): string | undefined {
+/** Sets the task node's resource URI and tooltip lines; returns its description parts (what leads, what trails). */
+export function taskHealthPart(item: vscode.TreeItem, tooltip: vscode.MarkdownString, health: HealthView | undefined, taskId: string): HealthRowParts {
   item.resourceUri = taskResourceUri(taskId);
   const info = health?.task(taskId);
   const snapshot = health?.snapshot;
-  if (!health || !info || !snapshot) return undefined;
+  if (!health || !info || !snapshot) return {};
   appendTaskTooltip(tooltip, info, health, snapshot);
-  return taskPart(info.health, snapshot.windowDays);
+  return taskParts(info.health, snapshot.windowDays);
 }
 
 /** The same for a group: the worst of its tasks. */

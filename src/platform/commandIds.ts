@@ -26,6 +26,7 @@ export const COMMANDS = {
   tasksClearFilter: 'scrapedeck.tasks.clearFilter',
   tasksLoadMore: 'scrapedeck.tasks.loadMore',
   tasksCopyId: 'scrapedeck.tasks.copyId',
+  tasksOpenSelected: 'scrapedeck.tasks.openSelected',
   // analytics
   analyticsOpen: 'scrapedeck.analytics.open',
   analyticsOpenForTask: 'scrapedeck.analytics.openForTask',

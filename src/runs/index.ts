@@ -11,7 +11,7 @@
  */
 import * as vscode from 'vscode';
 import { accountsMenuSession } from '../account/accountSession';
-import type { ClientHolder } from '../account/clientHolder';
+import type { Account, ClientHolder } from '../account/clientHolder';
 import { errorMessage, isApiError } from '../api/errors';
 import { realTimers } from '../api/limiter';
 import { Emitter, type Event } from '../platform/emitter';
@@ -31,6 +31,7 @@ import { startRuns, stopRuns, type RunOutcome } from './runActions';
 import { runReporter } from './runReport';
 import { onRunSettingsChange, readRunSettings, type RunSettings } from './runSettings';
 import { RunStore } from './runStore';
+import { runWatch, type RunWatch } from './runWatch';
 import { presentRun, type RunPresentation, type TextOptions } from './runText';
 import { StatusPoller } from './statusPoller';
 import { SubtaskMessageNode, SubtaskNode, SubtasksMoreNode, type SubtaskRow } from './subtaskNodes';
@@ -84,6 +85,11 @@ export interface Runs extends RunsForViews {
   loadMoreSubtasks(taskId: string): void;
   /** Ctrl+S in a list: lines to fix are said in one sentence, nothing is saved; otherwise VS Code saves. */
   saveList(): Promise<boolean>;
+  /**
+   * The way in for a run an agent starts or stops for this account (the tree's way: "Starting…",
+   * the lot, followed to its end); undefined for another account than the one signed in.
+   */
+  watchFor(account: Account): RunWatch | undefined;
   readonly commands: CommandSet<keyof ReturnType<typeof runCommands>>;
 }
 
@@ -121,7 +127,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     get: () => context.workspaceState.get(LIST_ADDRESSES_KEY),
     set: (value) => void context.workspaceState.update(LIST_ADDRESSES_KEY, value),
   });
-  const diagnostics = new LoopDiagnostics(addresses);
+  const diagnostics = new LoopDiagnostics(addresses, accountKey);
   const loops = new LoopFileSystem({
     getClient,
     accountKey,
@@ -167,6 +173,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
   // The names the Tasks view has shown for this account: the service's words, read already.
   const knownNames = (ids: readonly string[]) => new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
   const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
+  const watch = runWatch({ store, poller, named: (id, name) => names.set(id, name) });
   const organiseDeps = { getClient, ui, report, log };
   const runs: Omit<Runs, 'commands'> = {
     store,
@@ -196,6 +203,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       changed.fire([taskId]);
     },
     saveList: () => saveActiveList({ diagnostics, ui, addresses }),
+    watchFor: (other) => (key !== undefined && accountsMenuSession(other).id === key ? watch : undefined),
   };
   return { ...runs, commands: registerHandlers(context, deps.registrar, runCommands(runs)) };
 

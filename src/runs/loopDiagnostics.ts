@@ -14,7 +14,11 @@ export class LoopDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly addresses: LoopAddresses) {
+  /** `accountKey`: the signed-in account's; another account's list (a placeholder) is not checked. */
+  constructor(
+    private readonly addresses: LoopAddresses,
+    private readonly accountKey: () => string | undefined,
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((doc) => this.check(doc)),
       vscode.workspace.onDidChangeTextDocument((e) => this.checkSoon(e.document)),
@@ -81,6 +85,10 @@ export class LoopDiagnostics implements vscode.Disposable {
   private check(doc: vscode.TextDocument): void {
     const ref = this.addresses.listRef(doc.uri);
     if (ref === undefined || doc.isClosed) return;
+    if (ref.account !== this.accountKey()) {
+      this.collection.delete(doc.uri);
+      return;
+    }
     this.set(doc.uri, parseLoopText(doc.getText(), ref.loopType, vscode.l10n.t).problems);
   }
 }

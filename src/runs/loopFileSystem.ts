@@ -7,14 +7,16 @@
  *
  * A save that fails throws a `FileSystemError` whose message VS Code shows ("Failed to save …"),
  * and the document stays dirty: nothing typed is lost. A document of another account (or signed
- * out) is neither read nor saved.
+ * out) is neither read nor saved: it reads as a read-only placeholder that says so, and when the
+ * account changes every list is announced as changed, so VS Code replaces what it still holds of
+ * the other account's lists (an editor brought back by View: Reopen Closed Editor) with it.
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { isApiError } from '../api/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
 import { decideSave, loopText, parseLoopText } from './loopItems';
-import type { LoopAddresses, LoopRef } from './loopUri';
+import { LOOP_SCHEME, type LoopAddresses, type LoopRef } from './loopUri';
 import type { LoopDiagnostics } from './loopDiagnostics';
 
 const t = vscode.l10n.t;
@@ -49,6 +51,8 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
   private readonly bases = new Map<string, Base>();
   private readonly snapshots = new Map<string, string[]>();
   private nextSnapshot = 1;
+  /** When the account last changed: the time of every placeholder (VS Code reads a list again when its time moves). */
+  private accountChangedAt = 0;
 
   constructor(private readonly deps: LoopFsDeps) {}
 
@@ -63,10 +67,22 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     this.bases.set(key, { items, mtime, readAt: this.now });
   }
 
-  /** Another account or signed out: forget every list read (and the copies shown beside conflicts). */
+  /**
+   * Another account or signed out: forget every list read (and the copies shown beside conflicts),
+   * and say every list changed, so VS Code reads it again (a placeholder, for another account's).
+   */
   forget(): void {
     this.bases.clear();
     this.snapshots.clear();
+    this.accountChangedAt = Math.max(this.now, this.accountChangedAt + 1);
+    const changed = this.deps.addresses.listPaths().map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: LOOP_SCHEME, path }) }));
+    if (changed.length > 0) this.emitter.fire(changed);
+  }
+
+  /** A list of another account than the one signed in (or signed out): shown only as a placeholder. */
+  private isForeign(ref: LoopRef): boolean {
+    const key = this.deps.accountKey();
+    return key === undefined || key !== ref.account;
   }
 
   watch(): vscode.Disposable {
@@ -79,6 +95,9 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
       const items = this.snapshots.get(uri.toString());
       if (items === undefined) throw vscode.FileSystemError.FileNotFound(uri);
       return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: byteLength(items), permissions: vscode.FilePermission.Readonly };
+    }
+    if (this.isForeign(ref)) {
+      return { type: vscode.FileType.File, ctime: 0, mtime: this.accountChangedAt, size: placeholder(uri).byteLength, permissions: vscode.FilePermission.Readonly };
     }
     // The time only moves when this window saves: VS Code's own "newer on disk" check stays out of
     // the way, and the comparison of lists in writeFile decides (it also sees same-size changes).
@@ -93,6 +112,7 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
       if (items === undefined) throw vscode.FileSystemError.FileNotFound(uri);
       return encode(items);
     }
+    if (this.isForeign(ref)) return placeholder(uri);
     const key = uri.toString();
     const primed = this.bases.get(key);
     if (primed && this.now - primed.readAt < PRIMED_MS) return encode(primed.items);
@@ -199,6 +219,15 @@ export function notSavedText(uri: vscode.Uri, count: number): string {
   return count === 1
     ? t('“{0}” was not saved: 1 line needs fixing first (it is underlined); nothing was sent.', fileName(uri))
     : t('“{0}” was not saved: {1} lines need fixing first (they are underlined); nothing was sent.', fileName(uri), count);
+}
+
+/** What a list of another account (or any, signed out) reads as: nothing of that account's but its name. */
+export function placeholderText(uri: vscode.Uri): string {
+  return t('{0} belongs to another Scrapedeck account than the one signed in (or you are signed out), so its items are not shown. Sign in to that account and open the list again from its task.', fileName(uri));
+}
+
+function placeholder(uri: vscode.Uri): Uint8Array {
+  return new TextEncoder().encode(`${placeholderText(uri)}\n`);
 }
 
 function fileName(uri: vscode.Uri): string {

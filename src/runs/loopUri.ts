@@ -87,6 +87,11 @@ export class LoopAddresses {
     return ref?.snapshot === undefined ? ref : undefined;
   }
 
+  /** The paths of every list document known here (not the copies shown beside a conflict). */
+  listPaths(): string[] {
+    return [...this.byPath].filter(([, ref]) => ref.snapshot === undefined).map(([path]) => path);
+  }
+
   isList(uri: Parameters<LoopAddresses['refOf']>[0]): boolean {
     return this.listRef(uri) !== undefined;
   }

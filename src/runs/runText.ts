@@ -84,11 +84,20 @@ function neverRunLine(o: TextOptions): string {
   return o.t('Never run in the cloud: the service has no cloud run of this task (runs on your own computer are not counted here).');
 }
 
-/** "Extracting, 120 rows"; an unpublished status is shown as it came. */
+/**
+ * "Extracting, 120 rows" while it runs; "Finished: 157 rows last run" once it ended (the rows of
+ * that run, not all the task's data, which Export Data writes). An unpublished status is shown as it came.
+ */
 export function describeRun(status: TaskRunStatus, o: TextOptions): string {
   const shown = statusText(status.status);
   const rows = status.currentTotalExtractCount;
-  return rows === null ? shown : o.t('{0}, {1}', shown, rowsText(rows, o));
+  if (rows === null) return shown;
+  return ended(status) ? o.t('{0}: {1} last run', shown, rowsText(rows, o)) : o.t('{0}, {1}', shown, rowsText(rows, o));
+}
+
+function ended(status: TaskRunStatus): boolean {
+  const kind = runKindOf(status.status);
+  return kind === 'finished' || kind === 'failed' || kind === 'stopped';
 }
 
 export function rowsText(rows: number, o: TextOptions): string {
@@ -99,8 +108,11 @@ export function tooltipLines(status: TaskRunStatus, o: TextOptions): string[] {
   const { t } = o;
   const lines = [t('Run status: {0}', statusText(status.status))];
   const rows = status.currentTotalExtractCount;
-  if (rows !== null) lines.push(t('Rows collected this run: {0}', formatNumber(rows, o.locale)));
-  if (status.executedTimes !== null) lines.push(t('Cloud runs so far: {0}', formatNumber(status.executedTimes, o.locale)));
+  if (rows !== null) {
+    const n = formatNumber(rows, o.locale);
+    lines.push(ended(status) ? t('Rows of its last run: {0} (Export Data writes all of the task’s rows)', n) : t('Rows collected so far in this run: {0}', n));
+  }
+  if (status.executedTimes !== null) lines.push(t('Cloud runs so far, all time (the service’s count): {0}', formatNumber(status.executedTimes, o.locale)));
   if (status.subTaskCount !== null && status.subTaskCount > 0) lines.push(t('Subtasks: {0}', formatNumber(status.subTaskCount, o.locale)));
   const times: [(when: string) => string, string | null][] = [
     [(when) => t('Started: {0}', when), status.startExecuteTime],

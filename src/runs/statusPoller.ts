@@ -8,7 +8,11 @@
  *   shows again;
  * - while something on screen changes state (a start or stop on its way, a run queued, or one that
  *   has counted no rows yet) the next polls come after `FOLLOW_MS` instead, for at most
- *   `FOLLOW_WINDOW_MS` after the last change seen: the same one call per poll, a few more polls.
+ *   `FOLLOW_WINDOW_MS` after the last change seen: the same one call per poll, a few more polls;
+ * - a run started or stopped here (`follow`: the tree, a command, an agent) is polled every
+ *   `FOLLOW_MS` until it is no longer under way, however long it runs, and whether or not its row
+ *   is on screen or the view is shown: the person who started it waits for its end (and its finish
+ *   notice). Only those tasks are asked while the view is hidden.
  * Rows that appear are asked once (shortly, so groups opened together share a request). A plan
  * that may not read statuses (403) stops polling for this account; other failures wait for the
  * next tick. `reset()` (another account) drops answers still on their way.
@@ -28,7 +32,7 @@ export interface PollerDeps {
   timers: Timers;
   /** Statuses of these tasks (the client's `getTaskStatuses`: one request per 100 ids). */
   fetch(taskIds: readonly string[], signal: AbortSignal): Promise<PollAnswer>;
-  store: Pick<RunStore, 'apply' | 'anyActive' | 'anySettling' | 'get'>;
+  store: Pick<RunStore, 'apply' | 'anyActive' | 'anySettling' | 'get' | 'isActive'>;
   /** The pause between polls (`scrapedeck.runs.refreshSeconds`), read at every tick. */
   intervalMs(): number;
   /**
@@ -65,6 +69,8 @@ export class StatusPoller {
   private generation = 0;
   /** Until when (the timers' clock, ms) polls follow a change at FOLLOW_MS. */
   private followUntil = -Infinity;
+  /** Tasks whose run was started or stopped here: polled at FOLLOW_MS until they are no longer active. */
+  private readonly followed = new Set<string>();
   private elapsed = 0;
   /** For tests and the bench: polls sent (calls of `fetch`) and ticks of the timer. */
   readonly stats = { fetches: 0, ticks: 0, followTicks: 0 };
@@ -92,6 +98,16 @@ export class StatusPoller {
     return [...all];
   }
 
+  /** Task ids whose run started or stopped here is still followed. */
+  followedIds(): string[] {
+    return [...this.followed];
+  }
+
+  /** What a poll of everything asks: the rows on screen (while shown) and the runs followed. */
+  private askableIds(): string[] {
+    return this.visible ? [...new Set([...this.visibleIds(), ...this.followed])] : [...this.followed];
+  }
+
   /** The view was shown or hidden. Shown again, every visible status is asked (it may have changed meanwhile). */
   setVisible(visible: boolean): void {
     if (visible === this.visible) return;
@@ -102,6 +118,8 @@ export class StatusPoller {
     }
     this.cancelTimers();
     this.abort?.abort();
+    // A run started here is still followed to its end.
+    this.schedule();
   }
 
   /** A scope's rows are on screen (a group expanded or listed again). Rows that just appeared are asked. */
@@ -125,6 +143,7 @@ export class StatusPoller {
   /** These tasks were just started or stopped (or their data removed): follow them closely for a while. */
   follow(taskIds: readonly string[]): void {
     this.followUntil = this.elapsed + FOLLOW_WINDOW_MS;
+    for (const id of taskIds) this.followed.add(id);
     this.refresh(taskIds);
   }
 
@@ -134,6 +153,7 @@ export class StatusPoller {
     this.cancelTimers();
     this.abort?.abort();
     this.scopes.clear();
+    this.followed.clear();
     this.queued = undefined;
     this.disabled = false;
     this.failuresInARow = 0;
@@ -169,10 +189,13 @@ export class StatusPoller {
     this.running = true;
     const generation = this.generation;
     try {
-      while (this.queued !== undefined && this.visible && !this.disabled && generation === this.generation) {
-        const asked = this.queued === 'all' ? this.visibleIds() : [...this.queued];
+      while (this.queued !== undefined && (this.visible || this.followed.size > 0) && !this.disabled && generation === this.generation) {
+        const queued = this.queued;
         this.queued = undefined;
+        // Hidden, only the runs followed are asked.
+        const asked = queued === 'all' ? this.askableIds() : [...queued].filter((id) => this.visible || this.followed.has(id));
         if (asked.length > 0) await this.poll(asked, generation);
+        this.dropEnded();
       }
     } finally {
       this.running = false;
@@ -213,10 +236,12 @@ export class StatusPoller {
       this.deps.timers.clearTimeout(this.timer);
       this.timer = undefined;
     }
-    const visible = this.visibleIds();
-    if (!this.visible || this.disabled || !this.deps.store.anyActive(visible)) return;
+    this.dropEnded();
+    const visible = this.visible ? this.visibleIds() : [];
+    const askable = this.askableIds();
+    if (this.disabled || !this.deps.store.anyActive(askable)) return;
     const interval = Math.max(1000, this.deps.intervalMs());
-    const follow = this.elapsed < this.followUntil && this.deps.store.anySettling(visible);
+    const follow = this.followed.size > 0 || (this.elapsed < this.followUntil && this.deps.store.anySettling(visible));
     const delay = follow ? Math.min(interval, FOLLOW_MS) : interval;
     this.timer = this.deps.timers.setTimeout(() => {
       this.timer = undefined;
@@ -225,6 +250,11 @@ export class StatusPoller {
       if (follow) this.stats.followTicks++;
       this.request('all');
     }, delay);
+  }
+
+  /** A followed run that is no longer under way (nor our start or stop on its way) is followed no more. */
+  private dropEnded(): void {
+    for (const id of this.followed) if (!this.deps.store.isActive(id)) this.followed.delete(id);
   }
 
   /** What decides a row's state, to see it change: the status text, or never run, or unknown. */

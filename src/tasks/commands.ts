@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Handlers } from '../platform/commandHandlers';
+import { COMMANDS } from '../platform/commandIds';
 import type { Ui } from '../platform/ui';
 import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
 import type { TasksTreeProvider } from './tasksProvider';
@@ -17,9 +18,11 @@ export interface TaskCommandDeps {
   ui: Pick<Ui, 'showInputBox'>;
   /** Copies a task (runs/organise.ts); undefined when nothing was copied. */
   duplicate?: (task: TaskRef) => Promise<unknown>;
+  /** The rows selected in the Tasks view. */
+  selection?: () => readonly unknown[];
 }
 
-export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | 'tasksFilter' | 'tasksClearFilter' | 'tasksLoadMore' | 'tasksCopyId' | 'tasksDuplicate'> {
+export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | 'tasksFilter' | 'tasksClearFilter' | 'tasksLoadMore' | 'tasksCopyId' | 'tasksDuplicate' | 'tasksOpenSelected'> {
   const { tasks, duplicate } = deps;
   return {
     tasksRefresh: () => tasks.provider.refresh(),
@@ -36,6 +39,17 @@ export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | '
     },
 
     tasksClearFilter: () => tasks.setFilter(''),
+
+    // Enter in the Tasks view (a click only selects, so several rows can be picked): a task opens
+    // its analytics; any other row does what Enter does in a list (open a group, load more).
+    tasksOpenSelected: async (arg) => {
+      const picked = taskArgSchema.safeParse(arg);
+      const selection = deps.selection?.() ?? [];
+      const only = selection.length === 1 ? taskArgSchema.safeParse(selection[0]) : undefined;
+      const task = picked.success ? picked.data : only?.success === true ? only.data : undefined;
+      if (task === undefined) return vscode.commands.executeCommand('list.select');
+      return vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task: { taskId: task.taskId, taskName: task.taskName } });
+    },
 
     tasksLoadMore: (arg) => {
       const group = groupArgSchema.safeParse(arg);

@@ -105,7 +105,7 @@ export function createTasks(context: vscode.ExtensionContext, deps: ViewDeps): T
     provider.setFilter(text);
     showFilter(model.filter);
   };
-  const commands = registerHandlers(context, deps.registrar, taskCommands({ tasks: { provider, setFilter }, ui: deps.ui, duplicate: runs && ((task) => runs.duplicate(task)) }));
+  const commands = registerHandlers(context, deps.registrar, taskCommands({ tasks: { provider, setFilter }, ui: deps.ui, duplicate: runs && ((task) => runs.duplicate(task)), selection: () => view.selection }));
   return {
     provider,
     view,

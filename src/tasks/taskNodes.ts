@@ -6,14 +6,19 @@ import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../api/schemas';
 import type { HealthView } from '../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../health/nodeParts';
+import type { HealthRowParts } from '../health/rowParts';
 import { COMMANDS } from '../platform/commandIds';
 import { themeIcon, type SubtaskRow } from '../runs/subtaskNodes';
 import type { RunPresentation } from '../runs/runText';
 import { loadMoreLabel } from './paging';
 import { plainText } from '../platform/plainText';
 
-/** Areas that add a part to a task row's description, in the order shown (joined with " · "). */
-const DESCRIPTION_PARTS = ['run', 'health'] as const;
+/**
+ * Areas that add a part to a task row's description, in the order shown (joined with " · "): the
+ * most useful first, so a narrow sidebar cuts the least useful: why the task needs attention, its
+ * run state, then the rest of health (no runs in the window).
+ */
+const DESCRIPTION_PARTS = ['attention', 'run', 'health'] as const;
 export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
 /**
@@ -68,7 +73,7 @@ export class TaskNode extends vscode.TreeItem {
   override contextValue = 'task runnable';
   private readonly parts = new Map<DescriptionPart, string>();
   private readonly baseTooltip: string;
-  private readonly healthPart: string | undefined;
+  private readonly healthParts: HealthRowParts;
   /** Runs health counts in its window (cloud and local alike); 0 when it has none or is not known. */
   private readonly healthRuns: number;
 
@@ -83,15 +88,15 @@ export class TaskNode extends vscode.TreeItem {
     // A task id is unique, but the group is part of the id in case one task is listed twice.
     this.id = `task:${group.taskGroupId}:${task.taskId}`;
     this.iconPath = taskIcon();
-    // Enter (or a click, or a double-click under workbench.list.openMode "doubleClick") opens its analytics.
-    this.command = { command: COMMANDS.analyticsOpenForTask, title: t('Open Analytics for Task'), arguments: [{ task: { taskId: task.taskId, taskName: task.taskName } }] };
+    // No row command: a click only selects (several tasks can be picked to move or start them).
+    // Enter (scrapedeck.tasks.openSelected) and the row's inline action open its analytics.
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(task.taskName).appendMarkdown('**  \n');
     md.appendText(t('Task ID: {0}', task.taskId)).appendMarkdown('  \n');
     md.appendText(t('Group: {0}', plainText(group.taskGroupName))).appendMarkdown('  \n');
     md.appendText(t('Enter opens its analytics.'));
     // The description is made of the areas' parts (run state, health), joined with " · ".
-    this.healthPart = taskHealthPart(this, md, health, task.taskId);
+    this.healthParts = taskHealthPart(this, md, health, task.taskId);
     this.healthRuns = health?.task(task.taskId)?.health.runs ?? 0;
     this.tooltip = md;
     this.baseTooltip = md.value;
@@ -113,7 +118,8 @@ export class TaskNode extends vscode.TreeItem {
   setRun(run: RunPresentation | undefined): void {
     this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
     this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
-    this.setDescriptionPart('health', this.healthPart);
+    this.setDescriptionPart('attention', this.healthParts.lead);
+    this.setDescriptionPart('health', this.healthParts.tail);
     // Never run in the cloud, yet health counts runs: they ran on someone's computer. Said so, or
     // the row would read as two stories ("never run" beside "20 runs").
     const localOnly = run?.kind === 'neverRun' && this.healthRuns > 0;

@@ -55,6 +55,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   let page: Page;
   let wb: Workbench;
   let expected: Map<string, 'failing' | 'slowing'>;
+  const label = `Ada health ${Date.now().toString(36)}`;
 
   before(async () => {
     ctx = e2e();
@@ -77,10 +78,9 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   it('H1. signing in with the Tasks view open shows Needs attention, its count on the view, and one notification', async () => {
     assert.ok(expected.size >= 6, `the sandbox seeds 6 tasks over the thresholds (${expected.size})`);
     await wb.openScrapedeck();
-    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
-    await signIn.click();
-    await wb.answerInput('Sign In to Scrapedeck (1/2)', account.username);
-    await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
+    // An account this window has not seen yet (a label of this run's own): what it last saw is
+    // remembered per account, so ada's password sign-in in another spec would have seen the list.
+    await wb.signInWithApiKey(account.apiKey, label);
     await wb.row('Tasks', 'Needs attention').waitFor();
     const toast = wb.notification(`${expected.size} tasks need attention`);
     await toast.waitFor();
@@ -89,8 +89,8 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
       const row = wb.row('Tasks', name).first();
       await row.waitFor();
       const text = await row.innerText();
-      assert.match(text, /\d+% failed · \d+ runs/, text);
-      if (kind === 'slowing') assert.match(text, /× slower/, text);
+      // Why first, short (issue 48 item 5): the reason is not what a narrow sidebar cuts.
+      assert.match(text, kind === 'failing' ? /\d+% failed/ : /× slower/, text);
     }
     // The view's badge on the activity bar counts them.
     const badge = wb.activityEntry().locator('xpath=ancestor::li[1]').locator('.badge .badge-content');
@@ -106,6 +106,8 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /Failed: \d+ of \d+ runs \(\d+%\)/, text);
     assert.match(text, /Needs attention: failure rate above 20%/, text);
+    // The letter beside the name is explained (issue 48 item 5).
+    assert.match(text, /F beside the name: failing, more than 20% of its runs failed\./, text);
     await wb.screenshot('h2-health-tooltip');
     await page.mouse.move(700, 450);
   });
@@ -127,7 +129,20 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     await group.waitFor();
     assert.match(await group.innerText(), /\d+ tasks · \d+ failing/);
     await group.click();
-    await wb.view('Tasks').locator('.monaco-list-row[aria-level="2"]').filter({ hasText: /% failed · \d+ runs/ }).first().waitFor();
+    await wb.view('Tasks').locator('.monaco-list-row[aria-level="2"]').filter({ hasText: /% failed/ }).first().waitFor();
     await wb.screenshot('h4-tasks-with-health');
+  });
+
+  it('H5. signed out and in again, the same tasks are not announced again: only what is new since the list was last seen (issue 48 item 6)', async () => {
+    await wb.clearNotifications();
+    await wb.signInWithApiKey(account.apiKey, label); // signs out first, from the welcome
+    await wb.row('Tasks', 'Needs attention').waitFor();
+    const badge = wb.activityEntry().locator('xpath=ancestor::li[1]').locator('.badge .badge-content');
+    await badge.filter({ hasText: String(expected.size) }).waitFor();
+    assert.equal((await badge.innerText()).trim(), String(expected.size), 'the same tasks still need attention');
+    // The refresh that fills the list is the one that would announce: give a toast time to show.
+    await page.waitForTimeout(3_000);
+    assert.equal(await wb.notification('tasks need attention').count(), 0, 'no second announcement of the same tasks');
+    await wb.screenshot('h5-health-no-repeat-after-sign-in');
   });
 });

@@ -88,8 +88,11 @@ describe('Task health (real VS Code, sandbox)', function () {
       const kind = expected.attention.get(id);
       assert.equal(deco?.badge, kind === 'failing' ? 'F' : 'S');
       assert.equal((deco?.color as vscode.ThemeColor | undefined)?.id, kind === 'failing' ? 'testing.iconFailed' : 'charts.yellow');
-      assert.equal(String(node.description), figures.description);
+      // Why it needs attention leads the row (its run state may follow), short (issue 48 item 5).
+      assert.ok(String(node.description).startsWith(figures.description), `${String(node.description)} starts with ${figures.description}`);
       const tip = tooltipText(node);
+      assert.ok(tip.includes(kind === 'failing' ? 'F beside the name: failing, more than 20% of its runs failed.' : 'S beside the name: slowing'), `the letter is explained: ${tip}`);
+      assert.ok(tip.includes('Counted from analytics: runs in the cloud and on computers, in this window only.'), tip);
       assert.ok(tip.includes(`${expected.window.start} – ${expected.window.end}`), tip);
       assert.ok(tip.includes(`Failed: ${figures.failures} of ${figures.runs} runs`), tip);
     }
@@ -111,7 +114,7 @@ describe('Task health (real VS Code, sandbox)', function () {
       const run = api.runs.present(idOf(node));
       assert.ok(run);
       assert.equal(iconOf(node), run.icon.id, 'the run state\'s icon, not the generic task icon');
-      assert.ok(run.description === '' || String(node.description).startsWith(run.description), `${String(node.description)} starts with ${run.description}`);
+      assert.ok(run.description === '' || String(node.description).includes(run.description), `${String(node.description)} holds ${run.description}`);
       assert.match(node.contextValue ?? '', run.flags.includes('running') ? /\brunning\b/ : /\brunnable\b/);
     }
     // The same task in its group reads the same (each one listed on its group's first page).
@@ -154,7 +157,9 @@ describe('Task health (real VS Code, sandbox)', function () {
     const figures = expected.tasks.get((healthy as unknown as { task: { taskId: string } }).task.taskId);
     // After its run state, when that is known (the rows of a group on screen ask for it).
     const run = api.runs.present((healthy as unknown as { task: { taskId: string } }).task.taskId)?.description;
-    assert.equal(String(healthy.description), run ? `${run} · ${figures?.description ?? ''}` : figures?.description, 'a healthy task still says its figures');
+    assert.equal(figures?.description, '');
+    assert.equal(healthy.description, run || undefined, 'a healthy task says its run state only; its figures are in the tooltip');
+    assert.ok(tooltipText(healthy).includes('Counted from analytics: runs in the cloud and on computers, in this window only.'), tooltipText(healthy));
   });
 
   it('told the user once, naming the tasks, with "Open Analytics"', async () => {

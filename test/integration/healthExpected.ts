@@ -54,7 +54,6 @@ async function call<T>(baseUrl: string, apiKey: string, path: string, body?: unk
 }
 
 const pct = (rate: number): string => (rate > 0 && rate < 0.005 ? '<1%' : `${Math.round(rate * 100)}%`);
-const runsText = (n: number): string => (n === 1 ? '1 run' : `${n.toLocaleString('en-US')} runs`);
 
 export async function expectedHealth(baseUrl: string, apiKey: string, days = 7): Promise<Expected> {
   const today = new Date().toISOString().slice(0, 10);
@@ -94,9 +93,10 @@ export async function expectedHealth(baseUrl: string, apiKey: string, days = 7):
     const failing = failureRate !== null && failureRate > 0.2;
     const slowing = slowdown !== null && slowdown > 1.5;
     const level: Level = now.runs === 0 ? 'idle' : failing ? 'failing' : slowing ? 'slowing' : 'ok';
-    const parts = now.runs === 0 ? [`no runs in ${days} days`] : [failureRate === null ? runsText(now.runs) : `${pct(failureRate)} failed · ${runsText(now.runs)}`];
-    if (slowing && slowdown !== null && now.runs > 0) parts.push(`${slowdown.toFixed(1)}× slower`);
-    out.tasks.set(taskId, { level, runs: now.runs, failures: now.failures, failureRate, slowing, description: parts.join(' · ') });
+    // Health's part of the row: why it needs attention (leading the row), or that it had no runs; a healthy task adds nothing.
+    const why = [failing && failureRate !== null ? `${pct(failureRate)} failed` : undefined, slowing && slowdown !== null ? `${slowdown.toFixed(1)}× slower` : undefined].filter((x) => x !== undefined);
+    const description = now.runs === 0 ? `no runs in ${days} days` : why.join(', ');
+    out.tasks.set(taskId, { level, runs: now.runs, failures: now.failures, failureRate, slowing, description });
     if (failing || slowing) out.attention.set(taskId, failing ? 'failing' : 'slowing');
     const worst = out.groupWorst.get(taskGroupId);
     if (worst === undefined || rank[level] > rank[worst]) out.groupWorst.set(taskGroupId, level);

@@ -72,14 +72,14 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       assert.deepEqual(outcome.done, [task.taskId]);
       assert.ok(seen[0]?.startsWith('Starting'), `first redraw: ${seen.join(' | ')}`);
       // Queued for a cloud node: shown as queued (not unknown), Stop Run applies, still polled.
-      const queued = await rowWhen(api, GROUP, task.taskId, 'the queued state', (r) => /^Queued( · |$)/.test(String(r.description)));
+      const queued = await rowWhen(api, GROUP, task.taskId, 'the queued state', (r) => /(^| · )Queued( · |$)/.test(String(r.description)));
       assert.equal(iconOf(queued), 'watch');
       assert.match(queued.contextValue ?? '', /\brunning\b/);
       assert.match(tooltipText(queued), /Run status: Waiting/);
       assert.ok(api.runs.store.isActive(task.taskId));
       session.clock.advance(QUEUE_MS);
       const spinning = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
-      assert.match(String(spinning.description), /^Extracting, \d+ rows?( · |$)/);
+      assert.match(String(spinning.description), /(^| · )Extracting, \d+ rows?( · |$)/);
       assert.match(spinning.contextValue ?? '', /\brunning\b/);
       assert.doesNotMatch(spinning.contextValue ?? '', /\brunnable\b/, 'only Stop Run is offered');
       assert.equal(spinning.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'a running task opens to its subtasks');
@@ -131,7 +131,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
 
   it('Remove Data: the row\'s count follows at once, not the old "Finished, N rows" (issue 32 item 5)', async () => {
     const task = (rows[1] as Row).task;
-    const row = await rowWhen(api, GROUP, task.taskId, 'the ended run with rows', (r) => /^(Finished|Failed), [1-9][\d,]* rows?/.test(String(r.description)));
+    const row = await rowWhen(api, GROUP, task.taskId, 'the ended run with rows', (r) => /(^| · )(Finished|Failed): [1-9][\d,]* rows? last run/.test(String(r.description)));
     const restore = replaceUi(api, {
       showModalWarning: (_message, _detail, ...items) => Promise.resolve(items.find((i) => /^Remove Data/.test(i))),
       showInputBox: () => Promise.resolve(task.taskName),
@@ -142,8 +142,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       restore();
     }
     // Nothing runs, so no poll is due: the removal itself asks the task's status again.
-    const after = await rowWhen(api, GROUP, task.taskId, 'the count after the removal', (r) => /^(Finished|Failed), 0 rows( · |$)/.test(String(r.description)), REFRESH_SECONDS * 1000);
-    assert.match(tooltipText(after), /Rows collected this run: 0/);
+    const after = await rowWhen(api, GROUP, task.taskId, 'the count after the removal', (r) => /(^| · )(Finished|Failed): 0 rows last run( · |$)/.test(String(r.description)), REFRESH_SECONDS * 1000);
+    assert.match(tooltipText(after), /Rows of its last run: 0 \(Export Data writes all of the task’s rows\)/);
   });
 
   it('a task that never ran in the cloud reads so, and its local runs do not make the row tell two stories ("Reddit ratings")', async () => {
@@ -155,7 +155,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     }
     assert.ok(found, 'the seeded task of issue 32 item 3');
     assert.deepEqual((await client.getTaskStatuses([found.taskId])).data, [], 'left out of the statuses: never ran in the cloud');
-    const row = await rowWhen(api, found.group, found.taskId, 'never run, with health', (r) => /^Never run in the cloud \(local runs only\) · .*\d+ runs?$/.test(String(r.description)), 60_000);
+    const row = await rowWhen(api, found.group, found.taskId, 'never run, with health', (r) => /(^| · )Never run in the cloud \(local runs only\)$/.test(String(r.description)), 60_000);
     assert.equal(iconOf(row), 'circle-large-outline');
     assert.match(row.contextValue ?? '', /\brunnable\b/);
     const tip = tooltipText(row);
@@ -167,7 +167,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
   it('Stop Run asks like Remove Data and Deprecate: one action button and one named way to say no (Keep Running, also Escape), then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
     const task = (rows[2] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
-    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /(^| · )Queued/.test(String(r.description)));
     session.clock.advance(QUEUE_MS);
     const running = await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
     const asked: { message: string; detail: string; items: string[] }[] = [];
@@ -210,7 +210,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       }
       assert.deepEqual(stopped.done, [task.taskId]);
       const row = await rowWhen(api, GROUP, task.taskId, 'the stopped state', (r) => iconOf(r) === 'debug-stop');
-      assert.match(String(row.description), /^Stopped, \d+ rows?( · |$)/);
+      assert.match(String(row.description), /(^| · )Stopped: \d+ rows? last run( · |$)/);
       assert.equal((await statusAtService(task.taskId))?.status, 'Stopped');
       await new Promise((r) => setTimeout(r, REFRESH_SECONDS * 1000 + 500));
       assert.equal(messages.filter((m) => m.text.includes(task.taskName)).length, 0, 'the person who stopped it knows');
@@ -226,7 +226,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const rowB = await taskRow(api, GROUP, b.taskId);
     const started = (await vscode.commands.executeCommand('scrapedeck.runs.start', rowA, [rowA, rowB])) as RunOutcome;
     assert.deepEqual([...started.done].sort(), [a.taskId, b.taskId].sort());
-    await rowWhen(api, GROUP, a.taskId, 'A queued', (r) => /^Queued/.test(String(r.description)));
+    await rowWhen(api, GROUP, a.taskId, 'A queued', (r) => /(^| · )Queued/.test(String(r.description)));
     session.clock.advance(QUEUE_MS);
     await rowWhen(api, GROUP, a.taskId, 'A spinning', (r) => iconOf(r) === 'sync~spin');
     await rowWhen(api, GROUP, b.taskId, 'B spinning', (r) => iconOf(r) === 'sync~spin');
@@ -254,7 +254,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
   it('Stop Run names the task as the service does: a caller\'s made-up name is not shown, an id the account does not have is left alone', async () => {
     const task = (rows[6] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
-    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+    await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /(^| · )Queued/.test(String(r.description)));
     session.clock.advance(QUEUE_MS);
     await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
     const asked: string[] = [];
@@ -282,7 +282,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const { messages, stop } = recordMessages(api);
     try {
       await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
-      await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /^Queued/.test(String(r.description)));
+      await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /(^| · )Queued/.test(String(r.description)));
       session.clock.advance(QUEUE_MS);
       await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => iconOf(r) === 'sync~spin');
       session.clock.advance(RUN_MS);

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TaskActions } from '../../src/api/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
-import { getApi, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
+import { answerInputs, answerPicks, getApi, KEEP_VALUE, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Lead generation';
 const OTHER_GROUP = 'News & media';
@@ -291,7 +291,44 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await vscode.commands.executeCommand('scrapedeck.signOut');
     await waitFor('the list editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'scrapedeck'));
     await signInWithApiKey(api, session.apiKey('linus'));
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), /another Scrapedeck account/);
+    // Another account's list reads as a read-only placeholder: nothing of ada's list.
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    assert.match(text, /belongs to another Scrapedeck account/);
+    assert.ok(!(oneLoop.loop.loopItems ?? []).some((item) => text.includes(item)), text);
+    assert.equal((await vscode.workspace.fs.stat(uri)).permissions, vscode.FilePermission.Readonly);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('https://example.com/\n'))), /another Scrapedeck account/);
     assert.equal(labelOf((await api.views.tasks.getChildren())[0] as vscode.TreeItem) !== GROUP, true);
+    await vscode.commands.executeCommand('scrapedeck.signOut');
+  });
+
+  it('after Switch Account, View: Reopen Closed Editor brings back no item of the other account\'s list (issue 48 item 13)', async () => {
+    await signInWithApiKey(api, session.apiKey('ada'));
+    const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+    const items = oneLoop.loop.loopItems ?? [];
+    assert.ok(items.length > 0 && items.some((item) => vscode.window.activeTextEditor?.document.getText().includes(item)), 'ada\'s list is shown');
+    const changes: string[] = [];
+    const listening = api.runs.loops.onDidChangeFile((events) => changes.push(...events.map((e) => e.uri.toString())));
+    try {
+      // Switch Account → Sign In with API Key → linus's key, the name kept.
+      const picks = answerPicks(api, ['Sign In with API Key']);
+      const boxes = answerInputs(api, [session.apiKey('linus'), KEEP_VALUE]);
+      try {
+        assert.equal(await vscode.commands.executeCommand<boolean>('scrapedeck.switchAccount'), true);
+      } finally {
+        boxes.restore();
+        picks.restore();
+      }
+      await waitFor('the list editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
+      assert.ok(changes.includes(uri.toString()), 'the list was announced as changed when the account changed');
+      await vscode.commands.executeCommand('workbench.action.reopenClosedEditor');
+      await waitFor('the list to come back', () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
+      await waitFor('the placeholder', () => /belongs to another Scrapedeck account/.test(vscode.window.activeTextEditor?.document.getText() ?? ''));
+      const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
+      assert.ok(!items.some((item) => shown.includes(item)), `nothing of ada's list: ${shown}`);
+      assert.equal(api.runs.diagnostics.get(uri).length, 0, 'the placeholder is not checked as a list');
+    } finally {
+      listening.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });

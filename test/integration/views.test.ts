@@ -107,12 +107,19 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     assert.ok(tip.includes('Price monitoring'), tip);
   });
 
-  it('Enter (the row\'s command) on a task opens its analytics', async () => {
+  it('a click on a task only selects it (several can be picked); Enter on the selected task opens its analytics (issue 48 item 11)', async () => {
     const [task] = await api.views.tasks.getChildren(await groupNode('Lead generation'));
-    assert.ok(task?.command, 'a task row has a command');
-    assert.equal(task.command.command, 'scrapedeck.analytics.openForTask');
+    assert.ok(task);
+    assert.equal(task.command, undefined, 'a click runs no command: it selects the row');
+    const enter = (vscode.extensions.getExtension('scrapedeck.scrapedeck')?.packageJSON as { contributes: { keybindings: { key: string; command: string; when: string }[] } }).contributes.keybindings.find((k) => k.key === 'enter');
+    assert.equal(enter?.command, 'scrapedeck.tasks.openSelected');
+    assert.match(enter?.when ?? '', /focusedView == scrapedeck\.tasks/);
     const t = (task as unknown as { task: { taskId: string } }).task;
-    await vscode.commands.executeCommand(task.command.command, ...(task.command.arguments ?? []));
+    const panelsBefore = api.analytics.panels().length;
+    await api.tasksView.reveal(task, { select: true, focus: true });
+    assert.deepEqual(api.tasksView.selection.map((n) => (n as vscode.TreeItem).id), [task.id]);
+    assert.equal(api.analytics.panels().length, panelsBefore, 'selecting opened nothing');
+    await vscode.commands.executeCommand('scrapedeck.tasks.openSelected');
     assert.deepEqual(api.analytics.panels().at(-1)?.preset?.taskIds, [t.taskId]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

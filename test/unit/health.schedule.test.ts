@@ -17,6 +17,7 @@ import { HealthController, type HealthNotifier, type HealthTaskRow } from '../..
 import type { AnalyticsSource } from '../../src/health/healthFetch';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSettings } from '../../src/health/healthSettings';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
+import { AttentionSeen } from '../../src/health/attentionSeen';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
@@ -113,6 +114,7 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       clock: clock.now,
       settings: () => settings,
       notifier,
+      seen: new AttentionSeen(memento),
     });
     return { controller, board, timers, queries, heard, memento, settings, listed: () => listed, close: () => client.close() };
   }
@@ -378,6 +380,46 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       assert.equal(again.board.snapshot, undefined);
       again.controller.setAccount('ada');
       assert.equal(again.board.snapshot, undefined, 'signing out forgot the stored health');
+    } finally {
+      again.controller.dispose();
+      await again.close();
+    }
+  });
+
+  it('announces only what is new since the account last saw the list: not again after a sign-out and sign-in, nor in a new window (issue 48 item 6)', async () => {
+    const memento = new Memento();
+    const h = setup({ memento });
+    try {
+      h.controller.setAccount('ada');
+      await h.controller.refresh();
+      assert.equal(h.heard.crossed.length, 1);
+      assert.equal(h.heard.crossed[0]?.length, 6, 'the first time, all six are new');
+      h.controller.setAccount(undefined); // sign-out: the stored health goes
+      h.controller.setAccount('ada');
+      assert.equal(h.board.snapshot, undefined);
+      await h.controller.refresh();
+      assert.equal(h.board.attention().length, 6, 'the same six still need attention');
+      assert.equal(h.heard.crossed.length, 1, 'signed in again: nothing new, nothing said');
+      // grace has its own list: what ada saw says nothing about hers.
+      assert.equal(new AttentionSeen(memento).read('grace'), undefined);
+      // One of ada's tasks stops needing attention, as far as she last saw, and needs it again: said again, alone.
+      const [one] = h.board.attention();
+      assert.ok(one);
+      await new AttentionSeen(memento).write('ada', h.board.attention().filter((i) => i !== one).map((i) => i.task.taskId));
+      h.controller.setAccount(undefined);
+      h.controller.setAccount('ada');
+      await h.controller.refresh();
+      assert.deepEqual(h.heard.crossed.at(-1)?.map((i) => i.task.taskId), [one.task.taskId], 'only the task new since she last saw the list');
+    } finally {
+      h.controller.dispose();
+      await h.close();
+    }
+    // A new window on the same globalState: the stored health is there, nothing is said.
+    const again = setup({ memento });
+    try {
+      again.controller.setAccount('ada');
+      await again.controller.refresh();
+      assert.deepEqual(again.heard.crossed, [], 'a new window: nothing new');
     } finally {
       again.controller.dispose();
       await again.close();

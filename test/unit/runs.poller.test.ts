@@ -10,7 +10,7 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/limiter';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 import { RunStore, type EndedRun } from '../../src/runs/runStore';
-import { FOLLOW_MS, FOLLOW_WINDOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
+import { FOLLOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
@@ -271,8 +271,92 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
     assert.equal((statusRequests() - requestsBefore) / polls, 3, 'every poll is one call: 3 requests for 250 rows');
     // The run extracts from 5 s on; with the poll every 10 s its rows would show at 10 s at best.
     assert.ok(firstRowsAt !== undefined && firstRowsAt <= 8_000, `rows shown ${firstRowsAt} ms after the start (the run extracts at 5 s)`);
-    assert.ok(poller.stats.followTicks <= Math.ceil((5_000 + 2 * FOLLOW_WINDOW_MS) / FOLLOW_MS), `${poller.stats.followTicks} quick polls, bounded`);
-    assert.ok(polls < 50_000 / FOLLOW_MS, `${polls} polls in 50 s: back to the interval once nothing changes`);
+    // A run started here is followed at FOLLOW_MS to its end (35 s), then polling stops.
+    assert.ok(poller.stats.followTicks <= Math.ceil(35_000 / FOLLOW_MS) + 1, `${poller.stats.followTicks} quick polls, bounded by the run's length`);
+    assert.ok(polls < 50_000 / FOLLOW_MS, `${polls} polls in 50 s: none once the run ended`);
+    assert.equal(poller.followedIds().length, 0, 'the ended run is followed no more');
     assert.equal(poller.isScheduled, false, 'nothing runs: no timer');
+  });
+});
+
+describe('runs: a run started here is followed at the fast pace until it ends (issue 48 items 3 and 4)', function () {
+  const clock = new FakeClock(T0);
+  const SLOW = 30_000;
+  let sb: TestSandbox;
+  let ada: ScrapedeckClient;
+  let ids: string[];
+
+  before(async () => {
+    sb = await TestSandbox.start({ now: clock.now, runSeconds: 50, queueSeconds: 0, extraTasks: 20 });
+    ada = new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    const group = (await ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    ids = (await ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
+  });
+  after(async () => {
+    await ada.close();
+    await sb.close();
+  });
+
+  function setup() {
+    const timers = new FakeTimers();
+    const store = new RunStore(clock.now);
+    const ended: EndedRun[] = [];
+    const asked: string[][] = [];
+    store.onDidEnd((runs) => ended.push(...runs));
+    const poller = new StatusPoller({
+      timers,
+      fetch: async (taskIds, signal) => {
+        asked.push([...taskIds]);
+        const r = await ada.getTaskStatuses(taskIds, { signal });
+        return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
+      },
+      store,
+      intervalMs: () => SLOW,
+      onError: (error) => assert.fail(String(error)),
+    });
+    return { timers, store, poller, ended, asked };
+  }
+
+  /** Starts a run of an idle task as Start Run does, then lets fake time pass second by second until its end shows. */
+  async function startAndWatch(h: ReturnType<typeof setup>, id: string): Promise<number | undefined> {
+    h.store.setPending([id], 'starting');
+    await ada.startTask(id);
+    h.poller.follow([id]);
+    await idle(h.poller);
+    for (let t = 1_000; t <= 120_000; t += 1_000) {
+      clock.advance(1_000);
+      await h.timers.advance(1_000);
+      await idle(h.poller);
+      if (h.ended.length > 0) return t;
+    }
+    return undefined;
+  }
+
+  it('on screen: a 50 s run (extracting with rows most of the time) shows its end within 2 s, though the interval is 30 s', async () => {
+    const h = setup();
+    h.poller.setVisible(true);
+    h.poller.show('group:bench', ids);
+    await h.timers.advance(SHOW_COALESCE_MS);
+    await idle(h.poller);
+    const id = ids.find((x) => h.store.get(x) !== undefined && !h.store.isActive(x)) as string;
+    const endSeen = await startAndWatch(h, id);
+    assert.ok(endSeen !== undefined && endSeen <= 50_000 + FOLLOW_MS, `the end (at 50 s) was seen at ${endSeen} ms`);
+    assert.equal(h.ended[0]?.taskId, id, 'announced');
+    assert.equal(h.poller.isScheduled, false, 'after the end nothing is polled');
+  });
+
+  it('off screen (the view hidden, as when an agent starts it): the run is still followed to its end, and only it is asked', async () => {
+    const h = setup();
+    const id = ids.at(-1) as string;
+    // The rows were listed (the group is expanded), then the view was hidden: they are not asked.
+    h.poller.show('group:bench', ids);
+    await h.timers.advance(SHOW_COALESCE_MS);
+    await idle(h.poller);
+    assert.equal(h.asked.length, 0, 'hidden: nothing asked');
+    const endSeen = await startAndWatch(h, id);
+    assert.ok(endSeen !== undefined && endSeen <= 50_000 + FOLLOW_MS, `the end (at 50 s) was seen at ${endSeen} ms`);
+    assert.equal(h.ended[0]?.taskId, id, 'announced');
+    assert.ok(h.asked.length > 0 && h.asked.every((a) => a.length === 1 && a[0] === id), 'hidden, only the followed task is asked');
+    assert.equal(h.poller.isScheduled, false);
   });
 });

@@ -85,7 +85,7 @@ describe('runs: what a row shows', () => {
   });
 
   it('numbers follow the locale', () => {
-    assert.equal(describeRun(status({ status: 'Finished', currentTotalExtractCount: 12345 }), { ...en, locale: 'de-DE' }), 'Finished, 12.345 rows');
+    assert.equal(describeRun(status({ status: 'Finished', currentTotalExtractCount: 12345 }), { ...en, locale: 'de-DE' }), 'Finished: 12.345 rows last run');
     assert.equal(describeRun(status({ currentTotalExtractCount: 1 }), en), 'Extracting, 1 row');
     assert.equal(describeRun(status({ currentTotalExtractCount: null, source: 'v1' }), en), 'Extracting');
   });
@@ -97,9 +97,19 @@ describe('runs: what a row shows', () => {
     assert.match(text, /Ended: 1 Mar 2026, 13:30:00/);
     assert.match(text, /Next run: tomorrow-ish \(as sent\)/);
     assert.match(text, /read as UTC and shown in your time zone \(Europe\/Berlin\)/);
-    assert.match(text, /Rows collected this run: 120/);
-    assert.match(text, /Cloud runs so far: 3/);
+    assert.match(text, /Rows collected so far in this run: 120/);
+    assert.match(text, /Cloud runs so far, all time \(the service’s count\): 3/);
     assert.match(tooltipLines(status({ source: 'v1', startExecuteTime: null }), en).join('\n'), /older status call/);
+  });
+
+  it('each figure says what it counts: an ended run\'s rows are its last run\'s, not all the data; runs are the service\'s cloud runs of all time (issue 48 item 9)', () => {
+    for (const word of ['Finished', 'Failed', 'Stopped']) {
+      assert.equal(describeRun(status({ status: word, currentTotalExtractCount: 157 }), en), `${word}: 157 rows last run`);
+    }
+    const ended = tooltipLines(status({ status: 'Finished', currentTotalExtractCount: 157, executedTimes: 957 }), en).join('\n');
+    assert.match(ended, /Rows of its last run: 157 \(Export Data writes all of the task’s rows\)/);
+    assert.match(ended, /Cloud runs so far, all time \(the service’s count\): 957/);
+    assert.doesNotMatch(ended, /this run/);
   });
 
   it('a bad locale or zone falls back instead of throwing', () => {

@@ -1,12 +1,34 @@
 /** The records table as data (src/analytics/model/tableModel.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
 import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analytics/model/format';
-import { COLUMNS, formatCell, nextSort, sortRecords } from '../../src/analytics/model/tableModel';
+import { COLUMNS, formatCell, nextSort, shownColumns, sortRecords, weekColumnPositions } from '../../src/analytics/model/tableModel';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { AnalyticsRecord } from '../../src/api/schemas';
 import { col, rec } from './helpers/tableRecords';
 
 
 describe('analytics table model', () => {
+  it('a Day or Month result leaves out the week columns, which say nothing for it; Week keeps them (issue 48 item 8)', () => {
+    const ids = (g: string | undefined) => shownColumns(g).map((c) => c.id);
+    for (const g of ['Day', 'Month']) {
+      assert.ok(!ids(g).includes('weekStartDate') && !ids(g).includes('weekEndDate'), g);
+      assert.equal(ids(g).length, COLUMNS.length - 2);
+    }
+    assert.deepEqual(ids('Week'), COLUMNS.map((c) => c.id));
+    assert.deepEqual(ids(undefined), COLUMNS.map((c) => c.id));
+    // The page's stylesheet hides them by position: it names the positions the model has.
+    const css = readFileSync(path.join(__dirname, '..', '..', '..', 'media', 'analytics.css'), 'utf8');
+    const rule = weekColumnPositions().map((n) => `table.records.no-week tr > :nth-child(${n})`).join(', ');
+    assert.ok(css.includes(`${rule} { display: none; }`), `media/analytics.css hides positions ${weekColumnPositions().join(', ')}`);
+  });
+
+  it('the proxy figure is the service\'s proxy IP usage, not a count of addresses (issue 48 item 8)', () => {
+    const proxy = COLUMNS.find((c) => c.id === 'proxyIpCount');
+    assert.equal(proxy?.header, 'Proxy IP usage');
+    assert.match(proxy?.title ?? '', /as the service reports it/);
+  });
+
   it('has a column for every field of the record and every metric', () => {
     const sample = rec('a', 1);
     const fields = [

@@ -111,10 +111,13 @@ function describe(s: TaskRunStatus | 'never', t: ToolContext['t']): string {
 async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<ToolReply> {
   const { t } = ctx;
   let lotNo: string | null = null;
+  ctx.runs?.before(verb, { taskId: task.taskId, taskName: task.taskName });
   try {
     if (verb === 'start') lotNo = (await ctx.client.startTask(task.taskId, { signal: ctx.signal })).data?.lotNo ?? null;
     else await ctx.client.stopTask(task.taskId, { signal: ctx.signal });
+    ctx.runs?.after(verb, task.taskId, { ok: true, lotNo });
   } catch (e) {
+    ctx.runs?.after(verb, task.taskId, { ok: false });
     const failed = verb === 'start' ? t('Could not start a run of “{0}” ({1})', plainText(task.taskName), task.taskId) : t('Could not stop the run of “{0}” ({1})', plainText(task.taskName), task.taskId);
     return failure(e, { failed, plans: RUN_PLANS }, ctx);
   }

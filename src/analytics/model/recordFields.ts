@@ -73,7 +73,7 @@ export const RECORD_FIELDS: readonly RecordField[] = [
   metric('executionMetrics', 'failureRate', 'percent', 'Failure rate', 'Failed runs as a fraction, as reported', 13),
   metric('resourceUsageMetrics', 'captchaCount', 'int', 'CAPTCHAs', 'CAPTCHAs processed', 16),
   metric('resourceUsageMetrics', 'simpleTemplateCount', 'int', 'Templates', 'Simple template usage', 17),
-  metric('resourceUsageMetrics', 'proxyIpCount', 'decimal', 'Proxy IPs', 'Proxy IP usage', 18),
+  metric('resourceUsageMetrics', 'proxyIpCount', 'decimal', 'Proxy IP usage', 'Proxy IP usage as the service reports it, in its own unit (not a number of addresses)', 18),
   metric('resourceUsageMetrics', 'balance', 'decimal', 'Cost', 'Resource cost (balance)', 19),
 ];
 

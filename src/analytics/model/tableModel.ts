@@ -43,6 +43,22 @@ export const COLUMNS: readonly Column[] = [
 
 const BY_ID = new Map(COLUMNS.map((c) => [c.id, c]));
 
+/** Columns that say something only for one granularity: the week's dates, for Week. */
+const WEEK_COLUMNS: ReadonlySet<string> = new Set(['weekStartDate', 'weekEndDate']);
+
+/**
+ * The columns a result of this granularity shows: a Day or Month query leaves out the week's
+ * start and end, which would read "—" on every row. Unknown (no result yet): all of them.
+ */
+export function shownColumns(granularity: string | undefined): readonly Column[] {
+  return granularity === undefined || granularity === 'Week' ? COLUMNS : COLUMNS.filter((c) => !WEEK_COLUMNS.has(c.id));
+}
+
+/** The 1-based positions of the week columns in a row (the page's stylesheet hides them by position). */
+export function weekColumnPositions(): number[] {
+  return COLUMNS.flatMap((c, i) => (WEEK_COLUMNS.has(c.id) ? [i + 1] : []));
+}
+
 export function findColumn(id: string): Column | undefined {
   return BY_ID.get(id);
 }

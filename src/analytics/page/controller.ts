@@ -166,6 +166,9 @@ export class Controller {
     // A result whose rows were not all kept, or not all fetched yet, gets the rest (the host
     // still holds them unless VS Code was restarted; then it asks the service again).
     if (first && s.result && !isComplete(s.result)) this.queries.resume();
+    // Opened for a task or a group (from the tree, a notification): its figures at once, as
+    // Run query would show them; a restored result, or a panel opened blank, waits for Run query.
+    else if (first && !s.result && (s.preset?.taskIds?.length ?? 0) > 0 && s.account !== undefined) this.queries.run();
   }
 }
 

@@ -38,6 +38,7 @@ export class ResultsRenderer {
       performance.measure('scrapedeck:charts', { start: t0 });
     }
     const t1 = performance.now();
+    this.ui.table.setGranularity(r.query.timeGranularity);
     this.ui.table.update(r.records, s.sort, win.start, win.end, r.query);
     performance.measure('scrapedeck:table', { start: t1 });
   }

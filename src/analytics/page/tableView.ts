@@ -8,7 +8,7 @@
  */
 import type { AnalyticsRecord } from '../protocol/wire';
 import type { DayRange } from '../model/format';
-import { COLUMNS, sortedOrder, type SortState } from '../model/tableModel';
+import { COLUMNS, shownColumns, sortedOrder, type SortState } from '../model/tableModel';
 import { button, h } from './dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
 import { RowPainter } from './rowPainter';
@@ -59,6 +59,11 @@ export class TableView {
     // Scrolling brings other rows into the window; a scroll event comes at most once a frame.
     this.scroller.addEventListener('scroll', () => this.renderWindow(), { passive: true });
     this.root = h('div', { class: 'table-wrap' }, this.scroller);
+  }
+
+  /** A Day or Month result leaves out the week's start and end columns (they would say "—" on every row). */
+  setGranularity(granularity: string | undefined): void {
+    this.table.classList.toggle('no-week', shownColumns(granularity).length !== COLUMNS.length);
   }
 
   /** The result left the screen (cleared, dropped): stop preparing its orders. */
