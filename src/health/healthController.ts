@@ -44,6 +44,8 @@ export interface HealthNotifier {
   failed(error: unknown, tasks: number): void;
   /** The window asked for was clamped to the three-month limit. */
   clamped(windows: HealthWindows): void;
+  /** A refresh ended: how many tasks need attention, and how many of them were announced as new (for the log). */
+  settled?(attention: number, announced: number): void;
 }
 
 export interface HealthControllerDeps {
@@ -200,8 +202,10 @@ export class HealthController {
       const attention = this.deps.board.attention();
       const seen = this.deps.seen?.read(account);
       const crossed = attention.filter((i) => !before.has(i.task.taskId) && seen?.has(i.task.taskId) !== true);
-      if (crossed.length > 0 && this.deps.settings().notify) this.deps.notifier.crossed(crossed, windows.days);
+      const announce = crossed.length > 0 && this.deps.settings().notify;
+      if (announce) this.deps.notifier.crossed(crossed, windows.days);
       await this.deps.seen?.write(account, attention.map((i) => i.task.taskId)).catch(() => undefined);
+      this.deps.notifier.settled?.(attention.length, announce ? crossed.length : 0);
     } catch (error) {
       if (signal.aborted || account !== this.account) return;
       if (isApiError(error) && error.kind === 'cancelled') return;

@@ -38,7 +38,7 @@ export function reason(info: TaskHealthInfo, windowDays: number): string {
 export function crossedMessage(tasks: readonly TaskHealthInfo[], windowDays: number): string {
   const [first] = tasks;
   if (tasks.length === 1 && first) return t('“{0}” needs attention: {1}.', plainText(first.task.taskName), reason(first, windowDays));
-  const named = tasks.slice(0, NAMED).map((i) => `“${i.task.taskName}” (${i.health.failing && i.health.failureRate !== null ? t('{0} failed', percent(i.health.failureRate)) : t('{0} slower', factor(i.health.slowdown ?? 0))})`);
+  const named = tasks.slice(0, NAMED).map((i) => `“${plainText(i.task.taskName)}” (${i.health.failing && i.health.failureRate !== null ? t('{0} failed', percent(i.health.failureRate)) : t('{0} slower', factor(i.health.slowdown ?? 0))})`);
   const more = tasks.length - named.length;
   return more > 0 ? t('{0} tasks need attention: {1} and {2} more.', tasks.length, named.join(', '), more) : t('{0} tasks need attention: {1}.', tasks.length, named.join(', '));
 }
@@ -64,6 +64,9 @@ export function healthNotifier(deps: NotifierDeps): HealthNotifier {
     },
     failed(error, count) {
       void deps.reporter.report(error, 'healthRefresh', count === 1 ? t('1 task') : t('{0} tasks', count));
+    },
+    settled(attention, announced) {
+      deps.log.info(`Task health: ${attention} task(s) need attention, ${announced} announced as new`);
     },
     clamped(windows) {
       const message = t(

@@ -11,7 +11,6 @@ import type { ShellParts } from './kinds';
 import { createRegistrar } from './registrar';
 import { REGISTRATIONS } from './registrations';
 import { Slot } from './slot';
-import { errorMessage } from '../api/errors';
 
 /** How the shell's own part went, for main to write to the log (the shell has no channel). */
 export interface ShellTimings {
@@ -56,7 +55,7 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
       state = 'loaded';
     } catch (error) {
       state = 'failed';
-      failure = errorMessage(error);
+      failure = error instanceof Error ? error.message : String(error); // not api/errors: the shell bundles nothing of the client
       // The extension host's log keeps the stack for a bug report.
       console.error('Scrapedeck: loading main failed', error);
       complain();

@@ -6,9 +6,11 @@
  * workbench as it found it: groups collapsed, signed out, no notification.
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { addDays } from '../../src/api/dates';
-import { e2e, sandboxInfo, sandboxRequest, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { secretTargets } from './secrets';
 import { openWindow, passOn, type SpecWindow } from './session';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
@@ -44,6 +46,15 @@ async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promi
     else if (timed > 0 && timedBefore > 0 && secsBefore > 0 && secs / timed > 1.5 * (secsBefore / timedBefore)) out.set(name, 'slowing');
   }
   return out;
+}
+
+/** The extension log's lines of finished health refreshes ("Task health: N task(s) need attention, M announced as new"). */
+function settledLines(ctx: E2eContext): string[] {
+  return secretTargets(ctx).extensionLogs.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => /Task health: \d+ task\(s\) need attention, \d+ announced as new$/.test(line)),
+  );
 }
 
 describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
@@ -133,15 +144,19 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     await wb.screenshot('h4-tasks-with-health');
   });
 
-  it('H5. signed out and in again, the same tasks are not announced again: only what is new since the list was last seen (issue 48 item 6)', async () => {
+  it('H5. signed out and in again, the same tasks are not announced again: only what is new since the list was last seen', async () => {
     await wb.clearNotifications();
+    const before = settledLines(ctx).length;
     await wb.signInWithApiKey(account.apiKey, label); // signs out first, from the welcome
     await wb.row('Tasks', 'Needs attention').waitFor();
     const badge = wb.activityEntry().locator('xpath=ancestor::li[1]').locator('.badge .badge-content');
     await badge.filter({ hasText: String(expected.size) }).waitFor();
     assert.equal((await badge.innerText()).trim(), String(expected.size), 'the same tasks still need attention');
-    // The refresh that fills the list is the one that would announce: give a toast time to show.
-    await page.waitForTimeout(3_000);
+    // The refresh that fills the list logs how many it announced, after it would have announced:
+    // that line, not a pause, proves nothing more is coming.
+    await until('the health refresh after signing in again is logged', async () => settledLines(ctx).length > before);
+    const settled = settledLines(ctx).slice(before);
+    assert.ok(settled.every((line) => / 0 announced as new$/.test(line)), settled.join(' | '));
     assert.equal(await wb.notification('tasks need attention').count(), 0, 'no second announcement of the same tasks');
     await wb.screenshot('h5-health-no-repeat-after-sign-in');
   });

@@ -100,7 +100,7 @@ describe('analytics record field table', () => {
       'weekEndDate:Week end:text', 'collectionMethod:Method:text', 'totalCollected:Collected:int', 'deduplicatedVolume:After dedup:int',
       'runCount:Runs:int', 'successCount:Successes:int', 'failureCount:Failures:int', 'successRate:Success rate:percent',
       'failureRate:Failure rate:percent', 'durationPerRunSeconds:Avg duration:duration', 'totalExecutionSeconds:Total time:duration',
-      'captchaCount:CAPTCHAs:int', 'simpleTemplateCount:Templates:int', 'proxyIpCount:Proxy IPs:decimal', 'balance:Cost:decimal',
+      'captchaCount:CAPTCHAs:int', 'simpleTemplateCount:Templates:int', 'proxyIpCount:Proxy IP usage:decimal', 'balance:Cost:decimal',
     ]);
   });
 });
