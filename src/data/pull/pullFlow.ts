@@ -139,10 +139,9 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       );
       return pulled(result, task, target.uri, deps);
     } finally {
-      sink.close();
+      await sink.close();
       // A CSV that gained a column was rewritten (a new inode): still the file the pull made.
       if (ours) await markMade(records, target.uri.fsPath).catch(() => undefined);
-      await sink.close();
     }
   } catch (error) {
     return failed(error, task, target.uri, deps);
