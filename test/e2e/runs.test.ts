@@ -189,7 +189,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await row.locator('.label-description').filter({ hasText: /^Extracting, [1-9][\d,]* rows?/ }).waitFor();
     await row.locator('.codicon-sync.codicon-modifier-spin').first().waitFor();
     await wb.screenshot('runs-7-running');
-    await row.locator('.label-description').filter({ hasText: /^(Finished|Failed), [\d,]+ rows?/ }).waitFor({ timeout: 90_000 });
+    await row.locator('.label-description').filter({ hasText: /(^| · )(Finished|Failed): [\d,]+ rows? last run/ }).waitFor({ timeout: 90_000 });
     const ended = (await sandboxCall<{ status: string; currentTotalExtractCount: number }[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [task.taskId] }))[0];
     assert.ok(ended && /Finished|Failed/.test(ended.status), JSON.stringify(ended));
     const rowsText = ended.currentTotalExtractCount.toLocaleString('en-US');
@@ -239,12 +239,12 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
       const reddit = list.find((t) => t.taskName === 'Reddit ratings');
       if (reddit !== undefined) found = { group: g.taskGroupName, taskId: reddit.taskId };
     }
-    assert.ok(found, 'the seeded task of issue 32 item 3');
+    assert.ok(found, 'the seeded task that runs only on computers');
     const left = await sandboxCall<unknown[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: [found.taskId] });
     assert.deepEqual(left, [], 'left out of the statuses: it never ran in the cloud');
     const row = wb.taskRow('Reddit ratings');
     await wb.expand(wb.row('Tasks', found.group).first(), row);
-    await row.locator('.label-description').filter({ hasText: /^Never run in the cloud \(local runs only\) · .*\d+ runs?$/ }).waitFor();
+    await row.locator('.label-description').filter({ hasText: /(^| · )Never run in the cloud \(local runs only\)( · |$)/ }).waitFor();
     await row.locator('.codicon-circle-large-outline').first().waitFor();
     // Its tooltip tells one story too: never in the cloud, and what health counted (local runs).
     const hover = await wb.tooltip(row, 'Never run in the cloud');

@@ -57,7 +57,7 @@ describe('analytics page: its words come from the host-provided table', function
     assert.equal(await attr(p, 'nav.pager', 'aria-label'), 'Seiten');
     assert.equal(await p.text('#export-csv'), 'Als CSV exportieren');
     assert.equal(await p.text('#coverage-text'), 'Kennzahlen für die eine Zeile dieser Abfrage.');
-    assert.equal(await first(p, '#summary .figure dt'), 'Läufe');
+    assert.equal(await first(p, '#summary .figure dt'), 'Läufe in dieser Abfrage');
     assert.equal(await attr(p, '#summary', 'aria-label'), 'Zusammenfassung aller Zeilen der Abfrage');
     assert.equal(await p.text('[data-figure="collected"]'), '12.345');
     assert.equal(await first(p, '.chart figcaption'), 'Erfolgreiche und fehlgeschlagene Läufe');
