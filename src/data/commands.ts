@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { taskArgSchema } from '../platform/treeArgs';
 import type { DataRegistry } from './registry';
@@ -26,7 +26,7 @@ export interface DataCommandDeps {
   lastRunLot(taskId: string): string | undefined;
 }
 
-export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'dataExportRun' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
+export function dataCommands(deps: DataCommandDeps) {
   /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
   const taskOf = (arg: unknown) => {
     const parsed = taskSchema.safeParse(arg);
@@ -35,7 +35,7 @@ export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'da
     void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
     return undefined;
   };
-  return {
+  return defineHandlers({
     dataExport: (arg) => {
       const task = taskOf(arg);
       return task && deps.data.export(task);
@@ -65,5 +65,5 @@ export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'da
       const task = taskOf(arg);
       return task && deps.data.remove(task);
     },
-  };
+  });
 }

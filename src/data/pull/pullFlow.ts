@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../platform/commandIds';
 import type { ErrorContext } from '../../platform/errorText';
 import { UnusableFileError } from './unusableFile';
-import type { DataDeps } from '../common/dataDeps';
+import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { pullAdvice } from '../common/failureText';
@@ -35,7 +35,7 @@ export interface PullReply {
   recovered?: number;
 }
 
-export interface PullDeps extends DataDeps {
+export interface PullDeps extends DataFlowDeps {
   targets: PullTargets;
   /** The folder, in the extension's storage, keeping this account's pull records (`pullJournal.ts`). */
   records: (accountKey: string) => string;
