@@ -52,7 +52,7 @@ export async function pullOnce(run: PullRun): Promise<PullResult> {
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {
-    sink.close();
+    await sink.close();
   }
 }
 

@@ -113,7 +113,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       );
       return pulled(result, task, target.uri, deps);
     } finally {
-      sink.close();
+      await sink.close();
     }
   } catch (error) {
     return failed(error, task, target.uri, deps);

@@ -36,8 +36,8 @@ export interface PullSink {
   marked(): Promise<void>;
   /** The pending batch was not handed out again (it was marked): its record is dropped, a partial row cut back; resolves to the bytes cut. */
   release(): Promise<number>;
-  /** Lets go of the destination (an open database). */
-  close(): void;
+  /** Lets go of the destination (an open database; a server connection, which the caller awaits). */
+  close(): void | Promise<void>;
 }
 
 export interface PullProgress {
