@@ -17,6 +17,7 @@ import { previewData } from './preview/previewFlow';
 import { pullData } from './pull/pullFlow';
 import { PullTargets } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
+import { PgConnectionStore } from './postgres/connectionStore';
 import type { DataRegistry } from './registry';
 
 export interface DataCapability extends DataRegistry {
@@ -32,6 +33,8 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
   const { registrar, lastRunLot, ...base } = input;
   const openJobs = new Set<{ discard(): Promise<void> }>();
   const deps: DataDeps = { ...base, openJobs, sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath };
+  // Per VS Code user (global state and secret storage), never per workspace.
+  const pgStore = new PgConnectionStore(context.globalState, context.secrets);
   const docs = new PreviewDocs();
   const targets = new PullTargets(context.workspaceState, (m) => deps.log.warn(m));
   const busy = new Set<string>();
@@ -44,10 +47,11 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
   );
   const data: DataRegistry = {
     export: (task, source) => exportData(task, deps, source),
-    pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy }, chooseFile),
+    pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy, pgStore }, chooseFile),
     preview: (task) => previewData(task, deps, docs),
     remove: (task) => removeData(task, deps, docs),
   };
-  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: deps.ui, log: deps.log, lastRunLot }));
+  const postgres = { store: pgStore, ui: deps.ui, log: deps.log };
+  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: deps.ui, log: deps.log, lastRunLot, postgres }));
   return { ...data, commands };
 }

@@ -61,7 +61,7 @@ export async function connect(c: PgConnection, password: string): Promise<Client
 }
 
 /** What went wrong, for one sentence to the user (see describeFailure in the flows). */
-export type PgFailureKind = 'refused' | 'unknown-host' | 'bad-password' | 'no-create' | 'tls-required' | 'tls-unsupported' | 'no-database' | 'timeout' | 'busy' | 'other';
+export type PgFailureKind = 'refused' | 'unknown-host' | 'bad-password' | 'no-create' | 'tls-required' | 'tls-unsupported' | 'tls-unverified' | 'no-database' | 'no-schema' | 'timeout' | 'busy' | 'other';
 
 /** SQLSTATEs and socket codes to kinds. */
 export function failureKind(error: unknown): PgFailureKind {
@@ -70,12 +70,14 @@ export function failureKind(error: unknown): PgFailureKind {
   const message = typeof e?.message === 'string' ? e.message : '';
   if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03') return 'refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown-host';
-  if (code === '28P01' || code === '28000' && /password/i.test(message)) return 'bad-password';
+  if (code === '28P01') return 'bad-password';
   // pg_hba.conf refuses a connection without TLS ("no encryption").
   if (code === '28000' && /no encryption|SSL off/i.test(message)) return 'tls-required';
   if (code === '28000') return 'bad-password';
   if (code === '42501') return 'no-create';
   if (code === '3D000') return 'no-database';
+  if (code === '3F000') return 'no-schema';
+  if (/^(SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_VERIFY|CERT_|ERR_TLS_CERT)/.test(code)) return 'tls-unverified';
   if (code === '55P03') return 'busy';
   if (/does not support SSL/i.test(message)) return 'tls-unsupported';
   if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return 'timeout';
@@ -90,4 +92,20 @@ export function serverMessage(error: unknown): string {
 /** A double-quoted identifier: any text is a safe name. */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Test Connection: connects, and creates a table in the schema inside a transaction that is
+ * rolled back (so a user without CREATE, or a missing schema, is found now rather than by the
+ * first pull). Rejects with the first failure; leaves nothing behind.
+ */
+export async function probeConnection(c: PgConnection, password: string): Promise<void> {
+  const client = await connect(c, password);
+  try {
+    await client.query('BEGIN');
+    await client.query(`CREATE TABLE ${quoteIdent(c.schema)}."_scrapedeck_probe" (x integer)`);
+    await client.query('ROLLBACK');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
