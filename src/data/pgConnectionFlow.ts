@@ -9,6 +9,7 @@ import type { Ui } from '../platform/ui';
 import { connectionLabel, type PgConnectionStore, type SavedConnection } from './postgres/connectionStore';
 import { TLS_MODES, pgConnectionSchema, probeConnection, serverMessage, type PgConnection, type TlsMode } from './postgres/pgConnection';
 import { pgFailureText } from './postgres/pgFailureText';
+import { refusedInRestrictedMode } from './postgres/restrictedMode';
 
 const t = vscode.l10n.t;
 
@@ -27,6 +28,7 @@ async function ask(ui: Ui, title: string, prompt: string, value: string, validat
 /** Asks for each field, then the password; tests the connection before saving it. */
 export async function addConnection(deps: PgFlowDeps): Promise<SavedConnection | undefined> {
   const { ui } = deps;
+  if (refusedInRestrictedMode(ui)) return undefined;
   const title = t('Add PostgreSQL Connection');
   const host = await ask(ui, title, t('Host name or address of the PostgreSQL server'), 'localhost', required(t('host')));
   if (host === undefined) return undefined;
@@ -85,6 +87,7 @@ async function pick(deps: PgFlowDeps, placeHolder: string): Promise<SavedConnect
 }
 
 export async function testConnection(deps: PgFlowDeps): Promise<boolean | undefined> {
+  if (refusedInRestrictedMode(deps.ui)) return undefined;
   const c = await pick(deps, t('The PostgreSQL connection to test'));
   if (c === undefined) return undefined;
   const password = await deps.store.password(c.id);
@@ -95,6 +98,7 @@ export async function testConnection(deps: PgFlowDeps): Promise<boolean | undefi
 }
 
 export async function removeConnection(deps: PgFlowDeps): Promise<boolean> {
+  if (refusedInRestrictedMode(deps.ui)) return false;
   const c = await pick(deps, t('The PostgreSQL connection to remove'));
   if (c === undefined) return false;
   const remove = t('Remove');

@@ -22,6 +22,7 @@ import type { PgConnectionStore } from '../postgres/connectionStore';
 import { pgFailureText } from '../postgres/pgFailureText';
 import { serverMessage } from '../postgres/pgConnection';
 import { openPgSink, pgConnectionOf, pgTargetItems, pgTargetLabel } from './postgresTarget';
+import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 
 const t = vscode.l10n.t;
 
@@ -72,9 +73,12 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', task.taskName));
       return { outcome: 'nothing-new', rows: 0 };
     }
-    target = await chooseAppendTarget(task, deps.ui, fields, pgTargetItems(deps.pgStore));
+    // Restricted Mode: no server is offered.
+    target = await chooseAppendTarget(task, deps.ui, fields, ui.isWorkspaceTrusted() ? pgTargetItems(deps.pgStore) : []);
   }
   if (target === undefined) return { outcome: 'declined' };
+  // A remembered server too: an untrusted workspace never makes Scrapedeck connect anywhere.
+  if (target.format === 'postgres' && refusedInRestrictedMode(ui)) return { outcome: 'declined', file: target.uri };
   // Checked again after the choice: the account may have changed while the picker was open.
   if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return { outcome: 'signed-out' };
 
