@@ -46,7 +46,7 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   const data: DataRegistry = {
-    export: (task, source) => exportData(task, deps, source),
+    export: (task, source) => exportData(task, { ...deps, pgStore }, source),
     pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy, pgStore }, chooseFile),
     preview: (task) => previewData(task, deps, docs),
     remove: (task) => removeData(task, deps, docs),

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { expectedPg, freshSchema, readBackPg } from '../shared/pgPull';
+import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { testServer, type TestServer } from '../shared/pgServer';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
@@ -81,7 +81,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
     await session.dispose();
   });
 
-  it('adds a connection through the command, tests it, pulls twice into the task\'s table (0 missing, 0 twice), then removes it', async () => {
+  it('adds a connection through the command, tests it, pulls twice into the task\'s table (0 missing, 0 twice), exports into a new table, then removes it', async () => {
     const { messages, stop } = recordMessages(api);
     try {
       let restore = replaceUi(api, answers(server.password));
@@ -132,6 +132,22 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
         const three = await run<{ outcome: string }>('scrapedeck.data.pullNewRows', { task });
         assert.equal(three.outcome, 'nothing-new');
         assert.equal(readBackPg(server, schema, task.taskId).length, table.length, 'unchanged');
+      } finally {
+        restore();
+      }
+
+      // Export Data offers the connection beside the files; every row goes to a new table.
+      const exportPicks: string[][] = [];
+      restore = replaceUi(api, { showQuickPick: (items) => pickServer(items, exportPicks), showSaveDialog: () => Promise.reject(new Error('a save dialog for a server')) });
+      try {
+        const exported = await run<{ outcome: string; rows: number; table: string }>('scrapedeck.data.export', { task });
+        assert.equal(exported.outcome, 'exported', JSON.stringify(messages));
+        assert.match(exportPicks[0]?.[0] ?? '', /A File…/, 'files come first');
+        const rows = (await allRows(task.taskId)).map(expectedPg);
+        const read = JSON.parse(psql(server, `SELECT coalesce(json_agg(t ORDER BY t."_scrapedeck_row"), '[]') FROM ${schema}."${exported.table.replace(/"/g, '""')}" t`)) as Record<string, unknown>[];
+        const table = read.map((r) => expectedPg(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_'))) as DataRow));
+        assert.equal(exported.rows, rows.length);
+        assert.deepEqual(table, rows, 'every row, once, in order');
       } finally {
         restore();
       }
@@ -187,6 +203,16 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
       await run('scrapedeck.data.pullNewRows', { task }, { chooseFile: true });
       assert.equal(prompts.some((p) => p.startsWith('$(server)')), false, JSON.stringify(prompts));
       assert.equal(marks(), marksBefore, 'nothing marked exported');
+      // Export Data goes straight to its save dialog: no server is offered.
+      const dialogs: string[] = [];
+      const files = replaceUi(api, { showSaveDialog: (o) => { dialogs.push(o.title ?? ''); return Promise.resolve(undefined); } });
+      try {
+        assert.equal((await run<{ outcome: string }>('scrapedeck.data.export', { task })).outcome, 'declined');
+      } finally {
+        files();
+      }
+      assert.equal(dialogs.length, 1, 'the save dialog');
+      assert.equal(prompts.some((p) => p.startsWith('$(server)')), false, JSON.stringify(prompts));
     } finally {
       stop();
       restore();

@@ -18,6 +18,7 @@ import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction
 import { exportRefusalText } from '../pull/refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
+import { chooseExportDestination, exportToPostgres, type PgExportDeps } from './pgExportFlow';
 
 const t = vscode.l10n.t;
 
@@ -52,12 +53,16 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
 }
 
 /** `source`: one run's rows by its lot (Export This Run's Data), or all rows (the default). */
-export async function exportData(task: TaskRef, deps: DataDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
+export async function exportData(task: TaskRef, deps: PgExportDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', task.taskName));
     return { outcome: 'signed-out' };
   }
+  // The user's PostgreSQL connections, if any, beside the files (`pgExportFlow.ts`).
+  const server = await chooseExportDestination(task, deps);
+  if (server === 'declined') return { outcome: 'declined' };
+  if (server !== undefined) return exportToPostgres(task, server, deps, source);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
