@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { defineHandlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { taskArgSchema } from '../platform/treeArgs';
+import { addConnection, removeConnection, testConnection, type PgFlowDeps } from './pgConnectionFlow';
 import type { DataRegistry } from './registry';
 import { plainText } from '../platform/plainText';
 
@@ -24,6 +25,8 @@ export interface DataCommandDeps {
   log: Pick<vscode.LogOutputChannel, 'warn'>;
   /** The lot of the task's last run, while it is one started here (runs keeps it). */
   lastRunLot(taskId: string): string | undefined;
+  /** The user's PostgreSQL connections and what their commands need. */
+  postgres: PgFlowDeps;
 }
 
 export function dataCommands(deps: DataCommandDeps) {
@@ -65,5 +68,8 @@ export function dataCommands(deps: DataCommandDeps) {
       const task = taskOf(arg);
       return task && deps.data.remove(task);
     },
+    dataAddPostgresConnection: () => addConnection(deps.postgres),
+    dataTestPostgresConnection: () => testConnection(deps.postgres),
+    dataRemovePostgresConnection: () => removeConnection(deps.postgres),
   });
 }

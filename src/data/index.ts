@@ -18,6 +18,7 @@ import { previewData } from './preview/previewFlow';
 import { pullData } from './pull/pullFlow';
 import { PullTargets, accountKey } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
+import { PgConnectionStore } from './postgres/connectionStore';
 import type { DataRegistry } from './registry';
 
 export interface DataCapability extends DataRegistry {
@@ -40,6 +41,8 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
     sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath,
     sqliteLogDir: base.sqliteLogDir ?? vscode.Uri.joinPath(context.globalStorageUri, 'sqlite').fsPath,
   };
+  // Per VS Code user (global state and secret storage), never per workspace.
+  const pgStore = new PgConnectionStore(context.globalState, context.secrets);
   const docs = new PreviewDocs();
   const targets = new PullTargets(context.workspaceState, (m) => flows.log.warn(m));
   const busy = new Set<string>();
@@ -53,12 +56,13 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   const data: DataRegistry = {
-    export: (task, source) => exportData(task, flows, source),
-    pull: (task, chooseFile = false) => pullData(task, { ...flows, targets, busy, records }, chooseFile),
+    export: (task, source) => exportData(task, { ...flows, pgStore }, source),
+    pull: (task, chooseFile = false) => pullData(task, { ...flows, targets, busy, records, pgStore }, chooseFile),
     preview: (task) => previewData(task, flows, docs),
     remove: (task) => removeData(task, flows, docs),
   };
-  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot }));
+  const postgres = { store: pgStore, ui: flows.ui, log: flows.log };
+  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot, postgres }));
   const pullRecords = (): string | undefined => {
     const account = flows.account.account;
     return account === undefined ? undefined : records(accountKey(account));

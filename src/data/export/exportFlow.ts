@@ -21,6 +21,7 @@ import { exportRefusalText } from '../pull/refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { plainText } from '../../platform/plainText';
+import { chooseExportDestination, exportToPostgres, type PgExportDeps } from './pgExportFlow';
 
 const t = vscode.l10n.t;
 
@@ -55,12 +56,16 @@ async function pickFormat(deps: DataFlowDeps, file: string): Promise<DataFormat 
 }
 
 /** `source`: one run's rows by its lot (Export This Run's Data), or all rows (the default). */
-export async function exportData(task: TaskRef, deps: DataFlowDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
+export async function exportData(task: TaskRef, deps: PgExportDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', plainText(task.taskName)));
     return { outcome: 'signed-out' };
   }
+  // The user's PostgreSQL connections, if any, beside the files (`pgExportFlow.ts`).
+  const server = await chooseExportDestination(task, deps);
+  if (server === 'declined') return { outcome: 'declined' };
+  if (server !== undefined) return exportToPostgres(task, server, deps, source);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
