@@ -64,7 +64,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node18',
-    external: ['vscode'],
+    external: ['vscode', 'pg-native'],
     plugins: [lazyChunksPlugin],
     sourcemap: !production,
     minify: production,
@@ -78,7 +78,9 @@ const builds = [
     format: 'cjs',
     target: 'node18',
     // main.js holds the extension's code (vscode external) and loads undici and the sandbox lazily.
-    external: ['vscode'],
+    // `pg` is bundled (pure JavaScript); its optional native binding (`pg-native`, loaded only
+    // when asked for, which Scrapedeck never does) stays out.
+    external: ['vscode', 'pg-native'],
     plugins: [lazyChunksPlugin],
     sourcemap: chunk === 'main' && !production,
     minify: production,

@@ -10,6 +10,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import { startPostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
 import { ROOT, TEST_CHROMIUM_ARGS, build, testChromium, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture } from './lib/project.mjs';
 
@@ -56,7 +57,15 @@ async function main() {
   log(`run folder ${path.relative(ROOT, run.dir)}`);
 
   writeSettings(run, TEST_SETTINGS);
+  // A private PostgreSQL server (installed when missing, even with --no-install: npm test's
+  // install step does not cover it) for the suite's PostgreSQL tests,
+  // which read it from the environment and fail without it; stopped at the end and on Ctrl-C.
+  const postgres = await startPostgres().catch((err) => {
+    log(`no PostgreSQL server: ${err.message}`);
+    return { env: { SCRAPEDECK_PG_MISSING: err.message }, stop: async () => {} };
+  });
   const env = runEnv(run, {
+    ...postgres.env,
     SCRAPEDECK_TEST_ARTIFACTS: ARTIFACTS,
     SCRAPEDECK_TEST_RUN_DIR: run.dir,
     SCRAPEDECK_TEST_ROOT: ROOT,
@@ -156,6 +165,7 @@ async function main() {
   log(`full log: ${path.relative(ROOT, fullLog)}; code-server log: ${path.relative(ROOT, server.logFile)}`);
   await browser.close();
   await server.stop();
+  await postgres.stop();
   await killAllGroups();
   log(`total ${seconds(t0)} s`);
   return result.code;

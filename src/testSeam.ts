@@ -5,20 +5,20 @@
  * extensions, and in production none of it leaves the extension.
  */
 import * as vscode from 'vscode';
-import type { AccountParts } from './account';
-import type { AgentsRegistration } from './agents';
+import type { AccountCapability } from './account';
+import type { AgentsCapability } from './agents';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
-import type { AnalyticsRegistry } from './analytics/host';
+import type { AnalyticsCapability } from './analytics/host';
 import type { Credentials } from './api/auth';
-import type { HealthFeature } from './health';
+import type { HealthCapability } from './health';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/reporter';
 import type { Ui } from './platform/ui';
-import type { Runs } from './runs';
-import type { AppViews } from './apps';
-import type { TaskViews } from './tasks';
+import type { RunsCapability } from './runs';
+import type { AppsCapability } from './apps';
+import type { TasksCapability } from './tasks';
 import type { AppsTreeProvider } from './apps/appsProvider';
 import type { TasksTreeProvider } from './tasks/tasksProvider';
 
@@ -35,15 +35,15 @@ export interface ScrapedeckTestApi {
   readonly logLines: readonly string[];
   readonly views: { readonly tasks: TasksTreeProvider; readonly apps: AppsTreeProvider };
   /** The Tasks tree view itself (its selection, reveal). */
-  readonly tasksView: TaskViews['view'];
+  readonly tasksView: TasksCapability['view'];
   /** The analytics panels; each panel's own hooks (`handleMessage`, `onDidPost`) are reached through it. */
-  readonly analytics: AnalyticsRegistry;
+  readonly analytics: AnalyticsCapability;
   /** Task health: the board, the controller (stats), the decoration provider, the settings, and the Tasks view's badge. */
-  readonly health: HealthFeature & { tasksViewBadge(): vscode.ViewBadge | undefined; tasksViewVisible(): boolean };
+  readonly health: HealthCapability & { tasksViewBadge(): vscode.ViewBadge | undefined; tasksViewVisible(): boolean };
   /** The language-model tools as registered (their `prepareInvocation`) and the MCP server definition provider. */
-  readonly agents: AgentsRegistration;
+  readonly agents: AgentsCapability;
   /** Run state, the status poll, the list documents, and the tree's drag-and-drop controller. */
-  readonly runs: Runs & { readonly dragAndDrop: TaskViews['dragAndDrop'] };
+  readonly runs: RunsCapability & { readonly dragAndDrop: TasksCapability['dragAndDrop'] };
   /** The folder keeping the signed-in account's pull records (out of the workspace). */
   readonly data: { pullRecords(): string | undefined };
   /** Hooks into the vault that production code has no use for. */
@@ -59,15 +59,15 @@ export interface ScrapedeckTestApi {
 
 export interface SeamParts {
   ui: Ui;
-  account: AccountParts;
+  account: AccountCapability;
   configuration: Configuration;
   reporter: Reporter;
   logLines: readonly string[];
-  views: { tasks: TaskViews; apps: AppViews };
-  analytics: AnalyticsRegistry;
-  health: HealthFeature;
-  agents: AgentsRegistration;
-  runs: Runs;
+  views: { tasks: TasksCapability; apps: AppsCapability };
+  analytics: AnalyticsCapability;
+  health: HealthCapability;
+  agents: AgentsCapability;
+  runs: RunsCapability;
   data: { pullRecords(): string | undefined };
 }
 

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { COMMANDS } from '../platform/commandIds';
 import { copyRequestId } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import type { AccountMenuDeps } from './authDeps';
 
 export type { AccountMenuDeps };
@@ -21,8 +21,8 @@ const t = vscode.l10n.t;
 /** A request id as the client keeps it (cut to 128 printable characters); anything else is ignored. */
 const requestIdSchema = z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/);
 
-export function accountCommands(deps: AccountMenuDeps): Handlers<'accountMenu' | 'showLog' | 'openSettings' | 'openHubSettings' | 'copyRequestId'> {
-  return {
+export function accountCommands(deps: AccountMenuDeps) {
+  return defineHandlers({
     // From tooltips and messages that show a request id: one click copies it.
     copyRequestId: async (arg) => {
       const id = requestIdSchema.safeParse(arg);
@@ -32,7 +32,7 @@ export function accountCommands(deps: AccountMenuDeps): Handlers<'accountMenu' |
     showLog: () => deps.log.show(),
     openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scrapedeck.scrapedeck'),
     openHubSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.datahubUrl'),
-  };
+  });
 }
 
 function signInItems(): MenuItem[] {

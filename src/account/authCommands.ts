@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { describeMethod } from './credentials';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import type { AuthDeps } from './authDeps';
 import { promptHubApiKey } from './hubApiKey';
 import { signInWithApiKey, signInWithPassword } from './signInPrompts';
@@ -18,15 +18,15 @@ const t = vscode.l10n.t;
 /** Commands may be run from links, menus or other code: an argument is only a hint. */
 const optionalText = z.string().optional().catch(undefined);
 
-export function authCommands(deps: AuthDeps): Handlers<'signInWithApiKey' | 'signInWithPassword' | 'switchAccount' | 'trySandbox' | 'signOut' | 'setHubApiKey'> {
-  return {
+export function authCommands(deps: AuthDeps) {
+  return defineHandlers({
     signInWithApiKey: () => signInWithApiKey(deps),
     signInWithPassword: (username?: unknown) => signInWithPassword(deps, optionalText.parse(username)),
     switchAccount: () => switchAccount(deps),
     trySandbox: () => trySandbox(deps),
     signOut: () => signOut(deps),
     setHubApiKey: () => setHubApiKey(deps),
-  };
+  });
 }
 
 export async function signOut(deps: AuthDeps): Promise<void> {

@@ -29,7 +29,7 @@ export interface AccountDeps {
   registrar: Pick<Registrar, 'registerCommand' | 'registerAuthenticationProvider'>;
 }
 
-export interface AccountParts {
+export interface AccountCapability {
   readonly vault: CredentialsVault;
   readonly holder: ClientHolder;
   readonly sandbox: SandboxHost;
@@ -39,7 +39,7 @@ export interface AccountParts {
 
 const t = vscode.l10n.t;
 
-export function createAccount(context: vscode.ExtensionContext, deps: AccountDeps): AccountParts {
+export function createAccount(context: vscode.ExtensionContext, deps: AccountDeps): AccountCapability {
   const { configuration, ui, log } = deps;
   const vault = new CredentialsVault(context.secrets, context.globalState, log, t);
   const holder = new ClientHolder({ vault, configuration, log });

@@ -36,13 +36,13 @@ export interface AgentsDeps {
   registrar: Pick<Registrar, 'registerTool' | 'registerMcpServerDefinitionProvider'>;
 }
 
-export interface AgentsRegistration {
+export interface AgentsCapability {
   /** The language-model tools by name, as registered (tests call `prepareInvocation` on them). */
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
   readonly mcp: ScrapedeckMcpProvider;
 }
 
-export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps): AgentsRegistration {
+export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps): AgentsCapability {
   const { holder, log } = deps;
   const tools = registerLanguageModelTools(context, deps.registrar, {
     getClient: () => holder.getClient(),

@@ -9,7 +9,7 @@ import type { AppScope } from './appStore';
 import { type DeprecateOutcome, deprecateApp } from './deprecateFlow';
 import { parseAppRef, validateAppRefInput } from './trackedApps';
 import type { ClientHolder } from '../account/clientHolder';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { AppsTreeProvider } from './appsProvider';
@@ -33,7 +33,7 @@ const appArgSchema = z.union([
   z.string(),
 ]);
 
-export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRemove' | 'appsCopyRef' | 'appsDeprecate'> {
+export function appCommands(deps: AppCommandDeps) {
   const { ui } = deps;
   const { provider, store } = deps.apps;
   const report = deps.reporter.report;
@@ -52,7 +52,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
     return appScopeOf(account);
   };
 
-  return {
+  return defineHandlers({
     appsAdd: async (): Promise<string | undefined> => {
       const hub = requireHub();
       if (hub === undefined) return undefined;
@@ -126,7 +126,7 @@ export function appCommands(deps: AppCommandDeps): Handlers<'appsAdd' | 'appsRem
         hub: { reportMissingAddress: () => reportMissingHubAddress(ui), ensureApiKey: () => ensureHubApiKey(deps.account, ui) },
       });
     },
-  };
+  });
 }
 
 function refOf(arg: unknown): string | undefined {

@@ -28,14 +28,14 @@ export interface AppsDeps {
   registrar: Pick<Registrar, 'createTreeView' | 'registerCommand'>;
 }
 
-export interface AppViews {
+export interface AppsCapability {
   readonly provider: AppsTreeProvider;
   readonly store: AppStore;
   readonly view: vscode.TreeView<unknown>;
   readonly commands: CommandSet<keyof ReturnType<typeof appCommands>>;
 }
 
-export function createApps(context: vscode.ExtensionContext, deps: AppsDeps): AppViews {
+export function createApps(context: vscode.ExtensionContext, deps: AppsDeps): AppsCapability {
   const { account, configuration } = deps;
   // Tracked apps may follow the user to other machines: they are references, not secrets.
   context.globalState.setKeysForSync([APP_STORE_KEY]);

@@ -5,9 +5,10 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import type { Ui } from '../platform/ui';
 import { taskArgSchema } from '../platform/treeArgs';
+import { addConnection, removeConnection, testConnection, type PgFlowDeps } from './pgConnectionFlow';
 import type { DataRegistry } from './registry';
 import { plainText } from '../platform/plainText';
 
@@ -24,9 +25,11 @@ export interface DataCommandDeps {
   log: Pick<vscode.LogOutputChannel, 'warn'>;
   /** The lot of the task's last run, while it is one started here (runs keeps it). */
   lastRunLot(taskId: string): string | undefined;
+  /** The user's PostgreSQL connections and what their commands need. */
+  postgres: PgFlowDeps;
 }
 
-export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'dataExportRun' | 'dataPullNewRows' | 'dataPreview' | 'dataRemove'> {
+export function dataCommands(deps: DataCommandDeps) {
   /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
   const taskOf = (arg: unknown) => {
     const parsed = taskSchema.safeParse(arg);
@@ -35,7 +38,7 @@ export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'da
     void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
     return undefined;
   };
-  return {
+  return defineHandlers({
     dataExport: (arg) => {
       const task = taskOf(arg);
       return task && deps.data.export(task);
@@ -65,5 +68,8 @@ export function dataCommands(deps: DataCommandDeps): Handlers<'dataExport' | 'da
       const task = taskOf(arg);
       return task && deps.data.remove(task);
     },
-  };
+    dataAddPostgresConnection: () => addConnection(deps.postgres),
+    dataTestPostgresConnection: () => testConnection(deps.postgres),
+    dataRemovePostgresConnection: () => removeConnection(deps.postgres),
+  });
 }

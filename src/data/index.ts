@@ -11,13 +11,14 @@ import * as vscode from 'vscode';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
 import { dataCommands, type DataCommandDeps } from './commands';
-import type { DataDeps } from './common/dataDeps';
+import type { DataFlowDeps } from './common/dataDeps';
 import { exportData } from './export/exportFlow';
 import { PREVIEW_SCHEME, PreviewDocs } from './preview/previewDocs';
 import { previewData } from './preview/previewFlow';
 import { pullData } from './pull/pullFlow';
 import { PullTargets, accountKey } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
+import { PgConnectionStore } from './postgres/connectionStore';
 import type { DataRegistry } from './registry';
 
 export interface DataCapability extends DataRegistry {
@@ -26,22 +27,24 @@ export interface DataCapability extends DataRegistry {
   pullRecords(): string | undefined;
 }
 
-export interface CreateDataDeps extends DataDeps, Pick<DataCommandDeps, 'lastRunLot'> {
+export interface DataDeps extends DataFlowDeps, Pick<DataCommandDeps, 'lastRunLot'> {
   /** The activation shell's (platform/registrar.ts); the preview scheme's proxy is registered at activation. */
   registrar: Pick<Registrar, 'registerTextDocumentContentProvider' | 'registerCommand'>;
 }
 
-export function createData(context: vscode.ExtensionContext, input: CreateDataDeps): DataCapability {
-  const { registrar, lastRunLot, ...base } = input;
+export function createData(context: vscode.ExtensionContext, deps: DataDeps): DataCapability {
+  const { registrar, lastRunLot, ...base } = deps;
   const openJobs = new Set<{ discard(): Promise<void> }>();
-  const deps: DataDeps = {
+  const flows: DataFlowDeps = {
     ...base,
     openJobs,
     sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath,
     sqliteLogDir: base.sqliteLogDir ?? vscode.Uri.joinPath(context.globalStorageUri, 'sqlite').fsPath,
   };
+  // Per VS Code user (global state and secret storage), never per workspace.
+  const pgStore = new PgConnectionStore(context.globalState, context.secrets);
   const docs = new PreviewDocs();
-  const targets = new PullTargets(context.workspaceState, (m) => deps.log.warn(m));
+  const targets = new PullTargets(context.workspaceState, (m) => flows.log.warn(m));
   const busy = new Set<string>();
   // The pull's records, per account, in the extension's own storage: never where a repository can put them.
   const records = (key: string): string => path.join(context.globalStorageUri.fsPath, 'pull-records', key);
@@ -49,18 +52,19 @@ export function createData(context: vscode.ExtensionContext, input: CreateDataDe
     docs,
     registrar.registerTextDocumentContentProvider(PREVIEW_SCHEME, docs),
     // Account boundary: previews are dropped (remembered files are keyed by account instead).
-    deps.account.onDidChange(() => docs.clear()),
+    flows.account.onDidChange(() => docs.clear()),
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   const data: DataRegistry = {
-    export: (task, source) => exportData(task, deps, source),
-    pull: (task, chooseFile = false) => pullData(task, { ...deps, targets, busy, records }, chooseFile),
-    preview: (task) => previewData(task, deps, docs),
-    remove: (task) => removeData(task, deps, docs),
+    export: (task, source) => exportData(task, { ...flows, pgStore }, source),
+    pull: (task, chooseFile = false) => pullData(task, { ...flows, targets, busy, records, pgStore }, chooseFile),
+    preview: (task) => previewData(task, flows, docs),
+    remove: (task) => removeData(task, flows, docs),
   };
-  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: deps.ui, log: deps.log, lastRunLot }));
+  const postgres = { store: pgStore, ui: flows.ui, log: flows.log };
+  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot, postgres }));
   const pullRecords = (): string | undefined => {
-    const account = deps.account.account;
+    const account = flows.account.account;
     return account === undefined ? undefined : records(accountKey(account));
   };
   return { ...data, commands, pullRecords };

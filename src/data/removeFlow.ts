@@ -10,7 +10,7 @@ import { isApiError } from '../api/errors';
 import { serviceTaskNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
-import type { DataDeps } from './common/dataDeps';
+import type { DataFlowDeps } from './common/dataDeps';
 import type { TaskRef } from '../api/taskRef';
 import type { PreviewDocs } from './preview/previewDocs';
 
@@ -21,7 +21,7 @@ export type RemoveOutcome = 'removed' | 'declined' | 'mismatch' | 'signed-out' |
 /** A typed name longer than this is cut (with "…", which is then typed too): names are rarely near it. */
 const TYPED_NAME_MAX = 200;
 
-export async function removeData(task: TaskRef, deps: DataDeps, docs: PreviewDocs): Promise<RemoveOutcome> {
+export async function removeData(task: TaskRef, deps: DataFlowDeps, docs: PreviewDocs): Promise<RemoveOutcome> {
   const { ui } = deps;
   const client = deps.account.getClient();
   if (client === undefined) {

@@ -39,7 +39,7 @@ export interface HealthDeps {
   registrar: Pick<Registrar, 'registerFileDecorationProvider' | 'registerCommand'>;
 }
 
-export interface HealthFeature {
+export interface HealthCapability {
   readonly board: HealthBoard;
   readonly controller: HealthController;
   readonly decorations: HealthDecorations;
@@ -51,7 +51,7 @@ export interface HealthFeature {
 
 const t = vscode.l10n.t;
 
-export function createHealth(context: vscode.ExtensionContext, deps: HealthDeps): HealthFeature {
+export function createHealth(context: vscode.ExtensionContext, deps: HealthDeps): HealthCapability {
   const { board, tasks, account, log, registrar } = deps;
   const config = new HealthConfig(deps.ui, log);
   const decorations = new HealthDecorations(board);

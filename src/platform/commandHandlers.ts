@@ -12,6 +12,14 @@ export type Handler = (...args: unknown[]) => unknown;
 
 export type Handlers<K extends CommandKey> = { readonly [P in K]: Handler };
 
+/**
+ * A capability's handlers, its command keys inferred from the object (written once, where each
+ * handler is): `keyof ReturnType<typeof xCommands>` then names them for its `CommandSet`.
+ */
+export function defineHandlers<K extends CommandKey>(handlers: Handlers<K>): Handlers<K> {
+  return handlers;
+}
+
 /** The ids one capability registered (for the completeness check; carries no handler). */
 export interface CommandSet<K extends CommandKey> {
   readonly keys: readonly K[];

@@ -42,6 +42,9 @@ export const COMMANDS = {
   dataPullNewRows: 'scrapedeck.data.pullNewRows',
   dataPreview: 'scrapedeck.data.preview',
   dataRemove: 'scrapedeck.data.remove',
+  dataAddPostgresConnection: 'scrapedeck.data.addPostgresConnection',
+  dataTestPostgresConnection: 'scrapedeck.data.testPostgresConnection',
+  dataRemovePostgresConnection: 'scrapedeck.data.removePostgresConnection',
   // health
   healthRefresh: 'scrapedeck.health.refresh',
   // runs

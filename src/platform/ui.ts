@@ -23,6 +23,8 @@ export interface Ui {
   showModalWarning(message: string, detail: string, action: string, keep: string): Thenable<string | undefined>;
   showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  /** vscode.workspace.isTrusted, read when asked (Restricted Mode can end while the window is open). */
+  isWorkspaceTrusted(): boolean;
 }
 
 export function createUi(): Ui {
@@ -36,5 +38,6 @@ export function createUi(): Ui {
       vscode.window.showWarningMessage(message, { modal: true, detail }, { title: action }, { title: keep, isCloseAffordance: true }).then((item) => item?.title),
     showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
     showSaveDialog: (options) => vscode.window.showSaveDialog(options),
+    isWorkspaceTrusted: () => vscode.workspace.isTrusted,
   };
 }

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { TaskRef } from '../api/taskRef';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import { taskArgSchema } from '../platform/treeArgs';
 import { withTasksViewProgress } from '../platform/viewIds';
 import type { RunOutcome } from './runActions';
@@ -33,8 +33,8 @@ export interface RunCommandTarget {
   loadMoreSubtasks(taskId: string): void;
 }
 
-export function runCommands(runs: RunCommandTarget): Handlers<'runsStart' | 'runsStop' | 'runsEditUrlList' | 'runsLoadMoreSubtasks' | 'runsSaveList'> {
-  return {
+export function runCommands(runs: RunCommandTarget) {
+  return defineHandlers({
     runsStart: (arg, selection) => {
       const chosen = tasksOf(arg, selection);
       return chosen.length === 0 ? undefined : runs.start(chosen);
@@ -56,5 +56,5 @@ export function runCommands(runs: RunCommandTarget): Handlers<'runsStart' | 'run
       const parsed = subtasksArgSchema.safeParse(arg);
       if (parsed.success) runs.loadMoreSubtasks(parsed.data.taskId);
     },
-  };
+  });
 }

@@ -71,7 +71,7 @@ export interface RunsForViews {
   duplicate(task: TaskRef): ReturnType<typeof duplicateTask>;
 }
 
-export interface Runs extends RunsForViews {
+export interface RunsCapability extends RunsForViews {
   readonly store: RunStore;
   readonly poller: StatusPoller;
   readonly loops: LoopFileSystem;
@@ -93,7 +93,7 @@ export interface Runs extends RunsForViews {
   readonly commands: CommandSet<keyof ReturnType<typeof runCommands>>;
 }
 
-export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Runs {
+export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): RunsCapability {
   const { account, ui, log } = deps;
   const report = runReporter(deps.reporter);
   let settings = readRunSettings((m) => log.warn(m));
@@ -175,7 +175,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
   const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
   const watch = runWatch({ store, poller, named: (id, name) => names.set(id, name) });
   const organiseDeps = { getClient, ui, report, log };
-  const runs: Omit<Runs, 'commands'> = {
+  const runs: Omit<RunsCapability, 'commands'> = {
     store,
     poller,
     loops,

@@ -3,7 +3,7 @@
  * made by runs; the tree is drawn again here). These only act on the view (index.ts).
  */
 import * as vscode from 'vscode';
-import type { Handlers } from '../platform/commandHandlers';
+import { defineHandlers } from '../platform/commandHandlers';
 import { COMMANDS } from '../platform/commandIds';
 import type { Ui } from '../platform/ui';
 import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
@@ -22,9 +22,9 @@ export interface TaskCommandDeps {
   selection?: () => readonly unknown[];
 }
 
-export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | 'tasksFilter' | 'tasksClearFilter' | 'tasksLoadMore' | 'tasksCopyId' | 'tasksDuplicate' | 'tasksOpenSelected'> {
+export function taskCommands(deps: TaskCommandDeps) {
   const { tasks, duplicate } = deps;
-  return {
+  return defineHandlers({
     tasksRefresh: () => tasks.provider.refresh(),
 
     tasksFilter: async () => {
@@ -70,5 +70,5 @@ export function taskCommands(deps: TaskCommandDeps): Handlers<'tasksRefresh' | '
       if (copy !== undefined) tasks.provider.refresh();
       return copy;
     },
-  };
+  });
 }

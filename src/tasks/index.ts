@@ -24,7 +24,7 @@ import { TaskGroupNode } from './taskNodes';
 import { TasksModel, type TaskRow } from './tasksModel';
 import { TasksTreeProvider } from './tasksProvider';
 
-export interface ViewDeps {
+export interface TasksDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   reporter: Pick<Reporter, 'report'>;
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
@@ -37,7 +37,7 @@ export interface ViewDeps {
   runs?: RunsForViews;
 }
 
-export interface TaskViews {
+export interface TasksCapability {
   readonly provider: TasksTreeProvider;
   readonly view: vscode.TreeView<unknown>;
   /** Moves dropped tasks (present when runs are wired). */
@@ -58,7 +58,7 @@ export interface TaskViews {
 }
 
 
-export function createTasks(context: vscode.ExtensionContext, deps: ViewDeps): TaskViews {
+export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): TasksCapability {
   const { account, reporter, runs } = deps;
   const progress = withTasksViewProgress;
 

@@ -24,7 +24,7 @@ export const FLOORS: readonly string[][] = [
   ['apps', 'data', 'health', 'runs'],
   ['data/preview'],
   ['data/export', 'data/pull'],
-  ['data/sqlite', 'data/xlsx'],
+  ['data/sqlite', 'data/xlsx', 'data/postgres'],
   ['data/common', 'data/formats'],
   ['account'],
   ['analytics/protocol'],

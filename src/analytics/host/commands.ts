@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ANALYTICS_LIMITS } from '../../api/schemas';
 import { COMMANDS } from '../../platform/commandIds';
-import type { Handlers } from '../../platform/commandHandlers';
+import { defineHandlers } from '../../platform/commandHandlers';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 import type { AnalyticsPanel } from './panel';
@@ -23,8 +23,8 @@ export interface AnalyticsCommandDeps {
   groupTasks(taskGroupId: string): PromiseLike<{ readonly value: readonly { taskId: string }[] | undefined; readonly error?: unknown }>;
 }
 
-export function analyticsCommands(deps: AnalyticsCommandDeps): Handlers<'analyticsOpen' | 'analyticsOpenForTask' | 'analyticsOpenForGroup'> {
-  return {
+export function analyticsCommands(deps: AnalyticsCommandDeps) {
+  return defineHandlers({
     analyticsOpen: (arg) => deps.open(arg),
 
     analyticsOpenForTask: async (arg) => {
@@ -56,7 +56,7 @@ export function analyticsCommands(deps: AnalyticsCommandDeps): Handlers<'analyti
       }
       await openAnalytics(deps, ids.slice(0, max), group.taskGroupName);
     },
-  };
+  });
 }
 
 async function openAnalytics(deps: AnalyticsCommandDeps, taskIds: string[], label: string): Promise<void> {

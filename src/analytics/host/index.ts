@@ -43,7 +43,7 @@ export interface AnalyticsDeps {
   groupTasks: AnalyticsCommandDeps['groupTasks'];
 }
 
-export interface AnalyticsRegistry {
+export interface AnalyticsCapability {
   /** Opens a panel (or reveals the one already showing this preset). Does not check sign-in. */
   openPanel(preset?: Preset): AnalyticsPanel;
   /** The panels open now, oldest first (read-only: tests and the e2e harness look, never touch). */
@@ -56,7 +56,7 @@ export interface AnalyticsRegistry {
 }
 
 
-export function createAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsRegistry {
+export function createAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsCapability {
   const open: AnalyticsPanel[] = [];
   setNumberLocale(vscode.env.language); // the counts the host writes into messages, as the page writes its own
   const panelDeps: AnalyticsPanelDeps = {

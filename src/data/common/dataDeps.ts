@@ -9,7 +9,7 @@ import type { TaskRef } from '../../api/taskRef';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 
-export interface DataDeps {
+export interface DataFlowDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   ui: Ui;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error' | 'show'>;

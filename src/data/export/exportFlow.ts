@@ -13,7 +13,7 @@ import { lstat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { copyRequestId } from '../../platform/reporter';
 import { composeErrorText } from '../../platform/errorText';
-import type { DataDeps } from '../common/dataDeps';
+import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
 import { TaskExport, type ExportResult, type RowSource } from './exportRows';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
@@ -21,6 +21,7 @@ import { exportRefusalText } from '../pull/refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { plainText } from '../../platform/plainText';
+import { chooseExportDestination, exportToPostgres, type PgExportDeps } from './pgExportFlow';
 
 const t = vscode.l10n.t;
 
@@ -42,7 +43,7 @@ function filters(): Record<string, string[]> {
   };
 }
 
-async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | undefined> {
+async function pickFormat(deps: DataFlowDeps, file: string): Promise<DataFormat | undefined> {
   const items: (vscode.QuickPickItem & { format: DataFormat })[] = [
     { label: 'CSV', description: t('UTF-8 with BOM, opens in spreadsheets'), format: 'csv' }, // l10n-exempt: a format's name
     { label: 'JSON Lines', description: t('one JSON object per line'), format: 'jsonl' }, // l10n-exempt: a format's name
@@ -55,12 +56,16 @@ async function pickFormat(deps: DataDeps, file: string): Promise<DataFormat | un
 }
 
 /** `source`: one run's rows by its lot (Export This Run's Data), or all rows (the default). */
-export async function exportData(task: TaskRef, deps: DataDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
+export async function exportData(task: TaskRef, deps: PgExportDeps, source: RowSource = { kind: 'all' }): Promise<ExportReply> {
   const { ui } = deps;
   if (deps.account.getClient() === undefined) {
     void ui.showInformationMessage(t('Sign in to Scrapedeck to export the data of “{0}”.', plainText(task.taskName)));
     return { outcome: 'signed-out' };
   }
+  // The user's PostgreSQL connections, if any, beside the files (`pgExportFlow.ts`).
+  const server = await chooseExportDestination(task, deps);
+  if (server === 'declined') return { outcome: 'declined' };
+  if (server !== undefined) return exportToPostgres(task, server, deps, source);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const lot = source.kind === 'lot' ? source.lotNo : undefined;
   const target = await ui.showSaveDialog({
@@ -99,7 +104,7 @@ export async function exportData(task: TaskRef, deps: DataDeps, source: RowSourc
 }
 
 /** One run of the job under a progress notification; again after Resume. */
-async function runExport(job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): Promise<ExportReply> {
+async function runExport(job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataFlowDeps): Promise<ExportReply> {
   const title = t('Exporting the data of “{0}”', plainText(task.taskName));
   try {
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -125,7 +130,7 @@ async function runExport(job: TaskExport, task: TaskRef, target: vscode.Uri, dep
   }
 }
 
-function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: DataDeps): ExportReply {
+function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: DataFlowDeps): ExportReply {
   if (result.rows === 0) {
     void deps.ui.showInformationMessage(t('“{0}” has no rows to export; no file was written.', plainText(task.taskName)));
     return { outcome: 'empty', rows: 0 };
@@ -142,7 +147,7 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
   return { outcome: 'exported', file: target, rows: result.rows };
 }
 
-function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): ExportReply {
+function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataFlowDeps): ExportReply {
   if (isCancel(error)) {
     // Cancelled (or the account changed): the temporary file is gone and the chosen name untouched.
     vscode.window.setStatusBarMessage(t('Export of “{0}” cancelled; nothing was written.', plainText(task.taskName)), 5000);
@@ -165,7 +170,7 @@ function failed(error: unknown, job: TaskExport, task: TaskRef, target: vscode.U
  * The service or the network stopped the export after the reader's own resumes: say how far it
  * got, and let the user continue from there or drop the partial temporary file.
  */
-async function offerResume(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataDeps): Promise<void> {
+async function offerResume(error: unknown, job: TaskExport, task: TaskRef, target: vscode.Uri, deps: DataFlowDeps): Promise<void> {
   const { text: reason, requestId } = composeErrorText(error, 'exportData', task.taskName, t);
   deps.log.error(`Exporting task ${task.taskId} stopped after ${job.rowsWritten} rows: ${reason}${requestId ? ` (request ID ${requestId})` : ''}`);
   const resume = t('Resume');

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { DataRow } from '../../api/dataSchemas';
-import type { DataDeps } from '../common/dataDeps';
+import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
 import { count, isCancel, jobSignal } from '../common/feedback';
 import type { PreviewDocs } from './previewDocs';
@@ -44,7 +44,7 @@ export async function firstRows(client: DataReads, taskId: string, limit: number
   }
 }
 
-export async function previewData(task: TaskRef, deps: DataDeps, docs: PreviewDocs): Promise<PreviewReply> {
+export async function previewData(task: TaskRef, deps: DataFlowDeps, docs: PreviewDocs): Promise<PreviewReply> {
   const account = deps.account.account;
   const client = deps.account.getClient();
   if (account === undefined || client === undefined) {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../platform/commandIds';
 import type { ErrorContext } from '../../platform/errorText';
 import { UnusableFileError } from './unusableFile';
-import type { DataDeps } from '../common/dataDeps';
+import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
 import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { pullAdvice } from '../common/failureText';
@@ -22,6 +22,11 @@ import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { errorMessage } from '../../api/errors';
 import { plainText } from '../../platform/plainText';
+import type { PgConnectionStore } from '../postgres/connectionStore';
+import { pgFailureText } from '../postgres/pgFailureText';
+import { serverMessage } from '../postgres/pgConnection';
+import { openPgSink, pgConnectionOf, pgTargetItems, pgTargetLabel } from './postgresTarget';
+import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 
 const t = vscode.l10n.t;
 
@@ -35,12 +40,14 @@ export interface PullReply {
   recovered?: number;
 }
 
-export interface PullDeps extends DataDeps {
+export interface PullDeps extends DataFlowDeps {
   targets: PullTargets;
   /** The folder, in the extension's storage, keeping this account's pull records (`pullJournal.ts`). */
   records: (accountKey: string) => string;
   /** Pulls under way, by account key and task id, and by file. */
   busy: Set<string>;
+  /** The user's PostgreSQL connections, offered as destinations. */
+  pgStore?: PgConnectionStore;
 }
 
 export async function pullData(task: TaskRef, deps: PullDeps, choose = false): Promise<PullReply> {
@@ -64,10 +71,11 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
 
   const records = deps.records(key);
-  // Restricted Mode: only a new file, or one a pull made, never a file the workspace came with.
-  const trusted = vscode.workspace.isTrusted;
-  let remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId));
-  if (remembered !== undefined && !trusted && !(await mayWriteUntrusted(records, remembered.uri.fsPath))) remembered = undefined;
+  // Restricted Mode: only a new file, or one a pull made, never a file the workspace came with,
+  // and never a server (a workspace must not make Scrapedeck connect anywhere).
+  const trusted = ui.isWorkspaceTrusted();
+  let remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId), deps);
+  if (remembered !== undefined && remembered.format !== 'postgres' && !trusted && !(await mayWriteUntrusted(records, remembered.uri.fsPath))) remembered = undefined;
   let target = remembered;
   if (target === undefined) {
     const fields = await taskFields(task, deps);
@@ -76,19 +84,22 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', plainText(task.taskName)));
       return { outcome: 'nothing-new', rows: 0 };
     }
-    target = await chooseAppendTarget(task, deps.ui, fields, { trusted, records, namesakes: deps.namesakes?.(task) ?? false });
+    target = await chooseAppendTarget(task, deps.ui, fields, { trusted, records, namesakes: deps.namesakes?.(task) ?? false }, trusted ? pgTargetItems(deps.pgStore) : []);
   }
   if (target === undefined) return { outcome: 'declined' };
+  // A remembered server too: an untrusted workspace never makes Scrapedeck connect anywhere.
+  if (target.format === 'postgres' && refusedInRestrictedMode(ui)) return { outcome: 'declined', file: target.uri };
   // Checked again after the choice: the account may have changed while the picker was open.
   if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return { outcome: 'signed-out' };
 
   // One pull per file too: two tasks' batches must not interleave in one file or database.
   const fileKey = `file\n${target.uri.fsPath}`;
   if (deps.busy.has(fileKey)) {
-    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', fileLabel(target.uri), plainText(task.taskName)));
+    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', targetLabel(target.uri, deps), plainText(task.taskName)));
     return { outcome: 'busy', file: target.uri };
   }
-  if (!trusted && !(await mayWriteUntrusted(records, target.uri.fsPath))) {
+  const server = pgConnectionOf(target.uri, deps.pgStore);
+  if (server === undefined && !trusted && !(await mayWriteUntrusted(records, target.uri.fsPath))) {
     deps.log.warn(`Refused ${target.uri.fsPath} for the new rows of task ${task.taskId}: the workspace is in Restricted Mode and the file was not made by a pull`);
     const other = t('Choose Another File…');
     void deps.ui
@@ -96,33 +107,37 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
     return { outcome: 'unusable', file: target.uri };
   }
-  const isNew = !(await exists(target.uri.fsPath));
-  const ours = isNew || (await isMade(records, target.uri.fsPath));
+  const isNew = server === undefined && !(await exists(target.uri.fsPath));
+  const ours = server === undefined && (isNew || (await isMade(records, target.uri.fsPath)));
   deps.busy.add(busyKey);
   deps.busy.add(fileKey);
   try {
     let sink: PullSink;
     try {
       // Every pull checks the file again: a remembered file may have become a link since.
-      sink = await openPullSink(target.uri.fsPath, target.format, {
-        taskId: task.taskId,
-        taskName: task.taskName,
-        root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
-        wasmDir: deps.sqliteDir ?? '',
-        records,
-        trusted,
-        onCreate: (file) => markMade(records, file),
-        logDir: deps.sqliteLogDir,
-      });
-      // A database is made as it is opened.
-      if (isNew && target.format === 'sqlite') await markMade(records, target.uri.fsPath);
+      if (server !== undefined && deps.pgStore !== undefined) {
+        sink = await openPgSink(server, deps.pgStore, task);
+      } else {
+        sink = await openPullSink(target.uri.fsPath, target.format === 'postgres' ? 'sqlite' : target.format, {
+          taskId: task.taskId,
+          taskName: task.taskName,
+          root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
+          wasmDir: deps.sqliteDir ?? '',
+          records,
+          trusted,
+          onCreate: (file) => markMade(records, file),
+          logDir: deps.sqliteLogDir,
+        });
+        // A database is made as it is opened.
+        if (isNew && target.format === 'sqlite') await markMade(records, target.uri.fsPath);
+      }
     } catch (error) {
       return unusable(error, task, target.uri, deps);
     }
     try {
       await deps.targets.set(key, task.taskId, target.uri.toString());
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', plainText(task.taskName), fileLabel(target.uri)), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', plainText(task.taskName), targetLabel(target.uri, deps)), cancellable: true },
         async (progress, token) => {
           const scope = jobSignal(token, deps.account.onDidChange);
           try {
@@ -165,8 +180,8 @@ async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | 'no
   }
 }
 
-/** The remembered file, if it is still a CSV, JSON Lines or SQLite file inside an open workspace folder. */
-function rememberedTarget(stored: string | undefined): AppendTarget | undefined {
+/** The remembered file, if it is still a CSV, JSON Lines or SQLite file inside an open workspace folder; or a PostgreSQL connection the user still has. */
+function rememberedTarget(stored: string | undefined, deps: PullDeps): AppendTarget | undefined {
   if (stored === undefined) return undefined;
   let uri: vscode.Uri;
   try {
@@ -174,16 +189,25 @@ function rememberedTarget(stored: string | undefined): AppendTarget | undefined 
   } catch {
     return undefined;
   }
+  if (pgConnectionOf(uri, deps.pgStore) !== undefined) return { uri, format: 'postgres' };
   const format = appendFormatOf(uri);
   return targetProblem(uri) === undefined && format !== undefined ? { uri, format } : undefined;
 }
 
+/** A file by its path in the workspace; a PostgreSQL connection by its user, server, database and schema. */
+function targetLabel(uri: vscode.Uri, deps: PullDeps): string {
+  const server = pgConnectionOf(uri, deps.pgStore);
+  return server === undefined ? fileLabel(uri) : pgTargetLabel(server);
+}
+
 function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
-  const file = fileLabel(uri);
+  const file = targetLabel(uri, deps);
+  const server = pgConnectionOf(uri, deps.pgStore) !== undefined;
   const change = { label: t('Change File…'), run: () => vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }) };
   // A database is opened by an SQLite client (VS Code shows it as binary): Reveal, not Open.
-  const database = appendFormatOf(uri) === 'sqlite';
-  const show = database ? revealAction(uri) : openAction(uri);
+  const database = server || appendFormatOf(uri) === 'sqlite';
+  // A server's table has nothing to open or reveal here.
+  const show = server ? undefined : database ? revealAction(uri) : openAction(uri);
   const notes: string[] = [];
   if (result.completed) {
     deps.log.info(`Completed an interrupted pull of task ${task.taskId} into ${uri.fsPath}: ${result.recovered} rows were in the file already and were marked without writing them again`);
@@ -209,6 +233,14 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
 }
 
 function unusable(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
+  const server = pgConnectionOf(uri, deps.pgStore);
+  if (server !== undefined) {
+    // The server's own words go to the log; the user gets one sentence (never a password: pg does not echo it).
+    deps.log.warn(`Could not open ${pgTargetLabel(server)} for the new rows of task ${task.taskId}: ${serverMessage(error)}`);
+    const sentence = error instanceof Error && error.name === 'MissingPasswordError' ? error.message : pgFailureText(error, server, t);
+    void deps.ui.showErrorMessage(`${sentence} ${t('Nothing was pulled from the service or written to {0}.', pgTargetLabel(server))}`);
+    return { outcome: 'unusable', file: uri };
+  }
   const known = error instanceof UnusableFileError || error instanceof UnsafeFileError || error instanceof DamagedJournalError || error instanceof OtherTaskPendingError;
   if (!known) {
     void deps.reporter.report(withAdvice(error, t('Nothing was pulled from the service or written to {0}.', fileLabel(uri))), 'openPullFile', task.taskName);
@@ -226,7 +258,7 @@ function unusable(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps
 function failed(error: unknown, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
   const failure = error instanceof PullFailure ? error : new PullFailure('fetch', 0, 0, error);
   const cause = failure.error;
-  const file = fileLabel(uri);
+  const file = targetLabel(uri, deps);
   if (isCancel(cause)) {
     const before = failure.rowsDone > 0 ? ` ${t('{0} rows were written and marked exported before this.', count(failure.rowsDone))}` : '';
     vscode.window.setStatusBarMessage(t('Pulling the new rows of “{0}” stopped.', plainText(task.taskName)) + before, 5000);

@@ -36,7 +36,7 @@ export interface PullSink {
   marked(): Promise<void>;
   /** The pending batch was not handed out again (it was marked): its record is dropped, a partial row cut back; resolves to the bytes cut. */
   release(): Promise<number>;
-  /** Lets go of the destination (an open database: its log folded in); never fails. */
+  /** Lets go of the destination (an open database: its log folded in; a server connection, which the caller awaits); never fails. */
   close(): void | Promise<void>;
 }
 

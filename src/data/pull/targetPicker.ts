@@ -21,7 +21,8 @@ const t = vscode.l10n.t;
 
 export interface AppendTarget {
   uri: vscode.Uri;
-  format: PullFormat;
+  /** `postgres`: a saved connection (`postgresTarget.ts`). */
+  format: PullFormat | 'postgres';
 }
 
 /** CSV, JSON Lines or SQLite by the file's ending; JSON (one array) and .xlsx cannot be appended to. */
@@ -105,7 +106,7 @@ export interface PickerContext {
  * `fields`: the task's fields (from its first row), or undefined when they could not be read
  * (then each file says which columns it has and that they were not compared).
  */
-export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined, context: PickerContext): Promise<AppendTarget | undefined> {
+export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined, context: PickerContext, servers: readonly Item[] = []): Promise<AppendTarget | undefined> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
   if (folder === undefined) return undefined;
   const existing = await vscode.workspace.findFiles('**/*.{csv,jsonl,ndjson,sqlite,db,sqlite3}', '**/{node_modules,.git}/**', 50).then(
@@ -127,6 +128,7 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
   }
   const items: Item[] = [
     { label: `$(new-file) ${t('New File…')}`, description: context.trusted ? t('in the workspace folder') : t('Restricted Mode: only a new file, never one this folder came with') },
+    ...servers,
     ...fits,
     ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', plainText(task.taskName)), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
   ];
@@ -135,6 +137,7 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
     placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
   });
   if (picked === undefined) return undefined;
+  if (picked.uri !== undefined && servers.includes(picked)) return { uri: picked.uri, format: 'postgres' };
   if (picked.uri !== undefined) {
     const format = appendFormatOf(picked.uri);
     if (format === undefined) return undefined;
