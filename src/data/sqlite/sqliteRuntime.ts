@@ -264,3 +264,37 @@ export class SqliteDb {
     }
   }
 }
+
+/**
+ * A database opened read-only (the data browser): nothing written, its journal mode left as it
+ * is; a write-ahead log or hot journal beside it (another program's unfinished work) is refused,
+ * never replayed. The library's lock folder is still taken while a read is under way.
+ */
+export function openReadOnlyDatabase(dir: string, file: string): { db: WasmDatabase; close(): void } {
+  const name = path.resolve(file);
+  for (const kind of ['wal', 'journal']) {
+    if ((fs.lstatSync(`${name}-${kind}`, { throwIfNoEntry: false })?.size ?? 0) > 0) throw new Error(`${path.basename(name)} has a -${kind} file beside it: another program is writing it.`);
+  }
+  const { Database } = load(dir);
+  opened.set(name, (opened.get(name) ?? 0) + 1);
+  let db: WasmDatabase | undefined;
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    try {
+      if (db?.isOpen) db.close();
+    } finally {
+      release(name);
+    }
+  };
+  try {
+    db = new Database(name, { fileMustExist: true, readOnly: true });
+    // No shared memory in this build: a database in WAL mode is read through the heap instead.
+    db.exec('PRAGMA locking_mode=EXCLUSIVE; PRAGMA query_only=1; PRAGMA temp_store=MEMORY');
+    return { db, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
