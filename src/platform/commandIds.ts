@@ -39,7 +39,8 @@ export const COMMANDS = {
   dataExport: 'scrapedeck.data.export',
   dataExportRun: 'scrapedeck.data.exportRun',
   dataPullNewRows: 'scrapedeck.data.pullNewRows',
-  dataPreview: 'scrapedeck.data.preview',
+  dataBrowse: 'scrapedeck.data.browse',
+  dataBrowseRun: 'scrapedeck.data.browseRun',
   dataRemove: 'scrapedeck.data.remove',
   // health
   healthRefresh: 'scrapedeck.health.refresh',

@@ -22,7 +22,6 @@ export const FLOORS: readonly string[][] = [
   ['analytics/page'],
   ['tasks'],
   ['apps', 'data', 'health', 'runs'],
-  ['data/preview'],
   ['data/browse/host'],
   ['data/browse/page'],
   ['data/export', 'data/pull', 'data/browse/store'],
@@ -195,7 +194,12 @@ describe('architecture: no folder imports one above it', () => {
     assert.deepEqual(fromPage, ['analytics/page -> analytics/model', 'analytics/page -> analytics/protocol']);
   });
 
-  it('the data browser\'s store imports no `vscode` at run time', () => {
+  it('the data browser\'s page imports only its protocol', () => {
+    const fromPage = [...all.keys()].filter((key) => key.startsWith('data/browse/page -> ')).sort();
+    assert.deepEqual(fromPage, ['data/browse/page -> data/browse/protocol']);
+  });
+
+  it('the data browser\'s store and protocol import no `vscode` at run time', () => {
     const pure = ['data/browse/store'].flatMap((dir) => files(path.join(SRC, dir)));
     assert.ok(pure.length > 0);
     const offenders = pure.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
