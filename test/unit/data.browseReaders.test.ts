@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { csvCellAt, csvCells } from '../../src/data/browse/store/csvBytes';
 import { indexFile, NotThatFormat } from '../../src/data/browse/store/fileIndexer';
 import { RecordFile, type FileFormat } from '../../src/data/browse/store/recordFile';
 
@@ -63,6 +64,14 @@ describe('data browser: readers', () => {
       await file.close();
     });
   }
+
+  it('one CSV cell is found without decoding the others, quotes and commas inside cells included', () => {
+    for (const record of ['a,"b,""c""",d\r\n', '"x\ny",,z', 'only', ',', '"q"tail,2']) {
+      const buf = Buffer.from(record);
+      const all = csvCells(buf);
+      for (let i = 0; i < all.length + 2; i++) assert.equal(csvCellAt(buf, 0, buf.length, i), all[i] ?? null, `${JSON.stringify(record)} cell ${i}`);
+    }
+  });
 
   it('a file that is not what its name says gets a sentence, not a crash', async () => {
     const cases: Array<[string, string | Buffer, FileFormat, RegExp]> = [

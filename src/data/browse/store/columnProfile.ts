@@ -61,7 +61,7 @@ export async function profileColumn(file: RecordFile, column: number, o: { rows?
       else if (counts.size < MAX_DISTINCT) counts.set(text, 1);
       else full = true;
     },
-    { signal: o.signal, count },
+    { signal: o.signal, count, column },
   );
   const common = [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

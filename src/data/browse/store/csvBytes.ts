@@ -91,3 +91,25 @@ export function csvCells(buf: Buffer, start = 0, end = buf.length): string[] {
     }
   }
 }
+
+/** One cell of a record, found without decoding the cells before it; null past the record's end. */
+export function csvCellAt(buf: Buffer, start: number, end: number, index: number): string | null {
+  while (end > start && (buf[end - 1] === LF || buf[end - 1] === CR)) end--;
+  let i = start;
+  let inQuotes = false;
+  for (let k = 0; k < index; i++) {
+    if (i >= end) return null;
+    const b = buf[i];
+    if (b === QUOTE) inQuotes = !inQuotes;
+    else if (b === COMMA && !inQuotes) k++;
+  }
+  if (i > end) return null;
+  // From here to the next comma outside quotes is the cell.
+  let j = i;
+  inQuotes = false;
+  while (j < end && (inQuotes || buf[j] !== COMMA)) {
+    if (buf[j] === QUOTE) inQuotes = !inQuotes;
+    j++;
+  }
+  return csvCells(buf, i, j)[0] ?? '';
+}

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, stat } from 'node:fs/promises';
 import { cellOfJson, type Cell } from './cells';
-import { csvCells } from './csvBytes';
+import { csvCellAt, csvCells } from './csvBytes';
 import { jsonText } from './jsonBytes';
 import { RecordIndex } from './recordIndex';
 
@@ -161,7 +161,18 @@ export class RecordFile {
    * Every row from the first, in file order, in chunks of a few MB. `raw(n, buf, start, end)`
    * may skip decoding a row by returning false (a search tests the raw text first).
    */
-  async scan(each: (row: DecodedRow) => void, o: { signal?: AbortSignal; raw?: (n: number, buf: Buffer, start: number, end: number) => boolean; count?: number } = {}): Promise<void> {
+  async scan(each: (row: DecodedRow) => void, o: { signal?: AbortSignal; raw?: (n: number, buf: Buffer, start: number, end: number) => boolean; count?: number; column?: number } = {}): Promise<void> {
+    const column = o.column;
+    // A sort or a profile needs one column: a CSV row's other cells are not decoded.
+    const decode =
+      column !== undefined && this.format === 'csv'
+        ? (n: number, buf: Buffer, s: number, e: number): DecodedRow => {
+            const problem = this.problems.get(n);
+            const cells: Cell[] = [];
+            if (problem === undefined) cells[column] = csvCellAt(buf, s, e, column);
+            return { n, line: 0, cells, ...(problem !== undefined ? { problem } : {}) };
+          }
+        : (n: number, buf: Buffer, s: number, e: number): DecodedRow => this.decode(n, buf, s, e);
     const count = o.count ?? this.count;
     let n = 0;
     while (n < count) {
@@ -175,7 +186,7 @@ export class RecordFile {
         const s = this.index.start(i) - from;
         const e = this.index.stop(i) - from;
         if (o.raw !== undefined && !o.raw(i, buf, s, e)) continue;
-        each(this.decode(i, buf, s, e));
+        each(decode(i, buf, s, e));
       }
       n = last + 1;
       // Let the extension host answer other messages between chunks.

@@ -26,7 +26,7 @@ async function columnCells(file: RecordFile, column: number, count: number, sign
       // A long text keeps only its key (a number or a date is never that long).
       cells[row.n] = typeof cell === 'string' && cell.length > SORT_KEY_CHARS ? textKey(cell) : cell;
     },
-    { signal, count },
+    { signal, count, column },
   );
   return { cells, kind };
 }
