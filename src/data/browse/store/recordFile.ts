@@ -158,10 +158,11 @@ export class RecordFile {
   }
 
   /**
-   * Every row from the first, in file order, in chunks of a few MB. `raw(n, buf, start, end)`
-   * may skip decoding a row by returning false (a search tests the raw text first).
+   * Every row from the first, in file order, in chunks of a few MB. `raw(chunk)` may give a test
+   * of each row's bytes in that chunk, and a row it fails is not decoded (a search looks for its
+   * term in the raw chunk first).
    */
-  async scan(each: (row: DecodedRow) => void, o: { signal?: AbortSignal; raw?: (n: number, buf: Buffer, start: number, end: number) => boolean; count?: number; column?: number } = {}): Promise<void> {
+  async scan(each: (row: DecodedRow) => void, o: { signal?: AbortSignal; raw?: (buf: Buffer) => (start: number, end: number) => boolean; count?: number; column?: number } = {}): Promise<void> {
     const column = o.column;
     // A sort or a profile needs one column: a CSV row's other cells are not decoded.
     const decode =
@@ -182,10 +183,11 @@ export class RecordFile {
       // As many whole rows as fit the chunk (at least one, however long).
       while (last + 1 < count && this.index.stop(last + 1) - from <= SCAN_CHUNK) last++;
       const buf = await this.read(from, this.index.stop(last) - from);
+      const test = o.raw?.(buf);
       for (let i = n; i <= last; i++) {
         const s = this.index.start(i) - from;
         const e = this.index.stop(i) - from;
-        if (o.raw !== undefined && !o.raw(i, buf, s, e)) continue;
+        if (test !== undefined && !test(s, e)) continue;
         each(decode(i, buf, s, e));
       }
       n = last + 1;

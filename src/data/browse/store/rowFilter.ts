@@ -26,7 +26,6 @@ export const isNoFilter = (f: RowFilter | undefined): boolean => f === undefined
 export async function filterRows(file: RecordFile, filter: RowFilter, o: { order?: Uint32Array; signal?: AbortSignal; count?: number } = {}): Promise<Uint32Array> {
   const count = o.count ?? file.count;
   const term = (filter.search ?? '').trim().toLowerCase();
-  const termBytes = Buffer.from(term, 'utf8');
   const conditions = (filter.conditions ?? []).map((c) => ({ ...c, value: (c.value ?? '').toLowerCase() }));
   const pass = new Uint8Array(count);
   // ASCII terms can be looked for in the raw bytes (case folded as the row is read); others are decoded first.
@@ -46,7 +45,7 @@ export async function filterRows(file: RecordFile, filter: RowFilter, o: { order
       }
       pass[row.n] = 1;
     },
-    { signal: o.signal, count, raw: asciiTerm ? (_n, buf, s, e) => containsFolded(buf, s, e, termBytes) : undefined },
+    { signal: o.signal, count, raw: asciiTerm ? (buf) => rowsHolding(buf, term) : undefined },
   );
   const order = o.order;
   let shown = 0;
@@ -61,18 +60,18 @@ export async function filterRows(file: RecordFile, filter: RowFilter, o: { order
   return k === shown ? out : out.subarray(0, k);
 }
 
-/** Whether the bytes hold the (lower-case ASCII) term, ASCII letters folded. */
-function containsFolded(buf: Buffer, start: number, end: number, term: Buffer): boolean {
-  const first = term[0] as number;
-  const last = end - term.length;
-  outer: for (let i = start; i <= last; i++) {
-    if (((buf[i] as number) | 0x20) !== first && buf[i] !== first) continue;
-    for (let j = 1; j < term.length; j++) {
-      const b = buf[i + j] as number;
-      const lower = b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
-      if (lower !== term[j]) continue outer;
-    }
-    return true;
-  }
-  return false;
+/**
+ * Which rows of a chunk hold the (lower-case ASCII) term: the chunk read as latin1 keeps one
+ * character a byte, so the native lower-casing and search give byte positions; rows are asked
+ * in file order, so one pointer walks the matches.
+ */
+function rowsHolding(buf: Buffer, term: string): (start: number, end: number) => boolean {
+  const text = buf.toString('latin1').toLowerCase();
+  const hits: number[] = [];
+  for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) hits.push(at);
+  let k = 0;
+  return (start, end) => {
+    while (k < hits.length && (hits[k] as number) < start) k++;
+    return k < hits.length && (hits[k] as number) + term.length <= end;
+  };
 }
