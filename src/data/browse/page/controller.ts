@@ -70,7 +70,10 @@ export class Controller {
       case 'rows': {
         const generation = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        if (generation !== undefined && this.cache.put(m.from, m.rows, generation)) this.grid?.schedule();
+        if (generation !== undefined && this.cache.put(m.from, m.rows, generation)) {
+          this.grid?.schedule();
+          this.cellActions(); // the focused cell's row may just have arrived
+        }
         return;
       }
       case 'cell':
@@ -159,6 +162,12 @@ export class Controller {
   }
 
   private focusMoved(): void {
+    this.cellActions();
+    this.save();
+  }
+
+  /** Whole value and Open link… only where they apply: a cut cell, a cell holding a URL. */
+  private cellActions(): void {
     const g = this.grid;
     const t = this.toolbar;
     if (!g || !t) return;
@@ -166,7 +175,6 @@ export class Controller {
     const value = row?.cells[g.active.column];
     t.linkButton.hidden = !(typeof value === 'string' && /^https?:\/\/\S+$/i.test(value.trim()));
     t.wholeButton.hidden = row?.cut?.includes(g.active.column) !== true;
-    this.save();
   }
 
   private showSide(title: string, fill: (box: HTMLElement) => void): void {

@@ -77,6 +77,9 @@ export class Toolbar {
     filters.append(searchLabel, this.columnPick, this.opPick, this.valueBox, add, this.chips);
     this.wholeButton = button('Whole value', () => actions.wholeValue());
     this.linkButton = button('Open link…', () => actions.openLink());
+    // Shown once the focused cell is known to be cut or a link (Controller.cellActions).
+    this.wholeButton.hidden = true;
+    this.linkButton.hidden = true;
     const cellActions = el('div', 'actions');
     cellActions.append(button('Copy cell', () => actions.copyCell()), button('Copy row', () => actions.copyRow()), this.wholeButton, this.linkButton, button('Profile column', () => actions.profile()), button('Export rows shown…', () => actions.export()));
     const top = el('div', 'top');
