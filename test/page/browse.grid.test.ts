@@ -43,8 +43,9 @@ class StandInHost {
     if (m.type === 'ready') this.send({ type: 'init', title: 'Data of “Synthetic”', columns: COLUMNS, status: this.status(), canStop: false });
     else if (m.type === 'view') this.setView(m.view);
     else if (m.type === 'window') {
-      // Row 2 (the source's) holds a link in its field 4 and a cut value in its field 5.
-      const rows = this.order.slice(m.from, m.from + m.count).map((i) => (i === 1 ? { n: 2, cells: (DATA[1] ?? []).map((v, c) => (c === 3 ? 'https://example.com/a' : v)), cut: [4] } : { n: i + 1, cells: DATA[i] }));
+      // Row 2 (the source's) holds a link in its field 4 and a cut value in its field 5; row 3 a value of two lines.
+      const cellsAt = (i: number): Array<string | number> => (DATA[i] ?? []).map((v, c) => (i === 1 && c === 3 ? 'https://example.com/a' : i === 2 && c === 4 ? 'First line\r\nsecond line\nthird' : v));
+      const rows = this.order.slice(m.from, m.from + m.count).map((i) => ({ n: i + 1, cells: cellsAt(i), ...(i === 1 ? { cut: [4] } : {}) }));
       this.send({ type: 'rows', id: m.id, from: m.from, rows });
     } else if (m.type === 'profile') {
       const name = COLUMNS[m.column] ?? '?';
@@ -149,6 +150,7 @@ describe('data browser page: grid, sort, search, keyboard, profile, themes', fun
     assert.equal(await grid().getAttribute('aria-colcount'), String(COLUMNS.length + 1));
     assert.equal(await cell(0, 0).innerText(), '1');
     assert.match(await page.locator('.count').innerText(), /^3,000 rows$/);
+    assert.equal(await cell(2, 4).innerText(), 'First line↵second line↵third', 'a value of several lines is drawn on its row\'s one line');
     const windows = host.received.filter((m): m is Extract<PageMessage, { type: 'window' }> => m.type === 'window');
     assert.ok(windows.length > 0 && windows.every((w) => w.from + w.count <= 600), `windows near the top: ${JSON.stringify(windows)}`);
     await assertClean();
@@ -190,7 +192,7 @@ describe('data browser page: grid, sort, search, keyboard, profile, themes', fun
     await assertClean();
   });
 
-  it('moves the active cell with the arrows, Home, End and Ctrl+End', async () => {
+  it('moves the active cell with the arrows, Home, End, Ctrl+End and Page Up/Down', async () => {
     await open();
     await grid().focus();
     await page.keyboard.press('ArrowDown');
@@ -208,6 +210,11 @@ describe('data browser page: grid, sort, search, keyboard, profile, themes', fun
     await page.keyboard.press('Control+Home');
     assert.equal(await active(), 'cell-0-0');
     await cell(0, 1).filter({ hasText: 'item 0' }).waitFor();
+    await page.keyboard.press('PageDown');
+    const down = Number((await active())?.split('-')[1]);
+    assert.ok(down >= 20 && down <= 40, `Page Down moves a screenful (to row ${down})`);
+    await page.keyboard.press('PageUp');
+    assert.equal(await active(), 'cell-0-0');
     await assertClean();
   });
 

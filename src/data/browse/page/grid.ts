@@ -180,7 +180,8 @@ export class Grid {
       cell.setAttribute('aria-colindex', String(c + 2));
       cell.id = cellId(r, c);
       const value = row?.cells[c];
-      const text = value === null || value === undefined ? '' : String(value);
+      // One line a row: a line break in a value is shown as ↵ (the whole value keeps it).
+      const text = value === null || value === undefined ? '' : String(value).replace(/\r\n|[\r\n\u2028\u2029]/g, '↵');
       const cut = row?.cut?.includes(c) === true;
       cell.textContent = cut ? `${text}…` : text;
       if (typeof value === 'number' || (typeof value === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim()))) cell.classList.add('number');
