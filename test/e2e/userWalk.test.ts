@@ -203,6 +203,34 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     assert.ok(labels.some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), `tabs: ${labels.join(' | ')}`);
   });
 
+  it('W5b. Browse Data shows a task\'s rows in a grid: sorted by a click on a header, searched, a column profiled', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.openScrapedeck();
+    const task = tasks[0] as Task;
+    const total = (await call<{ total: number }>(info, ada, 'GET', `/data/all?taskId=${encodeURIComponent(task.taskId)}&offset=0&size=1`)).total;
+    assert.ok(total > 0, `${task.taskName} has rows`);
+    await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(task.taskName));
+    await wb.contextMenu(wb.taskRow(task.taskName), 'Browse Data');
+    const view = wb.webview();
+    await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
+    await view.locator('.count', { hasText: `${total.toLocaleString('en-US')} rows` }).waitFor({ timeout: 60_000 });
+    await wb.clearNotifications();
+    await shot('walk-05b-browse-rows');
+    const head = view.locator('[role=columnheader]').nth(1);
+    await head.locator('button').click();
+    await view.locator('[role=columnheader][aria-sort=ascending]').waitFor();
+    await shot('walk-05c-browse-sorted');
+    const term = (await view.locator('#cell-0-0').innerText()).trim();
+    await view.getByLabel('Search all columns').fill(term);
+    await view.locator('.count', { hasText: 'match' }).waitFor({ timeout: 30_000 });
+    await shot('walk-05d-browse-searched');
+    await view.locator('#cell-0-0').click();
+    await view.getByRole('button', { name: 'Profile column' }).click();
+    await view.locator('.side h2', { hasText: 'Profile of' }).waitFor({ timeout: 30_000 });
+    await shot('walk-05e-browse-profile');
+    assert.match(await view.locator('.side').innerText(), /Distinct values/);
+  });
+
   it('W6. after switching account, no tab names the previous account\'s task', async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
