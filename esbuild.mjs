@@ -17,12 +17,18 @@ const ifChanged = process.argv.includes('--if-changed');
 const root = path.dirname(fileURLToPath(import.meta.url));
 const STAMP = path.join(root, 'dist', '.build-stamp.json');
 
-/** Every capability's page (`src/<capability>/page/entry.ts`) becomes `dist/webview/<capability>.js`. */
-const pages = Object.fromEntries(
-  readdirSync('src', { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join('src', d.name, 'page', 'entry.ts')))
-    .map((d) => [d.name, `src/${d.name}/page/entry.ts`]),
-);
+/**
+ * Every capability's page (`src/<capability>/page/entry.ts`) becomes `dist/webview/<capability>.js`;
+ * the data browser's (`src/data/browse/page/entry.ts`) becomes `dist/webview/browse.js`.
+ */
+const pages = {
+  ...Object.fromEntries(
+    readdirSync('src', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(path.join('src', d.name, 'page', 'entry.ts')))
+      .map((d) => [d.name, `src/${d.name}/page/entry.ts`]),
+  ),
+  browse: 'src/data/browse/page/entry.ts',
+};
 
 /**
  * Code the extension loads only when first needed lives in its own files next to

@@ -1,6 +1,6 @@
 /**
- * Commands on a task's data: Export Data…, Export This Run's Data…, Pull New Rows, Preview Data,
- * Remove Data…. The flows are `data/`; these only parse the argument (a Tasks view node, or
+ * Commands on a task's data: Export Data…, Export This Run's Data…, Pull New Rows, Browse Data,
+ * Browse This Run's Data, Remove Data…. The flows are `data/`; these only parse the argument (a Tasks view node, or
  * `{ taskId, taskName }`) and resolve to the flow's outcome, which tests and other callers can read.
  */
 import * as vscode from 'vscode';
@@ -38,6 +38,14 @@ export function dataCommands(deps: DataCommandDeps) {
     void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
     return undefined;
   };
+  /** The run's lot: the one given (the finish notice), else the task's last run started here. */
+  const lotOf = (task: { taskId: string }, arg: unknown, noLonger: string): string | undefined => {
+    const given = lotArgSchema.safeParse(arg);
+    // Only while it is the task's last run (runs forgets it once a later run shows).
+    const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
+    if (lotNo === undefined) void deps.ui.showInformationMessage(noLonger);
+    return lotNo;
+  };
   return defineHandlers({
     dataExport: (arg) => {
       const task = taskOf(arg);
@@ -45,24 +53,22 @@ export function dataCommands(deps: DataCommandDeps) {
     },
     dataExportRun: (arg) => {
       const task = taskOf(arg);
-      if (task === undefined) return undefined;
-      const given = lotArgSchema.safeParse(arg);
-      // Only while it is the task's last run (runs forgets it once a later run shows).
-      const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
-      if (lotNo === undefined) {
-        void deps.ui.showInformationMessage(t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', plainText(task.taskName)));
-        return undefined;
-      }
-      return deps.data.export(task, { kind: 'lot', lotNo });
+      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', plainText(task.taskName)));
+      return task && lotNo !== undefined ? deps.data.export(task, { kind: 'lot', lotNo }) : undefined;
     },
     dataPullNewRows: (arg, options) => {
       const task = taskOf(arg);
       const o = pullOptionsSchema.safeParse(options);
       return task && deps.data.pull(task, o.success && o.data?.chooseFile === true);
     },
-    dataPreview: (arg) => {
+    dataBrowse: (arg) => {
       const task = taskOf(arg);
-      return task && deps.data.preview(task);
+      return task && deps.data.browse(task);
+    },
+    dataBrowseRun: (arg) => {
+      const task = taskOf(arg);
+      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', task.taskName));
+      return task && lotNo !== undefined ? deps.data.browse(task, lotNo) : undefined;
     },
     dataRemove: (arg) => {
       const task = taskOf(arg);

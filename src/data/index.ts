@@ -1,10 +1,11 @@
 /**
- * The data capability, built once by main.ts: the preview documents' provider, the remembered
- * Pull New Rows files, pulls under way, exports waiting for Resume, and the data commands
- * (`commands.ts`). Everything goes into `context.subscriptions`.
+ * The data capability, built once by main.ts: the data browser (its custom editor for files and
+ * its panels of a task's rows), the remembered Pull New Rows files, pulls under way, exports
+ * waiting for Resume, and the data commands (`commands.ts`). Everything goes into
+ * `context.subscriptions`.
  *
  *   const data = createData(context, { account, ui, log, reporter, lastRunLot, registrar });
- *   await data.export(task);   // export | pull | preview | remove, each resolves to its outcome
+ *   await data.export(task);   // export | pull | browse | remove, each resolves to its outcome
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,8 +14,8 @@ import type { Registrar } from '../platform/registrar';
 import { dataCommands, type DataCommandDeps } from './commands';
 import type { DataFlowDeps } from './common/dataDeps';
 import { exportData } from './export/exportFlow';
-import { PREVIEW_SCHEME, PreviewDocs } from './preview/previewDocs';
-import { previewData } from './preview/previewFlow';
+import { TaskBrowsers, spoolDirOf } from './browse/host/browsers';
+import { DATA_BROWSER_VIEW_TYPE, DataBrowserEditor } from './browse/host/customEditor';
 import { pullData } from './pull/pullFlow';
 import { PullTargets, accountKey } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
@@ -28,8 +29,8 @@ export interface DataCapability extends DataRegistry {
 }
 
 export interface DataDeps extends DataFlowDeps, Pick<DataCommandDeps, 'lastRunLot'> {
-  /** The activation shell's (platform/registrar.ts); the preview scheme's proxy is registered at activation. */
-  registrar: Pick<Registrar, 'registerTextDocumentContentProvider' | 'registerCommand'>;
+  /** The activation shell's (platform/registrar.ts); the data browser's editor proxy is registered at activation. */
+  registrar: Pick<Registrar, 'registerCustomEditorProvider' | 'registerCommand'>;
 }
 
 export function createData(context: vscode.ExtensionContext, deps: DataDeps): DataCapability {
@@ -43,23 +44,26 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
   };
   // Per VS Code user (global state and secret storage), never per workspace.
   const pgStore = new PgConnectionStore(context.globalState, context.secrets);
-  const docs = new PreviewDocs();
+  const wasmDir = flows.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath;
+  const browserDeps = { extensionUri: context.extensionUri, log: flows.log, wasmDir };
+  const spoolDir = spoolDirOf(context.globalStorageUri);
+  const browsers = new TaskBrowsers(flows, browserDeps, spoolDir);
   const targets = new PullTargets(context.workspaceState, (m) => flows.log.warn(m));
   const busy = new Set<string>();
   // The pull's records, per account, in the extension's own storage: never where a repository can put them.
   const records = (key: string): string => path.join(context.globalStorageUri.fsPath, 'pull-records', key);
   context.subscriptions.push(
-    docs,
-    registrar.registerTextDocumentContentProvider(PREVIEW_SCHEME, docs),
-    // Account boundary: previews are dropped (remembered files are keyed by account instead).
-    flows.account.onDidChange(() => docs.clear()),
+    browsers,
+    registrar.registerCustomEditorProvider(DATA_BROWSER_VIEW_TYPE, new DataBrowserEditor(browserDeps)),
+    // Account boundary: browsers of the service's rows are closed (remembered files are keyed by account instead).
+    flows.account.onDidChange(() => browsers.closeAll()),
     { dispose: () => void Promise.all([...openJobs].map((j) => j.discard())) },
   );
   const data: DataRegistry = {
     export: (task, source) => exportData(task, { ...flows, pgStore }, source),
     pull: (task, chooseFile = false) => pullData(task, { ...flows, targets, busy, records, pgStore }, chooseFile),
-    preview: (task) => previewData(task, flows, docs),
-    remove: (task) => removeData(task, flows, docs),
+    browse: (task, lotNo) => browsers.browse(task, lotNo),
+    remove: (task) => removeData(task, flows, (taskId) => browsers.closeTask(taskId)),
   };
   const postgres = { store: pgStore, ui: flows.ui, log: flows.log };
   const commands = registerHandlers(context, registrar, dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot, postgres }));

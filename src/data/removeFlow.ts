@@ -10,9 +10,8 @@ import { isApiError } from '../api/errors';
 import { serviceTaskNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
-import type { DataFlowDeps } from './common/dataDeps';
 import type { TaskRef } from '../api/taskRef';
-import type { PreviewDocs } from './preview/previewDocs';
+import type { DataFlowDeps } from './common/dataDeps';
 
 const t = vscode.l10n.t;
 
@@ -21,7 +20,8 @@ export type RemoveOutcome = 'removed' | 'declined' | 'mismatch' | 'signed-out' |
 /** A typed name longer than this is cut (with "…", which is then typed too): names are rarely near it. */
 const TYPED_NAME_MAX = 200;
 
-export async function removeData(task: TaskRef, deps: DataFlowDeps, docs: PreviewDocs): Promise<RemoveOutcome> {
+/** `closeBrowsers`: closes the task's data browsers (their rows are gone). */
+export async function removeData(task: TaskRef, deps: DataFlowDeps, closeBrowsers: (taskId: string) => void): Promise<RemoveOutcome> {
   const { ui } = deps;
   const client = deps.account.getClient();
   if (client === undefined) {
@@ -68,12 +68,12 @@ export async function removeData(task: TaskRef, deps: DataFlowDeps, docs: Previe
     // Not cancellable: once sent, a cancel could not say whether the rows are gone.
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Removing the data of “{0}”…', plainText(serviceName)) }, () => client.removeData(task.taskId));
     deps.log.info(`Removed the data of task ${task.taskId}${r.requestId ? ` (request ID ${r.requestId})` : ''}`);
-    docs.forgetTask(task.taskId);
+    closeBrowsers(task.taskId);
     deps.onDataRemoved?.(task.taskId);
     void ui.showInformationMessage(t('Removed all data of “{0}”.', plainText(serviceName)));
     return 'removed';
   } catch (error) {
-    // A maybeApplied error's message already says to check before trying again (e.g. Preview Data).
+    // A maybeApplied error's message already says to check before trying again (e.g. Browse Data).
     void deps.reporter.report(error, 'removeData', plainText(serviceName));
     return 'failed';
   }

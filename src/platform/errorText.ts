@@ -44,7 +44,7 @@ export const ERROR_CONTEXTS = {
   deprecate: { failed: (t, s) => t('Could not deprecate {0}', s) },
   // A task's data (src/data); the subject is the task's name, the file is named in the advice.
   exportData: { failed: (t, s) => t('Could not export the data of “{0}”', s), plans: TASK_PLANS },
-  previewData: { failed: (t, s) => t('Could not preview the data of “{0}”', s), plans: TASK_PLANS },
+  browseData: { failed: (t, s) => t('Could not browse the data of “{0}”', s), plans: TASK_PLANS },
   pullNewRows: { failed: (t, s) => t('Could not pull the new rows of “{0}”', s), plans: TASK_PLANS },
   openPullFile: { failed: (t, s) => t('Could not open the file for the new rows of “{0}”', s) },
   writeNewRows: { failed: (t, s) => t('Could not write the new rows of “{0}”', s) },

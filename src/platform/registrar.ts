@@ -26,6 +26,8 @@ export interface Registrar {
   registerFileSystemProvider(scheme: string, provider: vscode.FileSystemProvider, options?: { readonly isCaseSensitive?: boolean; readonly isReadonly?: boolean }): vscode.Disposable;
   registerTextDocumentContentProvider(scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable;
   registerFileDecorationProvider(provider: vscode.FileDecorationProvider): vscode.Disposable;
+  /** A read-only custom editor (its options were fixed at activation). */
+  registerCustomEditorProvider(viewType: string, provider: vscode.CustomReadonlyEditorProvider): vscode.Disposable;
   registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>): vscode.Disposable;
   registerMcpServerDefinitionProvider(id: string, provider: vscode.McpServerDefinitionProvider): vscode.Disposable;
 }

@@ -1,7 +1,8 @@
 /**
  * A run that ends while VS Code is open says so: the task, how it ended, the rows it collected,
- * and "Open Analytics" / "Export This Run's Data" (a run started here whose lot the service gave)
- * or "Export Data" (the latter two only when the data commands exist in this build). Runs
+ * and "Open Analytics" / "Browse This Run's Data" / "Export This Run's Data" (a run started here
+ * whose lot the service gave) or "Export Data" (the data buttons only when the data commands
+ * exist in this build). Runs
  * stopped from this window are not announced (the person who stopped them knows).
  * `scrapedeck.runs.notifyOnFinish: false` turns it off. Several runs ending at once share one
  * message.
@@ -19,6 +20,7 @@ const t = vscode.l10n.t;
 /** The data area's export commands; offered only when registered (`getCommands(true)` lists them). */
 export const DATA_EXPORT_COMMAND = COMMANDS.dataExport;
 export const DATA_EXPORT_RUN_COMMAND = COMMANDS.dataExportRun;
+export const DATA_BROWSE_RUN_COMMAND = COMMANDS.dataBrowseRun;
 
 /** At most this many runs get a message each; more share one. */
 const ONE_EACH = 3;
@@ -49,17 +51,20 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
   const registered = await (deps.commands ?? (() => vscode.commands.getCommands(true)))();
   const exportData = t('Export Data');
   const exportRun = t('Export This Run\'s Data');
+  const browseRun = t('Browse This Run\'s Data');
   for (const run of shown) {
     const task = { taskId: run.taskId, taskName: deps.nameOf(run.taskId) ?? run.status.taskName ?? run.taskId };
     const message = t('“{0}” {1}.', plainText(task.taskName), outcome(run, deps.text()));
     // This run's rows when its lot is known (a run started here), else all of the task's.
     const lotNo = run.lot?.lotNo;
     const exportButton = lotNo !== undefined && registered.includes(DATA_EXPORT_RUN_COMMAND) ? exportRun : registered.includes(DATA_EXPORT_COMMAND) ? exportData : undefined;
-    const buttons = exportButton === undefined ? [openAnalytics] : [openAnalytics, exportButton];
+    const browseButton = lotNo !== undefined && registered.includes(DATA_BROWSE_RUN_COMMAND) ? browseRun : undefined;
+    const buttons = [openAnalytics, browseButton, exportButton].filter((b): b is string => b !== undefined);
     const failed = runKindOf(run.status.status) === 'failed';
     const shownMessage = failed ? deps.ui.showWarningMessage(message, ...buttons) : deps.ui.showInformationMessage(message, ...buttons);
     void shownMessage.then((choice) => {
       if (choice === openAnalytics) void vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task });
+      else if (choice === browseRun) void vscode.commands.executeCommand(DATA_BROWSE_RUN_COMMAND, { task, lotNo });
       else if (choice === exportRun) void vscode.commands.executeCommand(DATA_EXPORT_RUN_COMMAND, { task, lotNo });
       else if (choice === exportData) void vscode.commands.executeCommand(DATA_EXPORT_COMMAND, { task });
     });

@@ -144,6 +144,23 @@ export const textDocumentContentProvider =
       }),
     );
 
+export const customEditorKey = (viewType: string): string => `customEditor:${viewType}`;
+
+export const customReadonlyEditorProvider =
+  (viewType: string): ShellEntry =>
+  ({ slot }) =>
+    vscode.window.registerCustomEditorProvider(
+      viewType,
+      forward(slot<vscode.CustomReadonlyEditorProvider>(customEditorKey(viewType)), {
+        methods: {
+          openCustomDocument: (uri) => ({ uri: uri as vscode.Uri, dispose: () => undefined }),
+          // An editor nobody can fill is closed rather than left blank.
+          resolveCustomEditor: (_document, panel) => Promise.resolve((panel as vscode.WebviewPanel).dispose()),
+        },
+      }),
+      { supportsMultipleEditorsPerDocument: true },
+    );
+
 export const DECORATIONS_KEY = 'decorations';
 
 export const fileDecorationProvider = (): ShellEntry => ({ slot }) =>

@@ -10,6 +10,7 @@ import {
   authKey,
   commandKey,
   contentKey,
+  customEditorKey,
   DECORATIONS_KEY,
   dragAndDropKey,
   fileSystemKey,
@@ -51,6 +52,8 @@ export function createRegistrar(slots: ReadonlyMap<string, Slot<object>>, views:
     registerFileSystemProvider: (scheme, provider) => provide(fileSystemKey(scheme), provider),
     registerTextDocumentContentProvider: (scheme, provider) => provide(contentKey(scheme), provider),
     registerFileDecorationProvider: (provider) => provide(DECORATIONS_KEY, provider),
+    // Its options were given at activation (registrations.ts).
+    registerCustomEditorProvider: (viewType, provider) => provide(customEditorKey(viewType), provider),
     registerTool: (name, tool) => provide(toolKey(name), tool),
     registerMcpServerDefinitionProvider: (id, provider) => provide(mcpKey(id), provider),
   };

@@ -11,10 +11,10 @@ import {
   authenticationProvider,
   command,
   contributedLanguageModelTools,
+  customReadonlyEditorProvider,
   fileDecorationProvider,
   fileSystemProvider,
   mcpServerDefinitionProvider,
-  textDocumentContentProvider,
   treeView,
   webviewPanelSerializer,
   type ShellEntry,
@@ -37,8 +37,8 @@ export const REGISTRATIONS: readonly ShellEntry[] = [
   contributedLanguageModelTools(),
   // runs: the URL-list documents (src/runs/loopUri.ts, LOOP_SCHEME)
   fileSystemProvider('scrapedeck', { isCaseSensitive: true }),
-  // data: Preview Data's read-only documents (src/data/preview/previewDocs.ts, PREVIEW_SCHEME)
-  textDocumentContentProvider('scrapedeck-data'),
+  // data: the data browser as Open With… for .csv, .jsonl, .json, .sqlite and .db (src/data/browse/host/customEditor.ts)
+  customReadonlyEditorProvider('scrapedeck.dataBrowser'),
   // health: the Tasks view's health decorations (src/health/decorations.ts)
   fileDecorationProvider(),
   // agents: the MCP server definition (src/agents/manifest.ts, MCP_PROVIDER_ID)

@@ -2,7 +2,7 @@
  * A new user's walk through the rough edges of issue 32, in the real workbench (the packaged .vsix,
  * the harness's sandbox): the rows under "Needs attention" with their run state, a copy dragged
  * onto an empty group counted there at once, Week buckets labelled with only the days asked for, a
- * group's analytics tab named after the group, and a data preview's tab closed when the account
+ * group's analytics tab named after the group, and a data browser's tab closed when the account
  * changes. The group counts after a window reload are checked by the activation spec (A4), in the
  * window it reloads anyway. Each step takes its screenshot before it checks, so the pair
  * before/after a change can be made again: artifacts/e2e/walk-*.png.
@@ -14,7 +14,6 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/dates';
-import { safeFileName } from '../../src/data/formats/rowFormats';
 import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { openWindow, passOn, type SpecWindow } from './session';
 
@@ -204,6 +203,34 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     assert.ok(labels.some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), `tabs: ${labels.join(' | ')}`);
   });
 
+  it('W5b. Browse Data shows a task\'s rows in a grid: sorted by a click on a header, searched, a column profiled', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.openScrapedeck();
+    const task = tasks[0] as Task;
+    const total = (await call<{ total: number }>(info, ada, 'GET', `/data/all?taskId=${encodeURIComponent(task.taskId)}&offset=0&size=1`)).total;
+    assert.ok(total > 0, `${task.taskName} has rows`);
+    await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(task.taskName));
+    await wb.contextMenu(wb.taskRow(task.taskName), 'Browse Data');
+    const view = wb.webview();
+    await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
+    await view.locator('.count', { hasText: `${total.toLocaleString('en-US')} rows` }).waitFor({ timeout: 60_000 });
+    await wb.clearNotifications();
+    await shot('walk-05b-browse-rows');
+    const head = view.locator('[role=columnheader]').nth(1);
+    await head.locator('button').click();
+    await view.locator('[role=columnheader][aria-sort=ascending]').waitFor();
+    await shot('walk-05c-browse-sorted');
+    const term = (await view.locator('#cell-0-0').innerText()).trim();
+    await view.getByLabel('Search all columns').fill(term);
+    await view.locator('.count', { hasText: 'match' }).waitFor({ timeout: 30_000 });
+    await shot('walk-05d-browse-searched');
+    await view.locator('#cell-0-0').click();
+    await view.getByRole('button', { name: 'Profile column' }).click();
+    await view.locator('.side h2', { hasText: 'Profile of' }).waitFor({ timeout: 30_000 });
+    await shot('walk-05e-browse-profile');
+    assert.match(await view.locator('.side').innerText(), /Distinct values/);
+  });
+
   it('W6. after switching account, no tab names the previous account\'s task', async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
@@ -216,14 +243,14 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     }
     assert.ok(withRows, 'a task of the first group has rows');
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(withRows.taskName));
-    await wb.contextMenu(wb.taskRow(withRows.taskName), 'Preview Data');
-    // The preview's tab is named after its document: the task's name as a file name.
-    const previewTab = page.locator('.tabs-container .tab').filter({ hasText: `${safeFileName(withRows.taskName)}.md` }).first();
+    await wb.contextMenu(wb.taskRow(withRows.taskName), 'Browse Data');
+    // The browser's tab is named after the task.
+    const previewTab = page.locator('.tabs-container .tab').filter({ hasText: `Data of “${withRows.taskName}”` }).first();
     await previewTab.waitFor();
     await wb.clearNotifications();
     const switchAccount = () => wb.runCommand('Scrapedeck: Switch Account…');
     await switchAccount();
-    // The preview's webview may take the focus as it finishes loading, closing the picker: open it again then.
+    // The browser's webview may take the focus as it finishes loading, closing the picker: open it again then.
     await wb.pickItem('Sign In with API Key', { reopen: switchAccount });
     await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', fiona.apiKey);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');

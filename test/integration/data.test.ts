@@ -121,7 +121,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       await waitFor('the done message', () => messages.some((m) => m.text.startsWith('Exported')));
       const done = messages.find((m) => m.text.startsWith('Exported'));
       assert.match(done?.text ?? '', new RegExp(`rows of “${arg.task.taskName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” to export-one\\.csv`));
-      assert.deepEqual(done?.buttons, ['Open', 'Reveal in Explorer']);
+      assert.deepEqual(done?.buttons, ['Open', 'Reveal in Explorer', 'Open in Data Browser']);
       assert.deepEqual(readdirSync(ws.fsPath).filter((f) => f.includes('scrapedeck-tmp')), [], 'no temporary file left');
     } finally {
       stop();
@@ -200,7 +200,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       assert.equal(lines.length, one.rows + added);
       assert.deepEqual(lines.slice(one.rows), after.slice(before), 'the new rows, in order, appended');
       await waitFor('the pulled message', () => messages.filter((m) => m.text.startsWith('Appended')).length === 2);
-      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[1]?.buttons, ['Open', 'Change File…']);
+      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[1]?.buttons, ['Open', 'Open in Data Browser', 'Change File…']);
 
       const three = await run<{ outcome: string }>('scrapedeck.data.pullNewRows', arg);
       assert.equal(three.outcome, 'nothing-new');
@@ -211,23 +211,18 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     }
   });
 
-  it('previews the first 1,000 rows with the task\'s own column names, in a read-only document', async () => {
+  it('Browse Data: the first page shows at once with the task\'s own column names, in a browser tab, the rest streaming in', async () => {
     // The task with the most rows in the first group.
     const totals = await Promise.all(tasks.slice(0, 6).map(async (t) => ({ t, total: (await client().getData(t.taskId, { offset: 0, size: 1 })).data.total })));
     const pick = totals.sort((a, b) => b.total - a.total)[0];
     assert.ok(pick && pick.total > 0);
-    const reply = await run<{ outcome: string; uri: vscode.Uri; rows: number; columns: string[] }>('scrapedeck.data.preview', { task: pick.t });
+    const reply = await run<{ outcome: string; title: string; rows: number; total: number; columns: string[] }>('scrapedeck.data.browse', { task: pick.t });
     assert.equal(reply.outcome, 'shown');
     assert.equal(reply.rows, Math.min(1000, pick.total));
+    assert.equal(reply.total, pick.total);
     const first = (await client().getData(pick.t.taskId, { offset: 0, size: 1000 })).data.data;
-    const names = [...new Set(first.flatMap((r) => Object.keys(r)))];
-    assert.deepEqual(reply.columns, names);
-    const doc = await vscode.workspace.openTextDocument(reply.uri);
-    const table = doc.getText().split('\n').filter((l) => l.startsWith('|'));
-    assert.equal(table[0], `| ${names.join(' | ')} |`);
-    assert.equal(table.length, 2 + Math.min(1000, pick.total));
-    assert.match(doc.getText(), pick.total > 1000 ? /The first 1,000 of/ : /All \d+ rows/);
-    await waitFor('the preview tab', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes(path.basename(reply.uri.path)))), 30_000);
+    assert.deepEqual(reply.columns, [...new Set(first.flatMap((r) => Object.keys(r)))]);
+    await waitFor('the browser tab', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === reply.title)), 30_000);
   });
 
   it('Remove Data…: nothing is sent without the modal\'s button, or with a wrong name; removed with the typed name', async () => {
@@ -323,7 +318,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     try {
       assert.equal((await exportTo({ task }, 'refused.csv')).reply.outcome, 'failed');
       assert.equal((await run<{ outcome: string }>('scrapedeck.data.pullNewRows', { task })).outcome, 'failed');
-      assert.equal((await run<{ outcome: string }>('scrapedeck.data.preview', { task })).outcome, 'failed');
+      assert.equal((await run<{ outcome: string }>('scrapedeck.data.browse', { task })).outcome, 'failed');
       await waitFor('three error messages', () => messages.filter((m) => m.level === 'error').length >= 3);
       for (const m of messages.filter((x) => x.level === 'error')) {
         assert.ok(m.text.includes('“Ghost task”'), `names the task: ${m.text}`);
@@ -339,18 +334,14 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     }
   });
 
-  it('signed out: previews are dropped (no rows of the old account remain), their tabs closed (they name its tasks), and the commands ask to sign in', async () => {
+  it('signed out: browsers of the service\'s rows are closed (their tabs name the old account\'s tasks), and the commands ask to sign in', async () => {
     const arg = await node(withRows[0]);
-    const reply = await run<{ uri: vscode.Uri }>('scrapedeck.data.preview', arg);
-    const doc = await vscode.workspace.openTextDocument(reply.uri);
-    assert.match(doc.getText(), /^\| /m);
-    const name = path.basename(reply.uri.path);
-    const previewTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.includes(name));
-    await waitFor('the preview tab', () => previewTabs().length > 0, 30_000);
+    const reply = await run<{ outcome: string; title: string }>('scrapedeck.data.browse', arg);
+    assert.equal(reply.outcome, 'shown');
+    const browserTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === reply.title);
+    await waitFor('the browser tab', () => browserTabs().length > 0, 30_000);
     await run('scrapedeck.signOut');
-    await waitFor('the preview to be dropped', () => !/^\| /m.test(doc.getText()), 30_000);
-    assert.match(doc.getText(), /Preview closed/);
-    await waitFor('the tab naming the old account\'s task to close', () => previewTabs().length === 0, 30_000);
+    await waitFor('the tab naming the old account\'s task to close', () => browserTabs().length === 0, 30_000);
     const { messages, stop } = recordMessages(api);
     try {
       assert.equal((await run<{ outcome: string }>('scrapedeck.data.export', arg)).outcome, 'signed-out');

@@ -102,7 +102,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const rowsText = (status.currentTotalExtractCount ?? -1).toLocaleString('en-US');
       assert.match(notice?.text ?? '', new RegExp(`“.*” (finished|failed): ${rowsText} rows? collected`));
       const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.exportRun');
-      assert.deepEqual(notice?.buttons, canExport ? ['Open Analytics', 'Export This Run\'s Data'] : ['Open Analytics']);
+      assert.deepEqual(notice?.buttons, canExport ? ['Open Analytics', 'Browse This Run\'s Data', 'Export This Run\'s Data'] : ['Open Analytics']);
 
       // Export This Run's Data from the task: only this run's rows, read by its lot.
       const dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-run-export-'));

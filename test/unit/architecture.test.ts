@@ -22,10 +22,11 @@ export const FLOORS: readonly string[][] = [
   ['analytics/page'],
   ['tasks'],
   ['apps', 'data', 'health', 'runs'],
-  ['data/preview'],
-  ['data/export', 'data/pull'],
+  ['data/browse/host'],
+  ['data/browse/page'],
+  ['data/export', 'data/pull', 'data/browse/store'],
   ['data/sqlite', 'data/xlsx', 'data/postgres'],
-  ['data/common', 'data/formats'],
+  ['data/common', 'data/formats', 'data/browse/protocol'],
   ['account'],
   ['analytics/protocol'],
   ['analytics/model'],
@@ -55,6 +56,8 @@ function files(dir: string): string[] {
 
 /** Folders whose sub-folders are rooms of their own (a file directly inside is in the folder's own room). */
 const HOUSES = new Set(['analytics', 'data', 'platform']);
+/** Sub-folders that are houses too: the data browser is four rooms (`data/browse/host`, `page`, `protocol`, `store`). */
+const INNER_HOUSES = new Set(['data/browse']);
 
 /**
  * `src/runs/runStore.ts` -> `runs`; `src/extension.ts` -> `extension`; `src/analytics/page/entry.ts` -> `analytics/page`;
@@ -64,8 +67,12 @@ export const unitOf = (file: string): string => {
   const parts = path.relative(SRC, file).split(path.sep);
   const top = parts[0]?.replace(/\.ts$/, '') ?? '';
   // An import of a folder (its index.ts) names the folder: `../protocol` is the room analytics/protocol.
-  const inRoom = parts.length >= 3 || (parts.length === 2 && statSync(file, { throwIfNoEntry: false })?.isDirectory() === true);
-  return HOUSES.has(top) && inRoom ? `${top}/${parts[1] as string}` : top;
+  const isFolder = statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+  const inRoom = parts.length >= 3 || (parts.length === 2 && isFolder);
+  if (!HOUSES.has(top) || !inRoom) return top;
+  const room = `${top}/${parts[1] as string}`;
+  const inInner = parts.length >= 4 || (parts.length === 3 && isFolder);
+  return INNER_HOUSES.has(room) && inInner ? `${room}/${parts[2] as string}` : room;
 };
 
 function edges(): Map<string, Set<string>> {
@@ -185,6 +192,18 @@ describe('architecture: no folder imports one above it', () => {
   it('the analytics page imports only its protocol and its model', () => {
     const fromPage = [...all.keys()].filter((key) => key.startsWith('analytics/page -> ')).sort();
     assert.deepEqual(fromPage, ['analytics/page -> analytics/model', 'analytics/page -> analytics/protocol']);
+  });
+
+  it('the data browser\'s page imports only its protocol', () => {
+    const fromPage = [...all.keys()].filter((key) => key.startsWith('data/browse/page -> ')).sort();
+    assert.deepEqual(fromPage, ['data/browse/page -> data/browse/protocol']);
+  });
+
+  it('the data browser\'s store and protocol import no `vscode` at run time', () => {
+    const pure = ['data/browse/store'].flatMap((dir) => files(path.join(SRC, dir)));
+    assert.ok(pure.length > 0);
+    const offenders = pure.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
   });
 
   it('every folder of src/ is a room with a floor (no cross-feature commands/, views/, webview/ or analyticsModel/)', () => {

@@ -42,6 +42,13 @@ export function openAction(uri: vscode.Uri): { label: string; run: () => Thenabl
   return { label: t('Open'), run: () => vscode.commands.executeCommand('vscode.open', uri) };
 }
 
+/** Opens a file Scrapedeck wrote (.csv, .jsonl, .json, .sqlite) in the data browser (src/data/browse/host/customEditor.ts). */
+/** "Open in Data Browser", for a file the browser opens (CSV, JSON Lines, JSON on this machine); none for others. */
+export function browseAction(uri: vscode.Uri): { label: string; run: () => Thenable<unknown> } | undefined {
+  if (uri.scheme !== 'file' || !/\.(csv|jsonl|ndjson|json)$/i.test(uri.path)) return undefined;
+  return { label: t('Open in Data Browser'), run: () => vscode.commands.executeCommand('vscode.openWith', uri, 'scrapedeck.dataBrowser') };
+}
+
 /**
  * "Reveal in Explorer": the operating system's file manager where VS Code runs on this machine's
  * desktop; in a browser (code-server, vscode.dev) or a remote window there is none to open, so

@@ -16,7 +16,7 @@ import { composeErrorText } from '../../platform/errorText';
 import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
 import { TaskExport, type ExportResult, type RowSource } from './exportRows';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
+import { browseAction, count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { exportRefusalText } from '../pull/refusals';
 import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
@@ -141,7 +141,9 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
     result.cutCells ? ` ${t('{0} cells held more text than Excel keeps in a cell (32,767 characters) and were cut there; CSV or JSON keeps all of it.', count(result.cutCells))}` : '',
   ].join('');
   // An SQLite file is opened by other programs (VS Code shows it as binary): Reveal, not Open.
-  const actions = result.table === undefined ? [openAction(target), revealAction(target)] : [revealAction(target)];
+  // CSV, JSON Lines and JSON open in the data browser too.
+  const browse = browseAction(target);
+  const actions = result.table === undefined ? [openAction(target), revealAction(target), browse] : [revealAction(target), browse];
   const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', plainText(task.taskName), fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), fileLabel(target));
   inform(done + notes, actions, deps.ui.showInformationMessage);
   return { outcome: 'exported', file: target, rows: result.rows };

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../platform/commandIds';
 import type { ErrorContext } from '../../platform/errorText';
 import { UnusableFileError } from './unusableFile';
-import type { DataFlowDeps } from '../common/dataDeps';
 import type { TaskRef } from '../../api/taskRef';
-import { count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
+import type { DataFlowDeps } from '../common/dataDeps';
+import { browseAction, count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
 import { pullAdvice } from '../common/failureText';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
@@ -228,7 +228,7 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
   }
   deps.log.info(`Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
   const done = database ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file);
-  inform(done + extra, [show, change], deps.ui.showInformationMessage);
+  inform(done + extra, [show, browseAction(uri), change], deps.ui.showInformationMessage);
   return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }
 

@@ -15,8 +15,8 @@ import * as ts from 'typescript';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
-/** The page, the service, the wire, the MCP entry; analyticsModel holds the page's words (pure, shared with it). */
-const NOT_HOST = /^src\/(analytics\/(page|protocol|model)|sandbox|api)\/|^src\/mcp\.ts$/;
+/** The pages (analytics, the data browser), the service, the wire, the MCP entry; analyticsModel holds the page's words (pure, shared with it). */
+const NOT_HOST = /^src\/(analytics\/(page|protocol|model)|data\/browse\/(page|protocol)|sandbox|api)\/|^src\/mcp\.ts$/;
 
 export function hostSources(root = ROOT): string[] {
   const walk = (dir: string): string[] =>
