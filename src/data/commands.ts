@@ -67,7 +67,7 @@ export function dataCommands(deps: DataCommandDeps) {
     },
     dataBrowseRun: (arg) => {
       const task = taskOf(arg);
-      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', task.taskName));
+      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', plainText(task.taskName)));
       return task && lotNo !== undefined ? deps.data.browse(task, lotNo) : undefined;
     },
     dataRemove: (arg) => {

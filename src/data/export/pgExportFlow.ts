@@ -16,6 +16,7 @@ import { PgExportWriter } from '../postgres/pgExport';
 import { pgFailureText } from '../postgres/pgFailureText';
 import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 import type { RowSource } from './exportRows';
+import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -35,7 +36,7 @@ export async function chooseExportDestination(task: TaskRef, deps: PgExportDeps)
     { label: `$(new-file) ${t('A File…')}`, description: t('CSV, JSON Lines, JSON, Excel or SQLite') }, // l10n-exempt: icon name
     ...servers.map((server) => ({ label: `$(server) ${connectionLabel(server)}`, description: t('PostgreSQL: a new table of the rows'), server })), // l10n-exempt: icon name
   ];
-  const picked = await deps.ui.showQuickPick(items, { title: t('Export the Data of “{0}”', task.taskName), placeHolder: t('A file, or one of your PostgreSQL connections') });
+  const picked = await deps.ui.showQuickPick(items, { title: t('Export the Data of “{0}”', plainText(task.taskName)), placeHolder: t('A file, or one of your PostgreSQL connections') });
   if (picked === undefined) return 'declined';
   return picked.server;
 }
@@ -68,7 +69,7 @@ export async function exportToPostgres(task: TaskRef, server: SavedConnection, d
   }
   let rows = 0;
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Exporting the data of “{0}”', task.taskName), cancellable: true }, async (progress, token) => {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Exporting the data of “{0}”', plainText(task.taskName)), cancellable: true }, async (progress, token) => {
       const scope = jobSignal(token, deps.account.onDidChange);
       try {
         for await (const page of client.readData(task.taskId, { signal: scope.signal, ...(lot === undefined ? {} : { lotNo: lot }) })) {
@@ -84,7 +85,7 @@ export async function exportToPostgres(task: TaskRef, server: SavedConnection, d
   } catch (error) {
     await writer.discard();
     if (isCancel(error)) {
-      vscode.window.setStatusBarMessage(t('Export of “{0}” cancelled; nothing was written.', task.taskName), 5000);
+      vscode.window.setStatusBarMessage(t('Export of “{0}” cancelled; nothing was written.', plainText(task.taskName)), 5000);
       return { outcome: 'cancelled' };
     }
     // The service's failures through the reporter (Sign In Again, request IDs); the server's in one sentence, its words in the log.
@@ -97,6 +98,6 @@ export async function exportToPostgres(task: TaskRef, server: SavedConnection, d
   }
   const table = writer.tableName ?? '';
   deps.log.info(`Exported ${rows} rows of task ${task.taskId} to ${where} (table "${table}")`);
-  void ui.showInformationMessage(t('Exported {0} rows of “{1}” to {2}, into its new table “{3}”.', count(rows), task.taskName, where, table));
+  void ui.showInformationMessage(t('Exported {0} rows of “{1}” to {2}, into its new table “{3}”.', count(rows), plainText(task.taskName), where, plainText(table)));
   return { outcome: 'exported', rows, table };
 }

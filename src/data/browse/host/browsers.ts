@@ -15,6 +15,7 @@ import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
 import { attachBrowser, type BrowserDeps } from './panel';
 import type { OpenSource } from './sources';
+import { plainText } from '../../../platform/plainText';
 
 const t = vscode.l10n.t;
 
@@ -43,7 +44,7 @@ export class TaskBrowsers implements vscode.Disposable {
   async browse(task: TaskRef, lotNo?: string): Promise<BrowseReply> {
     const client = this.deps.account.getClient();
     if (client === undefined) {
-      void this.deps.ui.showInformationMessage(t('Sign in to Scrapedeck to browse the data of “{0}”.', task.taskName));
+      void this.deps.ui.showInformationMessage(t('Sign in to Scrapedeck to browse the data of “{0}”.', plainText(task.taskName)));
       return { outcome: 'signed-out' };
     }
     const abort = new AbortController();
@@ -60,7 +61,7 @@ export class TaskBrowsers implements vscode.Disposable {
         total = first.value.total;
         await spool.append(first.value.rows);
       }
-      const title = lotNo === undefined ? t('Data of “{0}”', task.taskName) : t('Data of run {0} of “{1}”', lotNo, task.taskName);
+      const title = lotNo === undefined ? t('Data of “{0}”', plainText(task.taskName)) : t('Data of run {0} of “{1}”', lotNo, plainText(task.taskName));
       const reply: BrowseReply = { outcome: 'shown', rows: spool.count, total, columns: [...spool.file.columns], title };
       this.show(title, task.taskId, spool, first.done === true ? undefined : pages, abort, changed);
       return reply;
