@@ -75,7 +75,7 @@ describe('Finish notice: many runs at once, and a run whose lot is unknown (real
     assert.ok(commands.includes(DATA_EXPORT_COMMAND) && commands.includes(DATA_EXPORT_RUN_COMMAND), 'the data commands are registered');
     const known = noticeUi(() => undefined);
     await announceEndedRuns([ended('t1', 'Finished', 10, '7301234567890123457')], deps(known.ui, commands));
-    assert.deepEqual(known.shown[0]?.buttons, ['Open Analytics', 'Export This Run\'s Data']);
+    assert.deepEqual(known.shown[0]?.buttons, ['Open Analytics', 'Browse This Run\'s Data', 'Export This Run\'s Data']);
 
     const { messages, stop } = recordMessages(api);
     try {

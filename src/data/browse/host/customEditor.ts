@@ -30,7 +30,7 @@ export class DataBrowserEditor implements vscode.CustomReadonlyEditorProvider {
     const format = browseFormatOf(uri.path);
     if (uri.scheme !== 'file' || format === undefined) return refuse(t('Scrapedeck\'s data browser opens .csv, .jsonl and .json files on this machine; {0} is not one.', plainText(name)));
     let source: OpenSource;
-    let title = name;
+    const title = name;
     try {
       source = await openRowFile(uri.fsPath, format);
     } catch (error) {
