@@ -220,7 +220,8 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await head.locator('button').click();
     await view.locator('[role=columnheader][aria-sort=ascending]').waitFor();
     await shot('walk-05c-browse-sorted');
-    const term = (await view.locator('#cell-0-0').innerText()).trim();
+    // The sorted window's rows arrive after the header says so: search for the first cell once it is drawn.
+    const term = await waitUntil('the first cell of the sorted rows', async () => (await view.locator('#cell-0-0').innerText()).trim() || undefined);
     await view.getByLabel('Search all columns').fill(term);
     await view.locator('.count', { hasText: 'match' }).waitFor({ timeout: 30_000 });
     await shot('walk-05d-browse-searched');

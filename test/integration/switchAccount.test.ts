@@ -94,7 +94,8 @@ describe('Switch Account and account names (real VS Code, sandbox)', () => {
     const { stop } = recordMessages(api);
     try {
       assert.equal(await switchWith('Try the Sandbox'), true);
-      assert.equal(api.account.account?.method, 'sandbox');
+      // The window's account follows the stored credentials of the new address a moment after the command answers.
+      await waitFor('the sandbox account', () => api.account.account?.method === 'sandbox');
       const linus = session.account('linus');
       assert.equal(await switchWith('Sign In with API Key', [linus.apiKey, 'Linus']), true);
     } finally {
