@@ -91,6 +91,8 @@ describe('Switch Account and account names (real VS Code, sandbox)', () => {
   });
 
   it('into the sandbox and out again: the old sign-in ends only once the new one is in', async () => {
+    // The sign-in before this one may still have reloads of the store queued: let them settle first.
+    await api.account.idle();
     const { stop } = recordMessages(api);
     try {
       assert.equal(await switchWith('Try the Sandbox'), true);
