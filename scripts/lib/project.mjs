@@ -1,7 +1,8 @@
 // Where things are, and the steps every harness shares: dependencies, the cached code-server,
 // the build, the compiled tests and the packaged .vsix. The build and each .vsix are made once
 // per change of their sources (scripts/lib/stamp.mjs): a second call on the same sources reuses them.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,19 +52,36 @@ export function log(prefix, message) {
   process.stderr.write(`[${prefix}] ${message}\n`);
 }
 
-/** True when node_modules is missing or older than package-lock.json. */
+const INSTALLED_LOCK = path.join(ROOT, 'node_modules', '.scrapedeck-lock.sha256');
+
+function lockHash() {
+  const lock = path.join(ROOT, 'package-lock.json');
+  return existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : '';
+}
+
+/**
+ * True when node_modules is missing or was installed from another package-lock.json. Judged by the
+ * lock's content (recorded after each `npm ci`), not by dates: a fresh checkout or a second working
+ * tree writes the lock anew, and a date would call a matching install stale. Without a record (an
+ * install by hand), the dates decide once.
+ */
 export function depsStale() {
   const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
   if (!existsSync(installed)) return true;
+  if (existsSync(INSTALLED_LOCK)) return readFileSync(INSTALLED_LOCK, 'utf8').trim() !== lockHash();
   const lock = path.join(ROOT, 'package-lock.json');
   return existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs;
 }
 
 /** `npm ci` when node_modules is missing or stale. */
 export async function ensureDeps(prefix = 'deps') {
-  if (!depsStale()) return false;
-  log(prefix, 'node_modules missing or older than package-lock.json: npm ci');
+  if (!depsStale()) {
+    if (!existsSync(INSTALLED_LOCK)) writeFileSync(INSTALLED_LOCK, `${lockHash()}\n`);
+    return false;
+  }
+  log(prefix, 'node_modules missing or installed from another package-lock.json: npm ci');
   await mustRun(NPM, ['ci', '--no-audit', '--no-fund'], { cwd: ROOT });
+  writeFileSync(INSTALLED_LOCK, `${lockHash()}\n`);
   return true;
 }
 
