@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findTool } from '../src/agents/table';
-import { MemoryCredentialsStore } from '../src/api/auth';
+import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { english } from '../src/platform/errorText';
 import { isSandboxChild, startChildSandbox } from './childSandbox';

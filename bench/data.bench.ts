@@ -8,9 +8,9 @@
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { MemoryCredentialsStore } from '../src/api/auth';
+import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { UnlimitedLimiter } from '../src/api/limiter';
+import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
 import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';

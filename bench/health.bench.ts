@@ -12,9 +12,9 @@
  *   `vscode` is a stand-in here (bench/fixtures/fake-vscode.cjs, as the activation section does).
  */
 import Module from 'node:module';
-import { MemoryCredentialsStore } from '../src/api/auth';
+import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { realTimers } from '../src/api/limiter';
+import { realTimers } from '../src/api/http/limiter';
 import { HealthBoard } from '../src/health/healthBoard';
 import { HealthCache } from '../src/health/healthCache';
 import { HealthController, type HealthTaskRow } from '../src/health/healthController';

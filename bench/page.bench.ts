@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync, statSync } from 'node:fs';
 import { encodeForPage } from '../src/analytics/protocol/hostMessage';
-import { analyticsQuerySchema } from '../src/api/schemas';
+import { analyticsQuerySchema } from '../src/api/schemas/schemas';
 import { AnalyticsPage, repoRoot, startStandIn } from '../test/page/harness';
 import { grid } from '../test/page/records';
 import type { BenchRow, BenchSection } from './types';

@@ -5,7 +5,7 @@
  * second, as the service does). Reports the time against the rate bound, the worst one-second
  * window at the server and the 429s.
  */
-import { MemoryCredentialsStore, sessionFromToken } from '../src/api/auth';
+import { MemoryCredentialsStore, sessionFromToken } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { startStrictServer, worstWindow } from '../test/unit/helpers/strictServer';
 import { missed, no429Row } from './judge';

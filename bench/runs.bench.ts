@@ -9,9 +9,9 @@
  * The workbench's own drawing of the rows is not part of it (no VS Code here); the tree redraws
  * only the rows whose state changed (TasksTreeProvider.redrawRuns).
  */
-import { MemoryCredentialsStore } from '../src/api/auth';
+import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { UnlimitedLimiter, realTimers } from '../src/api/limiter';
+import { UnlimitedLimiter, realTimers } from '../src/api/http/limiter';
 import { RunStore } from '../src/runs/runStore';
 import { presentRun, type TextOptions, type Translate } from '../src/runs/runText';
 import { StatusPoller } from '../src/runs/statusPoller';

@@ -8,7 +8,7 @@
  */
 import { loadavg } from 'node:os';
 import { encodeForPage } from '../src/analytics/protocol/hostMessage';
-import { analyticsQuerySchema } from '../src/api/schemas';
+import { analyticsQuerySchema } from '../src/api/schemas/schemas';
 import { COLUMNS } from '../src/analytics/model/tableModel';
 import { AnalyticsPage, startStandIn } from '../test/page/harness';
 import { grid } from '../test/page/records';

@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
-import { addDays, todayUtc } from '../src/api/dates';
+import { addDays, todayUtc } from '../src/api/schemas/dates';
 import type { SandboxInfo, Workbench } from '../test/e2e/support';
 import { median, ms, spread, timed, type Timing } from './tableTiming';
 import { boundRow, measureCase, medianOf, missed, worstOf } from './judge';

@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { MemoryCredentialsStore } from '../src/api/auth';
+import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { addDays, todayUtc } from '../src/api/dates';
-import type { AnalyticsQuery } from '../src/api/schemas';
+import { addDays, todayUtc } from '../src/api/schemas/dates';
+import type { AnalyticsQuery } from '../src/api/schemas/schemas';
 import { MessageRouter } from '../src/analytics/host/messages';
 import { encodeForPage, type HostMessage } from '../src/analytics/protocol';
 import { AnalyticsPage, repoRoot, startStandIn, type StandIn } from '../test/page/harness';

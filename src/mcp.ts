@@ -7,12 +7,12 @@
  * removed once more here).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { MemoryCredentialsStore } from './api/auth';
+import { MemoryCredentialsStore } from './api/auth/auth';
 import { ScrapedeckClient } from './api/client';
-import { redact } from './api/redact';
+import { redact } from './api/errors/redact';
 import { readMcpArgs, readMcpEnv } from './agents/mcpEnv';
 import { createMcpServer } from './agents/mcpServer';
-import { errorMessage } from './api/errors';
+import { errorMessage } from './api/errors/errors';
 
 declare const SCRAPEDECK_VERSION: string | undefined; // set by esbuild for dist/mcp.js
 

@@ -11,7 +11,7 @@ import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
 import type { AnalyticsCapability } from './analytics/host';
-import type { Credentials } from './api/auth';
+import type { Credentials } from './api/auth/auth';
 import type { HealthCapability } from './health';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/reporter';

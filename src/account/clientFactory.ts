@@ -2,9 +2,9 @@
  * Builds the client for the current endpoints and validated settings. The log hook is the one
  * "Scrapedeck" channel; the client redacts every line before it gets there.
  */
-import type { CredentialsStore } from '../api/auth';
+import type { CredentialsStore } from '../api/auth/auth';
 import { ScrapedeckClient } from '../api/client';
-import type { ServiceRoutes } from '../api/serviceRoutes';
+import type { ServiceRoutes } from '../api/ops/serviceRoutes';
 import { isLoopbackHost, type Settings } from '../platform/settings';
 
 export interface ClientRecipe {

@@ -7,15 +7,15 @@
  * and hands the client a CredentialsStore that writes renewed sessions back to the vault. Writes
  * and reloads run one at a time, so a burst of events cannot interleave reads of the vault.
  */
-import type { Credentials, CredentialsStore } from '../api/auth';
+import type { Credentials, CredentialsStore } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
-import { ServiceRoutes } from '../api/serviceRoutes';
+import { ServiceRoutes } from '../api/ops/serviceRoutes';
 import { Emitter, type Disposable, type Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
 import { createClient } from './clientFactory';
 import { credentialsKey, hubKeyOf, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta, type SignInMethod } from './credentials';
 import type { CredentialsVault } from './vault';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 export type { SignInMethod } from './credentials';
 

@@ -4,7 +4,7 @@
  * our control) and the non-secret account metadata kept in globalState. Pure, no `vscode`.
  */
 import * as z from 'zod';
-import type { Credentials } from '../api/auth';
+import type { Credentials } from '../api/auth/auth';
 import { english, type Translate } from '../platform/errorText';
 
 export type SignInMethod = 'apiKey' | 'password' | 'sandbox';

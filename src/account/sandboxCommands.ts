@@ -8,7 +8,7 @@ import { reportError } from '../platform/reporter';
 import type { SandboxInfo } from '../sandbox/info';
 import type { AuthDeps } from './authDeps';
 import { withCheckProgress } from './signInPrompts';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 const t = vscode.l10n.t;
 

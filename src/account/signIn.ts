@@ -9,7 +9,7 @@
  * Nothing is stored unless the service accepted the secret. `endpoints` lets a caller sign in at
  * another address than the one in use (Switch Account leaving the sandbox).
  */
-import type { ApiError } from '../api/errors';
+import type { ApiError } from '../api/errors/errors';
 import type { Account, ClientHolder, Endpoints } from './clientHolder';
 import { apiKeyLabel, type AccountMeta, type SignInMethod } from './credentials';
 import { obtainSession, verifyApiKey, type ProbeClientFactory, type Verified } from './verify';

@@ -9,7 +9,7 @@ import type { Endpoints } from './clientHolder';
 import { apiKeyLabel, labelProblem } from './credentials';
 import type { SignInDeps } from './authDeps';
 import { signIn, type SignInResult } from './signIn';
-import { headerValueProblem } from '../api/headerValues';
+import { headerValueProblem } from '../api/schemas/headerValues';
 import { composeErrorText, type ErrorContext } from '../platform/errorText';
 
 const t = vscode.l10n.t;

@@ -6,7 +6,7 @@
  * It tells listeners about changes made elsewhere (another window) and ignores the change events
  * its own writes cause: one sign-in is one write and one read, not one write and two reads.
  */
-import type { Credentials } from '../api/auth';
+import type { Credentials } from '../api/auth/auth';
 import { Emitter, type Disposable, type Event } from '../platform/emitter';
 import { english, type Translate } from '../platform/errorText';
 import {

@@ -2,9 +2,9 @@
  * Checking credentials before they are stored: an API key with a real call (listTaskGroups),
  * a username and password with `POST /token`. No prompts here; the commands decide what to say.
  */
-import { sessionFromToken, type Credentials } from '../api/auth';
+import { sessionFromToken, type Credentials } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
-import { ApiError, errorMessage, isApiError } from '../api/errors';
+import { ApiError, errorMessage, isApiError } from '../api/errors/errors';
 
 export type Verified =
   | { ok: true; credentials: Credentials; /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError }

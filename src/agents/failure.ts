@@ -4,7 +4,7 @@
  * the person it talks to may need it for support). Composed with the same sentence rules as the
  * extension's messages (`platform/errorText.ts`).
  */
-import { errorMessage, isApiError } from '../api/errors';
+import { errorMessage, isApiError } from '../api/errors/errors';
 import { joinSentences, kindHint, sentence, TASK_PLANS } from '../platform/errorText';
 import { refusal, type ToolContext, type ToolReply } from './tool';
 

@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { Account, ClientHolder } from '../account/clientHolder';
 import { hubKeyOf } from '../account/credentials';
-import type { Credentials } from '../api/auth';
-import { headerValueProblem } from '../api/headerValues';
+import type { Credentials } from '../api/auth/auth';
+import { headerValueProblem } from '../api/schemas/headerValues';
 import { appScopeOf } from '../apps/appScope';
 import type { AppStore } from '../apps/appStore';
 import { recordFromResult } from '../apps/deprecation';
@@ -18,7 +18,7 @@ import { MCP_PROVIDER_ID } from './manifest';
 import { ScrapedeckMcpProvider } from './mcpProvider';
 import type { AppOutcome, RunHook } from './tool';
 import { registerLanguageModelTools } from './vscodeTools';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 const t = vscode.l10n.t;
 

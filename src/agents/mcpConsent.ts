@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG } from './mcpEnv';
 import type { Confirmation } from './tool';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 export { ALLOW_CHANGES_FLAG };
 

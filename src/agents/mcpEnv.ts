@@ -3,8 +3,8 @@
  * process listings and in the MCP client's configuration UI). Checked with the extension's own
  * rules; a problem is a sentence that never quotes the key.
  */
-import { headerValueIssue } from '../api/headerValues';
-import { checkServiceAddress } from '../api/urls';
+import { headerValueIssue } from '../api/schemas/headerValues';
+import { checkServiceAddress } from '../api/http/urls';
 import { DEFAULT_BASE_URL } from '../platform/settings';
 
 export const MCP_ENV = {

@@ -2,7 +2,7 @@
  * Named date ranges a model can ask for ("this week"), as UTC calendar days, so it need not know
  * today's date. The spec's rules are checked afterwards, on whatever range results.
  */
-import { addDays, isoWeek, todayUtc } from '../api/dates';
+import { addDays, isoWeek, todayUtc } from '../api/schemas/dates';
 
 export const PERIODS = ['today', 'yesterday', 'thisWeek', 'lastWeek', 'last7Days', 'last30Days', 'thisMonth', 'lastMonth'] as const;
 export type Period = (typeof PERIODS)[number];

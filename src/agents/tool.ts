@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { ScrapedeckClient } from '../api/client';
-import type { DeprecatedApp } from '../api/schemas';
+import type { DeprecatedApp } from '../api/schemas/schemas';
 import type { Translate } from '../platform/errorText';
 import { plainText } from '../platform/plainText';
 

@@ -15,7 +15,7 @@ import type { Registrar } from '../platform/registrar';
 import { ConfirmedCalls, type Confirmed } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
 import type { AgentTool, AppOutcome, ChangeCall, Confirmation, RunHook, ToolContext, ToolReply } from './tool';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 const t = vscode.l10n.t;
 

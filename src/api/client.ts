@@ -5,28 +5,28 @@
  * operations live in `ops/` by area; this class builds the shared parts and hands each call on.
  */
 import type { Dispatcher } from 'undici';
-import { SessionKeeper, type CredentialsStore } from './auth';
-import type { BatchedResult } from './batches';
-import type { DataPage, NotExportedPage } from './dataSchemas';
-import type { DataReader } from './dataReader';
-import { ApiError, errorMessage } from './errors';
-import type { FetchAllOptions, FetchAllResult } from './fetchAll';
-import { RateLimiter, type RequestLimiter } from './limiter';
-import { MainCaller, type ApiResult, type CallOptions } from './mainCaller';
+import { SessionKeeper, type CredentialsStore } from './auth/auth';
+import type { BatchedResult } from './http/batches';
+import type { DataPage, NotExportedPage } from './schemas/dataSchemas';
+import type { DataReader } from './ops/dataReader';
+import { ApiError, errorMessage } from './errors/errors';
+import type { FetchAllOptions, FetchAllResult } from './http/fetchAll';
+import { RateLimiter, type RequestLimiter } from './http/limiter';
+import { MainCaller, type ApiResult, type CallOptions } from './http/mainCaller';
 import { AnalyticsOps } from './ops/analytics';
 import { DataOps, type DataPageRequest, type ReadDataOptions } from './ops/data';
 import { HubOps } from './ops/hub';
 import { RunOps, type StatusesResult } from './ops/runs';
 import { TaskOps } from './ops/tasks';
 import { TokenOps } from './ops/tokens';
-import { createDispatcher, proxyConfig, type Env } from './proxy';
-import { SecretSet, redact } from './redact';
-import { ServiceRoutes } from './serviceRoutes';
-import type { StartedRun, SubtaskPage, SubtaskStatus } from './runSchemas';
-import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas';
-import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './taskOpsSchemas';
-import { Transport, type TransportStats } from './transport';
-import { checkBaseUrl } from './urls';
+import { createDispatcher, proxyConfig, type Env } from './http/proxy';
+import { SecretSet, redact } from './errors/redact';
+import { ServiceRoutes } from './ops/serviceRoutes';
+import type { StartedRun, SubtaskPage, SubtaskStatus } from './schemas/runSchemas';
+import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas/schemas';
+import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './schemas/taskOpsSchemas';
+import { Transport, type TransportStats } from './http/transport';
+import { checkBaseUrl } from './http/urls';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -64,8 +64,8 @@ export interface ClientOptions {
   routes?: ServiceRoutes;
 }
 
-export type { ApiResult, CallOptions } from './mainCaller';
-export type { FetchAllProgress, FetchAllResult } from './fetchAll';
+export type { ApiResult, CallOptions } from './http/mainCaller';
+export type { FetchAllProgress, FetchAllResult } from './http/fetchAll';
 
 export const MAX_REQUESTS_PER_SECOND = 20;
 

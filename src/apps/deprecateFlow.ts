@@ -10,9 +10,9 @@
  */
 import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
-import { errorMessage, isApiError } from '../api/errors';
+import { errorMessage, isApiError } from '../api/errors/errors';
 import { COMMANDS } from '../platform/commandIds';
-import { APP_REF_MAX } from '../api/schemas';
+import { APP_REF_MAX } from '../api/schemas/schemas';
 import { confirmDestructive } from '../platform/confirm';
 import { copyRequestId, type Reporter } from '../platform/reporter';
 import { plainText } from '../platform/plainText';

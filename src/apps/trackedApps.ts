@@ -4,7 +4,7 @@
  * setting. Everything read from storage or settings is parsed with zod here.
  */
 import * as z from 'zod';
-import { APP_REF_MAX, appRefSchema } from '../api/schemas';
+import { APP_REF_MAX, appRefSchema } from '../api/schemas/schemas';
 import { english, type Translate } from '../platform/errorText';
 
 export type AppSource = 'added' | 'settings';

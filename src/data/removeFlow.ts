@@ -6,7 +6,7 @@
  * for.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../api/errors/errors';
 import { serviceTaskNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';

@@ -11,7 +11,7 @@
  * Pure: the estimates come from the caller (the records each task had in the last answer of the
  * same window, or in the other window) or from a probe batch (records per id, the same for all).
  */
-import { ANALYTICS_LIMITS } from '../api/schemas';
+import { ANALYTICS_LIMITS } from '../api/schemas/schemas';
 
 export const PAGE_RECORDS = ANALYTICS_LIMITS.pageSizeMax;
 export const MAX_IDS = ANALYTICS_LIMITS.maxTaskIds;

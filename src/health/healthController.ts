@@ -8,9 +8,9 @@
  *   const health = new HealthController({ board, cache, getClient, listTasks, timers, clock, settings, notifier });
  *   health.setAccount(id); health.setVisible(true); await health.refresh();
  */
-import type { Timers } from '../api/limiter';
-import { isApiError, type ApiError } from '../api/errors';
-import { todayUtc } from '../api/dates';
+import type { Timers } from '../api/http/limiter';
+import { isApiError, type ApiError } from '../api/errors/errors';
+import { todayUtc } from '../api/schemas/dates';
 import type { AttentionSeen } from './attentionSeen';
 import type { HealthBoard, TaskHealthInfo } from './healthBoard';
 import type { HealthCache } from './healthCache';

@@ -5,7 +5,7 @@
  * Records of any granularity add up: counts are summed and every average is recomputed from the
  * sums, weighted by the runs it covers (never an average of averages).
  */
-import type { AnalyticsRecord } from '../api/schemas';
+import type { AnalyticsRecord } from '../api/schemas/schemas';
 
 /** What one window's records of one task add up to. */
 export interface Totals {

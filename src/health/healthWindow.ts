@@ -3,7 +3,7 @@
  * service answers only dates within the last three months, so the previous window must start
  * there too; a longer window is clamped, and the caller says so.
  */
-import { addDays, daysBetween, earliestStart } from '../api/dates';
+import { addDays, daysBetween, earliestStart } from '../api/schemas/dates';
 
 export interface DayRange {
   start: string;

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { accountsMenuSession } from '../account/accountSession';
 import type { Account } from '../account/clientHolder';
 import type { ScrapedeckClient } from '../api/client';
-import { realTimers } from '../api/limiter';
+import { realTimers } from '../api/http/limiter';
 import type { Event } from '../platform/emitter';
 import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';

@@ -5,7 +5,7 @@
  * on-demand one runs to its end). One refresh at a time. Pure (timers injected), so fake timers
  * drive it in unit tests.
  */
-import type { Timers } from '../api/limiter';
+import type { Timers } from '../api/http/limiter';
 
 export interface ScheduleOptions {
   timers: Timers;

@@ -5,7 +5,7 @@
  * ("Copy Request ID"). No `vscode`: the translator is passed in (vscode.l10n.t in the extension),
  * so every kind x context can be checked in plain Node.
  */
-import { type ApiErrorKind, errorMessage, isApiError } from '../api/errors';
+import { type ApiErrorKind, errorMessage, isApiError } from '../api/errors/errors';
 import { plainText } from './plainText';
 
 export type Translate = (message: string, ...args: (string | number)[]) => string;

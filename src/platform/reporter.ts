@@ -5,7 +5,7 @@
  * request says nothing.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../api/errors/errors';
 import { composeErrorText, type ErrorContext } from './errorText';
 import { SignInPrompt, type LastSignIn } from './signInPrompt';
 import type { Ui } from './ui';

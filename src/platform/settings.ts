@@ -4,10 +4,10 @@
  * A bad value is never used: it becomes a problem to show, and the last good value (or the
  * default) stands in for it.
  */
-import { headerValueIssue } from '../api/headerValues';
-import { fitText } from '../api/replyBody';
-import { APP_REF_RE } from '../api/schemas';
-import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo } from '../api/urls';
+import { headerValueIssue } from '../api/schemas/headerValues';
+import { fitText } from '../api/http/replyBody';
+import { APP_REF_RE } from '../api/schemas/schemas';
+import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo } from '../api/http/urls';
 import { english, type Translate } from './errorText';
 import { badTrackedAppsText, refusalText, type Fallback, type Refusal } from './settingsText';
 
@@ -77,7 +77,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   analyticsAutoFetchRows: AUTO_FETCH_ROWS.default,
 });
 
-/** A service address: the client's own rule (src/api/urls.ts), so settings and client never disagree. */
+/** A service address: the client's own rule (src/api/http/urls.ts), so settings and client never disagree. */
 export function checkServiceUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   return checkServiceAddress(raw);
 }

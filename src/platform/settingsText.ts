@@ -3,7 +3,7 @@
  * (vscode.l10n.t in the extension, English in tests), so a translation never embeds an English
  * fragment. Pure, like settings.ts.
  */
-import type { AddressProblem } from '../api/urls';
+import type { AddressProblem } from '../api/http/urls';
 import { english, type Translate } from './errorText';
 
 /** Why a value was refused. */

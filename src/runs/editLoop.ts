@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { LOOP_ACTION } from '../api/ops/tasks';
 import type { TaskRef } from '../api/taskRef';
-import type { TaskAction } from '../api/taskOpsSchemas';
+import type { TaskAction } from '../api/schemas/taskOpsSchemas';
 import type { Ui } from '../platform/ui';
 import { formatNumber } from './runText';
 import { loopTypeText } from './loopItems';

@@ -12,8 +12,8 @@
 import * as vscode from 'vscode';
 import { accountsMenuSession } from '../account/accountSession';
 import type { Account, ClientHolder } from '../account/clientHolder';
-import { errorMessage, isApiError } from '../api/errors';
-import { realTimers } from '../api/limiter';
+import { errorMessage, isApiError } from '../api/errors/errors';
+import { realTimers } from '../api/http/limiter';
 import { Emitter, type Event } from '../platform/emitter';
 import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';

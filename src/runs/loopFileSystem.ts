@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../api/errors/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
 import { decideSave, loopText, parseLoopText } from './loopItems';
 import { LOOP_SCHEME, type LoopAddresses, type LoopRef } from './loopUri';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
-import type { CopiedTask } from '../api/taskOpsSchemas';
+import type { CopiedTask } from '../api/schemas/taskOpsSchemas';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import type { TaskRef } from '../api/taskRef';

@@ -9,8 +9,8 @@
  */
 import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
-import { isApiError, type ApiError } from '../api/errors';
-import { SERVICE_CODES } from '../api/opsSchemas';
+import { isApiError, type ApiError } from '../api/errors/errors';
+import { SERVICE_CODES } from '../api/schemas/opsSchemas';
 import { serviceTaskNames, type KnownNames } from '../api/taskNames';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';

@@ -5,7 +5,7 @@
  * task parameters need Professional or Enterprise (context `runs`), duplicate and move Standard or
  * better (context `organiseTasks`); platform/errorText.ts holds both.
  */
-import { ApiError, isApiError } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors/errors';
 import { CLOUD_PLAN_NOTE } from '../api/ops/runs';
 import { ORGANISE_PLAN_NOTE, PARAMS_PLAN_NOTE } from '../api/ops/tasks';
 import type { Reporter } from '../platform/reporter';

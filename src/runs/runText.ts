@@ -5,7 +5,7 @@
  * service's times carry no zone, are read as UTC (`parseServiceTime`) and the tooltip says so.
  */
 import type { TaskRunStatus } from '../api/ops/runs';
-import { parseServiceTime } from '../api/runSchemas';
+import { parseServiceTime } from '../api/schemas/runSchemas';
 import { RUN_ICONS, isUnderWay, runKindOf, statusText, type IconSpec, type PendingAction, type RunKind } from './runKinds';
 import type { RunEntry } from './runStore';
 

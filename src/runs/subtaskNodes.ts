@@ -4,7 +4,7 @@
  * task's children.
  */
 import * as vscode from 'vscode';
-import type { SubtaskStatus } from '../api/runSchemas';
+import type { SubtaskStatus } from '../api/schemas/runSchemas';
 import { COMMANDS } from '../platform/commandIds';
 import { RUN_ICONS, runKindOf, statusText, type IconSpec } from './runKinds';
 

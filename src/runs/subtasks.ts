@@ -5,8 +5,8 @@
  * drawn again (its run moved on), so their states follow the run.
  */
 import type { ScrapedeckClient } from '../api/client';
-import { OPS_LIMITS } from '../api/opsSchemas';
-import type { SubtaskStatus } from '../api/runSchemas';
+import { OPS_LIMITS } from '../api/schemas/opsSchemas';
+import type { SubtaskStatus } from '../api/schemas/runSchemas';
 
 export const SUBTASK_PAGE_SIZE = OPS_LIMITS.subtaskPageMax;
 

@@ -3,8 +3,8 @@
  * only when every input is null (not measured), never 0; rates and per-run averages are recomputed
  * from the summed counts rather than averaged.
  */
-import type { TimeGranularity } from '../api/schemas';
-import { isoWeek, monthKey } from '../api/dates';
+import type { TimeGranularity } from '../api/schemas/schemas';
+import { isoWeek, monthKey } from '../api/schemas/dates';
 import { round, type Metrics } from './records';
 
 export interface Bucket {

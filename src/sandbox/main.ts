@@ -8,7 +8,7 @@
  */
 import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
 import type { SandboxInfo } from './info';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
                [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]

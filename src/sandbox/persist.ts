@@ -15,7 +15,7 @@ import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
 import type { SeedTask } from './seed';
 import type { SandboxState } from './state';
-import { errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors/errors';
 import { STATE_MAX_BYTES, STATE_VERSION, stateFileSchema, vouch, type StateFile } from './stateSchema';
 
 export { STATE_VERSION, type StateFile };

@@ -4,7 +4,7 @@ import { errorReply, type Iface, type Reply } from './respond';
 import type { RouteRequest, SandboxState } from './state';
 import { handleAnalytics } from './routes/analytics';
 import { handleDeprecate } from './routes/hub';
-import { SUBTASK_ACTION_PATHS } from '../api/runSchemas';
+import { SUBTASK_ACTION_PATHS } from '../api/schemas/runSchemas';
 import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
 import { handleCopy, handleMove } from './routes/organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { todayUtc } from '../api/dates';
-import type { SubtaskSpelling } from '../api/runSchemas';
+import { todayUtc } from '../api/schemas/dates';
+import type { SubtaskSpelling } from '../api/schemas/runSchemas';
 import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
 import { TokenStore } from './auth';
 import { FaultInjector, faultReply } from './faults';

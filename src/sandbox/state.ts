@@ -8,7 +8,7 @@ import type { RecordPage, RecordQuery } from './analytics';
 import type { TokenStore } from './auth';
 import type { SandboxInfo } from './info';
 import type { LoopStore } from './loops';
-import type { SubtaskSpelling } from '../api/runSchemas';
+import type { SubtaskSpelling } from '../api/schemas/runSchemas';
 import type { RunBook } from './runBook';
 import type { World } from './seed';
 import type { TaskIndex } from './taskIndex';

@@ -3,7 +3,7 @@
  * service answers a group's whole task list at once, so paging only limits how many tree rows
  * VS Code has to render.
  */
-import type { Task, TaskGroup } from '../api/schemas';
+import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { english, type Translate } from '../platform/errorText';
 
 export const TASK_PAGE_SIZE = 50;

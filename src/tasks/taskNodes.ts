@@ -3,7 +3,7 @@
  * refresh) and a `contextValue` the menus in package.json match (`\btask\b`, `\btaskGroup\b`).
  */
 import * as vscode from 'vscode';
-import type { Task, TaskGroup } from '../api/schemas';
+import type { Task, TaskGroup } from '../api/schemas/schemas';
 import type { HealthView } from '../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../health/nodeParts';
 import type { HealthRowParts } from '../health/rowParts';

@@ -3,8 +3,8 @@
  * client-side paging, the name filter, and the last good answer kept for when a request fails.
  * The tree provider turns this into nodes; unit tests drive it directly against a sandbox.
  */
-import { ApiError } from '../api/errors';
-import type { Task, TaskGroup } from '../api/schemas';
+import { ApiError } from '../api/errors/errors';
+import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { FilteredGroup, TASK_PAGE_SIZE, TaskSlice, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from './paging';
 import { english, type Translate } from '../platform/errorText';
 

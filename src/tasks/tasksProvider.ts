@@ -7,9 +7,9 @@
  * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
  */
 import * as vscode from 'vscode';
-import type { Task, TaskGroup } from '../api/schemas';
+import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { COMMANDS } from '../platform/commandIds';
-import { isApiError } from '../api/errors';
+import { isApiError } from '../api/errors/errors';
 import type { HealthView } from '../health/healthBoard';
 import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { RunsForViews } from '../runs';

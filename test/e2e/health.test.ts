@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { addDays } from '../../src/api/dates';
+import { addDays } from '../../src/api/schemas/dates';
 import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { secretTargets } from './secrets';
 import { openWindow, passOn, type SpecWindow } from './session';

@@ -13,7 +13,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { shortDay } from '../../src/analytics/model/format';
-import { addDays } from '../../src/api/dates';
+import { addDays } from '../../src/api/schemas/dates';
 import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { openWindow, passOn, type SpecWindow } from './session';
 

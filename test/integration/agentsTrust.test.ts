@@ -12,7 +12,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Task } from '../../src/api/schemas';
+import type { Task } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox } from '../../src/sandbox/server';
 import { startMcpSession } from '../unit/helpers/mcpSession';

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { accountKey } from '../../src/account/accountSession';
-import { addDays, todayUtc } from '../../src/api/dates';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/host/panel';
 import type { ScrapedeckTestApi } from '../../src/extension';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addDays, todayUtc } from '../../src/api/dates';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { getApi, pointAtSandbox, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 import { ask } from './panelHarness';

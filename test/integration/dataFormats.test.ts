@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DataRow } from '../../src/api/dataSchemas';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { FilePullSink } from '../../src/data/pull/fileSink';
 import { neutraliseFormula } from '../../src/platform/csvCell';

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { DataRow } from '../../src/api/dataSchemas';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { testServer, type TestServer } from '../shared/pgServer';

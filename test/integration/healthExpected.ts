@@ -5,8 +5,8 @@
  * slower than the window before).
  */
 import * as assert from 'node:assert/strict';
-import { addDays } from '../../src/api/dates';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import { addDays } from '../../src/api/schemas/dates';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 
 export type Level = 'failing' | 'slowing' | 'idle' | 'ok';
 

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { statusBarText } from '../../src/account/statusBar';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../src/api/errors/errors';
 import { composeErrorText } from '../../src/platform/errorText';
 import { getApi, replaceUi, waitFor } from './viewsHarness';
 

@@ -5,9 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import type { TasksNode } from '../../src/tasks/tasksProvider';

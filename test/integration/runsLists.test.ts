@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TaskActions } from '../../src/api/taskOpsSchemas';
+import type { TaskActions } from '../../src/api/schemas/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
 import { answerInputs, answerPicks, getApi, KEEP_VALUE, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';

@@ -12,7 +12,7 @@ import { assertClean, columnIndex, runAndAnswer, tableRows, TODAY } from './flow
 import { grid, weekRecord } from './records';
 import { probeCharts } from './chartsProbe';
 import { collisions } from '../../src/analytics/model/labelBoxes';
-import { addDays } from '../../src/api/dates';
+import { addDays } from '../../src/api/schemas/dates';
 
 describe('analytics page: chart axes', function () {
   const host = useStandIn();

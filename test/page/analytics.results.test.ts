@@ -4,7 +4,7 @@ import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
 import { assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
 import { record, weekRecord } from './records';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 
 describe('analytics page: results', function () {
   const host = useStandIn();

@@ -5,7 +5,7 @@
  * sorted rows, not in the click's own task (VS Code's setState serialises the whole state).
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { COLUMNS, formatCell, shownColumns, sortRecords, type SortState } from '../../src/analytics/model/tableModel';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';

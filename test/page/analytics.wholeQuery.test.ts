@@ -5,7 +5,7 @@
  * their point; a series with no value says "no data".
  */
 import * as assert from 'node:assert/strict';
-import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { encodeForPage } from '../../src/analytics/protocol';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';

@@ -13,7 +13,7 @@ import {
   parseStoredCredentials,
   serializeCredentials,
 } from '../../src/account/credentials';
-import type { Credentials } from '../../src/api/auth';
+import type { Credentials } from '../../src/api/auth/auth';
 import { english } from '../../src/platform/errorText';
 
 const session = { accessToken: 'access-0123456789', refreshToken: 'refresh-0123456789', tokenType: 'Bearer', expiresAt: 1_700_000_000_000 };

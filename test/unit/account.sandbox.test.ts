@@ -3,10 +3,10 @@
  * (src/account/sandboxProbe.ts), against a real sandbox: the calls matter, so nothing is faked.
  */
 import * as assert from 'node:assert/strict';
-import type { Credentials } from '../../src/api/auth';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import type { Credentials } from '../../src/api/auth/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandboxProbe';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { failureText } from '../../src/agents/failure';
 import type { AppOutcome } from '../../src/agents/tool';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
+import { ApiError } from '../../src/api/errors/errors';
 import { english } from '../../src/platform/errorText';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run, tool } from './helpers/agents';

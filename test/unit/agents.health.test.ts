@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { view } from '../../src/agents/tools/taskHealth';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { addDays } from '../../src/api/dates';
+import { addDays } from '../../src/api/schemas/dates';
 import { assess, attentionOrder, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';

@@ -5,8 +5,8 @@
  * hold only the first rows.
  */
 import * as assert from 'node:assert/strict';
-import { ApiError } from '../../src/api/errors';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
+import { ApiError } from '../../src/api/errors/errors';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/host/messages';
 import type { HeldResult } from '../../src/analytics/host/results';
 import { hostMessageSchema, type HostMessage } from '../../src/analytics/protocol';

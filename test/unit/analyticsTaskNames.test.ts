@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import { MessageRouter, type MessageRouterDeps } from '../../src/analytics/host/messages';
 import type { TaskListing } from '../../src/analytics/host/pickTasks';
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/host/chipNames';
-import { ApiError } from '../../src/api/errors';
-import type { Task, TaskGroup } from '../../src/api/schemas';
+import { ApiError } from '../../src/api/errors/errors';
+import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
 import { TasksModel, type TaskSource } from '../../src/tasks/tasksModel';
 import { hostMessageSchema, MESSAGE_LIMITS, type HostMessage, type PageState, type Preset } from '../../src/analytics/protocol';
 

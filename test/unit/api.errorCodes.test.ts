@@ -6,11 +6,11 @@
  * signing in again; the others (InvalidTaskId, InvalidParameter…) keep their meaning.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { kindOfKnownCode } from '../../src/api/errorCodes';
-import { ApiError } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { kindOfKnownCode } from '../../src/api/errors/errorCodes';
+import { ApiError } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { RecordingServer, errorAnswer, okReply } from './helpers/recordingServer';
 
 describe('api: errors by code (the published examples are all HTTP 400)', function () {

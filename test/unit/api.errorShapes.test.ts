@@ -4,11 +4,11 @@
  * carried out" says so once; service times read as UTC.
  */
 import * as assert from 'node:assert/strict';
-import type { Credentials, CredentialsStore } from '../../src/api/auth';
+import type { Credentials, CredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError, asMaybeApplied } from '../../src/api/errors';
-import type { RequestLimiter } from '../../src/api/limiter';
-import { formatServiceTime, parseServiceTime } from '../../src/api/runSchemas';
+import { ApiError, asMaybeApplied } from '../../src/api/errors/errors';
+import type { RequestLimiter } from '../../src/api/http/limiter';
+import { formatServiceTime, parseServiceTime } from '../../src/api/schemas/runSchemas';
 
 describe('api: failures are Errors', () => {
   const make = (credentials: CredentialsStore, limiter?: RequestLimiter) =>

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { kindOfCode } from '../../src/api/replies';
+import { ApiError } from '../../src/api/errors/errors';
+import { kindOfCode } from '../../src/api/http/replies';
 
 describe('client: an error envelope is an error whatever its status', () => {
   let server: Server;

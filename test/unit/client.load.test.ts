@@ -6,11 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { sessionFromToken, type Credentials } from '../../src/api/auth';
+import { sessionFromToken, type Credentials } from '../../src/api/auth/auth';
 import { ScrapedeckClient, type ClientOptions } from '../../src/api/client';
-import { addDays, todayUtc } from '../../src/api/dates';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server';
 import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './helpers/clientHarness';
 import { RequestClock } from './helpers/requestClock';

@@ -4,11 +4,11 @@
  * request id), batching at 100 counted at the server, and the reader over a big task.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { UnlimitedLimiter } from '../../src/api/limiter';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { parseServiceTime } from '../../src/api/runSchemas';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
+import { parseServiceTime } from '../../src/api/schemas/runSchemas';
 import { LOTS_KEPT, lotNumber } from '../../src/sandbox/runBook';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';

@@ -5,12 +5,12 @@
  * before sending.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { ApiError } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { STATUS_V2_RETRY_MS, SUBTASK_ACTION_PATH } from '../../src/api/ops/runs';
-import { kindOfCode } from '../../src/api/replies';
+import { kindOfCode } from '../../src/api/http/replies';
 import { RecordingServer, errorAnswer, okReply, type Answer, type Seen } from './helpers/recordingServer';
 
 const KEY = 'sdk_wire_test_key_123';

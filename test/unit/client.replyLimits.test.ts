@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { fitText, MAX_REPLY_BYTES } from '../../src/api/replyBody';
+import { ApiError } from '../../src/api/errors/errors';
+import { fitText, MAX_REPLY_BYTES } from '../../src/api/http/replyBody';
 
 describe('client: limits on replies and on server text', function () {
   let server: Server;

@@ -3,9 +3,9 @@
  * sandbox on an ephemeral port (its 20 req/s limit on, as the service's).
  */
 import * as assert from 'node:assert/strict';
-import { sessionFromToken, type Credentials } from '../../src/api/auth';
+import { sessionFromToken, type Credentials } from '../../src/api/auth/auth';
 import { ScrapedeckClient, type ClientOptions, type FetchAllProgress } from '../../src/api/client';
-import { addDays, earliestStart, todayUtc } from '../../src/api/dates';
+import { addDays, earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import { buildWorld } from '../../src/sandbox/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from './helpers/clientHarness';

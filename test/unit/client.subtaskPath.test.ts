@@ -4,12 +4,12 @@
  * spelling once, and the one that answered is remembered per service address.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
-import { SUBTASK_ACTION_PATHS } from '../../src/api/runSchemas';
-import { ServiceRoutes } from '../../src/api/serviceRoutes';
+import { ApiError } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
+import { ServiceRoutes } from '../../src/api/ops/serviceRoutes';
 import { RecordingServer, errorAnswer, okReply, type Seen } from './helpers/recordingServer';
 import { FakeClock, TestSandbox, dataOf } from './helpers/sandbox';
 

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth';
+import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth/auth';
 import { ScrapedeckClient, type ClientOptions } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
+import { ApiError } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 

@@ -8,7 +8,7 @@
  * grant of a test renews the one expiry it crosses.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore, sessionFromToken, type Credentials, type CredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore, sessionFromToken, type Credentials, type CredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 

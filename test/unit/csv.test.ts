@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { CSV_COLUMNS, UTF8_BOM, csvCell, neutraliseFormula, recordsToCsv } from '../../src/analytics/host/csv';
 
 /** A strict RFC 4180 reader, as a spreadsheet would read the file: quoted fields, doubled quotes, CRLF rows. */

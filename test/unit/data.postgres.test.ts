@@ -8,8 +8,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { DataRow, NotExportedPage } from '../../src/api/dataSchemas';
-import type { ApiResult } from '../../src/api/mainCaller';
+import type { DataRow, NotExportedPage } from '../../src/api/schemas/dataSchemas';
+import type { ApiResult } from '../../src/api/http/mainCaller';
 import { failureKind } from '../../src/data/postgres/pgConnection';
 import { PgExportWriter } from '../../src/data/postgres/pgExport';
 import { PostgresPullSink } from '../../src/data/pull/postgresSink';

@@ -21,7 +21,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { ScrapedeckClient } from '../../src/api/client';
-import type { DataRow } from '../../src/api/dataSchemas';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { suggestedFileName } from '../../src/data/formats/rowFormats';
 import { fitOf } from '../../src/data/pull/columnFit';
 import { isMade, markMade, mayWriteUntrusted } from '../../src/data/pull/ownFiles';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataRow } from '../../src/api/dataSchemas';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckClient } from '../../src/api/client';
 import { batchHash } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';

@@ -12,8 +12,8 @@ import {
   monthKey,
   parseDay,
   todayUtc,
-} from '../../src/api/dates';
-import { checkAnalyticsQuery } from '../../src/api/analyticsQuery';
+} from '../../src/api/schemas/dates';
+import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
 
 describe('dates: UTC calendar-day rules', () => {
   it('todayUtc is the UTC day whatever the offset of the instant', () => {

@@ -4,7 +4,7 @@
  * once, at most one hint, no sentence twice, no doubled punctuation, and no request id in the text.
  */
 import * as assert from 'node:assert/strict';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
 import { ERROR_CONTEXTS, composeErrorText, joinSentences, sentence, splitSentences, type ErrorContext } from '../../src/platform/errorText';
 
 const KINDS: ApiErrorKind[] = ['auth', 'forbidden', 'not-found', 'invalid-request', 'rate-limited', 'server', 'network', 'timeout', 'bad-response', 'cancelled'];

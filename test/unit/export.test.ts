@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
-import { analyticsRecordSchema } from '../../src/api/schemas';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { analyticsRecordSchema } from '../../src/api/schemas/schemas';
 import { UTF8_BOM } from '../../src/analytics/host/csv';
 import { EXPORT_FILTERS, buildJsonExport, defaultExportFileName, serialiseExport, type ExportedRows } from '../../src/analytics/host/exportFormat';
 

@@ -6,11 +6,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth';
-import { checkAnalyticsQuery } from '../../src/api/analyticsQuery';
+import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth/auth';
+import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { headerValueProblem } from '../../src/api/headerValues';
+import { ApiError } from '../../src/api/errors/errors';
+import { headerValueProblem } from '../../src/api/schemas/headerValues';
 import { validateSettings } from '../../src/platform/settings';
 
 describe('header values: what cannot be sent is refused before the wire, by name', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { FILL, MOST_RECORDS_PER_TASK, planBatches, planWindow, type AccountQuery } from '../../src/health/batchPlan';
 import { fetchWindowTotals, mostRecordsPerTask, type AnalyticsSource } from '../../src/health/healthFetch';
-import type { AnalyticsQuery } from '../../src/api/schemas';
+import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
 import { rec } from './helpers/tableRecords';
 
 const ids = (n: number, prefix = 't'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);

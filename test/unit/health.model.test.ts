@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { HealthBoard } from '../../src/health/healthBoard';
 import { DEFAULT_THRESHOLDS, EMPTY_TOTALS, assess, totalsByTask, worstOf, type Totals } from '../../src/health/healthModel';
 import { validateHealthSettings } from '../../src/health/healthSettings';

@@ -5,12 +5,12 @@
  * health per account (shown at once, dropped at sign-out), and the seeded tasks found.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError } from '../../src/api/errors';
-import { fetchAllPages } from '../../src/api/fetchAll';
-import { UnlimitedLimiter } from '../../src/api/limiter';
-import type { AnalyticsQuery } from '../../src/api/schemas';
+import { ApiError } from '../../src/api/errors/errors';
+import { fetchAllPages } from '../../src/api/http/fetchAll';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
 import { HealthBoard, type TaskHealthInfo } from '../../src/health/healthBoard';
 import { HealthCache } from '../../src/health/healthCache';
 import { HealthController, type HealthNotifier, type HealthTaskRow } from '../../src/health/healthController';

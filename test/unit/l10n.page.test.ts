@@ -12,7 +12,7 @@ import { COLUMNS } from '../../src/analytics/model/tableModel';
 import { PAGE_STRINGS, formatMessage, pageStringsFrom, pageText, setPageStrings, type PageStringKey } from '../../src/analytics/model/pageStrings';
 import { coverageText, pageWindow } from '../../src/analytics/model/pages';
 import { checkForm, defaultForm } from '../../src/analytics/model/formModel';
-import { checkDateRange } from '../../src/api/dates';
+import { checkDateRange } from '../../src/api/schemas/dates';
 import { ROOT, type Place } from './helpers/l10nSource';
 import { pageLiterals, pageSources } from './helpers/pageL10nSource';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ApiError } from '../../src/api/errors';
-import { RateLimiter } from '../../src/api/limiter';
+import { ApiError } from '../../src/api/errors/errors';
+import { RateLimiter } from '../../src/api/http/limiter';
 import { FakeTimers } from './helpers/fakeTimers';
 
 describe('RateLimiter', () => {

@@ -7,7 +7,7 @@
  * counts a sliding one-second window as the sandbox does (src/sandbox/rateLimit.ts).
  */
 import * as assert from 'node:assert/strict';
-import { RateLimiter } from '../../src/api/limiter';
+import { RateLimiter } from '../../src/api/http/limiter';
 import { FakeTimers } from './helpers/fakeTimers';
 
 interface Served {

@@ -38,7 +38,7 @@ describe('the analytics page bundle', () => {
   const { files, packages } = reached(PAGE);
 
   it('walks the page as esbuild does (its schemas and the shared analytics schemas are reached)', () => {
-    for (const f of ['analytics/protocol/messages.ts', 'api/analyticsSchemas.ts', 'analytics/model/formState.ts']) {
+    for (const f of ['analytics/protocol/messages.ts', 'api/schemas/analyticsSchemas.ts', 'analytics/model/formState.ts']) {
       assert.ok(files.has(path.join(SRC, f)), `${f} is part of the page`);
     }
   });
@@ -48,7 +48,7 @@ describe('the analytics page bundle', () => {
     assert.deepEqual(zod, ['zod/mini', 'zod/v4/locales/en.js']);
   });
 
-  it('does not reach the host-side schemas (src/api/schemas.ts builds full-zod envelopes)', () => {
+  it('does not reach the host-side schemas (src/api/schemas/schemas.ts builds full-zod envelopes)', () => {
     assert.equal(files.has(path.join(SRC, 'api', 'schemas.ts')), false);
   });
 });

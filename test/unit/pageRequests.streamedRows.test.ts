@@ -5,7 +5,7 @@
  * result with a hole in it.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { pageText } from '../../src/analytics/model/pageStrings';
 import { Requests, type Outcome, type Progress } from '../../src/analytics/page/requests';
 import type { HostMessage, PageMessage } from '../../src/analytics/protocol';

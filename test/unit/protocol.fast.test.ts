@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { fastPackedRecord, fastRecord } from '../../src/analytics/protocol/fastRecords';
 import { encodeForPage, parseHostMessage } from '../../src/analytics/protocol/hostMessage';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { MESSAGE_LIMITS, hostMessageSchema, parseMessage, type HostMessage } from '../../src/analytics/protocol';
 
 const base = {

@@ -16,14 +16,14 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryCredentialsStore } from '../../src/api/auth';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { UnlimitedLimiter } from '../../src/api/limiter';
-import { nullDataResponseSchema } from '../../src/api/opsSchemas';
-import { errorFromReply, parseReply } from '../../src/api/replies';
-import { SecretSet } from '../../src/api/redact';
-import { SUBTASK_ACTION_PATHS } from '../../src/api/runSchemas';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { nullDataResponseSchema } from '../../src/api/schemas/opsSchemas';
+import { errorFromReply, parseReply } from '../../src/api/http/replies';
+import { SecretSet } from '../../src/api/errors/redact';
+import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
 import { RecordingServer, errorAnswer, type Seen } from './helpers/recordingServer';
 import { FakeClock, TestSandbox, dataOf, type Reply } from './helpers/sandbox';
 

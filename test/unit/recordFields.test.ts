@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { CSV_COLUMNS, csvCell, recordsToCsv } from '../../src/analytics/host/csv';
 import { RECORD_FIELDS, isMetricKind, recordFromValues } from '../../src/analytics/model/recordFields';
 import { COLUMNS } from '../../src/analytics/model/tableModel';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas';
+import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { checkValue, fastPackedRecord } from '../../src/analytics/protocol/fastRecords';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas';
-import { eachDay, earliestStart, isoWeek } from '../../src/api/dates';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { eachDay, earliestStart, isoWeek } from '../../src/api/schemas/dates';
 import { TestSandbox, FakeClock, codeOf, dataOf, messageOf } from './helpers/sandbox';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
 import { DEFAULTS } from '../../src/sandbox/server';

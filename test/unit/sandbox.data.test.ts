@@ -5,8 +5,8 @@
  * a big task generated on the fly.
  */
 import * as assert from 'node:assert/strict';
-import type { DataPage, NotExportedPage } from '../../src/api/dataSchemas';
-import type { TaskStatusV2 } from '../../src/api/runSchemas';
+import type { DataPage, NotExportedPage } from '../../src/api/schemas/dataSchemas';
+import type { TaskStatusV2 } from '../../src/api/schemas/runSchemas';
 import { LOTS_KEPT, lotNumber } from '../../src/sandbox/runBook';
 import { FakeClock, TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
 

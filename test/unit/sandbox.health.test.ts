@@ -5,8 +5,8 @@
  * the day the sandbox is asked on.
  */
 import * as assert from 'node:assert/strict';
-import { addDays } from '../../src/api/dates';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import { addDays } from '../../src/api/schemas/dates';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
 import { FakeClock, TestSandbox, dataOf } from './helpers/sandbox';
 

@@ -10,7 +10,7 @@ import {
   tokenErrorSchema,
   tokenRequestSchema,
   tokenResponseSchema,
-} from '../../src/api/schemas';
+} from '../../src/api/schemas/schemas';
 
 const token = { access_token: 'a', token_type: 'Bearer', refresh_token: 'r' };
 

@@ -1,7 +1,7 @@
 /** Chart series over date buckets (src/analytics/model/series.ts): grouping, order, week labels, weighting. */
 import * as assert from 'node:assert/strict';
 import { averageDuration, buildSeries } from '../../src/analytics/model/series';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 
 function rec(dayKey: string, e: Partial<AnalyticsRecord['executionMetrics']> = {}, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
   return {

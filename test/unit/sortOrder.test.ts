@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analytics/model/sortOrder';
 import { sortRecords, type Column, type SortDirection } from '../../src/analytics/model/tableModel';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
 
 const ids = (records: readonly AnalyticsRecord[], order: Uint32Array): string[] => [...order].map((i) => (records[i] as AnalyticsRecord).taskId);

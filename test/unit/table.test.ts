@@ -4,7 +4,7 @@ import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, 
 import { COLUMNS, formatCell, nextSort, shownColumns, sortRecords, weekColumnPositions } from '../../src/analytics/model/tableModel';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { AnalyticsRecord } from '../../src/api/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
 
 

@@ -5,8 +5,8 @@
  * text; the plan acts on exactly that reference.
  */
 import * as z from 'zod';
-import { isApiError } from '../../api/errors';
-import { appRefSchema } from '../../api/schemas';
+import { isApiError } from '../../api/errors/errors';
+import { appRefSchema } from '../../api/schemas/schemas';
 import { confirmationText, recordFromResult, deprecationDescription, missingSecretsWarning } from '../../apps/deprecation';
 import { failure } from '../failure';
 import { plainText } from '../../platform/plainText';

@@ -1,7 +1,7 @@
 /** scrapedeck_run_status: the cloud-run status of tasks (one request per 100 tasks). */
 import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
-import { parseServiceTime } from '../../api/runSchemas';
+import { parseServiceTime } from '../../api/schemas/runSchemas';
 import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { tasksCount } from '../counts';

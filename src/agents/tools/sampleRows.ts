@@ -3,7 +3,7 @@
  * the whole data: exporting is a person's command (the data view), not a model's read.
  */
 import * as z from 'zod';
-import type { DataRow, DataValue } from '../../api/dataSchemas';
+import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
 import { rowsCount } from '../counts';
 import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { DATA_PLANS, failure } from '../failure';

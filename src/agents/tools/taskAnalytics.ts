@@ -5,9 +5,9 @@
  * with the client's fetch-all, and only the digest goes back to the model.
  */
 import * as z from 'zod';
-import { checkAnalyticsQuery } from '../../api/analyticsQuery';
-import { earliestStart, todayUtc } from '../../api/dates';
-import { ANALYTICS_LIMITS, collectionMethodFilterSchema, timeGranularitySchema, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas';
+import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
+import { earliestStart, todayUtc } from '../../api/schemas/dates';
+import { ANALYTICS_LIMITS, collectionMethodFilterSchema, timeGranularitySchema, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas/schemas';
 import { byPeriod, byTask, rankTasks, SORT_KEYS, totals } from '../analyticsDigest';
 import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
 import { failuresCount, runsCount, tasksCount } from '../counts';

@@ -5,8 +5,8 @@
  * is cached (each call reads the account signed in at that moment).
  */
 import * as z from 'zod';
-import { todayUtc } from '../../api/dates';
-import { isApiError } from '../../api/errors';
+import { todayUtc } from '../../api/schemas/dates';
+import { isApiError } from '../../api/errors/errors';
 import { fetchWindowTotals } from '../../health/healthFetch';
 import { assess, attentionOrder, type TaskHealth, type Thresholds } from '../../health/healthModel';
 import { DEFAULT_HEALTH_SETTINGS } from '../../health/healthSettings';

@@ -3,7 +3,7 @@
  * `host/index.ts`) and the Tasks view's two adapters from tree nodes to it.
  */
 import * as vscode from 'vscode';
-import { ANALYTICS_LIMITS } from '../../api/schemas';
+import { ANALYTICS_LIMITS } from '../../api/schemas/schemas';
 import { COMMANDS } from '../../platform/commandIds';
 import { defineHandlers } from '../../platform/commandHandlers';
 import type { Reporter } from '../../platform/reporter';

@@ -8,7 +8,7 @@
  * - A UTF-8 byte-order mark first, so spreadsheets read task names in any script as UTF-8.
  * - Null (unknown) metrics are empty cells, never 0.
  */
-import type { AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsRecord } from '../../api/schemas/schemas';
 import { RECORD_FIELDS } from '../model/recordFields';
 import { CSV_NEWLINE as NEWLINE, UTF8_BOM, csvCell } from '../../platform/csvCell';
 

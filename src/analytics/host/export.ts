@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '../../api/errors/errors';
 import { writeWholeFile } from '../../platform/files/atomicFile';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import type { Ui } from '../../platform/ui';

@@ -3,7 +3,7 @@
  * without VS Code; `export.ts` only asks where to put it and writes the bytes. A result that holds
  * only the first rows of its query says so: in the file name, and in the JSON's total/complete.
  */
-import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas/schemas';
 import { recordsToCsv } from './csv';
 
 export type ExportFormat = 'csv' | 'json';

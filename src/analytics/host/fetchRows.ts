@@ -7,8 +7,8 @@
  * pass the rows along while the later pages are still on their way.
  */
 import type { ScrapedeckClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas';
+import { ApiError } from '../../api/errors/errors';
+import { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas/schemas';
 
 export type PageClient = Pick<ScrapedeckClient, 'queryTaskAnalytics'>;
 

@@ -9,8 +9,8 @@
  */
 import type * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../../api/client';
-import { ApiError, isApiError } from '../../api/errors';
-import { fitText } from '../../api/replyBody';
+import { ApiError, isApiError } from '../../api/errors/errors';
+import { fitText } from '../../api/http/replyBody';
 import { english, type Translate } from '../../platform/errorText';
 import type { Ui } from '../../platform/ui';
 import {

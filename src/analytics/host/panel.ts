@@ -4,7 +4,7 @@
  * copy the page sent, for the next `init` after the page is re-created.
  */
 import * as vscode from 'vscode';
-import { todayUtc } from '../../api/dates';
+import { todayUtc } from '../../api/schemas/dates';
 import type { Ui } from '../../platform/ui';
 import { encodeForPage } from '../protocol/hostMessage';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../protocol';

@@ -3,8 +3,8 @@
  * sending its rows back from the page (which would cost a structured clone and a zod parse of
  * every row). Only the latest few are kept; an id that is gone gets a clear error.
  */
-import { ApiError } from '../../api/errors';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas';
+import { ApiError } from '../../api/errors/errors';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas/schemas';
 import { english, type Translate } from '../../platform/errorText';
 
 export interface HeldResult {

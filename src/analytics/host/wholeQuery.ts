@@ -5,9 +5,9 @@
  * from the rows it has; otherwise the query starts again from page 1.
  */
 import { formatInt } from '../model/format';
-import { ApiError } from '../../api/errors';
-import { MAX_FETCH_ALL_ROWS } from '../../api/fetchAll';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas';
+import { ApiError } from '../../api/errors/errors';
+import { MAX_FETCH_ALL_ROWS } from '../../api/http/fetchAll';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas/schemas';
 import { PAGE_ROWS, fetchPages, type PageClient } from './fetchRows';
 import type { HeldResult, ResultStore } from './results';
 import { english, type Translate } from '../../platform/errorText';

@@ -2,7 +2,7 @@
  * Errors as the page receives them. An `ApiError` keeps everything the page needs to explain it
  * and to copy the request id; anything else is a bug on our side and says so without internals.
  */
-import { errorMessage, isApiError } from '../../api/errors';
+import { errorMessage, isApiError } from '../../api/errors/errors';
 import type { WireError } from '../protocol';
 import { english, type Translate } from '../../platform/errorText';
 

@@ -4,9 +4,9 @@
  * and the AnalyticsQuery it builds. Issues are keyed by form field so the page can show each one
  * next to its input.
  */
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/analyticsSchemas';
-import { checkAnalyticsQuery } from '../../api/analyticsQuery';
-import { checkDateRange, defaultRange, earliestStart, isDay } from '../../api/dates';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/analyticsSchemas';
+import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
+import { checkDateRange, defaultRange, earliestStart, isDay } from '../../api/schemas/dates';
 import { isFormField, type FormField, type FormValues } from './formState';
 import { pageText, type PageStringKey } from './pageStrings';
 
@@ -98,7 +98,7 @@ export function checkForm(form: FormValues, today: string): FormCheck {
 }
 
 /**
- * The date rules in the page's words: api/dates.ts words them for the wire (English, shared with
+ * The date rules in the page's words: api/schemas/dates.ts words them for the wire (English, shared with
  * the client and the sandbox); the page says each rule from its table. Anything else (the schema's
  * own messages, such as an impossible day) is the wire's sentence. test/unit/l10n.page.test.ts pins
  * every rule to the wire's wording.

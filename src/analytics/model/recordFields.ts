@@ -9,7 +9,7 @@
  * and the packed row's value order. `column` is the field's place in the on-screen table, which
  * reads the rates next to the counts they come from.
  */
-import { ANALYTICS_RECORD_LIMITS, type AnalyticsRecord } from '../../api/analyticsSchemas';
+import { ANALYTICS_RECORD_LIMITS, type AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 
 export type MetricGroup = 'dataVolumeMetrics' | 'executionMetrics' | 'resourceUsageMetrics';
 type TopKey = Exclude<keyof AnalyticsRecord, MetricGroup>;

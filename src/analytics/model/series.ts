@@ -2,7 +2,7 @@
  * Chart series over the date buckets: the rows grouped by dayKey, in time order.
  * Sums keep null when every input is null, so a chart shows a gap rather than a false 0.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { bucketLabel, type DayRange } from './format';
 import { KnownSum } from './summary';
 

@@ -6,7 +6,7 @@
  * equal are ties), nulls and NaN last in both directions, ties in their original order.
  * Pure: no DOM, unit-tested in Node.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { numberOrder, rankOrder, reverseRuns, type KeyedOrder } from './sortKeys';
 
 export type SortDirection = 'asc' | 'desc';

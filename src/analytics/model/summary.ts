@@ -2,7 +2,7 @@
  * Summary figures over the rows fetched. A figure whose inputs are all null is null ("—"):
  * unknown is never counted as 0.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 
 export interface Summary {
   rows: number;

@@ -3,7 +3,7 @@
  * recordFields.ts), how each is formatted, and how rows sort (ascending or descending, nulls
  * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { DASH, bucketLabel, formatDecimal, formatDuration, formatInt, formatPercent, type DayRange } from './format';
 import { RECORD_FIELDS, isMetricKind, type MetricKind, type RecordField } from './recordFields';
 import { sortOrdersFor, type SortDirection } from './sortOrder';

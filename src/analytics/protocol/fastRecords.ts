@@ -7,8 +7,8 @@
  *
  * Each field is checked by its kind in the field table (analytics/model/recordFields.ts).
  */
-import { isDay } from '../../api/dates';
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import { isDay } from '../../api/schemas/dates';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { RECORD_FIELDS, recordFromValues, type FieldKind, type FieldValue } from '../model/recordFields';
 
 type Obj = Record<string, unknown>;

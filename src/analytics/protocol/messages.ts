@@ -4,7 +4,7 @@
  * logged and ignored. A request carries an `id`; its reply or error carries the same `id`.
  */
 import * as z from 'zod/mini';
-import { analyticsPageOf, analyticsQuerySchema, analyticsRecordSchema } from '../../api/analyticsSchemas';
+import { analyticsPageOf, analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas/analyticsSchemas';
 import { MESSAGE_LIMITS as L, accountTagSchema, pageStateSchema, presetSchema, resultIdSchema, taskIdText, taskNamesSchema, wireErrorSchema } from './schemas';
 
 const id = z.string().check(z.minLength(1), z.maxLength(64));

@@ -9,7 +9,7 @@
  * than analyticsRecordSchema, unit-tested against it); when unsure, the rows are unpacked as they
  * are and zod decides, naming the field.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { RECORD_FIELDS, recordFromValues, type FieldValue } from '../model/recordFields';
 
 /** Record fields in packed order: top-level first, then each metrics group's fields. */

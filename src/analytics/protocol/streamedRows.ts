@@ -5,7 +5,7 @@
  * rather than one with a hole in it. The page keeps one per pending request; tests use the same
  * join to read what the host sent as the page does.
  */
-import type { AnalyticsRecord } from '../../api/analyticsSchemas';
+import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { MESSAGE_LIMITS } from './schemas';
 
 export class StreamedRows {

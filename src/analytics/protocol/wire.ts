@@ -3,5 +3,5 @@
  * rules, the same the host checks before sending. The page imports only its protocol and model;
  * these come through here.
  */
-export { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord } from '../../api/analyticsSchemas';
-export { earliestStart, isDay, todayUtc } from '../../api/dates';
+export { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
+export { earliestStart, isDay, todayUtc } from '../../api/schemas/dates';

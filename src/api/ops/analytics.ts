@@ -1,10 +1,10 @@
 /** Task performance analytics: one page, or every page of a query (fetchAll.ts). */
-import { checkAnalyticsQuery } from '../analyticsQuery';
-import { todayUtc } from '../dates';
-import { ApiError } from '../errors';
-import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from '../fetchAll';
-import type { ApiResult, CallOptions, MainCaller } from '../mainCaller';
-import { analyticsResponseSchema, type AnalyticsPage, type AnalyticsQuery } from '../schemas';
+import { checkAnalyticsQuery } from '../schemas/analyticsQuery';
+import { todayUtc } from '../schemas/dates';
+import { ApiError } from '../errors/errors';
+import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from '../http/fetchAll';
+import type { ApiResult, CallOptions, MainCaller } from '../http/mainCaller';
+import { analyticsResponseSchema, type AnalyticsPage, type AnalyticsQuery } from '../schemas/schemas';
 
 export class AnalyticsOps {
   constructor(

@@ -1,12 +1,12 @@
 /** The data-app hub: deprecate an app (idempotent, so retried like a read). */
-import type { SessionKeeper } from '../auth';
-import { ApiError } from '../errors';
-import type { ApiResult, CallOptions } from '../mainCaller';
-import type { SecretSet } from '../redact';
-import { parseReply, type ReplyContext } from '../replies';
-import { deprecateResponseSchema, type DeprecatedApp } from '../schemas';
-import type { Transport } from '../transport';
-import { appRefPath } from '../urls';
+import type { SessionKeeper } from '../auth/auth';
+import { ApiError } from '../errors/errors';
+import type { ApiResult, CallOptions } from '../http/mainCaller';
+import type { SecretSet } from '../errors/redact';
+import { parseReply, type ReplyContext } from '../http/replies';
+import { deprecateResponseSchema, type DeprecatedApp } from '../schemas/schemas';
+import type { Transport } from '../http/transport';
+import { appRefPath } from '../http/urls';
 
 export class HubOps {
   constructor(

@@ -3,11 +3,11 @@
  * start/stop subtasks. Statuses are reads and are retried; start, stop and the subtask actions
  * must not run twice and are retried only when the server surely did not act (see retry.ts).
  */
-import { inBatches, splitIds, type BatchedResult } from '../batches';
-import { isApiError, type ApiError } from '../errors';
-import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
-import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../opsSchemas';
-import type { ServiceRoutes } from '../serviceRoutes';
+import { inBatches, splitIds, type BatchedResult } from '../http/batches';
+import { isApiError, type ApiError } from '../errors/errors';
+import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../http/mainCaller';
+import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../schemas/opsSchemas';
+import type { ServiceRoutes } from './serviceRoutes';
 import {
   SUBTASK_ACTION_PATH,
   SUBTASK_ACTION_PATHS,
@@ -22,7 +22,7 @@ import {
   type StartedRun,
   type SubtaskSpelling,
   type SubtaskStatus,
-} from '../runSchemas';
+} from '../schemas/runSchemas';
 
 export { SUBTASK_ACTION_PATH, SUBTASK_ACTION_PATHS };
 

@@ -4,11 +4,11 @@
  * same result however often it is sent, so those are retried like reads; appending items,
  * duplicating and moving are not (see retry.ts).
  */
-import { inBatches, splitIds, type BatchedResult } from '../batches';
-import { ApiError } from '../errors';
-import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../mainCaller';
-import { OPS_LIMITS, taskIdListSchema, taskIdSchema } from '../opsSchemas';
-import { taskGroupListResponseSchema, taskSearchResponseSchema, type Task, type TaskGroup } from '../schemas';
+import { inBatches, splitIds, type BatchedResult } from '../http/batches';
+import { ApiError } from '../errors/errors';
+import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../http/mainCaller';
+import { OPS_LIMITS, taskIdListSchema, taskIdSchema } from '../schemas/opsSchemas';
+import { taskGroupListResponseSchema, taskSearchResponseSchema, type Task, type TaskGroup } from '../schemas/schemas';
 import {
   copiedTaskResponseSchema,
   getActionsBodySchema,
@@ -24,7 +24,7 @@ import {
   type TaskActions,
   type UpdateLoopItems,
   type UpdateResult,
-} from '../taskOpsSchemas';
+} from '../schemas/taskOpsSchemas';
 
 export const PARAMS_PLAN_NOTE = 'Task parameters need a Professional or Enterprise plan.';
 export const ORGANISE_PLAN_NOTE = 'Duplicating and moving tasks need a Standard, Professional or Enterprise plan.';

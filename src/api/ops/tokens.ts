@@ -3,13 +3,13 @@
  * retried (a wrong password repeated looks like guessing); the refresh grant only when the server
  * surely did not see it, since it rotates the refresh token (see retry.ts).
  */
-import { ApiError } from '../errors';
-import type { ApiResult, CallOptions } from '../mainCaller';
-import type { SecretSet } from '../redact';
-import { parseReply } from '../replies';
-import type { RetryMode } from '../retry';
-import { passwordGrantRequestSchema, refreshGrantRequestSchema, tokenResponseSchema, type TokenData } from '../schemas';
-import type { Transport } from '../transport';
+import { ApiError } from '../errors/errors';
+import type { ApiResult, CallOptions } from '../http/mainCaller';
+import type { SecretSet } from '../errors/redact';
+import { parseReply } from '../http/replies';
+import type { RetryMode } from '../http/retry';
+import { passwordGrantRequestSchema, refreshGrantRequestSchema, tokenResponseSchema, type TokenData } from '../schemas/schemas';
+import type { Transport } from '../http/transport';
 
 export type GrantBody = { grant_type: 'password'; username: string; password: string } | { grant_type: 'refresh_token'; refresh_token: string };
 

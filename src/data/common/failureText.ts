@@ -3,7 +3,7 @@
  * happened to (`GET /data/notexported?taskId=…` is the log's detail), then what becomes of the
  * rows. Pure (the translator is passed in), so the whole sentence is checked in Node.
  */
-import { ApiError, errorMessage, isApiError } from '../../api/errors';
+import { ApiError, errorMessage, isApiError } from '../../api/errors/errors';
 import type { Translate } from '../../platform/errorText';
 
 /** `for GET /data/notexported?taskId=…` in a transport message. */

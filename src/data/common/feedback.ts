@@ -3,7 +3,7 @@
  * after a file is written (Open, Reveal), and cancelling a job when the account changes.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../../api/errors';
+import { isApiError } from '../../api/errors/errors';
 import { adviseFailure } from './failureText';
 import type { Event } from '../../platform/emitter';
 import { plainText } from '../../platform/plainText';

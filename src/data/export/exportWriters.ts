@@ -4,7 +4,7 @@
  * temporary file; .xlsx and SQLite have writers of their own. No `vscode`.
  */
 import { createReadStream } from 'node:fs';
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
 import { CsvRecordPadder } from '../formats/csvRecords';

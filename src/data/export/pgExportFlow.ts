@@ -6,7 +6,7 @@
  * in Restricted Mode, like every other way to a server.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../../api/errors';
+import { isApiError } from '../../api/errors/errors';
 import type { TaskRef } from '../../api/taskRef';
 import type { DataFlowDeps } from '../common/dataDeps';
 import { count, isCancel, jobSignal, withAdvice } from '../common/feedback';

@@ -9,7 +9,7 @@
  * Rows are never held back to learn the columns first: memory stays flat and the common case
  * (one field set per task) costs no second pass.
  */
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { CSV_NEWLINE, UTF8_BOM, csvCell, neutraliseFormula } from '../../platform/csvCell';
 
 export type DataFormat = 'csv' | 'jsonl' | 'json' | 'xlsx' | 'sqlite';

@@ -19,7 +19,7 @@
  */
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
 import { CsvRecordPadder, readFirstRecord } from '../formats/csvRecords';

@@ -15,7 +15,7 @@
  * One record per file: a file another task left a record in is refused until that task is pulled
  * again (`OtherTaskPendingError`), so two tasks' batches never interleave in it.
  */
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AppendFile, type AppendFormat } from './appendFile';
 import { batchHash, bindingOf, readFileJournal, realFilePath, removeFileJournal, writeFileJournal, type FileJournal, type PendingBatch } from './pullJournal';
 import { cleanLeftovers, type TempLedger } from './pullLeftovers';

@@ -20,7 +20,7 @@ import { accountKey, type PullTargets } from './rememberedTargets';
 import { refusalText } from './refusals';
 import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
-import { errorMessage } from '../../api/errors';
+import { errorMessage } from '../../api/errors/errors';
 import { plainText } from '../../platform/plainText';
 import type { PgConnectionStore } from '../postgres/connectionStore';
 import { pgFailureText } from '../postgres/pgFailureText';

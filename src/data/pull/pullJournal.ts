@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { jsonLine } from '../formats/rowFormats';
 import { syncFolder } from '../../platform/files/atomicFile';
 import { checkFile } from '../../platform/files/safeFiles';

@@ -19,7 +19,7 @@
  * batch in flight is not one a pull writes.
  */
 import { promises as fs } from 'node:fs';
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UnusableFileError } from './unusableFile';
 import { batchHash, fileJournalSchema, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';

@@ -4,7 +4,7 @@
  * batch in flight, all in one transaction per batch, the schema vetted before every write) or an
  * export's (a new file, the task's table only). No `vscode`.
  */
-import type { DataRow } from '../../api/dataSchemas';
+import type { DataRow } from '../../api/schemas/dataSchemas';
 import { sideFilesBeside, sideFilesIn } from './sqliteFiles';
 import { SqliteDb, type JournalKind } from './sqliteRuntime';
 import { CATALOG_TABLES, vetSchema } from './sqliteSchema';

@@ -13,7 +13,7 @@
  *   kept in `_scrapedeck_tables` and `_scrapedeck_columns`, so later pulls find them; an export
  *   writes only the task's table.
  */
-import type { DataRow, DataValue } from '../../api/dataSchemas';
+import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
 import type { WasmDatabase } from './sqliteRuntime';
 import type { TaskRef } from '../../api/taskRef';
 import { RESERVED_NAME, SchemaError } from './sqliteSchema';

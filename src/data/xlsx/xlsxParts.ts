@@ -10,7 +10,7 @@
  *   is escaped itself; CR is `&#13;`, so a CRLF in a value is still one after reading.
  * - Excel keeps at most 32,767 characters in a cell: a longer text is cut there, and counted.
  */
-import type { DataValue } from '../../api/dataSchemas';
+import type { DataValue } from '../../api/schemas/dataSchemas';
 
 export const MAX_SHEET_ROWS = 1_048_576;
 export const MAX_SHEET_COLUMNS = 16_384;

@@ -3,9 +3,9 @@
  * the client runs before sending, so the two cannot disagree; each kind of problem gets its own
  * integer code and the message names the parameter.
  */
-import { checkAnalyticsQuery, type QueryIssue } from '../../api/analyticsQuery';
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas';
-import { parseDay, todayUtc } from '../../api/dates';
+import { checkAnalyticsQuery, type QueryIssue } from '../../api/schemas/analyticsQuery';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/schemas';
+import { parseDay, todayUtc } from '../../api/schemas/dates';
 import { authenticateMain } from '../auth';
 import { errorReply, ok, type Reply } from '../respond';
 import { parseJson, type RouteRequest, type SandboxState } from '../state';

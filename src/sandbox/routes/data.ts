@@ -4,9 +4,9 @@
  * numbering (see runtime.ts): the returned `offset` is where the next page starts.
  */
 import type * as z from 'zod';
-import { dataQuerySchema, lotDataQuerySchema, notExportedQuerySchema } from '../../api/dataSchemas';
-import { SERVICE_CODES } from '../../api/opsSchemas';
-import { taskIdBodySchema } from '../../api/runSchemas';
+import { dataQuerySchema, lotDataQuerySchema, notExportedQuerySchema } from '../../api/schemas/dataSchemas';
+import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
+import { taskIdBodySchema } from '../../api/schemas/runSchemas';
 import { ok, type Reply } from '../respond';
 import type { Slice } from '../runtime';
 import type { SeedTask } from '../seed';

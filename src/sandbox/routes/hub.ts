@@ -3,7 +3,7 @@
  * literal slash or encoded as %2F. Author only: anyone else gets the same 404 as for a missing app,
  * so the hub does not reveal which apps exist. Idempotent.
  */
-import { appRefSchema } from '../../api/schemas';
+import { appRefSchema } from '../../api/schemas/schemas';
 import { authenticateHub } from '../auth';
 import { errorReply, ok, type Reply } from '../respond';
 import type { RouteRequest, SandboxState } from '../state';

@@ -4,7 +4,7 @@
  * the client's own schemas.
  */
 import type * as z from 'zod';
-import { SERVICE_CODES } from '../../api/opsSchemas';
+import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { authenticateMain } from '../auth';
 import type { Plan } from '../info';
 import { errorReply, type ErrorKind, type Reply } from '../respond';

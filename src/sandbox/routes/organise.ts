@@ -4,8 +4,8 @@
  * group answers `moved: false`. Task search shows the change at once.
  */
 import * as z from 'zod';
-import { SERVICE_CODES, taskIdSchema } from '../../api/opsSchemas';
-import { taskGroupIdSchema } from '../../api/taskOpsSchemas';
+import { SERVICE_CODES, taskIdSchema } from '../../api/schemas/opsSchemas';
+import { taskGroupIdSchema } from '../../api/schemas/taskOpsSchemas';
 import { ok, type Reply } from '../respond';
 import type { SeedAccount, SeedGroup } from '../seed';
 import type { RouteRequest, SandboxState } from '../state';

@@ -4,8 +4,8 @@
  * `InvalidTaskId` for them, and 400 `TaskUpdateFail` for an action the task does not have or a
  * loop type that is not the action's.
  */
-import { SERVICE_CODES } from '../../api/opsSchemas';
-import { getActionsBodySchema, updateActionPropertiesBodySchema, updateLoopItemsBodySchema } from '../../api/taskOpsSchemas';
+import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
+import { getActionsBodySchema, updateActionPropertiesBodySchema, updateLoopItemsBodySchema } from '../../api/schemas/taskOpsSchemas';
 import { LOOP_LIMITS, urlItemProblem, type SandboxAction } from '../loops';
 import { ok, type Reply } from '../respond';
 import type { SeedTask } from '../seed';

@@ -7,8 +7,8 @@
  * published example shows `null`). Single-task operations answer 404 `InvalidTaskId`; starting a
  * running task or stopping one that is not running is 409.
  */
-import { SERVICE_CODES } from '../../api/opsSchemas';
-import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/runSchemas';
+import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
+import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/schemas/runSchemas';
 import { errorReply, ok, type Reply } from '../respond';
 import type { SeedAccount, SeedTask } from '../seed';
 import type { RouteRequest, SandboxState } from '../state';

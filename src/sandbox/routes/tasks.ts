@@ -2,7 +2,7 @@
  * `GET /taskGroup` and `GET /task/search?taskGroupId=…` (Standard plan and up), shaped as the
  * published examples: group ids as numbers, errors with string codes (`InvalidParameter…`).
  */
-import { SERVICE_CODES } from '../../api/opsSchemas';
+import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { authenticateMain } from '../auth';
 import type { SeedAccount } from '../seed';
 import { errorReply, ok, type Reply } from '../respond';

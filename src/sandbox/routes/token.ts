@@ -3,7 +3,7 @@
  * (expires_in as an integer, the refresh token rotated). Both forms appear in the spec; clients
  * must cope with either.
  */
-import { tokenRequestSchema } from '../../api/schemas';
+import { tokenRequestSchema } from '../../api/schemas/schemas';
 import { errorReply, ok, type Reply } from '../respond';
 import { parseJson, type RouteRequest, type SandboxState } from '../state';
 

@@ -2,9 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { findTool } from '../../../src/agents/table';
 import type { AgentTool, ToolContext, ToolReply } from '../../../src/agents/tool';
-import { MemoryCredentialsStore } from '../../../src/api/auth';
+import { MemoryCredentialsStore } from '../../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../../src/api/client';
-import { UnlimitedLimiter } from '../../../src/api/limiter';
+import { UnlimitedLimiter } from '../../../src/api/http/limiter';
 import { english } from '../../../src/platform/errorText';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 

@@ -1,5 +1,5 @@
 /** A manual clock for limiter tests: time moves only when the test says so. */
-import type { Timers } from '../../../src/api/limiter';
+import type { Timers } from '../../../src/api/http/limiter';
 
 interface Task {
   id: number;

@@ -14,11 +14,11 @@ import {
   taskSearchResponseSchema,
   tokenErrorSchema,
   tokenResponseSchema,
-} from '../../../src/api/schemas';
-import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/dataSchemas';
-import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/opsSchemas';
-import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/runSchemas';
-import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/taskOpsSchemas';
+} from '../../../src/api/schemas/schemas';
+import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/schemas/dataSchemas';
+import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/schemas/opsSchemas';
+import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/schemas/runSchemas';
+import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/schemas/taskOpsSchemas';
 import { sandboxInfoSchema, type SandboxAccount } from '../../../src/sandbox/info';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server';
 

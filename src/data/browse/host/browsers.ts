@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DataBatch } from '../../../api/dataReader';
+import type { DataBatch } from '../../../api/ops/dataReader';
 import type { TaskRef } from '../../../api/taskRef';
 import type { DataFlowDeps } from '../../common/dataDeps';
 import { spoolPages } from '../store/rowSources';

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { DataRow } from '../../../api/dataSchemas';
+import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { count, fileLabel } from '../../common/feedback';
 import { createRowWriter } from '../../export/exportWriters';
 import { FORMAT_EXTENSIONS, formatOfPath, safeFileName } from '../../formats/rowFormats';

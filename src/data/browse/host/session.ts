@@ -3,7 +3,7 @@
  * messages (each parsed with the protocol's schemas). Imports `vscode` for nothing: every effect
  * (posting, the clipboard, a link, an export) is injected, so it is unit-tested in plain Node.
  */
-import type { DataRow } from '../../../api/dataSchemas';
+import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { english, type Translate } from '../../../platform/errorText';
 import { cellText, type Cell } from '../store/cells';
 import type { RowStore, ViewSpec } from '../store/rowStore';

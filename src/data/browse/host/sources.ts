@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DataReader } from '../../../api/dataReader';
+import type { DataReader } from '../../../api/ops/dataReader';
 import type { ReadDataOptions } from '../../../api/ops/data';
 import { indexFile } from '../store/fileIndexer';
 import { RecordFile, type FileFormat } from '../store/recordFile';

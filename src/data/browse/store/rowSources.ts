@@ -3,7 +3,7 @@
  * task's rows at the service (pages of the data reader, at the rate bound; nothing is marked as
  * exported). No `vscode`.
  */
-import type { DataRow } from '../../../api/dataSchemas';
+import type { DataRow } from '../../../api/schemas/dataSchemas';
 import type { RowSpool } from './rowSpool';
 
 export interface LoadProgress {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { DataRow } from '../../../api/dataSchemas';
+import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { RecordFile } from './recordFile';
 
 export class RowSpool {

@@ -4,7 +4,7 @@
  * window it shows (`window(from, count)`), never for every row. A newer sort or filter cancels
  * the one under way. No `vscode`.
  */
-import type { DataRow } from '../../../api/dataSchemas';
+import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { cellText, type Cell } from './cells';
 import { profileColumn, type ColumnProfile } from './columnProfile';
 import type { DecodedRow, RecordFile } from './recordFile';

@@ -2,9 +2,9 @@
  * Address hygiene: which base URLs are acceptable, and how paths are built from user input.
  * Pure functions, so the rules can be tested without a network.
  */
-import { ApiError } from './errors';
+import { ApiError } from '../errors/errors';
 import { fitText } from './replyBody';
-import { appRefSchema } from './schemas';
+import { appRefSchema } from '../schemas/schemas';
 
 /**
  * 127.0.0.0/8, localhost and ::1 — traffic that never leaves the machine. Not `*.localhost`:

@@ -3,8 +3,8 @@
  * remaining pages are fetched by a few concurrent workers — the client's limiter paces them —
  * and assembled in page order. The first failure cancels the rest and is the one reported.
  */
-import { ApiError } from './errors';
-import { ANALYTICS_LIMITS, type AnalyticsPage, type AnalyticsQuery, type AnalyticsRecord } from './schemas';
+import { ApiError } from '../errors/errors';
+import { ANALYTICS_LIMITS, type AnalyticsPage, type AnalyticsQuery, type AnalyticsRecord } from '../schemas/schemas';
 
 export interface FetchAllProgress {
   fetched: number;

@@ -4,10 +4,10 @@
  * renewed session. Renewal is single-flight: however many calls find the token stale at once,
  * one refresh grant goes out and all of them wait for it.
  */
-import { ApiError } from './errors';
-import { headerValueProblem } from './headerValues';
-import type { SecretSet } from './redact';
-import type { TokenData } from './schemas';
+import { ApiError } from '../errors/errors';
+import { headerValueProblem } from '../schemas/headerValues';
+import type { SecretSet } from '../errors/redact';
+import type { TokenData } from '../schemas/schemas';
 
 export interface TokenSession {
   accessToken: string;

@@ -3,7 +3,7 @@
  * concurrently (the shared limiter paces them), results come back in the order of the ids, and
  * the first failure stops the rest (a batch still queued in the limiter never leaves).
  */
-import { ApiError } from './errors';
+import { ApiError } from '../errors/errors';
 import type { ApiResult } from './mainCaller';
 
 export interface BatchedResult<T> extends ApiResult<T[]> {

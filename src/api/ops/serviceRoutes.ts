@@ -4,7 +4,7 @@
  * address's answer is never applied to another. One instance may be shared by every client a
  * window builds (the extension's ClientHolder does), so a new sign-in does not ask again.
  */
-import type { SubtaskSpelling } from './runSchemas';
+import type { SubtaskSpelling } from '../schemas/runSchemas';
 
 export class ServiceRoutes {
   private readonly subtasks = new Map<string, SubtaskSpelling>();

@@ -12,7 +12,7 @@
  * `perSecond` leases count. On a quiet line a reply comes back within the spacing's guard and
  * nothing waits for it; a slow reply holds back only the grant 20 places later.
  */
-import { ApiError } from './errors';
+import { ApiError } from '../errors/errors';
 
 /** How late a timer may fire and still count as on its slot; well below the default guard. */
 const LATE_TOLERANCE_MS = 5;

@@ -5,10 +5,10 @@
  * It returns any HTTP reply as-is; turning statuses into ApiErrors is `replies.ts`'s job.
  */
 import type { Dispatcher } from 'undici';
-import { isServerFaultBody } from './errorCodes';
-import { ApiError, errorMessage } from './errors';
+import { isServerFaultBody } from '../errors/errorCodes';
+import { ApiError, errorMessage } from '../errors/errors';
 import type { Release, RequestLimiter } from './limiter';
-import { redact, type SecretSet } from './redact';
+import { redact, type SecretSet } from '../errors/redact';
 import { fitText, readLimited, ReplyTooLargeError } from './replyBody';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
 import { undici } from './undici';
