@@ -16,7 +16,7 @@ import { runInNewContext } from 'node:vm';
 import { indexFile } from '../src/data/browse/store/fileIndexer';
 import { RecordFile } from '../src/data/browse/store/recordFile';
 import { RowStore } from '../src/data/browse/store/rowStore';
-import { mulberry32 } from '../src/sandbox/prng';
+import { mulberry32 } from '../src/sandbox/seed/prng';
 import { measureCase, missed } from './judge';
 import type { BenchRow, BenchSection } from './types';
 

@@ -15,7 +15,7 @@ import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { TaskExport } from '../src/data/export/exportRows';
-import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';

@@ -19,7 +19,7 @@ import { HealthBoard } from '../src/health/healthBoard';
 import { HealthCache } from '../src/health/healthCache';
 import { HealthController, type HealthTaskRow } from '../src/health/healthController';
 import { DEFAULT_HEALTH_SETTINGS } from '../src/health/healthSettings';
-import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { decorateRow, RATE, refreshRows, TASKS } from './healthRows';
 import type { BenchRow, BenchSection } from './types';

@@ -15,7 +15,7 @@ import { UnlimitedLimiter, realTimers } from '../src/api/http/limiter';
 import { RunStore } from '../src/runs/runStore';
 import { presentRun, type TextOptions, type Translate } from '../src/runs/runText';
 import { StatusPoller } from '../src/runs/statusPoller';
-import { BENCH_GROUP_NAME } from '../src/sandbox/seed';
+import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed } from './judge';
 import type { BenchRow, BenchSection } from './types';

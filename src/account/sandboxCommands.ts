@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { signIn } from './signIn';
 import { reportError } from '../platform/reporter';
-import type { SandboxInfo } from '../sandbox/info';
+import type { SandboxInfo } from '../sandbox/seed/info';
 import type { AuthDeps } from './authDeps';
 import { withCheckProgress } from './signInPrompts';
 import { errorMessage } from '../api/errors/errors';

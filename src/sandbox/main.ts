@@ -7,7 +7,7 @@
  * logs go to stderr so stdout stays machine-readable.
  */
 import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
-import type { SandboxInfo } from './info';
+import type { SandboxInfo } from './seed/info';
 import { errorMessage } from '../api/errors/errors';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]

@@ -7,23 +7,23 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/schemas/dates';
 import type { SubtaskSpelling } from '../api/schemas/runSchemas';
-import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './analytics';
-import { TokenStore } from './auth';
-import { FaultInjector, faultReply } from './faults';
-import type { SandboxInfo } from './info';
-import { RateLimiter } from './rateLimit';
-import { buildDailyRecords, cloudHistories, type CloudHistory } from './records';
-import { errorReply, retryAfter, type Reply } from './respond';
-import { DATAHUB_PREFIX, matchRoute } from './router';
-import { LoopStore } from './loops';
-import { keepState, type StateNote } from './persist';
-import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './runBook';
-import { buildWorld, publicAccount } from './seed';
-import { TaskIndex } from './taskIndex';
-import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state';
+import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './state/analytics';
+import { TokenStore } from './state/auth';
+import { FaultInjector, faultReply } from './http/faults';
+import type { SandboxInfo } from './seed/info';
+import { RateLimiter } from './http/rateLimit';
+import { buildDailyRecords, cloudHistories, type CloudHistory } from './seed/records';
+import { errorReply, retryAfter, type Reply } from './http/respond';
+import { DATAHUB_PREFIX, matchRoute } from './routes/router';
+import { LoopStore } from './state/loops';
+import { keepState, type StateNote } from './state/persist';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './state/runBook';
+import { buildWorld, publicAccount } from './seed/seed';
+import { TaskIndex } from './seed/taskIndex';
+import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state/state';
 
-export type { SandboxInfo, SandboxAccount } from './info';
-export type { SandboxStats } from './state';
+export type { SandboxInfo, SandboxAccount } from './seed/info';
+export type { SandboxStats } from './state/state';
 
 export interface SandboxOptions {
   port?: number;

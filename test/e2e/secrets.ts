@@ -1,7 +1,7 @@
 /**
  * The after-run check: no secret (API keys, passwords, access and refresh tokens) in the files a
  * run leaves behind. Files are read as bytes (state.vscdb is SQLite) and searched in UTF-8 and
- * UTF-16LE; tokens are recognised by the sandbox's format (src/sandbox/auth.ts: `sat_`/`srt_` and
+ * UTF-16LE; tokens are recognised by the sandbox's format (src/sandbox/state/auth.ts: `sat_`/`srt_` and
  * 32 base64url characters; API keys start with `sdk_`).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -15,7 +15,7 @@ import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { FilePullSink } from '../../src/data/pull/fileSink';
 import { neutraliseFormula } from '../../src/platform/csvCell';
-import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/runBook';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/state/runBook';
 import { PYTHON, readBack } from '../shared/pullDestination';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 

@@ -12,7 +12,7 @@ import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pull/pullRows';
 import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pull/pullSinks';
-import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
+import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
 
 /** The SQLite pulls' own folder for their logs and locks (the extension's storage in VS Code); shared by a killed child and the pull after it. */
 export function logDir(): string {

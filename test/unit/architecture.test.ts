@@ -33,6 +33,10 @@ export const FLOORS: readonly string[][] = [
   ['platform'],
   ['platform/files'],
   ['sandbox'],
+  ['sandbox/routes'],
+  ['sandbox/state'],
+  ['sandbox/http'],
+  ['sandbox/seed'],
   ['api'],
   ['api/ops'],
   ['api/http'],
@@ -60,7 +64,7 @@ function files(dir: string): string[] {
 }
 
 /** Folders whose sub-folders are rooms of their own (a file directly inside is in the folder's own room). */
-const HOUSES = new Set(['analytics', 'data', 'platform', 'api']);
+const HOUSES = new Set(['analytics', 'data', 'platform', 'sandbox', 'api']);
 /** Sub-folders that are houses too: the data browser is four rooms (`data/browse/host`, `page`, `protocol`, `store`). */
 const INNER_HOUSES = new Set(['data/browse']);
 

@@ -9,8 +9,8 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
 import { parseServiceTime } from '../../src/api/schemas/runSchemas';
-import { LOTS_KEPT, lotNumber } from '../../src/sandbox/runBook';
-import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
+import { LOTS_KEPT, lotNumber } from '../../src/sandbox/state/runBook';
+import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { FakeClock } from './helpers/sandbox';
 

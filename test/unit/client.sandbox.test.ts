@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { sessionFromToken, type Credentials } from '../../src/api/auth/auth';
 import { ScrapedeckClient, type ClientOptions, type FetchAllProgress } from '../../src/api/client';
 import { addDays, earliestStart, todayUtc } from '../../src/api/schemas/dates';
-import { buildWorld } from '../../src/sandbox/seed';
+import { buildWorld } from '../../src/sandbox/seed/seed';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from './helpers/clientHarness';
 

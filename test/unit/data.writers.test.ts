@@ -18,7 +18,7 @@ import { CsvRecordPadder, readFirstRecord } from '../../src/data/formats/csvReco
 import { TaskExport, type ExportSource } from '../../src/data/export/exportRows';
 import { CsvEncoder, formatOfPath, safeFileName, type DataFormat } from '../../src/data/formats/rowFormats';
 import { neutraliseFormula } from '../../src/platform/csvCell';
-import { mulberry32 } from '../../src/sandbox/prng';
+import { mulberry32 } from '../../src/sandbox/seed/prng';
 
 /** Reads each file as a spreadsheet does: Python's csv module, UTF-8 with or without BOM. */
 function pythonCsv(files: string[]): string[][][] {

@@ -18,7 +18,7 @@ import { TaskExport } from '../../src/data/export/exportRows';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsx/xlsxParts';
 import { XlsxWriter } from '../../src/data/xlsx/xlsxWriter';
 import { crc32, crc32Combine } from '../../src/data/xlsx/zipParts';
-import { mulberry32 } from '../../src/sandbox/prng';
+import { mulberry32 } from '../../src/sandbox/seed/prng';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
 

@@ -16,7 +16,7 @@ import { HealthCache } from '../../src/health/healthCache';
 import { HealthController, type HealthNotifier, type HealthTaskRow } from '../../src/health/healthController';
 import type { AnalyticsSource } from '../../src/health/healthFetch';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSettings } from '../../src/health/healthSettings';
-import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
+import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
 import { AttentionSeen } from '../../src/health/attentionSeen';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';

@@ -4,7 +4,7 @@
  * reads a burst of requests late, all at once; with grants merely spaced 1,025 ms per 20, the
  * request 20 grants later is read at once and 21 land in one window (the wholeQuery bench's 429).
  * Simulated on fake timers: a server that reads each request when it is free, with stalls, and
- * counts a sliding one-second window as the sandbox does (src/sandbox/rateLimit.ts).
+ * counts a sliding one-second window as the sandbox does (src/sandbox/http/rateLimit.ts).
  */
 import * as assert from 'node:assert/strict';
 import { RateLimiter } from '../../src/api/http/limiter';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { BENCH_GROUP_NAME } from '../../src/sandbox/seed';
+import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
 import { RunStore, type EndedRun } from '../../src/runs/runStore';
 import { FOLLOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
 import { FakeTimers } from './helpers/fakeTimers';

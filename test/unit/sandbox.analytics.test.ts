@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { eachDay, earliestStart, isoWeek } from '../../src/api/schemas/dates';
 import { TestSandbox, FakeClock, codeOf, dataOf, messageOf } from './helpers/sandbox';
-import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
+import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
 import { DEFAULTS } from '../../src/sandbox/server';
 
 interface Page {

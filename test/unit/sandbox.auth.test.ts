@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { TestSandbox, codeOf, dataOf, messageOf } from './helpers/sandbox';
-import { sandboxInfoSchema } from '../../src/sandbox/info';
-import { API_KEY_PREFIX } from '../../src/sandbox/seed';
+import { sandboxInfoSchema } from '../../src/sandbox/seed/info';
+import { API_KEY_PREFIX } from '../../src/sandbox/seed/seed';
 
 describe('sandbox: accounts, auth and plain routes', () => {
   let sb: TestSandbox;

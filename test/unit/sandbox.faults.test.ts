@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { BURST_LENGTH, FaultInjector, type Fault } from '../../src/sandbox/faults';
+import { BURST_LENGTH, FaultInjector, type Fault } from '../../src/sandbox/http/faults';
 import { TestSandbox, checkShape, codeOf, dataOf, type Reply } from './helpers/sandbox';
 
 type Outcome = 'ok' | 'slow' | 'error500' | 'error503' | 'drop' | 'not-json' | 'burst429';

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { addDays } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed';
+import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
 import { FakeClock, TestSandbox, dataOf } from './helpers/sandbox';
 
 interface Window {

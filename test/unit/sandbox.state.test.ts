@@ -9,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
-import { sandboxInfoSchema, type SandboxInfo } from '../../src/sandbox/info';
+import { sandboxInfoSchema, type SandboxInfo } from '../../src/sandbox/seed/info';
 import { startSandbox } from '../../src/sandbox/server';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');

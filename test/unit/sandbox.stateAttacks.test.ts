@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import type { StateFile } from '../../src/sandbox/stateSchema';
+import type { StateFile } from '../../src/sandbox/state/stateSchema';
 
 const HOSTILE = '[Accept](command:workbench.action.terminal.new)';
 

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { TokenStore } from '../../src/sandbox/auth';
+import { TokenStore } from '../../src/sandbox/state/auth';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 function raw(base: string, method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; body: string }> {

@@ -6,9 +6,9 @@
 import { checkAnalyticsQuery, type QueryIssue } from '../../api/schemas/analyticsQuery';
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/schemas';
 import { parseDay, todayUtc } from '../../api/schemas/dates';
-import { authenticateMain } from '../auth';
-import { errorReply, ok, type Reply } from '../respond';
-import { parseJson, type RouteRequest, type SandboxState } from '../state';
+import { authenticateMain } from '../state/auth';
+import { errorReply, ok, type Reply } from '../http/respond';
+import { parseJson, type RouteRequest, type SandboxState } from '../state/state';
 import { planRefusal } from './tasks';
 
 /** The sandbox's integer codes for analytics 400s (the spec leaves them unspecified). */

@@ -7,10 +7,10 @@ import type * as z from 'zod';
 import { dataQuerySchema, lotDataQuerySchema, notExportedQuerySchema } from '../../api/schemas/dataSchemas';
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { taskIdBodySchema } from '../../api/schemas/runSchemas';
-import { ok, type Reply } from '../respond';
-import type { Slice } from '../runtime';
-import type { SeedTask } from '../seed';
-import type { RouteRequest, SandboxState } from '../state';
+import { ok, type Reply } from '../http/respond';
+import type { Slice } from '../state/runtime';
+import type { SeedTask } from '../seed/seed';
+import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, body, check, opsError, ownTask, queryOf, type Outcome } from './opsCommon';
 
 function page(state: SandboxState, task: SeedTask, window: Slice, offset: number, size: number): Reply {

@@ -4,9 +4,9 @@
  * so the hub does not reveal which apps exist. Idempotent.
  */
 import { appRefSchema } from '../../api/schemas/schemas';
-import { authenticateHub } from '../auth';
-import { errorReply, ok, type Reply } from '../respond';
-import type { RouteRequest, SandboxState } from '../state';
+import { authenticateHub } from '../state/auth';
+import { errorReply, ok, type Reply } from '../http/respond';
+import type { RouteRequest, SandboxState } from '../state/state';
 
 export const DEPRECATED_STATUS = 'deprecated';
 

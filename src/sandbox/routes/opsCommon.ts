@@ -5,11 +5,11 @@
  */
 import type * as z from 'zod';
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { authenticateMain } from '../auth';
-import type { Plan } from '../info';
-import { errorReply, type ErrorKind, type Reply } from '../respond';
-import type { SeedAccount, SeedTask } from '../seed';
-import { parseJson, type RouteRequest, type SandboxState } from '../state';
+import { authenticateMain } from '../state/auth';
+import type { Plan } from '../seed/info';
+import { errorReply, type ErrorKind, type Reply } from '../http/respond';
+import type { SeedAccount, SeedTask } from '../seed/seed';
+import { parseJson, type RouteRequest, type SandboxState } from '../state/state';
 
 /** Which plans an operation family needs (spec: "Other operations", more-endpoints.md "Plans"). */
 export type Need = 'cloud' | 'params' | 'data' | 'organise';

@@ -6,9 +6,9 @@
 import * as z from 'zod';
 import { SERVICE_CODES, taskIdSchema } from '../../api/schemas/opsSchemas';
 import { taskGroupIdSchema } from '../../api/schemas/taskOpsSchemas';
-import { ok, type Reply } from '../respond';
-import type { SeedAccount, SeedGroup } from '../seed';
-import type { RouteRequest, SandboxState } from '../state';
+import { ok, type Reply } from '../http/respond';
+import type { SeedAccount, SeedGroup } from '../seed/seed';
+import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, check, opsError, ownTask, queryOf, type Outcome } from './opsCommon';
 
 const copyQuerySchema = z.object({ taskId: taskIdSchema, taskGroupId: taskGroupIdSchema.optional() });

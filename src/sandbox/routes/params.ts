@@ -6,10 +6,10 @@
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { getActionsBodySchema, updateActionPropertiesBodySchema, updateLoopItemsBodySchema } from '../../api/schemas/taskOpsSchemas';
-import { LOOP_LIMITS, urlItemProblem, type SandboxAction } from '../loops';
-import { ok, type Reply } from '../respond';
-import type { SeedTask } from '../seed';
-import type { RouteRequest, SandboxState } from '../state';
+import { LOOP_LIMITS, urlItemProblem, type SandboxAction } from '../state/loops';
+import { ok, type Reply } from '../http/respond';
+import type { SeedTask } from '../seed/seed';
+import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, body, opsError, ownTask } from './opsCommon';
 
 export function handleGetActions(req: RouteRequest, state: SandboxState): Reply {

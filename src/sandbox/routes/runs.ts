@@ -9,9 +9,9 @@
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/schemas/runSchemas';
-import { errorReply, ok, type Reply } from '../respond';
-import type { SeedAccount, SeedTask } from '../seed';
-import type { RouteRequest, SandboxState } from '../state';
+import { errorReply, ok, type Reply } from '../http/respond';
+import type { SeedAccount, SeedTask } from '../seed/seed';
+import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, body, check, opsError, ownTask, queryOf } from './opsCommon';
 
 function owned(state: SandboxState, account: SeedAccount, ids: string[]): SeedTask[] {

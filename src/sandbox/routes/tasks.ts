@@ -3,10 +3,10 @@
  * published examples: group ids as numbers, errors with string codes (`InvalidParameter…`).
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { authenticateMain } from '../auth';
-import type { SeedAccount } from '../seed';
-import { errorReply, ok, type Reply } from '../respond';
-import type { RouteRequest, SandboxState } from '../state';
+import { authenticateMain } from '../state/auth';
+import type { SeedAccount } from '../seed/seed';
+import { errorReply, ok, type Reply } from '../http/respond';
+import type { RouteRequest, SandboxState } from '../state/state';
 import { opsError } from './opsCommon';
 
 /** The plan table: everything but tokens and the hub needs Standard, Professional or Enterprise (analytics: integer codes). */

@@ -4,8 +4,8 @@
  * must cope with either.
  */
 import { tokenRequestSchema } from '../../api/schemas/schemas';
-import { errorReply, ok, type Reply } from '../respond';
-import { parseJson, type RouteRequest, type SandboxState } from '../state';
+import { errorReply, ok, type Reply } from '../http/respond';
+import { parseJson, type RouteRequest, type SandboxState } from '../state/state';
 
 const GRANTS = ['password', 'refresh_token'];
 

@@ -19,7 +19,7 @@ import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/
 import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/schemas/opsSchemas';
 import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/schemas/runSchemas';
 import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/schemas/taskOpsSchemas';
-import { sandboxInfoSchema, type SandboxAccount } from '../../../src/sandbox/info';
+import { sandboxInfoSchema, type SandboxAccount } from '../../../src/sandbox/seed/info';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server';
 
 export interface Reply {

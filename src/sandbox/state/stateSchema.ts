@@ -7,7 +7,7 @@
  * original's with " (copy)" added, and no token outlives what this sandbox would grant.
  */
 import * as z from 'zod';
-import type { World } from './seed';
+import type { World } from '../seed/seed';
 
 export const STATE_VERSION = 1;
 /** The sandbox writes a few hundred KB at most; a bigger file is not one of its own. */

@@ -1,16 +1,16 @@
 /** The route table: which handler, which error shape, and whether faults and the rate limit apply. */
-import { credentialKey } from './auth';
-import { errorReply, type Iface, type Reply } from './respond';
-import type { RouteRequest, SandboxState } from './state';
-import { handleAnalytics } from './routes/analytics';
-import { handleDeprecate } from './routes/hub';
-import { SUBTASK_ACTION_PATHS } from '../api/schemas/runSchemas';
-import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './routes/data';
-import { handleCopy, handleMove } from './routes/organise';
-import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './routes/params';
-import { handleStart, handleStatusesV1, handleStatusesV2, handleStop, handleSubtaskAction, handleSubtaskStatuses } from './routes/runs';
-import { handleTaskGroups, handleTaskSearch } from './routes/tasks';
-import { handleToken, tokenRateKey } from './routes/token';
+import { credentialKey } from '../state/auth';
+import { errorReply, type Iface, type Reply } from '../http/respond';
+import type { RouteRequest, SandboxState } from '../state/state';
+import { handleAnalytics } from './analytics';
+import { handleDeprecate } from './hub';
+import { SUBTASK_ACTION_PATHS } from '../../api/schemas/runSchemas';
+import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './data';
+import { handleCopy, handleMove } from './organise';
+import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './params';
+import { handleStart, handleStatusesV1, handleStatusesV2, handleStop, handleSubtaskAction, handleSubtaskStatuses } from './runs';
+import { handleTaskGroups, handleTaskSearch } from './tasks';
+import { handleToken, tokenRateKey } from './token';
 
 export const DATAHUB_PREFIX = '/datahub';
 

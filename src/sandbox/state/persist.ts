@@ -13,9 +13,9 @@ import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, open
 import type { TokenSnapshot } from './auth';
 import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
-import type { SeedTask } from './seed';
+import type { SeedTask } from '../seed/seed';
 import type { SandboxState } from './state';
-import { errorMessage } from '../api/errors/errors';
+import { errorMessage } from '../../api/errors/errors';
 import { STATE_MAX_BYTES, STATE_VERSION, stateFileSchema, vouch, type StateFile } from './stateSchema';
 
 export { STATE_VERSION, type StateFile };

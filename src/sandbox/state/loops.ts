@@ -3,8 +3,8 @@
  * texts), created on first use from the seed; replacing or appending items changes what later
  * reads return. A duplicate starts with a copy of its original's actions.
  */
-import { chance, intBetween, pick, rngFor, uuidLike } from './prng';
-import type { SeedTask } from './seed';
+import { chance, intBetween, pick, rngFor, uuidLike } from '../seed/prng';
+import type { SeedTask } from '../seed/seed';
 
 export interface SandboxAction {
   actionType: string;

@@ -3,8 +3,8 @@
  * task, day and collection method that had activity. Not every task runs every day, not every task
  * uses both methods, and some metrics are null (not measured), which is not 0.
  */
-import type { CollectionMethod } from '../api/schemas/schemas';
-import { addDays, parseDay, type DayNumber } from '../api/schemas/dates';
+import type { CollectionMethod } from '../../api/schemas/schemas';
+import { addDays, parseDay, type DayNumber } from '../../api/schemas/dates';
 import { allTasks, type Activity, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
 import { chance, floatBetween, intBetween, rngFor, type Rng } from './prng';
 

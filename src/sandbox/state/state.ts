@@ -6,12 +6,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RecordPage, RecordQuery } from './analytics';
 import type { TokenStore } from './auth';
-import type { SandboxInfo } from './info';
+import type { SandboxInfo } from '../seed/info';
 import type { LoopStore } from './loops';
-import type { SubtaskSpelling } from '../api/schemas/runSchemas';
+import type { SubtaskSpelling } from '../../api/schemas/runSchemas';
 import type { RunBook } from './runBook';
-import type { World } from './seed';
-import type { TaskIndex } from './taskIndex';
+import type { World } from '../seed/seed';
+import type { TaskIndex } from '../seed/taskIndex';
 
 /** Counters for tests and the bench ("exactly one refresh"). Live: read them any time. */
 export interface SandboxStats {

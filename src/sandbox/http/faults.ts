@@ -3,7 +3,7 @@
  * seed before the request is handled, so a failed POST /token never consumes a refresh token and a
  * given seed yields the same sequence of faults for the same sequence of requests.
  */
-import { floatBetween, intBetween, pick, rngFor, type Rng } from './prng';
+import { floatBetween, intBetween, pick, rngFor, type Rng } from '../seed/prng';
 import { errorReply, retryAfter, type Iface, type Reply } from './respond';
 
 export type Fault =
