@@ -1,4 +1,4 @@
-/** Reading the charts through the page's window.__scrapedeckCharts hook (src/analytics/page/chartsProbe.ts). */
+/** Reading the charts through the page's window.__scrapedeckCharts hook (src/analytics/page/charts/chartsProbe.ts). */
 import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
 import type { AnalyticsPage } from './harness';
 

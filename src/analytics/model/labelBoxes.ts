@@ -1,6 +1,6 @@
 /**
  * Tick-label boxes of a laid-out chart and whether any two collide. Pure, so the geometry is
- * unit-tested in Node; the page fills the boxes from Chart.js's layout (analytics/page/chartsProbe.ts)
+ * unit-tested in Node; the page fills the boxes from Chart.js's layout (analytics/page/charts/chartsProbe.ts)
  * and the page tests check them.
  */
 

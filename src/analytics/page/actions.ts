@@ -3,7 +3,7 @@ import { formatInt } from '../model/format';
 import { nextSort } from '../model/tableModel';
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
-import { t } from './l10n';
+import { t } from './common/l10n';
 
 export class Actions {
   /** Only the latest pick and export are answered on screen; an earlier one's answer is stale. */

@@ -5,7 +5,7 @@ import type { Requests } from './requests';
 import type { ResultsRenderer } from './resultsRenderer';
 import { describeQuery, type QueryDescription } from '../model/describeQuery';
 import { isDay } from '../protocol/wire';
-import { toPageState, type AppState } from './state';
+import { toPageState, type AppState } from './common/state';
 
 export class PageContext {
   constructor(

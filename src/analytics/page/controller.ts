@@ -14,9 +14,9 @@ import { Layout } from './layout';
 import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
-import { initialState, isComplete, toPageState, validPageSize } from './state';
-import { addHostNames, labelFromHost } from './chipLabels';
-import { t } from './l10n';
+import { initialState, isComplete, toPageState, validPageSize } from './common/state';
+import { addHostNames, labelFromHost } from './form/chipLabels';
+import { t } from './common/l10n';
 
 /** Why the page is empty after an account change: said, so nobody wonders where the figures went. */
 function clearedNotice(signedIn: boolean): string {

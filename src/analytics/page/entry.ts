@@ -5,9 +5,9 @@
 import './zodJitless'; // must stay first: see the file
 import { Host } from './host';
 import { Controller } from './controller';
-import { watchTheme } from './theme';
+import { watchTheme } from './common/theme';
 import { setNumberLocale } from '../model/format';
-import { loadPageStrings } from './l10n';
+import { loadPageStrings } from './common/l10n';
 
 function boot(): void {
   // Every count in VS Code's UI language (the host writes it into <html data-locale>).

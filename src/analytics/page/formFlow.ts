@@ -2,7 +2,7 @@
 import type { AnalyticsQuery } from '../protocol/wire';
 import { checkForm, type FormIssues, type FormValues } from '../model/formModel';
 import type { PageContext } from './context';
-import { validPageSize } from './state';
+import { validPageSize } from './common/state';
 
 export class FormFlow {
   constructor(private readonly c: PageContext) {}

@@ -11,8 +11,8 @@ import type { HostMessage, PageMessage, ResultState, WireError } from '../protoc
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
 import type { Outcome, Progress } from './requests';
-import { isComplete, type RequestKind } from './state';
-import { t } from './l10n';
+import { isComplete, type RequestKind } from './common/state';
+import { t } from './common/l10n';
 import type { PageStringKey } from '../model/pageStrings';
 
 type Answer = Extract<HostMessage, { type: 'queryResult' | 'fetchAllResult' }>;

@@ -7,7 +7,7 @@ import { buildSeries } from '../model/series';
 import { summarize } from '../model/summary';
 import type { ResultState } from '../protocol';
 import type { Layout } from './layout';
-import type { AppState } from './state';
+import type { AppState } from './common/state';
 
 export class ResultsRenderer {
   private shown: ResultState | undefined;

@@ -1,7 +1,7 @@
 /**
  * The analytics page's side of the l10n guard: reads src/analytics/page/** and protocol/** with the TypeScript parser and
  * finds plain literals with words where the page puts text on screen, instead of its table's
- * `t(key)` (src/analytics/page/l10n.ts). A literal that is one of the table's keys is a key,
+ * `t(key)` (src/analytics/page/common/l10n.ts). A literal that is one of the table's keys is a key,
  * not words. A literal that must stay carries a `l10n-exempt` comment on its line or the line before.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -6,13 +6,13 @@
  * container its full height; aria-rowcount and aria-rowindex tell screen readers where they are.
  * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
-import type { AnalyticsRecord } from '../protocol/wire';
-import type { DayRange } from '../model/format';
-import { COLUMNS, shownColumns, sortedOrder, type SortState } from '../model/tableModel';
-import { button, h } from './dom';
+import type { AnalyticsRecord } from '../../protocol/wire';
+import type { DayRange } from '../../model/format';
+import { COLUMNS, shownColumns, sortedOrder, type SortState } from '../../model/tableModel';
+import { button, h } from '../common/dom';
 import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
 import { RowPainter } from './rowPainter';
-import { columnText, t } from './l10n';
+import { columnText, t } from '../common/l10n';
 import { SortWarmer } from './sortWarmer';
 
 export class TableView {

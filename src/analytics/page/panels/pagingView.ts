@@ -4,9 +4,9 @@
  * whose rows are still being fetched cannot be chosen yet. Focus stays where the user acted: a
  * pager button that becomes disabled under the focus hands it to its nearest enabled neighbour.
  */
-import type { PageWindow } from '../model/pages';
-import { button, h } from './dom';
-import { t } from './l10n';
+import type { PageWindow } from '../../model/pages';
+import { button, h } from '../common/dom';
+import { t } from '../common/l10n';
 
 export interface PagingHandlers {
   goTo(page: number): void;

@@ -4,9 +4,9 @@
  * keeps the Run button on the first screen. The toggle is one element that stays in place across
  * renders: pressing it (mouse or keyboard) leaves focus on it, expanded or collapsed.
  */
-import { formatInt } from '../model/format';
-import { button, h } from './dom';
-import { t } from './l10n';
+import { formatInt } from '../../model/format';
+import { button, h } from '../common/dom';
+import { t } from '../common/l10n';
 
 /** Chips shown before the rest collapse behind the toggle. */
 export const VISIBLE_CHIPS = 5;

@@ -2,11 +2,11 @@
  * What is happening now: a spinner for a pending query, a progress bar while rows are fetched,
  * each with Cancel; the failure of the last request; the outcome of an export; other notices.
  */
-import { formatInt } from '../model/format';
-import { button, h } from './dom';
-import { ErrorBox } from './errorBox';
-import type { AppState, PendingRequest } from './state';
-import { t } from './l10n';
+import { formatInt } from '../../model/format';
+import { button, h } from '../common/dom';
+import { ErrorBox } from '../common/errorBox';
+import type { AppState, PendingRequest } from '../common/state';
+import { t } from '../common/l10n';
 
 export class StatusView {
   readonly root: HTMLElement;

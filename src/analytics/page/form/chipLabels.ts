@@ -3,8 +3,8 @@
  * the page never keeps a label of its own making, so a restored or stale label is replaced, and
  * a task the host could not name shows its id.
  */
-import type { FormValues } from '../model/formState';
-import type { TaskName } from '../protocol';
+import type { FormValues } from '../../model/formState';
+import type { TaskName } from '../../protocol';
 
 /** `init`: every chosen task takes the host's name for it, or none (its id shows). */
 export function labelFromHost(form: FormValues, names: readonly TaskName[]): FormValues {

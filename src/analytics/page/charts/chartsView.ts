@@ -8,16 +8,16 @@ import {
   BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
   type ChartConfiguration, type ChartDataset, type ChartType,
 } from 'chart.js';
-import { durationStep, formatDuration, formatDurationTick, formatInt } from '../model/format';
-import { coverageTag, type Coverage } from '../model/pages';
-import type { Bucket } from '../model/series';
+import { durationStep, formatDuration, formatDurationTick, formatInt } from '../../model/format';
+import { coverageTag, type Coverage } from '../../model/pages';
+import type { Bucket } from '../../model/series';
 import { installChartsProbe, probeChart, type ChartProbe } from './chartsProbe';
 import { dateTick } from './dateTicks';
-import { h } from './dom';
+import { h } from '../common/dom';
 import { applyAxisColours, seriesStyle, setSeriesStyle, type Palette, type SeriesColour } from './chartColours';
-import { readColours, type ChartColours } from './theme';
-import { t } from './l10n';
-import type { PageStringKey } from '../model/pageStrings';
+import { readColours, type ChartColours } from '../common/theme';
+import { t } from '../common/l10n';
+import type { PageStringKey } from '../../model/pageStrings';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
 

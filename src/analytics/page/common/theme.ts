@@ -2,7 +2,7 @@
  * Chart colours from the --vscode-* variables the workbench sets on the page, re-read whenever the
  * theme changes (the body class names the kind; the variables live on <html>'s style).
  */
-import { legible, opaque } from '../model/colour';
+import { legible, opaque } from '../../model/colour';
 
 export interface ChartColours {
   success: string;
