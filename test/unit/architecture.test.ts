@@ -2,7 +2,8 @@
  * The floors of docs/architecture.md, checked on the source: a module may import its own folder
  * and the folders below it, never one above. Type-only imports count too (they are still a
  * dependency of the design). A new folder must be given its floor here. Analytics is four rooms
- * (`analytics/host`, `page`, `protocol`, `model`), each on its own floor.
+ * (`analytics/host`, `page`, `protocol`, `model`), each on its own floor; the page's sub-folders are rooms
+ * below it, and so are those of `sandbox` and `api`.
  */
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
