@@ -5,7 +5,8 @@
  * operations live in `ops/` by area; this class builds the shared parts and hands each call on.
  */
 import type { Dispatcher } from 'undici';
-import { SessionKeeper, type CredentialsStore } from './auth/auth';
+import type { CredentialsStore } from './auth/auth';
+import { SessionKeeper } from './auth/sessionKeeper';
 import type { BatchedResult } from './http/batches';
 import type { DataPage, NotExportedPage } from './schemas/dataSchemas';
 import type { DataReader } from './ops/dataReader';
@@ -25,7 +26,8 @@ import { ServiceRoutes } from './ops/serviceRoutes';
 import type { StartedRun, SubtaskPage, SubtaskStatus } from './schemas/runSchemas';
 import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas/schemas';
 import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './schemas/taskOpsSchemas';
-import { Transport, type TransportStats } from './http/transport';
+import { Transport } from './http/transport';
+import type { TransportStats } from './http/transportTypes';
 import { checkBaseUrl } from './http/urls';
 
 export interface ClientOptions {

@@ -6,7 +6,7 @@
  * may have reached the server comes back marked `maybeApplied`.
  */
 import type * as z from 'zod';
-import type { AuthHeaders, SessionKeeper } from '../auth/auth';
+import type { AuthHeaders, SessionKeeper } from '../auth/sessionKeeper';
 import { ApiError, asMaybeApplied } from '../errors/errors';
 import { headerValueProblem } from '../schemas/headerValues';
 import type { SecretSet } from '../errors/redact';

@@ -10,7 +10,7 @@ import { ApiError, type ApiErrorKind } from '../errors/errors';
 import { redact, type SecretSet } from '../errors/redact';
 import { fitText } from './replyBody';
 import { anyErrorSchema } from '../schemas/schemas';
-import type { Reply } from './transport';
+import type { Reply } from './transportTypes';
 
 /** Which interface answered: it decides the wording of plan and auth errors. */
 export type Surface = 'token' | 'main' | 'hub';

@@ -1,5 +1,5 @@
 /** The data-app hub: deprecate an app (idempotent, so retried like a read). */
-import type { SessionKeeper } from '../auth/auth';
+import type { SessionKeeper } from '../auth/sessionKeeper';
 import { ApiError } from '../errors/errors';
 import type { ApiResult, CallOptions } from '../http/mainCaller';
 import type { SecretSet } from '../errors/redact';
