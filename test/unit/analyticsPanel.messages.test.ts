@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { QuickPickItem, QuickPickOptions } from 'vscode';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import { MessageRouter } from '../../src/analytics/host/messages';
+import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
 import { buildItems, type TaskListing } from '../../src/analytics/host/pickTasks';
 import { hostMessageSchema, type HostMessage, type PageState } from '../../src/analytics/protocol';
 

@@ -7,7 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { MessageRouter, type AnalyticsClient, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import { MessageRouter } from '../../src/analytics/host/messages';
+import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
 import type { HeldResult } from '../../src/analytics/host/results';
 import { hostMessageSchema, type HostMessage } from '../../src/analytics/protocol';
 import { streamJoiner, type StreamCount } from '../shared/streamedReplies';

@@ -4,7 +4,8 @@
  * not have. Nothing of another account is named.
  */
 import * as assert from 'node:assert/strict';
-import { MessageRouter, type MessageRouterDeps } from '../../src/analytics/host/messages';
+import { MessageRouter } from '../../src/analytics/host/messages';
+import type { MessageRouterDeps } from '../../src/analytics/host/routerDeps';
 import type { TaskListing } from '../../src/analytics/host/pickTasks';
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/host/chipNames';
 import { ApiError } from '../../src/api/errors/errors';

@@ -1,72 +1,26 @@
 /**
  * The extension side of the analytics protocol: parses each page message and answers it.
- * Imports `vscode` for types only — every effect (client, prompts, clipboard, files, posting)
- * is injected — so the routing is unit-tested in plain Node.
+ * Every effect (client, prompts, clipboard, files, posting) is injected through `routerDeps.ts`,
+ * so the routing is unit-tested in plain Node.
  *
  * Every request's reply carries its id. Each in-flight request has its own AbortController:
  * `cancel` aborts one, `stopQueries` (the account changed) the queries and fetches, `dispose`
  * (the panel closed) them all.
  */
-import type * as vscode from 'vscode';
-import type { ScrapedeckClient } from '../../api/client';
 import { ApiError, isApiError } from '../../api/errors/errors';
 import { fitText } from '../../api/http/replyBody';
 import { english, type Translate } from '../../platform/errorText';
-import type { Ui } from '../../platform/ui';
-import {
-  pageMessageSchema,
-  parseMessage,
-  type HostMessage,
-  type PageMessage,
-  type PageState,
-  type Preset,
-} from '../protocol';
-import type { ExportFormat } from './exportFormat';
-import { pickTasks, type TaskListing } from './pickTasks';
-import { namesFor, namesFromListing, shownTaskIds, unnamed, type KnownTaskNames } from './chipNames';
-import { ResultStore, type HeldResult } from './results';
+import { pageMessageSchema, parseMessage, type HostMessage, type PageMessage } from '../protocol';
+import { pickTasks } from './pickTasks';
+import { namesFor, namesFromListing, shownTaskIds, unnamed } from './chipNames';
+import { ResultStore } from './results';
+import type { AnalyticsClient, MessageRouterDeps } from './routerDeps';
+import { oneLine } from './tabTitle';
 import { WholeQuery, type RowsAsk } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
 
 /** How much of one page log message reaches the Scrapedeck log. */
 const PAGE_LOG_MAX = 500;
-
-/** The client operation the panel uses (a narrow seam: tests pass a fake). */
-export type AnalyticsClient = Pick<ScrapedeckClient, 'queryTaskAnalytics'>;
-
-export type AnalyticsLog = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
-
-export interface MessageRouterDeps {
-  getClient(): AnalyticsClient | undefined;
-  listTasks(signal?: AbortSignal): Promise<TaskListing[]>;
-  ui: Pick<Ui, 'showQuickPick'>;
-  /** vscode.l10n.t in the extension (the quick pick's words, the tab's fallback); English in tests. */
-  t?: Translate;
-  /**
-   * Saves an export; the path written, or undefined when the user dismissed the dialog.
-   * `stillHeld` says, once the user has chosen the file, whether the result is still this panel's
-   * to write (false after an account change while the dialog was open).
-   */
-  exportRecords(format: ExportFormat, result: Readonly<HeldResult>, stillHeld: () => boolean): Promise<string | undefined>;
-  writeClipboard(text: string): Thenable<void>;
-  log: AnalyticsLog;
-  post(message: HostMessage): void;
-  today(): string;
-  /**
-   * What `init` carries: the panel's preset and the state to restore, the account's tag, and
-   * whether the panel dropped the page's content since the page last loaded (the account changed).
-   */
-  initial(): { preset: Preset | undefined; state: PageState | undefined; account?: string; cleared?: boolean };
-  /** The page saved its state (the panel keeps the latest for the next `init`). */
-  onState(state: PageState): void;
-  isSignedIn(): boolean;
-  /** `scrapedeck.analytics.autoFetchRows`: how many rows a query fetches by itself. */
-  autoFetchRows(): number;
-  /** The page describes the query on screen: the panel's tab says it too (one line, no control characters). */
-  setTitle?(title: string): void;
-  /** Task names in the host's cache of the signed-in account (no request): the page's chips show them. */
-  knownTaskNames?: KnownTaskNames;
-}
 
 /** The messages that ask for something and get a reply under their id. */
 type RequestMessage = Exclude<Extract<PageMessage, { id: string }>, { type: 'cancel' }>;
@@ -273,11 +227,4 @@ export class MessageRouter {
 /** The same kind as the client's own 'auth' errors, so the page explains both alike. */
 function signedOutError(t: Translate): ApiError {
   return new ApiError({ kind: 'auth', message: t('Sign in to Scrapedeck to query task analytics.') });
-}
-
-/** Text for a tab: control characters out, white space collapsed, never empty. */
-export function oneLine(text: string, t: Translate = english): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return clean === '' ? t('Task Analytics') : clean;
 }

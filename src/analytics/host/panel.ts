@@ -11,7 +11,8 @@ import { forAccount, forgetAccount, type HostMessage, type PageState, type Prese
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
 import { translatedPageStrings } from './translatePage';
-import { MessageRouter, type AnalyticsClient, type AnalyticsLog } from './messages';
+import { MessageRouter } from './messages';
+import type { AnalyticsClient, AnalyticsLog } from './routerDeps';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
 import type { KnownTaskNames } from './chipNames';

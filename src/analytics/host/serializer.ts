@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { pageStateSchema, parseMessage, type PageState } from '../protocol';
-import type { AnalyticsLog } from './messages';
+import type { AnalyticsLog } from './routerDeps';
 
 export function parsePageState(raw: unknown, log: AnalyticsLog): PageState | undefined {
   if (raw === undefined || raw === null) return undefined;
