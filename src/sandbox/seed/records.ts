@@ -5,7 +5,8 @@
  */
 import type { CollectionMethod } from '../../api/schemas/schemas';
 import { addDays, parseDay, type DayNumber } from '../../api/schemas/dates';
-import { allTasks, type Activity, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
+import type { Activity } from './accountPlans';
+import { allTasks, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
 import { chance, floatBetween, intBetween, rngFor, type Rng } from './prng';
 
 /** Days of history kept: the three-month query window plus slack. */

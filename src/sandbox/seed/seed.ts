@@ -1,16 +1,14 @@
 /**
  * The sandbox's seeded world: accounts, teams, task groups, tasks and data apps. Identities that
  * people type (usernames, passwords, app names, group names) are fixed so the docs and the demo can
- * name them; ids and API keys come from the seed.
+ * name them; ids and API keys come from the seed. What each account holds is `accountPlans.ts`.
  */
+import { ACCOUNT_PLANS, KINDS, SITES, type AccountPlan, type Activity, type GroupPlan } from './accountPlans';
 import type { Plan, SandboxAccount } from './info';
 import { base62, intBetween, pick, randomChars, rngFor, uuidLike, type Rng } from './prng';
 
 /** Every sandbox API key starts with this, as the service's keys start with a fixed prefix. */
 export const API_KEY_PREFIX = 'sdk_';
-
-/** How busy an account's tasks are; `heavy` makes the Enterprise account the benchmark's 10,000+ rows. */
-export type Activity = 'normal' | 'heavy';
 
 /** Seeded health of a task in the analytics history: clearly failing, or slowing down this week. */
 export type TaskHealth = 'failing' | 'slowing';
@@ -77,95 +75,6 @@ export interface World {
   byApiKey: Map<string, SeedAccount>;
   apps: Map<string, SeedApp>;
 }
-
-interface GroupPlan {
-  name: string;
-  size: number;
-  /** Names for a big uniform group ("Catalog — category 017") instead of site × kind. */
-  prefix?: string;
-}
-interface AppPlan {
-  name: string;
-  releases: string[];
-  missingSecrets: string[];
-}
-interface AccountPlan {
-  username: string;
-  plan: Plan;
-  team: string;
-  activity: Activity;
-  groups: GroupPlan[];
-  apps: AppPlan[];
-  /** Tasks (group index, task index) seeded as failing or slowing, so health has something to show. */
-  health?: { failing: [number, number][]; slowing: [number, number][] };
-}
-
-/** accounts[0] is the Professional account the demo signs in with. */
-const ACCOUNT_PLANS: AccountPlan[] = [
-  {
-    username: 'ada',
-    plan: 'Professional',
-    team: 'growth',
-    activity: 'normal',
-    groups: [
-      { name: 'Price monitoring', size: 14 },
-      { name: 'Lead generation', size: 9 },
-      { name: 'News & media', size: 22 },
-      { name: 'Product catalog', size: 160, prefix: 'Catalog — category' },
-      { name: 'Social listening', size: 6 },
-      { name: 'Drafts', size: 0 },
-    ],
-    apps: [
-      { name: 'price-tracker', releases: ['1.0.0', '1.1.0', '1.2.3'], missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'] },
-      { name: 'news-digest', releases: [], missingSecrets: [] },
-      { name: 'lead-finder', releases: ['0.9.1'], missingSecrets: [] },
-    ],
-    health: {
-      failing: [[0, 0], [0, 1], [2, 3]],
-      slowing: [[1, 0], [2, 0], [4, 1]],
-    },
-  },
-  {
-    username: 'grace',
-    plan: 'Standard',
-    team: 'growth',
-    activity: 'normal',
-    groups: [
-      { name: 'Reviews', size: 12 },
-      { name: 'Job boards', size: 8 },
-      { name: 'Real estate', size: 7 },
-    ],
-    apps: [{ name: 'review-miner', releases: ['2.0.0'], missingSecrets: ['OPENAI_KEY'] }],
-  },
-  {
-    username: 'linus',
-    plan: 'Enterprise',
-    team: 'platform',
-    activity: 'heavy',
-    groups: [
-      { name: 'Marketplace crawl', size: 60, prefix: 'Marketplace shard' },
-      { name: 'Competitor prices', size: 45 },
-      { name: 'Supplier feeds', size: 35, prefix: 'Supplier feed' },
-    ],
-    apps: [
-      { name: 'catalog-sync', releases: ['3.4.0', '3.5.0'], missingSecrets: [] },
-      { name: 'stock-watch', releases: [], missingSecrets: ['ERP_PASSWORD'] },
-    ],
-  },
-  {
-    username: 'fiona',
-    plan: 'Free',
-    team: 'fiona',
-    activity: 'normal',
-    groups: [{ name: 'My first tasks', size: 3 }],
-    apps: [{ name: 'hello-scraper', releases: ['0.1.0'], missingSecrets: [] }],
-  },
-];
-
-const SITES = ['Amazon', 'eBay', 'Etsy', 'Walmart', 'Zillow', 'Indeed', 'LinkedIn', 'Yelp', 'Booking', 'Reddit',
-  'Google Maps', 'TripAdvisor', 'Best Buy', 'IKEA', 'Target', 'Hacker News', 'Craigslist', 'Glassdoor'];
-const KINDS = ['prices', 'listings', 'reviews', 'search results', 'product details', 'contacts', 'posts',
-  'ratings', 'stock levels', 'job ads', 'store locator', 'top sellers'];
 
 export function buildWorld(seed: number, extras: WorldExtras = {}): World {
   const teams = new Map<string, string[]>();
