@@ -6,84 +6,25 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/schemas/dates';
-import type { SubtaskSpelling } from '../api/schemas/runSchemas';
 import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './state/analytics';
 import { TokenStore } from './state/auth';
 import { FaultInjector, faultReply } from './http/faults';
-import type { SandboxInfo } from './seed/info';
+import { dotSegmentsRefused, hasDotSegments, isJson, MAX_BODY_BYTES, parseTarget, readBody } from './incoming';
+import { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
 import { RateLimiter } from './http/rateLimit';
 import { buildDailyRecords, cloudHistories, type CloudHistory } from './seed/records';
 import { errorReply, retryAfter, type Reply } from './http/respond';
 import { DATAHUB_PREFIX, matchRoute } from './routes/router';
 import { LoopStore } from './state/loops';
-import { keepState, type StateNote } from './state/persist';
-import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, RunBook } from './state/runBook';
+import { keepState } from './state/persist';
+import { RunBook } from './state/runBook';
 import { buildWorld, publicAccount } from './seed/seed';
 import { TaskIndex } from './seed/taskIndex';
-import { newStats, type RouteRequest, type SandboxState, type SandboxStats } from './state/state';
+import { newStats, type RouteRequest, type SandboxState } from './state/state';
 
 export type { SandboxInfo, SandboxAccount } from './seed/info';
 export type { SandboxStats } from './state/state';
-
-export interface SandboxOptions {
-  port?: number;
-  host?: string;
-  tokenTtlSeconds?: number;
-  /** Requests per second per credential; 0 turns the limit off. */
-  rateLimit?: number;
-  /** Fraction (0..1) of responses that fail like real networks do. */
-  faults?: number;
-  seed?: number;
-  /** One line per request (method, path, status, duration, requestId); never a secret. */
-  log?: (line: string) => void;
-  /** The clock (epoch ms) for "today", token expiry, the rate limit and runs. */
-  now?: () => number;
-  /** How long a started run takes, in seconds (default 30). */
-  runSeconds?: number;
-  /** Adds a "Big export" task with this many rows (generated on the fly) to the demo account. */
-  bigTaskRows?: number;
-  /** Adds this many tasks to the demo account's Benchmarks group. */
-  extraTasks?: number;
-  /** Those tasks each run by one collection method (the health benchmark's second case). */
-  extraTasksOneMethod?: boolean;
-  /** Those tasks are the demo account's only ones (an account of exactly that many tasks). */
-  extraTasksOnly?: boolean;
-  /** Which spellings of start/stop subtasks the sandbox answers (default both). */
-  subtaskSpelling?: SubtaskSpelling | 'both';
-  /** How long a started run waits for a cloud node (`Waiting`) before it extracts, in seconds (default 5; 0: at once). */
-  queueSeconds?: number;
-  /** Tasks that never ran in the cloud: left out of statuses v2 (`omit`, default, as published) or answered `Stopped` with 0 runs. */
-  neverRun?: 'omit' | 'stopped';
-  /**
-   * Keep what users change (marks, runs, loop items, copies and moves, deprecations, tokens) in
-   * this file across restarts: read at start, written after each request that changed something.
-   */
-  statePath?: string;
-}
-
-export interface RunningSandbox {
-  info: SandboxInfo;
-  stats: SandboxStats;
-  /** With `statePath`: whether a saved state was applied, started fresh, or one was set aside (and why). */
-  state?: StateNote;
-  close(): Promise<void>;
-}
-
-export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS, queueSeconds: DEFAULT_QUEUE_SECONDS } as const;
-const MAX_BODY_BYTES = 1_000_000;
-
-function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
-    req.on('error', reject);
-  });
-}
+export { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const seed = options.seed ?? DEFAULTS.seed;
@@ -264,27 +205,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closing;
     },
   };
-}
-
-/** Whether the raw target's path has a `.` or `..` segment, plain or percent-encoded. */
-function hasDotSegments(target: string | undefined): boolean {
-  const path = (target ?? '/').split(/[?#]/, 1)[0] ?? '';
-  return path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
-}
-
-function dotSegmentsRefused(pathname: string): ReturnType<typeof matchRoute> {
-  return { kind: 'error', id: 'unknown', iface: 'main', reply: errorReply('main', 'not-found', `No route for a path with . or .. segments (${pathname})`) };
-}
-
-function isJson(contentType: string | undefined): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
-}
-
-/** The request target as a URL, or undefined when it is not one. */
-function parseTarget(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://sandbox.invalid');
-  } catch {
-    return undefined;
-  }
 }
