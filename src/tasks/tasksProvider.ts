@@ -13,6 +13,7 @@ import { isApiError } from '../api/errors/errors';
 import type { HealthView } from '../health/healthBoard';
 import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { RunsForViews } from '../runs';
+import { ShownRows } from './shownRows';
 import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
 
@@ -44,9 +45,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** The group nodes last handed to VS Code: refreshing one group must fire with that very object. */
   private readonly groupNodes = new Map<string, TaskGroupNode>();
   private readonly healthSubscription: { dispose(): void } | undefined;
-  /** Task rows handed to VS Code, by task id, and per scope (a group, Needs attention): a run's change redraws just those rows. */
-  private readonly taskNodes = new Map<string, Set<TaskNode>>();
-  private readonly rowsOfScope = new Map<string, TaskNode[]>();
+  /** Task rows handed to VS Code, per scope (a group, Needs attention): a run's change redraws just those rows. */
+  private readonly shown: ShownRows;
   private readonly runsSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
   /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
@@ -56,6 +56,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     readonly model: TasksModel,
     private readonly deps: TasksProviderDeps,
   ) {
+    this.shown = new ShownRows(deps.runs);
     this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
     this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
   }
@@ -100,7 +101,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   /** A group opened again (VS Code keeps its rows): its tasks are on screen again. */
   groupExpanded(taskGroupId: string): void {
-    this.scopeShown(groupScope(taskGroupId));
+    this.shown.again(groupScope(taskGroupId));
   }
 
   /** A group closed: its tasks are off screen, and not polled. */
@@ -110,7 +111,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   /** "Needs attention" opened again, or closed: its tasks' run states are asked, or no longer. */
   attentionExpanded(expanded: boolean): void {
-    if (expanded) this.scopeShown(ATTENTION_SCOPE);
+    if (expanded) this.shown.again(ATTENTION_SCOPE);
     else this.deps.runs?.scopeHidden(ATTENTION_SCOPE);
   }
 
@@ -119,8 +120,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.model.reset();
     this.counting.clear();
     this.groupNodes.clear();
-    this.taskNodes.clear();
-    this.rowsOfScope.clear();
+    this.shown.clear();
     this.setPlanLimited(false);
     this.changed.fire(undefined);
   }
@@ -212,7 +212,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
     const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
-    this.trackRows(groupScope(id), rows);
+    this.shown.track(groupScope(id), rows);
     const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
@@ -223,39 +223,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const health = this.deps.health;
     if (!health) return [];
     const rows = health.attention().map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
-    this.trackRows(ATTENTION_SCOPE, rows);
+    this.shown.track(ATTENTION_SCOPE, rows);
     return rows;
-  }
-
-  private scopeShown(scope: string): void {
-    const rows = this.rowsOfScope.get(scope);
-    if (rows) this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
-  }
-
-  /** Remembers a scope's rows (replacing its previous ones) and tells runs they are on screen. */
-  private trackRows(scope: string, rows: TaskNode[]): void {
-    for (const old of this.rowsOfScope.get(scope) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
-    this.rowsOfScope.set(scope, rows);
-    for (const row of rows) {
-      const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
-      set.add(row);
-      this.taskNodes.set(row.taskId, set);
-    }
-    this.deps.runs?.tasksShown(scope, rows.map((n) => n.task));
   }
 
   /** Run states changed: only those rows are drawn again (one event for all of them). */
   private redrawRuns(taskIds: readonly string[]): void {
     const runs = this.deps.runs;
     if (!runs) return;
-    const rows: TaskNode[] = [];
-    for (const id of taskIds) {
-      const present = runs.present(id);
-      for (const row of this.taskNodes.get(id) ?? []) {
-        row.setRun(present);
-        rows.push(row);
-      }
-    }
+    const rows = this.shown.withRunsOf(taskIds, runs);
     if (rows.length > 0) this.changed.fire(rows);
   }
 
