@@ -4,9 +4,9 @@
  * sink, the protocol) and kills itself at the chosen point; the parent then pulls again and
  * compares the destination with the sandbox row by row. Shared by the unit tests and the bench.
  */
-import { fork } from 'node:child_process';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
-import { pullOnce, sandboxClient, wasmDir } from './pullScenario';
+import { killedChild, runKillChild, type KillSpecBase } from './killSwitch';
+import { pullOnce, wasmDir } from './pullScenario';
 
 const FLAG = 'SCRAPEDECK_KILL_PULL';
 
@@ -25,81 +25,38 @@ export const KILL_POINTS: Record<PullFormat, KillPoint[]> = {
   sqlite: ['mid-write', 'before-mark', 'mark-in-flight', 'mark-applied'],
 };
 
-export interface KillSpec {
-  baseUrl: string;
-  apiKey: string;
-  task: { taskId: string; taskName: string };
+export interface KillSpec extends KillSpecBase<KillPoint> {
   file: string;
   format: PullFormat;
-  batchSize: number;
-  point: KillPoint;
-  /** The batch (1-based) at which to die. */
-  batch: number;
 }
-
-const die = (): never => {
-  process.kill(process.pid, 'SIGKILL');
-  throw new Error('unreachable');
-};
 
 /** In the forked child: runs the pull and dies at the point. Returns false in any other process. */
 export function isKillChild(): boolean {
-  const raw = process.env[FLAG];
-  if (raw === undefined) return false;
-  const spec = JSON.parse(raw) as KillSpec;
-  const client = sandboxClient(spec.baseUrl, spec.apiKey);
-  let batch = 0;
-  const at = (point: KillPoint) => spec.point === point && batch === spec.batch;
-  void pullOnce({
-    source: {
-      getNotExportedData: (id, size, o) => client.getNotExportedData(id, size, o),
-      markExported: async (id, o) => {
-        const reply = client.markExported(id, o);
-        if (at('mark-in-flight')) setImmediate(die);
-        return reply;
+  return runKillChild<KillSpec, KillPoint>(FLAG, (spec, kill) =>
+    pullOnce({
+      source: kill.source(spec),
+      task: spec.task,
+      file: spec.file,
+      format: spec.format,
+      batchSize: spec.batchSize,
+      sink: {
+        afterRecord: () => {
+          kill.batch++;
+          kill.dieAt('record');
+        },
+        midWrite: () => {
+          if (spec.format === 'sqlite') kill.batch++;
+          kill.dieAt('mid-write');
+        },
       },
-    },
-    task: spec.task,
-    file: spec.file,
-    format: spec.format,
-    batchSize: spec.batchSize,
-    sink: {
-      afterRecord: () => {
-        batch++;
-        if (at('record')) die();
-      },
-      midWrite: () => {
-        if (spec.format === 'sqlite') batch++;
-        if (at('mid-write')) die();
-      },
-    },
-    pull: {
-      afterWrite: (b) => {
-        batch = b;
-        if (at('before-mark')) die();
-      },
-      afterMark: (b) => {
-        batch = b;
-        if (at('mark-applied')) die();
-      },
-    },
-  }).then(
-    () => process.exit(3), // the point was never reached
-    (error: unknown) => {
-      process.stderr.write(`${String(error)}\n`);
-      process.exit(4);
-    },
+      pull: kill.pullHooks(),
+    }),
   );
-  return true;
 }
 
 /** Runs the child; resolves once it is dead. Rejects unless it died by SIGKILL (the point was reached). */
 export function killedPull(script: string, spec: KillSpec): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, [FLAG]: JSON.stringify(spec) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the pull was not killed at ${spec.point} of batch ${spec.batch} (exit ${code ?? signal})`))));
-  });
+  return killedChild(script, FLAG, spec);
 }
 
 export { wasmDir };
