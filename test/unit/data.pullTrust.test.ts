@@ -20,36 +20,16 @@ import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { ScrapedeckClient } from '../../src/api/client';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { suggestedFileName } from '../../src/data/formats/rowFormats';
 import { fitOf } from '../../src/data/pull/columnFit';
 import { isMade, markMade, mayWriteUntrusted } from '../../src/data/pull/ownFiles';
 import { bindingOf, journalPathFor, realFilePath, writeFileJournal } from '../../src/data/pull/pullJournal';
 import { PullFailure } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { startSandbox } from '../../src/sandbox/server';
 import { readBack } from '../shared/pullDestination';
-import { TEST_RECORDS, allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
-
-interface Fresh {
-  sandbox: RunningSandbox;
-  client: ScrapedeckClient;
-  task: { taskId: string; taskName: string };
-  rows: DataRow[];
-}
-
-async function fresh(rows: number): Promise<Fresh> {
-  const sandbox = await startSandbox({ rateLimit: 0, seed: 44, bigTaskRows: rows });
-  const client = sandboxClient(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '');
-  const task = await bigTask(client);
-  return { sandbox, client, task, rows: await allRows(client, task.taskId) };
-}
-
-async function close(f: Fresh): Promise<void> {
-  await f.client.close();
-  await f.sandbox.close();
-}
+import { closeFresh, freshSandbox } from '../shared/freshSandbox';
+import { TEST_RECORDS, pullOnce, sandboxClient } from '../shared/pullScenario';
 
 /** A user's CSV with the task's columns: 14 complete rows, every cell quoted (a comma inside). */
 function usersCsv(fields: readonly string[]): { text: string; offsetInQuote: number } {
@@ -69,7 +49,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a pull record planted beside rows.csv (the task id, an offset inside a quoted field) is not read: every row stays, the new rows come once', async () => {
-    const f = await fresh(120);
+    const f = await freshSandbox(120);
     try {
       const file = path.join(dir, 'rows.csv');
       const mine = usersCsv(Object.keys(f.rows[0] ?? {}));
@@ -82,12 +62,12 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       assert.deepEqual([result.cutBytes, result.completed, result.rows], [0, false, f.rows.length], 'nothing cut, nothing "completed", every new row written');
       assert.equal(readBack(file, 'csv').length, 14 + f.rows.length, 'the 14 rows and the task\'s rows, once each');
     } finally {
-      await close(f);
+      await closeFresh(f);
     }
   });
 
   it('a record of our own store whose offset falls inside a quoted field: the pull cuts no line (refused, the file as it was)', async () => {
-    const f = await fresh(120);
+    const f = await freshSandbox(120);
     try {
       const file = path.join(dir, 'rows.csv');
       const mine = usersCsv(Object.keys(f.rows[0] ?? {}));
@@ -99,12 +79,12 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       assert.equal(readFileSync(file, 'utf8'), mine.text, 'not a byte cut');
     } finally {
       rmSync(await journalPathFor(TEST_RECORDS, path.join(dir, 'rows.csv')), { force: true });
-      await close(f);
+      await closeFresh(f);
     }
   });
 
   it('JSON Lines: a trailing piece without a line break is the most a pull ever cuts', async () => {
-    const f = await fresh(120);
+    const f = await freshSandbox(120);
     try {
       const file = path.join(dir, 'rows.jsonl');
       const lines = `${Array.from({ length: 6 }, (_, i) => JSON.stringify({ mine: i }) + '\n').join('')}{"partial":`;
@@ -116,12 +96,12 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       assert.equal(result.cutBytes, Buffer.byteLength('{"partial":'), 'only the piece after the last line break');
       assert.ok(readFileSync(file, 'utf8').startsWith(lines.slice(0, lines.lastIndexOf('\n') + 1)), 'every whole line kept');
     } finally {
-      await close(f);
+      await closeFresh(f);
     }
   });
 
   it('leftovers of a crashed pull are gone after the next one (trusted); in Restricted Mode only our own noted files go', async () => {
-    const f = await fresh(60);
+    const f = await freshSandbox(60);
     try {
       const dead = spawnSync(process.execPath, ['-e', '']).pid ?? 0;
       const setUp = (name: string): string[] => {
@@ -145,12 +125,12 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       await pullOnce({ source: f.client, task: f.task, file: path.join(dir, 'restricted.csv'), format: 'csv', batchSize: 25, sink: { trusted: false } });
       assert.deepEqual(readdirSync(dir).sort(), [path.basename(legacyTemp), path.basename(legacyRecord), 'big.csv'].sort(), 'Restricted Mode: what the folder holds stays; our own noted file went');
     } finally {
-      await close(f);
+      await closeFresh(f);
     }
   });
 
   it('progress counts a batch once it is flushed, before its mark', async () => {
-    const f = await fresh(2_500);
+    const f = await freshSandbox(2_500);
     try {
       let shown = -1;
       const atMark: number[] = [];
@@ -163,7 +143,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       });
       assert.deepEqual(atMark, [1000, 2000, 2500], 'what is on disk is shown while its mark is on its way');
     } finally {
-      await close(f);
+      await closeFresh(f);
     }
   });
 
@@ -202,7 +182,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
   });
 
   it('Restricted Mode\'s wall: a new file, or the very file a pull made; never one the folder came with, nor one put in its place', async () => {
-    const f = await fresh(40);
+    const f = await freshSandbox(40);
     try {
       const records = path.join(dir, 'store');
       const shipped = path.join(dir, 'rows.jsonl');
@@ -225,7 +205,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       symlinkSync(shipped, made);
       assert.equal(await mayWriteUntrusted(records, made), false, 'a link under its name');
     } finally {
-      await close(f);
+      await closeFresh(f);
     }
   });
 });

@@ -10,14 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckClient } from '../../src/api/client';
 import { batchHash } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, PYTHON, readBack } from '../shared/pullDestination';
-import { allRows, bigTask, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { closeFresh, freshSandbox, type FreshSandbox } from '../shared/freshSandbox';
+import { pullOnce } from '../shared/pullScenario';
 
 /** The catalog a pull makes, as SQL (a planted database copies it to look like a pulled one). */
 const CATALOG = [
@@ -32,20 +31,6 @@ function plant(file: string, sql: string): void {
 }
 
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
-interface Fresh {
-  sandbox: RunningSandbox;
-  client: ScrapedeckClient;
-  task: { taskId: string; taskName: string };
-  rows: DataRow[];
-}
-
-async function fresh(rows: number): Promise<Fresh> {
-  const sandbox = await startSandbox({ rateLimit: 0, seed: 44, bigTaskRows: rows });
-  const client = sandboxClient(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '');
-  const task = await bigTask(client);
-  return { sandbox, client, task, rows: await allRows(client, task.taskId) };
-}
 
 /** The service, counting what it was asked. */
 function counted(client: ScrapedeckClient): PullSource & { asked: number; marked: number } {
@@ -74,15 +59,14 @@ const refused = (reason: UnusableFileError['reason']) => (e: unknown) => {
 describe('data: a planted SQLite database cannot cut, drop, fake or freeze a pull (issue 44)', function () {
   this.timeout(120_000);
   let dir: string;
-  let f: Fresh;
+  let f: FreshSandbox;
   // A sandbox of its own per case: the service's state (rows handed out, marked) is part of what each checks.
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-trust-'));
-    f = await fresh(120);
+    f = await freshSandbox(120);
   });
   afterEach(async () => {
-    await f?.client.close();
-    await f?.sandbox.close();
+    await closeFresh(f);
     rmSync(dir, { recursive: true, force: true });
   });
 
