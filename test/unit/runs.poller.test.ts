@@ -206,23 +206,27 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
   });
 });
 
-describe('runs: the poller follows a queued run to its end (issue 28 item 2, issue 32 item 5)', function () {
-  const clock = new FakeClock(T0);
-  let sb: TestSandbox;
-  let ada: ScrapedeckClient;
-  let ids: string[];
-  const statusRequests = () => sb.stats.byRoute['POST /cloudextraction/statuses/v2'] ?? 0;
 
+/** A sandbox on the fake clock for one describe, with Ada's client and her Benchmarks tasks' ids. */
+function benchSandbox(options: Parameters<typeof TestSandbox.start>[0]): { sb: TestSandbox; ada: ScrapedeckClient; ids: string[] } {
+  const bench = {} as { sb: TestSandbox; ada: ScrapedeckClient; ids: string[] };
   before(async () => {
-    sb = await TestSandbox.start({ now: clock.now, runSeconds: 30, queueSeconds: 5, extraTasks: 250 });
-    ada = new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
-    const group = (await ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
-    ids = (await ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
+    bench.sb = await TestSandbox.start(options);
+    bench.ada = new ScrapedeckClient({ baseUrl: bench.sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: bench.sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    const group = (await bench.ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
+    bench.ids = (await bench.ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
   });
   after(async () => {
-    await ada.close();
-    await sb.close();
+    await bench.ada.close();
+    await bench.sb.close();
   });
+  return bench;
+}
+describe('runs: the poller follows a queued run to its end (issue 28 item 2, issue 32 item 5)', function () {
+  const clock = new FakeClock(T0);
+  const bench = benchSandbox({ now: clock.now, runSeconds: 30, queueSeconds: 5, extraTasks: 250 });
+  const statusRequests = () => bench.sb.stats.byRoute['POST /cloudextraction/statuses/v2'] ?? 0;
+
 
   it('queued, extracting, finished: polled all along at 3 requests per poll for 250 rows, rows shown within 2 s of extracting, the end announced once', async () => {
     const timers = new FakeTimers();
@@ -232,20 +236,20 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
     const poller = new StatusPoller({
       timers,
       fetch: (taskIds, signal) =>
-        tracked(ada.getTaskStatuses(taskIds, { signal }).then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' }))),
+        tracked(bench.ada.getTaskStatuses(taskIds, { signal }).then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' }))),
       store,
       intervalMs: () => INTERVAL,
       onError: (error) => assert.fail(String(error)),
     });
     poller.setVisible(true);
-    poller.show('group:bench', ids);
+    poller.show('group:bench', bench.ids);
     await timers.advance(SHOW_COALESCE_MS);
     await idle(poller);
-    const id = ids.find((x) => store.get(x)?.status !== undefined && !store.isActive(x)) as string;
+    const id = bench.ids.find((x) => store.get(x)?.status !== undefined && !store.isActive(x)) as string;
 
     // As Start Run does: pending at once, the request, then the poller follows the task.
     store.setPending([id], 'starting');
-    await ada.startTask(id);
+    await bench.ada.startTask(id);
     poller.follow([id]);
     await idle(poller);
     assert.equal(store.get(id)?.status?.status, 'Waiting');
@@ -282,20 +286,8 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
 describe('runs: a run started here is followed at the fast pace until it ends (issue 48 items 3 and 4)', function () {
   const clock = new FakeClock(T0);
   const SLOW = 30_000;
-  let sb: TestSandbox;
-  let ada: ScrapedeckClient;
-  let ids: string[];
+  const bench = benchSandbox({ now: clock.now, runSeconds: 50, queueSeconds: 0, extraTasks: 20 });
 
-  before(async () => {
-    sb = await TestSandbox.start({ now: clock.now, runSeconds: 50, queueSeconds: 0, extraTasks: 20 });
-    ada = new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
-    const group = (await ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
-    ids = (await ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
-  });
-  after(async () => {
-    await ada.close();
-    await sb.close();
-  });
 
   function setup() {
     const timers = new FakeTimers();
@@ -307,7 +299,7 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
       timers,
       fetch: async (taskIds, signal) => {
         asked.push([...taskIds]);
-        const r = await ada.getTaskStatuses(taskIds, { signal });
+        const r = await bench.ada.getTaskStatuses(taskIds, { signal });
         return { statuses: r.data, leftOutNeverRan: r.source === 'v2' };
       },
       store,
@@ -320,7 +312,7 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
   /** Starts a run of an idle task as Start Run does, then lets fake time pass second by second until its end shows. */
   async function startAndWatch(h: ReturnType<typeof setup>, id: string): Promise<number | undefined> {
     h.store.setPending([id], 'starting');
-    await ada.startTask(id);
+    await bench.ada.startTask(id);
     h.poller.follow([id]);
     await idle(h.poller);
     for (let t = 1_000; t <= 120_000; t += 1_000) {
@@ -335,10 +327,10 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
   it('on screen: a 50 s run (extracting with rows most of the time) shows its end within 2 s, though the interval is 30 s', async () => {
     const h = setup();
     h.poller.setVisible(true);
-    h.poller.show('group:bench', ids);
+    h.poller.show('group:bench', bench.ids);
     await h.timers.advance(SHOW_COALESCE_MS);
     await idle(h.poller);
-    const id = ids.find((x) => h.store.get(x) !== undefined && !h.store.isActive(x)) as string;
+    const id = bench.ids.find((x) => h.store.get(x) !== undefined && !h.store.isActive(x)) as string;
     const endSeen = await startAndWatch(h, id);
     assert.ok(endSeen !== undefined && endSeen <= 50_000 + FOLLOW_MS, `the end (at 50 s) was seen at ${endSeen} ms`);
     assert.equal(h.ended[0]?.taskId, id, 'announced');
@@ -347,9 +339,9 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
 
   it('off screen (the view hidden, as when an agent starts it): the run is still followed to its end, and only it is asked', async () => {
     const h = setup();
-    const id = ids.at(-1) as string;
+    const id = bench.ids.at(-1) as string;
     // The rows were listed (the group is expanded), then the view was hidden: they are not asked.
-    h.poller.show('group:bench', ids);
+    h.poller.show('group:bench', bench.ids);
     await h.timers.advance(SHOW_COALESCE_MS);
     await idle(h.poller);
     assert.equal(h.asked.length, 0, 'hidden: nothing asked');
