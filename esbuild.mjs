@@ -61,75 +61,53 @@ const lazyChunksPlugin = {
   },
 };
 
+/** What every Node bundle shares (the extension, its lazy chunks, the SQLite worker, the sandbox, the MCP server). */
+const nodeBundle = { bundle: true, platform: 'node', format: 'cjs', target: 'node18', minify: production, logLevel: 'warning' };
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
+    ...nodeBundle,
     external: ['vscode', 'pg-native'],
     plugins: [lazyChunksPlugin],
     sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
   },
   ...lazyChunks.map(({ chunk, entry }) => ({
     entryPoints: { [chunk]: entry },
     outdir: 'dist',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
+    ...nodeBundle,
     // main.js holds the extension's code (vscode external) and loads undici and the sandbox lazily.
     // `pg` is bundled (pure JavaScript); its optional native binding (`pg-native`, loaded only
     // when asked for, which Scrapedeck never does) stays out.
     external: ['vscode', 'pg-native'],
     plugins: [lazyChunksPlugin],
     sourcemap: chunk === 'main' && !production,
-    minify: production,
-    logLevel: 'warning',
   })),
   {
     // SQLite's worker thread (src/data/sqlite/sqliteWorker.ts), started by main.js from beside it.
     entryPoints: ['src/data/sqlite/sqliteWorker.ts'],
     outfile: 'dist/sqliteWorker.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
+    ...nodeBundle,
     sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
   },
   {
     entryPoints: ['src/sandbox/main.ts'],
     outfile: 'dist/sandbox.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
+    ...nodeBundle,
     sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
   },
   {
     // The stdio MCP server (`node dist/mcp.js`, package.json "bin"): the MCP SDK bundled in, because
     // the .vsix ships without node_modules; undici is the extension's chunk next to it.
     entryPoints: ['src/mcp.ts'],
     outfile: 'dist/mcp.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
+    ...nodeBundle,
     plugins: [lazyChunksPlugin],
     banner: { js: '#!/usr/bin/env node' },
     define: { SCRAPEDECK_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
     sourcemap: false,
-    minify: production,
-    logLevel: 'warning',
   },
   {
     entryPoints: pages,
