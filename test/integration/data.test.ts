@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
+import { dataClient } from './dataClient';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 interface TaskArg {
@@ -34,16 +35,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
   let ws: vscode.Uri;
   let tasks: { taskId: string; taskName: string }[];
   const calls = (route: string) => session.sandbox.stats.byRoute[route] ?? 0;
-  const client = () => {
-    const c = api.account.getClient();
-    assert.ok(c, 'signed in');
-    return c;
-  };
-  const allRows = async (taskId: string): Promise<DataRow[]> => {
-    const rows: DataRow[] = [];
-    for await (const page of client().readData(taskId)) rows.push(...page.rows);
-    return rows;
-  };
+  const { client, allRows } = dataClient(() => api);
   /** Indexes (in the first group) of tasks with rows, and of tasks with rows not yet exported. */
   let withRows: number[] = [];
   const withNew: number[] = [];

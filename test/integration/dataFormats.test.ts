@@ -17,6 +17,7 @@ import { FilePullSink } from '../../src/data/pull/fileSink';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/state/runBook';
 import { PYTHON, readBack } from '../shared/pullDestination';
+import { dataClient } from './dataClient';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 interface TaskArg {
@@ -37,16 +38,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
   /** How far the sandbox's clock is ahead of the real one: a run is moved on by moving it. */
   let sandboxAhead = 0;
   const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
-  const client = () => {
-    const c = api.account.getClient();
-    assert.ok(c, 'signed in');
-    return c;
-  };
-  const allRows = async (taskId: string): Promise<DataRow[]> => {
-    const rows: DataRow[] = [];
-    for await (const page of client().readData(taskId)) rows.push(...page.rows);
-    return rows;
-  };
+  const { client, allRows } = dataClient(() => api);
   const take = (list: TaskArg[]): TaskArg => {
     const t = list.shift();
     assert.ok(t, 'a seeded task fits');

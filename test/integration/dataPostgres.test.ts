@@ -11,6 +11,7 @@ import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { testServer, type TestServer } from '../shared/pgServer';
+import { dataClient } from './dataClient';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
@@ -25,16 +26,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
   /** How many of the task's rows the service had marked exported before the first pull. */
   let exportedBefore = 0;
   const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
-  const client = () => {
-    const c = api.account.getClient();
-    assert.ok(c, 'signed in');
-    return c;
-  };
-  const allRows = async (taskId: string): Promise<DataRow[]> => {
-    const rows: DataRow[] = [];
-    for await (const page of client().readData(taskId)) rows.push(...page.rows);
-    return rows;
-  };
+  const { client, allRows } = dataClient(() => api);
   const total = async (taskId: string) => (await client().getData(taskId, { offset: 0, size: 1 })).data.total;
   /** The add flow's prompts, answered by what each asks for. */
   const answers = (password: string): Partial<Parameters<typeof replaceUi>[1]> => ({
