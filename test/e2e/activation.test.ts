@@ -15,36 +15,29 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { scrapedeckActivations } from './activationLog';
-import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { e2e, sandboxRequest, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 describe('Scrapedeck activates light (real workbench, packaged .vsix)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
-    account = info.accounts.find((a) => a.plan !== 'Free') as SandboxAccount;
-    win = await openWindow(ctx, 'activation', { fresh: true });
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('activation', this.currentTest);
-  });
-
-  after(async () => {
+  useWorkbench('activation', {
+    fresh: true,
+    prepare: (sandbox) => {
+      info = sandbox;
+      account = info.accounts.find((a) => a.plan !== 'Free') as SandboxAccount;
+    },
+    opened: (win) => ({ page, wb } = win),
     // The journey starts signed out, with no editor open. A step that timed out may have left a
     // reload half done: wait for the workbench first, or passOn's sign-out goes nowhere.
-    await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
-    await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
-    await passOn(win);
+    leaving: async () => {
+      await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
+      await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
+    },
   });
 
   it('A1. a command from the palette in a fresh window works: Sign In with API Key', async () => {
@@ -82,7 +75,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     // With the Explorer in the side bar, the panel is all of Scrapedeck on screen after the reload.
     await wb.runCommand('View: Show Explorer');
     await page.locator('.part.sidebar .title-label').filter({ hasText: /explorer/i }).first().waitFor();
-    const hostsBefore = scrapedeckActivations(ctx.run.ud).length;
+    const hostsBefore = scrapedeckActivations(e2e().run.ud).length;
     await wb.reload();
     // The restored page, waited for by its state (the tab's title describes the query and
     // changes while the page restores): the same result and the same form.
@@ -91,7 +84,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await wb.screenshot('activation-03-panel-restored');
     // The new window's extension host activated Scrapedeck for the panel (its serializer).
     const hosts = await waitUntil('Scrapedeck\'s activation in the new window\'s host log', () => {
-      const all = scrapedeckActivations(ctx.run.ud);
+      const all = scrapedeckActivations(e2e().run.ud);
       return all.length > hostsBefore ? all : undefined;
     });
     assert.match(hosts.at(-1)?.event ?? '', /^onWebviewPanel:scrapedeck\.analytics\b/);

@@ -15,8 +15,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { e2e, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 interface Row {
   [field: string]: string | number | boolean | null;
@@ -33,10 +33,8 @@ const jsonLines = (file: string): Row[] =>
 
 describe('Task data end to end: export, pull twice, browse, remove (real workbench)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: { taskGroupId: string; taskGroupName: string };
@@ -76,9 +74,8 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().getByRole('button', { name: button, exact: true }).click();
   };
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
+  const prepare = async (sandbox: SandboxInfo): Promise<void> => {
+    info = sandbox;
     account = info.accounts[0] as SandboxAccount;
     group = (await call<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup'))[0] as typeof group;
     const tasks = await call<{ taskId: string; taskName: string }[]>(info, account, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
@@ -94,23 +91,11 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     [pulled, pulledDb] = fresh as [typeof pulled, typeof pulledDb];
     [exported, removed] = withRows as [typeof exported, typeof removed];
     assert.ok(pulled && pulledDb && exported && removed, 'the first group has tasks with rows');
-
-    win = await openWindow(ctx, 'data');
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('data', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
-  });
+  };
+  useWorkbench('data', { prepare, opened: (win) => ({ page, wb } = win) });
 
   it('D1. signs in and opens a task group', async () => {
-    await wb.openScrapedeck();
-    await wb.signInWithPassword(account.username, account.password);
-    await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(exported.taskName));
+    await wb.signInAndOpenGroup(account, group.taskGroupName, wb.taskRow(exported.taskName));
   });
 
   it('D2. Export Data… through the save dialog: a CSV with every row, then Open and Reveal in Explorer', async () => {
@@ -123,7 +108,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await input.waitFor();
     await until('the offered file name', async () => (await input.inputValue()).endsWith('.csv'));
     const offered = await input.inputValue();
-    const file = path.join(ctx.run.ws, 'data-export.csv');
+    const file = path.join(e2e().run.ws, 'data-export.csv');
     await input.fill(`${offered.slice(0, offered.lastIndexOf('/') + 1)}data-export.csv`);
     await shot('data-02-save-dialog');
     await input.press('Enter');
@@ -153,7 +138,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await input.press('Enter');
     const again = wb.notification(/Exported [\d,]+ rows of /);
     await again.waitFor();
-    assert.deepEqual(jsonLines(path.join(ctx.run.ws, 'data-export.jsonl')), rows);
+    assert.deepEqual(jsonLines(path.join(e2e().run.ws, 'data-export.jsonl')), rows);
     await notificationButton(/Exported [\d,]+ rows of /, 'Reveal in Explorer');
     await page.locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused').filter({ hasText: 'data-export.jsonl' }).first().waitFor();
     await shot('data-05-revealed');
@@ -170,7 +155,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await xlsx.waitFor();
     await xlsx.hover();
     await shot('data-05b-exported-xlsx');
-    const sheet = JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps([[c.value for c in r] for ws in wb.worksheets for r in ws.iter_rows()]))', path.join(ctx.run.ws, 'data-export.xlsx')], { encoding: 'utf8' })) as unknown[][];
+    const sheet = JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps([[c.value for c in r] for ws in wb.worksheets for r in ws.iter_rows()]))', path.join(e2e().run.ws, 'data-export.xlsx')], { encoding: 'utf8' })) as unknown[][];
     const names = Object.keys(rows[0] ?? {});
     assert.deepEqual(sheet[0], names, 'the header is the task\'s fields');
     assert.deepEqual(sheet.slice(1), rows.map((r) => names.map((n) => r[n] ?? null)), 'every row, text as text');
@@ -188,7 +173,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await wb.answerInput(/New File for the Rows of/, 'pulled/new-rows.jsonl');
     const first = wb.notification(/Appended [\d,]+ new rows? of /);
     await first.waitFor();
-    const file = path.join(ctx.run.ws, 'pulled', 'new-rows.jsonl');
+    const file = path.join(e2e().run.ws, 'pulled', 'new-rows.jsonl');
     const once = jsonLines(file).length;
     assert.ok(once > 0);
     await shot('data-07-pulled-once');
@@ -228,7 +213,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await first.waitFor();
     await first.hover();
     await shot('data-08c-pulled-into-sqlite');
-    const file = path.join(ctx.run.ws, 'pulled', 'rows.sqlite');
+    const file = path.join(e2e().run.ws, 'pulled', 'rows.sqlite');
     const read = () => JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\ncur=db.execute(\'SELECT * FROM "%s" ORDER BY rowid\' % t.replace(\'"\',\'""\'))\nc=[d[0] for d in cur.description]\nprint(json.dumps([dict(zip(c,r)) for r in cur]))', file, pulledDb.taskId], { encoding: 'utf8' })) as Row[];
     const once = read().length;
     assert.ok(once > 0);
@@ -297,6 +282,6 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await wb.notification(`Removed all data of “${removed.taskName}”.`).waitFor();
     await until('the rows to be gone', async () => (await total(removed.taskId)) === 0);
     await shot('data-12-removed');
-    assert.equal(existsSync(path.join(ctx.run.ws, 'data-export.csv')), true, 'the export made earlier is untouched');
+    assert.equal(existsSync(path.join(e2e().run.ws, 'data-export.csv')), true, 'the export made earlier is untouched');
   });
 });

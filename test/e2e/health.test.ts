@@ -9,9 +9,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { addDays } from '../../src/api/schemas/dates';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { e2e, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { secretTargets } from './secrets';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { useWorkbench } from './session';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
 async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {
@@ -59,31 +59,21 @@ function settledLines(ctx: E2eContext): string[] {
 
 describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let expected: Map<string, 'failing' | 'slowing'>;
   const label = `Ada health ${Date.now().toString(36)}`;
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
-    account = info.accounts[0] as SandboxAccount;
-    expected = await overThresholds(info, account);
-    win = await openWindow(ctx, 'health');
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('health', this.currentTest);
-  });
-
-  after(async () => {
-    // Leave the workbench as the other specs expect it: no editor, groups collapsed, signed out, quiet.
-    await passOn(win);
+  // Passed on as the other specs expect it: no editor, groups collapsed, signed out, quiet.
+  useWorkbench('health', {
+    prepare: async (sandbox) => {
+      info = sandbox;
+      account = info.accounts[0] as SandboxAccount;
+      expected = await overThresholds(info, account);
+    },
+    opened: (win) => ({ page, wb } = win),
   });
 
   it('H1. signing in with the Tasks view open shows Needs attention, its count on the view, and one notification', async () => {
@@ -146,7 +136,7 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
 
   it('H5. signed out and in again, the same tasks are not announced again: only what is new since the list was last seen', async () => {
     await wb.clearNotifications();
-    const before = settledLines(ctx).length;
+    const before = settledLines(e2e()).length;
     await wb.signInWithApiKey(account.apiKey, label); // signs out first, from the welcome
     await wb.row('Tasks', 'Needs attention').waitFor();
     const badge = wb.activityEntry().locator('xpath=ancestor::li[1]').locator('.badge .badge-content');
@@ -154,8 +144,8 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     assert.equal((await badge.innerText()).trim(), String(expected.size), 'the same tasks still need attention');
     // The refresh that fills the list logs how many it announced, after it would have announced:
     // that line, not a pause, proves nothing more is coming.
-    await until('the health refresh after signing in again is logged', async () => settledLines(ctx).length > before);
-    const settled = settledLines(ctx).slice(before);
+    await until('the health refresh after signing in again is logged', async () => settledLines(e2e()).length > before);
+    const settled = settledLines(e2e()).slice(before);
     assert.ok(settled.every((line) => / 0 announced as new$/.test(line)), settled.join(' | '));
     assert.equal(await wb.notification('tasks need attention').count(), 0, 'no second announcement of the same tasks');
     await wb.screenshot('h5-health-no-repeat-after-sign-in');

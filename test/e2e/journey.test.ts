@@ -17,8 +17,8 @@ import { addDays } from '../../src/api/schemas/dates';
 import { analyticsPageSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { findSecrets, secretTargets } from './secrets';
 import type { FrameLocator } from 'playwright-core';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { e2e, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 interface Named {
   taskGroupId?: string;
@@ -65,29 +65,19 @@ function readCsvLikeASpreadsheet(file: string): string[][] {
 
 describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: Required<Pick<Named, 'taskGroupId' | 'taskGroupName'>>;
   let task: Required<Pick<Named, 'taskId' | 'taskName'>>;
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
-    account = info.accounts[0] as SandboxAccount;
-    win = await openWindow(ctx, 'journey');
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('journey', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
+  useWorkbench('journey', {
+    prepare: (sandbox) => {
+      info = sandbox;
+      account = info.accounts[0] as SandboxAccount;
+    },
+    opened: (win) => ({ page, wb } = win),
   });
 
   it('1. shows the welcome and signs in with username and password', async () => {
@@ -140,7 +130,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const activation = (await row.locator('.activation-time').first().innerText()).trim();
     const reason = (await row.locator('.activation-reason, .msg-label').allInnerTexts().catch(() => [])).join(' ').trim();
     console.log(`      Scrapedeck activation as VS Code records it: ${activation}${reason ? ` (${reason})` : ''}`);
-    writeFileSync(path.join(ctx.artifacts, 'activation.txt'), `${activation}\n${reason}\n`);
+    writeFileSync(path.join(e2e().artifacts, 'activation.txt'), `${activation}\n${reason}\n`);
     await wb.screenshot('02b-running-extensions');
     assert.match(activation, /\d+\s*ms/);
     await page.keyboard.press('Control+W'); // close the editor again
@@ -261,7 +251,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.screenshot('05c-save-dialog');
     await input.press('Enter');
     await view.locator('#notice', { hasText: 'Exported to' }).waitFor();
-    const file = path.join(ctx.run.ws, path.basename(offered));
+    const file = path.join(e2e().run.ws, path.basename(offered));
     assert.deepEqual([...readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a byte-order mark');
     const table = readCsvLikeASpreadsheet(file);
     const [header, ...lines] = table;
@@ -364,10 +354,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
 
   it('5. leaves no secret in the logs, settings or globalState of the run', async () => {
     const secrets = info.accounts.flatMap((a) => [a.apiKey, a.password]);
-    const targets = secretTargets(ctx);
-    assert.ok(targets.extensionLogs.length > 0, `the Scrapedeck log file exists under ${ctx.run.dir}`);
-    assert.ok(targets.globalState.length > 0, `a globalState store exists under ${ctx.run.dir}`);
-    const found = findSecrets([...targets.extensionLogs, ...targets.globalState, ctx.sandboxLog, ctx.settingsFile], secrets);
+    const targets = secretTargets(e2e());
+    assert.ok(targets.extensionLogs.length > 0, `the Scrapedeck log file exists under ${e2e().run.dir}`);
+    assert.ok(targets.globalState.length > 0, `a globalState store exists under ${e2e().run.dir}`);
+    const found = findSecrets([...targets.extensionLogs, ...targets.globalState, e2e().sandboxLog, e2e().settingsFile], secrets);
     assert.deepEqual(found, [], 'no secret in the files');
     // And nowhere else in the run's folder either (code-server keeps globalState in the browser's
     // IndexedDB, which is inside the run's chromium profile).
@@ -375,8 +365,8 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   it('6. the extension host logged no error from Scrapedeck (activation included)', () => {
-    const logs = findFiles(path.join(ctx.run.ud, 'logs'), (f) => /exthost\.log$/.test(f));
-    assert.ok(logs.length > 0, `an extension host log under ${ctx.run.ud}`);
+    const logs = findFiles(path.join(e2e().run.ud, 'logs'), (f) => /exthost\.log$/.test(f));
+    assert.ok(logs.length > 0, `an extension host log under ${e2e().run.ud}`);
     const text = logs.map((f) => readFileSync(f, 'utf8')).join('\n');
     assert.match(text, /_doActivateExtension scrapedeck\.scrapedeck/, 'the log covers Scrapedeck\'s activation');
     // An entry is a dated line and the stack lines under it.

@@ -9,28 +9,22 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { e2e, type E2eContext, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { type E2eContext, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, workspace trust on)', function () {
   this.timeout(180_000);
   let ctx: E2eContext;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
 
-  before(async () => {
-    ctx = e2e();
-    win = await openWindow(ctx, 'restricted', { url: ctx.restricted.workbenchUrl });
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('restricted', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win, { keep: false }); // signed in to its own sandbox, the walkthrough open
+  useWorkbench('restricted', {
+    url: (context) => context.restricted.workbenchUrl,
+    opened: (win, context) => {
+      ctx = context;
+      ({ page, wb } = win);
+    },
+    keep: false, // signed in to its own sandbox, the walkthrough open
   });
 
   it('R1. the folder is in Restricted Mode, and Scrapedeck still activates and signs in to the sandbox', async () => {

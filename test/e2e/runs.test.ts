@@ -11,8 +11,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { e2e, sandboxInfo, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { e2e, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 interface Loop {
   actionId: string;
@@ -25,7 +25,6 @@ const sandboxCall = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET
 
 describe('Runs and URL lists (real workbench, packaged extension)', function () {
   this.timeout(240_000);
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let info: SandboxInfo;
@@ -35,12 +34,15 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   /** The task R1 started and stopped. */
   let firstRunTask: string | undefined;
 
+  useWorkbench('runs', {
+    prepare: (sandbox) => {
+      info = sandbox;
+      account = info.accounts[0] as SandboxAccount;
+    },
+    opened: (win) => ({ page, wb } = win),
+  });
+
   before(async () => {
-    const ctx = e2e();
-    info = sandboxInfo();
-    account = info.accounts[0] as SandboxAccount;
-    win = await openWindow(ctx, 'runs');
-    ({ page, wb } = win);
     const groups = await sandboxCall<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup');
     // The seed's group with tasks of one and of several URL lists (as the integration tests use).
     group = (groups.find((g) => g.taskGroupName === 'Lead generation') ?? groups[0]) as typeof group;
@@ -64,13 +66,6 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     return names;
   };
 
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('runs', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
-  });
 
   it('R1. signs in, starts a run inline: the row spins and says Extracting; Stop Run… asks, and the run stops', async () => {
     await wb.openScrapedeck();

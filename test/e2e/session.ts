@@ -9,7 +9,7 @@
  * so fewer windows also means less load on the machine while the later specs run.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { Workbench, launch, type E2eContext } from './support';
+import { e2e, launch, sandboxInfo, Workbench, type E2eContext, type SandboxInfo } from './support';
 
 let browser: Promise<{ context: BrowserContext; page: Page }> | undefined;
 /** Windows left as found, by the address they were opened at. */
@@ -118,4 +118,42 @@ export async function closeBrowser(): Promise<void> {
   browser = undefined;
   kept.clear();
   await launched?.context.close().catch(() => undefined);
+}
+
+export interface UseWorkbench {
+  /** Before the window opens: what the spec reads from the sandbox (its accounts, groups, tasks). */
+  prepare?: (info: SandboxInfo, ctx: E2eContext) => void | Promise<void>;
+  /** The window, once it is open (or passed on): the spec keeps its `page` and `wb`. */
+  opened: (win: SpecWindow, ctx: E2eContext) => unknown;
+  /** The name a failed step's screenshot starts with (the spec's name by default). */
+  shots?: string;
+  /** Open at this address (the journey's by default), or always load a new window. */
+  url?: (ctx: E2eContext) => string;
+  fresh?: boolean;
+  /** Before the window is passed on (after the last step), and whether it may be kept for the next spec. */
+  leaving?: () => Promise<void>;
+  keep?: boolean;
+}
+
+/**
+ * One spec file's workbench window: its `before` (the sandbox read first, then the window the spec
+ * before passed on, or a new one), a screenshot of each failed step, and its `after` that passes the
+ * window on. Called inside the spec's describe; mocha runs hooks in order, so the spec's own
+ * `before` hooks after this call find the window open.
+ */
+export function useWorkbench(spec: string, options: UseWorkbench): void {
+  let win: SpecWindow | undefined;
+  before(async () => {
+    const ctx = e2e();
+    await options.prepare?.(sandboxInfo(), ctx);
+    win = await openWindow(ctx, spec, { url: options.url?.(ctx), fresh: options.fresh });
+    await options.opened(win, ctx);
+  });
+  afterEach(async function () {
+    await win?.wb.screenshotIfFailed(options.shots ?? spec, this.currentTest);
+  });
+  after(async () => {
+    await options.leaving?.();
+    await passOn(win, { keep: options.keep });
+  });
 }

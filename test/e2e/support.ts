@@ -2,6 +2,7 @@
  * What the end-to-end journey needs from its harness (scripts/test-e2e.mjs) and the workbench
  * helpers it drives the real UI with. Only selectors and waits here; the journey says what happens.
  */
+import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { revealRow } from './sideBarTree';
@@ -53,6 +54,13 @@ function fromEnv<T>(name: string): T {
 
 export const e2e = (): E2eContext => fromEnv<E2eContext>('SCRAPEDECK_E2E_CONTEXT');
 export const sandboxInfo = (): SandboxInfo => fromEnv<SandboxInfo>('SCRAPEDECK_E2E_SANDBOX');
+
+/** The seeded account of that username (the sandbox seeds ada, linus, fiona, …). */
+export function accountNamed(info: SandboxInfo, username: string): SandboxAccount {
+  const a = info.accounts.find((x) => x.username === username);
+  assert.ok(a, `the sandbox seeds ${username}`);
+  return a;
+}
 
 // The one wait of the steps, and the sandbox asked behind the UI, live in waits.ts; every spec
 // imports them from here.
@@ -151,6 +159,13 @@ export class Workbench {
     const file = path.join(this.shotsDir, `${name}.png`);
     await this.page.screenshot({ path: file });
     return file;
+  }
+
+  /** The first steps of a walk: Scrapedeck's view, signed in with the account's password, the group open until `shown` is drawn in it. */
+  async signInAndOpenGroup(account: { username: string; password: string }, groupName: string, shown: Locator): Promise<void> {
+    await this.openScrapedeck();
+    await this.signInWithPassword(account.username, account.password);
+    await this.expand(this.row('Tasks', groupName).first(), shown);
   }
 
   /** Signs in from the Tasks view's welcome with a username and password, then clears the toast. */

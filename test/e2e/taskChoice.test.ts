@@ -10,8 +10,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { isAsFound, openWindow, passOn, type SpecWindow } from './session';
+import { sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { isAsFound, useWorkbench } from './session';
 
 interface Named { taskId: string; taskName: string }
 
@@ -20,35 +20,29 @@ const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string
 
 describe('Analytics task choice: named chips, "+N more", focus back on the trigger (real workbench)', function () {
   this.timeout(240_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let account: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: { taskGroupId: string; taskGroupName: string };
   let tasks: Named[];
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
+  const prepare = async (sandbox: SandboxInfo): Promise<void> => {
+    info = sandbox;
     account = info.accounts[0] as SandboxAccount;
     group = (await get<{ taskGroupId: string; taskGroupName: string }[]>(info, account, '/taskGroup'))[0] as typeof group;
     tasks = await get<Named[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
     assert.ok(tasks.length > 5, 'the first group has more tasks than chips shown');
-    win = await openWindow(ctx, 'taskChoice');
-    ({ page, wb } = win);
-    // Start as the steps expect whatever an earlier spec left: no editor open, signed out (a window
-    // passed on is so already; a freshly loaded one may restore editors).
-    if (!(await isAsFound(wb))) await wb.leaveAsFound();
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('picker', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
+  };
+  useWorkbench('taskChoice', {
+    shots: 'picker',
+    prepare,
+    opened: async (win) => {
+      ({ page, wb } = win);
+      // Start as the steps expect whatever an earlier spec left: no editor open, signed out (a window
+      // passed on is so already; a freshly loaded one may restore editors).
+      if (!(await isAsFound(wb))) await wb.leaveAsFound();
+    },
   });
 
   it('P1. Open Analytics for a group: its task names as chips, "+N more", and Run on the first screen', async () => {

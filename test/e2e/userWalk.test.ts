@@ -14,8 +14,8 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/schemas/dates';
-import { e2e, sandboxInfo, sandboxRequest, waitUntil, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { accountNamed, sandboxRequest, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 interface Group {
   taskGroupId: string;
@@ -52,11 +52,9 @@ async function settled(check: () => Promise<boolean>, timeoutMs: number): Promis
 
 describe('User walk: counts, run state, week labels, tab titles (real workbench, issue 32)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let ada: SandboxAccount;
   let fiona: SandboxAccount;
-  let win: SpecWindow | undefined;
   let page: Page;
   let wb: Workbench;
   let group: Group;
@@ -71,28 +69,16 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
   const rowText = async (text: string | RegExp): Promise<string> => (await wb.row('Tasks', text).first().innerText()).replace(/\s+/g, ' ');
   const tabLabels = async (): Promise<string[]> => (await page.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
 
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
-    const find = (username: string): SandboxAccount => {
-      const a = info.accounts.find((x) => x.username === username);
-      assert.ok(a, `the sandbox seeds ${username}`);
-      return a;
-    };
-    ada = find('ada');
-    fiona = find('fiona');
-    group = (await call<Group[]>(info, ada, 'GET', '/taskGroup'))[0] as Group;
-    tasks = await call<Task[]>(info, ada, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
-    win = await openWindow(ctx, 'userWalk');
-    ({ page, wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('walk', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
+  useWorkbench('userWalk', {
+    shots: 'walk',
+    prepare: async (sandbox) => {
+      info = sandbox;
+      ada = accountNamed(info, 'ada');
+      fiona = accountNamed(info, 'fiona');
+      group = (await call<Group[]>(info, ada, 'GET', '/taskGroup'))[0] as Group;
+      tasks = await call<Task[]>(info, ada, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    },
+    opened: (win) => ({ page, wb } = win),
   });
 
   it('W1. the rows under "Needs attention" show their run state, with its icon, as in their groups', async () => {

@@ -12,8 +12,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { openWindow, passOn, type SpecWindow } from './session';
+import { accountNamed, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { useWorkbench } from './session';
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
 const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
@@ -27,11 +27,9 @@ async function pageText(view: FrameLocator): Promise<string> {
 
 describe('Analytics account boundary end to end: linus, sign out, fiona, reload (real workbench)', function () {
   this.timeout(300_000);
-  let ctx: E2eContext;
   let info: SandboxInfo;
   let linus: SandboxAccount;
   let fiona: SandboxAccount;
-  let win: SpecWindow | undefined;
   let wb: Workbench;
   /** linus's task names that the page showed; none may show after he is gone. */
   let marks: string[] = [];
@@ -40,27 +38,15 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     const text = await pageText(wb.webview());
     return marks.filter((m) => text.includes(m));
   };
-  before(async () => {
-    ctx = e2e();
-    info = sandboxInfo();
-    const find = (username: string): SandboxAccount => {
-      const a = info.accounts.find((x) => x.username === username);
-      assert.ok(a, `the sandbox seeds ${username}`);
-      return a;
-    };
-    linus = find('linus');
-    fiona = find('fiona');
-    assert.equal(fiona.plan, 'Free');
-    win = await openWindow(ctx, 'windowReload');
-    ({ wb } = win);
-  });
-
-  afterEach(async function () {
-    await wb?.screenshotIfFailed('boundary', this.currentTest);
-  });
-
-  after(async () => {
-    await passOn(win);
+  useWorkbench('windowReload', {
+    shots: 'boundary',
+    prepare: (sandbox) => {
+      info = sandbox;
+      linus = accountNamed(info, 'linus');
+      fiona = accountNamed(info, 'fiona');
+      assert.equal(fiona.plan, 'Free');
+    },
+    opened: (win) => ({ wb } = win),
   });
 
   it('B1. linus runs the all-tasks query: the page shows his tasks', async () => {
