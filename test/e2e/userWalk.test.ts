@@ -16,15 +16,10 @@ import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/schemas/dates';
 import { accountNamed, sandboxRequest, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { useWorkbench } from './session';
+import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
 
-interface Group {
-  taskGroupId: string;
-  taskGroupName: string;
-}
-interface Task {
-  taskId: string;
-  taskName: string;
-}
+type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
+type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;
 interface WeekRecord {
   dayKey: string;
   weekStartDate: string | null;

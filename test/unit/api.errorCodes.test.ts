@@ -9,9 +9,9 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { kindOfKnownCode } from '../../src/api/errors/errorCodes';
-import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { RecordingServer, errorAnswer, okReply } from './helpers/recordingServer';
+import { fails } from './helpers/apiFailure';
 
 describe('api: errors by code (the published examples are all HTTP 400)', function () {
   const server = new RecordingServer();
@@ -31,15 +31,6 @@ describe('api: errors by code (the published examples are all HTTP 400)', functi
     });
   let client: ScrapedeckClient;
   const serverError = () => errorAnswer(400, 'ServerError', 'Internal Server Error', 'req-400');
-  const fails = async (p: Promise<unknown>): Promise<ApiError> => {
-    try {
-      await p;
-    } catch (e) {
-      assert.ok(e instanceof ApiError, `an ApiError, got ${String(e)}`);
-      return e;
-    }
-    assert.fail('it succeeded');
-  };
 
   before(() => server.start());
   beforeEach(() => {

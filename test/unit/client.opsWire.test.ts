@@ -12,6 +12,7 @@ import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { STATUS_V2_RETRY_MS, SUBTASK_ACTION_PATH } from '../../src/api/ops/runs';
 import { kindOfCode } from '../../src/api/http/replies';
 import { RecordingServer, errorAnswer, okReply, type Answer, type Seen } from './helpers/recordingServer';
+import { fails } from './helpers/apiFailure';
 
 const KEY = 'sdk_wire_test_key_123';
 const V2 = '/cloudextraction/statuses/v2';
@@ -40,15 +41,6 @@ describe('client: runs, parameters and data on the wire', function () {
   /** v2 statuses echoing the ids asked, as the service answers. */
   const v2Echo = (s: Seen) => okReply(((s.body as { taskIds: string[] }).taskIds).map((taskId) => ({ taskId, status: 'Stopped', currentTotalExtractCount: 0, executedTimes: 1, subTaskCount: 0, startExecuteTime: null, endExecuteTime: null, nextExecuteTime: null })));
   const v1Echo = (s: Seen) => okReply(((s.body as { taskIds: string[] }).taskIds).map((taskId) => ({ taskId, taskName: `name ${taskId}`, status: 'Extracting' })));
-  const fails = async (p: Promise<unknown>): Promise<ApiError> => {
-    try {
-      await p;
-    } catch (e) {
-      assert.ok(e instanceof ApiError, `an ApiError, got ${String(e)}`);
-      return e;
-    }
-    assert.fail('it succeeded');
-  };
   const tooMany = (): Answer => ({ status: 429, body: { error: { code: 'TooManyRequests', message: 'slow down' }, requestId: 'r429' }, headers: { 'retry-after': '0' } });
   const ids = (n: number, prefix = 't') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 

@@ -1,14 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { TestSandbox, codeOf, dataOf, messageOf } from './helpers/sandbox';
+import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
 
-interface Group {
-  taskGroupId: string;
-  taskGroupName: string;
-}
-interface Task {
-  taskId: string;
-  taskName: string;
-}
+type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
+type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;
 
 describe('sandbox: task groups and task search', () => {
   let sb: TestSandbox;
