@@ -3,7 +3,7 @@
  * every request, so a sign-in, sign-out or settings change is followed without re-wiring.
  */
 import type { ScrapedeckClient } from '../api/client';
-import type { TaskSource } from './tasksModel';
+import type { TaskSource } from './taskReads';
 
 export function clientTaskSource(getClient: () => ScrapedeckClient | undefined): () => TaskSource | undefined {
   return () => {

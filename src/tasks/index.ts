@@ -21,7 +21,8 @@ import { AttentionGroupNode } from './attentionNodes';
 import { clientTaskSource } from './clientSource';
 import { TasksDragAndDrop } from './taskDragAndDrop';
 import { TaskGroupNode } from './taskNodes';
-import { TasksModel, type TaskRow } from './tasksModel';
+import type { TaskRow } from './taskReads';
+import { TasksModel } from './tasksModel';
 import { TasksTreeProvider } from './tasksProvider';
 
 export interface TasksDeps {

@@ -7,34 +7,7 @@ import { ApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { FilteredGroup, TASK_PAGE_SIZE, TaskSlice, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from './paging';
 import { english, type Translate } from '../platform/errorText';
-
-/** The two reads the view needs; `ScrapedeckClient` adapted (see `clientTaskSource`). */
-export interface TaskSource {
-  listTaskGroups(signal?: AbortSignal): Promise<readonly TaskGroup[]>;
-  searchTasks(taskGroupId: string, signal?: AbortSignal): Promise<readonly Task[]>;
-}
-
-/**
- * A read's outcome: the fresh value, or after a failure the last good one (undefined if there
- * never was one) together with the error, so the caller can keep the tree and still report.
- */
-export interface Loaded<T> {
-  readonly value: T;
-  readonly error?: unknown;
-}
-
-export interface TaskRow {
-  readonly taskId: string;
-  readonly taskName: string;
-  readonly taskGroupId: string;
-  readonly taskGroupName: string;
-}
-
-interface Cached<T> {
-  value: T;
-  /** Set by `invalidate()`: re-fetch on the next read, but keep `value` as the fallback. */
-  stale: boolean;
-}
+import type { Cached, Loaded, TaskRow, TaskSource } from './taskReads';
 
 export class TasksModel {
   private groupsCache: Cached<readonly TaskGroup[]> | undefined;

@@ -10,7 +10,8 @@ import type { TaskListing } from '../../src/analytics/host/pickTasks';
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/host/chipNames';
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
-import { TasksModel, type TaskSource } from '../../src/tasks/tasksModel';
+import type { TaskSource } from '../../src/tasks/taskReads';
+import { TasksModel } from '../../src/tasks/tasksModel';
 import { hostMessageSchema, MESSAGE_LIMITS, type HostMessage, type PageState, type Preset } from '../../src/analytics/protocol';
 
 const cache = new Map([['t1', 'Prices'], ['t2', 'Reviews']]);

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
 import { filterGroups, loadMoreLabel, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from '../../src/tasks/paging';
-import { TasksModel, type TaskSource } from '../../src/tasks/tasksModel';
+import type { TaskSource } from '../../src/tasks/taskReads';
+import { TasksModel } from '../../src/tasks/tasksModel';
 
 const tasks = (prefix: string, n: number): Task[] =>
   Array.from({ length: n }, (_, i) => ({ taskId: `${prefix}-${i + 1}`, taskName: `${prefix} task ${String(i + 1).padStart(3, '0')}` }));
