@@ -5,11 +5,12 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { RunStore, type EndedRun } from '../../src/runs/runStore';
+import { RunStore } from '../../src/runs/runStore';
 import { runWatch } from '../../src/runs/runWatch';
 import { FOLLOW_MS, StatusPoller } from '../../src/runs/statusPoller';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run } from './helpers/agents';
+import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock } from './helpers/sandbox';
 
@@ -34,9 +35,7 @@ describe('runs: an agent starts a run the way the Tasks view does (issue 48 item
     const task = (await ada.searchTasks(group?.taskGroupId ?? '')).data[3];
     assert.ok(task);
     const timers = new FakeTimers();
-    const store = new RunStore(clock.now);
-    const ended: EndedRun[] = [];
-    store.onDidEnd((runs) => ended.push(...runs));
+    const { store, ended } = endingStore(clock.now);
     const poller = new StatusPoller({
       timers,
       fetch: async (ids, signal) => {

@@ -11,6 +11,7 @@ import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
 import { RunStore, type EndedRun } from '../../src/runs/runStore';
 import { FOLLOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
+import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 
@@ -230,9 +231,7 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
 
   it('queued, extracting, finished: polled all along at 3 requests per poll for 250 rows, rows shown within 2 s of extracting, the end announced once', async () => {
     const timers = new FakeTimers();
-    const store = new RunStore(clock.now);
-    const ended: EndedRun[] = [];
-    store.onDidEnd((runs) => ended.push(...runs));
+    const { store, ended } = endingStore(clock.now);
     const poller = new StatusPoller({
       timers,
       fetch: (taskIds, signal) =>
