@@ -7,7 +7,7 @@
  * and hands the client a CredentialsStore that writes renewed sessions back to the vault. Writes
  * and reloads run one at a time, so a burst of events cannot interleave reads of the vault.
  */
-import type { Credentials, CredentialsStore } from '../api/auth';
+import { MemoryCredentialsStore, type Credentials, type CredentialsStore } from '../api/auth';
 import type { ScrapedeckClient } from '../api/client';
 import { errorMessage } from '../api/errors';
 import { ServiceRoutes } from '../api/serviceRoutes';
@@ -15,7 +15,7 @@ import { Emitter, type Disposable, type Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
 import { accountOf, type Account, type Endpoints, type SettingsSource } from './account';
 import { boundStore, type SignInSlot } from './boundStore';
-import { createClient } from './clientFactory';
+import { CLIENT_SETTINGS, createClient } from './clientFactory';
 import { credentialsKey, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta } from './credentials';
 import type { CredentialsVault } from './vault';
 
@@ -30,9 +30,6 @@ export interface ClientHolderOptions {
   /** Builds the clients (a test seam: tests keep the stores handed to them). */
   createClient?: typeof createClient;
 }
-
-/** Which settings a client is built from; a change in any of them means a new client. */
-const CLIENT_SETTINGS = new Set<keyof Settings>(['baseUrl', 'datahubUrl', 'requestsPerSecond', 'externalUserId', 'proxy']);
 
 export class ClientHolder implements Disposable {
   private readonly changed = new Emitter<Account | undefined>();
@@ -111,14 +108,7 @@ export class ClientHolder implements Disposable {
    * default the ones in use); the caller closes it. Its renewed sessions stay in memory.
    */
   createProbeClient(credentials?: Credentials, endpoints: Endpoints = this.endpoints): ScrapedeckClient {
-    let held = credentials;
-    return this.buildClient(endpoints, {
-      get: () => Promise.resolve(held),
-      set: (next) => {
-        held = next;
-        return Promise.resolve();
-      },
-    });
+    return this.buildClient(endpoints, new MemoryCredentialsStore(credentials));
   }
 
   /** Stores checked credentials for an address (the current one by default); there they become the account. */
