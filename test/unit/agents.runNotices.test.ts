@@ -10,6 +10,8 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readMcpEnv } from '../../src/agents/mcpEnv';
+import type { Account } from '../../src/account/clientHolder';
+import { RunNoticeFollower } from '../../src/agents/runNoticeFollower';
 import { NoticeReader, noticeWriter } from '../../src/agents/runNotices';
 import type { RunHook } from '../../src/agents/tool';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -97,5 +99,30 @@ describe('agents: runs started through the MCP server reach this window (notices
     assert.equal(at(path.join(dir, 'a.jsonl')), path.join(dir, 'a.jsonl'));
     assert.equal(at('relative/a.jsonl'), undefined);
     assert.equal(at(''), undefined);
+  });
+
+  it('the window follows the signed-in account’s file only: a notice there reaches runs, another account’s does not', async () => {
+    const follower = new RunNoticeFollower(path.join(dir, 'mcp-runs'), { warn: () => undefined });
+    const account = (label: string): Account => ({ label, method: 'apiKey', baseUrl: 'http://127.0.0.1:9', datahubUrl: undefined, hasHubKey: true });
+    const ada = account('ada');
+    const grace = account('grace');
+    assert.notEqual(follower.fileFor(ada), follower.fileFor(grace));
+    assert.ok(!follower.fileFor(ada).includes('ada') && !follower.fileFor(ada).includes('127.0.0.1'), 'no name or address in the file name');
+    const hook = recorder();
+    try {
+      follower.follow(ada, hook);
+      noticeWriter(follower.fileFor(grace), () => undefined).before('start', { taskId: 't-grace', taskName: 'Not hers' });
+      noticeWriter(follower.fileFor(ada), () => undefined).before('start', { taskId: 't-ada', taskName: 'Hers' });
+      // fs.watch reports the change a moment later: wait for it (no time is asserted).
+      for (let i = 0; i < 200 && hook.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.deepEqual(hook.seen, ['before start t-ada Hers']);
+
+      follower.follow(undefined, undefined);
+      noticeWriter(follower.fileFor(ada), () => undefined).after('start', 't-ada', { ok: true, lotNo: 'lot-1' });
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(hook.seen, ['before start t-ada Hers'], 'signed out: nothing followed');
+    } finally {
+      follower.dispose();
+    }
   });
 });
