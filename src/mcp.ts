@@ -1,7 +1,7 @@
 /**
  * `node <extension>/dist/mcp.js`: Scrapedeck's tools as a stdio MCP server. Configured by the
  * environment (SCRAPEDECK_API_KEY, SCRAPEDECK_BASE_URL, SCRAPEDECK_DATAHUB_URL,
- * SCRAPEDECK_REQUESTS_PER_SECOND) and one optional argument, `--allow-changes` (a client that
+ * SCRAPEDECK_REQUESTS_PER_SECOND, and from VS Code SCRAPEDECK_RUN_NOTICES) and one optional argument, `--allow-changes` (a client that
  * cannot ask the user may then change things unasked). stdout carries the protocol and nothing
  * else; log lines go to stderr, each redacted (the client's own lines already are; the key is
  * removed once more here).
@@ -12,6 +12,7 @@ import { ScrapedeckClient } from './api/client';
 import { redact } from './api/errors/redact';
 import { readMcpArgs, readMcpEnv } from './agents/mcpEnv';
 import { createMcpServer } from './agents/mcpServer';
+import { noticeWriter } from './agents/runNotices';
 import { errorMessage } from './api/errors/errors';
 
 declare const SCRAPEDECK_VERSION: string | undefined; // set by esbuild for dist/mcp.js
@@ -47,7 +48,9 @@ async function main(): Promise<void> {
 
   const version = typeof SCRAPEDECK_VERSION === 'string' ? SCRAPEDECK_VERSION : '0.0.0-dev';
   const allowChanges = args.ok && args.allowChanges;
-  const server = createMcpServer({ client, unavailable, accountLabel, version, allowChanges, secrets, log });
+  // Started by VS Code's Scrapedeck: its window follows the runs this server starts or stops.
+  const runs = env.ok && env.config.runNotices !== undefined ? noticeWriter(env.config.runNotices, log) : undefined;
+  const server = createMcpServer({ client, unavailable, accountLabel, version, allowChanges, secrets, log, ...(runs === undefined ? {} : { runs }) });
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async (): Promise<void> => {

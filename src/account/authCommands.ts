@@ -10,7 +10,7 @@ import { defineHandlers } from '../platform/commandHandlers';
 import type { AuthDeps } from './authDeps';
 import { promptHubApiKey } from './hubApiKey';
 import { signInWithApiKey, signInWithPassword } from './signInPrompts';
-import { trySandbox } from './sandboxCommands';
+import { trySandbox } from './sandbox/sandboxCommands';
 import { switchAccount } from './switchAccount';
 
 const t = vscode.l10n.t;

@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import type { Configuration } from '../platform/configuration';
 import type { Ui } from '../platform/ui';
 import type { ClientHolder } from './clientHolder';
-import type { SandboxHost } from './sandboxHost';
+import type { SandboxHost } from './sandbox/sandboxHost';
 
 export interface AuthDeps {
   account: ClientHolder;

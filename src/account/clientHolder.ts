@@ -7,50 +7,29 @@
  * and hands the client a CredentialsStore that writes renewed sessions back to the vault. Writes
  * and reloads run one at a time, so a burst of events cannot interleave reads of the vault.
  */
-import type { Credentials, CredentialsStore } from '../api/auth/auth';
+import { MemoryCredentialsStore, type Credentials, type CredentialsStore } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
+import { errorMessage } from '../api/errors/errors';
 import { ServiceRoutes } from '../api/ops/serviceRoutes';
 import { Emitter, type Disposable, type Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
-import { createClient } from './clientFactory';
-import { credentialsKey, hubKeyOf, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta, type SignInMethod } from './credentials';
+import { accountOf, type Account, type Endpoints, type SettingsSource } from './account';
+import { boundStore, type SignInSlot } from './boundStore';
+import { CLIENT_SETTINGS, createClient } from './clientFactory';
+import { credentialsKey, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta } from './credentials';
 import type { CredentialsVault } from './vault';
-import { errorMessage } from '../api/errors/errors';
 
 export type { SignInMethod } from './credentials';
-
-export interface Account {
-  /** The username, 'API key …abcd', or the label the user gave an API key. */
-  label: string;
-  method: SignInMethod;
-  baseUrl: string;
-  datahubUrl: string | undefined;
-  hasHubKey: boolean;
-  /** For a password sign-in: offered again by "Sign In Again". Not a secret. */
-  username?: string;
-}
-
-/** Where the extension talks to. A sandbox override wins over the settings, for this window only. */
-export interface Endpoints {
-  baseUrl: string;
-  datahubUrl: string | undefined;
-}
-
-/** The validated settings and their changes (the shared `Configuration`). */
-export interface SettingsSource {
-  readonly settings: Settings;
-  onDidChange: Event<{ readonly changed: readonly (keyof Settings)[] }>;
-}
+export type { Account, Endpoints, SettingsSource } from './account';
 
 export interface ClientHolderOptions {
   vault: CredentialsVault;
   configuration: SettingsSource;
   log: { info(message: string): void; error(message: string): void };
   now?: () => number;
+  /** Builds the clients (a test seam: tests keep the stores handed to them). */
+  createClient?: typeof createClient;
 }
-
-/** Which settings a client is built from; a change in any of them means a new client. */
-const CLIENT_SETTINGS = new Set<keyof Settings>(['baseUrl', 'datahubUrl', 'requestsPerSecond', 'externalUserId', 'proxy']);
 
 export class ClientHolder implements Disposable {
   private readonly changed = new Emitter<Account | undefined>();
@@ -70,6 +49,10 @@ export class ClientHolder implements Disposable {
 
   private override: Endpoints | undefined;
   private credentials: Credentials | undefined;
+  /** Bumped with every client built or dropped: a sign-in's clients outlive it harmlessly (boundStore.ts). */
+  private generation = 0;
+  /** What the clients' stores see of this holder. */
+  private readonly slot: SignInSlot;
   private meta: AccountMeta | undefined;
   private client: ScrapedeckClient | undefined;
   private lastBuildError: string | undefined;
@@ -82,6 +65,7 @@ export class ClientHolder implements Disposable {
 
   constructor(private readonly options: ClientHolderOptions) {
     this.now = options.now ?? Date.now;
+    this.slot = { generation: () => this.generation, credentials: () => this.credentials, persist: (next, gen) => this.persist(next, gen) };
     this.disposables = [
       this.changed,
       this.overrideDropped,
@@ -124,14 +108,7 @@ export class ClientHolder implements Disposable {
    * default the ones in use); the caller closes it. Its renewed sessions stay in memory.
    */
   createProbeClient(credentials?: Credentials, endpoints: Endpoints = this.endpoints): ScrapedeckClient {
-    let held = credentials;
-    return this.buildClient(endpoints, {
-      get: () => Promise.resolve(held),
-      set: (next) => {
-        held = next;
-        return Promise.resolve();
-      },
-    });
+    return this.buildClient(endpoints, new MemoryCredentialsStore(credentials));
   }
 
   /** Stores checked credentials for an address (the current one by default); there they become the account. */
@@ -156,8 +133,8 @@ export class ClientHolder implements Disposable {
   setHubApiKey(hubApiKey: string): Promise<boolean> {
     return this.serially(async () => {
       const creds = this.credentials;
-      if (creds?.kind !== 'session') return false;
-      await this.options.vault.write(this.endpoints.baseUrl, { ...creds, hubApiKey });
+      if (creds?.kind !== 'session' || this.meta === undefined) return false;
+      await this.options.vault.write(this.endpoints.baseUrl, { ...creds, hubApiKey }, this.meta);
       this.options.log.info('Data-app hub API key saved.');
       await this.reload(true);
       return true;
@@ -207,8 +184,8 @@ export class ClientHolder implements Disposable {
 
   /** Re-reads the current address's credentials; rebuilds the client when anything it depends on changed. */
   private async reload(forceRebuild = false): Promise<void> {
-    const { baseUrl, datahubUrl } = this.endpoints;
-    const stored = await this.options.vault.read(baseUrl);
+    const endpoints = this.endpoints;
+    const stored = await this.options.vault.read(endpoints.baseUrl);
     const credentials = stored?.credentials;
     const meta = stored?.meta;
     const sameIdentity =
@@ -221,29 +198,30 @@ export class ClientHolder implements Disposable {
     if (credentials === undefined || needClient) {
       const old = this.client;
       this.client = undefined;
+      this.generation++;
       if (old !== undefined) void old.close();
     }
-    if (needClient) this.client = this.tryBuild(baseUrl);
+    if (needClient) this.client = this.tryBuild();
 
-    const next: Account | undefined =
-      credentials === undefined || meta === undefined || this.client === undefined
-        ? undefined
-        : {
-            label: meta.label,
-            method: meta.method,
-            baseUrl,
-            datahubUrl,
-            hasHubKey: hubKeyOf(credentials) !== undefined,
-            ...(meta.username === undefined ? {} : { username: meta.username }),
-          };
+    const next = credentials === undefined || meta === undefined || this.client === undefined ? undefined : accountOf(credentials, meta, endpoints);
     const changed = JSON.stringify(next) !== JSON.stringify(this.current);
     this.current = next;
     if (changed || needClient || forceRebuild) this.changed.fire(next);
   }
 
-  private tryBuild(baseUrl: string): ScrapedeckClient | undefined {
+  /** A renewed session of the client of `generation`: persisted so other windows and the next start use it too. */
+  private async persist(next: Credentials, generation: number): Promise<void> {
+    const meta = this.meta;
+    if (generation !== this.generation || meta === undefined) return;
+    // The vault ignores the change event of its own write, so a renewal costs no read.
+    await this.options.vault.write(this.endpoints.baseUrl, next, meta);
+    // A sign-in may have come in while it was written: then its credentials stay.
+    if (generation === this.generation) this.credentials = next;
+  }
+
+  private tryBuild(): ScrapedeckClient | undefined {
     try {
-      const client = this.buildClient(this.endpoints, this.storeFor(baseUrl));
+      const client = this.buildClient(this.endpoints, boundStore(this.slot, this.generation));
       this.lastBuildError = undefined;
       return client;
     } catch (e) {
@@ -257,22 +235,8 @@ export class ClientHolder implements Disposable {
     }
   }
 
-  /** A CredentialsStore bound to one address: after a switch, an old client sees "signed out". */
-  private storeFor(baseUrl: string): CredentialsStore {
-    return {
-      get: () => Promise.resolve(this.isCurrent(baseUrl) ? this.credentials : undefined),
-      set: async (next) => {
-        // Renewed session: persisted so other windows and the next start use it too. The vault
-        // ignores the change event of its own write, so a renewal costs no read.
-        if (!this.isCurrent(baseUrl)) return;
-        await this.options.vault.write(baseUrl, next);
-        this.credentials = next;
-      },
-    };
-  }
-
   private buildClient(endpoints: Endpoints, credentials: CredentialsStore): ScrapedeckClient {
-    return createClient({
+    return (this.options.createClient ?? createClient)({
       endpoints,
       settings: this.options.configuration.settings,
       credentials,

@@ -1,7 +1,9 @@
 /**
  * How credentials are kept: the SecretStorage key (one per service address, so a sandbox sign-in
- * and a real one never mix), the stored JSON (parsed with zod on every read: storage is outside
- * our control) and the non-secret account metadata kept in globalState. Pure, no `vscode`.
+ * and a real one never mix) and the stored JSON (parsed with zod on every read: storage is outside
+ * our control), which holds the non-secret account metadata too, so an account is one record
+ * written in one step. Older versions kept the metadata in globalState; it is still read from
+ * there for a record without it. Pure, no `vscode`.
  */
 import * as z from 'zod';
 import type { Credentials } from '../api/auth/auth';
@@ -32,7 +34,7 @@ export function credentialsKey(baseUrl: string): string {
   return `${SECRET_PREFIX}${normalizeBaseUrl(baseUrl)}`;
 }
 
-/** The globalState key of the account metadata for one service address. */
+/** The globalState key where older versions kept the account metadata of one service address. */
 export function accountMetaKey(baseUrl: string): string {
   return `${META_PREFIX}${normalizeBaseUrl(baseUrl)}`;
 }
@@ -51,10 +53,13 @@ export const credentialsSchema = z.discriminatedUnion('kind', [
 ]);
 
 export type StoredCredentials =
-  | { ok: true; credentials: Credentials | undefined }
+  | { ok: true; credentials: Credentials | undefined; /** Absent in a record an older version wrote. */ meta?: AccountMeta }
   | { ok: false; reason: string };
 
-/** Parses what SecretStorage holds. Nothing stored is "signed out"; anything malformed is an error. */
+/**
+ * Parses what SecretStorage holds. Nothing stored is "signed out"; malformed credentials are an
+ * error; malformed metadata is left out (the label falls back, the sign-in still works).
+ */
 export function parseStoredCredentials(text: string | undefined): StoredCredentials {
   if (text === undefined || text === '') return { ok: true, credentials: undefined };
   let json: unknown;
@@ -76,11 +81,13 @@ export function parseStoredCredentials(text: string | undefined): StoredCredenti
       : c.hubApiKey === undefined
         ? { kind: 'session', session: c.session }
         : { kind: 'session', session: c.session, hubApiKey: c.hubApiKey };
-  return { ok: true, credentials };
+  const meta = parseAccountMeta((json as { account?: unknown }).account);
+  return meta === undefined ? { ok: true, credentials } : { ok: true, credentials, meta };
 }
 
-export function serializeCredentials(credentials: Credentials): string {
-  return JSON.stringify(credentials);
+/** The stored record: the credentials and, beside them under `account`, who they are for. */
+export function serializeCredentials(credentials: Credentials, meta?: AccountMeta): string {
+  return JSON.stringify(meta === undefined ? credentials : { ...credentials, account: meta });
 }
 
 /** The key the hub is called with: the API key itself, or the one set for a password sign-in. */

@@ -17,8 +17,8 @@ import { authCommands, signOut } from './authCommands';
 import { registerAuthProvider } from './authProvider';
 import { ClientHolder } from './clientHolder';
 import { trackAccountContextKeys } from './contextKeys';
-import { restoreSandbox } from './sandboxCommands';
-import { SandboxHost } from './sandboxHost';
+import { restoreSandbox } from './sandbox/sandboxCommands';
+import { SandboxHost } from './sandbox/sandboxHost';
 import { createAccountStatusBar } from './statusBar';
 import { CredentialsVault } from './vault';
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { normalizeBaseUrl } from './credentials';
 import { chooseSignIn } from './accountMenu';
 import type { AuthDeps } from './authDeps';
-import { trySandbox } from './sandboxCommands';
+import { trySandbox } from './sandbox/sandboxCommands';
 import { signInWithApiKey, signInWithPassword } from './signInPrompts';
 
 const t = vscode.l10n.t;

@@ -1,7 +1,12 @@
 /**
- * The credentials vault: secrets in SecretStorage under one key per service address, the
- * non-secret account metadata (label, method, username) in globalState. No UI and no `vscode`
- * import (the storages are passed in), so it runs and is tested in plain Node.
+ * The credentials vault: one record per service address in SecretStorage, the secrets and the
+ * non-secret account metadata (label, method, username) together. No UI and no `vscode` import
+ * (the storages are passed in), so it runs and is tested in plain Node.
+ *
+ * The metadata is not kept in globalState any more (only read from there for a record an older
+ * version wrote): VS Code hands an extension's globalState back to it as a whole after each write,
+ * and the echo of another feature's earlier write could land between our update and its flush and
+ * put the previous account's label and method back, beside the new account's secret.
  *
  * It tells listeners about changes made elsewhere (another window) and ignores the change events
  * its own writes cause: one sign-in is one write and one read, not one write and two reads.
@@ -83,18 +88,17 @@ export class CredentialsVault implements Disposable {
       return undefined;
     }
     if (parsed.credentials === undefined) return undefined;
-    const meta = parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials, this.t);
+    const meta = parsed.meta ?? parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials, this.t);
     return { credentials: parsed.credentials, meta };
   }
 
   /**
-   * Stores credentials (and, when given, their metadata) for one address. Metadata goes first: a
-   * window that follows the secret change finds the label already there.
+   * Stores the credentials of one address and who they are for, in one write: a window that follows
+   * the change reads both at once, and nothing can pair one account's secret with another's name.
    */
-  async write(baseUrl: string, credentials: Credentials, meta?: AccountMeta): Promise<void> {
-    if (meta !== undefined) await this.globalState.update(accountMetaKey(baseUrl), meta);
+  async write(baseUrl: string, credentials: Credentials, meta: AccountMeta): Promise<void> {
     const key = this.keyOf(baseUrl);
-    const text = serializeCredentials(credentials);
+    const text = serializeCredentials(credentials, meta);
     if (this.known.has(key) && this.known.get(key) === text) return;
     await this.own(key, () => this.secrets.store(key, text));
     this.known.set(key, text);
@@ -102,7 +106,8 @@ export class CredentialsVault implements Disposable {
 
   /** Deletes the secrets (session, API key, hub key) and the metadata of one address. */
   async clear(baseUrl: string): Promise<void> {
-    await this.globalState.update(accountMetaKey(baseUrl), undefined);
+    // What an older version kept there goes too (written only when there is something to remove).
+    if (this.globalState.get(accountMetaKey(baseUrl)) !== undefined) await this.globalState.update(accountMetaKey(baseUrl), undefined);
     const key = this.keyOf(baseUrl);
     if (this.known.has(key) && this.known.get(key) === undefined) return;
     await this.own(key, () => this.secrets.delete(key));

@@ -16,6 +16,7 @@ import type { Registrar } from '../platform/registrar';
 import type { Ui } from '../platform/ui';
 import { MCP_PROVIDER_ID } from './manifest';
 import { ScrapedeckMcpProvider } from './mcpProvider';
+import { RunNoticeFollower } from './runNoticeFollower';
 import type { AppOutcome, RunHook } from './tool';
 import { registerLanguageModelTools } from './vscodeTools';
 import { errorMessage } from '../api/errors/errors';
@@ -53,6 +54,12 @@ export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps)
     runsFor: (account) => deps.runs?.watchFor(account),
   });
 
+  // Runs the MCP server (another process) starts or stops: told through a file, followed like the tools' own.
+  const notices = new RunNoticeFollower(vscode.Uri.joinPath(context.globalStorageUri, 'mcp-runs').fsPath, log);
+  const followNotices = (account: Account | undefined): void => notices.follow(account, account === undefined ? undefined : deps.runs?.watchFor(account));
+  followNotices(holder.account);
+  context.subscriptions.push(notices, holder.onDidChange(followNotices));
+
   const mcp = new ScrapedeckMcpProvider({
     account: () => holder.account,
     idle: () => holder.idle(),
@@ -62,6 +69,7 @@ export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps)
     serverPath: context.asAbsolutePath('dist/mcp.js'),
     version: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
     requestsPerSecond: deps.requestsPerSecond,
+    runNoticesFile: (account) => notices.fileFor(account),
     showMessage: (message) => void deps.ui.showInformationMessage(message),
     log,
   });

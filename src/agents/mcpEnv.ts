@@ -3,6 +3,7 @@
  * process listings and in the MCP client's configuration UI). Checked with the extension's own
  * rules; a problem is a sentence that never quotes the key.
  */
+import { isAbsolute } from 'node:path';
 import { headerValueIssue } from '../api/schemas/headerValues';
 import { checkServiceAddress } from '../api/http/urls';
 import { DEFAULT_BASE_URL } from '../platform/settings';
@@ -12,6 +13,8 @@ export const MCP_ENV = {
   baseUrl: 'SCRAPEDECK_BASE_URL',
   datahubUrl: 'SCRAPEDECK_DATAHUB_URL',
   requestsPerSecond: 'SCRAPEDECK_REQUESTS_PER_SECOND',
+  /** The file the server tells the extension host of runs it starts or stops (runNotices.ts); set by the provider. */
+  runNotices: 'SCRAPEDECK_RUN_NOTICES',
 } as const;
 
 export interface McpConfig {
@@ -20,6 +23,8 @@ export interface McpConfig {
   baseUrl: string;
   datahubUrl: string | undefined;
   requestsPerSecond: number;
+  /** An absolute path, or undefined (another MCP client: nobody to tell). */
+  runNotices: string | undefined;
 }
 
 export type McpEnvResult = { ok: true; config: McpConfig } | { ok: false; problem: string };
@@ -51,7 +56,10 @@ export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): M
     else problems.push(`${MCP_ENV.requestsPerSecond} must be a whole number from 1 to 20`);
   }
   if (problems.length > 0) return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: ${problems.join('; ')}.` };
-  return { ok: true, config: { apiKey, baseUrl, datahubUrl, requestsPerSecond } };
+  // Only a courtesy to VS Code's Scrapedeck: anything but an absolute path is left unused, not refused.
+  const rawNotices = env[MCP_ENV.runNotices]?.trim();
+  const runNotices = rawNotices !== undefined && isAbsolute(rawNotices) ? rawNotices : undefined;
+  return { ok: true, config: { apiKey, baseUrl, datahubUrl, requestsPerSecond, runNotices } };
 }
 
 /** The command-line argument that lets a client without elicitation change things unasked. */

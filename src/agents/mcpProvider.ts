@@ -32,6 +32,8 @@ export interface McpProviderDeps {
   /** The extension's version: part of the definition's version. */
   version: string;
   requestsPerSecond(): number;
+  /** Where the server tells this window of the runs it starts or stops (runNotices.ts), per account. */
+  runNoticesFile?(account: Account): string | undefined;
   showMessage(message: string): void;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 }
@@ -123,6 +125,8 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
       ELECTRON_RUN_AS_NODE: '1',
       ...(datahubUrl === undefined ? {} : { [MCP_ENV.datahubUrl]: datahubUrl }),
     };
+    const notices = this.deps.runNoticesFile?.(account);
+    if (notices !== undefined) env[MCP_ENV.runNotices] = notices;
     return new vscode.McpStdioServerDefinition(this.label(account), process.execPath, [this.deps.serverPath], env, `${this.deps.version}+${this.fingerprint(account)}`);
   }
 }

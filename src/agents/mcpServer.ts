@@ -14,7 +14,7 @@ import { english } from '../platform/errorText';
 import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG, askUser, consentRoute, notAllowedText } from './mcpConsent';
 import { AGENT_TOOLS, findTool } from './table';
-import type { ChangeCall, ToolContext, ToolReply } from './tool';
+import type { ChangeCall, RunHook, ToolContext, ToolReply } from './tool';
 import { errorMessage } from '../api/errors/errors';
 
 export interface McpServerOptions {
@@ -32,6 +32,8 @@ export interface McpServerOptions {
   /** One line per call, to stderr (stdout is the protocol). */
   log: (line: string) => void;
   now?: () => number;
+  /** Told of every start and stop request (the extension host that offered the server follows the run: runNotices.ts). */
+  runs?: RunHook;
 }
 
 export const MCP_SIGN_IN_HINT = 'The service refused SCRAPEDECK_API_KEY: set a valid API key (from the account center) in the MCP server’s environment and restart it.';
@@ -85,6 +87,7 @@ export function createMcpServer(o: McpServerOptions): Server {
       signal: extra.signal,
       accountLabel: o.accountLabel,
       signInHint: MCP_SIGN_IN_HINT,
+      ...(o.runs === undefined ? {} : { runs: o.runs }),
     };
     const started = Date.now();
     try {

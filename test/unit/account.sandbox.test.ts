@@ -1,13 +1,13 @@
 /**
  * Checking credentials before they are stored (src/account/verify.ts) and recognising a sandbox
- * (src/account/sandboxProbe.ts), against a real sandbox: the calls matter, so nothing is faked.
+ * (src/account/sandbox/sandboxProbe.ts), against a real sandbox: the calls matter, so nothing is faked.
  */
 import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../src/api/auth/auth';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandboxProbe';
+import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandbox/sandboxProbe';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { obtainSession, verifyApiKey, type ProbeClientFactory } from '../../src/account/verify';

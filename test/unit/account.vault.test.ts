@@ -144,7 +144,7 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
     await holder.ready;
     const key = seeded('Standard').apiKey;
     await signIn(holder, 'apiKey', { apiKey: key, label: 'Work' });
-    await vault.write(holder.endpoints.baseUrl, { kind: 'apiKey', apiKey: key });
+    await vault.write(holder.endpoints.baseUrl, { kind: 'apiKey', apiKey: key }, { label: 'Work', method: 'apiKey' });
     assert.equal(secrets.stores, 1, 'the same credentials are not stored again');
     await holder.clear();
     await holder.clear();

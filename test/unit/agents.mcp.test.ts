@@ -145,7 +145,7 @@ describe('agents: the MCP server’s environment', () => {
   it('reads the key and addresses; the production address by default', () => {
     assert.deepEqual(readMcpEnv({ SCRAPEDECK_API_KEY: ' sdk_abc ' }), {
       ok: true,
-      config: { apiKey: 'sdk_abc', baseUrl: 'https://openapi.octoparse.com', datahubUrl: undefined, requestsPerSecond: 20 },
+      config: { apiKey: 'sdk_abc', baseUrl: 'https://openapi.octoparse.com', datahubUrl: undefined, requestsPerSecond: 20, runNotices: undefined },
     });
   });
   it('refuses a key that cannot be a header by position only, never quoting it', () => {

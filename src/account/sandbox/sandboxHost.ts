@@ -7,10 +7,10 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { SandboxInfo } from '../sandbox/seed/info';
-import type { RunningSandbox } from '../sandbox/server';
-import type { ClientHolder } from './clientHolder';
-import { normalizeBaseUrl } from './credentials';
+import type { SandboxInfo } from '../../sandbox/seed/info';
+import type { RunningSandbox } from '../../sandbox/server';
+import type { ClientHolder } from '../clientHolder';
+import { normalizeBaseUrl } from '../credentials';
 import { sandboxServer } from './loadSandbox';
 import { probeSandbox, sandboxInfoProblem } from './sandboxProbe';
 

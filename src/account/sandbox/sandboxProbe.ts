@@ -6,8 +6,8 @@
  * address is never asked), and a reply that names any other host is refused: whatever answers
  * `/__sandbox` must not be able to send the user's next sign-in somewhere else.
  */
-import { isLoopbackHost } from '../api/http/urls';
-import { sandboxInfoSchema, type SandboxInfo } from '../sandbox/seed/info';
+import { isLoopbackHost } from '../../api/http/urls';
+import { sandboxInfoSchema, type SandboxInfo } from '../../sandbox/seed/info';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
