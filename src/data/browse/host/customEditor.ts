@@ -58,7 +58,7 @@ async function pickTable(name: string, tables: readonly string[], taskTables: Re
   if (tables.length === 1) return tables[0];
   const picked = await vscode.window.showQuickPick(
     tables.map((table) => ({ label: plainText(table, 200), table })),
-    { title: t('Which table of {0}?', plainText(name)), placeHolder: t('{0} tables; the first is the first in the file', tables.length) },
+    { title: t('Which table of {0}?', plainText(name)), placeHolder: t('The table to browse ({0} in the file)', tables.length) },
   );
   return picked?.table;
 }
