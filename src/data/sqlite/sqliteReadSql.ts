@@ -81,10 +81,15 @@ export function whereOf(filter: ReadFilter | undefined, columns: readonly string
   return { sql: parts.length === 0 ? '1' : parts.join(' AND '), params };
 }
 
-/** A column's kind over the rows a filter passes: one kind throughout (empties aside), else text. */
-export function kindOfColumn(db: WasmDatabase, from: string, column: string, where: { sql: string; params: string[] }): ReadKind {
-  const c = quoteName(column);
+/** A column's kind over the rows a filter passes: one kind throughout (empties aside), else text. `c` is the column, quoted. */
+export function kindOfColumn(db: WasmDatabase, from: string, c: string, where: { sql: string; params: string[] }): ReadKind {
+  const filled = `(${where.sql}) AND NOT ${emptyOf(c)}`;
+  // A column SQLite holds as numbers only (a pull's, an export's) is told in one pass, stopping at nothing.
+  if (!db.get(`SELECT 1 AS x FROM ${from} WHERE ${filled} AND typeof(${c}) NOT IN ('integer', 'real') LIMIT 1`, where.params)) {
+    return db.get(`SELECT 1 AS x FROM ${from} WHERE ${filled} LIMIT 1`, where.params) ? 'number' : 'empty';
+  }
   const textual = `typeof(${c}) NOT IN ('integer', 'real') AND sd_kind(${c}) = 'text'`;
+  // A text column is told by its first text cell; only a column without one is read whole.
   if (db.get(`SELECT 1 AS x FROM ${from} WHERE (${where.sql}) AND NOT ${emptyOf(c)} AND ${textual} LIMIT 1`, where.params)) return 'text';
   const seen = db.get(
     `SELECT max(k = 'number') AS num, max(k = 'date') AS day FROM (SELECT CASE WHEN typeof(${c}) IN ('integer', 'real') THEN 'number' ELSE sd_kind(${c}) END AS k FROM ${from} WHERE (${where.sql}) AND NOT ${emptyOf(c)})`,
@@ -95,9 +100,8 @@ export function kindOfColumn(db: WasmDatabase, from: string, column: string, whe
   return num && day ? 'text' : num ? 'number' : day ? 'date' : 'empty';
 }
 
-/** The sort key of a column of that kind (NULL for an empty cell). */
-export function keyOf(column: string, kind: ReadKind): string {
-  const c = quoteName(column);
+/** The sort key of a column of that kind (NULL for an empty cell); `c` is the column, quoted. */
+export function keyOf(c: string, kind: ReadKind): string {
   if (kind === 'number') return `(CASE WHEN typeof(${c}) IN ('integer', 'real') THEN ${c} ELSE sd_num(${c}) END)`;
   if (kind === 'date') return `sd_date(${c})`;
   return `lower(${textOf(c)})`;

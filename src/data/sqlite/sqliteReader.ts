@@ -241,8 +241,9 @@ export class SqliteReader {
     const name = sort === undefined ? undefined : this.columns[sort.column];
     this.order = '';
     if (name !== undefined && sort !== undefined) {
-      const kind = kindOfColumn(this.db, this.from, name, this.where);
-      this.order = `${emptyOf(quoteName(name))}, ${keyOf(name, kind)} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
+      const c = quoteName(name);
+      const kind = kindOfColumn(this.db, this.from, c, this.where);
+      this.order = `${emptyOf(c)}, ${keyOf(c, kind)} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
     }
     const id = this.rowid;
     if (id === undefined) {
@@ -260,20 +261,32 @@ export class SqliteReader {
     return this.shown;
   }
 
+  /**
+   * Aggregates over the rows the view shows: from its row ids when it has them (the filter is
+   * not run again), else through the filter. The kind (one or two passes), then one pass for the
+   * counts and bounds, one for the values grouped (distinct and most common) into a temporary table.
+   */
   private profile(column: number): ReadProfile {
     const name = this.columns[column];
     if (name === undefined) return { kind: 'empty', rows: 0, empty: 0, distinct: 0, common: [] };
-    const c = quoteName(name);
-    const { sql, params } = this.where;
-    const kind = kindOfColumn(this.db, this.from, name, this.where);
-    const all = this.db.get(`SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e FROM ${this.from} WHERE (${sql})`, params);
+    const c = `t.${quoteName(name)}`;
+    const viewed = this.rowid !== undefined && this.shown !== undefined && this.where.sql !== '1';
+    const from = viewed ? `temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${this.rowid ?? 'rowid'} = v.r` : `${this.from} AS t`;
+    const { sql, params } = viewed ? { sql: '1', params: [] } : this.where;
+    const kind = kindOfColumn(this.db, from, c, { sql, params });
     const value = `substr(${textOf(c)}, 1, 200)`;
-    const filled = `FROM ${this.from} WHERE (${sql}) AND NOT ${emptyOf(c)}`;
-    const distinct = Number(this.db.get(`SELECT count(DISTINCT ${value}) AS d ${filled}`, params)?.d ?? 0);
-    const common = this.db.all(`SELECT ${value} AS v, count(*) AS n ${filled} GROUP BY 1 ORDER BY n DESC, v LIMIT 5`, params).map((r) => ({ value: String(r.v), count: Number(r.n) }));
-    const bound = kind === 'number' || kind === 'date' ? keyOf(name, kind) : value;
-    const b = this.db.get(`SELECT min(${bound}) AS lo, max(${bound}) AS hi ${filled}`, params);
-    const shown = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v));
-    return { kind, rows: Number(all?.n ?? 0), empty: Number(all?.e ?? 0), distinct, min: shown(b?.lo), max: shown(b?.hi), common };
+    const bound = kind === 'number' || kind === 'date' ? keyOf(c, kind) : value;
+    const filled = `CASE WHEN NOT ${emptyOf(c)} THEN ${bound} END`;
+    const all = this.db.get(`SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e, min(${filled}) AS lo, max(${filled}) AS hi FROM ${from} WHERE (${sql})`, params);
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_values');
+    this.db.run(`CREATE TEMP TABLE sd_values AS SELECT ${value} AS v, count(*) AS n FROM ${from} WHERE (${sql}) AND NOT ${emptyOf(c)} GROUP BY 1`, params);
+    try {
+      const distinct = Number(this.db.get('SELECT count(*) AS d FROM temp.sd_values')?.d ?? 0);
+      const common = this.db.all('SELECT v, n FROM temp.sd_values ORDER BY n DESC, v LIMIT 5').map((r) => ({ value: String(r.v), count: Number(r.n) }));
+      const shown = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v));
+      return { kind, rows: Number(all?.n ?? 0), empty: Number(all?.e ?? 0), distinct, min: shown(all?.lo), max: shown(all?.hi), common };
+    } finally {
+      this.db.exec('DROP TABLE temp.sd_values');
+    }
   }
 }

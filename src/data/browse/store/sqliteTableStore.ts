@@ -23,6 +23,13 @@ export interface SqliteOpenOptions {
   choose(tables: readonly string[], taskTables: Readonly<Record<string, string>>): Promise<string | undefined> | string | undefined;
 }
 
+/**
+ * A read step's limit: longer than a pull's (30 s), since a sort or profile reads the whole table
+ * and a large one takes seconds a pass on a busy machine; a step of a table that could never end
+ * (a view, a trigger) is never run (`sqliteReader.ts`), so this ends only a file too large to sort.
+ */
+export const READ_TIME_LIMIT_MS = 120_000;
+
 const abortError = (): Error => Object.assign(new Error('A newer view replaced this one.'), { name: 'AbortError' });
 
 export class SqliteTableStore implements BrowseStore {
@@ -39,7 +46,7 @@ export class SqliteTableStore implements BrowseStore {
 
   /** Opens the database read-only in a worker and the table `choose` picks; undefined when none is picked. */
   static async open(file: string, o: SqliteOpenOptions): Promise<SqliteTableStore | undefined> {
-    const { thread, tables, taskTables } = await SqliteThread.openReader(file, { wasmDir: o.wasmDir, timeLimitMs: o.timeLimitMs });
+    const { thread, tables, taskTables } = await SqliteThread.openReader(file, { wasmDir: o.wasmDir, timeLimitMs: o.timeLimitMs ?? READ_TIME_LIMIT_MS });
     try {
       if (tables.length === 0) throw new SqliteReadError('no-table', 'the database has no table to browse');
       const table = await o.choose(tables, taskTables);
