@@ -3,16 +3,17 @@
  * Scrapedeck from the packaged .vsix, the harness's sandbox): export a task's rows from the
  * context menu through VS Code's save dialog and open the file (CSV, JSON Lines, and an Excel
  * workbook read back by openpyxl), pull new rows twice into a workspace file and twice into an
- * SQLite database (a run adds rows in between; read back by Python's sqlite3), preview them as a
- * table, and remove them after the modal and the typed name. Screenshots in
- * artifacts/e2e/data-*.png.
+ * SQLite database (a run adds rows in between; read back by Python's sqlite3), open that database
+ * in the data browser (from the pull's message and with Open With…) and a 1,000,000-row CSV made
+ * here with Open With…, browse them as a table, and remove them after the modal and the typed
+ * name. Screenshots in artifacts/e2e/data-*.png and walk-05f…05h.
  *
  * It shares the journey's code-server and runs before it: it leaves the window as it found it
  * (signed out, no editor open, the Tasks tree collapsed).
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2e, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
@@ -235,6 +236,61 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const table = read();
     assert.equal(table.length, once + after.length - before, 'only the new rows the second time');
     assert.deepEqual(table.slice(once), after.slice(before), 'in order, as sent');
+  });
+
+  it('D3c. the pulled database opens in the data browser from the pull\'s message and with Open With…, as does a 1,000,000-row CSV', async () => {
+    const file = path.join(e2e().run.ws, 'pulled', 'rows.sqlite');
+    const count = Number(execFileSync('/usr/bin/python3', ['-c', 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\nprint(db.execute(\'SELECT count(*) FROM "%s"\' % t.replace(\'"\',\'""\')).fetchone()[0])', file, pulledDb.taskId], { encoding: 'utf8' }).trim());
+    const before = readFileSync(file);
+    await wb.runCommand('View: Close All Editors');
+    // D3b's second pull said "Wrote … new rows" with Open in Data Browser.
+    await notificationButton(/Wrote [\d,]+ new rows? of /, 'Open in Data Browser');
+    const view = wb.webview();
+    await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
+    await view.locator('.count', { hasText: `${count.toLocaleString('en-US')} rows` }).waitFor({ timeout: 30_000 });
+    await wb.clearNotifications();
+    await shot('walk-05f-sqlite-open-in-browser');
+
+    /** Explorer → the file's context menu → Open With… → Scrapedeck Data Browser. */
+    const openWith = async (name: string, folder?: string): Promise<void> => {
+      await wb.runCommand('View: Close All Editors');
+      await wb.runCommand('View: Show Explorer');
+      const row = (text: string) => page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: text }).first();
+      if (folder !== undefined && !(await row(name).isVisible())) await row(folder).click();
+      await row(name).click({ button: 'right' });
+      const item = page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: 'Open With' }).first();
+      await item.hover();
+      await item.press('Enter');
+      await wb.pickItem('Scrapedeck Data Browser');
+    };
+    await openWith('rows.sqlite', 'pulled');
+    await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
+    await view.locator('.count', { hasText: `${count.toLocaleString('en-US')} rows` }).waitFor({ timeout: 30_000 });
+    await view.locator('[role=columnheader]').nth(1).locator('button').click();
+    await view.locator('[role=columnheader][aria-sort=ascending]').waitFor({ timeout: 30_000 });
+    await shot('walk-05g-sqlite-open-with');
+    assert.ok(readFileSync(file).equals(before), 'the database was only read');
+    assert.equal(existsSync(`${file}-journal`) || existsSync(`${file}-wal`) || existsSync(`${file}.lock`), false, 'nothing was made beside it');
+
+    const csv = path.join(e2e().run.ws, 'million.csv');
+    const out = createWriteStream(csv);
+    out.write('id,name,price,url\n');
+    for (let i = 0; i < 1_000_000; i += 10_000) {
+      let chunk = '';
+      for (let j = i; j < i + 10_000; j++) chunk += `${j},item ${j % 977},${(j % 1000) / 4},https://shop.example/items/${j}\n`;
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    try {
+      await openWith('million.csv');
+      await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
+      await view.locator('.count', { hasText: '1,000,000 rows' }).waitFor({ timeout: 120_000 });
+      await shot('walk-05h-csv-million-open-with');
+      await wb.runCommand('View: Close All Editors');
+    } finally {
+      rmSync(csv, { force: true });
+    }
+    await wb.openScrapedeck();
   });
 
   it('D4. Browse Data shows the task\'s rows in the data browser, under the task\'s own column names, as text', async () => {

@@ -113,7 +113,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
       const [x, s] = messages.filter((m) => m.text.startsWith('Exported'));
       assert.deepEqual(x?.buttons, ['Open', 'Reveal in Explorer']);
       assert.match(s?.text ?? '', /The rows are in its table “/);
-      assert.deepEqual(s?.buttons, ['Reveal in Explorer'], 'a database is revealed, not opened as text (the data browser opens no SQLite yet)');
+      assert.deepEqual(s?.buttons, ['Reveal in Explorer', 'Open in Data Browser'], 'a database is revealed or browsed, not opened as text');
     } finally {
       stop();
     }

@@ -42,11 +42,32 @@ export function openAction(uri: vscode.Uri): { label: string; run: () => Thenabl
   return { label: t('Open'), run: () => vscode.commands.executeCommand('vscode.open', uri) };
 }
 
-/** Opens a file Scrapedeck wrote (.csv, .jsonl, .json, .sqlite) in the data browser (src/data/browse/host/customEditor.ts). */
-/** "Open in Data Browser", for a file the browser opens (CSV, JSON Lines, JSON on this machine); none for others. */
-export function browseAction(uri: vscode.Uri): { label: string; run: () => Thenable<unknown> } | undefined {
-  if (uri.scheme !== 'file' || !/\.(csv|jsonl|ndjson|json)$/i.test(uri.path)) return undefined;
-  return { label: t('Open in Data Browser'), run: () => vscode.commands.executeCommand('vscode.openWith', uri, 'scrapedeck.dataBrowser') };
+/** Which table of a database the browser shows first: the one just written, or the task's. */
+export interface BrowseHint {
+  table?: string;
+  taskId?: string;
+}
+
+/** Hints left by "Open in Data Browser" for the editor it opens (vscode.openWith carries no arguments), by path. */
+const browseHints = new Map<string, BrowseHint>();
+
+/** The hint for a file, once (src/data/browse/host/customEditor.ts). */
+export function takeBrowseHint(fsPath: string): BrowseHint | undefined {
+  const hint = browseHints.get(fsPath);
+  browseHints.delete(fsPath);
+  return hint;
+}
+
+/** "Open in Data Browser", for a file the browser opens (CSV, JSON Lines, JSON, SQLite on this machine); none for others. */
+export function browseAction(uri: vscode.Uri, hint?: BrowseHint): { label: string; run: () => Thenable<unknown> } | undefined {
+  if (uri.scheme !== 'file' || !/\.(csv|jsonl|ndjson|json|sqlite|sqlite3|db)$/i.test(uri.path)) return undefined;
+  return {
+    label: t('Open in Data Browser'),
+    run: () => {
+      if (hint !== undefined) browseHints.set(uri.fsPath, hint);
+      return vscode.commands.executeCommand('vscode.openWith', uri, 'scrapedeck.dataBrowser');
+    },
+  };
 }
 
 /**

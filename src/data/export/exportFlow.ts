@@ -141,8 +141,8 @@ function done(result: ExportResult, task: TaskRef, target: vscode.Uri, deps: Dat
     result.cutCells ? ` ${t('{0} cells held more text than Excel keeps in a cell (32,767 characters) and were cut there; CSV or JSON keeps all of it.', count(result.cutCells))}` : '',
   ].join('');
   // An SQLite file is opened by other programs (VS Code shows it as binary): Reveal, not Open.
-  // CSV, JSON Lines and JSON open in the data browser too.
-  const browse = browseAction(target);
+  // Every file an export writes but Excel's opens in the data browser too (a database at its new table).
+  const browse = browseAction(target, result.table === undefined ? undefined : { table: result.table });
   const actions = result.table === undefined ? [openAction(target), revealAction(target), browse] : [revealAction(target), browse];
   const done = result.rows === 1 ? t('Exported 1 row of “{0}” to {1}.', plainText(task.taskName), fileLabel(target)) : t('Exported {0} rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), fileLabel(target));
   inform(done + notes, actions, deps.ui.showInformationMessage);

@@ -228,7 +228,7 @@ function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDe
   }
   deps.log.info(`Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
   const done = database ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file) : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file);
-  inform(done + extra, [show, browseAction(uri), change], deps.ui.showInformationMessage);
+  inform(done + extra, [show, browseAction(uri, { taskId: task.taskId }), change], deps.ui.showInformationMessage);
   return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }
 

@@ -16,6 +16,10 @@
  *   In a side folder (where only Scrapedeck writes) a lock whose owner process is gone is taken
  *   over, so a killed pull does not block the database for ever; anywhere else a lock that exists
  *   is someone else's.
+ * - A database opened to be read (the data browser's, `sqliteReader.ts`) is opened read-only and
+ *   nothing else: no journal, log or lock is opened, made or removed beside it. Its lock is not
+ *   made but checked (a lock folder there is another writer's: SQLITE_BUSY), so reading never
+ *   writes a byte into someone's folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -50,6 +54,8 @@ interface Opened {
   side: SideFiles;
   /** Stale locks may be taken over (the side folder is Scrapedeck's own). */
   ownFolder: boolean;
+  /** Only read: the database itself, read-only; its lock checked, never made. */
+  readOnly?: boolean;
 }
 
 /** Databases the library may open now, by absolute path. */
@@ -57,10 +63,25 @@ const opened = new Map<string, Opened>();
 /** Lock folders this process made, with the token in their owner file. */
 const mine = new Map<string, string>();
 
-export function allow(file: string, side: SideFiles, ownFolder: boolean): void {
+export function allow(file: string, side: SideFiles, ownFolder: boolean, readOnly = false): void {
   const known = opened.get(file);
-  opened.set(file, { count: (known?.count ?? 0) + 1, side, ownFolder });
+  if (known !== undefined && known.readOnly !== readOnly) throw denied(file);
+  opened.set(file, { count: (known?.count ?? 0) + 1, side, ownFolder, readOnly });
 }
+
+/** The database a name is (or is the journal, log or lock of) when it was opened only to be read. */
+function readOnlyOwner(file: string): boolean {
+  const name = path.resolve(file);
+  for (const [db, entry] of opened) {
+    if (entry.readOnly === true && (name === db || name === entry.side.wal || name === entry.side.journal || name === entry.side.lock)) return true;
+  }
+  return false;
+}
+
+/** Descriptors of databases opened only to be read. */
+const readFds = new Set<number>();
+
+const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
 
 export function disallow(file: string): void {
   const known = opened.get(file);
@@ -157,6 +178,8 @@ export const shim = {
   openSync(file: fs.PathLike, flags: number, mode?: fs.Mode): number {
     const name = mapped(String(file));
     if (name === undefined || name.endsWith('.lock')) throw denied(path.resolve(String(file)));
+    // Read only: the database itself, never for writing (a hot journal is not rolled back: it fails the read).
+    if (readOnlyOwner(name) && (opened.get(name)?.readOnly !== true || (flags & WRITE_FLAGS) !== 0)) throw denied(name);
     const created = (flags & fs.constants.O_CREAT) !== 0 && fs.lstatSync(name, { throwIfNoEntry: false }) === undefined;
     const fd = fs.openSync(name, flags | O_NOFOLLOW, mode);
     const s = fs.fstatSync(fd);
@@ -165,11 +188,30 @@ export const shim = {
       throw denied(name);
     }
     if (created) syncFolder(path.dirname(name));
+    if (opened.get(name)?.readOnly === true) readFds.add(fd);
     return fd;
+  },
+  /**
+   * A database read only, whose header says WAL (bytes 18 and 19 are 2), is read as SQLite reads
+   * one it switches back to a rollback journal: the reader refuses one with a log beside it
+   * (`sqliteReader.ts`), so every committed page is in the file; read as WAL, SQLite would make a
+   * -wal beside it, which a reader never does.
+   */
+  readSync(fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | bigint | null): number {
+    const n = fs.readSync(fd, buffer, offset, length, position);
+    const at = Number(position ?? -1);
+    if (readFds.has(fd) && at >= 0 && at <= 18 && at + n >= 20 && buffer instanceof Uint8Array) {
+      for (const i of [18, 19]) if (buffer[offset + i - at] === 2) buffer[offset + i - at] = 1;
+    }
+    return n;
+  },
+  closeSync(fd: number): void {
+    readFds.delete(fd);
+    fs.closeSync(fd);
   },
   unlinkSync(file: fs.PathLike): void {
     const name = mapped(String(file));
-    if (name === undefined || name.endsWith('.lock')) throw denied(path.resolve(String(file)));
+    if (name === undefined || name.endsWith('.lock') || readOnlyOwner(name)) throw denied(path.resolve(String(file)));
     fs.unlinkSync(name);
   },
   // Looked up when called (not copied from Node's fs when this module loads).
@@ -179,6 +221,11 @@ export const shim = {
   mkdirSync(dir: fs.PathLike): string | undefined {
     const name = mapped(String(dir));
     if (name === undefined || !name.endsWith('.lock')) throw denied(path.resolve(String(dir)));
+    if (readOnlyOwner(name)) {
+      // A reader makes no lock: one that is there is a writer's (EEXIST: SQLite says busy).
+      if (fs.lstatSync(name, { throwIfNoEntry: false }) !== undefined) throw Object.assign(new Error(`${name} exists`), { code: 'EEXIST' });
+      return undefined;
+    }
     try {
       // mkdir never follows a link: a link (or anything) at the name is EEXIST.
       fs.mkdirSync(name, { mode: 0o700 });
@@ -194,6 +241,7 @@ export const shim = {
   },
   rmdirSync(dir: fs.PathLike): void {
     const name = mapped(String(dir));
+    if (name !== undefined && readOnlyOwner(name)) return; // the reader made none
     const token = name === undefined ? undefined : mine.get(name);
     if (name === undefined || token === undefined) throw denied(path.resolve(String(dir)));
     mine.delete(name);

@@ -13,13 +13,14 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { allow, disallow, shim, type SideFiles } from './sqliteFiles';
+import { allow, disallow, shim, sideFilesBeside, type SideFiles } from './sqliteFiles';
 
 /** The subset of node-sqlite3-wasm's API the writers use. */
 export interface WasmStatement {
   run(values?: unknown): { changes: number; lastInsertRowid: number | bigint };
   all(values?: unknown): Record<string, unknown>[];
   get(values?: unknown): Record<string, unknown> | undefined;
+  iterate(values?: unknown): IterableIterator<Record<string, unknown>>;
   finalize(): void;
 }
 export interface WasmDatabase {
@@ -28,6 +29,8 @@ export interface WasmDatabase {
   all(sql: string, values?: unknown): Record<string, unknown>[];
   get(sql: string, values?: unknown): Record<string, unknown> | undefined;
   prepare(sql: string): WasmStatement;
+  /** A function of ours that SQL may call (the read session's kinds and keys). */
+  function(name: string, func: (...args: never[]) => unknown, options?: { deterministic?: boolean }): unknown;
   close(): void;
   readonly inTransaction: boolean;
   readonly isOpen: boolean;
@@ -146,5 +149,34 @@ export class SqliteDb {
     } finally {
       disallow(this.file);
     }
+  }
+}
+
+/**
+ * A database opened only to be read (the data browser's): SQLITE_OPEN_READONLY, and the file
+ * system lets the library open the database itself for reading and nothing else (no journal,
+ * log or lock made beside it, `sqliteFiles.ts`). Views and triggers never run: only tables are
+ * read, and nothing is written. `trusted_schema=OFF` keeps functions with side effects out of
+ * whatever the schema holds; temporary tables (a sorted view's row ids) stay in memory.
+ */
+export function openReadOnly(dir: string, file: string): { db: WasmDatabase; close: () => void } {
+  const { Database } = load(dir);
+  const name = path.resolve(file);
+  allow(name, sideFilesBeside(name), false, true);
+  let db: WasmDatabase | undefined;
+  const close = (): void => {
+    try {
+      if (db?.isOpen) db.close();
+    } finally {
+      disallow(name);
+    }
+  };
+  try {
+    db = new Database(name, { readOnly: true });
+    db.exec('PRAGMA trusted_schema=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8000');
+    return { db, close };
+  } catch (error) {
+    close();
+    throw error;
   }
 }

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { removeLockIfOwned, sideFilesBeside, sideFilesIn } from './sqliteFiles';
 import { SchemaError, type SchemaProblem } from './sqliteSchema';
+import { SqliteReadError, type ReadProblem, type ReadRequest } from './sqliteReader';
 import type { OpenRequest, SessionRequest } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
 import type { WorkerData, WorkerFailure, WorkerMessage, WorkerReply } from './sqliteWorker';
@@ -38,6 +39,7 @@ export interface ThreadOptions {
 }
 
 function rebuild(error: WorkerFailure): Error {
+  if (error.name === 'SqliteReadError') return new SqliteReadError(error.problem as ReadProblem, error.message);
   if (error.name === 'SchemaError') return new SchemaError(error.problem as SchemaProblem, error.object ?? '');
   if (error.name === 'TooManyColumnsError') return new TooManyColumnsError(error.fields ?? 0);
   if (/database is locked/i.test(error.message)) return new SqliteLockedError(error.message);
@@ -66,18 +68,48 @@ export class SqliteThread {
 
   /** Starts a worker and opens the database in it; `pending` is the stored record of a pull's batch in flight (unparsed). */
   static async open(request: OpenRequest, options: ThreadOptions): Promise<{ thread: SqliteThread; pending: unknown }> {
-    const token = randomBytes(16).toString('hex');
-    const gate = new SharedArrayBuffer(4);
-    const data: WorkerData = { wasmDir: options.wasmDir, token, gate };
     const lock = (request.pull ? sideFilesIn(request.pull.sideDir, request.file) : sideFilesBeside(request.file)).lock;
-    const worker = new Worker(path.join(__dirname, 'sqliteWorker.js'), { workerData: data });
-    const thread = new SqliteThread(worker, new Int32Array(gate), lock, token, options);
+    const thread = SqliteThread.start(lock, options);
     try {
       const pending = await thread.send({ id: 0, open: request });
       return { thread, pending };
     } catch (error) {
       await thread.stop();
       throw error;
+    }
+  }
+
+  /** Starts a worker that reads `file` only (the data browser's); resolves with the tables it offers. */
+  static async openReader(file: string, options: ThreadOptions): Promise<{ thread: SqliteThread; tables: string[]; taskTables: Record<string, string> }> {
+    const thread = SqliteThread.start(sideFilesBeside(file).lock, options);
+    try {
+      const opened = (await thread.send({ id: 0, read: { file } })) as { tables: string[]; taskTables: Record<string, string> };
+      return { thread, ...opened };
+    } catch (error) {
+      await thread.stop();
+      throw error;
+    }
+  }
+
+  private static start(lock: string, options: ThreadOptions): SqliteThread {
+    const token = randomBytes(16).toString('hex');
+    const gate = new SharedArrayBuffer(4);
+    const data: WorkerData = { wasmDir: options.wasmDir, token, gate };
+    const worker = new Worker(path.join(__dirname, 'sqliteWorker.js'), { workerData: data });
+    return new SqliteThread(worker, new Int32Array(gate), lock, token, options);
+  }
+
+  /** A step of a read session (`sqliteReader.ts`). */
+  query(request: ReadRequest): Promise<unknown> {
+    return this.send({ id: 0, query: request });
+  }
+
+  /** Ends a read session and its worker. */
+  async closeReader(): Promise<void> {
+    try {
+      if (this.ended === undefined) await this.query({ op: 'close' });
+    } finally {
+      await this.stop();
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { lockToken } from './sqliteFiles';
+import { SqliteReader, SqliteReadError, type ReadRequest } from './sqliteReader';
 import { SchemaError } from './sqliteSchema';
 import { SqliteSession, type OpenRequest, type SessionRequest } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
@@ -18,7 +19,12 @@ export interface WorkerData {
   gate: SharedArrayBuffer;
 }
 
-export type WorkerMessage = { id: number; open: OpenRequest } | { id: number; request: SessionRequest };
+export type WorkerMessage =
+  | { id: number; open: OpenRequest }
+  | { id: number; request: SessionRequest }
+  /** The data browser's: a database opened only to be read (`sqliteReader.ts`). */
+  | { id: number; read: { file: string } }
+  | { id: number; query: ReadRequest };
 
 /** What a failure becomes on the way to the host (an Error does not cross as its class). */
 export interface WorkerFailure {
@@ -32,6 +38,7 @@ export interface WorkerFailure {
 export type WorkerReply = { id: number; ok: true; value: unknown; table?: string } | { id: number; ok: false; error: WorkerFailure } | { midway: true };
 
 function failure(error: unknown): WorkerFailure {
+  if (error instanceof SqliteReadError) return { name: error.name, message: error.message, problem: error.problem };
   if (error instanceof SchemaError) return { name: error.name, message: error.message, problem: error.problem, object: error.object };
   if (error instanceof TooManyColumnsError) return { name: error.name, message: error.message, fields: error.fields };
   return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
@@ -48,10 +55,17 @@ if (port !== null) {
     Atomics.wait(gate, 0, 0);
   };
   let session: SqliteSession | undefined;
+  let reader: SqliteReader | undefined;
   port.on('message', (message: WorkerMessage) => {
     let reply: WorkerReply;
     try {
-      if ('open' in message) {
+      if ('read' in message) {
+        reader = SqliteReader.open(data.wasmDir, message.read.file);
+        reply = { id: message.id, ok: true, value: { tables: reader.tables, taskTables: reader.taskTables } };
+      } else if ('query' in message) {
+        if (reader === undefined) throw new Error('no database is open to be read');
+        reply = { id: message.id, ok: true, value: reader.handle(message.query) };
+      } else if ('open' in message) {
         const opened = SqliteSession.open(data.wasmDir, message.open);
         session = opened.session;
         reply = { id: message.id, ok: true, value: opened.pending };

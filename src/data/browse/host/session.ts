@@ -6,7 +6,8 @@
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { english, type Translate } from '../../../platform/errorText';
 import { cellText, type Cell } from '../store/cells';
-import type { RowStore, ViewSpec } from '../store/rowStore';
+import type { BrowseStore } from '../store/browseStore';
+import type { ViewSpec } from '../store/rowStore';
 import { CUT_CHARS, LIMITS, pageMessageSchema, parseMessage, type BrowseRow, type BrowseStatus, type BrowseView, type HostMessage, type PageMessage } from '../protocol';
 
 export interface SessionDeps {
@@ -38,13 +39,13 @@ export class BrowserSession {
   private disposed = false;
 
   constructor(
-    readonly store: RowStore,
+    readonly store: BrowseStore,
     private readonly deps: SessionDeps,
   ) {}
 
   /** Progress of the load: posted at most four times a second (and always the last). */
   progress(update: Partial<BrowseStatus>): void {
-    this.status = { ...this.status, ...update, loaded: update.loaded ?? this.store.file.count, problems: this.store.file.problemCount };
+    this.status = { ...this.status, ...update, loaded: update.loaded ?? this.store.loaded, problems: this.store.problems };
     this.status.shown = this.store.shown;
     const final = this.status.state !== 'loading';
     if (final && this.store.stale) void this.applyView(this.view);

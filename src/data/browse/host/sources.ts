@@ -12,21 +12,24 @@ import { RecordFile, type FileFormat } from '../store/recordFile';
 import { spoolPages } from '../store/rowSources';
 import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
+import { SqliteTableStore, type SqliteOpenOptions } from '../store/sqliteTableStore';
+import type { BrowseStore } from '../store/browseStore';
 import type { BrowserSession } from './session';
 
-/** SQLite is not browsed yet: it may run only in the SQLite worker (data/sqlite/sqliteThread.ts), which has no read session. */
-export type BrowseFormat = FileFormat;
+/** A file of rows, or a database (read only in the SQLite worker, `data/sqlite/sqliteReader.ts`). */
+export type BrowseFormat = FileFormat | 'sqlite';
 
 export function browseFormatOf(file: string): BrowseFormat | undefined {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.csv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
   if (ext === '.json') return 'json';
+  if (ext === '.sqlite' || ext === '.sqlite3' || ext === '.db') return 'sqlite';
   return undefined;
 }
 
 export interface OpenSource {
-  store: RowStore;
+  store: BrowseStore;
   /** Fills the store, telling the session; resolves when done, stopped or failed (never rejects). */
   load(session: BrowserSession): Promise<void>;
   stop(): void;
@@ -36,7 +39,7 @@ export interface OpenSource {
 const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || (e as { kind?: unknown }).kind === 'cancelled');
 const sentence = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 300);
 
-function job(store: RowStore, run: (signal: AbortSignal, session: BrowserSession) => Promise<{ total?: number }>, cleanup: () => Promise<void>): OpenSource {
+function job(store: BrowseStore, run: (signal: AbortSignal, session: BrowserSession) => Promise<{ total?: number }>, cleanup: () => Promise<void>): OpenSource {
   const abort = new AbortController();
   return {
     store,
@@ -69,6 +72,24 @@ export async function openRowFile(file: string, format: FileFormat): Promise<Ope
     },
     () => store.close(),
   );
+}
+
+/** A table of an SQLite database, read in the SQLite worker; undefined when no table was chosen. */
+export async function openSqliteTable(file: string, o: SqliteOpenOptions): Promise<{ source: OpenSource; table: string } | undefined> {
+  const store = await SqliteTableStore.open(file, o);
+  if (store === undefined) return undefined;
+  const source = job(
+    store,
+    async (signal, session) => {
+      const total = await store.load((loaded) => {
+        signal.throwIfAborted();
+        session.progress({ loaded });
+      });
+      return { total };
+    },
+    () => store.close(),
+  );
+  return { source, table: store.table };
 }
 
 export interface ServiceRows {

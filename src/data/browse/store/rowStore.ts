@@ -5,6 +5,7 @@
  * the one under way. No `vscode`.
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
+import type { BrowseStore } from './browseStore';
 import { cellText, type Cell } from './cells';
 import { profileColumn, type ColumnProfile } from './columnProfile';
 import type { DecodedRow, RecordFile } from './recordFile';
@@ -24,7 +25,7 @@ export interface ViewSpec {
 /** Rows a window may hold (the page shows a screenful and a margin). */
 export const MAX_WINDOW = 500;
 
-export class RowStore {
+export class RowStore implements BrowseStore {
   /** Row numbers in view order; undefined: every row in file order. */
   private view: Uint32Array | undefined;
   /** Rows there were when the view was computed (rows loaded later are not in it until it is again). */
@@ -36,6 +37,14 @@ export class RowStore {
 
   get columns(): readonly string[] {
     return this.file.columns;
+  }
+
+  get loaded(): number {
+    return this.file.count;
+  }
+
+  get problems(): number {
+    return this.file.problemCount;
   }
 
   /** Rows the view shows now. */

@@ -1,0 +1,147 @@
+/**
+ * A table of an SQLite database as a browser's rows: every step is a request to the SQLite
+ * worker (`data/sqlite/sqliteReader.ts`, under the worker's time limit), never SQLite on this
+ * thread. This side holds the column names and counts; the worker holds the view (sorted and
+ * filtered row ids) and answers windows, cells and profiles with SQL. No `vscode`.
+ */
+import type { DataRow } from '../../../api/schemas/dataSchemas';
+import { SqliteReadError, type ReadProfile, type ReadRow } from '../../sqlite/sqliteReader';
+import { SqliteThread } from '../../sqlite/sqliteThread';
+import { CUT_CHARS } from '../protocol';
+import type { BrowseStore, BrowseView } from './browseStore';
+import { cellText, type Cell } from './cells';
+import type { ColumnProfile } from './columnProfile';
+import type { DecodedRow } from './recordFile';
+import { isNoFilter } from './rowFilter';
+import { MAX_WINDOW } from './rowStore';
+
+export interface SqliteOpenOptions {
+  /** Where node-sqlite3-wasm's files are. */
+  wasmDir: string;
+  timeLimitMs?: number;
+  /** Which of the database's tables to show (undefined: none, nothing is opened); `taskTables`: a pulled database's task → table. */
+  choose(tables: readonly string[], taskTables: Readonly<Record<string, string>>): Promise<string | undefined> | string | undefined;
+}
+
+/**
+ * A read step's limit: longer than a pull's (30 s), since a sort or profile reads the whole table
+ * and a large one takes seconds a pass on a busy machine; a step of a table that could never end
+ * (a view, a trigger) is never run (`sqliteReader.ts`), so this ends only a file too large to sort.
+ */
+export const READ_TIME_LIMIT_MS = 120_000;
+
+const abortError = (): Error => Object.assign(new Error('A newer view replaced this one.'), { name: 'AbortError' });
+
+export class SqliteTableStore implements BrowseStore {
+  private known = 0;
+  /** Rows in the sorted or filtered view; undefined: every row. */
+  private inView: number | undefined;
+  private generation = 0;
+
+  private constructor(
+    private readonly thread: SqliteThread,
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {}
+
+  /** Opens the database read-only in a worker and the table `choose` picks; undefined when none is picked. */
+  static async open(file: string, o: SqliteOpenOptions): Promise<SqliteTableStore | undefined> {
+    const { thread, tables, taskTables } = await SqliteThread.openReader(file, { wasmDir: o.wasmDir, timeLimitMs: o.timeLimitMs ?? READ_TIME_LIMIT_MS });
+    try {
+      if (tables.length === 0) throw new SqliteReadError('no-table', 'the database has no table to browse');
+      const table = await o.choose(tables, taskTables);
+      if (table === undefined) {
+        await thread.closeReader();
+        return undefined;
+      }
+      const { columns } = (await thread.query({ op: 'table', table })) as { columns: string[] };
+      return new SqliteTableStore(thread, table, columns);
+    } catch (error) {
+      await thread.closeReader().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Counts the rows: the first screenful at once (so the page can ask for it), then all of them. */
+  async load(onProgress: (loaded: number) => void): Promise<number> {
+    this.known = (await this.thread.query({ op: 'count', atMost: MAX_WINDOW + 1 })) as number;
+    onProgress(this.known);
+    this.known = (await this.thread.query({ op: 'count' })) as number;
+    onProgress(this.known);
+    return this.known;
+  }
+
+  get loaded(): number {
+    return this.known;
+  }
+
+  get problems(): number {
+    return 0;
+  }
+
+  get shown(): number {
+    return this.inView ?? this.known;
+  }
+
+  get stale(): boolean {
+    return false;
+  }
+
+  async setView(spec: BrowseView): Promise<number> {
+    const mine = ++this.generation;
+    const sort = spec.sort !== undefined && spec.sort.column < this.columns.length ? spec.sort : undefined;
+    const filter = isNoFilter(spec.filter) ? undefined : spec.filter;
+    const shown = (await this.thread.query({ op: 'view', sort, filter })) as number;
+    if (mine !== this.generation) throw abortError();
+    this.inView = sort === undefined && filter === undefined ? undefined : shown;
+    if (this.inView === undefined) this.known = shown;
+    return shown;
+  }
+
+  private async rows(from: number, count: number, whole: boolean): Promise<DecodedRow[]> {
+    const n = Math.min(count, MAX_WINDOW, this.shown - from);
+    if (n <= 0 || from < 0) return [];
+    const rows = (await this.thread.query({ op: 'window', from, count: n, ...(whole ? {} : { cut: CUT_CHARS + 1 }) })) as ReadRow[];
+    return rows.map((r) => ({ n: r.n, line: r.n + 1, cells: r.cells }));
+  }
+
+  window(from: number, count: number): Promise<DecodedRow[]> {
+    return this.rows(from, count, false);
+  }
+
+  async cell(place: number, column: number): Promise<Cell | undefined> {
+    const [row] = await this.rows(place, 1, true);
+    return row?.cells[column];
+  }
+
+  async profile(column: number): Promise<ColumnProfile> {
+    const p = (await this.thread.query({ op: 'profile', column })) as ReadProfile;
+    return { ...p, column: this.columns[column] ?? '', distinctAtLeast: false };
+  }
+
+  async copyText(from: number, to: number, firstColumn: number, lastColumn: number): Promise<string> {
+    const lines: string[] = [];
+    for (let at = from; at <= to; at += MAX_WINDOW) {
+      for (const row of await this.rows(at, Math.min(MAX_WINDOW, to - at + 1), true)) {
+        const cells: string[] = [];
+        for (let c = firstColumn; c <= lastColumn; c++) cells.push(cellText(row.cells[c]).replace(/[\t\r\n]+/g, ' '));
+        lines.push(cells.join('\t'));
+      }
+    }
+    return lines.join('\n');
+  }
+
+  async *viewRows(pageSize = MAX_WINDOW, signal?: AbortSignal): AsyncGenerator<DataRow[]> {
+    const shown = this.shown;
+    const step = Math.min(pageSize, MAX_WINDOW);
+    for (let at = 0; at < shown; at += step) {
+      signal?.throwIfAborted();
+      const rows = await this.rows(at, step, true);
+      yield rows.map((r) => Object.fromEntries(this.columns.map((name, i) => [name, r.cells[i] ?? null])));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.thread.closeReader();
+  }
+}

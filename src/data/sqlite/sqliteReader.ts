@@ -1,0 +1,292 @@
+/**
+ * The data browser's read session, run by the SQLite worker (`sqliteWorker.ts`; the host asks
+ * through `sqliteThread.ts`, each step under its time limit). A database is opened read-only
+ * (`openReadOnly`: nothing is written, nothing is made beside it) and read a window at a time:
+ * - in table order by row id, keyset from remembered places (or from the end, backwards), so a
+ *   window deep in a million rows does not count every row before it;
+ * - sorted or filtered, once per view: the row ids in view order go into a temporary table in
+ *   the worker's memory (its own row id is the place), and a window is a range of it;
+ * - a table without row ids is read with LIMIT/OFFSET of the sorted, filtered query.
+ * Only tables are offered: views are never run, triggers never fire (nothing writes), virtual
+ * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
+ */
+import * as fs from 'node:fs';
+import { sideFilesBeside } from './sqliteFiles';
+import { addReadFunctions, emptyOf, keyOf, kindOfColumn, quoteName, shownOf, textOf, whereOf, type ReadFilter, type ReadKind } from './sqliteReadSql';
+import { openReadOnly, type WasmDatabase } from './sqliteRuntime';
+
+/** Why a database is not read: not SQLite, another program writing it, locked, damaged, or no such table. */
+export type ReadProblem = 'not-sqlite' | 'in-use' | 'locked' | 'damaged' | 'no-table';
+
+export class SqliteReadError extends Error {
+  override readonly name = 'SqliteReadError';
+  constructor(
+    readonly problem: ReadProblem,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export type ReadCell = string | number | null;
+export interface ReadRow {
+  /** The row id less one (the grid shows the row id), or the place for a table without row ids. */
+  n: number;
+  cells: ReadCell[];
+}
+export interface ReadProfile {
+  kind: ReadKind;
+  rows: number;
+  empty: number;
+  distinct: number;
+  min?: string;
+  max?: string;
+  common: Array<{ value: string; count: number }>;
+}
+
+export type ReadRequest =
+  | { op: 'table'; table: string }
+  | { op: 'count'; atMost?: number }
+  | { op: 'window'; from: number; count: number; cut?: number }
+  | { op: 'view'; sort?: { column: number; direction: 'asc' | 'desc' }; filter?: ReadFilter }
+  | { op: 'profile'; column: number }
+  | { op: 'close' };
+
+const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** Places remembered with their row id, one every this many rows. */
+const EVERY = 1000;
+
+/** A file the reader may open: SQLite's header, no log or journal with content and no writer's lock beside it. */
+function vetFile(file: string): void {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const head = Buffer.alloc(100);
+    const read = fs.fstatSync(fd).isFile() ? fs.readSync(fd, head, 0, 100, 0) : 0;
+    if (read < 100 || !head.subarray(0, 16).equals(HEADER)) throw new SqliteReadError('not-sqlite', 'the file does not start as an SQLite database does');
+  } finally {
+    fs.closeSync(fd);
+  }
+  const side = sideFilesBeside(file);
+  for (const log of [side.wal, side.journal]) {
+    if ((fs.lstatSync(log, { throwIfNoEntry: false })?.size ?? 0) > 0) throw new SqliteReadError('in-use', `${log} is beside it`);
+  }
+  if (fs.lstatSync(side.lock, { throwIfNoEntry: false }) !== undefined) throw new SqliteReadError('locked', `${side.lock} is beside it`);
+}
+
+/** SQLite's own words for a damaged or locked file, as a problem. */
+function asReadError(error: unknown): unknown {
+  if (error instanceof SqliteReadError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/not a database|malformed|corrupt|encrypted|disk I\/O/i.test(message)) return new SqliteReadError('damaged', message);
+  if (/locked|busy/i.test(message)) return new SqliteReadError('locked', message);
+  return error;
+}
+
+/** The catalog a pull keeps, when it is a table with text in it; anything else is no catalog. */
+function taskTablesOf(db: WasmDatabase, tables: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  try {
+    const catalog = db.get("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '_scrapedeck_tables'");
+    if (catalog === undefined || catalog === null) return out;
+    for (const r of db.all('SELECT task_id, table_name FROM main."_scrapedeck_tables" LIMIT 1000')) {
+      if (typeof r.task_id === 'string' && typeof r.table_name === 'string' && tables.includes(r.table_name)) out[r.task_id] = r.table_name;
+    }
+  } catch {
+    // Not the catalog a pull makes: tables are offered in their order.
+  }
+  return out;
+}
+
+export class SqliteReader {
+  private table = '';
+  private columns: string[] = [];
+  /** The row id's name here (undefined: a table without row ids). */
+  private rowid: string | undefined;
+  private total: number | undefined;
+  private marks = new Map<number, number>();
+  private where: { sql: string; params: string[] } = { sql: '1', params: [] };
+  private order = '';
+  /** Rows in the view: the temporary table's, or the filtered query's; undefined: every row, in table order. */
+  private shown: number | undefined;
+
+  private constructor(
+    private readonly db: WasmDatabase,
+    private readonly closeDb: () => void,
+    readonly tables: string[],
+    /** A pulled database's tasks and their tables (`_scrapedeck_tables`), for the task's table first. */
+    readonly taskTables: Record<string, string>,
+  ) {}
+
+  static open(wasmDir: string, file: string): SqliteReader {
+    try {
+      vetFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new SqliteReadError('not-sqlite', 'it is a link');
+      throw error;
+    }
+    let opened: { db: WasmDatabase; close: () => void } | undefined;
+    try {
+      opened = openReadOnly(wasmDir, file);
+      addReadFunctions(opened.db);
+      const all = opened.db.all("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid").map((r) => ({ name: String(r.name), sql: String(r.sql ?? '') }));
+      // A virtual table's module runs code of its own; its shadow tables (<name>_…) are its insides.
+      const virtual = all.filter((t) => /^\s*CREATE\s+VIRTUAL\b/i.test(t.sql)).map((t) => `${t.name.toLowerCase()}_`);
+      const tables = all
+        .filter((t) => !/^(sqlite_|_scrapedeck_)/i.test(t.name) && !virtual.some((v) => t.name.toLowerCase().startsWith(v)) && !/^\s*CREATE\s+VIRTUAL\b/i.test(t.sql))
+        .map((t) => t.name);
+      return new SqliteReader(opened.db, opened.close, tables, taskTablesOf(opened.db, tables));
+    } catch (error) {
+      opened?.close();
+      throw asReadError(error);
+    }
+  }
+
+  handle(request: ReadRequest): unknown {
+    try {
+      switch (request.op) {
+        case 'table':
+          return this.choose(request.table);
+        case 'count':
+          return this.count(request.atMost);
+        case 'window':
+          return this.window(request.from, request.count, request.cut);
+        case 'view':
+          return this.view(request.sort, request.filter);
+        case 'profile':
+          return this.profile(request.column);
+        case 'close':
+          this.closeDb();
+          return undefined;
+      }
+    } catch (error) {
+      throw asReadError(error);
+    }
+  }
+
+  private get from(): string {
+    return `main.${quoteName(this.table)}`;
+  }
+
+  private choose(table: string): { columns: string[] } {
+    if (!this.tables.includes(table)) throw new SqliteReadError('no-table', `there is no table ${table} to read`);
+    this.table = table;
+    this.columns = this.db.all(`PRAGMA main.table_info(${quoteName(table)})`).map((r) => String(r.name));
+    const taken = new Set(this.columns.map((c) => c.toLowerCase()));
+    this.rowid = ['rowid', '_rowid_', 'oid'].find((alias) => {
+      if (taken.has(alias)) return false;
+      try {
+        this.db.get(`SELECT ${alias} FROM ${this.from} LIMIT 1`);
+        return true;
+      } catch {
+        return false; // WITHOUT ROWID
+      }
+    });
+    this.total = undefined;
+    this.marks = new Map([[0, Number.MIN_SAFE_INTEGER]]);
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_view');
+    this.where = { sql: '1', params: [] };
+    this.order = '';
+    this.shown = undefined;
+    return { columns: this.columns };
+  }
+
+  private count(atMost?: number): number {
+    if (atMost !== undefined) return Number(this.db.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.from} LIMIT ?)`, [atMost])?.n ?? 0);
+    this.total = Number(this.db.get(`SELECT count(*) AS n FROM ${this.from}`)?.n ?? 0);
+    return this.total;
+  }
+
+  private select(cut: number | undefined, prefix = ''): string {
+    return this.columns.map((c, i) => `${shownOf(prefix + quoteName(c), cut)} AS c${i}`).join(', ') || 'NULL AS c0';
+  }
+
+  private rowOf(r: Record<string, unknown>, place: number): ReadRow {
+    const cells: ReadCell[] = this.columns.map((_, i) => {
+      const v = r[`c${i}`];
+      return typeof v === 'bigint' ? v.toString() : typeof v === 'number' || typeof v === 'string' ? v : null;
+    });
+    const id = r.r;
+    return { n: typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 ? id - 1 : place, cells };
+  }
+
+  private window(from: number, count: number, cut?: number): ReadRow[] {
+    if (this.rowid === undefined) {
+      const q = `SELECT ${this.select(cut)} FROM ${this.from} WHERE (${this.where.sql})${this.order ? ` ORDER BY ${this.order}` : ''} LIMIT ? OFFSET ?`;
+      return this.db.all(q, [...this.where.params, count, from]).map((r, i) => this.rowOf(r, from + i));
+    }
+    const id = this.rowid;
+    if (this.shown !== undefined) {
+      const q = `SELECT t.${id} AS r, ${this.select(cut, 't.')} FROM temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${id} = v.r WHERE v.rowid > ? AND v.rowid <= ? ORDER BY v.rowid`;
+      return this.db.all(q, [from, from + count]).map((r, i) => this.rowOf(r, from + i));
+    }
+    const total = this.total;
+    if (total !== undefined && from > total / 2) {
+      // Near the end: backwards from the last row.
+      const k = Math.max(0, Math.min(count, total - from));
+      const q = `SELECT ${id} AS r, ${this.select(cut)} FROM ${this.from} ORDER BY ${id} DESC LIMIT ? OFFSET ?`;
+      return this.db.all(q, [k, total - from - k]).reverse().map((r, i) => this.rowOf(r, from + i));
+    }
+    let at = 0;
+    for (const place of this.marks.keys()) if (place <= from && place > at) at = place;
+    const q = `SELECT ${id} AS r, ${this.select(cut)} FROM ${this.from} WHERE ${id} >= ? ORDER BY ${id} LIMIT ? OFFSET ?`;
+    const rows = this.db.all(q, [this.marks.get(at) ?? Number.MIN_SAFE_INTEGER, count, from - at]);
+    rows.forEach((r, i) => {
+      if ((from + i) % EVERY === 0 && typeof r.r === 'number') this.marks.set(from + i, r.r);
+    });
+    return rows.map((r, i) => this.rowOf(r, from + i));
+  }
+
+  private view(sort: { column: number; direction: 'asc' | 'desc' } | undefined, filter: ReadFilter | undefined): number {
+    this.where = whereOf(filter, this.columns);
+    const name = sort === undefined ? undefined : this.columns[sort.column];
+    this.order = '';
+    if (name !== undefined && sort !== undefined) {
+      const c = quoteName(name);
+      const kind = kindOfColumn(this.db, this.from, c, this.where);
+      this.order = `${emptyOf(c)}, ${keyOf(c, kind)} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
+    }
+    const id = this.rowid;
+    if (id === undefined) {
+      this.shown = Number(this.db.get(`SELECT count(*) AS n FROM ${this.from} WHERE (${this.where.sql})`, this.where.params)?.n ?? 0);
+      return this.shown;
+    }
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_view');
+    if (this.order === '' && this.where.sql === '1') {
+      this.shown = undefined;
+      return this.count();
+    }
+    this.db.exec('CREATE TEMP TABLE sd_view (r INTEGER)');
+    const order = this.order === '' ? id : `${this.order}, ${id}`;
+    this.shown = this.db.run(`INSERT INTO temp.sd_view (r) SELECT ${id} FROM ${this.from} WHERE (${this.where.sql}) ORDER BY ${order}`, this.where.params).changes;
+    return this.shown;
+  }
+
+  /**
+   * Aggregates over the rows the view shows: from its row ids when it has them (the filter is
+   * not run again), else through the filter. The kind (one or two passes), then one pass for the
+   * counts and bounds, one for the values grouped (distinct and most common) into a temporary table.
+   */
+  private profile(column: number): ReadProfile {
+    const name = this.columns[column];
+    if (name === undefined) return { kind: 'empty', rows: 0, empty: 0, distinct: 0, common: [] };
+    const c = `t.${quoteName(name)}`;
+    const viewed = this.rowid !== undefined && this.shown !== undefined && this.where.sql !== '1';
+    const from = viewed ? `temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${this.rowid ?? 'rowid'} = v.r` : `${this.from} AS t`;
+    const { sql, params } = viewed ? { sql: '1', params: [] } : this.where;
+    const kind = kindOfColumn(this.db, from, c, { sql, params });
+    const value = `substr(${textOf(c)}, 1, 200)`;
+    const bound = kind === 'number' || kind === 'date' ? keyOf(c, kind) : value;
+    const filled = `CASE WHEN NOT ${emptyOf(c)} THEN ${bound} END`;
+    const all = this.db.get(`SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e, min(${filled}) AS lo, max(${filled}) AS hi FROM ${from} WHERE (${sql})`, params);
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_values');
+    this.db.run(`CREATE TEMP TABLE sd_values AS SELECT ${value} AS v, count(*) AS n FROM ${from} WHERE (${sql}) AND NOT ${emptyOf(c)} GROUP BY 1`, params);
+    try {
+      const distinct = Number(this.db.get('SELECT count(*) AS d FROM temp.sd_values')?.d ?? 0);
+      const common = this.db.all('SELECT v, n FROM temp.sd_values ORDER BY n DESC, v LIMIT 5').map((r) => ({ value: String(r.v), count: Number(r.n) }));
+      const shown = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v));
+      return { kind, rows: Number(all?.n ?? 0), empty: Number(all?.e ?? 0), distinct, min: shown(all?.lo), max: shown(all?.hi), common };
+    } finally {
+      this.db.exec('DROP TABLE temp.sd_values');
+    }
+  }
+}
