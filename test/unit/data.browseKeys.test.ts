@@ -28,11 +28,17 @@ describe('data browser: sort keys and search', () => {
     writeFileSync(path.join(dir, name), text);
     const file = await RecordFile.open(path.join(dir, name), 'csv');
     await indexFile(file);
+    // A pass over the file is a scan of whole rows or of one column.
     let passes = 0;
     const scan = file.scan.bind(file);
     file.scan = (...args) => {
       passes++;
       return scan(...args);
+    };
+    const scanColumn = file.scanColumn.bind(file);
+    file.scanColumn = (...args) => {
+      passes++;
+      return scanColumn(...args);
     };
     return { file, store: new RowStore(file), passes: () => passes };
   }

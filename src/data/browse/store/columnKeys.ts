@@ -35,17 +35,17 @@ async function numberPass(file: RecordFile, column: number, count: number, signa
   let kind: ColumnKind = 'empty';
   const notNumbers = new AbortController();
   try {
-    await file.scan(
-      (row) => {
-        const cell = row.cells[column] ?? null;
+    await file.scanColumn(
+      column,
+      (at, cell) => {
         if (isEmpty(cell) || notNumbers.signal.aborted) return;
         const n = kind === 'date' ? undefined : numberOf(cell);
         const d = n === undefined ? dateOf(cell) : undefined;
         kind = joinKinds(kind, n !== undefined ? 'number' : d !== undefined ? 'date' : kindOf(cell));
-        if (kind === 'number' || kind === 'date') values[row.n] = (n ?? d) as number;
+        if (kind === 'number' || kind === 'date') values[at] = (n ?? d) as number;
         else notNumbers.abort();
       },
-      { signal: signal === undefined ? notNumbers.signal : AbortSignal.any([signal, notNumbers.signal]), count, column },
+      { signal: signal === undefined ? notNumbers.signal : AbortSignal.any([signal, notNumbers.signal]), count },
     );
   } catch (error) {
     if (signal?.aborted === true || !notNumbers.signal.aborted) throw error;
@@ -57,14 +57,15 @@ async function numberPass(file: RecordFile, column: number, count: number, signa
 async function textPass(file: RecordFile, column: number, count: number, signal?: AbortSignal): Promise<{ keys: Array<string | undefined>; kind: ColumnKind }> {
   const keys = new Array<string | undefined>(count).fill(undefined);
   let kind: ColumnKind = 'empty';
-  await file.scan(
-    (row) => {
-      const cell = row.cells[column] ?? null;
+  await file.scanColumn(
+    column,
+    (at, cell) => {
       if (isEmpty(cell)) return;
-      kind = joinKinds(kind, kindOf(cell));
-      keys[row.n] = typeof cell === 'boolean' ? String(cell) : textKey(cell);
+      // Once text, always text: the kind of the rest need not be found.
+      if (kind !== 'text') kind = joinKinds(kind, kindOf(cell));
+      keys[at] = typeof cell === 'boolean' ? String(cell) : textKey(cell);
     },
-    { signal, count, column },
+    { signal, count },
   );
   signal?.throwIfAborted();
   return { keys, kind: (kind as ColumnKind) === 'boolean' ? 'boolean' : 'text' };

@@ -188,6 +188,18 @@ export class RecordFile {
     );
   }
 
+  /** One column's cell of every row, in file order, and nothing else decoded (a CSV row's other cells are skipped); a row with a problem gives null. */
+  async scanColumn(column: number, each: (n: number, cell: Cell) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
+    await this.chunks((buf, first, last, from) => {
+      for (let i = first; i <= last; i++) {
+        const s = this.index.start(i) - from;
+        const e = this.index.stop(i) - from;
+        if (this.problems.size > 0 && this.problems.has(i)) each(i, null);
+        else each(i, this.format === 'csv' ? csvCellAt(buf, s, e, column) : (this.decode(i, buf, s, e).cells[column] ?? null));
+      }
+    }, o);
+  }
+
   /** The numbers of the rows whose bytes pass `raw`'s test, in file order, none decoded (a row with a problem never passes). */
   async scanRaw(raw: (buf: Buffer) => (start: number, end: number) => boolean, each: (n: number) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
     await this.chunks((buf, first, last, from) => {
