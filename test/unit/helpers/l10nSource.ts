@@ -59,29 +59,38 @@ export interface Keys {
 
 /** The analytics page's string table: the host translates each of its values (analytics/pageStrings.ts). */
 export const PAGE_TABLE = 'src/analytics/model/pageStrings.ts';
+/** The pages' string tables and the constant each is in: the hosts translate every value. */
+export const PAGE_TABLES: ReadonlyArray<readonly [file: string, constant: string]> = [
+  [PAGE_TABLE, 'PAGE_STRINGS'],
+  ['src/data/browse/protocol/pageStrings.ts', 'BROWSE_STRINGS'],
+];
 
-/** The English values of the page's table (`PAGE_STRINGS`), with where: every one is a message of the bundle. */
+/** The English values of the pages' tables, with where: every one is a message of the bundle. */
 export function pageTableMessages(root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Map<string, Place[]> {
-  const file = path.join(root, PAGE_TABLE);
-  const src = parse(file, read(file));
   const out = new Map<string, Place[]>();
-  const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'PAGE_STRINGS' && node.initializer) {
-      let init: ts.Expression = node.initializer;
-      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
-      if (!ts.isObjectLiteralExpression(init)) throw new Error(`${PAGE_TABLE}: PAGE_STRINGS is not an object literal`);
-      for (const p of init.properties) {
-        if (!ts.isPropertyAssignment(p) || !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))) {
-          throw new Error(`${PAGE_TABLE}:${place(p, src, root).line}: every entry of PAGE_STRINGS must be a plain string literal`);
+  for (const [table, constant] of PAGE_TABLES) {
+    const file = path.join(root, table);
+    const src = parse(file, read(file));
+    let found = 0;
+    const visit = (node: ts.Node): void => {
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === constant && node.initializer) {
+        let init: ts.Expression = node.initializer;
+        while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+        if (!ts.isObjectLiteralExpression(init)) throw new Error(`${table}: ${constant} is not an object literal`);
+        for (const p of init.properties) {
+          if (!ts.isPropertyAssignment(p) || !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))) {
+            throw new Error(`${table}:${place(p, src, root).line}: every entry of ${constant} must be a plain string literal`);
+          }
+          const text = p.initializer.text;
+          found++;
+          out.set(text, [...(out.get(text) ?? []), place(p.initializer, src, root)]);
         }
-        const text = p.initializer.text;
-        out.set(text, [...(out.get(text) ?? []), place(p.initializer, src, root)]);
       }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(src);
-  if (out.size === 0) throw new Error(`${PAGE_TABLE}: no PAGE_STRINGS found`);
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+    if (found === 0) throw new Error(`${table}: no ${constant} found`);
+  }
   return out;
 }
 

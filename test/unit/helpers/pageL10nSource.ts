@@ -8,7 +8,18 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
+import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/pageStrings';
 import { ROOT, calleeName, exempt, parse, place, plainLiterals, propName, type Place } from './l10nSource';
+
+/** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/pageStrings.ts). */
+export function browsePageSources(root = ROOT): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
+    });
+  return walk(path.join(root, 'src', 'data', 'browse', 'page')).sort();
+}
 
 export function pageSources(root = ROOT): string[] {
   const walk = (dir: string): string[] =>
@@ -30,7 +41,7 @@ const SCREEN_ASSIGNED = new Set(['textContent', 'innerText', 'title', 'placehold
 const SCREEN_ATTRS = new Set(['title', 'placeholder', 'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'alt']);
 /** DOM calls whose string arguments become text nodes. */
 const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'before', 'after', 'createTextNode', 'replaceWith']);
-const KEYS = new Set<string>(Object.keys(PAGE_STRINGS));
+const KEYS = new Set<string>([...Object.keys(PAGE_STRINGS), ...Object.keys(BROWSE_STRINGS)]);
 
 function words(expr: ts.Expression): ts.Node[] {
   return plainLiterals(expr).filter((n) => !((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && KEYS.has(n.text)));
@@ -51,6 +62,7 @@ export function pageLiterals(files = pageSources(), root = ROOT, read: (file: st
         if (name === 't' || name === 'tOr' || name === 'pageText') return; // the table's keys and fallbacks are data
         if (name === 'h') report(args.slice(2).flatMap(words)); // children
         if (name === 'button' && args[0]) report(words(args[0])); // its label
+        if (name === 'el' && args[2]) report(words(args[2])); // the data browser's el(tag, class, text)
         if (TEXT_CALLS.has(name)) report(args.flatMap(words));
         const attr = args[0];
         if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1]) report(words(args[1]));

@@ -11,13 +11,18 @@ export interface BrowseHtml {
   styleUri: string;
   title: string;
   lang: string;
+  /** The page's words in VS Code's language (only the entries that differ from English). */
+  strings?: Readonly<Record<string, string>>;
 }
 
 export function browseHtml(r: BrowseHtml, nonce = randomBytes(16).toString('base64')): string {
   const csp = ["default-src 'none'", `img-src ${r.cspSource} data:`, `style-src ${r.cspSource}`, `font-src ${r.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
   const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(r.lang) ? r.lang : 'en';
+  const words = r.strings !== undefined && Object.keys(r.strings).length > 0 ? r.strings : undefined;
+  // The page's words are English unless the host sent a table: <html lang> says which.
+  const l10n = words !== undefined ? ` data-l10n="${attr(JSON.stringify(words))}"` : '';
   return `<!DOCTYPE html>
-<html lang="en" data-locale="${lang}">
+<html lang="${words !== undefined ? lang : 'en'}" data-locale="${lang}"${l10n}>
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">

@@ -7,6 +7,7 @@ import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import * as vscode from 'vscode';
 import { plainText } from '../../../platform/plainText';
 import { browseHtml } from './html';
+import { browsePageStrings } from './translatePage';
 import { exportBrowsedRows } from './exportView';
 import { BrowserSession } from './session';
 import type { OpenSource } from './sources';
@@ -42,6 +43,7 @@ export function attachBrowser(panel: vscode.WebviewPanel, source: OpenSource, o:
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'browse.css')).toString(),
     title: o.title,
     lang: vscode.env.language,
+    strings: browsePageStrings(),
   });
   const session = new BrowserSession(source.store, {
     title: o.title,

@@ -6,6 +6,7 @@
 import { hostMessageSchema, pageStateSchema, parseMessage, type BrowseProfile, type BrowseStatus, type BrowseView, type PageMessage } from '../protocol';
 import { Grid } from './grid';
 import { RowCache } from './rowCache';
+import { t } from './l10n';
 import { el, Toolbar } from './toolbar';
 
 export interface VsCodeApi {
@@ -33,7 +34,7 @@ export class Controller {
     private readonly api: VsCodeApi,
     private readonly app: HTMLElement,
   ) {
-    this.side.setAttribute('aria-label', 'Details');
+    this.side.setAttribute('aria-label', t('side.details'));
     this.side.hidden = true;
   }
 
@@ -48,6 +49,7 @@ export class Controller {
   receive(raw: unknown): void {
     const parsed = parseMessage(hostMessageSchema, raw);
     if (!parsed.ok) {
+      // l10n-exempt: a line for the Output channel, which stays English (for support)
       this.post({ type: 'log', level: 'warn', message: `A message from the host did not parse: ${parsed.issue}` });
       return;
     }
@@ -77,11 +79,11 @@ export class Controller {
         return;
       }
       case 'cell':
-        return this.showSide('Whole value', (box) => box.append(el('pre', 'whole', m.value + (m.cut ? '\n…' : ''))));
+        return this.showSide(t('side.wholeValue'), (box) => box.append(el('pre', 'whole', m.value + (m.cut ? '\n…' : ''))));
       case 'profile':
         return this.showProfile(m.profile);
       case 'error':
-        return this.showSide('Problem', (box) => box.append(el('p', '', m.message)));
+        return this.showSide(t('side.problem'), (box) => box.append(el('p', '', m.message)));
     }
   }
 
@@ -178,7 +180,7 @@ export class Controller {
   }
 
   private showSide(title: string, fill: (box: HTMLElement) => void): void {
-    const close = el('button', '', 'Close');
+    const close = el('button', '', t('side.close'));
     close.type = 'button';
     close.addEventListener('click', () => {
       this.side.hidden = true;
@@ -192,18 +194,19 @@ export class Controller {
 
   private showProfile(p: BrowseProfile): void {
     const pct = p.rows === 0 ? 0 : Math.round((p.empty / p.rows) * 100);
-    this.showSide(`Profile of ${p.column}`, (box) => {
+    const fmt = (n: number): string => n.toLocaleString(document.documentElement.dataset['locale'] ?? 'en');
+    this.showSide(t('profile.title', p.column), (box) => {
       const dl = el('dl');
       const item = (k: string, v: string): void => dl.append(el('dt', '', k), el('dd', '', v));
-      item('Kind', p.kind);
-      item('Rows', p.rows.toLocaleString());
-      item('Empty', `${pct} % (${p.empty.toLocaleString()})`);
-      item('Distinct values', `${p.distinctAtLeast ? 'at least ' : ''}${p.distinct.toLocaleString()}`);
-      if (p.min !== undefined) item('Least', p.min);
-      if (p.max !== undefined) item('Greatest', p.max);
+      item(t('profile.kind'), t(`kind.${p.kind}`));
+      item(t('profile.rows'), fmt(p.rows));
+      item(t('profile.empty'), t('profile.emptyValue', fmt(pct), fmt(p.empty)));
+      item(t('profile.distinct'), p.distinctAtLeast ? t('profile.atLeast', fmt(p.distinct)) : fmt(p.distinct));
+      if (p.min !== undefined) item(t('profile.least'), p.min);
+      if (p.max !== undefined) item(t('profile.greatest'), p.max);
       const common = el('ol');
-      for (const c of p.common) common.append(el('li', '', `${c.value === '' ? '(empty)' : c.value}: ${c.count.toLocaleString()}`));
-      box.append(dl, el('h3', '', 'Most common'), common);
+      for (const c of p.common) common.append(el('li', '', `${c.value === '' ? t('profile.emptyCell') : c.value}: ${fmt(c.count)}`));
+      box.append(dl, el('h3', '', t('profile.common')), common);
     });
   }
 

@@ -4,12 +4,14 @@
  */
 import './zodJitless'; // must stay first: see the file
 import { Controller, type VsCodeApi } from './controller';
+import { loadBrowseStrings } from './l10n';
 
 declare global {
   function acquireVsCodeApi(): VsCodeApi;
 }
 
 function boot(): void {
+  loadBrowseStrings(document);
   const api = acquireVsCodeApi();
   const app = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
   const controller = new Controller(api, app);

@@ -6,6 +6,7 @@
  * active descendant, moved by the keyboard.
  */
 import type { BrowseRow } from '../protocol';
+import { t } from './l10n';
 
 export const ROW_H = 24;
 const HEAD_H = 28;
@@ -40,7 +41,7 @@ export class Grid {
     this.scroller = el('div', 'grid');
     this.scroller.setAttribute('role', 'grid');
     this.scroller.tabIndex = 0;
-    this.scroller.setAttribute('aria-label', 'Rows');
+    this.scroller.setAttribute('aria-label', t('grid.rows'));
     this.canvas = el('div', 'canvas');
     this.canvas.setAttribute('role', 'presentation');
     this.head = el('div', 'head');
@@ -125,7 +126,7 @@ export class Grid {
     button.tabIndex = -1;
     const state = this.cb.sortState(c);
     button.textContent = `${this.columns[c] ?? ''}${state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}`;
-    button.title = `Sort by ${this.columns[c] ?? ''}`;
+    button.title = t('grid.sortBy', this.columns[c] ?? '');
     button.addEventListener('click', () => this.cb.sort(c));
     const grip = el('div', 'grip');
     grip.setAttribute('aria-hidden', 'true');

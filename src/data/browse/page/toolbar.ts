@@ -4,9 +4,11 @@
  * export). Everything built with the DOM, every outside text set as text.
  */
 import type { BrowseStatus, BrowseView } from '../protocol';
+import { t } from './l10n';
 
 export type ConditionOp = 'contains' | 'equals' | 'empty' | 'notEmpty';
-const OPS: Array<[ConditionOp, string]> = [['contains', 'contains'], ['equals', 'equals'], ['empty', 'is empty'], ['notEmpty', 'is not empty']];
+const OPS: readonly ConditionOp[] = ['contains', 'equals', 'empty', 'notEmpty'];
+const opText = (op: ConditionOp): string => t(`op.${op}`);
 
 export interface ToolbarActions {
   search(text: string): void;
@@ -55,8 +57,8 @@ export class Toolbar {
     this.count.setAttribute('role', 'status');
     this.count.setAttribute('aria-live', 'polite');
     this.notice.setAttribute('role', 'alert');
-    this.stopButton = button('Stop', () => actions.stop());
-    const searchLabel = el('label', '', 'Search all columns ');
+    this.stopButton = button(t('toolbar.stop'), () => actions.stop());
+    const searchLabel = el('label', '', `${t('toolbar.search')} `);
     this.searchBox.type = 'search';
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.searchBox.addEventListener('input', () => {
@@ -64,24 +66,24 @@ export class Toolbar {
       timer = setTimeout(() => actions.search(this.searchBox.value), 250);
     });
     searchLabel.append(this.searchBox);
-    for (const [op, label] of OPS) this.opPick.append(new Option(label, op));
-    this.columnPick.setAttribute('aria-label', 'Column to filter');
-    this.opPick.setAttribute('aria-label', 'Condition');
-    this.valueBox.setAttribute('aria-label', 'Value');
+    for (const op of OPS) this.opPick.append(new Option(opText(op), op));
+    this.columnPick.setAttribute('aria-label', t('toolbar.column'));
+    this.opPick.setAttribute('aria-label', t('toolbar.condition'));
+    this.valueBox.setAttribute('aria-label', t('toolbar.value'));
     this.opPick.addEventListener('change', () => (this.valueBox.disabled = this.opPick.value === 'empty' || this.opPick.value === 'notEmpty'));
-    const add = button('Add filter', () => {
+    const add = button(t('toolbar.addFilter'), () => {
       actions.addCondition(Number(this.columnPick.value), this.opPick.value as ConditionOp, this.valueBox.value);
       this.valueBox.value = '';
     });
     const filters = el('div', 'filters');
     filters.append(searchLabel, this.columnPick, this.opPick, this.valueBox, add, this.chips);
-    this.wholeButton = button('Whole value', () => actions.wholeValue());
-    this.linkButton = button('Open link…', () => actions.openLink());
+    this.wholeButton = button(t('toolbar.wholeValue'), () => actions.wholeValue());
+    this.linkButton = button(t('toolbar.openLink'), () => actions.openLink());
     // Shown once the focused cell is known to be cut or a link (Controller.cellActions).
     this.wholeButton.hidden = true;
     this.linkButton.hidden = true;
     const cellActions = el('div', 'actions');
-    cellActions.append(button('Copy cell', () => actions.copyCell()), button('Copy row', () => actions.copyRow()), this.wholeButton, this.linkButton, button('Profile column', () => actions.profile()), button('Export rows shown…', () => actions.export()));
+    cellActions.append(button(t('toolbar.copyCell'), () => actions.copyCell()), button(t('toolbar.copyRow'), () => actions.copyRow()), this.wholeButton, this.linkButton, button(t('toolbar.profile'), () => actions.profile()), button(t('toolbar.export'), () => actions.export()));
     const top = el('div', 'top');
     top.append(h1, this.count, this.stopButton);
     this.root.append(top, this.notice, filters, cellActions);
@@ -94,13 +96,11 @@ export class Toolbar {
   }
 
   setStatus(s: BrowseStatus, canStop: boolean): void {
-    const loaded = s.state === 'loading' ? (s.total !== undefined ? `${fmt(s.loaded)} of ${fmt(s.total)} rows loaded` : `${fmt(s.loaded)} rows loaded…`) : `${fmt(s.loaded)} rows`;
-    const shown = s.shown === s.loaded ? '' : ` · ${fmt(s.shown)} match`;
-    const busy = s.busy === true ? ' · sorting and filtering…' : '';
-    const problems = s.problems > 0 ? ` · ${fmt(s.problems)} could not be read` : '';
-    this.count.textContent = loaded + shown + busy + problems;
+    const loaded = s.state === 'loading' ? (s.total !== undefined ? t('status.loadingOf', fmt(s.loaded), fmt(s.total)) : t('status.loading', fmt(s.loaded))) : t('status.rows', fmt(s.loaded));
+    const parts = [loaded, s.shown === s.loaded ? '' : t('status.match', fmt(s.shown)), s.busy === true ? t('status.busy') : '', s.problems > 0 ? t('status.problems', fmt(s.problems)) : ''];
+    this.count.textContent = parts.filter((p) => p !== '').join(' · ');
     this.stopButton.hidden = !(canStop && s.state === 'loading');
-    const notes = [s.message ?? '', s.changed === true ? 'The file changed on disk after it was opened: what is shown may be out of date. Close and open it again to read it anew.' : ''].filter((n) => n !== '');
+    const notes = [s.message ?? '', s.changed === true ? t('status.changed') : ''].filter((n) => n !== '');
     this.notice.textContent = notes.join(' ');
     this.notice.hidden = notes.length === 0;
   }
@@ -108,9 +108,9 @@ export class Toolbar {
   setConditions(view: BrowseView, columns: readonly string[]): void {
     this.chips.replaceChildren(
       ...(view.conditions ?? []).map((c, i) => {
-        const li = el('li', '', `${columns[c.column] ?? '?'} ${OPS.find(([op]) => op === c.op)?.[1] ?? c.op}${c.value ? ` “${c.value}”` : ''} `);
-        const remove = button('Remove', () => this.actions.removeCondition(i));
-        remove.setAttribute('aria-label', `Remove the filter on ${columns[c.column] ?? '?'}`);
+        const li = el('li', '', `${columns[c.column] ?? '?'} ${opText(c.op)}${c.value ? ` “${c.value}”` : ''} `);
+        const remove = button(t('toolbar.remove'), () => this.actions.removeCondition(i));
+        remove.setAttribute('aria-label', t('toolbar.removeFilter', columns[c.column] ?? '?'));
         li.append(remove);
         return li;
       }),

@@ -174,6 +174,42 @@ export class RecordFile {
             return { n, line: 0, cells, ...(problem !== undefined ? { problem } : {}) };
           }
         : (n: number, buf: Buffer, s: number, e: number): DecodedRow => this.decode(n, buf, s, e);
+    await this.chunks(
+      (buf, first, last, from) => {
+        const test = o.raw?.(buf);
+        for (let i = first; i <= last; i++) {
+          const s = this.index.start(i) - from;
+          const e = this.index.stop(i) - from;
+          if (test !== undefined && !test(s, e)) continue;
+          each(decode(i, buf, s, e));
+        }
+      },
+      o,
+    );
+  }
+
+  /** One column's cell of every row, in file order, and nothing else decoded (a CSV row's other cells are skipped); a row with a problem gives null. */
+  async scanColumn(column: number, each: (n: number, cell: Cell) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
+    await this.chunks((buf, first, last, from) => {
+      for (let i = first; i <= last; i++) {
+        const s = this.index.start(i) - from;
+        const e = this.index.stop(i) - from;
+        if (this.problems.size > 0 && this.problems.has(i)) each(i, null);
+        else each(i, this.format === 'csv' ? csvCellAt(buf, s, e, column) : (this.decode(i, buf, s, e).cells[column] ?? null));
+      }
+    }, o);
+  }
+
+  /** The numbers of the rows whose bytes pass `raw`'s test, in file order, none decoded (a row with a problem never passes). */
+  async scanRaw(raw: (buf: Buffer) => (start: number, end: number) => boolean, each: (n: number) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
+    await this.chunks((buf, first, last, from) => {
+      const test = raw(buf);
+      for (let i = first; i <= last; i++) if (test(this.index.start(i) - from, this.index.stop(i) - from) && !this.problems.has(i)) each(i);
+    }, o);
+  }
+
+  /** Rows [0, count) a chunk of a few MB at a time: `each(buf, first, last, from)`, `from` the file offset of buf. */
+  private async chunks(each: (buf: Buffer, first: number, last: number, from: number) => void, o: { signal?: AbortSignal; count?: number }): Promise<void> {
     const count = o.count ?? this.count;
     let n = 0;
     while (n < count) {
@@ -183,13 +219,7 @@ export class RecordFile {
       // As many whole rows as fit the chunk (at least one, however long).
       while (last + 1 < count && this.index.stop(last + 1) - from <= SCAN_CHUNK) last++;
       const buf = await this.read(from, this.index.stop(last) - from);
-      const test = o.raw?.(buf);
-      for (let i = n; i <= last; i++) {
-        const s = this.index.start(i) - from;
-        const e = this.index.stop(i) - from;
-        if (test !== undefined && !test(s, e)) continue;
-        each(decode(i, buf, s, e));
-      }
+      each(buf, n, last, from);
       n = last + 1;
       // Let the extension host answer other messages between chunks.
       await new Promise<void>((resolve) => setImmediate(resolve));

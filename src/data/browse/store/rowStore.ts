@@ -8,6 +8,7 @@ import type { DataRow } from '../../../api/schemas/dataSchemas';
 import type { BrowseStore } from './browseStore';
 import { cellText, type Cell } from './cells';
 import { profileColumn, type ColumnProfile } from './columnProfile';
+import { KeyCache } from './keyCache';
 import type { DecodedRow, RecordFile } from './recordFile';
 import { filterRows, isNoFilter, type RowFilter } from './rowFilter';
 import { sortColumn, type Direction } from './sortOrder';
@@ -32,6 +33,8 @@ export class RowStore implements BrowseStore {
   private viewCount = 0;
   private spec: ViewSpec = {};
   private running: AbortController | undefined;
+  /** Sort keys of the columns sorted lately: sorting one again does not read the file. */
+  readonly keys = new KeyCache();
 
   constructor(readonly file: RecordFile) {}
 
@@ -69,7 +72,9 @@ export class RowStore implements BrowseStore {
     const count = this.file.count;
     const column = spec.sort?.column;
     const sort = spec.sort !== undefined && column !== undefined && column < this.columns.length ? spec.sort : undefined;
-    let order = sort ? (await sortColumn(this.file, sort.column, sort.direction, job.signal, count)).order : undefined;
+    // Keys made from the file as it was are no keys of the file as it is.
+    if (sort && (await this.file.changed())) this.keys.clear();
+    let order = sort ? (await sortColumn(this.file, sort.column, sort.direction, job.signal, count, this.keys)).order : undefined;
     if (!isNoFilter(spec.filter)) order = await filterRows(this.file, spec.filter ?? {}, { order, signal: job.signal, count });
     job.signal.throwIfAborted();
     this.view = order;
@@ -126,6 +131,7 @@ export class RowStore implements BrowseStore {
 
   async close(): Promise<void> {
     this.running?.abort();
+    this.keys.clear();
     await this.file.close();
   }
 }
