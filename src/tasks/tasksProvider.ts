@@ -11,6 +11,7 @@ import type { Task, TaskGroup } from '../api/schemas';
 import { COMMANDS } from '../platform/commandIds';
 import { isApiError } from '../api/errors';
 import type { HealthView } from '../health/healthBoard';
+import type { SyncView } from '../data/sync/syncBoard';
 import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { RunsForViews } from '../runs';
 import type { TasksModel } from './tasksModel';
@@ -28,6 +29,8 @@ export interface TasksProviderDeps {
   health?: HealthView;
   /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
   runs?: RunsForViews;
+  /** Where each task syncs to (Keep in Sync): a part of its row (redrawn when it changes). */
+  sync?: SyncView;
   /** The account's plan does not allow listing task groups (true), or does again (false). */
   onPlanLimited(limited: boolean): void;
 }
@@ -48,6 +51,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly taskNodes = new Map<string, Set<TaskNode>>();
   private readonly rowsOfScope = new Map<string, TaskNode[]>();
   private readonly runsSubscription: { dispose(): void } | undefined;
+  private readonly syncSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
   /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
   private readonly counting = new Set<string>();
@@ -58,6 +62,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   ) {
     this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
     this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
+    this.syncSubscription = deps.sync?.onDidChange(() => this.redraw());
   }
 
   /** Whether the last listing was refused for the account's plan (the welcome area says so). */
@@ -143,6 +148,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   dispose(): void {
     this.healthSubscription?.dispose();
     this.runsSubscription?.dispose();
+    this.syncSubscription?.dispose();
     this.changed.dispose();
   }
 
@@ -237,6 +243,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     for (const old of this.rowsOfScope.get(scope) ?? []) this.taskNodes.get(old.taskId)?.delete(old);
     this.rowsOfScope.set(scope, rows);
     for (const row of rows) {
+      row.setSync(this.deps.sync?.part(row.taskId));
       const set = this.taskNodes.get(row.taskId) ?? new Set<TaskNode>();
       set.add(row);
       this.taskNodes.set(row.taskId, set);

@@ -22,7 +22,7 @@ export const FLOORS: readonly string[][] = [
   ['analytics/page'],
   ['tasks'],
   ['apps', 'data', 'health', 'runs'],
-  ['data/browse/host'],
+  ['data/browse/host', 'data/sync'],
   ['data/browse/page'],
   ['data/export', 'data/pull', 'data/browse/store'],
   ['data/sqlite', 'data/xlsx', 'data/postgres'],
