@@ -147,8 +147,8 @@ export class PgTaskTable {
    * One INSERT of `rows` into the columns known now, its two parameters numbered after `lead`:
    * the rows as one JSON array the server expands (`json_to_recordset`), and the lot. One
    * parameter instead of one per value: the server parses and plans a short statement and the
-   * client sends one string, about a third less time a batch than a multi-row VALUES list of
-   * 11,000 parameters (the destinations bench).
+   * client sends one string: about a third less time a batch than a multi-row VALUES list of a
+   * parameter a value (the destinations bench).
    */
   private insertSql(rows: readonly DataRow[], lot: string | null, lead: number): { sql: string; params: (string | null)[] } {
     const fields = [...this.columns.keys()];
