@@ -91,14 +91,23 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
     await wb.signInWithPassword(account.username, account.password);
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(pulled.taskName));
     await wb.runCommand('Scrapedeck: Add PostgreSQL Connection…');
-    await wb.answerInput('Add PostgreSQL Connection', server.host);
-    for (const value of [String(server.port), server.database, server.user, schema]) await wb.answerInput('Add PostgreSQL Connection', value);
-    await wb.pickItem('disable: not encrypted (a server on this machine or a trusted network)', { typed: 'disable' });
+    // Every prompt has the same title: each is told by its own words under the box.
     const box = wb.quickInput().locator('.quick-input-box input');
-    await box.waitFor();
-    await box.fill(server.password);
-    await shot('pg-01-password-prompt');
-    await box.press('Enter');
+    const answer = async (prompt: RegExp, value: string, screenshot?: string) => {
+      const message = wb.quickInput().locator('.quick-input-message').filter({ hasText: prompt });
+      await message.waitFor();
+      await box.fill(value);
+      if (screenshot !== undefined) await shot(screenshot);
+      await box.press('Enter');
+      await message.waitFor({ state: 'hidden' });
+    };
+    await answer(/^Host name or address/, server.host);
+    await answer(/^Port/, String(server.port));
+    await answer(/^Database/, server.database);
+    await answer(/^User/, server.user);
+    await answer(/^Schema/, schema);
+    await wb.pickItem('disable: not encrypted (a server on this machine or a trusted network)', { typed: 'disable' });
+    await answer(/^Password of /, server.password, 'pg-01-password-prompt');
     await wb.notification(/Added the PostgreSQL connection/).waitFor();
     await shot('pg-02-connection-added');
   });

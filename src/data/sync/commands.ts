@@ -15,7 +15,7 @@ import { taskArgSchema } from '../../platform/treeArgs';
 import type { Ui } from '../../platform/ui';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
-import { chooseAppendTarget } from '../pull/targetPicker';
+import { chooseAppendTarget, type AppendTarget } from '../pull/targetPicker';
 import { destinationLabel } from '../pull/targetSink';
 import type { SyncPullDeps } from './syncPull';
 import type { SyncTargets } from './syncTargets';
@@ -59,6 +59,17 @@ export function syncCommands(deps: SyncCommandDeps) {
     if (account === undefined) void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to keep “{0}” in sync.', plainText(task.taskName)));
     return account === undefined ? undefined : accountKey(account);
   };
+  /** As Pull New Rows offers them; with no folder open, only the connections. */
+  const chooseTarget = async (task: TaskRef, key: string): Promise<AppendTarget | undefined> => {
+    const servers = pgTargetItems(deps.pgStore);
+    if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
+      const picked = await deps.ui.showQuickPick(servers, { title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)) });
+      return picked === undefined ? undefined : { uri: picked.uri, format: 'postgres' };
+    }
+    const fields = await deps.fields(task);
+    const context = { trusted: true, records: deps.records(key), namesakes: deps.namesakes?.(task) ?? false };
+    return chooseAppendTarget(task, deps.ui, fields === 'no-rows' ? undefined : fields, context, servers);
+  };
   return defineHandlers({
     dataKeepInSync: async (arg): Promise<KeepOutcome> => {
       const task = taskOf(arg);
@@ -70,9 +81,7 @@ export function syncCommands(deps: SyncCommandDeps) {
         void deps.ui.showInformationMessage(t('Open a folder or add a PostgreSQL connection first: Keep in Sync pulls the new rows of “{0}” into a file of your workspace or a PostgreSQL database.', plainText(task.taskName)));
         return 'no-folder';
       }
-      const fields = await deps.fields(task);
-      const context = { trusted: true, records: deps.records(key), namesakes: deps.namesakes?.(task) ?? false };
-      const target = await chooseAppendTarget(task, deps.ui, fields === 'no-rows' ? undefined : fields, context, pgTargetItems(deps.pgStore));
+      const target = await chooseTarget(task, key);
       if (target === undefined) return 'declined';
       // The account may have changed while the picker was open.
       if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return 'signed-out';
