@@ -83,7 +83,15 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
         for await (const page of ada.readData(task.taskId)) rows.push(...page.rows);
         return rows;
       };
-      await waitFor('the sync to start', () => api.sync.follower.isPulling(task.taskId) || readBackPg(server, schema, task.taskId).length > 0, 60_000);
+      // The task's table exists once the sync's first batch is in.
+      const inTable = (): number => {
+        try {
+          return readBackPg(server, schema, task.taskId).length;
+        } catch {
+          return 0;
+        }
+      };
+      await waitFor('the sync to start', () => api.sync.follower.isPulling(task.taskId) || inTable() > 0, 60_000);
       await api.sync.follower.idle();
       const rows = await all();
       const table = readBackPg(server, schema, task.taskId);
