@@ -14,6 +14,7 @@ import { prepareArtifacts } from './lib/artifacts.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
 import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
 import { ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, testChromium } from './lib/project.mjs';
+import { startPostgres } from './lib/postgres.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -46,6 +47,13 @@ async function main() {
   // watched from queued to finished. 3 s queued still shows Queued between the start's own refresh
   // and the next poll (2 s, below); 15 s running still leaves a started run (R1) about 13 s, after it
   // is seen extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine).
+  // The private PostgreSQL server the PostgreSQL steps write to and read back (as test-vscode.mjs
+  // starts it): installed when missing, stopped at the end and on Ctrl-C; without it those steps
+  // fail with the reason.
+  const postgres = await startPostgres().catch((err) => {
+    log(`no PostgreSQL server: ${err.message}`);
+    return { env: { SCRAPEDECK_PG_MISSING: err.message }, stop: async () => {} };
+  });
   const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'] });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
@@ -105,6 +113,7 @@ async function main() {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...postgres.env,
       SCRAPEDECK_E2E_CONTEXT: JSON.stringify(context),
       SCRAPEDECK_E2E_SANDBOX: JSON.stringify(sandbox.info),
     },
@@ -118,6 +127,7 @@ async function main() {
   await server.stop();
   await restricted.stop();
   await sandbox.stop();
+  await postgres.stop();
   await killAllGroups();
   log(`total ${seconds(t0)} s`);
   return code;

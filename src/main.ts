@@ -11,6 +11,8 @@ import { createAgents } from './agents';
 import { createAnalytics } from './analytics/host';
 import { createApps } from './apps';
 import { createData } from './data';
+import { createSync } from './data/sync';
+import { SyncBoard } from './data/sync/syncBoard';
 import { HealthBoard } from './health/healthBoard';
 import { createHealth } from './health';
 import { everyCommand } from './platform/commandHandlers';
@@ -40,8 +42,10 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   const runs = createRuns(context, { ...base, account: holder, reporter });
   // Health is drawn on the Tasks view's rows, and refreshes from the Tasks view's listing.
   const healthBoard = new HealthBoard();
-  context.subscriptions.push(healthBoard);
-  const tasks = createTasks(context, { ...base, account: holder, reporter, configuration, health: healthBoard, runs });
+  // Where each task syncs to is drawn on the Tasks view's rows too; Keep in Sync fills it.
+  const syncBoard = new SyncBoard();
+  context.subscriptions.push(healthBoard, syncBoard);
+  const tasks = createTasks(context, { ...base, account: holder, reporter, configuration, health: healthBoard, runs, sync: syncBoard });
   const health = createHealth(context, { ...base, board: healthBoard, tasks, account: holder, reporter });
   const apps = createApps(context, { ...base, account: holder, reporter, configuration });
   const analytics = createAnalytics(context, {
@@ -64,6 +68,8 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
     onDataRemoved: (taskId) => runs.refreshTasks([taskId]),
     lastRunLot: (taskId) => runs.store.lotOf(taskId)?.lotNo,
   });
+  // Keep in Sync follows the runs' ends (the finish notice's event) and pulls through data's pull.
+  const sync = createSync(context, { ...base, account: holder, board: syncBoard, onRunsEnded: runs.store.onDidEnd, data: data.syncParts });
   const agents = createAgents(context, {
     ...base,
     holder,
@@ -74,7 +80,7 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   });
 
   // Does not compile while a command id of platform/commandIds.ts has no handler in a capability.
-  const complete: true = everyCommand(account.commands, runs.commands, tasks.commands, health.commands, apps.commands, analytics.commands, data.commands);
+  const complete: true = everyCommand(account.commands, runs.commands, tasks.commands, health.commands, apps.commands, analytics.commands, data.commands, sync.commands);
   void complete;
 
   // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts/shell.md).
@@ -84,5 +90,5 @@ export function start(context: vscode.ExtensionContext, registrar: Registrar, ti
   }
 
   const views = { tasks, apps };
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs, data });
+  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs, data, sync });
 }

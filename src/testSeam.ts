@@ -18,6 +18,7 @@ import type { Reporter } from './platform/reporter';
 import type { Ui } from './platform/ui';
 import type { RunsCapability } from './runs';
 import type { AppsCapability } from './apps';
+import type { SyncCapability } from './data/sync';
 import type { TasksCapability } from './tasks';
 import type { AppsTreeProvider } from './apps/appsProvider';
 import type { TasksTreeProvider } from './tasks/tasksProvider';
@@ -46,6 +47,8 @@ export interface ScrapedeckTestApi {
   readonly runs: RunsCapability & { readonly dragAndDrop: TasksCapability['dragAndDrop'] };
   /** The folder keeping the signed-in account's pull records (out of the workspace). */
   readonly data: { pullRecords(): string | undefined };
+  /** Keep in Sync: its follows and the follower (`idle()` resolves once no sync is under way). */
+  readonly sync: SyncCapability;
   /** Hooks into the vault that production code has no use for. */
   readonly accountHooks: {
     /** The stored (not cached) credentials of the current address, to check a sign-out really cleared them. */
@@ -69,6 +72,7 @@ export interface SeamParts {
   agents: AgentsCapability;
   runs: RunsCapability;
   data: { pullRecords(): string | undefined };
+  sync: SyncCapability;
 }
 
 export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): ScrapedeckTestApi | undefined {
@@ -84,6 +88,7 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     tasksView: parts.views.tasks.view,
     analytics: parts.analytics,
     data: { pullRecords: () => parts.data.pullRecords() },
+    sync: parts.sync,
     health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
     agents: parts.agents,
     runs: { ...parts.runs, dragAndDrop: parts.views.tasks.dragAndDrop },

@@ -10,7 +10,7 @@
 // and pass them on; a test that needs PostgreSQL and finds none fails (test/shared/pgServer.ts).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,11 +67,13 @@ export async function ensurePostgres() {
 /**
  * Starts a private server. Resolves to { env, port, dataDir, stop() }: `env` holds PG_ENV's
  * variables for the processes that test against it (its URLs carry the passwords: never log them).
+ * `tls` true: the server takes only TLS connections from 127.0.0.1 (`hostssl` in pg_hba.conf), with
+ * a self-signed certificate openssl makes in its folder (the TLS modes' tests).
  * `ownSignals` false: for a process that is not a harness script (mocha's): a signal stops the
  * server and then has its usual effect, instead of going through proc.mjs's shutdown (which sets
  * the exit code).
  */
-export async function startPostgres({ install = true, ownSignals = true } = {}) {
+export async function startPostgres({ install = true, ownSignals = true, tls = false } = {}) {
   if (install) await ensurePostgres();
   const bin = postgresBin();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-pg-'));
@@ -120,7 +122,8 @@ export async function startPostgres({ install = true, ownSignals = true } = {}) 
     if ((await run(initdb[0], initdb[1], { capture, quiet: true })) !== 0) throw new Error(`initdb failed: ${capture.join('').slice(-400)}`);
     rmSync(pwFile, { force: true });
     const port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=60`;
+    let options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=60`;
+    if (tls) options += ` ${tlsOnly(dir, dataDir)}`;
     const ctl = asServerUser(path.join(bin, 'pg_ctl'), ['start', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', options]);
     capture.length = 0;
     if ((await run(ctl[0], ctl[1], { capture, quiet: true })) !== 0) throw new Error(`the PostgreSQL server did not start: ${capture.join('').slice(-400)}`);
@@ -151,6 +154,24 @@ export async function startPostgres({ install = true, ownSignals = true } = {}) 
     await stop();
     throw error;
   }
+}
+
+/**
+ * A self-signed certificate (openssl, in the server's folder, its key readable by the server only)
+ * and a pg_hba.conf that takes TCP connections only over TLS; returns the server's options.
+ */
+function tlsOnly(dir, dataDir) {
+  const crt = path.join(dir, 'server.crt');
+  const key = path.join(dir, 'server.key');
+  execFileSync('openssl', ['req', '-new', '-x509', '-days', '2', '-nodes', '-newkey', 'rsa:2048', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', crt], { stdio: ['ignore', 'ignore', 'pipe'] });
+  chmodSync(key, 0o600);
+  const hba = path.join(dataDir, 'pg_hba.conf');
+  writeFileSync(hba, ['local all all scram-sha-256', 'hostssl all all 127.0.0.1/32 scram-sha-256', ''].join('\n'));
+  if (isRoot()) {
+    const { uid, gid } = serverUserIds();
+    for (const file of [crt, key, hba]) chownSync(file, uid, gid);
+  }
+  return `-c ssl=on -c ssl_cert_file=${crt} -c ssl_key_file=${key}`;
 }
 
 /** Restarts the server whose data folder is `dataDir` (fast: open connections are cut), waiting until it accepts connections again. */

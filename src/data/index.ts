@@ -16,16 +16,19 @@ import type { DataFlowDeps } from './common/dataDeps';
 import { exportData } from './export/exportFlow';
 import { TaskBrowsers, spoolDirOf } from './browse/host/browsers';
 import { DATA_BROWSER_VIEW_TYPE, DataBrowserEditor } from './browse/host/customEditor';
-import { pullData } from './pull/pullFlow';
+import { pullData, taskFields } from './pull/pullFlow';
 import { PullTargets, accountKey } from './pull/rememberedTargets';
 import { removeData } from './removeFlow';
 import { PgConnectionStore } from './postgres/connectionStore';
 import type { DataRegistry } from './registry';
+import type { SyncDataParts } from './sync';
 
 export interface DataCapability extends DataRegistry {
   readonly commands: CommandSet<keyof ReturnType<typeof dataCommands>>;
   /** The folder keeping the pull records of the account signed in now (tests look at it), or undefined when signed out. */
   pullRecords(): string | undefined;
+  /** What Keep in Sync (`sync/`) shares with Pull New Rows: its pulls under way, records, connections and remembered files. */
+  readonly syncParts: SyncDataParts;
 }
 
 export interface DataDeps extends DataFlowDeps, Pick<DataCommandDeps, 'lastRunLot'> {
@@ -71,5 +74,15 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
     const account = flows.account.account;
     return account === undefined ? undefined : records(accountKey(account));
   };
-  return { ...data, commands, pullRecords };
+  const syncParts: SyncDataParts = {
+    busy,
+    records,
+    pgStore,
+    sqliteDir: flows.sqliteDir,
+    sqliteLogDir: flows.sqliteLogDir,
+    pullTargets: targets,
+    fields: (task) => taskFields(task, flows),
+    namesakes: flows.namesakes,
+  };
+  return { ...data, commands, pullRecords, syncParts };
 }

@@ -46,6 +46,8 @@ export const COMMANDS = {
   dataAddPostgresConnection: 'scrapedeck.data.addPostgresConnection',
   dataTestPostgresConnection: 'scrapedeck.data.testPostgresConnection',
   dataRemovePostgresConnection: 'scrapedeck.data.removePostgresConnection',
+  dataKeepInSync: 'scrapedeck.data.keepInSync',
+  dataStopSync: 'scrapedeck.data.stopSync',
   // health
   healthRefresh: 'scrapedeck.health.refresh',
   // runs

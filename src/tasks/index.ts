@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { HealthView } from '../health/healthBoard';
+import type { SyncView } from '../data/sync/syncBoard';
 import type { Configuration } from '../platform/configuration';
 import type { Reporter } from '../platform/reporter';
 import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
@@ -36,6 +37,8 @@ export interface TasksDeps {
   health?: HealthView;
   /** Run state on task rows, live statuses, subtasks and drag-and-drop moves (src/runs). */
   runs?: RunsForViews;
+  /** Where each task syncs to (Keep in Sync), shown on its row (optional). */
+  sync?: SyncView;
 }
 
 export interface TasksCapability {
@@ -70,6 +73,7 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     progress,
     health: deps.health,
     runs,
+    sync: deps.sync,
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });

@@ -10,15 +10,16 @@ import type { HealthRowParts } from '../health/rowParts';
 import { COMMANDS } from '../platform/commandIds';
 import { themeIcon, type SubtaskRow } from '../runs/subtaskNodes';
 import type { RunPresentation } from '../runs/runText';
+import type { SyncRowPart } from '../data/sync/syncBoard';
 import { loadMoreLabel } from './paging';
 import { plainText } from '../platform/plainText';
 
 /**
  * Areas that add a part to a task row's description, in the order shown (joined with " · "): the
  * most useful first, so a narrow sidebar cuts the least useful: why the task needs attention, its
- * run state, then the rest of health (no runs in the window).
+ * run state, then the rest of health (no runs in the window), then where it syncs to.
  */
-const DESCRIPTION_PARTS = ['attention', 'run', 'health'] as const;
+const DESCRIPTION_PARTS = ['attention', 'run', 'health', 'sync'] as const;
 export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
 
 /**
@@ -76,6 +77,8 @@ export class TaskNode extends vscode.TreeItem {
   private readonly healthParts: HealthRowParts;
   /** Runs health counts in its window (cloud and local alike); 0 when it has none or is not known. */
   private readonly healthRuns: number;
+  private run: RunPresentation | undefined;
+  private sync: SyncRowPart | undefined;
 
   constructor(
     readonly task: Task,
@@ -116,8 +119,10 @@ export class TaskNode extends vscode.TreeItem {
 
   /** The run state (src/runs): icon, description part, tooltip lines, menu flags; a running task opens to its subtasks. */
   setRun(run: RunPresentation | undefined): void {
+    this.run = run;
     this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
-    this.contextValue = ['task', ...(run?.flags ?? ['runnable'])].join(' ');
+    // `syncing`: Stop Keeping in Sync is offered (package.json).
+    this.contextValue = ['task', ...(run?.flags ?? ['runnable']), ...(this.sync === undefined ? [] : ['syncing'])].join(' ');
     this.setDescriptionPart('attention', this.healthParts.lead);
     this.setDescriptionPart('health', this.healthParts.tail);
     // Never run in the cloud, yet health counts runs: they ran on someone's computer. Said so, or
@@ -125,10 +130,17 @@ export class TaskNode extends vscode.TreeItem {
     const localOnly = run?.kind === 'neverRun' && this.healthRuns > 0;
     this.setDescriptionPart('run', localOnly ? vscode.l10n.t('Never run in the cloud (local runs only)') : run?.description);
     const md = new vscode.MarkdownString(this.baseTooltip);
-    for (const line of run?.tooltip ?? []) md.appendMarkdown('  \n').appendText(line);
+    for (const line of [...(run?.tooltip ?? []), ...(this.sync === undefined ? [] : [this.sync.tooltip])]) md.appendMarkdown('  \n').appendText(line);
     this.tooltip = md;
+    this.setDescriptionPart('sync', this.sync?.description);
     const running = run?.flags.includes('running') ?? false;
     this.collapsibleState = running ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  }
+
+  /** Keep in Sync's part (`data/sync/syncBoard.ts`): where the task syncs to, or undefined. */
+  setSync(part: SyncRowPart | undefined): void {
+    this.sync = part;
+    this.setRun(this.run);
   }
 
   get isRunning(): boolean {

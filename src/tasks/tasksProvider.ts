@@ -11,6 +11,7 @@ import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { COMMANDS } from '../platform/commandIds';
 import { isApiError } from '../api/errors/errors';
 import type { HealthView } from '../health/healthBoard';
+import type { SyncView } from '../data/sync/syncBoard';
 import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
 import type { RunsForViews } from '../runs';
 import { ShownRows } from './shownRows';
@@ -29,6 +30,8 @@ export interface TasksProviderDeps {
   health?: HealthView;
   /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
   runs?: RunsForViews;
+  /** Where each task syncs to (Keep in Sync): a part of its row (redrawn when it changes). */
+  sync?: SyncView;
   /** The account's plan does not allow listing task groups (true), or does again (false). */
   onPlanLimited(limited: boolean): void;
 }
@@ -48,6 +51,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** Task rows handed to VS Code, per scope (a group, Needs attention): a run's change redraws just those rows. */
   private readonly shown: ShownRows;
   private readonly runsSubscription: { dispose(): void } | undefined;
+  private readonly syncSubscription: { dispose(): void } | undefined;
   private planLimitedNow = false;
   /** Groups whose count was asked for since the last refresh (asked once, answered or not). */
   private readonly counting = new Set<string>();
@@ -59,6 +63,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this.shown = new ShownRows(deps.runs);
     this.healthSubscription = deps.health?.onDidChange(() => this.redraw());
     this.runsSubscription = deps.runs?.onDidChange((ids) => this.redrawRuns(ids));
+    this.syncSubscription = deps.sync?.onDidChange(() => this.redraw());
   }
 
   /** Whether the last listing was refused for the account's plan (the welcome area says so). */
@@ -143,6 +148,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   dispose(): void {
     this.healthSubscription?.dispose();
     this.runsSubscription?.dispose();
+    this.syncSubscription?.dispose();
     this.changed.dispose();
   }
 
@@ -212,7 +218,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
     const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
-    this.shown.track(groupScope(id), rows);
+    this.trackRows(groupScope(id), rows);
     const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
     return nodes;
@@ -223,8 +229,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const health = this.deps.health;
     if (!health) return [];
     const rows = health.attention().map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
-    this.shown.track(ATTENTION_SCOPE, rows);
+    this.trackRows(ATTENTION_SCOPE, rows);
     return rows;
+  }
+
+  /** Each row says where its task syncs to, then the rows are remembered as on screen. */
+  private trackRows(scope: string, rows: TaskNode[]): void {
+    for (const row of rows) row.setSync(this.deps.sync?.part(row.taskId));
+    this.shown.track(scope, rows);
   }
 
   /** Run states changed: only those rows are drawn again (one event for all of them). */

@@ -12,6 +12,7 @@ import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { testServer, type TestServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
+import { connectionAnswers, pickServer } from './pgHarness';
 import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
@@ -28,21 +29,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
   const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
   const { client, allRows } = dataClient(() => api);
   const total = async (taskId: string) => (await client().getData(taskId, { offset: 0, size: 1 })).data.total;
-  /** The add flow's prompts, answered by what each asks for. */
-  const answers = (password: string): Partial<Parameters<typeof replaceUi>[1]> => ({
-    showInputBox: (o) => {
-      const p = o.prompt ?? '';
-      const value = p.startsWith('Host') ? server.host : p === 'Port' ? String(server.port) : p === 'Database' ? server.database : p === 'User' ? server.user : p.startsWith('Schema') ? schema : p.startsWith('Password') ? password : undefined;
-      assert.ok(value !== undefined, `an unexpected prompt: ${p}`);
-      return Promise.resolve(value);
-    },
-    showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((list) => list.find((i) => i.label.startsWith('disable'))),
-  });
-  const pickServer = <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, seen: string[][]) =>
-    Promise.resolve(items).then((list) => {
-      seen.push(list.map((i) => i.label));
-      return list.find((i) => i.label.startsWith('$(server)'));
-    });
+  const answers = (password: string) => connectionAnswers(server, schema, password);
 
   before(async () => {
     server = testServer();

@@ -25,7 +25,7 @@ export const FLOORS: readonly string[][] = [
   ['analytics/page/common'],
   ['tasks'],
   ['apps', 'data', 'health', 'runs'],
-  ['data/browse/host'],
+  ['data/browse/host', 'data/sync'],
   ['data/browse/page'],
   ['data/export', 'data/pull', 'data/browse/store'],
   ['data/sqlite', 'data/xlsx', 'data/postgres'],

@@ -81,14 +81,28 @@ export class PostgresPullSink implements PullSink {
   async write(rows: readonly DataRow[]): Promise<void> {
     const hash = batchHash(rows);
     await this.options.beforeBegin?.();
+    const recordSql = `INSERT INTO ${quoteIdent(this.schema)}."_scrapedeck_pending" (task_id, rows, hash) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO UPDATE SET rows = EXCLUDED.rows, hash = EXCLUDED.hash`;
+    const record = [this.options.taskId, rows.length, hash];
+    // The usual batch (the table exists, no column to add or widen, one statement's worth): the
+    // record and the rows in one statement, which is one transaction by itself, so one round
+    // trip to the server instead of four (BEGIN, rows, record, COMMIT): the 100,000-row bench.
+    const plain = this.options.midWrite === undefined ? this.table?.plainInsert(rows, null, record.length) : undefined;
+    if (plain !== undefined) {
+      try {
+        await this.db.query(`WITH "_scrapedeck_record" AS (${recordSql}) ${plain.sql}`, [...record, ...plain.params]);
+      } catch (error) {
+        this.table = undefined; // read again with the next batch: the table may have been changed meanwhile
+        throw error;
+      }
+      this.stale = false;
+      this.record = { rows: rows.length, hash };
+      return;
+    }
     await this.db.query('BEGIN');
     try {
       this.table ??= await PgTaskTable.forTask(this.db, this.schema, this.options, true);
       await this.table.insertRows(rows, null, this.options.midWrite);
-      await this.db.query(
-        `INSERT INTO ${quoteIdent(this.schema)}."_scrapedeck_pending" (task_id, rows, hash) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO UPDATE SET rows = EXCLUDED.rows, hash = EXCLUDED.hash`,
-        [this.options.taskId, rows.length, hash],
-      );
+      await this.db.query(recordSql, record);
       await this.db.query('COMMIT');
       this.stale = false;
     } catch (error) {

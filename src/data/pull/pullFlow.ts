@@ -14,7 +14,7 @@ import { pullAdvice } from '../common/failureText';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
 import { PullFailure, pullNewRows, type PullResult, type PullSink } from './pullRows';
-import { openPullSink } from './pullSinks';
+import { destinationLabel, openTargetSink } from './targetSink';
 import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './targetPicker';
 import { accountKey, type PullTargets } from './rememberedTargets';
 import { refusalText } from './refusals';
@@ -25,7 +25,7 @@ import { plainText } from '../../platform/plainText';
 import type { PgConnectionStore } from '../postgres/connectionStore';
 import { pgFailureText } from '../postgres/pgFailureText';
 import { serverMessage } from '../postgres/pgConnection';
-import { openPgSink, pgConnectionOf, pgTargetItems, pgTargetLabel } from './postgresTarget';
+import { pgConnectionOf, pgTargetItems, pgTargetLabel } from './postgresTarget';
 import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 
 const t = vscode.l10n.t;
@@ -115,22 +115,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     let sink: PullSink;
     try {
       // Every pull checks the file again: a remembered file may have become a link since.
-      if (server !== undefined && deps.pgStore !== undefined) {
-        sink = await openPgSink(server, deps.pgStore, task);
-      } else {
-        sink = await openPullSink(target.uri.fsPath, target.format === 'postgres' ? 'sqlite' : target.format, {
-          taskId: task.taskId,
-          taskName: task.taskName,
-          root: vscode.workspace.getWorkspaceFolder(target.uri)?.uri.fsPath,
-          wasmDir: deps.sqliteDir ?? '',
-          records,
-          trusted,
-          onCreate: (file) => markMade(records, file),
-          logDir: deps.sqliteLogDir,
-        });
-        // A database is made as it is opened.
-        if (isNew && target.format === 'sqlite') await markMade(records, target.uri.fsPath);
-      }
+      sink = await openTargetSink(target, task, isNew, { pgStore: deps.pgStore, records, trusted, sqliteDir: deps.sqliteDir, sqliteLogDir: deps.sqliteLogDir });
     } catch (error) {
       return unusable(error, task, target.uri, deps);
     }
@@ -167,7 +152,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
 }
 
 /** The task's fields, from its first row (one read that marks nothing), for the file picker; 'no-rows' when the service holds none, undefined when they cannot be read. */
-async function taskFields(task: TaskRef, deps: PullDeps): Promise<string[] | 'no-rows' | undefined> {
+export async function taskFields(task: TaskRef, deps: Pick<PullDeps, 'account' | 'log'>): Promise<string[] | 'no-rows' | undefined> {
   try {
     const page = (await deps.account.getClient()?.getData(task.taskId, { offset: 0, size: 1 }))?.data;
     if (page === undefined) return undefined;
@@ -196,8 +181,7 @@ function rememberedTarget(stored: string | undefined, deps: PullDeps): AppendTar
 
 /** A file by its path in the workspace; a PostgreSQL connection by its user, server, database and schema. */
 function targetLabel(uri: vscode.Uri, deps: PullDeps): string {
-  const server = pgConnectionOf(uri, deps.pgStore);
-  return server === undefined ? fileLabel(uri) : pgTargetLabel(server);
+  return destinationLabel(uri, deps.pgStore);
 }
 
 function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
