@@ -1,7 +1,9 @@
 /**
  * The analytics page in headless Chromium (the stand-in host of the page tests), fed 10,000
- * records (100 tasks x 100 days): time from posting the result to a laid-out table and charts,
- * time to re-render after a sort, and the minified bundle size.
+ * records (100 tasks x 100 days): time from posting the result to its figures and table laid out
+ * (the first frame), then to its charts drawn (after that frame: ChartsView draws a large result's
+ * charts once its figures and table are on screen), time to re-render after a sort, and the
+ * minified bundle size.
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -17,23 +19,34 @@ import type { BenchRow, BenchSection } from './types';
 const TODAY = '2026-11-22';
 // Nine fresh pages: on this shared 2-core machine one run's first render varies by ±25 %.
 const RUNS = 9;
-const FIRST_RENDER_MS = 150;
+// The figures and table of a 10,000-row result, with room on this machine (it sat at 150 ms when
+// the charts were drawn in the same frame).
+const FIRST_RENDER_MS = 100;
 const SORT_MS = 50;
 const BUNDLE_BYTES = 300 * 1000;
 
-interface Timing { wall: number; script: number; parts: Record<string, number> }
+interface Timing {
+  wall: number;
+  script: number;
+  parts: Record<string, number>;
+  /** To the charts drawn (`drawn` given and seen), else NaN. */
+  drawn: number;
+}
 
 /**
  * Runs inside the page: posts the staged message (or clicks a header), waits until the page has
  * recorded its own measure, forces layout, and reports the wall time. Waiting yields through a
  * MessageChannel, which (unlike timers and PerformanceObserver callbacks) is not throttled.
+ * `drawn`: a measure the page takes later (the charts drawn after the frame): waited for too, up to
+ * 600 frames (an error then: a time of nothing would read as fast), and its time reported apart.
  */
-async function timedInPage(page: AnalyticsPage, measure: string, action: 'post' | 'sort', arg: string): Promise<Timing> {
-  return page.page.evaluate(async ([measureName, kind, column]) => {
+async function timedInPage(page: AnalyticsPage, measure: string, action: 'post' | 'sort', arg: string, drawn = ''): Promise<Timing> {
+  return page.page.evaluate(async ([measureName, kind, column, drawnName]) => {
     type G = {
       __benchMessage: unknown;
       postMessage(m: unknown, t: string): void;
       document: { body: { getBoundingClientRect(): unknown }; querySelector(s: string): { click(): void } | null };
+      requestAnimationFrame(cb: () => void): void;
       MessageChannel: new () => { port1: { onmessage: (() => void) | null }; port2: { postMessage(v: unknown): void } };
     };
     const g = globalThis as unknown as G;
@@ -44,6 +57,7 @@ async function timedInPage(page: AnalyticsPage, measure: string, action: 'post' 
     });
     const count = (name: string): number => performance.getEntriesByName(name).length;
     const before = count(measureName);
+    const drawnBefore = drawnName ? count(drawnName) : 0;
     const t0 = performance.now();
     if (kind === 'post') g.postMessage(g.__benchMessage, '*');
     else g.document.querySelector(`th[data-column="${column}"] button`)?.click();
@@ -59,12 +73,20 @@ async function timedInPage(page: AnalyticsPage, measure: string, action: 'post' 
     };
     const parts: Record<string, number> = { serialize: kind === 'post' ? posted - t0 : 0, layout: wall - (handled - t0) };
     for (const name of ['scrapedeck:parse', 'scrapedeck:charts', 'scrapedeck:table']) parts[name] = last(name);
+    let drawnAt = Number.NaN;
+    if (drawnName) {
+      for (let i = 0; i < 600 && count(drawnName) === drawnBefore; i++) await new Promise<void>((resolve) => g.requestAnimationFrame(() => resolve()));
+      if (count(drawnName) === drawnBefore) throw new Error(`${drawnName} was not measured within 600 frames`);
+      g.document.body.getBoundingClientRect();
+      drawnAt = performance.now() - t0;
+      parts[drawnName] = last(drawnName);
+    }
     const event = performance.getEntriesByName('scrapedeck:event').pop();
     const received = performance.getEntriesByName('scrapedeck:received').pop();
     parts.deserialize = event && received && event.startTime >= t0 ? received.startTime - event.startTime : 0;
     parts.queued = event && event.startTime >= t0 ? event.startTime - posted : 0;
-    return { wall, script: last(measureName), parts };
-  }, [measure, action, arg] as const);
+    return { wall, script: last(measureName), parts, drawn: drawnAt };
+  }, [measure, action, arg, drawn] as const);
 }
 
 const median = (xs: number[]): number => {
@@ -101,7 +123,7 @@ export default async function run(): Promise<BenchSection> {
       await p.page.evaluate((m) => { (globalThis as unknown as { __benchMessage: unknown }).__benchMessage = m; },
         // As the panel posts it (src/analytics/host/panel.ts): records packed for the trip.
         encodeForPage({ type: 'fetchAllResult', id: String(f.id), resultId: 'result-page', query: analyticsQuerySchema.parse(f.query), total: records.length, records, requestIds: [] }));
-      first.push(await timedInPage(p, 'scrapedeck:render', 'post', ''));
+      first.push(await timedInPage(p, 'scrapedeck:render', 'post', '', 'scrapedeck:charts-draw'));
       for (const column of ['runCount', 'task', 'durationPerRunSeconds', 'dayKey']) sorts.push(await timedInPage(p, 'scrapedeck:sort', 'sort', column));
       if (p.errors.length > 0) throw new Error(`page errors during the bench: ${p.errors.join('; ')}`);
       await p.close();
@@ -113,16 +135,18 @@ export default async function run(): Promise<BenchSection> {
   const firstWall = median(first.map((t) => t.wall));
   const sortWall = median(sorts.map((t) => t.wall));
   const rows: BenchRow[] = [
-    { name: 'First render, 10,000 rows (post -> table + charts laid out)', value: ms(firstWall), against: `bound ${FIRST_RENDER_MS} ms`, ratio: firstWall / FIRST_RENDER_MS, target: '≤ 1.00 x', pass: firstWall <= FIRST_RENDER_MS },
+    { name: 'First render, 10,000 rows (post -> figures + table laid out; charts follow)', value: ms(firstWall), against: `bound ${FIRST_RENDER_MS} ms`, ratio: firstWall / FIRST_RENDER_MS, target: '≤ 1.00 x', pass: firstWall <= FIRST_RENDER_MS },
     { name: '  spread over the runs (min – max)', value: spread(first.map((t) => t.wall)) },
     { name: '  page script: parse + render', value: ms(median(first.map((t) => t.script))) },
     { name: '    parse (packed rows, fast path; zod for the rest)', value: ms(median(first.map((t) => t.parts['scrapedeck:parse'] ?? 0))) },
-    { name: '    summary + charts', value: ms(median(first.map((t) => t.parts['scrapedeck:charts'] ?? 0))) },
+    { name: '    summary + chart series (the charts\' data set, not drawn)', value: ms(median(first.map((t) => t.parts['scrapedeck:charts'] ?? 0))) },
     { name: '    table (one page of 20 rows)', value: ms(median(first.map((t) => t.parts['scrapedeck:table'] ?? 0))) },
     { name: '  postMessage serialisation (structured clone of packed rows)', value: ms(median(first.map((t) => t.parts.serialize ?? 0))) },
     { name: '  waiting for the message event', value: ms(median(first.map((t) => t.parts.queued ?? 0))) },
     { name: '  reading event.data (structured clone)', value: ms(median(first.map((t) => t.parts.deserialize ?? 0))) },
     { name: '  style + layout after the render', value: ms(median(first.map((t) => t.parts.layout ?? 0))) },
+    { name: 'Charts drawn, 10,000 rows (post -> after the first frame, Chart.js done)', value: ms(median(first.map((t) => t.drawn))), against: spread(first.map((t) => t.drawn)) },
+    { name: '  Chart.js: three charts laid out and drawn', value: ms(median(first.map((t) => t.parts['scrapedeck:charts-draw'] ?? 0))) },
     { name: 'Re-render after a sort, 10,000 rows', value: ms(sortWall), against: `bound ${SORT_MS} ms`, ratio: sortWall / SORT_MS, target: '≤ 1.00 x', pass: sortWall <= SORT_MS },
     { name: '  spread over the sorts (min – max)', value: spread(sorts.map((t) => t.wall)) },
     { name: '  page script (sort + one page of rows)', value: ms(median(sorts.map((t) => t.script))) },
@@ -138,6 +162,7 @@ export default async function run(): Promise<BenchSection> {
       `medians of ${RUNS} fresh pages; sorts over 4 columns each (${sorts.length} in all)`,
       'wall time runs from window.postMessage (structured clone included) to layout done; the 10,000 rows arrive after the first 100-row page, as the rest of the query the page asked for, packed as the panel posts them (encodeForPage)',
       'the table shows one page (20 rows) of a large result; summary and charts cover all 10,000',
+      'first render: the figures and table a user sees in the first frame; the charts of a result over 2,000 rows are drawn after that frame (their titles, legends and descriptions are set in the first), timed apart as "Charts drawn"',
       'KB = 1,000 bytes',
       `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load)`,
     ],

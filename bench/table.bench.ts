@@ -31,7 +31,7 @@ async function allRowsInDom(page: AnalyticsPage, rows: number, layout: 'fixed'):
     const g = globalThis as unknown as { document: D; requestAnimationFrame(cb: () => void): void };
     const d = g.document;
     const wrap = d.createElement('div');
-    wrap.className = 'table-scroll';
+    wrap.className = 'table-box';
     const table = d.querySelector('table.records')?.cloneNode(false) as Node;
     table.style.tableLayout = tableLayout;
     table.appendChild(d.querySelector('table.records thead')?.cloneNode(true) as Node);

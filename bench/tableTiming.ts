@@ -22,7 +22,7 @@ export interface Timing {
 }
 
 /**
- * Does the action (a header's click, or the scroll container's scrollTop for 'top' | 'middle' |
+ * Does the action (a header's click, or the page's scrollTop for 'top' | 'middle' |
  * 'end'), forces layout, then waits frame by frame until the rows changed: for a sort, until the
  * header says so and the page has measured its sort to the end (`scrapedeck:sort`, taken after
  * the rows are painted); for a scroll, until the row the position points at is in the DOM.
@@ -33,7 +33,7 @@ export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: s
   return target.evaluate(async ([kind, to, limit]) => {
     type El = { click(): void; scrollTop: number; scrollHeight: number; textContent: string | null; getAttribute(n: string): string | null; getBoundingClientRect(): unknown };
     type G = {
-      document: { querySelector(s: string): El | null; body: El };
+      document: { querySelector(s: string): El | null; body: El; scrollingElement: El };
       requestAnimationFrame(cb: () => void): void;
       MessageChannel: new () => { port1: { onmessage: (() => void) | null }; port2: { postMessage(v: unknown): void } };
     };
@@ -41,7 +41,8 @@ export async function timed(target: Evaluator, action: 'sort' | 'scroll', arg: s
     const channel = new g.MessageChannel();
     const tick = (): Promise<void> => new Promise((resolve) => { channel.port1.onmessage = () => resolve(); channel.port2.postMessage(0); });
     const frame = (): Promise<void> => new Promise((resolve) => g.requestAnimationFrame(() => resolve()));
-    const scroller = g.document.querySelector('.table-scroll') as El;
+    // The page is the one scroller; the table's rows follow its scroll.
+    const scroller = g.document.scrollingElement;
     const header = g.document.querySelector(`th[data-column="${to}"]`);
     const sortBefore = header?.getAttribute('aria-sort') ?? '';
     const sortsBefore = performance.getEntriesByName('scrapedeck:sort').length;

@@ -1,6 +1,6 @@
 /** The table's cached row orders (src/analytics/model/sortOrder.ts) against the comparator sort they replace. */
 import * as assert from 'node:assert/strict';
-import { SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analytics/model/sortOrder';
+import { SLICE_ROWS, SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analytics/model/sortOrder';
 import { sortRecords, type Column, type SortDirection } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
@@ -164,6 +164,24 @@ describe('table sort orders (cached permutations)', () => {
       for (const direction of ['desc', 'asc'] as const) {
         assertComparatorOrder(rows, orders.order(col(id), direction), col(id), direction);
       }
+    }
+  });
+
+  it('prepares an order in slices that stop when asked, and a sort meanwhile finishes the rest', () => {
+    const next = random(5);
+    const rows = Array.from({ length: 3 * SLICE_ROWS + 5 }, (_, i) => rec(`r${i}`, next(10) === 0 ? null : next(50), { taskName: next(13) === 0 ? null : `Task ${next(700)}` }));
+    for (const id of ['task', 'runCount']) {
+      const sliced = new SortOrders(rows);
+      let slices = 1;
+      while (!sliced.prepare(col(id), () => false)) slices++;
+      assert.ok(slices >= 4, `${id}: one slice per ${SLICE_ROWS} rows at least, got ${slices}`);
+      assertComparatorOrder(rows, sliced.order(col(id), 'asc'), col(id), 'asc');
+      // Stopped after two slices, then sorted: the sort completes the same order.
+      const half = new SortOrders(rows);
+      let asked = 0;
+      assert.equal(half.prepare(col(id), () => ++asked < 2), false);
+      assertComparatorOrder(rows, half.order(col(id), 'desc'), col(id), 'desc');
+      assert.equal(half.prepare(col(id), () => false), true, 'ready once sorted');
     }
   });
 

@@ -71,3 +71,10 @@ export function allRowsWindow(fetched: number, total: number): PageWindow {
     : pageText('pager.allFetched', formatInt(rows), formatInt(total));
   return { page: 1, pages: 1, start: 0, end: rows, canPrev: false, canNext: false, canLast: false, label };
 }
+
+/**
+ * Above this many rows, the charts are drawn after the frame that shows the figures and the table
+ * (drawing three charts costs about as much as the rest of a 10,000-row result). A smaller result,
+ * quick anyway, is drawn whole in one frame, without charts that catch up.
+ */
+export const DRAW_CHARTS_LATER_ROWS = 2_000;

@@ -32,6 +32,8 @@ interface ColumnOrders {
 /** Every row order of one result: one entry per column sorted so far. */
 export class SortOrders {
   private readonly columns = new Map<string, ColumnOrders>();
+  /** Columns whose order is part done (prepare() stopped at a deadline). */
+  private readonly pending = new Map<string, Generator<void, ColumnOrders>>();
 
   /** The row count when the orders were made: an array that grew since is another result. */
   readonly length: number;
@@ -42,17 +44,37 @@ export class SortOrders {
 
   /** Row indexes of `records` in the column's order. The returned array is shared: do not write to it. */
   order(column: SortColumn, direction: SortDirection): Uint32Array {
-    let entry = this.columns.get(column.id);
-    if (!entry) {
-      entry = build(this.records, column);
-      this.columns.set(column.id, entry);
-    }
+    if (!this.columns.has(column.id)) this.prepare(column, () => true);
+    const entry = this.columns.get(column.id) as ColumnOrders;
     const cached = entry[direction];
     if (cached) return cached;
     // Only a mixed column has no keyed order; it sorts each direction as the comparator always did.
     const next = entry.keyed ? reverseRuns(entry.keyed) : comparatorOrder(this.records, column, direction);
     entry[direction] = next;
     return next;
+  }
+
+  /**
+   * Computes the column's ascending order a slice at a time (about SLICE_ROWS rows each) while
+   * `more()` says so, so idle-time work can stop at a deadline and go on later; true once ready.
+   * A sort of the column meanwhile finishes the slices left.
+   */
+  prepare(column: SortColumn, more: () => boolean): boolean {
+    if (this.columns.has(column.id)) return true;
+    let steps = this.pending.get(column.id);
+    if (!steps) {
+      steps = build(this.records, column);
+      this.pending.set(column.id, steps);
+    }
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        this.columns.set(column.id, step.value);
+        this.pending.delete(column.id);
+        return true;
+      }
+      if (!more()) return false;
+    }
   }
 }
 
@@ -75,53 +97,65 @@ function keyOf(column: SortColumn, record: AnalyticsRecord): Key {
   return typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v)) ? v : null;
 }
 
-function build(records: readonly AnalyticsRecord[], column: SortColumn): ColumnOrders {
+/** Rows per slice of a sliced pass: a few milliseconds of script each, even on a loaded machine. */
+export const SLICE_ROWS = 8192;
+
+/** The column's orders; it yields between slices of rows and between passes (see prepare()). */
+function* build(records: readonly AnalyticsRecord[], column: SortColumn): Generator<void, ColumnOrders> {
   const n = records.length;
   const numbers = new Float64Array(n);
   const texts: (string | undefined)[] = new Array<string | undefined>(n);
   let hasNumber = false;
   let hasText = false;
-  for (let i = 0; i < n; i++) {
-    const k = keyOf(column, records[i] as AnalyticsRecord);
-    if (typeof k === 'number') {
-      numbers[i] = k;
-      hasNumber = true;
-    } else {
-      numbers[i] = Number.NaN;
-      if (k !== null) {
-        texts[i] = k;
-        hasText = true;
+  for (let start = 0; start < n; start += SLICE_ROWS) {
+    const end = Math.min(n, start + SLICE_ROWS);
+    for (let i = start; i < end; i++) {
+      const k = keyOf(column, records[i] as AnalyticsRecord);
+      if (typeof k === 'number') {
+        numbers[i] = k;
+        hasNumber = true;
+      } else {
+        numbers[i] = Number.NaN;
+        if (k !== null) {
+          texts[i] = k;
+          hasText = true;
+        }
       }
     }
+    yield;
   }
   if (hasNumber && hasText) return { keyed: undefined, asc: comparatorOrder(records, column, 'asc'), desc: undefined };
-  const keyed = hasNumber ? numberOrder(numbers) : textOrder(texts);
+  const keyed = hasNumber ? numberOrder(numbers) : yield* textOrder(texts);
   return { keyed, asc: keyed.order, desc: undefined };
 }
 
 /**
  * Text: each distinct value collated once; values the collator calls equal share a rank (so they
  * stay ties, in their original order). Rows without text rank after every value. One hash look-up
- * per row (first-seen ids), then ranks by id: no string is hashed twice.
+ * per row (first-seen ids), then ranks by id: no string is hashed twice. Yields between slices.
  */
-function textOrder(texts: readonly (string | undefined)[]): KeyedOrder {
+function* textOrder(texts: readonly (string | undefined)[]): Generator<void, KeyedOrder> {
   const n = texts.length;
   const idOf = new Map<string, number>();
   const distinct: string[] = [];
   const ids = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = texts[i];
-    if (t === undefined) {
-      ids[i] = -1;
-      continue;
+  for (let start = 0; start < n; start += SLICE_ROWS) {
+    const end = Math.min(n, start + SLICE_ROWS);
+    for (let i = start; i < end; i++) {
+      const t = texts[i];
+      if (t === undefined) {
+        ids[i] = -1;
+        continue;
+      }
+      let id = idOf.get(t);
+      if (id === undefined) {
+        id = distinct.length;
+        idOf.set(t, id);
+        distinct.push(t);
+      }
+      ids[i] = id;
     }
-    let id = idOf.get(t);
-    if (id === undefined) {
-      id = distinct.length;
-      idOf.set(t, id);
-      distinct.push(t);
-    }
-    ids[i] = id;
+    yield;
   }
   const byText = distinct.map((_, id) => id).sort((a, b) => TABLE_COLLATOR.compare(distinct[a] as string, distinct[b] as string));
   const rankOfId = new Float64Array(distinct.length);
@@ -130,11 +164,16 @@ function textOrder(texts: readonly (string | undefined)[]): KeyedOrder {
     if (i > 0 && TABLE_COLLATOR.compare(distinct[byText[i - 1] as number] as string, distinct[id] as string) !== 0) r++;
     rankOfId[id] = r;
   });
+  yield;
   const levels = distinct.length === 0 ? 0 : r + 1;
   const ranks = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const id = ids[i] as number;
-    ranks[i] = id < 0 ? levels : (rankOfId[id] as number);
+  for (let start = 0; start < n; start += SLICE_ROWS) {
+    const end = Math.min(n, start + SLICE_ROWS);
+    for (let i = start; i < end; i++) {
+      const id = ids[i] as number;
+      ranks[i] = id < 0 ? levels : (rankOfId[id] as number);
+    }
+    yield;
   }
   return rankOrder(ranks, levels);
 }

@@ -2,7 +2,7 @@
  * Puts a result on screen: what its figures cover, summary and charts (recomputed only when the
  * result changed), and the table page the pager points at.
  */
-import { allRowsWindow, coverageOf, pageWindow } from '../model/pages';
+import { allRowsWindow, coverageOf, DRAW_CHARTS_LATER_ROWS, pageWindow } from '../model/pages';
 import { buildSeries } from '../model/series';
 import { summarize } from '../model/summary';
 import type { ResultState } from '../protocol';
@@ -34,7 +34,7 @@ export class ResultsRenderer {
       this.shown = r;
       const t0 = performance.now();
       this.ui.summary.update(summarize(r.records), coverage);
-      this.ui.charts.update(buildSeries(r.records, r.query), coverage);
+      this.ui.charts.update(buildSeries(r.records, r.query), coverage, rows > DRAW_CHARTS_LATER_ROWS);
       performance.measure('scrapedeck:charts', { start: t0 });
     }
     const t1 = performance.now();

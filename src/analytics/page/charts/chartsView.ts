@@ -3,6 +3,8 @@
  * the bundle carries only bar and line charts. Legend and hover read-out are plain HTML (see
  * create()): a fraction of the size of Chart.js's plugins, and themed by the stylesheet. No animations: they cost time on 10,000 rows and
  * are unkind to people who asked for reduced motion. The table is the charts' accessible twin.
+ * A large result's charts are drawn after the frame that shows its figures and table (Chart.js's
+ * layout and drawing of three charts is most of a first render); their words are set at once.
  */
 import {
   BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
@@ -78,17 +80,21 @@ export class ChartsView {
   /** Legend swatches, coloured like their lines (theme colours made opaque, see colour.ts). */
   private readonly swatches: { el: HTMLElement; colour: SeriesColour }[] = [];
   private palette: Palette | undefined;
+  /** New data waits to be drawn after the next frame (see drawAfterPaint). */
+  private pending = false;
 
   constructor() {
     installChartsProbe(() => this.probe());
   }
 
-  /** The charts as laid out now (see chartsProbe.ts). */
+  /** The charts as laid out now (see chartsProbe.ts); data still waiting is drawn first. */
   probe(): ChartProbe[] {
+    if (this.pending) this.draw();
     return this.charts.map((c) => probeChart(c.spec.id, c.chart, c.swatches, this.palette?.current.background ?? ''));
   }
 
-  update(buckets: Bucket[], coverage: Coverage): void {
+  /** `later`: draw after the next frame is painted (a large result's figures and table show first). */
+  update(buckets: Bucket[], coverage: Coverage, later = false): void {
     const palette = (this.palette ??= { current: readColours() });
     if (this.charts.length === 0) this.create(palette);
     const labels = buckets.map((b) => b.label);
@@ -112,15 +118,42 @@ export class ChartsView {
       shown.readout.textContent = shown.rest.text;
       if (spec.duration) setDurationStep(chart, spec, buckets);
       styleSeries(chart, spec, palette.current);
-      // The default mode, not 'none': it refreshes the options the elements share (chartColours.ts).
-      chart.update();
     }
+    if (later) this.drawAfterPaint();
+    else this.draw();
+  }
+
+  private draw(): void {
+    this.pending = false;
+    const t0 = performance.now();
+    // The default mode, not 'none': it refreshes the options the elements share (chartColours.ts).
+    for (const { chart } of this.charts) chart.update();
+    performance.measure('scrapedeck:charts-draw', { start: t0 });
+  }
+
+  /**
+   * Draws once the next frame is painted: a frame callback runs before the paint, a message posted
+   * from it after. Newer data before then is drawn in the same go; a hidden page draws when shown.
+   */
+  private drawAfterPaint(): void {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        if (this.pending) this.draw();
+      };
+      channel.port2.postMessage(0);
+    });
   }
 
   /** Re-reads the theme's colours and repaints. */
   retheme(): void {
     const colours = readColours();
     if (this.palette) this.palette.current = colours;
+    // Drawn now, with any data still waiting.
+    this.pending = false;
     for (const { chart, spec } of this.charts) {
       applyAxisColours(chart, colours);
       styleSeries(chart, spec, colours);

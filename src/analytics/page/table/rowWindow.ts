@@ -1,5 +1,5 @@
 /**
- * Which rows of a long table are in the DOM: those in the scroll container's view plus a few
+ * Which rows of a long table are in the DOM: those in the window's view plus a few
  * either side (overscan), so a sort or a scroll paints a few dozen rows whatever the row count.
  * Pure: the numbers come from the DOM, the answer goes back to it.
  */
@@ -15,7 +15,7 @@ export interface WindowInput {
   /** Rows the table holds. */
   count: number;
   rowHeight: number;
-  /** The scroll container's scrollTop and clientHeight, and the (sticky) header's height. */
+  /** How far the table's top is scrolled above the view (negative: below its top), the view's height, and the (sticky) header's height. */
   scrollTop: number;
   viewport: number;
   headerHeight: number;

@@ -2,8 +2,10 @@
  * The table of every record field: the charts' accessible twin. Headers are buttons (keyboard
  * sortable) and carry aria-sort; a sort orders every row fetched, and the table shows a range of
  * them (one page, or all of them under "Show all"). A long range is virtualised (rowWindow.ts):
- * only the rows in view, plus a few, are in the DOM, between two spacer rows that give the scroll
- * container its full height; aria-rowcount and aria-rowindex tell screen readers where they are.
+ * only the rows in view, plus a few, are in the DOM, between two spacer rows that give the table
+ * its full height; aria-rowcount and aria-rowindex tell screen readers where they are. The page is
+ * the one scroller (a table scrolling inside a scrolling page had two scrollbars): the rows in view
+ * follow the window's scroll and size, and the header sticks to the top of the window.
  * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
 import type { AnalyticsRecord } from '../../protocol/wire';
@@ -20,7 +22,6 @@ export class TableView {
   private readonly headers = new Map<string, HTMLTableCellElement>();
   private readonly table: HTMLTableElement;
   private readonly thead: HTMLTableSectionElement;
-  private readonly scroller: HTMLElement;
   private readonly tbody = h('tbody');
   private readonly topSpacer = spacerRow();
   private readonly bottomSpacer = spacerRow();
@@ -55,10 +56,10 @@ export class TableView {
       this.thead,
       this.tbody,
     );
-    this.scroller = h('div', { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': t('table.region') } }, this.table);
-    // Scrolling brings other rows into the window; a scroll event comes at most once a frame.
-    this.scroller.addEventListener('scroll', () => this.renderWindow(), { passive: true });
-    this.root = h('div', { class: 'table-wrap' }, this.scroller);
+    this.root = h('div', { class: 'table-box', attrs: { role: 'region', 'aria-label': t('table.region') } }, this.table);
+    // Scrolling or resizing brings other rows into view; a scroll event comes at most once a frame.
+    window.addEventListener('scroll', () => this.renderWindow(), { passive: true });
+    window.addEventListener('resize', () => this.renderWindow(), { passive: true });
   }
 
   /** A Day or Month result leaves out the week's start and end columns (they would say "—" on every row). */
@@ -81,8 +82,9 @@ export class TableView {
     const moved = start !== this.start || end !== this.end;
     this.start = start;
     this.end = Math.max(start, end);
-    // Another page, or a shorter or longer range: its rows start at the top of the table.
-    if (moved && this.scroller.scrollTop > 0) this.scroller.scrollTop = 0;
+    // Another page, or a shorter or longer range, while the table's top is scrolled out of view:
+    // its first rows are brought into view.
+    if (moved && this.table.getBoundingClientRect().top < 0) this.table.scrollIntoView({ block: 'start' });
     this.table.setAttribute('aria-rowcount', String(this.records.length + 1));
     this.renderWindow(reordered || moved || relabelled);
   }
@@ -108,12 +110,13 @@ export class TableView {
       this.shown = undefined;
       return;
     }
-    // Read the geometry first, then write: one layout per render, not one per row.
+    // Read the geometry first, then write: one layout per render, not one per row. How far the
+    // table's top is scrolled above the window is the table's own scrollTop (negative: below it).
     const win = rowWindow({
       count,
       rowHeight: this.rowHeight || ROW_HEIGHT_ESTIMATE,
-      scrollTop: this.scroller.scrollTop,
-      viewport: this.scroller.clientHeight || window.innerHeight,
+      scrollTop: -this.table.getBoundingClientRect().top,
+      viewport: window.innerHeight,
       headerHeight: this.thead.offsetHeight,
     });
     if (!force && this.shown && sameWindow(win, this.shown)) return;
