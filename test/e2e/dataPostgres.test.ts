@@ -7,7 +7,7 @@
  * each checked with a query by psql. Screenshots in artifacts/e2e/pg-*.png.
  *
  * It shares the journey's code-server and leaves the window as it found it (signed out, no editor,
- * no sync left on).
+ * no sync and no connection left).
  */
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -167,5 +167,18 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
 
     await wb.contextMenu(wb.taskRow(synced.taskName), 'Stop Keeping in Sync');
     await until('the row to say nothing of a sync', async () => !/syncs to/.test((await wb.taskRow(synced.taskName).getAttribute('aria-label')) ?? ''));
+  });
+
+  it('P4. Remove PostgreSQL Connection…: after a modal that says the tables stay, Export offers files alone again', async () => {
+    // Connections belong to the user, not to this window: the specs after this one must not meet it.
+    await wb.runCommand('Scrapedeck: Remove PostgreSQL Connection…');
+    await (await pickServer()).click();
+    await wb.dialogButton('Remove').waitFor();
+    await shot('pg-09-remove-connection');
+    await wb.dialogButton('Remove').click();
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
+    await wb.runCommand('Scrapedeck: Remove PostgreSQL Connection…');
+    await wb.notification(/PostgreSQL connection/).waitFor();
+    await wb.clearNotifications();
   });
 });
