@@ -4,6 +4,8 @@
  * memento nothing is lost; straight on VS Code's globalState the second write is.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { OrderedMemento, type GlobalMemento } from '../../src/platform/state/orderedMemento';
 import { EchoingMemento, Loop } from '../shared/echoingMemento';
 
@@ -20,7 +22,20 @@ async function interleavedWrites(loop: Loop, raw: EchoingMemento, memento: Globa
   await loop.drain();
 }
 
+const SRC = path.join(__dirname, '..', '..', '..', 'src');
+const sourceFiles = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+
 describe('platform: globalState writes in order', () => {
+  it('main.ts hands the capabilities only the wrapped context, and the shell touches no globalState', () => {
+    const main = fs.readFileSync(path.join(SRC, 'main.ts'), 'utf8');
+    assert.equal(main.match(/\bshellContext\b/g)?.length, 2, 'shellContext: the parameter and its one use');
+    assert.match(main, /const context = withOrderedGlobalState\(shellContext\);/);
+    const usesGlobalState = sourceFiles(SRC).filter((f) => !f.startsWith(path.join(SRC, 'platform', 'state')) && /\.globalState\b/.test(fs.readFileSync(f, 'utf8')));
+    const outsideCapabilities = usesGlobalState.filter((f) => /[\\/](extension|mcp|testSeam)\.ts$|[\\/]shell[\\/]/.test(f));
+    assert.deepEqual(outsideCapabilities, []);
+  });
+
   it('two features writing at the same moment both keep their value, in memory and in storage', async () => {
     const loop = new Loop();
     const raw = new EchoingMemento(loop);
