@@ -18,6 +18,7 @@ import { createHealth } from './health';
 import { everyCommand } from './platform/commandHandlers';
 import { Configuration } from './platform/configuration';
 import { createLog } from './platform/log';
+import { withOrderedGlobalState } from './platform/state/orderedMemento';
 import type { Registrar } from './platform/registrar';
 import { createUi } from './platform/ui';
 import { createRuns } from './runs';
@@ -29,8 +30,10 @@ import { testSeam, type ScrapedeckTestApi } from './testSeam';
  * Installed as users install it, Scrapedeck returns nothing from here: the test seam
  * (`testSeam.ts`) exists only when VS Code runs Scrapedeck's own tests, and activate() hands it on.
  */
-export function start(context: vscode.ExtensionContext, registrar: Registrar, timings?: ShellTimings): ScrapedeckTestApi | undefined {
+export function start(shellContext: vscode.ExtensionContext, registrar: Registrar, timings?: ShellTimings): ScrapedeckTestApi | undefined {
   const started = performance.now();
+  // Every capability writes globalState through this context: one write at a time (see the file).
+  const context = withOrderedGlobalState(shellContext);
   const ui = createUi();
   const log = createLog('Scrapedeck');
   const configuration = new Configuration(ui, log.channel);

@@ -34,7 +34,7 @@ export const FLOORS: readonly string[][] = [
   ['analytics/protocol'],
   ['analytics/model'],
   ['platform'],
-  ['platform/files'],
+  ['platform/files', 'platform/state'],
   ['sandbox'],
   ['sandbox/routes'],
   ['sandbox/state'],
