@@ -1,6 +1,6 @@
 /**
  * Why a file or database cannot take a pull's rows, shared by the CSV/JSON Lines appender and the
- * SQLite sink: `reason` is worded for the user by pullFlow.ts (l10n), `message` is the log's.
+ * SQLite sink: `reason` is worded for the user by pullReplies.ts (l10n), `message` is the log's.
  */
 export class UnusableFileError extends Error {
   override readonly name = 'UnusableFileError';

@@ -194,7 +194,7 @@ export const shim = {
   /**
    * A database read only, whose header says WAL (bytes 18 and 19 are 2), is read as SQLite reads
    * one it switches back to a rollback journal: the reader refuses one with a log beside it
-   * (`sqliteReader.ts`), so every committed page is in the file; read as WAL, SQLite would make a
+   * (`sqliteReadOpen.ts`), so every committed page is in the file; read as WAL, SQLite would make a
    * -wal beside it, which a reader never does.
    */
   readSync(fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | bigint | null): number {

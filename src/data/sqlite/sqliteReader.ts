@@ -1,7 +1,8 @@
 /**
  * The data browser's read session, run by the SQLite worker (`sqliteWorker.ts`; the host asks
  * through `sqliteThread.ts`, each step under its time limit). A database is opened read-only
- * (`openReadOnly`: nothing is written, nothing is made beside it) and read a window at a time:
+ * (`openReadOnly`: nothing is written, nothing is made beside it; vetted and its tables listed in
+ * `sqliteReadOpen.ts`) and read a window at a time:
  * - in table order by row id, keyset from remembered places (or from the end, backwards), so a
  *   window deep in a million rows does not count every row before it;
  * - sorted or filtered, once per view: the row ids in view order go into a temporary table in
@@ -10,23 +11,11 @@
  * Only tables are offered: views are never run, triggers never fire (nothing writes), virtual
  * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
  */
-import * as fs from 'node:fs';
-import { sideFilesBeside } from './sqliteFiles';
-import { addReadFunctions, emptyOf, keyOf, kindOfColumn, quoteName, shownOf, textOf, whereOf, type ReadFilter, type ReadKind } from './sqliteReadSql';
-import { openReadOnly, type WasmDatabase } from './sqliteRuntime';
+import { emptyOf, keyOf, kindOfColumn, quoteName, shownOf, textOf, whereOf, type ReadFilter, type ReadKind } from './sqliteReadSql';
+import type { WasmDatabase } from './sqliteRuntime';
+import { asReadError, openForReading, SqliteReadError } from './sqliteReadOpen';
 
-/** Why a database is not read: not SQLite, another program writing it, locked, damaged, or no such table. */
-export type ReadProblem = 'not-sqlite' | 'in-use' | 'locked' | 'damaged' | 'no-table';
-
-export class SqliteReadError extends Error {
-  override readonly name = 'SqliteReadError';
-  constructor(
-    readonly problem: ReadProblem,
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
+export { SqliteReadError, type ReadProblem } from './sqliteReadOpen';
 
 export type ReadCell = string | number | null;
 export interface ReadRow {
@@ -52,50 +41,8 @@ export type ReadRequest =
   | { op: 'profile'; column: number }
   | { op: 'close' };
 
-const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** Places remembered with their row id, one every this many rows. */
 const EVERY = 1000;
-
-/** A file the reader may open: SQLite's header, no log or journal with content and no writer's lock beside it. */
-function vetFile(file: string): void {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-  try {
-    const head = Buffer.alloc(100);
-    const read = fs.fstatSync(fd).isFile() ? fs.readSync(fd, head, 0, 100, 0) : 0;
-    if (read < 100 || !head.subarray(0, 16).equals(HEADER)) throw new SqliteReadError('not-sqlite', 'the file does not start as an SQLite database does');
-  } finally {
-    fs.closeSync(fd);
-  }
-  const side = sideFilesBeside(file);
-  for (const log of [side.wal, side.journal]) {
-    if ((fs.lstatSync(log, { throwIfNoEntry: false })?.size ?? 0) > 0) throw new SqliteReadError('in-use', `${log} is beside it`);
-  }
-  if (fs.lstatSync(side.lock, { throwIfNoEntry: false }) !== undefined) throw new SqliteReadError('locked', `${side.lock} is beside it`);
-}
-
-/** SQLite's own words for a damaged or locked file, as a problem. */
-function asReadError(error: unknown): unknown {
-  if (error instanceof SqliteReadError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (/not a database|malformed|corrupt|encrypted|disk I\/O/i.test(message)) return new SqliteReadError('damaged', message);
-  if (/locked|busy/i.test(message)) return new SqliteReadError('locked', message);
-  return error;
-}
-
-/** The catalog a pull keeps, when it is a table with text in it; anything else is no catalog. */
-function taskTablesOf(db: WasmDatabase, tables: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  try {
-    const catalog = db.get("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '_scrapedeck_tables'");
-    if (catalog === undefined || catalog === null) return out;
-    for (const r of db.all('SELECT task_id, table_name FROM main."_scrapedeck_tables" LIMIT 1000')) {
-      if (typeof r.task_id === 'string' && typeof r.table_name === 'string' && tables.includes(r.table_name)) out[r.task_id] = r.table_name;
-    }
-  } catch {
-    // Not the catalog a pull makes: tables are offered in their order.
-  }
-  return out;
-}
 
 export class SqliteReader {
   private table = '';
@@ -118,27 +65,8 @@ export class SqliteReader {
   ) {}
 
   static open(wasmDir: string, file: string): SqliteReader {
-    try {
-      vetFile(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new SqliteReadError('not-sqlite', 'it is a link');
-      throw error;
-    }
-    let opened: { db: WasmDatabase; close: () => void } | undefined;
-    try {
-      opened = openReadOnly(wasmDir, file);
-      addReadFunctions(opened.db);
-      const all = opened.db.all("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid").map((r) => ({ name: String(r.name), sql: String(r.sql ?? '') }));
-      // A virtual table's module runs code of its own; its shadow tables (<name>_…) are its insides.
-      const virtual = all.filter((t) => /^\s*CREATE\s+VIRTUAL\b/i.test(t.sql)).map((t) => `${t.name.toLowerCase()}_`);
-      const tables = all
-        .filter((t) => !/^(sqlite_|_scrapedeck_)/i.test(t.name) && !virtual.some((v) => t.name.toLowerCase().startsWith(v)) && !/^\s*CREATE\s+VIRTUAL\b/i.test(t.sql))
-        .map((t) => t.name);
-      return new SqliteReader(opened.db, opened.close, tables, taskTablesOf(opened.db, tables));
-    } catch (error) {
-      opened?.close();
-      throw asReadError(error);
-    }
+    const opened = openForReading(wasmDir, file);
+    return new SqliteReader(opened.db, opened.close, opened.tables, opened.taskTables);
   }
 
   handle(request: ReadRequest): unknown {
