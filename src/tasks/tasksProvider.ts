@@ -10,31 +10,13 @@ import * as vscode from 'vscode';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { COMMANDS } from '../platform/commandIds';
 import { isApiError } from '../api/errors/errors';
-import type { HealthView } from '../health/healthBoard';
-import type { SyncView } from '../data/sync/syncBoard';
-import { AttentionGroupNode, AttentionTaskNode, healthRows, type HealthUnavailableNode } from './attentionNodes';
-import type { RunsForViews } from '../runs';
+import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
 import { ShownRows } from './shownRows';
 import type { TasksModel } from './tasksModel';
-import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode, type TasksNode as ListedNode } from './taskNodes';
+import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode } from './taskNodes';
+import { reportUnlessCancelled, type TasksNode, type TasksProviderDeps } from './tasksProviderDeps';
 
-/** Every row of the view: the listed groups and tasks, and health's rows (attentionNodes.ts imports taskNodes.ts, so the union lives here). */
-export type TasksNode = ListedNode | AttentionGroupNode | HealthUnavailableNode;
-
-export interface TasksProviderDeps {
-  signedIn(): boolean;
-  /** Shows the failure to the user; never awaited here, so a pending message cannot stall the tree. */
-  report(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void;
-  progress<T>(work: () => Promise<T>): Thenable<T>;
-  /** Task health: decorations' URIs, description parts, "Needs attention" (redrawn when it changes). */
-  health?: HealthView;
-  /** Run state, live statuses and subtasks (src/runs); without it rows show no run state. */
-  runs?: RunsForViews;
-  /** Where each task syncs to (Keep in Sync): a part of its row (redrawn when it changes). */
-  sync?: SyncView;
-  /** The account's plan does not allow listing task groups (true), or does again (false). */
-  onPlanLimited(limited: boolean): void;
-}
+export type { TasksNode, TasksProviderDeps } from './tasksProviderDeps';
 
 /** Runs' name for the rows of a scope on screen (each is polled while shown). */
 const groupScope = (taskGroupId: string): string => `group:${taskGroupId}`;
@@ -167,7 +149,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return [];
     }
     this.setPlanLimited(false);
-    this.reportUnlessCancelled(loaded.error, 'loadGroups');
+    reportUnlessCancelled(this.deps, loaded.error, 'loadGroups');
     if (groups === undefined) {
       return loaded.error === undefined
         ? []
@@ -204,7 +186,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private async groupChildren(group: TaskGroup): Promise<TasksNode[]> {
     const loaded = await this.deps.progress(() => this.model.tasks(group.taskGroupId));
-    this.reportUnlessCancelled(loaded.error, 'loadTasks', group.taskGroupName);
+    reportUnlessCancelled(this.deps, loaded.error, 'loadTasks', group.taskGroupName);
     const slice = loaded.value;
     const id = group.taskGroupId;
     if (slice === undefined) {
@@ -257,11 +239,5 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (limited === this.planLimitedNow) return;
     this.planLimitedNow = limited;
     this.deps.onPlanLimited(limited);
-  }
-
-  private reportUnlessCancelled(error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void {
-    if (error === undefined) return;
-    if (isApiError(error) && error.kind === 'cancelled') return;
-    this.deps.report(error, context, subject);
   }
 }
