@@ -8,8 +8,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+
 import type { BenchRow, BenchSection } from './types';
 
 const ROOT = join(__dirname, '..', '..');

@@ -11,7 +11,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { scrapedeckActivations, type HostActivation } from '../test/e2e/activationLog';
+
+import { type HostActivation,scrapedeckActivations } from '../test/e2e/activationLog';
 import { waitUntil, type Workbench } from '../test/e2e/support';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { measureCase, medianOf, missed } from './judge';

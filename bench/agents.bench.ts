@@ -5,8 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
 import { findTool } from '../src/agents/table';
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';

@@ -19,16 +19,17 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { indexFile } from '../src/data/browse/store/fileIndexer';
 import { RecordFile } from '../src/data/browse/store/recordFile';
 import { RowStore } from '../src/data/browse/store/rowStore';
 import { mulberry32 } from '../src/sandbox/seed/prng';
-import { sqliteRows } from './browseSqlite';
+import { repoRoot } from '../test/page/harness';
 import { measurePage } from './browsePage';
+import { sqliteRows } from './browseSqlite';
 import { browseTask } from './browseTask';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { measureCase, missed, no429Row } from './judge';
-import { repoRoot } from '../test/page/harness';
 import type { BenchRow, BenchSection } from './types';
 
 isSandboxChild();

@@ -8,13 +8,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { Page } from 'playwright-core';
-import { BrowserSession } from '../src/data/browse/host/session';
+
 import { browseHtml } from '../src/data/browse/host/html';
+import { BrowserSession } from '../src/data/browse/host/session';
 import type { RowStore } from '../src/data/browse/store/rowStore';
 
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');

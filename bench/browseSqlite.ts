@@ -9,6 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { SqliteTableStore } from '../src/data/browse/store/sqliteTableStore';
 import { mulberry32 } from '../src/sandbox/seed/prng';
 import { measureCase } from './judge';

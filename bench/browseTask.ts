@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { spoolPages } from '../src/data/browse/store/rowSources';

@@ -3,8 +3,9 @@
  * heap (the sandbox precomputes large record stores) with the server answering it. The child is
  * this very bundle, forked with an environment flag; it answers `info` at start and `stats` on ask.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { startSandbox, type SandboxInfo, type SandboxOptions, type SandboxStats } from '../src/sandbox/server';
+import { type ChildProcess,fork } from 'node:child_process';
+
+import { type SandboxInfo, type SandboxOptions, type SandboxStats,startSandbox } from '../src/sandbox/server';
 
 const FLAG = 'SCRAPEDECK_BENCH_SANDBOX';
 

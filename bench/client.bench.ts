@@ -3,10 +3,11 @@
  * fetching every page of a big analytics result, and per-request overhead vs raw undici.
  */
 import { Agent, request } from 'undici';
+
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { addDays, daysBetween, earliestStart, todayUtc } from '../src/api/schemas/dates';
 import { RateLimiter } from '../src/api/http/limiter';
+import { addDays, daysBetween, earliestStart, todayUtc } from '../src/api/schemas/dates';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';

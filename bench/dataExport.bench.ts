@@ -11,12 +11,13 @@ import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { TaskExport } from '../src/data/export/exportRows';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
-import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
+import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 

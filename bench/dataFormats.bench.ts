@@ -16,12 +16,13 @@ import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { TaskExport } from '../src/data/export/exportRows';
 import type { PullFormat } from '../src/data/pull/pullSinks';
 import { compareRows, expected, PYTHON, readBack } from '../test/shared/pullDestination';
-import { KILL_POINTS, isKillChild, killedPull } from '../test/shared/pullKill';
-import { EXTENSIONS, TaskPool, bigTask, pullOnce, sandboxClient } from '../test/shared/pullScenario';
-import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
+import { isKillChild, KILL_POINTS, killedPull } from '../test/shared/pullKill';
+import { bigTask, EXTENSIONS, pullOnce, sandboxClient,TaskPool } from '../test/shared/pullScenario';
+import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 

@@ -15,10 +15,11 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { connectionOf, freshSchema, pgPullOnce, psql } from '../test/shared/pgPull';
 import { testServer } from '../test/shared/pgServer';
 import { bigTask, pullOnce, sandboxClient } from '../test/shared/pullScenario';
-import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
+import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, reasonOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 

@@ -12,6 +12,7 @@
  *   `vscode` is a stand-in here (bench/fixtures/fake-vscode.cjs, as the activation section does).
  */
 import Module from 'node:module';
+
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { realTimers } from '../src/api/http/limiter';

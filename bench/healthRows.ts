@@ -4,6 +4,7 @@
  * decorated nothing, does not read as fast.
  */
 import { loadavg } from 'node:os';
+
 import { medianOf, missed, no429Row } from './judge';
 import type { BenchRow } from './types';
 

@@ -6,10 +6,11 @@
  * minified bundle size.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readFileSync, statSync } from 'node:fs';
+
 import { encodeForPage } from '../src/analytics/protocol/hostMessage';
 import { analyticsQuerySchema } from '../src/api/schemas/schemas';
 import { AnalyticsPage, repoRoot, startStandIn } from '../test/page/harness';

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
+
 import { renderAnalyticsHtml } from '../src/analytics/host/html';
 import { PAGE_STRINGS, pageStringsFrom } from '../src/analytics/model/pageStrings';
 import type { BenchRow, BenchSection } from './types';

@@ -11,7 +11,7 @@
  */
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { UnlimitedLimiter, realTimers } from '../src/api/http/limiter';
+import { realTimers,UnlimitedLimiter } from '../src/api/http/limiter';
 import { RunStore } from '../src/runs/runStore';
 import { presentRun, type TextOptions, type Translate } from '../src/runs/runText';
 import { StatusPoller } from '../src/runs/statusPoller';

@@ -7,9 +7,10 @@
  * before), repainted as a sort does, and what VS Code's setState costs for a kept result.
  */
 import { loadavg } from 'node:os';
+
+import { COLUMNS } from '../src/analytics/model/tableModel';
 import { encodeForPage } from '../src/analytics/protocol/hostMessage';
 import { analyticsQuerySchema } from '../src/api/schemas/schemas';
-import { COLUMNS } from '../src/analytics/model/tableModel';
 import { AnalyticsPage, startStandIn } from '../test/page/harness';
 import { grid } from '../test/page/records';
 import { median, ms, spread, timed, type Timing } from './tableTiming';

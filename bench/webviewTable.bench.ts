@@ -12,11 +12,13 @@ import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { Frame } from 'playwright-core';
+
 import { addDays, todayUtc } from '../src/api/schemas/dates';
 import type { SandboxInfo, Workbench } from '../test/e2e/support';
-import { median, ms, spread, timed, type Timing } from './tableTiming';
 import { boundRow, measureCase, medianOf, missed, worstOf } from './judge';
+import { median, ms, spread, timed, type Timing } from './tableTiming';
 import type { BenchRow, BenchSection } from './types';
 import { openWorkbench, type WorkbenchSession } from './workbenchSession';
 

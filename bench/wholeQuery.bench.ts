@@ -7,13 +7,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+
+import { MessageRouter } from '../src/analytics/host/messages';
+import { encodeForPage, type HostMessage } from '../src/analytics/protocol';
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { addDays, todayUtc } from '../src/api/schemas/dates';
 import type { AnalyticsQuery } from '../src/api/schemas/schemas';
-import { MessageRouter } from '../src/analytics/host/messages';
-import { encodeForPage, type HostMessage } from '../src/analytics/protocol';
-import { AnalyticsPage, repoRoot, startStandIn, type StandIn } from '../test/page/harness';
+import { AnalyticsPage, repoRoot, type StandIn,startStandIn } from '../test/page/harness';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';

@@ -10,10 +10,11 @@
  * bench/wholeQuery.bench.ts measures the same page in a stand-in host, with its parts apart.
  */
 import { loadavg } from 'node:os';
+
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { addDays, todayUtc } from '../src/api/schemas/dates';
-import { isSandboxChild, startChildSandbox, type ChildSandbox } from './childSandbox';
+import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 import { openWorkbench, type WorkbenchSession } from './workbenchSession';

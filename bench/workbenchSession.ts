@@ -7,8 +7,10 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { BrowserContext, FrameLocator } from 'playwright-core';
-import { Workbench, launch, type E2eContext } from '../test/e2e/support';
+
+import { type E2eContext,launch, Workbench } from '../test/e2e/support';
 
 const ROOT = path.join(__dirname, '..', '..');
 

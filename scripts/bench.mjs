@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+
 import { missedOf, printSection, settleSection } from './lib/benchReport.mjs';
 import { CHROMIUM, ensureDeps, ensureVscode } from './lib/project.mjs';
 

@@ -18,10 +18,11 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+
 import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
-import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
-import { CACHE, ROOT, build, ensureDeps, ensureVscode, log as logLine, packageVsix } from './lib/project.mjs';
 import { splitDemoArgs } from './lib/demoArgs.mjs';
+import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
+import { build, CACHE, ensureDeps, ensureVscode, log as logLine, packageVsix,ROOT } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const log = (m) => logLine('demo', m);

@@ -21,6 +21,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+
 import { baselineRuns, describeMutation, exitCodeOf, mutate, readGuards, table, verdict } from './lib/mutants.mjs';
 import { exitAfterOutput } from './lib/proc.mjs';
 import { ROOT } from './lib/project.mjs';

@@ -14,8 +14,9 @@
 // npm test then exits 1: a run that did not cover every tier has not passed.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { YIELD_ENV, exitAfterOutput, onShutdown, run, seconds } from './lib/proc.mjs';
-import { ROOT, ensureDeps, ensureVscode, prepareOut, testChromium } from './lib/project.mjs';
+
+import { exitAfterOutput, onShutdown, run, seconds,YIELD_ENV } from './lib/proc.mjs';
+import { ensureDeps, ensureVscode, prepareOut, ROOT, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
 const NODE = process.execPath;

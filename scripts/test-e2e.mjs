@@ -9,12 +9,13 @@
 // The .vsix is packaged only when its sources changed since it was last packaged.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TEST_SETTINGS, createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+
 import { prepareArtifacts } from './lib/artifacts.mjs';
+import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, TEST_SETTINGS, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
-import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
-import { ROOT, TEST_CHROMIUM_ARGS, VSIX, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, testChromium } from './lib/project.mjs';
 import { startPostgres } from './lib/postgres.mjs';
+import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
+import { compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, ROOT, TEST_CHROMIUM_ARGS, testChromium,VSIX } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);

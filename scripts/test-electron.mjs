@@ -5,10 +5,12 @@
 // (e.g. /usr/share/code/code) to use that instead. On Linux it needs a display (xvfb-run).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+
 import { runTests } from '@vscode/test-electron';
-import { TEST_SETTINGS, createRunFolder, writeSettings } from './lib/codeserver.mjs';
+
+import { createRunFolder, TEST_SETTINGS, writeSettings } from './lib/codeserver.mjs';
 import { exitAfterOutput } from './lib/proc.mjs';
-import { ROOT, build, compileTests, ensureDeps } from './lib/project.mjs';
+import { build, compileTests, ensureDeps,ROOT } from './lib/project.mjs';
 
 const log = (m) => process.stderr.write(`[test:electron] ${m}\n`);
 

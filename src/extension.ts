@@ -5,6 +5,7 @@
  * the proxies is called: the first tree, command, restored panel or Accounts menu request.
  */
 import * as vscode from 'vscode';
+
 import type * as Main from './main';
 import { createShell } from './shell/shell';
 import type { ScrapedeckTestApi } from './testSeam';

@@ -5,7 +5,9 @@
  * (extension.ts) first needs it.
  */
 import './platform/zodJitless'; // must stay first: see the file
+
 import type * as vscode from 'vscode';
+
 import { createAccount } from './account';
 import { createAgents } from './agents';
 import { createAnalytics } from './analytics/host';
@@ -13,18 +15,18 @@ import { createApps } from './apps';
 import { createData } from './data';
 import { createSync } from './data/sync';
 import { SyncBoard } from './data/sync/syncBoard';
-import { HealthBoard } from './health/healthBoard';
 import { createHealth } from './health';
+import { HealthBoard } from './health/healthBoard';
 import { everyCommand } from './platform/commandHandlers';
 import { Configuration } from './platform/configuration';
 import { createLog } from './platform/log';
-import { withOrderedGlobalState } from './platform/state/orderedMemento';
 import type { Registrar } from './platform/registrar';
+import { withOrderedGlobalState } from './platform/state/orderedMemento';
 import { createUi } from './platform/ui';
 import { createRuns } from './runs';
 import type { ShellTimings } from './shell/shell';
 import { createTasks } from './tasks';
-import { testSeam, type ScrapedeckTestApi } from './testSeam';
+import { type ScrapedeckTestApi,testSeam } from './testSeam';
 
 /**
  * Installed as users install it, Scrapedeck returns nothing from here: the test seam

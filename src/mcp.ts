@@ -7,13 +7,14 @@
  * removed once more here).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { MemoryCredentialsStore } from './api/auth/auth';
-import { ScrapedeckClient } from './api/client';
-import { redact } from './api/errors/redact';
+
 import { readMcpArgs, readMcpEnv } from './agents/mcpEnv';
 import { createMcpServer } from './agents/mcpServer';
 import { noticeWriter } from './agents/runNotices';
+import { MemoryCredentialsStore } from './api/auth/auth';
+import { ScrapedeckClient } from './api/client';
 import { errorMessage } from './api/errors/errors';
+import { redact } from './api/errors/redact';
 
 declare const SCRAPEDECK_VERSION: string | undefined; // set by esbuild for dist/mcp.js
 

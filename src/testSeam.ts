@@ -5,22 +5,23 @@
  * extensions, and in production none of it leaves the extension.
  */
 import * as vscode from 'vscode';
+
 import type { AccountCapability } from './account';
-import type { AgentsCapability } from './agents';
 import type { ClientHolder } from './account/clientHolder';
 import type { AccountMeta } from './account/credentials';
 import type { VaultStats } from './account/vault';
+import type { AgentsCapability } from './agents';
 import type { AnalyticsCapability } from './analytics/host';
 import type { Credentials } from './api/auth/auth';
+import type { AppsCapability } from './apps';
+import type { AppsTreeProvider } from './apps/appsProvider';
+import type { SyncCapability } from './data/sync';
 import type { HealthCapability } from './health';
 import type { Configuration } from './platform/configuration';
 import type { Reporter } from './platform/reporter';
 import type { Ui } from './platform/ui';
 import type { RunsCapability } from './runs';
-import type { AppsCapability } from './apps';
-import type { SyncCapability } from './data/sync';
 import type { TasksCapability } from './tasks';
-import type { AppsTreeProvider } from './apps/appsProvider';
 import type { TasksTreeProvider } from './tasks/tasksProvider';
 
 /** What integration tests may use. Read-only by convention; only `ui` answers are replaced. */

@@ -1,7 +1,9 @@
 // Debian's chromium driven by playwright-core: headless, offline-friendly, a fresh profile per run.
 import { existsSync } from 'node:fs';
+
 import { chromium } from 'playwright-core';
-import { YIELD_ENV, pidsWithArgument, yieldCpu } from './proc.mjs';
+
+import { pidsWithArgument, YIELD_ENV, yieldCpu } from './proc.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './project.mjs';
 
 export { CHROMIUM_ARGS };

@@ -2,8 +2,9 @@
 // its own folder, settings, process group and port. Recipe: shared/vscode-offline.md.
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CODE_SERVER_ENTRY, NODE24, ROOT } from './project.mjs';
+
 import { freePort, killGroup, mustRun, portIsFree, startGroup, waitFor } from './proc.mjs';
+import { CODE_SERVER_ENTRY, NODE24, ROOT } from './project.mjs';
 
 /** Settings every run starts from: quiet, offline, no prompts, no AI, no trust dialog. */
 export const BASE_SETTINGS = {

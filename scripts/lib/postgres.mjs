@@ -14,6 +14,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { freePort, mustRun, onShutdown, run } from './proc.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -2,13 +2,14 @@
 // the build, the compiled tests and the packaged .vsix. The build and each .vsix are made once
 // per change of their sources (scripts/lib/stamp.mjs): a second call on the same sources reuses them.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { mustRun } from './proc.mjs';
-import { PACKAGE_INPUTS, hashInputs, readStamp, writeStamp } from './stamp.mjs';
+import { hashInputs, PACKAGE_INPUTS, readStamp, writeStamp } from './stamp.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CACHE = process.env.SCRAPEDECK_CACHE || path.join(os.homedir(), '.cache', 'scrapedeck');

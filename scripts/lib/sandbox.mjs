@@ -1,10 +1,11 @@
 // Starts the sandbox service (dist/sandbox.js) as a separate process group and reads the
 // SandboxInfo JSON line it prints first; request logs (stderr) go to a file.
-import { createInterface } from 'node:readline';
-import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { ROOT } from './project.mjs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
 import { killGroup, startGroup } from './proc.mjs';
+import { ROOT } from './project.mjs';
 
 /** Resolves to { info, child, logFile, stop() }. */
 export async function startSandboxProcess({ logFile, port = 0, extraArgs = [], timeoutMs = 60_000 } = {}) {

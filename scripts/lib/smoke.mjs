@@ -5,6 +5,7 @@
 // activated without an error of its own. Resolves to what it saw; throws with the reason otherwise.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { launchBrowser } from './browser.mjs';
 import { waitFor } from './proc.mjs';
 

@@ -3,7 +3,7 @@
 // unchanged sources reuses both. A stamp file next to the output holds the hash it was made from;
 // anything that cannot be read or compared counts as changed (the output is made again).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What esbuild.mjs bundles from: the sources, the build script, and the locked dependencies it bundles in. */

@@ -5,7 +5,7 @@
 import type { Credentials } from '../api/auth/auth';
 import type { Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
-import { hubKeyOf, type AccountMeta, type SignInMethod } from './credentials';
+import { type AccountMeta, hubKeyOf, type SignInMethod } from './credentials';
 
 export interface Account {
   /** The username, 'API key …abcd', or the label the user gave an API key. */

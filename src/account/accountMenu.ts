@@ -3,10 +3,11 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+
+import { defineHandlers } from '../platform/commandHandlers';
 import { COMMANDS } from '../platform/commandIds';
 import { copyRequestId } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
-import { defineHandlers } from '../platform/commandHandlers';
 import type { AccountMenuDeps } from './authDeps';
 
 export type { AccountMenuDeps };

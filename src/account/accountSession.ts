@@ -3,6 +3,7 @@
  * can be tested in Node: the session names the account and never carries a secret.
  */
 import { createHash } from 'node:crypto';
+
 import { english, type Translate } from '../platform/errorText';
 
 export interface SessionAccount {

@@ -5,12 +5,13 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { describeMethod } from './credentials';
+
 import { defineHandlers } from '../platform/commandHandlers';
 import type { AuthDeps } from './authDeps';
+import { describeMethod } from './credentials';
 import { promptHubApiKey } from './hubApiKey';
-import { signInWithApiKey, signInWithPassword } from './signInPrompts';
 import { trySandbox } from './sandbox/sandboxCommands';
+import { signInWithApiKey, signInWithPassword } from './signInPrompts';
 import { switchAccount } from './switchAccount';
 
 const t = vscode.l10n.t;

@@ -1,5 +1,6 @@
 /** What the sign-in, sign-out, account-menu and sandbox flows use. */
 import type * as vscode from 'vscode';
+
 import type { Configuration } from '../platform/configuration';
 import type { Ui } from '../platform/ui';
 import type { ClientHolder } from './clientHolder';

@@ -4,6 +4,7 @@
  * SecretStorage stays the only store of secrets: the sessions handed to VS Code carry no token.
  */
 import * as vscode from 'vscode';
+
 import type { Registrar } from '../platform/registrar';
 import { accountsMenuSession, type SessionAccount } from './accountSession';
 

@@ -7,20 +7,20 @@
  * and hands the client a CredentialsStore that writes renewed sessions back to the vault. Writes
  * and reloads run one at a time, so a burst of events cannot interleave reads of the vault.
  */
-import { MemoryCredentialsStore, type Credentials, type CredentialsStore } from '../api/auth/auth';
+import { type Credentials, type CredentialsStore,MemoryCredentialsStore } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
 import { errorMessage } from '../api/errors/errors';
 import { ServiceRoutes } from '../api/ops/serviceRoutes';
-import { Emitter, type Disposable, type Event } from '../platform/emitter';
+import { type Disposable, Emitter, type Event } from '../platform/emitter';
 import type { Settings } from '../platform/settings';
-import { accountOf, type Account, type Endpoints, type SettingsSource } from './account';
+import { type Account, accountOf, type Endpoints, type SettingsSource } from './account';
 import { boundStore, type SignInSlot } from './boundStore';
 import { CLIENT_SETTINGS, createClient } from './clientFactory';
-import { credentialsKey, normalizeBaseUrl, sameAccount, describeMethod, type AccountMeta } from './credentials';
+import { type AccountMeta,credentialsKey, describeMethod, normalizeBaseUrl, sameAccount } from './credentials';
 import type { CredentialsVault } from './vault';
 
-export type { SignInMethod } from './credentials';
 export type { Account, Endpoints, SettingsSource } from './account';
+export type { SignInMethod } from './credentials';
 
 export interface ClientHolderOptions {
   vault: CredentialsVault;

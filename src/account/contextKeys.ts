@@ -3,6 +3,7 @@
  * and `scrapedeck.hubConfigured` (the Data Apps view's hub-address welcome).
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from './clientHolder';
 
 export function trackAccountContextKeys(account: Pick<ClientHolder, 'account' | 'endpoints' | 'onDidChange'>): vscode.Disposable {

@@ -6,6 +6,7 @@
  * there for a record without it. Pure, no `vscode`.
  */
 import * as z from 'zod';
+
 import type { Credentials } from '../api/auth/auth';
 import { english, type Translate } from '../platform/errorText';
 

@@ -1,5 +1,6 @@
 /** The data-app hub's API key, asked for in a password box (Set Hub API Key, and the hub's first use after a password sign-in). */
 import * as vscode from 'vscode';
+
 import { headerValueProblem } from '../api/schemas/headerValues';
 import type { Ui } from '../platform/ui';
 

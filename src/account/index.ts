@@ -7,10 +7,11 @@
  * goes into `context.subscriptions`.
  */
 import * as vscode from 'vscode';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
+
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
-import { createReporter, type Reporter } from '../platform/reporter';
 import type { Registrar } from '../platform/registrar';
+import { createReporter, type Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { accountCommands, chooseSignIn } from './accountMenu';
 import { authCommands, signOut } from './authCommands';

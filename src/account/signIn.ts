@@ -11,8 +11,8 @@
  */
 import type { ApiError } from '../api/errors/errors';
 import type { Account, ClientHolder, Endpoints } from './clientHolder';
-import { apiKeyLabel, type AccountMeta, type SignInMethod } from './credentials';
-import { obtainSession, verifyApiKey, type ProbeClientFactory, type Verified } from './verify';
+import { type AccountMeta, apiKeyLabel, type SignInMethod } from './credentials';
+import { obtainSession, type ProbeClientFactory, type Verified,verifyApiKey } from './verify';
 
 export interface SignInSecrets {
   apiKey: { apiKey: string; /** Shown for the account; default "API key …abcd". */ label?: string };

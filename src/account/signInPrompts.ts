@@ -5,12 +5,13 @@
  * step changes nothing. Both resolve to whether the user is now signed in with what they typed.
  */
 import * as vscode from 'vscode';
-import type { Endpoints } from './clientHolder';
-import { apiKeyLabel, labelProblem } from './credentials';
-import type { SignInDeps } from './authDeps';
-import { signIn, type SignInResult } from './signIn';
+
 import { headerValueProblem } from '../api/schemas/headerValues';
 import { composeErrorText, type ErrorContext } from '../platform/errorText';
+import type { SignInDeps } from './authDeps';
+import type { Endpoints } from './clientHolder';
+import { apiKeyLabel, labelProblem } from './credentials';
+import { signIn, type SignInResult } from './signIn';
 
 const t = vscode.l10n.t;
 

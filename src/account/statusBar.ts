@@ -3,6 +3,7 @@
  * account menu on click. Signed out it offers to sign in.
  */
 import * as vscode from 'vscode';
+
 import { COMMANDS } from '../platform/commandIds';
 import type { Account, ClientHolder } from './clientHolder';
 

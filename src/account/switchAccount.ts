@@ -8,9 +8,10 @@
  * cleared after the new sign-in, as Sign Out would.
  */
 import * as vscode from 'vscode';
-import { normalizeBaseUrl } from './credentials';
+
 import { chooseSignIn } from './accountMenu';
 import type { AuthDeps } from './authDeps';
+import { normalizeBaseUrl } from './credentials';
 import { trySandbox } from './sandbox/sandboxCommands';
 import { signInWithApiKey, signInWithPassword } from './signInPrompts';
 

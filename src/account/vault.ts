@@ -12,9 +12,10 @@
  * its own writes cause: one sign-in is one write and one read, not one write and two reads.
  */
 import type { Credentials } from '../api/auth/auth';
-import { Emitter, type Disposable, type Event } from '../platform/emitter';
+import { type Disposable, Emitter, type Event } from '../platform/emitter';
 import { english, type Translate } from '../platform/errorText';
 import {
+  type AccountMeta,
   accountMetaKey,
   credentialsKey,
   fallbackMeta,
@@ -22,7 +23,6 @@ import {
   parseAccountMeta,
   parseStoredCredentials,
   serializeCredentials,
-  type AccountMeta,
 } from './credentials';
 
 /** The part of `vscode.SecretStorage` the vault uses. */

@@ -2,7 +2,7 @@
  * Checking credentials before they are stored: an API key with a real call (listTaskGroups),
  * a username and password with `POST /token`. No prompts here; the commands decide what to say.
  */
-import { sessionFromToken, type Credentials } from '../api/auth/auth';
+import { type Credentials,sessionFromToken } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
 import { ApiError, errorMessage, isApiError } from '../api/errors/errors';
 

@@ -3,8 +3,8 @@
  * summary, `analytics/model/summary.ts`), one line per period, and the tasks ranked by a figure.
  * Pure. Unknown values stay null: a task without run counts is not a task with 0 failures.
  */
-import type { AnalyticsRecord } from '../api/schemas/schemas';
 import { sumKnown, summarize } from '../analytics/model/summary';
+import type { AnalyticsRecord } from '../api/schemas/schemas';
 
 export const SORT_KEYS = ['failures', 'failureRate', 'runs', 'collected', 'avgDuration', 'cost'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

@@ -6,9 +6,9 @@
  */
 import type { ScrapedeckClient } from '../api/client';
 import type { Translate } from '../platform/errorText';
+import { plainText } from '../platform/plainText';
 import { DATA_PLANS, failureText } from './failure';
 import type { ToolContext } from './tool';
-import { plainText } from '../platform/plainText';
 
 export interface CatalogTask {
   taskId: string;

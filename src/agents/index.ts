@@ -5,9 +5,11 @@
  * and runs of a run a tool starts or stops (the Tasks view's own way in).
  */
 import * as vscode from 'vscode';
+
 import type { Account, ClientHolder } from '../account/clientHolder';
 import { hubKeyOf } from '../account/credentials';
 import type { Credentials } from '../api/auth/auth';
+import { errorMessage } from '../api/errors/errors';
 import { headerValueProblem } from '../api/schemas/headerValues';
 import { appScopeOf } from '../apps/appScope';
 import type { AppStore } from '../apps/appStore';
@@ -19,7 +21,6 @@ import { ScrapedeckMcpProvider } from './mcpProvider';
 import { RunNoticeFollower } from './runNoticeFollower';
 import type { AppOutcome, RunHook } from './tool';
 import { registerLanguageModelTools } from './vscodeTools';
-import { errorMessage } from '../api/errors/errors';
 
 const t = vscode.l10n.t;
 

@@ -7,10 +7,11 @@
  * nothing at all is sent to the service (not even the reads that would word a confirmation).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+import { errorMessage } from '../api/errors/errors';
 import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG } from './mcpEnv';
 import type { Confirmation } from './tool';
-import { errorMessage } from '../api/errors/errors';
 
 export { ALLOW_CHANGES_FLAG };
 

@@ -4,8 +4,9 @@
  * rules; a problem is a sentence that never quotes the key.
  */
 import { isAbsolute } from 'node:path';
-import { headerValueIssue } from '../api/schemas/headerValues';
+
 import { checkServiceAddress } from '../api/http/urls';
+import { headerValueIssue } from '../api/schemas/headerValues';
 import { DEFAULT_BASE_URL } from '../platform/settings';
 
 export const MCP_ENV = {

@@ -11,7 +11,9 @@
  * the account's hub key.
  */
 import { createHash } from 'node:crypto';
+
 import * as vscode from 'vscode';
+
 import { accountKey, accountsMenuLabel } from '../account/accountSession';
 import type { Account } from '../account/clientHolder';
 import type { Event } from '../platform/emitter';

@@ -7,15 +7,16 @@
  * model can read and relay them. Every result is redacted with the server's key before it leaves.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { ScrapedeckClient } from '../api/client';
+import { errorMessage } from '../api/errors/errors';
 import { redact } from '../api/errors/redact';
 import { english } from '../platform/errorText';
 import { plainText } from '../platform/plainText';
 import { ALLOW_CHANGES_FLAG, askUser, consentRoute, notAllowedText } from './mcpConsent';
 import { AGENT_TOOLS, findTool } from './table';
 import type { ChangeCall, RunHook, ToolContext, ToolReply } from './tool';
-import { errorMessage } from '../api/errors/errors';
 
 export interface McpServerOptions {
   /** Undefined: no usable API key; every call answers `unavailable`. */

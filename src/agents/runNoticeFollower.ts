@@ -4,10 +4,11 @@
  * account is signed in, its new lines handed to runs. No `vscode`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher,mkdirSync, watch } from 'node:fs';
 import * as path from 'node:path';
-import type { Account } from '../account/clientHolder';
+
 import { accountKey } from '../account/accountSession';
+import type { Account } from '../account/clientHolder';
 import { NoticeReader } from './runNotices';
 import type { RunHook } from './tool';
 

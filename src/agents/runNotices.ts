@@ -13,7 +13,9 @@
  * the MCP server imports the writer.
  */
 import { appendFileSync, closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
+
 import * as z from 'zod';
+
 import type { RunHook } from './tool';
 
 /** Past this size the writer starts the file again (a reader then starts from its beginning). */

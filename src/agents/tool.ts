@@ -5,6 +5,7 @@
  * not validate tool input, and neither do all MCP clients) and answers compact text for a model.
  */
 import * as z from 'zod';
+
 import type { ScrapedeckClient } from '../api/client';
 import type { DeprecatedApp } from '../api/schemas/schemas';
 import type { Translate } from '../platform/errorText';

@@ -7,15 +7,16 @@
  * runs only what was confirmed there (`confirmedCalls.ts`): the same account, the same target.
  */
 import * as vscode from 'vscode';
-import type { Account } from '../account/clientHolder';
+
 import { accountKey, accountsMenuLabel } from '../account/accountSession';
+import type { Account } from '../account/clientHolder';
 import type { ScrapedeckClient } from '../api/client';
+import { errorMessage } from '../api/errors/errors';
 import { markdownOfPlainText, plainText } from '../platform/plainText';
 import type { Registrar } from '../platform/registrar';
-import { ConfirmedCalls, type Confirmed } from './confirmedCalls';
+import { type Confirmed,ConfirmedCalls } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
 import type { AgentTool, AppOutcome, ChangeCall, Confirmation, RunHook, ToolContext, ToolReply } from './tool';
-import { errorMessage } from '../api/errors/errors';
 
 const t = vscode.l10n.t;
 

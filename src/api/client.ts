@@ -5,30 +5,31 @@
  * operations live in `ops/` by area; this class builds the shared parts and hands each call on.
  */
 import type { Dispatcher } from 'undici';
+
 import type { CredentialsStore } from './auth/auth';
 import { SessionKeeper } from './auth/sessionKeeper';
-import type { BatchedResult } from './http/batches';
-import type { DataPage, NotExportedPage } from './schemas/dataSchemas';
-import type { DataReader } from './ops/dataReader';
 import { ApiError, errorMessage } from './errors/errors';
+import { redact,SecretSet } from './errors/redact';
+import type { BatchedResult } from './http/batches';
 import type { FetchAllOptions, FetchAllResult } from './http/fetchAll';
 import { RateLimiter, type RequestLimiter } from './http/limiter';
-import { MainCaller, type ApiResult, type CallOptions } from './http/mainCaller';
-import { AnalyticsOps } from './ops/analytics';
-import { DataOps, type DataPageRequest, type ReadDataOptions } from './ops/data';
-import { HubOps } from './ops/hub';
-import { RunOps, type StatusesResult } from './ops/runs';
-import { TaskOps } from './ops/tasks';
-import { TokenOps } from './ops/tokens';
-import { createDispatcher, proxyConfig, type Env } from './http/proxy';
-import { SecretSet, redact } from './errors/redact';
-import { ServiceRoutes } from './ops/serviceRoutes';
-import type { StartedRun, SubtaskPage, SubtaskStatus } from './schemas/runSchemas';
-import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas/schemas';
-import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './schemas/taskOpsSchemas';
+import { type ApiResult, type CallOptions,MainCaller } from './http/mainCaller';
+import { createDispatcher, type Env,proxyConfig } from './http/proxy';
 import { Transport } from './http/transport';
 import type { TransportStats } from './http/transportTypes';
 import { checkBaseUrl } from './http/urls';
+import { AnalyticsOps } from './ops/analytics';
+import { DataOps, type DataPageRequest, type ReadDataOptions } from './ops/data';
+import type { DataReader } from './ops/dataReader';
+import { HubOps } from './ops/hub';
+import { RunOps, type StatusesResult } from './ops/runs';
+import { ServiceRoutes } from './ops/serviceRoutes';
+import { TaskOps } from './ops/tasks';
+import { TokenOps } from './ops/tokens';
+import type { DataPage, NotExportedPage } from './schemas/dataSchemas';
+import type { StartedRun, SubtaskPage, SubtaskStatus } from './schemas/runSchemas';
+import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas/schemas';
+import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './schemas/taskOpsSchemas';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -66,8 +67,8 @@ export interface ClientOptions {
   routes?: ServiceRoutes;
 }
 
-export type { ApiResult, CallOptions } from './http/mainCaller';
 export type { FetchAllProgress, FetchAllResult } from './http/fetchAll';
+export type { ApiResult, CallOptions } from './http/mainCaller';
 
 export const MAX_REQUESTS_PER_SECOND = 20;
 

@@ -5,11 +5,12 @@
  * apps listed in the `scrapedeck.trackedApps` setting.
  */
 import * as vscode from 'vscode';
-import type { NotFoundMark } from './appStore';
+
 import { COMMANDS } from '../platform/commandIds';
-import type { NamespaceGroup, TrackedApp } from './trackedApps';
-import { type DeprecationRecord, deprecationDescription, versionLabel } from './deprecation';
 import { plainText } from '../platform/plainText';
+import type { NotFoundMark } from './appStore';
+import { deprecationDescription, type DeprecationRecord, versionLabel } from './deprecation';
+import type { NamespaceGroup, TrackedApp } from './trackedApps';
 
 const t = vscode.l10n.t;
 

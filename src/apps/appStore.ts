@@ -15,8 +15,9 @@
  * first account that opens that hub.
  */
 import * as z from 'zod';
-import { parseAppRef } from './trackedApps';
+
 import { type DeprecationRecord, deprecationRecordSchema } from './deprecation';
+import { parseAppRef } from './trackedApps';
 
 export const APP_STORE_KEY = 'scrapedeck.dataApps.byAccount';
 /** Where lists were kept before they were per account: read for adoption only, never written. */

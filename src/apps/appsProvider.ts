@@ -6,9 +6,10 @@
  * only when deprecating.
  */
 import * as vscode from 'vscode';
+
+import { AppNode, type AppsNode, type AppState, NamespaceNode } from './appNodes';
 import type { AppScope, AppStore } from './appStore';
-import { type TrackedApp, groupByNamespace, mergeTracked } from './trackedApps';
-import { AppNode, type AppState, type AppsNode, NamespaceNode } from './appNodes';
+import { groupByNamespace, mergeTracked,type TrackedApp } from './trackedApps';
 
 export interface AppsProviderDeps {
   /** The signed-in account at its hub; undefined while signed out or when no hub URL is set (the welcome explains). */

@@ -4,18 +4,19 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { appScopeOf } from './appScope';
-import type { AppScope } from './appStore';
-import { type DeprecateOutcome, deprecateApp } from './deprecateFlow';
-import { parseAppRef, validateAppRefInput } from './trackedApps';
+
 import type { ClientHolder } from '../account/clientHolder';
 import { defineHandlers } from '../platform/commandHandlers';
+import { plainText } from '../platform/plainText';
 import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
+import { appScopeOf } from './appScope';
 import type { AppsTreeProvider } from './appsProvider';
+import type { AppScope } from './appStore';
 import type { AppStore } from './appStore';
+import { deprecateApp,type DeprecateOutcome } from './deprecateFlow';
 import { ensureHubApiKey, reportMissingHubAddress } from './hubPrerequisites';
-import { plainText } from '../platform/plainText';
+import { parseAppRef, validateAppRefInput } from './trackedApps';
 
 const t = vscode.l10n.t;
 

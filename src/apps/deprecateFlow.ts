@@ -9,13 +9,14 @@
  * command (and a test awaiting it) must finish when the work is done.
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from '../account/clientHolder';
 import { errorMessage, isApiError } from '../api/errors/errors';
-import { COMMANDS } from '../platform/commandIds';
 import { APP_REF_MAX } from '../api/schemas/schemas';
+import { COMMANDS } from '../platform/commandIds';
 import { confirmDestructive } from '../platform/confirm';
-import { copyRequestId, type Reporter } from '../platform/reporter';
 import { plainText } from '../platform/plainText';
+import { copyRequestId, type Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { appScopeOf } from './appScope';
 import type { AppScope, AppStore } from './appStore';

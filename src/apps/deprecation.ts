@@ -3,6 +3,7 @@
  * globalState so a node still says "deprecated" after a reload: the service has no read for it.
  */
 import * as z from 'zod';
+
 import type { DeprecatedApp } from '../api/schemas/schemas';
 import { english, type Translate } from '../platform/errorText';
 import { plainText } from '../platform/plainText';

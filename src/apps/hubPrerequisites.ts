@@ -3,6 +3,7 @@
  * address (a setting) and, after a password sign-in, an API key (the hub accepts nothing else).
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from '../account/clientHolder';
 import { promptHubApiKey } from '../account/hubApiKey';
 import { COMMANDS } from '../platform/commandIds';

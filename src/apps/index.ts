@@ -6,16 +6,17 @@
  *   const apps = createApps(context, deps);   // provider, store, view
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from '../account/clientHolder';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
-import type { Reporter } from '../platform/reporter';
 import type { Registrar } from '../platform/registrar';
+import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { APPS_VIEW_ID } from '../platform/viewIds';
 import { appScopeOf } from './appScope';
 import { AppsTreeProvider } from './appsProvider';
-import { AppStore, APP_STORE_KEY } from './appStore';
+import { APP_STORE_KEY,AppStore } from './appStore';
 import { appCommands } from './commands';
 
 export interface AppsDeps {

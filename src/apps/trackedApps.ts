@@ -4,6 +4,7 @@
  * setting. Everything read from storage or settings is parsed with zod here.
  */
 import * as z from 'zod';
+
 import { APP_REF_MAX, appRefSchema } from '../api/schemas/schemas';
 import { english, type Translate } from '../platform/errorText';
 

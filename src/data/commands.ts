@@ -5,12 +5,13 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+
 import { defineHandlers } from '../platform/commandHandlers';
-import type { Ui } from '../platform/ui';
-import { taskArgSchema } from '../platform/treeArgs';
-import { addConnection, removeConnection, testConnection, type PgFlowDeps } from './pgConnectionFlow';
-import type { DataRegistry } from './registry';
 import { plainText } from '../platform/plainText';
+import { taskArgSchema } from '../platform/treeArgs';
+import type { Ui } from '../platform/ui';
+import { addConnection, type PgFlowDeps,removeConnection, testConnection } from './pgConnectionFlow';
+import type { DataRegistry } from './registry';
 
 const t = vscode.l10n.t;
 

@@ -8,19 +8,21 @@
  *   await data.export(task);   // export | pull | browse | remove, each resolves to its outcome
  */
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
+
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
-import { dataCommands, type DataCommandDeps } from './commands';
+import { spoolDirOf,TaskBrowsers } from './browse/host/browsers';
+import { DATA_BROWSER_VIEW_TYPE, DataBrowserEditor } from './browse/host/customEditor';
+import { type DataCommandDeps,dataCommands } from './commands';
 import type { DataFlowDeps } from './common/dataDeps';
 import { exportData } from './export/exportFlow';
-import { TaskBrowsers, spoolDirOf } from './browse/host/browsers';
-import { DATA_BROWSER_VIEW_TYPE, DataBrowserEditor } from './browse/host/customEditor';
-import { pullData, taskFields } from './pull/pullFlow';
-import { PullTargets, accountKey } from './pull/rememberedTargets';
-import { removeData } from './removeFlow';
 import { PgConnectionStore } from './postgres/connectionStore';
+import { pullData, taskFields } from './pull/pullFlow';
+import { accountKey,PullTargets } from './pull/rememberedTargets';
 import type { DataRegistry } from './registry';
+import { removeData } from './removeFlow';
 import type { SyncDataParts } from './sync';
 
 export interface DataCapability extends DataRegistry {

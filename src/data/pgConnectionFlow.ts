@@ -5,9 +5,10 @@
  * to the log only (it never holds the password).
  */
 import * as vscode from 'vscode';
+
 import type { Ui } from '../platform/ui';
 import { connectionLabel, type PgConnectionStore, type SavedConnection } from './postgres/connectionStore';
-import { TLS_MODES, pgConnectionSchema, probeConnection, serverMessage, type PgConnection, type TlsMode } from './postgres/pgConnection';
+import { type PgConnection, pgConnectionSchema, probeConnection, serverMessage, TLS_MODES, type TlsMode } from './postgres/pgConnection';
 import { pgFailureText } from './postgres/pgFailureText';
 import { refusedInRestrictedMode } from './postgres/restrictedMode';
 

@@ -6,11 +6,12 @@
  * for.
  */
 import * as vscode from 'vscode';
+
 import { isApiError } from '../api/errors/errors';
 import { serviceTaskNames } from '../api/taskNames';
+import type { TaskRef } from '../api/taskRef';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
-import type { TaskRef } from '../api/taskRef';
 import type { DataFlowDeps } from './common/dataDeps';
 
 const t = vscode.l10n.t;

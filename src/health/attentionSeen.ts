@@ -5,6 +5,7 @@
  * out and in again must not repeat the announcement); a few accounts at most, newest first.
  */
 import * as z from 'zod';
+
 import type { MementoLike } from '../account/vault';
 
 export const ATTENTION_SEEN_KEY = 'scrapedeck.health.attentionSeen.v1';

@@ -4,9 +4,10 @@
  * follow every theme, high contrast included); a healthy task is left undecorated.
  */
 import * as vscode from 'vscode';
+
 import type { HealthView } from './healthBoard';
 import type { HealthLevel } from './healthModel';
-import { groupPart, noRuns, percent, factor } from './healthText';
+import { factor,groupPart, noRuns, percent } from './healthText';
 import { parseTaskResourceUri } from './taskUri';
 
 const t = vscode.l10n.t;

@@ -5,7 +5,7 @@
  * read it, and `onDidChange` tells them to redraw.
  */
 import { Emitter, type Event } from '../platform/emitter';
-import { DEFAULT_THRESHOLDS, assess, attentionOrder, needsAttention, worstOf, type HealthLevel, type TaskHealth, type Thresholds } from './healthModel';
+import { assess, attentionOrder, DEFAULT_THRESHOLDS, type HealthLevel, needsAttention, type TaskHealth, type Thresholds,worstOf } from './healthModel';
 import type { HealthSnapshot, SnapshotTask } from './snapshot';
 
 export type HealthStatus =

@@ -5,6 +5,7 @@
  * of one account is ever read under another's key; an account's entries go when it signs out.
  */
 import * as z from 'zod';
+
 import type { MementoLike } from '../account/vault';
 import { decodeSnapshot, encodeSnapshot, type HealthSnapshot } from './snapshot';
 

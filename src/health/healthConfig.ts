@@ -4,8 +4,9 @@
  * the names that changed.
  */
 import * as vscode from 'vscode';
+
 import type { Ui } from '../platform/ui';
-import { MAX_REFRESH_MINUTES, validateHealthSettings, type HealthSettingName, type HealthSettingProblem, type HealthSettings } from './healthSettings';
+import { type HealthSettingName, type HealthSettingProblem, type HealthSettings,MAX_REFRESH_MINUTES, validateHealthSettings } from './healthSettings';
 
 const t = vscode.l10n.t;
 const SECTION = 'scrapedeck.health';

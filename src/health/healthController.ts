@@ -8,16 +8,16 @@
  *   const health = new HealthController({ board, cache, getClient, listTasks, timers, clock, settings, notifier });
  *   health.setAccount(id); health.setVisible(true); await health.refresh();
  */
+import { type ApiError,isApiError } from '../api/errors/errors';
 import type { Timers } from '../api/http/limiter';
-import { isApiError, type ApiError } from '../api/errors/errors';
 import { todayUtc } from '../api/schemas/dates';
 import type { AttentionSeen } from './attentionSeen';
 import type { HealthBoard, TaskHealthInfo } from './healthBoard';
 import type { HealthCache } from './healthCache';
-import { fetchWindowTotals, type AnalyticsSource } from './healthFetch';
+import { type AnalyticsSource,fetchWindowTotals } from './healthFetch';
 import type { Totals } from './healthModel';
 import type { HealthSettings } from './healthSettings';
-import { healthWindows, sameRange, type HealthWindows } from './healthWindow';
+import { type HealthWindows,healthWindows, sameRange } from './healthWindow';
 import { RefreshSchedule } from './refreshSchedule';
 import type { HealthSnapshot, SnapshotTask } from './snapshot';
 

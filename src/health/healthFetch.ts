@@ -16,12 +16,12 @@
  * more than 100 tasks without one, a first batch of 100 is asked alone and its records per id
  * size the rest.
  */
-import { MAX_FETCH_ALL_ROWS, type FetchAllOptions, type FetchAllResult } from '../api/http/fetchAll';
-import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../api/schemas/schemas';
 import { ApiError } from '../api/errors/errors';
-import { totalsByTask, type Totals } from './healthModel';
+import { type FetchAllOptions, type FetchAllResult,MAX_FETCH_ALL_ROWS } from '../api/http/fetchAll';
+import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../api/schemas/schemas';
+import { type AccountQuery,planBatches, planWindow, recordsPerId } from './batchPlan';
+import { type Totals,totalsByTask } from './healthModel';
 import type { DayRange } from './healthWindow';
-import { planBatches, planWindow, recordsPerId, type AccountQuery } from './batchPlan';
 
 export const HEALTH_GRANULARITY: TimeGranularity = 'Month';
 

@@ -4,9 +4,10 @@
  * and the age of what is shown.
  */
 import * as vscode from 'vscode';
+
 import type { GroupHealthInfo, HealthView, TaskHealthInfo } from './healthBoard';
 import type { TaskHealth } from './healthModel';
-import { factor, healthRowParts, percent, type HealthRowParts } from './rowParts';
+import { factor, type HealthRowParts,healthRowParts, percent } from './rowParts';
 import type { HealthSnapshot } from './snapshot';
 
 export { factor, percent };

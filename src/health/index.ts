@@ -7,14 +7,15 @@
  *   const health = createHealth(context, { board, tasks, account, reporter, ui, log, registrar });
  */
 import * as vscode from 'vscode';
+
 import { accountsMenuSession } from '../account/accountSession';
 import type { Account } from '../account/clientHolder';
 import type { ScrapedeckClient } from '../api/client';
 import { realTimers } from '../api/http/limiter';
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
 import type { Event } from '../platform/emitter';
-import type { Reporter } from '../platform/reporter';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
+import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { AttentionSeen } from './attentionSeen';
 import { HealthDecorations } from './decorations';

@@ -4,6 +4,7 @@
  * description that the node joins with the other areas' parts (`joinParts`, " · ").
  */
 import type * as vscode from 'vscode';
+
 import type { HealthView } from './healthBoard';
 import { appendGroupTooltip, appendTaskTooltip, groupPart, taskParts } from './healthText';
 import type { HealthRowParts } from './rowParts';

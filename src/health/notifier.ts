@@ -4,14 +4,15 @@
  * the shared reporter, which offers the request id), a failed refresh, and a clamped window.
  */
 import * as vscode from 'vscode';
+
 import { COMMANDS } from '../platform/commandIds';
+import { plainText } from '../platform/plainText';
 import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { TaskHealthInfo } from './healthBoard';
 import type { HealthConfig } from './healthConfig';
 import type { HealthNotifier } from './healthController';
 import { daysBefore, factor, percent, runs } from './healthText';
-import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 /** The analytics query's limit on task ids. */

@@ -5,6 +5,7 @@
  * No secrets: task and group ids and names, and counts.
  */
 import * as z from 'zod';
+
 import { daySchema } from '../api/schemas/schemas';
 import type { Totals } from './healthModel';
 import type { DayRange } from './healthWindow';

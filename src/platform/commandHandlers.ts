@@ -4,7 +4,8 @@
  * main.ts hands them all to `everyCommand`, whose type refuses a command id without a handler.
  */
 import type * as vscode from 'vscode';
-import { COMMANDS, type CommandKey } from './commandIds';
+
+import { type CommandKey,COMMANDS } from './commandIds';
 import type { Registrar } from './registrar';
 
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */

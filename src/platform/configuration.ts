@@ -4,7 +4,8 @@
  * validated values changed.
  */
 import * as vscode from 'vscode';
-import { changedSettings, validateSettings, type RawSettings, type Settings, type SettingProblem } from './settings';
+
+import { changedSettings, type RawSettings, type SettingProblem,type Settings, validateSettings } from './settings';
 import type { Ui } from './ui';
 
 export interface SettingsChange {

@@ -10,6 +10,7 @@
  * line to add to src/shell/registrations.ts.
  */
 import type * as vscode from 'vscode';
+
 import type { CommandId } from './commandIds';
 
 export interface Registrar {

@@ -5,11 +5,12 @@
  * request says nothing.
  */
 import * as vscode from 'vscode';
+
 import { isApiError } from '../api/errors/errors';
-import { composeErrorText, type ErrorContext } from './errorText';
-import { SignInPrompt, type LastSignIn } from './signInPrompt';
-import type { Ui } from './ui';
 import { copyRequestId } from './copyRequestId';
+import { composeErrorText, type ErrorContext } from './errorText';
+import { type LastSignIn,SignInPrompt } from './signInPrompt';
+import type { Ui } from './ui';
 
 /** The part of the reporter the sign-in notification needs (narrow, so tests can pass a fake). */
 export interface SignInNotifier {

@@ -4,12 +4,12 @@
  * A bad value is never used: it becomes a problem to show, and the last good value (or the
  * default) stands in for it.
  */
-import { headerValueIssue } from '../api/schemas/headerValues';
 import { fitText } from '../api/http/replyBody';
-import { APP_REF_RE } from '../api/schemas/schemas';
 import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo } from '../api/http/urls';
+import { headerValueIssue } from '../api/schemas/headerValues';
+import { APP_REF_RE } from '../api/schemas/schemas';
 import { english, type Translate } from './errorText';
-import { badTrackedAppsText, refusalText, type Fallback, type Refusal } from './settingsText';
+import { badTrackedAppsText, type Fallback, type Refusal,refusalText } from './settingsText';
 
 export { isLoopbackHost };
 

@@ -4,6 +4,7 @@
  * user chose last, with the username filled in for a password sign-in.
  */
 import * as vscode from 'vscode';
+
 import { COMMANDS } from './commandIds';
 import type { Ui } from './ui';
 

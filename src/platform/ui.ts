@@ -4,8 +4,9 @@
  * and leave everything else real. The test seam (`src/testSeam.ts`) hands this object to tests.
  */
 import * as vscode from 'vscode';
+
 import { copyRequestId } from './copyRequestId';
-import { showInputBoxWithRequestId, type InputOptions } from './inputBox';
+import { type InputOptions,showInputBoxWithRequestId } from './inputBox';
 
 export type { InputOptions } from './inputBox';
 

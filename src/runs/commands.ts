@@ -5,6 +5,7 @@
  * plain `{ task: { taskId, taskName } }` objects from other callers) and hand over.
  */
 import * as z from 'zod';
+
 import type { TaskRef } from '../api/taskRef';
 import { defineHandlers } from '../platform/commandHandlers';
 import { taskArgSchema } from '../platform/treeArgs';

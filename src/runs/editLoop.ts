@@ -3,17 +3,18 @@
  * there are several, and opens it as a `scrapedeck:` document named after the task and the loop.
  */
 import * as vscode from 'vscode';
+
 import type { ScrapedeckClient } from '../api/client';
 import { LOOP_ACTION } from '../api/ops/tasks';
-import type { TaskRef } from '../api/taskRef';
 import type { TaskAction } from '../api/schemas/taskOpsSchemas';
-import type { Ui } from '../platform/ui';
-import { formatNumber } from './runText';
-import { loopTypeText } from './loopItems';
-import { LOOP_LANGUAGE, LOOP_SCHEME, loopFileName, type LoopAddresses } from './loopUri';
-import type { LoopFileSystem } from './loopFileSystem';
-import type { ReportFailure } from './runReport';
+import type { TaskRef } from '../api/taskRef';
 import { plainText } from '../platform/plainText';
+import type { Ui } from '../platform/ui';
+import type { LoopFileSystem } from './loopFileSystem';
+import { loopTypeText } from './loopItems';
+import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses,loopFileName } from './loopUri';
+import type { ReportFailure } from './runReport';
+import { formatNumber } from './runText';
 
 const t = vscode.l10n.t;
 

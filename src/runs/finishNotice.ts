@@ -8,12 +8,13 @@
  * message.
  */
 import * as vscode from 'vscode';
+
 import { COMMANDS } from '../platform/commandIds';
+import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import { runKindOf, statusText } from './runKinds';
 import type { EndedRun } from './runStore';
 import { rowsText, type TextOptions } from './runText';
-import { plainText } from '../platform/plainText';
 
 const t = vscode.l10n.t;
 

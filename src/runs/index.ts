@@ -10,32 +10,33 @@
  * Registers the run commands (`commands.ts`).
  */
 import * as vscode from 'vscode';
+
 import { accountsMenuSession } from '../account/accountSession';
 import type { Account, ClientHolder } from '../account/clientHolder';
 import { errorMessage, isApiError } from '../api/errors/errors';
 import { realTimers } from '../api/http/limiter';
-import { Emitter, type Event } from '../platform/emitter';
-import type { Reporter } from '../platform/reporter';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
-import type { Registrar } from '../platform/registrar';
-import { runCommands } from './commands';
-import type { Ui } from '../platform/ui';
 import type { TaskRef } from '../api/taskRef';
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { Emitter, type Event } from '../platform/emitter';
+import type { Registrar } from '../platform/registrar';
+import type { Reporter } from '../platform/reporter';
+import type { Ui } from '../platform/ui';
+import { runCommands } from './commands';
 import { editLoopItems } from './editLoop';
 import { announceEndedRuns } from './finishNotice';
 import { LoopDiagnostics } from './loopDiagnostics';
 import { LoopFileSystem } from './loopFileSystem';
 import { LOOP_SCHEME, LoopAddresses } from './loopUri';
-import { duplicateTask, moveTasks, type GroupRef, type MoveOutcome, type MovingTask } from './organise';
-import { startRuns, stopRuns, type RunOutcome } from './runActions';
+import { duplicateTask, type GroupRef, type MoveOutcome, moveTasks, type MovingTask } from './organise';
+import { type RunOutcome,startRuns, stopRuns } from './runActions';
 import { runReporter } from './runReport';
 import { onRunSettingsChange, readRunSettings, type RunSettings } from './runSettings';
 import { RunStore } from './runStore';
-import { runWatch, type RunWatch } from './runWatch';
 import { presentRun, type RunPresentation, type TextOptions } from './runText';
-import { StatusPoller } from './statusPoller';
-import { SubtaskMessageNode, SubtaskNode, SubtasksMoreNode, type SubtaskRow } from './subtaskNodes';
+import { type RunWatch,runWatch } from './runWatch';
 import { saveActiveList } from './saveList';
+import { StatusPoller } from './statusPoller';
+import { SubtaskMessageNode, SubtaskNode, type SubtaskRow,SubtasksMoreNode } from './subtaskNodes';
 import { SubtaskPages } from './subtasks';
 
 const t = vscode.l10n.t;

@@ -4,7 +4,8 @@
  * MAX_MARKED_PROBLEMS are marked, plus one that counts the rest.
  */
 import * as vscode from 'vscode';
-import { markedProblems, parseLoopText, type LineProblem } from './loopItems';
+
+import { type LineProblem,markedProblems, parseLoopText } from './loopItems';
 import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses } from './loopUri';
 
 const CHECK_DELAY_MS = 250;

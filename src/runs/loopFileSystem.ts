@@ -12,12 +12,13 @@
  * the other account's lists (an editor brought back by View: Reopen Closed Editor) with it.
  */
 import * as vscode from 'vscode';
+
 import type { ScrapedeckClient } from '../api/client';
 import { isApiError } from '../api/errors/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
+import type { LoopDiagnostics } from './loopDiagnostics';
 import { decideSave, loopText, parseLoopText } from './loopItems';
 import { LOOP_SCHEME, type LoopAddresses, type LoopRef } from './loopUri';
-import type { LoopDiagnostics } from './loopDiagnostics';
 
 const t = vscode.l10n.t;
 

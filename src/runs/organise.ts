@@ -5,11 +5,12 @@
  * task and the rest still move.
  */
 import * as vscode from 'vscode';
+
 import type { ScrapedeckClient } from '../api/client';
 import type { CopiedTask } from '../api/schemas/taskOpsSchemas';
+import type { TaskRef } from '../api/taskRef';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
-import type { TaskRef } from '../api/taskRef';
 import type { ReportFailure } from './runReport';
 
 const t = vscode.l10n.t;

@@ -8,14 +8,15 @@
  * allow runs; a task that is already running (or already stopped) is not an error.
  */
 import * as vscode from 'vscode';
+
 import type { ScrapedeckClient } from '../api/client';
-import { isApiError, type ApiError } from '../api/errors/errors';
+import { type ApiError,isApiError } from '../api/errors/errors';
 import { SERVICE_CODES } from '../api/schemas/opsSchemas';
-import { serviceTaskNames, type KnownNames } from '../api/taskNames';
+import { type KnownNames,serviceTaskNames } from '../api/taskNames';
+import type { TaskRef } from '../api/taskRef';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
-import type { TaskRef } from '../api/taskRef';
 import type { ReportFailure } from './runReport';
 import type { RunStore } from './runStore';
 import type { StatusPoller } from './statusPoller';

@@ -8,7 +8,7 @@
  */
 import type { TaskRunStatus } from '../api/ops/runs';
 import { Emitter, type Event } from '../platform/emitter';
-import { isUnderWay, runKindOf, type PendingAction } from './runKinds';
+import { isUnderWay, type PendingAction,runKindOf } from './runKinds';
 
 /** How long a start or stop waits for the service to show it before the tree shows what it says. */
 export const PENDING_LIMIT_MS = 120_000;

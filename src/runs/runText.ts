@@ -6,7 +6,7 @@
  */
 import type { TaskRunStatus } from '../api/ops/runs';
 import { parseServiceTime } from '../api/schemas/runSchemas';
-import { RUN_ICONS, isUnderWay, runKindOf, statusText, type IconSpec, type PendingAction, type RunKind } from './runKinds';
+import { type IconSpec, isUnderWay, type PendingAction, RUN_ICONS, type RunKind,runKindOf, statusText } from './runKinds';
 import type { RunEntry } from './runStore';
 
 /** `vscode.l10n.t` in the extension; {0}-style arguments. */

@@ -5,10 +5,11 @@
  * the lines stay underlined. Anything else is saved as VS Code would.
  */
 import * as vscode from 'vscode';
+
 import type { Ui } from '../platform/ui';
-import { parseLoopText } from './loopItems';
 import type { LoopDiagnostics } from './loopDiagnostics';
 import { notSavedText } from './loopFileSystem';
+import { parseLoopText } from './loopItems';
 import type { LoopAddresses } from './loopUri';
 
 const t = vscode.l10n.t;

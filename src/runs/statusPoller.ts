@@ -18,8 +18,8 @@
  * next tick. `reset()` (another account) drops answers still on their way.
  */
 import { isApiError } from '../api/errors/errors';
-import type { TaskRunStatus } from '../api/ops/runs';
 import type { Timers } from '../api/http/limiter';
+import type { TaskRunStatus } from '../api/ops/runs';
 import type { RunEntry, RunStore } from './runStore';
 
 /** One poll's answer: the statuses, and whether an id left out of it never ran in the cloud (a v2 answer). */

@@ -4,9 +4,10 @@
  * task's children.
  */
 import * as vscode from 'vscode';
+
 import type { SubtaskStatus } from '../api/schemas/runSchemas';
 import { COMMANDS } from '../platform/commandIds';
-import { RUN_ICONS, runKindOf, statusText, type IconSpec } from './runKinds';
+import { type IconSpec,RUN_ICONS, runKindOf, statusText } from './runKinds';
 
 const t = vscode.l10n.t;
 

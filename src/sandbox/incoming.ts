@@ -1,5 +1,6 @@
 /** A request as it arrives: its body read within a size limit, its target parsed and checked, its content type. */
 import type { IncomingMessage } from 'node:http';
+
 import { errorReply } from './http/respond';
 import type { matchRoute } from './routes/router';
 

@@ -6,9 +6,9 @@
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
  * logs go to stderr so stdout stays machine-readable.
  */
-import { DEFAULTS, startSandbox, type SandboxOptions } from './server';
-import type { SandboxInfo } from './seed/info';
 import { errorMessage } from '../api/errors/errors';
+import type { SandboxInfo } from './seed/info';
+import { DEFAULTS, type SandboxOptions,startSandbox } from './server';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
                [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]

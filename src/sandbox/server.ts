@@ -5,26 +5,27 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { todayUtc } from '../api/schemas/dates';
-import { recordQuery, type RecordPage, type RecordQuery, type RecordStore } from './state/analytics';
-import { TokenStore } from './state/auth';
 import { FaultInjector, faultReply } from './http/faults';
+import { RateLimiter } from './http/rateLimit';
+import { errorReply, type Reply,retryAfter } from './http/respond';
 import { dotSegmentsRefused, hasDotSegments, isJson, MAX_BODY_BYTES, parseTarget, readBody } from './incoming';
 import { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
-import { RateLimiter } from './http/rateLimit';
-import { buildDailyRecords, cloudHistories, type CloudHistory } from './seed/records';
-import { errorReply, retryAfter, type Reply } from './http/respond';
 import { DATAHUB_PREFIX, matchRoute } from './routes/router';
+import { buildDailyRecords, cloudHistories, type CloudHistory } from './seed/records';
+import { buildWorld, publicAccount } from './seed/seed';
+import { TaskIndex } from './seed/taskIndex';
+import { type RecordPage, type RecordQuery, recordQuery, type RecordStore } from './state/analytics';
+import { TokenStore } from './state/auth';
 import { LoopStore } from './state/loops';
 import { keepState } from './state/persist';
 import { RunBook } from './state/runBook';
-import { buildWorld, publicAccount } from './seed/seed';
-import { TaskIndex } from './seed/taskIndex';
 import { newStats, type RouteRequest, type SandboxState } from './state/state';
 
-export type { SandboxInfo, SandboxAccount } from './seed/info';
-export type { SandboxStats } from './state/state';
 export { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
+export type { SandboxAccount,SandboxInfo } from './seed/info';
+export type { SandboxStats } from './state/state';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const seed = options.seed ?? DEFAULTS.seed;

@@ -4,6 +4,7 @@
  * what a proxy answers when main could not load: empty, never pending.
  */
 import * as vscode from 'vscode';
+
 import type { CommandId } from '../platform/commandIds';
 import { forward, type Slot } from './slot';
 

@@ -5,6 +5,7 @@
  * registration fails the first integration test instead of silently never being called).
  */
 import type * as vscode from 'vscode';
+
 import type { Registrar } from '../platform/registrar';
 import {
   authKey,
@@ -16,9 +17,9 @@ import {
   fileSystemKey,
   mcpKey,
   serializerKey,
+  type ShellParts,
   toolKey,
   treeKey,
-  type ShellParts,
 } from './kinds';
 import type { Slot } from './slot';
 

@@ -15,9 +15,9 @@ import {
   fileDecorationProvider,
   fileSystemProvider,
   mcpServerDefinitionProvider,
+  type ShellEntry,
   treeView,
   webviewPanelSerializer,
-  type ShellEntry,
 } from './kinds';
 
 /** The Tasks view's drag-and-drop MIME type (VS Code's own for the view: `application/vnd.code.tree.<viewid lowercased>`). */

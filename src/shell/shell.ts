@@ -6,6 +6,7 @@
  * nothing waits forever.
  */
 import * as vscode from 'vscode';
+
 import type { Registrar } from '../platform/registrar';
 import type { ShellParts } from './kinds';
 import { createRegistrar } from './registrar';

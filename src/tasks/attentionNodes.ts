@@ -4,6 +4,7 @@
  * health, one row that says so instead of an error per task.
  */
 import * as vscode from 'vscode';
+
 import type { HealthView, TaskHealthInfo } from '../health/healthBoard';
 import { age, daysBefore, windowText } from '../health/healthText';
 import { COMMANDS } from '../platform/commandIds';

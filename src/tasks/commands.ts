@@ -3,13 +3,14 @@
  * made by runs; the tree is drawn again here). These only act on the view (index.ts).
  */
 import * as vscode from 'vscode';
+
+import type { TaskRef } from '../api/taskRef';
 import { defineHandlers } from '../platform/commandHandlers';
 import { COMMANDS } from '../platform/commandIds';
-import type { Ui } from '../platform/ui';
-import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
-import type { TasksTreeProvider } from './tasksProvider';
-import type { TaskRef } from '../api/taskRef';
 import { plainText } from '../platform/plainText';
+import { groupArgSchema, taskArgSchema } from '../platform/treeArgs';
+import type { Ui } from '../platform/ui';
+import type { TasksTreeProvider } from './tasksProvider';
 
 const t = vscode.l10n.t;
 

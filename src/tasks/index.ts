@@ -7,19 +7,20 @@
  * Every registration goes into `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from '../account/clientHolder';
-import type { HealthView } from '../health/healthBoard';
 import type { SyncView } from '../data/sync/syncBoard';
+import type { HealthView } from '../health/healthBoard';
+import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
-import type { Reporter } from '../platform/reporter';
-import { registerHandlers, type CommandSet } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
+import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { TASKS_VIEW_ID, withTasksViewProgress } from '../platform/viewIds';
-import { taskCommands } from './commands';
 import type { RunsForViews } from '../runs';
 import { AttentionGroupNode } from './attentionNodes';
 import { clientTaskSource } from './clientSource';
+import { taskCommands } from './commands';
 import { TasksDragAndDrop } from './taskDragAndDrop';
 import { TaskGroupNode } from './taskNodes';
 import type { TaskRow } from './taskReads';

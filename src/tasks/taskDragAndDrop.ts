@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+
 import type { GroupRef, MoveOutcome, MovingTask } from '../runs/organise';
 import { LoadMoreNode, TaskGroupNode, TaskNode, type TasksNode } from './taskNodes';
 

@@ -3,16 +3,17 @@
  * refresh) and a `contextValue` the menus in package.json match (`\btask\b`, `\btaskGroup\b`).
  */
 import * as vscode from 'vscode';
+
 import type { Task, TaskGroup } from '../api/schemas/schemas';
+import type { SyncRowPart } from '../data/sync/syncBoard';
 import type { HealthView } from '../health/healthBoard';
 import { groupHealthPart, taskHealthPart } from '../health/nodeParts';
 import type { HealthRowParts } from '../health/rowParts';
 import { COMMANDS } from '../platform/commandIds';
-import { themeIcon, type SubtaskRow } from '../runs/subtaskNodes';
-import type { RunPresentation } from '../runs/runText';
-import type { SyncRowPart } from '../data/sync/syncBoard';
-import { loadMoreLabel } from './paging';
 import { plainText } from '../platform/plainText';
+import type { RunPresentation } from '../runs/runText';
+import { type SubtaskRow,themeIcon } from '../runs/subtaskNodes';
+import { loadMoreLabel } from './paging';
 
 /**
  * Areas that add a part to a task row's description, in the order shown (joined with " · "): the

@@ -5,8 +5,8 @@
  */
 import { ApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
-import { FilteredGroup, TASK_PAGE_SIZE, TaskSlice, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from './paging';
 import { english, type Translate } from '../platform/errorText';
+import { FilteredGroup, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks,TASK_PAGE_SIZE, TaskSlice } from './paging';
 import type { Cached, Loaded, TaskRow, TaskSource } from './taskReads';
 
 export class TasksModel {

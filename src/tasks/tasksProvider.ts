@@ -7,13 +7,14 @@
  * left empty and `onPlanLimited(true)` lets the welcome area say what the plan allows, once.
  */
 import * as vscode from 'vscode';
+
+import { isApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { COMMANDS } from '../platform/commandIds';
-import { isApiError } from '../api/errors/errors';
 import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
 import { ShownRows } from './shownRows';
-import type { TasksModel } from './tasksModel';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode } from './taskNodes';
+import type { TasksModel } from './tasksModel';
 import { reportUnlessCancelled, type TasksNode, type TasksProviderDeps } from './tasksProviderDeps';
 
 export type { TasksNode, TasksProviderDeps } from './tasksProviderDeps';

@@ -4,10 +4,10 @@
  * stays small. Also how a failed read reaches `report` (a cancelled read is not a failure).
  */
 import { isApiError } from '../api/errors/errors';
-import type { HealthView } from '../health/healthBoard';
 import type { SyncView } from '../data/sync/syncBoard';
-import type { AttentionGroupNode, HealthUnavailableNode } from './attentionNodes';
+import type { HealthView } from '../health/healthBoard';
 import type { RunsForViews } from '../runs';
+import type { AttentionGroupNode, HealthUnavailableNode } from './attentionNodes';
 import type { TasksNode as ListedNode } from './taskNodes';
 
 /** Every row of the view: the listed groups and tasks, and health's rows (attentionNodes.ts imports taskNodes.ts, so the union lives apart from both). */

@@ -13,10 +13,12 @@
  * the same VS Code.
  */
 import * as assert from 'node:assert/strict';
+
 import type { Page } from 'playwright-core';
+
 import { scrapedeckActivations } from './activationLog';
-import { e2e, sandboxRequest, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { useWorkbench } from './session';
+import { e2e, type SandboxAccount, type SandboxInfo, sandboxRequest, waitUntil, type Workbench } from './support';
 
 describe('Scrapedeck activates light (real workbench, packaged .vsix)', function () {
   this.timeout(300_000);

@@ -15,9 +15,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { Page } from 'playwright-core';
-import { e2e, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+
 import { useWorkbench } from './session';
+import { e2e, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 interface Row {
   [field: string]: string | number | boolean | null;

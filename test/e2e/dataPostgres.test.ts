@@ -10,11 +10,13 @@
  * no sync and no connection left).
  */
 import * as assert from 'node:assert/strict';
+
 import type { Page } from 'playwright-core';
+
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
-import { testServer, type TestServer } from '../shared/pgServer';
+import { type TestServer,testServer } from '../shared/pgServer';
 import { openWindow, passOn, type SpecWindow } from './session';
-import { e2e, sandboxInfo, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+import { e2e, type E2eContext, type SandboxAccount, type SandboxInfo, sandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 type Row = Record<string, string | number | boolean | null>;
 

@@ -7,11 +7,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+
 import type { Page } from 'playwright-core';
+
 import { addDays } from '../../src/api/schemas/dates';
-import { e2e, sandboxRequest, until, type E2eContext, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { secretTargets } from './secrets';
 import { useWorkbench } from './session';
+import { e2e, type E2eContext, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
 async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {

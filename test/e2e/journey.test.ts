@@ -8,17 +8,19 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { Page } from 'playwright-core';
-import { COLUMNS, formatCell } from '../../src/analytics/model/tableModel';
+import type { FrameLocator } from 'playwright-core';
+
+import { type DayRange,formatInt } from '../../src/analytics/model/format';
 import { buildSeries } from '../../src/analytics/model/series';
 import { summarize } from '../../src/analytics/model/summary';
-import { formatInt, type DayRange } from '../../src/analytics/model/format';
+import { COLUMNS, formatCell } from '../../src/analytics/model/tableModel';
 import { addDays } from '../../src/api/schemas/dates';
 import { analyticsPageSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { findSecrets, secretTargets } from './secrets';
-import type { FrameLocator } from 'playwright-core';
-import { e2e, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
 import { useWorkbench } from './session';
+import { e2e, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 interface Named {
   taskGroupId?: string;

@@ -8,9 +8,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, lutimesSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { Page } from 'playwright-core';
-import { type E2eContext, type Workbench } from './support';
+
 import { useWorkbench } from './session';
+import { type E2eContext, type Workbench } from './support';
 
 describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, workspace trust on)', function () {
   this.timeout(180_000);

@@ -10,9 +10,11 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { Page } from 'playwright-core';
-import { e2e, sandboxRequest, until, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+
 import { useWorkbench } from './session';
+import { e2e, type SandboxAccount, type SandboxInfo, sandboxRequest, until, waitUntil, type Workbench } from './support';
 
 interface Loop {
   actionId: string;

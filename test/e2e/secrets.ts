@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { E2eContext } from './support';
 
 export const TOKEN_PATTERN = /\b(?:sat|srt)_[A-Za-z0-9_-]{32}\b/g;

@@ -9,7 +9,8 @@
  * so fewer windows also means less load on the machine while the later specs run.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { e2e, launch, sandboxInfo, Workbench, type E2eContext, type SandboxInfo } from './support';
+
+import { e2e, type E2eContext, launch, type SandboxInfo,sandboxInfo, Workbench } from './support';
 
 let browser: Promise<{ context: BrowserContext; page: Page }> | undefined;
 /** Windows left as found, by the address they were opened at. */

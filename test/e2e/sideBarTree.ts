@@ -6,6 +6,7 @@
  * by time.
  */
 import type { Locator, Page } from 'playwright-core';
+
 import { waitUntil } from './waits';
 
 /** Scrolls the side bar's trees until `row` is drawn and clear of its tree's sticky headers. */

@@ -4,7 +4,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
+import { type BrowserContext, chromium, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
 import { revealRow } from './sideBarTree';
 import { UI_TIMEOUT, until, waitUntil } from './waits';
 
@@ -64,7 +66,7 @@ export function accountNamed(info: SandboxInfo, username: string): SandboxAccoun
 
 // The one wait of the steps, and the sandbox asked behind the UI, live in waits.ts; every spec
 // imports them from here.
-export { POLL_MS, UI_TIMEOUT, sandboxRequest, until, waitUntil, type WaitOptions } from './waits';
+export { POLL_MS, sandboxRequest, UI_TIMEOUT, until, type WaitOptions,waitUntil } from './waits';
 
 /** Prints how long a part of the harness (not a step) took: the per-spec costs the tier's reporter sums up. */
 export function logTime(what: string, since: number): void {

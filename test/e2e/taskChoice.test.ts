@@ -9,9 +9,11 @@
  * the Tasks tree collapsed).
  */
 import * as assert from 'node:assert/strict';
+
 import type { Page } from 'playwright-core';
-import { sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+
 import { isAsFound, useWorkbench } from './session';
+import { type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 interface Named { taskId: string; taskName: string }
 

@@ -11,12 +11,14 @@
  * it leaves the window as it found it: signed out, no editor open, the tree collapsed.
  */
 import * as assert from 'node:assert/strict';
+
 import type { Page } from 'playwright-core';
+
 import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/schemas/dates';
-import { accountNamed, sandboxRequest, waitUntil, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
-import { useWorkbench } from './session';
 import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
+import { useWorkbench } from './session';
+import { accountNamed, type SandboxAccount, type SandboxInfo, sandboxRequest, waitUntil, type Workbench } from './support';
 
 type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
 type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;

@@ -11,9 +11,11 @@
  * (signed out, no editor open).
  */
 import * as assert from 'node:assert/strict';
+
 import type { FrameLocator } from 'playwright-core';
-import { accountNamed, sandboxRequest, until, type SandboxAccount, type SandboxInfo, type Workbench } from './support';
+
 import { useWorkbench } from './session';
+import { accountNamed, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
 const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);

@@ -5,10 +5,12 @@
  * reads the accounts VS Code lists; accountSession.test.ts checks the session carries no token.)
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
-import type { ScrapedeckTestApi } from '../../src/extension';
+
 import { AUTH_PROVIDER_ID } from '../../src/account/authProvider';
-import { getApi, pointAtSandbox, signInWithApiKey, signInWithPassword, waitFor, type SandboxSession } from './viewsHarness';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { getApi, pointAtSandbox, type SandboxSession,signInWithApiKey, signInWithPassword, waitFor } from './viewsHarness';
 
 describe('Accounts menu (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;

@@ -9,13 +9,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import type { ScrapedeckTestApi } from '../../src/extension';
+
 import { accountsMenuLabel } from '../../src/account/accountSession';
 import { AGENT_TOOLS } from '../../src/agents/table';
+import type { ScrapedeckTestApi } from '../../src/extension';
 import { assess, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, signInWithApiKey, signInWithPassword, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, type SandboxSession,signInWithApiKey, signInWithPassword } from './viewsHarness';
 
 const READ_TOOLS = AGENT_TOOLS.filter((t) => t.readOnly).map((t) => t.name);
 

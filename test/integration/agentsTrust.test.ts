@@ -11,12 +11,14 @@
  * prepareInvocation, which VS Code calls through the registration.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { Task } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox } from '../../src/sandbox/server';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, replaceUi, signInWithApiKey, signInWithPassword, waitFor, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, signInWithPassword, waitFor } from './viewsHarness';
 
 const START = 'POST /cloudextraction/start';
 

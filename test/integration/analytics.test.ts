@@ -7,14 +7,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import { addDays, todayUtc } from '../../src/api/schemas/dates';
-import { analyticsResponseSchema, type AnalyticsQuery, type AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { summarize } from '../../src/analytics/model/summary';
+
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
-import type { ScrapedeckTestApi } from '../../src/extension';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { summarize } from '../../src/analytics/model/summary';
 import type { HostMessage } from '../../src/analytics/protocol';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import { type AnalyticsQuery, type AnalyticsRecord,analyticsResponseSchema } from '../../src/api/schemas/schemas';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { ask } from './panelHarness';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';

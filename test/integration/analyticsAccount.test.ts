@@ -5,16 +5,18 @@
  * serializer restores (what a window reload does) from the state linus's page had saved.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import { accountKey } from '../../src/account/accountSession';
-import { addDays, todayUtc } from '../../src/api/schemas/dates';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/host/panel';
-import type { ScrapedeckTestApi } from '../../src/extension';
 import type { HostMessage, PageState } from '../../src/analytics/protocol';
-import { getApi, pointAtSandbox, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+import type { ScrapedeckTestApi } from '../../src/extension';
 import { ask } from './panelHarness';
+import { getApi, pointAtSandbox, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 /** The `init` (and `signedIn`) a page gets when it loads now. */
 async function initOf(panel: AnalyticsPanel): Promise<HostMessage[]> {

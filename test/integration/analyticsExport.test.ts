@@ -6,11 +6,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import { addDays, todayUtc } from '../../src/api/schemas/dates';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { getApi, pointAtSandbox, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
 import { ask } from './panelHarness';
+import { getApi, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 describe('Analytics export: Open and Reveal (real VS Code, sandbox)', function () {
   this.timeout(90_000);

@@ -4,11 +4,13 @@
  * labels its chips (and so its tab) with them, and another account's cache names none of them.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
-import type { ScrapedeckTestApi } from '../../src/extension';
 import type { HostMessage } from '../../src/analytics/protocol';
-import { getApi, labelOf, pointAtSandbox, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { getApi, labelOf, pointAtSandbox, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 /** linus's group of 60 tasks: the case. */
 const GROUP = 'Marketplace crawl';

@@ -5,9 +5,11 @@
  * see because the `scrapedeck.trackedApps` setting lists it. Switching back shows ada's again.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { answerInputs, getApi, pointAtSandbox, replaceUi, signInWithApiKey, tooltipText, waitFor, type SandboxSession } from './viewsHarness';
+import { answerInputs, getApi, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 
 const SHARED = 'linus/catalog-sync';
 

@@ -5,10 +5,12 @@
  * secret in it. Only `ui` answers are replaced.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
-import type { ScrapedeckTestApi } from '../../src/extension';
+
 import { statusBarText } from '../../src/account/statusBar';
-import { KEEP_VALUE, answerInputs, getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import type { ScrapedeckTestApi } from '../../src/extension';
+import { answerInputs, getApi, KEEP_VALUE, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 describe('Sign-in and account (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;

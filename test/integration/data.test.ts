@@ -9,12 +9,14 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { dataClient } from './dataClient';
-import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { getApi, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 interface TaskArg {
   task: { taskId: string; taskName: string };

@@ -3,6 +3,7 @@
  * and every row of a task read through it, to compare what a command wrote against.
  */
 import * as assert from 'node:assert/strict';
+
 import type { ScrapedeckClient } from '../../src/api/client';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';

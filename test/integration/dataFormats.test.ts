@@ -10,15 +10,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
-import type { ScrapedeckTestApi } from '../../src/extension';
 import { FilePullSink } from '../../src/data/pull/fileSink';
+import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/state/runBook';
 import { PYTHON, readBack } from '../shared/pullDestination';
 import { dataClient } from './dataClient';
-import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { getApi, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 interface TaskArg {
   task: { taskId: string; taskName: string };

@@ -6,14 +6,16 @@
  * before anything connects.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
-import { testServer, type TestServer } from '../shared/pgServer';
+import { type TestServer,testServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
 import { connectionAnswers, pickServer } from './pgHarness';
-import { getApi, pointAtSandbox, recordMessages, replaceUi, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { getApi, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
 

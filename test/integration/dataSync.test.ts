@@ -7,13 +7,15 @@
  * Keeping in Sync takes it off the row.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, readBackPg } from '../shared/pgPull';
-import { testServer, type TestServer } from '../shared/pgServer';
+import { type TestServer,testServer } from '../shared/pgServer';
 import { connectionAnswers, pickServer } from './pgHarness';
-import { QUEUE_MS, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
+import { QUEUE_MS, type Row, rowWhen, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
 import { getApi, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Price monitoring';

@@ -4,20 +4,22 @@
  * deprecate request was sent.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
 import {
-  type InputAnswer,
   answerInputs,
   getApi,
+  type InputAnswer,
   labelOf,
   pointAtSandbox,
   recordMessages,
   replaceUi,
+  type SandboxSession,
   signInWithApiKey,
   signInWithPassword,
   tooltipText,
-  type SandboxSession,
 } from './viewsHarness';
 
 const DEPRECATE_ROUTE = 'POST /datahub/v1/data-apps/{app_id}/deprecate';

@@ -6,10 +6,12 @@
  * once, the notification, new thresholds without a request, and nothing left after sign-out.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { expectedHealth, type Expected } from './healthExpected';
-import { getApi, labelOf, pointAtSandbox, recordMessages, signInWithApiKey, tooltipText, waitFor, type SandboxSession, type ShownMessage } from './viewsHarness';
+import { type Expected,expectedHealth } from './healthExpected';
+import { getApi, labelOf, pointAtSandbox, recordMessages, type SandboxSession, type ShownMessage,signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 
 const ANALYTICS = 'POST /taskanalytics/queries';
 

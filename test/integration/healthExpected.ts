@@ -5,6 +5,7 @@
  * slower than the window before).
  */
 import * as assert from 'node:assert/strict';
+
 import { addDays } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 

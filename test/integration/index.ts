@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+
 import Mocha from 'mocha';
 
 /** Every `*.test.js` below `dir`, sorted so the order is stable from run to run. */

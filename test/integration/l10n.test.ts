@@ -4,7 +4,9 @@
  * runs after the main suite); the main run is in English and has nothing to check here.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import { statusBarText } from '../../src/account/statusBar';
 import { ApiError } from '../../src/api/errors/errors';
 import { composeErrorText } from '../../src/platform/errorText';

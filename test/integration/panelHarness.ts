@@ -4,7 +4,7 @@
  */
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { HostMessage } from '../../src/analytics/protocol';
-import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
+import { type StreamCount,streamJoiner } from '../shared/streamedReplies';
 
 /**
  * Sends one page message through the panel and resolves with every reply carrying its id; a

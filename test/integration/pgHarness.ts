@@ -1,6 +1,8 @@
 /** What the PostgreSQL integration tests share: the Add Connection prompts answered, and the picker's server chosen. */
 import * as assert from 'node:assert/strict';
+
 import type * as vscode from 'vscode';
+
 import type { TestServer } from '../shared/pgServer';
 import type { replaceUi } from './viewsHarness';
 

@@ -10,11 +10,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/runs/runActions';
 import type { TasksNode } from '../../src/tasks/taskNodes';
-import { QUEUE_MS, REFRESH_SECONDS, iconOf, rowWhen, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
+import { iconOf, QUEUE_MS, REFRESH_SECONDS, type Row, rowWhen, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
 import { answerInputs, getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
 
 const GROUP = 'Price monitoring';

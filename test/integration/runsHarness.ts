@@ -4,12 +4,14 @@
  * to read back what the service holds, and the Tasks view's rows read through the provider.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import type { TasksNode } from '../../src/tasks/tasksProvider';
 import { labelOf, waitFor } from './viewsHarness';
 

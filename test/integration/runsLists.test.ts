@@ -5,10 +5,12 @@
  * boundary (another account's list is closed and refused).
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { TaskActions } from '../../src/api/schemas/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { groupRow, startRunsSession, taskRow, taskRows, type Row, type RunsSession } from './runsHarness';
+import { groupRow, type Row, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
 import { answerInputs, answerPicks, getApi, KEEP_VALUE, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Lead generation';

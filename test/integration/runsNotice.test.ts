@@ -5,7 +5,9 @@
  * This Run's Data for a task whose last run's lot is unknown says to use Export Data.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { TaskRunStatus } from '../../src/api/ops/runs';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { announceEndedRuns, DATA_EXPORT_COMMAND, DATA_EXPORT_RUN_COMMAND, type FinishNoticeDeps } from '../../src/runs/finishNotice';

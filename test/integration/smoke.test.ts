@@ -1,6 +1,8 @@
 /** The harness's own proof: the extension is there, activates, and registers what it contributes. */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import { COMMAND_IDS } from '../../src/platform/commandIds';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';

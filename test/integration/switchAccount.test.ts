@@ -4,11 +4,13 @@
  * secrets are read back through the test seam.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import { AUTH_PROVIDER_ID } from '../../src/account/authProvider';
 import { statusBarText } from '../../src/account/statusBar';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { KEEP_VALUE, answerInputs, answerPicks, getApi, pointAtSandbox, recordMessages, signInWithApiKey, waitFor, type SandboxSession } from './viewsHarness';
+import { answerInputs, answerPicks, getApi, KEEP_VALUE, pointAtSandbox, recordMessages, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
 
 describe('Switch Account and account names (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;

@@ -5,7 +5,9 @@
  * service goes away. Only input-box answers are replaced.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { RUN_ICONS } from '../../src/runs/runKinds';
 import {
@@ -14,10 +16,10 @@ import {
   labelOf,
   pointAtSandbox,
   recordMessages,
+  type SandboxSession,
   signInWithApiKey,
   tooltipText,
   waitFor,
-  type SandboxSession,
 } from './viewsHarness';
 
 const SEEDED_GROUPS = ['Price monitoring', 'Lead generation', 'News & media', 'Product catalog', 'Social listening', 'Drafts'];

@@ -4,10 +4,12 @@
  * replaced (input boxes, the modal); messages are recorded and still shown for real.
  */
 import * as assert from 'node:assert/strict';
+
 import * as vscode from 'vscode';
+
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { InputOptions, Ui } from '../../src/platform/ui';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 

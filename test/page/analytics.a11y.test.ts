@@ -4,11 +4,12 @@
  * high-contrast themes.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
-import { assertClean, runAndAnswer, TODAY } from './flows';
-import { grid } from './records';
+
 import { axeProblems } from './axe';
+import { assertClean, runAndAnswer, TODAY } from './flows';
+import type { AnalyticsPage } from './harness';
+import { grid } from './records';
+import { useStandIn } from './standIn';
 
 const THEMES = ['vscode-dark', 'vscode-light', 'vscode-high-contrast', 'vscode-high-contrast-light'];
 

@@ -4,11 +4,12 @@
  * the state the page saves; the page says why.
  */
 import * as assert from 'node:assert/strict';
+
 import type { PageState } from '../../src/analytics/protocol';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
 import { assertClean, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
 import { record } from './records';
+import { useStandIn } from './standIn';
 
 const A = 'account-a';
 const B = 'account-b';

@@ -6,13 +6,14 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './harness';
-import { useStandIn } from './standIn';
-import { assertClean, columnIndex, runAndAnswer, tableRows, TODAY } from './flows';
-import { grid, weekRecord } from './records';
-import { probeCharts } from './chartsProbe';
+
 import { collisions } from '../../src/analytics/model/labelBoxes';
 import { addDays } from '../../src/api/schemas/dates';
+import { probeCharts } from './chartsProbe';
+import { assertClean, columnIndex, runAndAnswer, tableRows, TODAY } from './flows';
+import { repoRoot } from './harness';
+import { grid, weekRecord } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: chart axes', function () {
   const host = useStandIn();

@@ -8,13 +8,14 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, type AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
-import { assertClean, runAndAnswer, TODAY } from './flows';
-import { grid } from './records';
-import { probeCharts } from './chartsProbe';
-import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
+
 import { contrast, GRAPHIC_CONTRAST, parseColour, type Rgb } from '../../src/analytics/model/colour';
+import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
+import { probeCharts } from './chartsProbe';
+import { assertClean, runAndAnswer, TODAY } from './flows';
+import { type AnalyticsPage,repoRoot } from './harness';
+import { grid } from './records';
+import { useStandIn } from './standIn';
 
 const THEMES = ['vscode-dark', 'vscode-light', 'vscode-high-contrast', 'vscode-high-contrast-light'];
 

@@ -5,14 +5,15 @@
  * "at once" is checked before any frame could have run.
  */
 import * as assert from 'node:assert/strict';
-import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
-import { DRAW_CHARTS_LATER_ROWS } from '../../src/analytics/model/pages';
+
 import { formatInt } from '../../src/analytics/model/format';
+import { DRAW_CHARTS_LATER_ROWS } from '../../src/analytics/model/pages';
+import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
 import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
 import { assertClean, resultIdOf, runAndAnswer, TODAY } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 interface Seen {
   /** Renders and chart draws by the end of the message's own task (microtasks included). */

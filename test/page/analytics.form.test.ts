@@ -1,8 +1,9 @@
 /** The query form in headless Chromium: inline validation, nothing sent while invalid, tasks, 400s. */
 import * as assert from 'node:assert/strict';
+
+import { assertClean, TODAY } from './flows';
 import type { AnalyticsPage } from './harness';
 import { useStandIn } from './standIn';
-import { assertClean, TODAY } from './flows';
 
 describe('analytics page: query form', function () {
   const host = useStandIn();

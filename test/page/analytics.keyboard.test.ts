@@ -4,11 +4,12 @@
  * around it), and the query runs and the table sorts from the keyboard alone.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
-import { answer, assertClean, TODAY } from './flows';
-import { grid } from './records';
+
 import { contrast, GRAPHIC_CONTRAST, parseColour } from '../../src/analytics/model/colour';
+import { answer, assertClean, TODAY } from './flows';
+import type { AnalyticsPage } from './harness';
+import { grid } from './records';
+import { useStandIn } from './standIn';
 
 interface Focused { id: string; outlineStyle: string; outlineWidth: number; outlineColor: string; around: string; inForm: boolean }
 

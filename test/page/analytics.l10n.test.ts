@@ -7,9 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, type AnalyticsPage } from './harness';
+
 import { axeProblems } from './axe';
 import { assertClean, runAndAnswer } from './flows';
+import { type AnalyticsPage,repoRoot } from './harness';
 import { record } from './records';
 import { useStandIn } from './standIn';
 

@@ -4,10 +4,11 @@
  * groups numbers (the host writes it into <html lang>), never a mix of "1,020" and "1.020".
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { answerRest, assertClean, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: one number format, the UI language\'s', function () {
   const host = useStandIn();

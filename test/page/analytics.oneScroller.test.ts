@@ -4,10 +4,11 @@
  * rows). The rows in view follow the page's scroll, and only those are in the DOM.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { answerRest, assertClean, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 /** Every element that scrolls vertically now: more content than height, and overflow that scrolls (the document always may). */
 const verticalScrollers = (p: AnalyticsPage): Promise<string[]> => p.page.evaluate(() => {

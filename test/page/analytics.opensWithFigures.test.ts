@@ -4,10 +4,11 @@
  * and names the proxy figure as the service's proxy IP usage.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { answer, assertClean } from './flows';
+import type { AnalyticsPage } from './harness';
 import { record } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: opened for a group, its figures at once (issue 48 item 8)', function () {
   const host = useStandIn();

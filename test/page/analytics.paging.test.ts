@@ -3,10 +3,11 @@
  * page size changes the table only, "Fetch all pages" with progress and Cancel.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { answerRest, assertClean, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: paging and fetch all', function () {
   const host = useStandIn();

@@ -1,10 +1,11 @@
 /** Results in headless Chromium: summary, table, week labels, nulls, sorting, errors, export. */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
-import { assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
-import { record, weekRecord } from './records';
+
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
+import { record, weekRecord } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: results', function () {
   const host = useStandIn();

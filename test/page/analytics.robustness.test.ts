@@ -3,11 +3,12 @@
  * raises a page error, and the page still works afterwards.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
-import { assertClean, resultIdOf, runAndAnswer } from './flows';
+
 import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
+import { assertClean, resultIdOf, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
 import { record } from './records';
+import { useStandIn } from './standIn';
 
 /** A small deterministic PRNG so a failure can be replayed. */
 function prng(seed: number): () => number {

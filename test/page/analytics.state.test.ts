@@ -1,10 +1,11 @@
 /** State across reloads in headless Chromium: restore from init.state or getState, and what is kept. */
 import * as assert from 'node:assert/strict';
+
 import type { PageState } from '../../src/analytics/protocol';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
 import { answerRest, assertClean, columnIndex, resultIdOf, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid, record } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: state', function () {
   const host = useStandIn();

@@ -5,10 +5,11 @@
  * header, and the pager keeps focus where the user acted.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { answerRest, assertClean, columnIndex, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 /** Which element has focus: its id, or its column for a header's sort button. */
 const focusOf = (p: AnalyticsPage): Promise<string> => p.page.evaluate(() => {

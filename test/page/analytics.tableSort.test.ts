@@ -5,12 +5,13 @@
  * sorted rows, not in the click's own task (VS Code's setState serialises the whole state).
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+
 import { COLUMNS, formatCell, shownColumns, sortRecords, type SortState } from '../../src/analytics/model/tableModel';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { answerRest, assertClean, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 /** The first rows the table should show for `sort`, as the cells read. */
 const expectedTop = (all: AnalyticsRecord[], sort: SortState, n: number): string[][] =>

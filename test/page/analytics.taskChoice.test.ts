@@ -6,9 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, type AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { assertClean, TODAY } from './flows';
+import { type AnalyticsPage,repoRoot } from './harness';
+import { useStandIn } from './standIn';
 
 type Doc = { document: { activeElement: { id: string; blur(): void } | null } };
 

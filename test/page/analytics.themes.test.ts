@@ -5,10 +5,11 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, type AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { assertClean, runAndAnswer } from './flows';
+import { type AnalyticsPage,repoRoot } from './harness';
 import { grid } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: themes', function () {
   const host = useStandIn();

@@ -3,10 +3,11 @@
  * the form's query until a result is in, then the result's, and again whatever replaces it.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+
 import { assertClean, runAndAnswer } from './flows';
+import type { AnalyticsPage } from './harness';
 import { record } from './records';
+import { useStandIn } from './standIn';
 
 describe('analytics page: title and header say the query on screen', function () {
   const host = useStandIn();

@@ -5,12 +5,13 @@
  * their point; a series with no value says "no data".
  */
 import * as assert from 'node:assert/strict';
-import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
+
 import { encodeForPage } from '../../src/analytics/protocol';
-import type { AnalyticsPage } from './harness';
-import { useStandIn } from './standIn';
+import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { answerRest, assertClean, resultIdOf, runAndAnswer, tableRows } from './flows';
+import type { AnalyticsPage } from './harness';
 import { grid, record } from './records';
+import { useStandIn } from './standIn';
 
 /** Sums written out here, not through the page's summary code. */
 function sums(rows: AnalyticsRecord[]): { runs: number; failures: number; collected: number } {

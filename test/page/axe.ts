@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+
 import type { AnalyticsPage } from './harness';
 
 let source: string | undefined;

@@ -7,15 +7,17 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+
 import type { Browser, Page } from 'playwright-core';
+
 import { browseHtml } from '../../src/data/browse/host/html';
 import type { BrowseView, PageMessage } from '../../src/data/browse/protocol';
 import { axeProblems } from './axe';
-import { repoRoot, type AnalyticsPage } from './harness';
+import { type AnalyticsPage,repoRoot } from './harness';
 
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
 

@@ -1,7 +1,8 @@
 /** Steps the page tests share: open and initialise the page, run a query and answer it. */
 import * as assert from 'node:assert/strict';
-import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
+
 import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
+import { analyticsQuerySchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { AnalyticsPage, type Posted, type StandIn } from './harness';
 
 export const TODAY = '2026-11-22';

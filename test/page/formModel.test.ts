@@ -3,7 +3,8 @@
  * inline, through the shared checkAnalyticsQuery + checkDateRange.
  */
 import * as assert from 'node:assert/strict';
-import { checkForm, defaultForm, draftQuery, parseMembers, type FormValues } from '../../src/analytics/model/formModel';
+
+import { checkForm, defaultForm, draftQuery, type FormValues,parseMembers } from '../../src/analytics/model/formModel';
 
 const TODAY = '2026-11-22';
 const form = (patch: Partial<FormValues> = {}): FormValues => ({ ...defaultForm(TODAY), ...patch });

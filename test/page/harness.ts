@@ -6,11 +6,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+
 import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
 import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
 import { isPlainJson } from './plainJson';

@@ -3,9 +3,10 @@
  * takes it; everything JSON would change (drop, turn into null or 0, copy, refuse) does not.
  */
 import * as assert from 'node:assert/strict';
+
+import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
 import { isPlainJson } from './plainJson';
 import { grid } from './records';
-import { encodeForPage } from '../../src/analytics/protocol/hostMessage';
 
 describe('page harness: which messages go over as JSON', () => {
   it('takes the messages the tests send: packed rows, nulls, nested objects, empty arrays', () => {

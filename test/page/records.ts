@@ -1,6 +1,6 @@
 /** Analytics records for the page tests and the page benchmark. */
-import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { addDays, isoWeek } from '../../src/api/schemas/dates';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 
 export function record(overrides: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
   return {

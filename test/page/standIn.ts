@@ -7,8 +7,8 @@
  * lives in the document), for a fraction of a new browser context's cost. A Chromium per file
  * cost seconds each.
  */
-import { AnalyticsPage, startStandIn, type StandIn } from './harness';
 import { openInitialised } from './flows';
+import { AnalyticsPage, type StandIn,startStandIn } from './harness';
 
 let shared: Promise<StandIn> | undefined;
 

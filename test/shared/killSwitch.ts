@@ -5,6 +5,7 @@
  * hands in only the sink it opens and its own points.
  */
 import { fork } from 'node:child_process';
+
 import type { PullOptions, PullSource } from '../../src/data/pull/pullRows';
 import { sandboxClient } from './pullScenario';
 

@@ -5,7 +5,7 @@
  * rolls back whatever transaction it had open. The parent then pulls again and compares.
  */
 import type { PgConnection } from '../../src/data/postgres/pgConnection';
-import { killedChild, runKillChild, type KillSpecBase } from './killSwitch';
+import { killedChild, type KillSpecBase,runKillChild } from './killSwitch';
 import { pgPullOnce } from './pgPull';
 
 const FLAG = 'SCRAPEDECK_KILL_PG_PULL';

@@ -4,6 +4,7 @@
  * tests, the kill child and the bench.
  */
 import { execFileSync } from 'node:child_process';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { PgConnection } from '../../src/data/postgres/pgConnection';
 import { PostgresPullSink, type PostgresSinkOptions } from '../../src/data/pull/postgresSink';

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 

@@ -6,10 +6,11 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pull/pullRows';
 import { openPullSink, type PullFormat, type SinkOptions } from '../../src/data/pull/pullSinks';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';

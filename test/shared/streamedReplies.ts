@@ -5,7 +5,8 @@
  * drive a real panel.
  */
 import * as assert from 'node:assert/strict';
-import { StreamedRows, type HostMessage } from '../../src/analytics/protocol';
+
+import { type HostMessage,StreamedRows } from '../../src/analytics/protocol';
 
 export interface StreamCount {
   /** Progress messages that carried rows. */

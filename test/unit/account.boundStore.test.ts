@@ -5,8 +5,9 @@
  * configured address, two accounts one after the other).
  */
 import * as assert from 'node:assert/strict';
+
+import { type ClientRecipe,createClient } from '../../src/account/clientFactory';
 import { ClientHolder, type SettingsSource } from '../../src/account/clientHolder';
-import { createClient, type ClientRecipe } from '../../src/account/clientFactory';
 import { CredentialsVault, type MementoLike, type SecretStorageLike } from '../../src/account/vault';
 import type { Credentials, CredentialsStore } from '../../src/api/auth/auth';
 import { Emitter } from '../../src/platform/emitter';

@@ -1,5 +1,6 @@
 /** How credentials are stored (src/account/credentials.ts): key naming, JSON parsing, labels. */
 import * as assert from 'node:assert/strict';
+
 import {
   accountMetaKey,
   apiKeyLabel,

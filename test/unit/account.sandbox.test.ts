@@ -3,15 +3,16 @@
  * (src/account/sandbox/sandboxProbe.ts), against a real sandbox: the calls matter, so nothing is faked.
  */
 import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandbox/sandboxProbe';
+import { obtainSession, type ProbeClientFactory,verifyApiKey } from '../../src/account/verify';
 import type { Credentials } from '../../src/api/auth/auth';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandbox/sandboxProbe';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { obtainSession, verifyApiKey, type ProbeClientFactory } from '../../src/account/verify';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 describe('account checks against the sandbox', () => {
   let sandbox: RunningSandbox;

@@ -9,6 +9,7 @@
  * older object and the account's new metadata is lost, in memory and in storage.
  */
 import * as assert from 'node:assert/strict';
+
 import { ClientHolder, type SettingsSource } from '../../src/account/clientHolder';
 import { CredentialsVault, type SecretStorageLike } from '../../src/account/vault';
 import type { Credentials } from '../../src/api/auth/auth';

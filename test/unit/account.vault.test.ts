@@ -5,12 +5,13 @@
  * is followed with one read; a write that changes nothing is not made.
  */
 import * as assert from 'node:assert/strict';
+
 import { ClientHolder, type SettingsSource } from '../../src/account/clientHolder';
 import { signIn } from '../../src/account/signIn';
 import { CredentialsVault, type MementoLike, type SecretStorageLike } from '../../src/account/vault';
 import { Emitter } from '../../src/platform/emitter';
 import { DEFAULT_SETTINGS } from '../../src/platform/settings';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 /** One machine's secret store, shared by "windows"; each window counts its own calls. */
 class SharedSecrets {

@@ -1,5 +1,6 @@
 /** How an account appears in VS Code's Accounts menu (src/account/accountSession.ts). */
 import * as assert from 'node:assert/strict';
+
 import { accountsMenuLabel, accountsMenuSession } from '../../src/account/accountSession';
 
 describe('Accounts menu session', () => {

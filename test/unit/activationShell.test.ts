@@ -9,7 +9,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as esbuild from 'esbuild';
+
 import { COMMAND_IDS } from '../../src/platform/commandIds';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -5,12 +5,13 @@
  * Also "deprecate ada/lead-finder". Plus the failure sentences for cancelled and maybe-applied calls.
  */
 import * as assert from 'node:assert/strict';
+
 import { failureText } from '../../src/agents/failure';
 import type { AppOutcome } from '../../src/agents/tool';
 import type { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { english } from '../../src/platform/errorText';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run, tool } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 

@@ -4,7 +4,8 @@
  * that ignored its input.
  */
 import * as assert from 'node:assert/strict';
-import { ConfirmedCalls, type Confirmed } from '../../src/agents/confirmedCalls';
+
+import { type Confirmed,ConfirmedCalls } from '../../src/agents/confirmedCalls';
 
 const shown = (title: string): Confirmed => ({ identity: 'ada@sandbox', target: `task:${title}`, title });
 

@@ -5,12 +5,13 @@
  * and the Free plan's refusal with its request id.
  */
 import * as assert from 'node:assert/strict';
+
 import { view } from '../../src/agents/tools/taskHealth';
 import type { ScrapedeckClient } from '../../src/api/client';
 import { addDays } from '../../src/api/schemas/dates';
 import { assess, attentionOrder, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, refused, run, summaryOf } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 

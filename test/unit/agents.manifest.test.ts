@@ -7,7 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as z from 'zod';
+
 import { languageModelToolsContribution, languageModelToolsNls, MCP_PROVIDER_ID } from '../../src/agents/manifest';
 import { AGENT_TOOLS, RESERVED_TOOL_NAMES } from '../../src/agents/table';
 

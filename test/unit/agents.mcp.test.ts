@@ -10,13 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { readMcpArgs, readMcpEnv } from '../../src/agents/mcpEnv';
 import { periodRange } from '../../src/agents/periods';
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
-import { startMcpSession, type McpSession } from './helpers/mcpSession';
+import { type McpSession,startMcpSession } from './helpers/mcpSession';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SERVER = path.join(ROOT, 'out', 'src', 'mcp.js');

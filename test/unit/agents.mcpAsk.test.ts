@@ -4,8 +4,10 @@
  * throw, never a change); the user gets ten minutes, not the SDK's default minute.
  */
 import * as assert from 'node:assert/strict';
-import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { type ElicitRequestFormParams, type ElicitResult,ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
 import { askUser } from '../../src/agents/mcpConsent';
 
 const confirmation = { title: 'Stop the run of “Prices”?', message: 'Task “Prices” (id t-1) is running.' };

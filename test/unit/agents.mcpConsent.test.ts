@@ -8,12 +8,14 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
-import { startMcpSession, type McpSession } from './helpers/mcpSession';
+import { type McpSession,startMcpSession } from './helpers/mcpSession';
 import { RecordingServer } from './helpers/recordingServer';
 
 const SERVER = path.join(__dirname, '..', '..', 'src', 'mcp.js');

@@ -4,9 +4,10 @@
  * what the client itself reads. Includes "which tasks failed most this week".
  */
 import * as assert from 'node:assert/strict';
+
 import type { ScrapedeckClient } from '../../src/api/client';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, refused, run, summaryOf } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 

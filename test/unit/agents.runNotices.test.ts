@@ -9,12 +9,13 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readMcpEnv } from '../../src/agents/mcpEnv';
+
 import type { Account } from '../../src/account/clientHolder';
+import { readMcpEnv } from '../../src/agents/mcpEnv';
 import { RunNoticeFollower } from '../../src/agents/runNoticeFollower';
 import { NoticeReader, noticeWriter } from '../../src/agents/runNotices';
 import type { RunHook } from '../../src/agents/tool';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
 import { startMcpSession } from './helpers/mcpSession';
 

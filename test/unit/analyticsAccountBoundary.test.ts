@@ -1,6 +1,7 @@
 /** What of a saved analytics page state survives an account change (analytics/protocol/accountBoundary.ts). */
 import * as assert from 'node:assert/strict';
-import { forAccount, forgetAccount, holdsAccountData, pageStateSchema, type PageState } from '../../src/analytics/protocol';
+
+import { forAccount, forgetAccount, holdsAccountData, type PageState,pageStateSchema } from '../../src/analytics/protocol';
 
 const form = { start: '2026-11-01', end: '2026-11-20', timeGranularity: 'Day' as const, collectionMethod: 'Local' as const, taskIds: ['t1'], taskLabels: ['Prices'], memberNames: 'ann', pageSize: '50', page: 3 };
 const state: PageState = {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, createNonce, renderAnalyticsHtml, type HtmlResources } from '../../src/analytics/host/html';
+
+import { contentSecurityPolicy, createNonce, type HtmlResources,renderAnalyticsHtml } from '../../src/analytics/host/html';
 
 const resources: HtmlResources = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

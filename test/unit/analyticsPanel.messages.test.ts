@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
+
 import type { QuickPickItem, QuickPickOptions } from 'vscode';
+
+import { MessageRouter } from '../../src/analytics/host/messages';
+import { buildItems, type TaskListing } from '../../src/analytics/host/pickTasks';
+import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
+import { type HostMessage, hostMessageSchema, type PageState } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { MessageRouter } from '../../src/analytics/host/messages';
-import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
-import { buildItems, type TaskListing } from '../../src/analytics/host/pickTasks';
-import { hostMessageSchema, type HostMessage, type PageState } from '../../src/analytics/protocol';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week' };
 const rec: AnalyticsRecord = {

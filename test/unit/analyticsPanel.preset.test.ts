@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+
 import { panelTitle, parsePreset, samePreset } from '../../src/analytics/host/preset';
 import { parsePageState } from '../../src/analytics/host/serializer';
 

@@ -5,13 +5,14 @@
  * hold only the first rows.
  */
 import * as assert from 'node:assert/strict';
+
+import { MessageRouter } from '../../src/analytics/host/messages';
+import type { HeldResult } from '../../src/analytics/host/results';
+import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
+import { type HostMessage,hostMessageSchema } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { MessageRouter } from '../../src/analytics/host/messages';
-import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
-import type { HeldResult } from '../../src/analytics/host/results';
-import { hostMessageSchema, type HostMessage } from '../../src/analytics/protocol';
-import { streamJoiner, type StreamCount } from '../shared/streamedReplies';
+import { type StreamCount,streamJoiner } from '../shared/streamedReplies';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day' };
 const asked: AnalyticsQuery = { ...query, page: 1, pageSize: 100 };

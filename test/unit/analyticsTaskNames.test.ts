@@ -4,15 +4,16 @@
  * not have. Nothing of another account is named.
  */
 import * as assert from 'node:assert/strict';
-import { MessageRouter } from '../../src/analytics/host/messages';
-import type { MessageRouterDeps } from '../../src/analytics/host/routerDeps';
-import type { TaskListing } from '../../src/analytics/host/pickTasks';
+
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from '../../src/analytics/host/chipNames';
+import { MessageRouter } from '../../src/analytics/host/messages';
+import type { TaskListing } from '../../src/analytics/host/pickTasks';
+import type { MessageRouterDeps } from '../../src/analytics/host/routerDeps';
+import { type HostMessage, hostMessageSchema, MESSAGE_LIMITS, type PageState, type Preset } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
 import type { TaskSource } from '../../src/tasks/taskReads';
 import { TasksModel } from '../../src/tasks/tasksModel';
-import { hostMessageSchema, MESSAGE_LIMITS, type HostMessage, type PageState, type Preset } from '../../src/analytics/protocol';
 
 const cache = new Map([['t1', 'Prices'], ['t2', 'Reviews']]);
 const known = (ids: readonly string[]): Map<string, string> => new Map([...cache].filter(([id]) => ids.includes(id)));

@@ -1,7 +1,8 @@
 /** The words of the panel's title and header (analytics/model/describeQuery.ts) and the tab text the host sets. */
 import * as assert from 'node:assert/strict';
-import { describeQuery } from '../../src/analytics/model/describeQuery';
+
 import { oneLine } from '../../src/analytics/host/tabTitle';
+import { describeQuery } from '../../src/analytics/model/describeQuery';
 import { pageMessageSchema } from '../../src/analytics/protocol';
 
 const names: Record<string, string> = { a: 'Alpha', b: 'Beta' };

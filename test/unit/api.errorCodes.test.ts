@@ -6,12 +6,13 @@
  * signing in again; the others (InvalidTaskId, InvalidParameter…) keep their meaning.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { kindOfKnownCode } from '../../src/api/errors/errorCodes';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { RecordingServer, errorAnswer, okReply } from './helpers/recordingServer';
 import { fails } from './helpers/apiFailure';
+import { errorAnswer, okReply,RecordingServer } from './helpers/recordingServer';
 
 describe('api: errors by code (the published examples are all HTTP 400)', function () {
   const server = new RecordingServer();

@@ -4,6 +4,7 @@
  * carried out" says so once; service times read as UTC.
  */
 import * as assert from 'node:assert/strict';
+
 import type { Credentials, CredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError, asMaybeApplied } from '../../src/api/errors/errors';

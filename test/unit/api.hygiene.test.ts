@@ -1,18 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as net from 'node:net';
 import * as path from 'node:path';
-import { ScrapedeckClient } from '../../src/api/client';
-import { MemoryCredentialsStore } from '../../src/api/auth/auth';
-import { ApiError } from '../../src/api/errors/errors';
-import { proxyConfig } from '../../src/api/http/proxy';
-import { REDACTED, SecretSet, redact, redactHeaders } from '../../src/api/errors/redact';
-import { backoffDelay, parseRetryAfter, retryDelayFromBody } from '../../src/api/http/retry';
-import { APP_REF_RE } from '../../src/api/schemas/schemas';
-import { appRefPath, checkBaseUrl, isLoopbackHost, maskUserinfo } from '../../src/api/http/urls';
+
 import { findTool } from '../../src/agents/table';
+import { MemoryCredentialsStore } from '../../src/api/auth/auth';
+import { ScrapedeckClient } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors/errors';
+import { redact, REDACTED, redactHeaders,SecretSet } from '../../src/api/errors/redact';
+import { proxyConfig } from '../../src/api/http/proxy';
+import { backoffDelay, parseRetryAfter, retryDelayFromBody } from '../../src/api/http/retry';
+import { appRefPath, checkBaseUrl, isLoopbackHost, maskUserinfo } from '../../src/api/http/urls';
+import { APP_REF_RE } from '../../src/api/schemas/schemas';
 import { english } from '../../src/platform/errorText';
 import { RecordingServer } from './helpers/recordingServer';
 

@@ -5,7 +5,8 @@
  * nodes and messages use.
  */
 import * as assert from 'node:assert/strict';
-import { APP_STORE_KEY, AppStore, hubKey, LEGACY_APP_STORE_KEY, parseStore, type MementoLike } from '../../src/apps/appStore';
+
+import { APP_STORE_KEY, AppStore, hubKey, LEGACY_APP_STORE_KEY, type MementoLike,parseStore } from '../../src/apps/appStore';
 import {
   confirmationText,
   deprecationDescription,

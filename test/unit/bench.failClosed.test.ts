@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+
 import { seriesRows } from '../../bench/activationVscode.bench';
 import { mcpStartRows } from '../../bench/agents.bench';
 import { allPagesRows } from '../../bench/client.bench';

@@ -5,7 +5,8 @@
  * went missing, a "0 x 429" over nothing sent) and expects MISSED where the time alone would pass.
  */
 import * as assert from 'node:assert/strict';
-import { answerRows, type AnswerFigures } from '../../bench/agents.bench';
+
+import { type AnswerFigures,answerRows } from '../../bench/agents.bench';
 import { statusRows, type StatusRun } from '../../bench/data.bench';
 import { decorateRow } from '../../bench/healthRows';
 import { no429Row } from '../../bench/judge';

@@ -5,7 +5,8 @@
  * Either must be an error, never a time.
  */
 import * as assert from 'node:assert/strict';
-import { timed, type Evaluator } from '../../bench/tableTiming';
+
+import { type Evaluator,timed } from '../../bench/tableTiming';
 
 interface FakeEl {
   attrs: Map<string, string>;

@@ -6,13 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { sessionFromToken, type Credentials } from '../../src/api/auth/auth';
-import { ScrapedeckClient, type ClientOptions } from '../../src/api/client';
-import { addDays, todayUtc } from '../../src/api/schemas/dates';
+
+import { type Credentials,sessionFromToken } from '../../src/api/auth/auth';
+import { type ClientOptions,ScrapedeckClient } from '../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server';
-import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets } from './helpers/clientHarness';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import { type RunningSandbox, type SandboxOptions,startSandbox } from '../../src/sandbox/server';
+import { assertNoSecrets,LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
 import { RequestClock } from './helpers/requestClock';
 
 const SEED = 5;

@@ -4,14 +4,15 @@
  * request id), batching at 100 counted at the server, and the reader over a big task.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { parseServiceTime } from '../../src/api/schemas/runSchemas';
-import { LOTS_KEPT, lotNumber } from '../../src/sandbox/state/runBook';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { lotNumber,LOTS_KEPT } from '../../src/sandbox/state/runBook';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');

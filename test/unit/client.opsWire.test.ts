@@ -5,14 +5,15 @@
  * before sending.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { STATUS_V2_RETRY_MS, SUBTASK_ACTION_PATH } from '../../src/api/ops/runs';
 import { kindOfCode } from '../../src/api/http/replies';
-import { RecordingServer, errorAnswer, okReply, type Answer, type Seen } from './helpers/recordingServer';
+import { STATUS_V2_RETRY_MS, SUBTASK_ACTION_PATH } from '../../src/api/ops/runs';
 import { fails } from './helpers/apiFailure';
+import { type Answer, errorAnswer, okReply, RecordingServer, type Seen } from './helpers/recordingServer';
 
 const KEY = 'sdk_wire_test_key_123';
 const V2 = '/cloudextraction/statuses/v2';

@@ -3,12 +3,13 @@
  * sandbox on an ephemeral port (its 20 req/s limit on, as the service's).
  */
 import * as assert from 'node:assert/strict';
-import { sessionFromToken, type Credentials } from '../../src/api/auth/auth';
-import { ScrapedeckClient, type ClientOptions, type FetchAllProgress } from '../../src/api/client';
+
+import { type Credentials,sessionFromToken } from '../../src/api/auth/auth';
+import { type ClientOptions, type FetchAllProgress,ScrapedeckClient } from '../../src/api/client';
 import { addDays, earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import { buildWorld } from '../../src/sandbox/seed/seed';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { LogCapture, SecretsSeen, TrackingStore, assertNoSecrets, isKind } from './helpers/clientHarness';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { assertNoSecrets, isKind,LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
 
 const SEED = 11;
 

@@ -4,14 +4,15 @@
  * spelling once, and the one that answered is remembered per service address.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
 import { ServiceRoutes } from '../../src/api/ops/serviceRoutes';
-import { RecordingServer, errorAnswer, okReply, type Seen } from './helpers/recordingServer';
-import { FakeClock, TestSandbox, dataOf } from './helpers/sandbox';
+import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
+import { errorAnswer, okReply, RecordingServer, type Seen } from './helpers/recordingServer';
+import { dataOf,FakeClock, TestSandbox } from './helpers/sandbox';
 
 const KEY = 'sdk_subtask_path_key';
 const noRoute = () => errorAnswer(404, 40400, 'No route');

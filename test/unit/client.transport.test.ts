@@ -5,8 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth/auth';
-import { ScrapedeckClient, type ClientOptions } from '../../src/api/client';
+
+import { type Credentials,MemoryCredentialsStore } from '../../src/api/auth/auth';
+import { type ClientOptions,ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 

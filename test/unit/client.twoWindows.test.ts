@@ -8,9 +8,10 @@
  * grant of a test renews the one expiry it crosses.
  */
 import * as assert from 'node:assert/strict';
-import { MemoryCredentialsStore, sessionFromToken, type Credentials, type CredentialsStore } from '../../src/api/auth/auth';
+
+import { type Credentials, type CredentialsStore,MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 /** One window's view of the shared SecretStorage: its writes reach the others after `lagMs`. */
 class WindowStore implements CredentialsStore {

@@ -13,10 +13,11 @@
  * that bursts after a renewal sends 26-43 in a window.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { RateLimiter } from '../../src/api/http/limiter';
-import { startStrictServer, worstWindow, type StrictServerOptions } from './helpers/strictServer';
+import { startStrictServer, type StrictServerOptions,worstWindow } from './helpers/strictServer';
 
 const N = 20;
 const WINDOW_MS = 500;

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+
 import { contrast, GRAPHIC_CONTRAST, legible, opaque, parseColour } from '../../src/analytics/model/colour';
 
 describe('chart colours', () => {

@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { COMMAND_IDS, COMMANDS } from '../../src/platform/commandIds';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { CSV_COLUMNS, UTF8_BOM, csvCell, neutraliseFormula, recordsToCsv } from '../../src/analytics/host/csv';
+
+import { CSV_COLUMNS, csvCell, neutraliseFormula, recordsToCsv,UTF8_BOM } from '../../src/analytics/host/csv';
+import { type AnalyticsRecord,analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
 /** A strict RFC 4180 reader, as a spreadsheet would read the file: quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {

@@ -12,6 +12,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { AppendFile } from '../../src/data/pull/appendFile';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { readStart, UnsafeFileError } from '../../src/platform/files/safeFiles';

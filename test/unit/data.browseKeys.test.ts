@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { columnKeys, orderByRanks } from '../../src/data/browse/store/columnKeys';
 import { indexFile } from '../../src/data/browse/store/fileIndexer';
 import { KEPT_COLUMNS } from '../../src/data/browse/store/keyCache';

@@ -8,9 +8,10 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { csvCellAt, csvCells } from '../../src/data/browse/store/csvBytes';
 import { indexFile, NotThatFormat } from '../../src/data/browse/store/fileIndexer';
-import { RecordFile, type FileFormat } from '../../src/data/browse/store/recordFile';
+import { type FileFormat,RecordFile } from '../../src/data/browse/store/recordFile';
 
 describe('data browser: readers', () => {
   let dir: string;

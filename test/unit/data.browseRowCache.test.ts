@@ -5,6 +5,7 @@
  * 2,000 rows (the page never holds every row).
  */
 import * as assert from 'node:assert/strict';
+
 import { BLOCK, RowCache } from '../../src/data/browse/page/rowCache';
 import type { BrowseRow } from '../../src/data/browse/protocol';
 

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { browseHtml } from '../../src/data/browse/host/html';
 import { BrowserSession, linkOf } from '../../src/data/browse/host/session';
 import { CUT_CHARS, type HostMessage } from '../../src/data/browse/protocol';

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { SqliteTableStore } from '../../src/data/browse/store/sqliteTableStore';
 import { SqliteReadError } from '../../src/data/sqlite/sqliteReader';
 import { SqliteTimeLimitError } from '../../src/data/sqlite/sqliteThread';

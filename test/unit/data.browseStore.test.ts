@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { indexFile } from '../../src/data/browse/store/fileIndexer';
 import { RecordFile } from '../../src/data/browse/store/recordFile';

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { CsvEncoder, JsonArrayEncoder, JsonLinesEncoder } from '../../src/data/formats/rowFormats';
 import { csvCell } from '../../src/platform/csvCell';

@@ -6,11 +6,12 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { TaskExport } from '../../src/data/export/exportRows';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { FakeClock } from './helpers/sandbox';
 
 describe('data: export one run\'s rows by its lot', function () {

@@ -8,14 +8,15 @@ import * as assert from 'node:assert/strict';
 import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataPage, DataRow } from '../../src/api/schemas/dataSchemas';
-import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+
 import type { ReadDataOptions } from '../../src/api/ops/data';
-import { writeWholeFile } from '../../src/platform/files/atomicFile';
+import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+import type { DataPage, DataRow } from '../../src/api/schemas/dataSchemas';
 import { TaskExport } from '../../src/data/export/exportRows';
+import type { DataFormat } from '../../src/data/formats/rowFormats';
 import type { PullSource } from '../../src/data/pull/pullRows';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
-import type { DataFormat } from '../../src/data/formats/rowFormats';
+import { writeWholeFile } from '../../src/platform/files/atomicFile';
 import { UnsafeFileError, type UnsafeReason } from '../../src/platform/files/safeFiles';
 import { pullOnce, wasmDir } from '../shared/pullScenario';
 

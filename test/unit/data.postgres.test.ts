@@ -8,18 +8,19 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { DataRow, NotExportedPage } from '../../src/api/schemas/dataSchemas';
+
 import type { ApiResult } from '../../src/api/http/mainCaller';
+import type { DataRow, NotExportedPage } from '../../src/api/schemas/dataSchemas';
 import { failureKind } from '../../src/data/postgres/pgConnection';
 import { PgExportWriter } from '../../src/data/postgres/pgExport';
 import { PostgresPullSink } from '../../src/data/pull/postgresSink';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { compareRows } from '../shared/pullDestination';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { killedPgPull,PG_KILL_POINTS } from '../shared/pgKill';
 import { connectionOf, expectedPg, freshSchema, pgPullOnce, psql, readBackPg } from '../shared/pgPull';
-import { PG_KILL_POINTS, killedPgPull } from '../shared/pgKill';
-import { restartServer, testServer, type TestServer } from '../shared/pgServer';
-import { TaskPool, allRows, sandboxClient } from '../shared/pullScenario';
+import { restartServer, type TestServer,testServer } from '../shared/pgServer';
+import { compareRows } from '../shared/pullDestination';
+import { allRows, sandboxClient,TaskPool } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;

@@ -6,9 +6,10 @@
  * certificate with its own sentence.
  */
 import * as assert from 'node:assert/strict';
-import { english } from '../../src/platform/errorText';
-import { connect, failureKind, probeConnection, type PgConnection, type TlsMode } from '../../src/data/postgres/pgConnection';
+
+import { connect, failureKind, type PgConnection, probeConnection, type TlsMode } from '../../src/data/postgres/pgConnection';
 import { pgFailureText } from '../../src/data/postgres/pgFailureText';
+import { english } from '../../src/platform/errorText';
 import { importScriptLib } from './helpers/scriptLib';
 
 interface PgLib {

@@ -10,19 +10,20 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
-import { ApiError } from '../../src/api/errors/errors';
+
 import type { ScrapedeckClient } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors/errors';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { AppendFile } from '../../src/data/pull/appendFile';
-import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { FilePullSink, OtherTaskPendingError } from '../../src/data/pull/fileSink';
 import { bindingOf, journalPathFor, readFileJournal, writeFileJournal } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { PullTargets } from '../../src/data/pull/rememberedTargets';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { UnusableFileError } from '../../src/data/pull/unusableFile';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
-import { EXTENSIONS, TaskPool, allRows, bigTask, pullOnce, TEST_RECORDS, sandboxClient } from '../shared/pullScenario';
+import { allRows, bigTask, EXTENSIONS, pullOnce, sandboxClient,TaskPool, TEST_RECORDS } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');

@@ -9,12 +9,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
+import { readFileJournal } from '../../src/data/pull/pullJournal';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
 import { KILL_POINTS, killedPull } from '../shared/pullKill';
-import { readFileJournal } from '../../src/data/pull/pullJournal';
-import { EXTENSIONS, TEST_RECORDS, TaskPool, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { EXTENSIONS, pullOnce, sandboxClient,TaskPool, TEST_RECORDS } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;

@@ -11,9 +11,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
+
 import { ApiError } from '../../src/api/errors/errors';
 import type { CallOptions } from '../../src/api/http/mainCaller';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { FilePullSink } from '../../src/data/pull/fileSink';
 import { batchHash, bindingOf, DamagedJournalError, journalPathFor, readFileJournal, realFilePath } from '../../src/data/pull/pullJournal';
 import { PullFailure, pullNewRows, type PullSink, type PullSource } from '../../src/data/pull/pullRows';

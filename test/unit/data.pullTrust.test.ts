@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { suggestedFileName } from '../../src/data/formats/rowFormats';
 import { fitOf } from '../../src/data/pull/columnFit';
 import { isMade, markMade, mayWriteUntrusted } from '../../src/data/pull/ownFiles';
@@ -27,9 +28,9 @@ import { bindingOf, journalPathFor, realFilePath, writeFileJournal } from '../..
 import { PullFailure } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { startSandbox } from '../../src/sandbox/server';
-import { readBack } from '../shared/pullDestination';
 import { closeFresh, freshSandbox } from '../shared/freshSandbox';
-import { TEST_RECORDS, pullOnce, sandboxClient } from '../shared/pullScenario';
+import { readBack } from '../shared/pullDestination';
+import { pullOnce, sandboxClient,TEST_RECORDS } from '../shared/pullScenario';
 
 /** A user's CSV with the task's columns: 14 complete rows, every cell quoted (a comma inside). */
 function usersCsv(fields: readonly string[]): { text: string; offsetInQuote: number } {

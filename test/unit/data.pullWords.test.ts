@@ -7,9 +7,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { ApiError } from '../../src/api/errors/errors';
-import { compareColumns, fitOf } from '../../src/data/pull/columnFit';
 import { adviseFailure, pullAdvice } from '../../src/data/common/failureText';
+import { compareColumns, fitOf } from '../../src/data/pull/columnFit';
 import { composeErrorText, english } from '../../src/platform/errorText';
 
 const count = (n: number) => n.toLocaleString('en');

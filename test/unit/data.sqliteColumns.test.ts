@@ -8,8 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataRow } from '../../src/api/schemas/dataSchemas';
+
 import { DataReader } from '../../src/api/ops/dataReader';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { TaskExport } from '../../src/data/export/exportRows';
 import { SqlitePullSink } from '../../src/data/pull/sqliteSink';
 import { MAX_COLUMNS, TooManyColumnsError } from '../../src/data/sqlite/sqliteTable';

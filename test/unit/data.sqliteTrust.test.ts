@@ -10,12 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import type { ScrapedeckClient } from '../../src/api/client';
 import { batchHash } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
+import { closeFresh, type FreshSandbox,freshSandbox } from '../shared/freshSandbox';
 import { compareRows, expected, PYTHON, readBack } from '../shared/pullDestination';
-import { closeFresh, freshSandbox, type FreshSandbox } from '../shared/freshSandbox';
 import { pullOnce } from '../shared/pullScenario';
 
 /** The catalog a pull makes, as SQL (a planted database copies it to look like a pulled one). */

@@ -5,10 +5,11 @@
  * its own follows; a server follow is the user's, a file follow the workspace's.
  */
 import * as assert from 'node:assert/strict';
+
 import type { TaskRef } from '../../src/api/taskRef';
 import type { MementoLike } from '../../src/data/pull/rememberedTargets';
 import { SyncFollower, type SyncOutcome } from '../../src/data/sync/syncFollower';
-import { SYNC_USER_KEY, SYNC_WORKSPACE_KEY, SyncTargets, type Follow } from '../../src/data/sync/syncTargets';
+import { type Follow,SYNC_USER_KEY, SYNC_WORKSPACE_KEY, SyncTargets } from '../../src/data/sync/syncTargets';
 
 class Memory implements MementoLike {
   readonly values = new Map<string, unknown>();

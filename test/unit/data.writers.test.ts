@@ -10,13 +10,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
-import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+
 import { ApiError } from '../../src/api/errors/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
+import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
+import { type ExportSource,TaskExport } from '../../src/data/export/exportRows';
 import { CsvRecordPadder, readFirstRecord } from '../../src/data/formats/csvRecords';
-import { TaskExport, type ExportSource } from '../../src/data/export/exportRows';
-import { CsvEncoder, formatOfPath, safeFileName, type DataFormat } from '../../src/data/formats/rowFormats';
+import { CsvEncoder, type DataFormat,formatOfPath, safeFileName } from '../../src/data/formats/rowFormats';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { mulberry32 } from '../../src/sandbox/seed/prng';
 

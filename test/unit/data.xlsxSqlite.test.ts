@@ -10,10 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
-import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+
 import { ApiError } from '../../src/api/errors/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
+import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
+import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
 import { TaskExport } from '../../src/data/export/exportRows';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsx/xlsxParts';
 import { XlsxWriter } from '../../src/data/xlsx/xlsxWriter';

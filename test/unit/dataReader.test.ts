@@ -6,13 +6,14 @@
  * a 5xx storm in the middle of an export, through the real client.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import type { DataPage } from '../../src/api/schemas/dataSchemas';
-import { DataReader, type DataBatch, type DataReadProgress, type FetchDataPage } from '../../src/api/ops/dataReader';
 import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { RecordingServer, okReply, type Answer } from './helpers/recordingServer';
+import { type DataBatch, DataReader, type DataReadProgress, type FetchDataPage } from '../../src/api/ops/dataReader';
+import type { DataPage } from '../../src/api/schemas/dataSchemas';
+import { type Answer,okReply, RecordingServer } from './helpers/recordingServer';
 
 /** A task of `total` rows whose offsets are row numbers starting at `base` (as after a remove). */
 function pages(total: number, base = 0) {

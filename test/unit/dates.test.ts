@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+
+import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
 import {
   addDays,
   addMonthsClamped,
@@ -13,7 +15,6 @@ import {
   parseDay,
   todayUtc,
 } from '../../src/api/schemas/dates';
-import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
 
 describe('dates: UTC calendar-day rules', () => {
   it('todayUtc is the UTC day whatever the offset of the instant', () => {

@@ -4,8 +4,9 @@
  * once, at most one hint, no sentence twice, no doubled punctuation, and no request id in the text.
  */
 import * as assert from 'node:assert/strict';
+
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
-import { ERROR_CONTEXTS, composeErrorText, joinSentences, sentence, splitSentences, type ErrorContext } from '../../src/platform/errorText';
+import { composeErrorText, ERROR_CONTEXTS, type ErrorContext,joinSentences, sentence, splitSentences } from '../../src/platform/errorText';
 
 const KINDS: ApiErrorKind[] = ['auth', 'forbidden', 'not-found', 'invalid-request', 'rate-limited', 'server', 'network', 'timeout', 'bad-response', 'cancelled'];
 const CONTEXTS = Object.keys(ERROR_CONTEXTS) as ErrorContext[];

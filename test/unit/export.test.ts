@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
+
+import { UTF8_BOM } from '../../src/analytics/host/csv';
+import { buildJsonExport, defaultExportFileName, EXPORT_FILTERS, type ExportedRows,serialiseExport } from '../../src/analytics/host/exportFormat';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { analyticsRecordSchema } from '../../src/api/schemas/schemas';
-import { UTF8_BOM } from '../../src/analytics/host/csv';
-import { EXPORT_FILTERS, buildJsonExport, defaultExportFileName, serialiseExport, type ExportedRows } from '../../src/analytics/host/exportFormat';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week', taskIds: ['t1'] };
 const rec: AnalyticsRecord = {

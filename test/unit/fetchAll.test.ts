@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+
 import { ApiError } from '../../src/api/errors/errors';
-import { MAX_FETCH_ALL_ROWS, fetchAllPages } from '../../src/api/http/fetchAll';
+import { fetchAllPages,MAX_FETCH_ALL_ROWS } from '../../src/api/http/fetchAll';
 import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
 
 const query: AnalyticsQuery = { start: '2026-11-01', end: '2026-11-22' };

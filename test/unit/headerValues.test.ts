@@ -6,10 +6,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryCredentialsStore, type Credentials } from '../../src/api/auth/auth';
-import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
+
+import { type Credentials,MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
+import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
 import { headerValueProblem } from '../../src/api/schemas/headerValues';
 import { validateSettings } from '../../src/platform/settings';
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { FILL, MOST_RECORDS_PER_TASK, planBatches, planWindow, type AccountQuery } from '../../src/health/batchPlan';
-import { fetchWindowTotals, mostRecordsPerTask, type AnalyticsSource } from '../../src/health/healthFetch';
+
 import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
+import { type AccountQuery,FILL, MOST_RECORDS_PER_TASK, planBatches, planWindow } from '../../src/health/batchPlan';
+import { type AnalyticsSource,fetchWindowTotals, mostRecordsPerTask } from '../../src/health/healthFetch';
 import { rec } from './helpers/tableRecords';
 
 const ids = (n: number, prefix = 't'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);

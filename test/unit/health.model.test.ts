@@ -4,11 +4,12 @@
  * three-month clamp, the settings, and the stored snapshot's round trip.
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync,readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { HealthBoard } from '../../src/health/healthBoard';
-import { DEFAULT_THRESHOLDS, EMPTY_TOTALS, assess, totalsByTask, worstOf, type Totals } from '../../src/health/healthModel';
+import { assess, DEFAULT_THRESHOLDS, EMPTY_TOTALS, type Totals,totalsByTask, worstOf } from '../../src/health/healthModel';
 import { validateHealthSettings } from '../../src/health/healthSettings';
 import { healthWindows, maxWindowDays } from '../../src/health/healthWindow';
 import { decodeSnapshot, encodeSnapshot, type HealthSnapshot } from '../../src/health/snapshot';

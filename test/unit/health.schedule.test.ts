@@ -5,19 +5,20 @@
  * health per account (shown at once, dropped at sign-out), and the seeded tasks found.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { fetchAllPages } from '../../src/api/http/fetchAll';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
+import { AttentionSeen } from '../../src/health/attentionSeen';
 import { HealthBoard, type TaskHealthInfo } from '../../src/health/healthBoard';
 import { HealthCache } from '../../src/health/healthCache';
 import { HealthController, type HealthNotifier, type HealthTaskRow } from '../../src/health/healthController';
 import type { AnalyticsSource } from '../../src/health/healthFetch';
 import { DEFAULT_HEALTH_SETTINGS, type HealthSettings } from '../../src/health/healthSettings';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
-import { AttentionSeen } from '../../src/health/attentionSeen';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';
 

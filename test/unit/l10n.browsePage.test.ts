@@ -7,9 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { browseHtml } from '../../src/data/browse/host/html';
-import { BROWSE_STRINGS, browseStringsFrom, browseText, setBrowseStrings, translatedBrowseStrings, type BrowseStringKey } from '../../src/data/browse/protocol/pageStrings';
-import { ROOT, type Place } from './helpers/l10nSource';
+import { BROWSE_STRINGS, type BrowseStringKey,browseStringsFrom, browseText, setBrowseStrings, translatedBrowseStrings } from '../../src/data/browse/protocol/pageStrings';
+import { type Place,ROOT } from './helpers/l10nSource';
 import { browsePageSources, pageLiterals } from './helpers/pageL10nSource';
 
 const where = (p: Place): string => `${p.file}:${p.line}: ${p.text}`;

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { ROOT, translatedKeys } from './helpers/l10nSource';
 
 const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;

@@ -8,12 +8,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { COLUMNS } from '../../src/analytics/model/tableModel';
-import { PAGE_STRINGS, formatMessage, pageStringsFrom, pageText, setPageStrings, type PageStringKey } from '../../src/analytics/model/pageStrings';
-import { coverageText, pageWindow } from '../../src/analytics/model/pages';
+
 import { checkForm, defaultForm } from '../../src/analytics/model/formModel';
+import { coverageText, pageWindow } from '../../src/analytics/model/pages';
+import { formatMessage, PAGE_STRINGS, type PageStringKey,pageStringsFrom, pageText, setPageStrings } from '../../src/analytics/model/pageStrings';
+import { COLUMNS } from '../../src/analytics/model/tableModel';
 import { checkDateRange } from '../../src/api/schemas/dates';
-import { ROOT, type Place } from './helpers/l10nSource';
+import { type Place,ROOT } from './helpers/l10nSource';
 import { pageLiterals, pageSources } from './helpers/pageL10nSource';
 
 const where = (p: Place) => `${p.file}:${p.line}: ${p.text}`;

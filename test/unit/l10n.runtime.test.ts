@@ -9,8 +9,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
 import { validateSettings } from '../../src/platform/settings';
-import { ROOT, hostSources, translatedKeys, untranslatedLiterals, type Place } from './helpers/l10nSource';
+import { hostSources, type Place,ROOT, translatedKeys, untranslatedLiterals } from './helpers/l10nSource';
 
 const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
 const where = (p: Place) => `${p.file}:${p.line}: ${p.text}`;

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { collisions, overlaps, type ChartProbe } from '../../src/analytics/model/labelBoxes';
+
+import { type ChartProbe,collisions, overlaps } from '../../src/analytics/model/labelBoxes';
 
 const box = (x: number, y: number, w: number, h: number) => [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
 const diamond = [{ x: 15, y: 0 }, { x: 20, y: 5 }, { x: 15, y: 10 }, { x: 10, y: 5 }];

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+
 import { ApiError } from '../../src/api/errors/errors';
 import { RateLimiter } from '../../src/api/http/limiter';
 import { FakeTimers } from './helpers/fakeTimers';

@@ -7,6 +7,7 @@
  * counts a sliding one-second window as the sandbox does (src/sandbox/http/rateLimit.ts).
  */
 import * as assert from 'node:assert/strict';
+
 import { RateLimiter } from '../../src/api/http/limiter';
 import { FakeTimers } from './helpers/fakeTimers';
 

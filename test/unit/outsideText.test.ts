@@ -32,8 +32,10 @@
 import * as assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as ts from 'typescript';
-import { calleeName, hostSources, parse, place, propName, ROOT, type Place } from './helpers/l10nSource';
+
+import { calleeName, hostSources, parse, type Place,place, propName, ROOT } from './helpers/l10nSource';
 
 /**
  * Fields and names that hold outside text: what the service, the hub, a record or a model names

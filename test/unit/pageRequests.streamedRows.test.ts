@@ -5,10 +5,11 @@
  * result with a hole in it.
  */
 import * as assert from 'node:assert/strict';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+
 import { pageText } from '../../src/analytics/model/pageStrings';
-import { Requests, type Outcome, type Progress } from '../../src/analytics/page/requests';
+import { type Outcome, type Progress,Requests } from '../../src/analytics/page/requests';
 import type { HostMessage, PageMessage } from '../../src/analytics/protocol';
+import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day', page: 1, pageSize: 100 };
 const rec = (taskId: string): AnalyticsRecord => ({ taskId }) as unknown as AnalyticsRecord;

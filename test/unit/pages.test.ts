@@ -1,5 +1,6 @@
 /** The table's local pages over the rows fetched, and what the figures cover (src/analytics/model/pages.ts). */
 import * as assert from 'node:assert/strict';
+
 import { coverageOf, coverageTag, coverageText, pageWindow } from '../../src/analytics/model/pages';
 
 describe('analytics pages and coverage', () => {

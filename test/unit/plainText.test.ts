@@ -1,6 +1,7 @@
 /** Service text in confirmations (src/platform/plainText.ts): one plain line, capped; markdown that renders to exactly it. */
 import * as assert from 'node:assert/strict';
-import { markdownOfPlainText, plainText, PLAIN_TEXT_MAX } from '../../src/platform/plainText';
+
+import { markdownOfPlainText, PLAIN_TEXT_MAX,plainText } from '../../src/platform/plainText';
 
 describe('plain text for confirmations', () => {
   it('one line: line breaks, control, format and bidi characters become spaces, runs of space one', () => {

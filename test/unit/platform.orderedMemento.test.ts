@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OrderedMemento, type GlobalMemento } from '../../src/platform/state/orderedMemento';
+
+import { type GlobalMemento,OrderedMemento } from '../../src/platform/state/orderedMemento';
 import { EchoingMemento, Loop } from '../shared/echoingMemento';
 
 /** Health writes its cache; the moment that write has reached the workbench, apps write theirs. */

@@ -3,11 +3,12 @@
  * accepts what the schema refuses, and when it accepts, it yields exactly the schema's output.
  */
 import * as assert from 'node:assert/strict';
+
+import { type HostMessage,hostMessageSchema, MESSAGE_LIMITS, parseMessage } from '../../src/analytics/protocol';
 import { fastPackedRecord, fastRecord } from '../../src/analytics/protocol/fastRecords';
 import { encodeForPage, parseHostMessage } from '../../src/analytics/protocol/hostMessage';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { MESSAGE_LIMITS, hostMessageSchema, parseMessage, type HostMessage } from '../../src/analytics/protocol';
+import { type AnalyticsRecord,analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
 const base = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',

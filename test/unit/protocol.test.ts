@@ -1,5 +1,6 @@
 /** The panel <-> page messages (src/analytics/protocol/): what parses, what is refused, both directions. */
 import * as assert from 'node:assert/strict';
+
 import { hostMessageSchema, pageMessageSchema, pageStateSchema, parseMessage } from '../../src/analytics/protocol';
 
 const query = { start: '2026-11-16', end: '2026-11-22', page: 1, pageSize: 20, collectionMethod: 'All', timeGranularity: 'Week' };

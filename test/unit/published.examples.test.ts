@@ -16,16 +16,17 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
-import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { nullDataResponseSchema } from '../../src/api/schemas/opsSchemas';
-import { errorFromReply, parseReply } from '../../src/api/http/replies';
 import { SecretSet } from '../../src/api/errors/redact';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { errorFromReply, parseReply } from '../../src/api/http/replies';
+import { nullDataResponseSchema } from '../../src/api/schemas/opsSchemas';
 import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
-import { RecordingServer, errorAnswer, type Seen } from './helpers/recordingServer';
-import { FakeClock, TestSandbox, dataOf, type Reply } from './helpers/sandbox';
+import { errorAnswer, RecordingServer, type Seen } from './helpers/recordingServer';
+import { dataOf, FakeClock, type Reply,TestSandbox } from './helpers/sandbox';
 
 // tsc puts this file in out/test/unit; the fixture stays in test/fixtures.
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'published-examples.json');

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { buildWorld, publicAccount } from '../../src/sandbox/seed/seed';
 
 const README = join(__dirname, '..', '..', '..', 'README.md');

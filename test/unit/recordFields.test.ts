@@ -4,13 +4,15 @@
  * the table says, and the shapes people see (CSV header, table columns) must not have moved.
  */
 import * as assert from 'node:assert/strict';
+
 import * as z from 'zod/mini';
+
 import { CSV_COLUMNS, csvCell, recordsToCsv } from '../../src/analytics/host/csv';
-import { RECORD_FIELDS, isMetricKind, recordFromValues } from '../../src/analytics/model/recordFields';
+import { isMetricKind, RECORD_FIELDS, recordFromValues } from '../../src/analytics/model/recordFields';
 import { COLUMNS } from '../../src/analytics/model/tableModel';
-import { analyticsRecordSchema, type AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { checkValue, fastPackedRecord } from '../../src/analytics/protocol/fastRecords';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
+import { type AnalyticsRecord,analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
 const sample: AnalyticsRecord = {
   taskId: 't-1', userId: 'u-1', taskName: 'Prices, "EU"', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Local',

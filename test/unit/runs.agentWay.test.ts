@@ -4,11 +4,12 @@
  * lot, and the poller follows the run to its end, which is announced with the name the service gave.
  */
 import * as assert from 'node:assert/strict';
+
 import type { ScrapedeckClient } from '../../src/api/client';
 import { RunStore } from '../../src/runs/runStore';
 import { runWatch } from '../../src/runs/runWatch';
 import { FOLLOW_MS, StatusPoller } from '../../src/runs/statusPoller';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run } from './helpers/agents';
 import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';

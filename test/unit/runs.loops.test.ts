@@ -5,7 +5,8 @@
  * round-trips and refuses what Scrapedeck did not make.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, decideSave, isUrlList, loopText, loopTypeText, markedProblems, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
+
+import { decideSave, isUrlList, loopText, loopTypeText, markedProblems, MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
 import { ADDRESSES_KEPT, LoopAddresses, loopFileName, type LoopRef } from '../../src/runs/loopUri';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));

@@ -5,12 +5,13 @@
  * account's refusal stops it, and another account's late answers are dropped.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { type EndedRun,RunStore } from '../../src/runs/runStore';
+import { FOLLOW_MS, type PollAnswer, type PollerDeps,SHOW_COALESCE_MS, StatusPoller } from '../../src/runs/statusPoller';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
-import { RunStore, type EndedRun } from '../../src/runs/runStore';
-import { FOLLOW_MS, SHOW_COALESCE_MS, StatusPoller, type PollAnswer, type PollerDeps } from '../../src/runs/statusPoller';
 import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';
 import { FakeClock, TestSandbox } from './helpers/sandbox';

@@ -4,10 +4,11 @@
  * pending start or stop and for announcing a run that ended.
  */
 import * as assert from 'node:assert/strict';
+
 import type { TaskRunStatus } from '../../src/api/ops/runs';
-import { RUN_ICONS, STATUS_TEXT_MAX, runKindOf, statusText } from '../../src/runs/runKinds';
-import { PENDING_LIMIT_MS, RunStore, type EndedRun } from '../../src/runs/runStore';
-import { describeRun, formatServiceTimeText, presentRun, tooltipLines, type TextOptions } from '../../src/runs/runText';
+import { RUN_ICONS, runKindOf, STATUS_TEXT_MAX, statusText } from '../../src/runs/runKinds';
+import { type EndedRun,PENDING_LIMIT_MS, RunStore } from '../../src/runs/runStore';
+import { describeRun, formatServiceTimeText, presentRun, type TextOptions,tooltipLines } from '../../src/runs/runText';
 
 const english: TextOptions['t'] = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 const en: TextOptions = { t: english, locale: 'en-US', timeZone: 'UTC' };

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+
 import { eachDay, earliestStart, isoWeek } from '../../src/api/schemas/dates';
-import { TestSandbox, FakeClock, codeOf, dataOf, messageOf } from './helpers/sandbox';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
 import { DEFAULTS } from '../../src/sandbox/server';
+import { codeOf, dataOf, FakeClock, messageOf,TestSandbox } from './helpers/sandbox';
 
 interface Page {
   total: number;

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { TestSandbox, codeOf, dataOf, messageOf } from './helpers/sandbox';
+
 import { sandboxInfoSchema } from '../../src/sandbox/seed/info';
 import { API_KEY_PREFIX } from '../../src/sandbox/seed/seed';
+import { codeOf, dataOf, messageOf,TestSandbox } from './helpers/sandbox';
 
 describe('sandbox: accounts, auth and plain routes', () => {
   let sb: TestSandbox;

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams,spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { sandboxInfoSchema, type SandboxInfo } from '../../src/sandbox/seed/info';
+
+import { type SandboxInfo,sandboxInfoSchema } from '../../src/sandbox/seed/info';
 
 // tsc puts this file in out/test/unit and the CLI in out/src/sandbox.
 const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');

@@ -5,10 +5,11 @@
  * a big task generated on the fly.
  */
 import * as assert from 'node:assert/strict';
+
 import type { DataPage, NotExportedPage } from '../../src/api/schemas/dataSchemas';
 import type { TaskStatusV2 } from '../../src/api/schemas/runSchemas';
-import { LOTS_KEPT, lotNumber } from '../../src/sandbox/state/runBook';
-import { FakeClock, TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
+import { lotNumber,LOTS_KEPT } from '../../src/sandbox/state/runBook';
+import { codeOf, dataOf, FakeClock, messageOf, type Reply,TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const BIG = 1_000_000;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { BURST_LENGTH, FaultInjector, type Fault } from '../../src/sandbox/http/faults';
-import { TestSandbox, checkShape, codeOf, dataOf, type Reply } from './helpers/sandbox';
+
+import { BURST_LENGTH, type Fault,FaultInjector } from '../../src/sandbox/http/faults';
+import { checkShape, codeOf, dataOf, type Reply,TestSandbox } from './helpers/sandbox';
 
 type Outcome = 'ok' | 'slow' | 'error500' | 'error503' | 'drop' | 'not-json' | 'burst429';
 

@@ -5,10 +5,11 @@
  * the day the sandbox is asked on.
  */
 import * as assert from 'node:assert/strict';
+
 import { addDays } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
-import { FakeClock, TestSandbox, dataOf } from './helpers/sandbox';
+import { dataOf,FakeClock, TestSandbox } from './helpers/sandbox';
 
 interface Window {
   runs: number;

@@ -5,12 +5,13 @@
  * ended on the last day they show one. Read through the client, as the extension reads them.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 const T0 = Date.parse('2026-11-22T15:00:00Z');
 

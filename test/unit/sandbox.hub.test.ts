@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { TestSandbox, codeOf, dataOf } from './helpers/sandbox';
+
+import { codeOf, dataOf,TestSandbox } from './helpers/sandbox';
 
 interface Deprecated {
   app_name: string;

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { TestSandbox, FakeClock, codeOf } from './helpers/sandbox';
+
+import { codeOf,FakeClock, TestSandbox } from './helpers/sandbox';
 
 describe('sandbox: rate limit', () => {
   const clock = new FakeClock(Date.parse('2026-11-22T10:00:00Z'));

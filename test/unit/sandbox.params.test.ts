@@ -4,8 +4,9 @@
  * shows afterwards), with their refusals.
  */
 import * as assert from 'node:assert/strict';
+
 import type { TaskActions } from '../../src/api/schemas/taskOpsSchemas';
-import { TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
+import { codeOf, dataOf, messageOf, type Reply,TestSandbox } from './helpers/sandbox';
 
 describe('sandbox: task parameters, duplicate and move', function () {
   let sb: TestSandbox;

@@ -5,9 +5,10 @@
  * out of statuses v2 (or, asked for, answered Stopped with 0 runs).
  */
 import * as assert from 'node:assert/strict';
+
 import type { DataPage } from '../../src/api/schemas/dataSchemas';
 import type { SubtaskStatus, TaskStatusV2 } from '../../src/api/schemas/runSchemas';
-import { FakeClock, TestSandbox, dataOf, type Reply } from './helpers/sandbox';
+import { dataOf, FakeClock, type Reply,TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { connect } from 'node:net';
+
 import { TestSandbox } from './helpers/sandbox';
 
 /** Sends raw bytes and returns what the server answers before closing (or within 3 s). */

@@ -4,8 +4,9 @@
  * the refusals (already running, not running, unknown task, plan) in the service's envelope.
  */
 import * as assert from 'node:assert/strict';
-import type { TaskStatusV2, SubtaskStatus } from '../../src/api/schemas/runSchemas';
-import { FakeClock, TestSandbox, codeOf, dataOf, messageOf, type Reply } from './helpers/sandbox';
+
+import type { SubtaskStatus,TaskStatusV2 } from '../../src/api/schemas/runSchemas';
+import { codeOf, dataOf, FakeClock, messageOf, type Reply,TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 

@@ -5,11 +5,12 @@
  * deprecations and sessions. A file that cannot be used is kept aside, never lost.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams,spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
-import { sandboxInfoSchema, type SandboxInfo } from '../../src/sandbox/seed/info';
+
+import { type SandboxInfo,sandboxInfoSchema } from '../../src/sandbox/seed/info';
 import { startSandbox } from '../../src/sandbox/server';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');

@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import type { StateFile } from '../../src/sandbox/state/stateSchema';
 
 const HOSTILE = '[Accept](command:workbench.action.terminal.new)';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { TestSandbox, codeOf, dataOf, messageOf } from './helpers/sandbox';
+
 import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
+import { codeOf, dataOf, messageOf,TestSandbox } from './helpers/sandbox';
 
 type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
 type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;

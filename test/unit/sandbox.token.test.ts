@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { TestSandbox, FakeClock, codeOf, dataOf, messageOf } from './helpers/sandbox';
+
+import { codeOf, dataOf, FakeClock, messageOf,TestSandbox } from './helpers/sandbox';
 
 interface Token {
   access_token: string;

@@ -5,8 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
+
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { TokenStore } from '../../src/sandbox/state/auth';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 function raw(base: string, method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; body: string }> {
   const url = new URL(base);

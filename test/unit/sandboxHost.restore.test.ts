@@ -4,6 +4,7 @@
  * tampered or stale state) is forgotten and logged; the window is never pointed at it.
  */
 import * as assert from 'node:assert/strict';
+
 import { SandboxHost } from '../../src/account/sandbox/sandboxHost';
 import { Emitter } from '../../src/platform/emitter';
 

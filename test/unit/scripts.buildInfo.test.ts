@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -3,6 +3,7 @@
  * everything after a bare `--sandbox`; the options the demo sets itself are refused with the reason.
  */
 import * as assert from 'node:assert/strict';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 type Split = { demo: string[]; sandbox: string[]; problem?: string };

@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+
 import { scriptLibUrl } from './helpers/scriptLib';
 
 const PROC = scriptLibUrl('proc.mjs');

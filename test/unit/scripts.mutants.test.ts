@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 interface Guard {

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 interface StampLib {

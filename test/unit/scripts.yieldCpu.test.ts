@@ -5,9 +5,10 @@
  * started without the setting keeps the usual priority.
  */
 import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import type { ChildProcess } from 'node:child_process';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 interface ProcLib {

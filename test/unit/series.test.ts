@@ -1,5 +1,6 @@
 /** Chart series over date buckets (src/analytics/model/series.ts): grouping, order, week labels, weighting. */
 import * as assert from 'node:assert/strict';
+
 import { averageDuration, buildSeries } from '../../src/analytics/model/series';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 

@@ -2,11 +2,12 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { checkBaseUrl } from '../../src/api/http/urls';
-import { DEFAULT_SETTINGS, checkServiceUrl, changedSettings, validateSettings, type Settings } from '../../src/platform/settings';
+import { changedSettings, checkServiceUrl, DEFAULT_SETTINGS, type Settings,validateSettings } from '../../src/platform/settings';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 
 const good: Settings = {
   baseUrl: 'https://api.example.com',

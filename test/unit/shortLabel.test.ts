@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+
 import { bucketLines, shortBucketLabel, useShortLabels } from '../../src/analytics/model/shortLabel';
 
 describe('short chart date labels', () => {

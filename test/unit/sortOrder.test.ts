@@ -1,7 +1,8 @@
 /** The table's cached row orders (src/analytics/model/sortOrder.ts) against the comparator sort they replace. */
 import * as assert from 'node:assert/strict';
-import { SLICE_ROWS, SortOrders, TABLE_COLLATOR, sortOrdersFor } from '../../src/analytics/model/sortOrder';
-import { sortRecords, type Column, type SortDirection } from '../../src/analytics/model/tableModel';
+
+import { SLICE_ROWS, SortOrders, sortOrdersFor,TABLE_COLLATOR } from '../../src/analytics/model/sortOrder';
+import { type Column, type SortDirection,sortRecords } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
 

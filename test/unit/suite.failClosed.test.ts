@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
 import { importScriptLib } from './helpers/scriptLib';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -1,9 +1,10 @@
 /** The records table as data (src/analytics/model/tableModel.ts, format.ts): columns, formatting, sorting. */
 import * as assert from 'node:assert/strict';
-import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analytics/model/format';
-import { COLUMNS, formatCell, nextSort, shownColumns, sortRecords, weekColumnPositions } from '../../src/analytics/model/tableModel';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+
+import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analytics/model/format';
+import { COLUMNS, formatCell, nextSort, shownColumns, sortRecords, weekColumnPositions } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
 

@@ -1,7 +1,8 @@
 /** Which rows of a long table are rendered (src/analytics/page/table/rowWindow.ts), and "Show all"'s window (pages.ts). */
 import * as assert from 'node:assert/strict';
+
 import { allRowsWindow } from '../../src/analytics/model/pages';
-import { OVERSCAN_ROWS, VIRTUAL_MIN_ROWS, rowWindow } from '../../src/analytics/page/table/rowWindow';
+import { OVERSCAN_ROWS, rowWindow,VIRTUAL_MIN_ROWS } from '../../src/analytics/page/table/rowWindow';
 
 const at = (count: number, scrollTop: number) => rowWindow({ count, rowHeight: 25, scrollTop, viewport: 500, headerHeight: 40 });
 

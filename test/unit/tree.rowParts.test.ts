@@ -5,8 +5,9 @@
  * with no runs says so after its run state.
  */
 import * as assert from 'node:assert/strict';
-import { healthRowParts } from '../../src/health/rowParts';
+
 import type { TaskHealth } from '../../src/health/healthModel';
+import { healthRowParts } from '../../src/health/rowParts';
 import { english } from '../../src/platform/errorText';
 
 function health(over: Partial<TaskHealth>): TaskHealth {

@@ -4,11 +4,12 @@
  * its error, and the hub answers deprecation as the Data Apps view expects.
  */
 import * as assert from 'node:assert/strict';
+
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { isApiError } from '../../src/api/errors/errors';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { UnlimitedLimiter } from '../../src/api/http/limiter';
+import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
 import { clientTaskSource } from '../../src/tasks/clientSource';
 import { TasksModel } from '../../src/tasks/tasksModel';
 

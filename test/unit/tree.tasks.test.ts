@@ -4,6 +4,7 @@
  * service here; tree.sandbox.test.ts runs the same model against a real sandbox.
  */
 import * as assert from 'node:assert/strict';
+
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
 import { filterGroups, loadMoreLabel, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from '../../src/tasks/paging';

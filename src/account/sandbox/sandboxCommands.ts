@@ -3,12 +3,13 @@
  * the window at it, and sign in with its first seeded account.
  */
 import * as vscode from 'vscode';
-import { signIn } from '../signIn';
+
+import { errorMessage } from '../../api/errors/errors';
 import { reportError } from '../../platform/reporter';
 import type { SandboxInfo } from '../../sandbox/seed/info';
 import type { AuthDeps } from '../authDeps';
+import { signIn } from '../signIn';
 import { withCheckProgress } from '../signInPrompts';
-import { errorMessage } from '../../api/errors/errors';
 
 const t = vscode.l10n.t;
 

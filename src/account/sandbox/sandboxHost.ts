@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+
 import type { SandboxInfo } from '../../sandbox/seed/info';
 import type { RunningSandbox } from '../../sandbox/server';
 import type { ClientHolder } from '../clientHolder';

@@ -7,7 +7,7 @@
  * `/__sandbox` must not be able to send the user's next sign-in somewhere else.
  */
 import { isLoopbackHost } from '../../api/http/urls';
-import { sandboxInfoSchema, type SandboxInfo } from '../../sandbox/seed/info';
+import { type SandboxInfo,sandboxInfoSchema } from '../../sandbox/seed/info';
 
 const PROBE_TIMEOUT_MS = 3_000;
 

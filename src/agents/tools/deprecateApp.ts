@@ -5,12 +5,13 @@
  * text; the plan acts on exactly that reference.
  */
 import * as z from 'zod';
+
 import { isApiError } from '../../api/errors/errors';
 import { appRefSchema } from '../../api/schemas/schemas';
-import { confirmationText, recordFromResult, deprecationDescription, missingSecretsWarning } from '../../apps/deprecation';
-import { failure } from '../failure';
+import { confirmationText, deprecationDescription, missingSecretsWarning,recordFromResult } from '../../apps/deprecation';
 import { plainText } from '../../platform/plainText';
-import { defineTool, refusal, reply, type AppOutcome, type ToolContext, type ToolReply } from '../tool';
+import { failure } from '../failure';
+import { type AppOutcome, defineTool, refusal, reply, type ToolContext, type ToolReply } from '../tool';
 
 const input = z
   .object({

@@ -1,5 +1,6 @@
 /** scrapedeck_list_tasks: the account's tasks, found by name and group, a page at a time. */
 import * as z from 'zod';
+
 import { catalogProblem, filterTasks, loadCatalog } from '../catalog';
 import { groupRefSchema, limitSchema, offsetSchema, queryRefSchema } from '../inputs';
 import { defineTool, refusal, reply } from '../tool';

@@ -6,13 +6,14 @@
  * service: the client's `maybeApplied` message says to check the status first.
  */
 import * as z from 'zod';
+
 import type { TaskRunStatus } from '../../api/ops/runs';
+import { plainText } from '../../platform/plainText';
+import { catalogProblem, type CatalogTask,findTask, loadCatalog } from '../catalog';
 import { rowsCount } from '../counts';
-import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { failure, RUN_PLANS } from '../failure';
 import { taskRefSchema } from '../inputs';
-import { plainText } from '../../platform/plainText';
-import { defineTool, refusal, reply, type Plan, type ToolContext, type ToolReply } from '../tool';
+import { defineTool, type Plan, refusal, reply, type ToolContext, type ToolReply } from '../tool';
 
 const input = z.object({ task: taskRefSchema }).strict();
 type Input = z.output<typeof input>;

@@ -1,13 +1,14 @@
 /** scrapedeck_run_status: the cloud-run status of tasks (one request per 100 tasks). */
 import * as z from 'zod';
+
 import type { TaskRunStatus } from '../../api/ops/runs';
 import { parseServiceTime } from '../../api/schemas/runSchemas';
-import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
-import { failure, RUN_PLANS } from '../failure';
+import { plainText } from '../../platform/plainText';
+import { catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
 import { tasksCount } from '../counts';
+import { failure, RUN_PLANS } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
-import { plainText } from '../../platform/plainText';
 
 const input = z
   .object({

@@ -3,13 +3,14 @@
  * the whole data: exporting is a person's command (the data view), not a model's read.
  */
 import * as z from 'zod';
+
 import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
+import { plainText } from '../../platform/plainText';
+import { catalogProblem, type CatalogTask,findTask, loadCatalog } from '../catalog';
 import { rowsCount } from '../counts';
-import { catalogProblem, findTask, loadCatalog, type CatalogTask } from '../catalog';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, offsetSchema, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
-import { plainText } from '../../platform/plainText';
 
 export const MAX_SAMPLE_ROWS = 20;
 /** A longer value is cut: a page of scraped text would crowd out everything else. */

@@ -5,15 +5,16 @@
  * with the client's fetch-all, and only the digest goes back to the model.
  */
 import * as z from 'zod';
+
 import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
 import { earliestStart, todayUtc } from '../../api/schemas/dates';
-import { ANALYTICS_LIMITS, collectionMethodFilterSchema, timeGranularitySchema, type AnalyticsQuery, type AnalyticsRecord } from '../../api/schemas/schemas';
+import { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord,collectionMethodFilterSchema, timeGranularitySchema } from '../../api/schemas/schemas';
 import { byPeriod, byTask, rankTasks, SORT_KEYS, totals } from '../analyticsDigest';
-import { catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
+import { catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
 import { failuresCount, runsCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
-import { PERIODS, periodRange } from '../periods';
+import { periodRange,PERIODS } from '../periods';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
 /** More periods than this (Day over months) are cut to the latest ones; Week or Month say it shorter. */

@@ -5,18 +5,19 @@
  * is cached (each call reads the account signed in at that moment).
  */
 import * as z from 'zod';
-import { todayUtc } from '../../api/schemas/dates';
+
 import { isApiError } from '../../api/errors/errors';
+import { todayUtc } from '../../api/schemas/dates';
 import { fetchWindowTotals } from '../../health/healthFetch';
 import { assess, attentionOrder, type TaskHealth, type Thresholds } from '../../health/healthModel';
 import { DEFAULT_HEALTH_SETTINGS } from '../../health/healthSettings';
 import { healthWindows } from '../../health/healthWindow';
-import { CatalogError, catalogProblem, loadCatalog, selectTasks, type CatalogTask } from '../catalog';
+import { plainText } from '../../platform/plainText';
+import { CatalogError, catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
 import { daysCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
-import { plainText } from '../../platform/plainText';
 
 /** The setting `scrapedeck.health.windowDays` allows 1-46 (the previous window must lie within three months). */
 export const MAX_HEALTH_WINDOW_DAYS = 46;

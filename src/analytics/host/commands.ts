@@ -3,14 +3,15 @@
  * `host/index.ts`) and the Tasks view's two adapters from tree nodes to it.
  */
 import * as vscode from 'vscode';
+
 import { ANALYTICS_LIMITS } from '../../api/schemas/schemas';
-import { COMMANDS } from '../../platform/commandIds';
 import { defineHandlers } from '../../platform/commandHandlers';
+import { COMMANDS } from '../../platform/commandIds';
+import { plainText } from '../../platform/plainText';
 import type { Reporter } from '../../platform/reporter';
+import { groupArgSchema, taskArgSchema } from '../../platform/treeArgs';
 import type { Ui } from '../../platform/ui';
 import type { AnalyticsPanel } from './panel';
-import { groupArgSchema, taskArgSchema } from '../../platform/treeArgs';
-import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 

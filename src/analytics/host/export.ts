@@ -3,13 +3,15 @@
  * extension owns the file system (a webview cannot write files, and should not).
  */
 import * as os from 'node:os';
+
 import * as vscode from 'vscode';
+
 import { ApiError } from '../../api/errors/errors';
 import { writeWholeFile } from '../../platform/files/atomicFile';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import type { Ui } from '../../platform/ui';
 import { formatInt } from '../model/format';
-import { EXPORT_FILTERS, defaultExportFileName, isPartial, serialiseExport, type ExportFormat, type ExportedRows } from './exportFormat';
+import { defaultExportFileName, EXPORT_FILTERS, type ExportedRows,type ExportFormat, isPartial, serialiseExport } from './exportFormat';
 
 /**
  * The saved file's path, or undefined when the user dismissed the save dialog. `stillHeld` is asked

@@ -6,21 +6,22 @@
  *   const analytics = createAnalytics(context, { getClient, listTasks, groupTasks, reporter, ui, log, registrar });
  */
 import * as vscode from 'vscode';
-import type { ScrapedeckClient } from '../../api/client';
+
 import { accountKey, type SessionAccount } from '../../account/accountSession';
-import { registerHandlers, type CommandSet } from '../../platform/commandHandlers';
-import type { Reporter } from '../../platform/reporter';
+import type { ScrapedeckClient } from '../../api/client';
+import { type CommandSet,registerHandlers } from '../../platform/commandHandlers';
+import { COMMANDS } from '../../platform/commandIds';
 import type { Registrar } from '../../platform/registrar';
-import { analyticsCommands, type AnalyticsCommandDeps } from './commands';
+import type { Reporter } from '../../platform/reporter';
+import { DEFAULT_SETTINGS, validateSettings } from '../../platform/settings';
 import type { Ui } from '../../platform/ui';
+import { setNumberLocale } from '../model/format';
 import type { PageState, Preset } from '../protocol';
+import type { KnownTaskNames } from './chipNames';
+import { type AnalyticsCommandDeps,analyticsCommands } from './commands';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
-import type { KnownTaskNames } from './chipNames';
 import { AnalyticsPanelSerializer, parsePageState } from './serializer';
-import { COMMANDS } from '../../platform/commandIds';
-import { DEFAULT_SETTINGS, validateSettings } from '../../platform/settings';
-import { setNumberLocale } from '../model/format';
 
 export { AnalyticsPanel } from './panel';
 

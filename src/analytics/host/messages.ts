@@ -10,13 +10,13 @@
 import { ApiError, isApiError } from '../../api/errors/errors';
 import { fitText } from '../../api/http/replyBody';
 import { english, type Translate } from '../../platform/errorText';
-import { pageMessageSchema, parseMessage, type HostMessage, type PageMessage } from '../protocol';
-import { pickTasks } from './pickTasks';
+import { type HostMessage, type PageMessage,pageMessageSchema, parseMessage } from '../protocol';
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from './chipNames';
+import { pickTasks } from './pickTasks';
 import { ResultStore } from './results';
 import type { AnalyticsClient, MessageRouterDeps } from './routerDeps';
 import { oneLine } from './tabTitle';
-import { WholeQuery, type RowsAsk } from './wholeQuery';
+import { type RowsAsk,WholeQuery } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
 
 /** How much of one page log message reaches the Scrapedeck log. */

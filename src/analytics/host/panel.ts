@@ -4,18 +4,19 @@
  * copy the page sent, for the next `init` after the page is re-created.
  */
 import * as vscode from 'vscode';
+
 import { todayUtc } from '../../api/schemas/dates';
 import type { Ui } from '../../platform/ui';
-import { encodeForPage } from '../protocol/hostMessage';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../protocol';
+import { encodeForPage } from '../protocol/hostMessage';
+import type { KnownTaskNames } from './chipNames';
 import { exportAnalytics } from './export';
 import { renderAnalyticsHtml } from './html';
-import { translatedPageStrings } from './translatePage';
 import { MessageRouter } from './messages';
-import type { AnalyticsClient, AnalyticsLog } from './routerDeps';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
-import type { KnownTaskNames } from './chipNames';
+import type { AnalyticsClient, AnalyticsLog } from './routerDeps';
+import { translatedPageStrings } from './translatePage';
 
 export const ANALYTICS_VIEW_TYPE = 'scrapedeck.analytics';
 

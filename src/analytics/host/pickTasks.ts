@@ -3,11 +3,12 @@
  * the current selection already ticked. `vscode` is imported for types only (tests run in Node).
  */
 import type * as vscode from 'vscode';
+
 import { ApiError } from '../../api/errors/errors';
 import { ANALYTICS_LIMITS } from '../../api/schemas/schemas';
 import { english, type Translate } from '../../platform/errorText';
-import type { Ui } from '../../platform/ui';
 import { plainText } from '../../platform/plainText';
+import type { Ui } from '../../platform/ui';
 
 export interface TaskListing {
   taskId: string;

@@ -4,6 +4,7 @@
  * is imported for types only.
  */
 import type * as vscode from 'vscode';
+
 import type { ScrapedeckClient } from '../../api/client';
 import type { Translate } from '../../platform/errorText';
 import type { Ui } from '../../platform/ui';

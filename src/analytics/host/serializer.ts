@@ -4,7 +4,8 @@
  * version, a corrupt file) gives a fresh panel rather than a broken one.
  */
 import type * as vscode from 'vscode';
-import { pageStateSchema, parseMessage, type PageState } from '../protocol';
+
+import { type PageState,pageStateSchema, parseMessage } from '../protocol';
 import type { AnalyticsLog } from './routerDeps';
 
 export function parsePageState(raw: unknown, log: AnalyticsLog): PageState | undefined {

@@ -5,6 +5,7 @@
  * scripts/l10n-bundle.mjs puts the table's English into l10n/bundle.l10n.json.
  */
 import * as vscode from 'vscode';
+
 import { PAGE_STRINGS, type PageStringKey } from '../model/pageStrings';
 
 /** The page table's messages (not literals here): scripts/l10n-bundle.mjs extracts them from the table. */

@@ -4,13 +4,13 @@
  * ('auto'), or every row ('all', "Fetch all pages"). A result the host still holds is continued
  * from the rows it has; otherwise the query starts again from page 1.
  */
-import { formatInt } from '../model/format';
 import { ApiError } from '../../api/errors/errors';
 import { MAX_FETCH_ALL_ROWS } from '../../api/http/fetchAll';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../api/schemas/schemas';
-import { PAGE_ROWS, fetchPages, type PageClient } from './fetchRows';
-import type { HeldResult, ResultStore } from './results';
 import { english, type Translate } from '../../platform/errorText';
+import { formatInt } from '../model/format';
+import { fetchPages, PAGE_ROWS, type PageClient } from './fetchRows';
+import type { HeldResult, ResultStore } from './results';
 
 export interface RowsAsk {
   query: AnalyticsQuery;

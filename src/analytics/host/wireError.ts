@@ -3,8 +3,8 @@
  * and to copy the request id; anything else is a bug on our side and says so without internals.
  */
 import { errorMessage, isApiError } from '../../api/errors/errors';
-import type { WireError } from '../protocol';
 import { english, type Translate } from '../../platform/errorText';
+import type { WireError } from '../protocol';
 
 /** Not an ApiErrorKind: the user dismissed a dialog (save, quick pick). The page ignores it. */
 // l10n-exempt: the page ignores a cancel; never shown

@@ -4,11 +4,11 @@
  * and the AnalyticsQuery it builds. Issues are keyed by form field so the page can show each one
  * next to its input.
  */
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/analyticsSchemas';
 import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/analyticsSchemas';
 import { checkDateRange, defaultRange, earliestStart, isDay } from '../../api/schemas/dates';
-import { isFormField, type FormField, type FormValues } from './formState';
-import { pageText, type PageStringKey } from './pageStrings';
+import { type FormField, type FormValues,isFormField } from './formState';
+import { type PageStringKey,pageText } from './pageStrings';
 
 export type { FormField, FormValues } from './formState';
 export type FormIssues = Partial<Record<FormField, string[]>>;

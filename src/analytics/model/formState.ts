@@ -4,6 +4,7 @@
  * the protocol, because the form model checks these values and must not import the page.
  */
 import * as z from 'zod/mini';
+
 import { collectionMethodSchema, timeGranularitySchema } from '../../api/schemas/analyticsSchemas';
 
 /** Bounds on the form's text: far above any real value, so an oversized message is refused whole. */

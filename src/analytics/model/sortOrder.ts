@@ -7,7 +7,7 @@
  * Pure: no DOM, unit-tested in Node.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { numberOrder, rankOrder, reverseRuns, type KeyedOrder } from './sortKeys';
+import { type KeyedOrder,numberOrder, rankOrder, reverseRuns } from './sortKeys';
 
 export type SortDirection = 'asc' | 'desc';
 

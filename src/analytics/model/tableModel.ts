@@ -4,9 +4,9 @@
  * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { DASH, bucketLabel, formatDecimal, formatDuration, formatInt, formatPercent, type DayRange } from './format';
-import { RECORD_FIELDS, isMetricKind, type MetricKind, type RecordField } from './recordFields';
-import { sortOrdersFor, type SortDirection } from './sortOrder';
+import { bucketLabel, DASH, type DayRange,formatDecimal, formatDuration, formatInt, formatPercent } from './format';
+import { isMetricKind, type MetricKind, RECORD_FIELDS, type RecordField } from './recordFields';
+import { type SortDirection,sortOrdersFor } from './sortOrder';
 
 export type ColumnKind = 'text' | MetricKind;
 export type { SortDirection } from './sortOrder';

@@ -1,9 +1,9 @@
 /** The smaller actions: choosing tasks, exporting the result, copying, sorting the table. */
 import { formatInt } from '../model/format';
 import { nextSort } from '../model/tableModel';
+import { t } from './common/l10n';
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
-import { t } from './common/l10n';
 
 export class Actions {
   /** Only the latest pick and export are answered on screen; an earlier one's answer is stale. */

@@ -1,11 +1,11 @@
 /** What the page's flows share: the state, the views, the host and the requests in flight. */
+import { describeQuery, type QueryDescription } from '../model/describeQuery';
+import { isDay } from '../protocol/wire';
+import { type AppState,toPageState } from './common/state';
 import type { Host } from './host';
 import type { Layout } from './layout';
 import type { Requests } from './requests';
 import type { ResultsRenderer } from './resultsRenderer';
-import { describeQuery, type QueryDescription } from '../model/describeQuery';
-import { isDay } from '../protocol/wire';
-import { toPageState, type AppState } from './common/state';
 
 export class PageContext {
   constructor(

@@ -3,20 +3,20 @@
  * re-render and the state is saved. Replies go to the request they answer (requests.ts); the
  * flows own what each action does (formFlow, queryFlow, actions).
  */
-import { isDay, todayUtc } from '../protocol/wire';
 import { defaultForm } from '../model/formModel';
-import { forAccount, forgetAccount, holdsAccountData, parseHostMessage, type HostMessage } from '../protocol';
+import { forAccount, forgetAccount, holdsAccountData, type HostMessage,parseHostMessage } from '../protocol';
+import { isDay, todayUtc } from '../protocol/wire';
 import { Actions } from './actions';
+import { t } from './common/l10n';
+import { initialState, isComplete, toPageState, validPageSize } from './common/state';
 import { PageContext } from './context';
+import { addHostNames, labelFromHost } from './form/chipLabels';
 import { FormFlow } from './formFlow';
 import type { Host } from './host';
 import { Layout } from './layout';
 import { QueryFlow } from './queryFlow';
 import { Requests } from './requests';
 import { ResultsRenderer } from './resultsRenderer';
-import { initialState, isComplete, toPageState, validPageSize } from './common/state';
-import { addHostNames, labelFromHost } from './form/chipLabels';
-import { t } from './common/l10n';
 
 /** Why the page is empty after an account change: said, so nobody wonders where the figures went. */
 function clearedNotice(signedIn: boolean): string {

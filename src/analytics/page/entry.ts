@@ -3,11 +3,12 @@
  * analytics/protocol/: it says `ready`, receives `init`, and from then on renders what the host sends.
  */
 import './zodJitless'; // must stay first: see the file
-import { Host } from './host';
-import { Controller } from './controller';
-import { watchTheme } from './common/theme';
+
 import { setNumberLocale } from '../model/format';
 import { loadPageStrings } from './common/l10n';
+import { watchTheme } from './common/theme';
+import { Controller } from './controller';
+import { Host } from './host';
 
 function boot(): void {
   // Every count in VS Code's UI language (the host writes it into <html data-locale>).

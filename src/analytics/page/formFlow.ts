@@ -1,8 +1,8 @@
 /** The query form's behaviour: edits, inline issues, and the query it describes when valid. */
-import type { AnalyticsQuery } from '../protocol/wire';
 import { checkForm, type FormIssues, type FormValues } from '../model/formModel';
-import type { PageContext } from './context';
+import type { AnalyticsQuery } from '../protocol/wire';
 import { validPageSize } from './common/state';
+import type { PageContext } from './context';
 
 export class FormFlow {
   constructor(private readonly c: PageContext) {}

@@ -1,13 +1,13 @@
 /** The page's views, put together inside #app. */
 import { ChartsView } from './charts/chartsView';
-import { CoverageView } from './panels/coverageView';
 import { h } from './common/dom';
-import { FormView, type FormHandlers } from './form/formView';
-import { PagingView, type PagingHandlers } from './panels/pagingView';
+import { t } from './common/l10n';
+import { type FormHandlers,FormView } from './form/formView';
+import { CoverageView } from './panels/coverageView';
+import { type PagingHandlers,PagingView } from './panels/pagingView';
 import { StatusView } from './panels/statusView';
 import { SummaryView } from './panels/summaryView';
 import { TableView } from './table/tableView';
-import { t } from './common/l10n';
 
 export interface LayoutHandlers extends FormHandlers, PagingHandlers {
   cancel(): void;

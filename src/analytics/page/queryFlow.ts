@@ -5,15 +5,15 @@
  * and only the pending request's answer is shown, so nothing late lands in a newer result.
  */
 import { formatInt } from '../model/format';
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../protocol/wire';
 import { isFormField } from '../model/formState';
+import type { PageStringKey } from '../model/pageStrings';
 import type { HostMessage, PageMessage, ResultState, WireError } from '../protocol';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../protocol/wire';
+import { t } from './common/l10n';
+import { isComplete, type RequestKind } from './common/state';
 import type { PageContext } from './context';
 import type { FormFlow } from './formFlow';
 import type { Outcome, Progress } from './requests';
-import { isComplete, type RequestKind } from './common/state';
-import { t } from './common/l10n';
-import type { PageStringKey } from '../model/pageStrings';
 
 type Answer = Extract<HostMessage, { type: 'queryResult' | 'fetchAllResult' }>;
 type Ask = Omit<Extract<PageMessage, { type: 'query' }>, 'id'> | Omit<Extract<PageMessage, { type: 'fetchAll' }>, 'id'>;

@@ -8,9 +8,9 @@
  * the answer's own rows (`streamed` says how many came first). Rows that do not follow on (a message
  * lost or out of place) fail the answer with a clear error rather than show a result with a hole.
  */
+import { pageText as t } from '../model/pageStrings';
 import type { HostMessage, PageMessage, WireError } from '../protocol';
 import { StreamedRows } from '../protocol/streamedRows';
-import { pageText as t } from '../model/pageStrings';
 
 type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 

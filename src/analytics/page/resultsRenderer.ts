@@ -6,8 +6,8 @@ import { allRowsWindow, coverageOf, DRAW_CHARTS_LATER_ROWS, pageWindow } from '.
 import { buildSeries } from '../model/series';
 import { summarize } from '../model/summary';
 import type { ResultState } from '../protocol';
-import type { Layout } from './layout';
 import type { AppState } from './common/state';
+import type { Layout } from './layout';
 
 export class ResultsRenderer {
   private shown: ResultState | undefined;

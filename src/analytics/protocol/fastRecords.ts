@@ -7,9 +7,9 @@
  *
  * Each field is checked by its kind in the field table (analytics/model/recordFields.ts).
  */
-import { isDay } from '../../api/schemas/dates';
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { RECORD_FIELDS, recordFromValues, type FieldKind, type FieldValue } from '../model/recordFields';
+import { isDay } from '../../api/schemas/dates';
+import { type FieldKind, type FieldValue,RECORD_FIELDS, recordFromValues } from '../model/recordFields';
 
 type Obj = Record<string, unknown>;
 

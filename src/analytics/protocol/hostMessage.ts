@@ -5,8 +5,8 @@
  * zod still checks everything else of the message, and checks the records too whenever the
  * fast path is not sure.
  */
-import { hostMessageSchema, parseMessage, type HostMessage } from './messages';
 import { fastPackedRecords, fastRecords } from './fastRecords';
+import { type HostMessage,hostMessageSchema, parseMessage } from './messages';
 import { packRecord, unpackRecord } from './packedRecords';
 import { MESSAGE_LIMITS } from './schemas';
 

@@ -4,8 +4,9 @@
  * logged and ignored. A request carries an `id`; its reply or error carries the same `id`.
  */
 import * as z from 'zod/mini';
+
 import { analyticsPageOf, analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas/analyticsSchemas';
-import { MESSAGE_LIMITS as L, accountTagSchema, pageStateSchema, presetSchema, resultIdSchema, taskIdText, taskNamesSchema, wireErrorSchema } from './schemas';
+import { accountTagSchema, MESSAGE_LIMITS as L, pageStateSchema, presetSchema, resultIdSchema, taskIdText, taskNamesSchema, wireErrorSchema } from './schemas';
 
 const id = z.string().check(z.minLength(1), z.maxLength(64));
 const text = (max: number) => z.string().check(z.maxLength(max));

@@ -3,6 +3,7 @@
  * presets, errors as the page shows them, and the page's saved state.
  */
 import * as z from 'zod/mini';
+
 import { analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas/analyticsSchemas';
 import { FORM_LIMITS, formStateSchema } from '../model/formState';
 

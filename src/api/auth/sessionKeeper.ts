@@ -8,7 +8,7 @@ import { ApiError } from '../errors/errors';
 import type { SecretSet } from '../errors/redact';
 import { headerValueProblem } from '../schemas/headerValues';
 import type { TokenData } from '../schemas/schemas';
-import { sessionFromToken, SIGN_IN_NEEDED, type Credentials, type CredentialsStore, type TokenSession } from './auth';
+import { type Credentials, type CredentialsStore, sessionFromToken, SIGN_IN_NEEDED, type TokenSession } from './auth';
 
 export interface SessionKeeperOptions {
   store: CredentialsStore;

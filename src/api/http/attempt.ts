@@ -4,8 +4,8 @@
  * request surely never reached the server (what decides a retry of a call that must not run twice).
  */
 import { ApiError, errorMessage } from '../errors/errors';
-import type { Release } from './limiter';
 import { redact } from '../errors/redact';
+import type { Release } from './limiter';
 import { fitText, readLimited, ReplyTooLargeError } from './replyBody';
 import type { IncomingHttpHeaders, OutgoingRequest, Reply, TransportOptions } from './transportTypes';
 import { undici } from './undici';

@@ -6,10 +6,11 @@
  * may have reached the server comes back marked `maybeApplied`.
  */
 import type * as z from 'zod';
+
 import type { AuthHeaders, SessionKeeper } from '../auth/sessionKeeper';
 import { ApiError, asMaybeApplied } from '../errors/errors';
-import { headerValueProblem } from '../schemas/headerValues';
 import type { SecretSet } from '../errors/redact';
+import { headerValueProblem } from '../schemas/headerValues';
 import { parseReply, type ReplyContext } from './replies';
 import type { RetryMode } from './retry';
 import type { Transport } from './transport';

@@ -4,6 +4,7 @@
  * environment is passed in (not read from process.env here) so the choice is testable.
  */
 import type { Dispatcher } from 'undici';
+
 import { ApiError } from '../errors/errors';
 import { undici } from './undici';
 import { checkBaseUrl } from './urls';

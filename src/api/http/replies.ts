@@ -5,11 +5,12 @@
  * the status (its examples are all under HTTP 400, `ServerError` included); otherwise the status does.
  */
 import type { z } from 'zod';
+
 import { kindOfKnownCode } from '../errors/errorCodes';
 import { ApiError, type ApiErrorKind } from '../errors/errors';
 import { redact, type SecretSet } from '../errors/redact';
-import { fitText } from './replyBody';
 import { anyErrorSchema } from '../schemas/schemas';
+import { fitText } from './replyBody';
 import type { Reply } from './transportTypes';
 
 /** Which interface answered: it decides the wording of plan and auth errors. */

@@ -8,9 +8,9 @@
 import { isServerFaultBody } from '../errors/errorCodes';
 import { ApiError } from '../errors/errors';
 import { redact } from '../errors/redact';
-import { attempt, toFailure, type AttemptFailure } from './attempt';
+import { attempt, type AttemptFailure,toFailure } from './attempt';
 import { fitText } from './replyBody';
-import { backoffDelay, parseRetryAfter, retryDelayFromBody, sleep, type RetryMode } from './retry';
+import { backoffDelay, parseRetryAfter, retryDelayFromBody, type RetryMode,sleep } from './retry';
 import type { OutgoingRequest, Reply, TransportOptions, TransportStats } from './transportTypes';
 
 /** How many times one attempt may give its slot up because its headers went stale in the queue. */

@@ -3,8 +3,9 @@
  * the request it sends, the reply it hands back as-is, and its counters.
  */
 import type { Dispatcher } from 'undici';
-import type { RequestLimiter } from './limiter';
+
 import type { SecretSet } from '../errors/redact';
+import type { RequestLimiter } from './limiter';
 import type { RetryMode } from './retry';
 
 export type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];

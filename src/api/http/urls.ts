@@ -3,8 +3,8 @@
  * Pure functions, so the rules can be tested without a network.
  */
 import { ApiError } from '../errors/errors';
-import { fitText } from './replyBody';
 import { appRefSchema } from '../schemas/schemas';
+import { fitText } from './replyBody';
 
 /**
  * 127.0.0.0/8, localhost and ::1 — traffic that never leaves the machine. Not `*.localhost`:

@@ -1,10 +1,10 @@
 /** Task performance analytics: one page, or every page of a query (fetchAll.ts). */
+import { ApiError } from '../errors/errors';
+import { type FetchAllOptions, fetchAllPages, type FetchAllResult } from '../http/fetchAll';
+import type { ApiResult, CallOptions, MainCaller } from '../http/mainCaller';
 import { checkAnalyticsQuery } from '../schemas/analyticsQuery';
 import { todayUtc } from '../schemas/dates';
-import { ApiError } from '../errors/errors';
-import { fetchAllPages, type FetchAllOptions, type FetchAllResult } from '../http/fetchAll';
-import type { ApiResult, CallOptions, MainCaller } from '../http/mainCaller';
-import { analyticsResponseSchema, type AnalyticsPage, type AnalyticsQuery } from '../schemas/schemas';
+import { type AnalyticsPage, type AnalyticsQuery,analyticsResponseSchema } from '../schemas/schemas';
 
 export class AnalyticsOps {
   constructor(

@@ -5,11 +5,11 @@
  * and removing change data for good: none of the three is replayed once it may have reached the
  * server (see retry.ts).
  */
-import { dataPageResponseSchema, dataQuerySchema, lotDataQuerySchema, notExportedQuerySchema, notExportedResponseSchema, type DataPage, type NotExportedPage } from '../schemas/dataSchemas';
-import { DataReader, type DataReaderOptions } from './dataReader';
-import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../http/mainCaller';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
+import { type DataPage, dataPageResponseSchema, dataQuerySchema, lotDataQuerySchema, type NotExportedPage,notExportedQuerySchema, notExportedResponseSchema } from '../schemas/dataSchemas';
 import { nullDataResponseSchema } from '../schemas/opsSchemas';
 import { taskIdBodySchema } from '../schemas/runSchemas';
+import { DataReader, type DataReaderOptions } from './dataReader';
 
 export const DATA_PLAN_NOTE = 'Data operations need a Standard, Professional or Enterprise plan.';
 

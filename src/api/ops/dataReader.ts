@@ -8,11 +8,11 @@
  * row; rows already yielded are never fetched again. `nextOffset` is where a later reader
  * (`startOffset`) picks up after a failure the reader gave up on.
  */
-import type { DataPage, DataRow } from '../schemas/dataSchemas';
 import { ApiError, isApiError } from '../errors/errors';
 import type { ApiResult } from '../http/mainCaller';
-import { OPS_LIMITS } from '../schemas/opsSchemas';
 import { sleep } from '../http/retry';
+import type { DataPage, DataRow } from '../schemas/dataSchemas';
+import { OPS_LIMITS } from '../schemas/opsSchemas';
 
 export interface DataBatch {
   rows: DataRow[];

@@ -1,12 +1,12 @@
 /** The data-app hub: deprecate an app (idempotent, so retried like a read). */
 import type { SessionKeeper } from '../auth/sessionKeeper';
 import { ApiError } from '../errors/errors';
-import type { ApiResult, CallOptions } from '../http/mainCaller';
 import type { SecretSet } from '../errors/redact';
+import type { ApiResult, CallOptions } from '../http/mainCaller';
 import { parseReply, type ReplyContext } from '../http/replies';
-import { deprecateResponseSchema, type DeprecatedApp } from '../schemas/schemas';
 import type { Transport } from '../http/transport';
 import { appRefPath } from '../http/urls';
+import { type DeprecatedApp,deprecateResponseSchema } from '../schemas/schemas';
 
 export class HubOps {
   constructor(

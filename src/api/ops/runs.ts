@@ -3,26 +3,26 @@
  * start/stop subtasks. Statuses are reads and are retried; start, stop and the subtask actions
  * must not run twice and are retried only when the server surely did not act (see retry.ts).
  */
-import { inBatches, splitIds, type BatchedResult } from '../http/batches';
-import { isApiError, type ApiError } from '../errors/errors';
-import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../http/mainCaller';
-import { OPS_LIMITS, nullDataResponseSchema, taskIdListSchema } from '../schemas/opsSchemas';
-import type { ServiceRoutes } from './serviceRoutes';
+import { type ApiError,isApiError } from '../errors/errors';
+import { type BatchedResult,inBatches, splitIds } from '../http/batches';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
+import { nullDataResponseSchema, OPS_LIMITS, taskIdListSchema } from '../schemas/opsSchemas';
 import {
+  type StartedRun,
+  startResponseSchema,
   SUBTASK_ACTION_PATH,
   SUBTASK_ACTION_PATHS,
+  type SubtaskPage,
   subtaskPageSchema,
-  startResponseSchema,
-  subtaskStatusResponseSchema,
   subtasksBodySchema,
+  type SubtaskSpelling,
+  type SubtaskStatus,
+  subtaskStatusResponseSchema,
   taskIdBodySchema,
   taskStatusV1ResponseSchema,
   taskStatusV2ResponseSchema,
-  type SubtaskPage,
-  type StartedRun,
-  type SubtaskSpelling,
-  type SubtaskStatus,
 } from '../schemas/runSchemas';
+import type { ServiceRoutes } from './serviceRoutes';
 
 export { SUBTASK_ACTION_PATH, SUBTASK_ACTION_PATHS };
 

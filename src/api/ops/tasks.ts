@@ -4,26 +4,26 @@
  * same result however often it is sent, so those are retried like reads; appending items,
  * duplicating and moving are not (see retry.ts).
  */
-import { inBatches, splitIds, type BatchedResult } from '../http/batches';
 import { ApiError } from '../errors/errors';
-import { checkRequest, query, type ApiResult, type CallOptions, type MainCaller } from '../http/mainCaller';
+import { type BatchedResult,inBatches, splitIds } from '../http/batches';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
 import { OPS_LIMITS, taskIdListSchema, taskIdSchema } from '../schemas/opsSchemas';
-import { taskGroupListResponseSchema, taskSearchResponseSchema, type Task, type TaskGroup } from '../schemas/schemas';
+import { type Task, type TaskGroup,taskGroupListResponseSchema, taskSearchResponseSchema } from '../schemas/schemas';
 import {
+  type ActionProperties,
+  type CopiedTask,
   copiedTaskResponseSchema,
   getActionsBodySchema,
+  type MoveResult,
   moveResultResponseSchema,
+  type TaskActions,
   taskActionsResponseSchema,
   taskGroupIdSchema,
   updateActionPropertiesBodySchema,
-  updateLoopItemsBodySchema,
-  updateResultResponseSchema,
-  type ActionProperties,
-  type CopiedTask,
-  type MoveResult,
-  type TaskActions,
   type UpdateLoopItems,
+  updateLoopItemsBodySchema,
   type UpdateResult,
+  updateResultResponseSchema,
 } from '../schemas/taskOpsSchemas';
 
 export const PARAMS_PLAN_NOTE = 'Task parameters need a Professional or Enterprise plan.';

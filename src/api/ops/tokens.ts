@@ -4,12 +4,12 @@
  * surely did not see it, since it rotates the refresh token (see retry.ts).
  */
 import { ApiError } from '../errors/errors';
-import type { ApiResult, CallOptions } from '../http/mainCaller';
 import type { SecretSet } from '../errors/redact';
+import type { ApiResult, CallOptions } from '../http/mainCaller';
 import { parseReply } from '../http/replies';
 import type { RetryMode } from '../http/retry';
-import { passwordGrantRequestSchema, refreshGrantRequestSchema, tokenResponseSchema, type TokenData } from '../schemas/schemas';
 import type { Transport } from '../http/transport';
+import { passwordGrantRequestSchema, refreshGrantRequestSchema, type TokenData,tokenResponseSchema } from '../schemas/schemas';
 
 export type GrantBody = { grant_type: 'password'; username: string; password: string } | { grant_type: 'refresh_token'; refresh_token: string };
 

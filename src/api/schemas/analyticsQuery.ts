@@ -3,7 +3,7 @@
  * need today's date. The client refuses before sending; the sandbox answers 400; the webview
  * shows each issue next to its field. One function so all three say the same thing.
  */
-import { analyticsQuerySchema, type AnalyticsQuery } from './analyticsSchemas';
+import { type AnalyticsQuery,analyticsQuerySchema } from './analyticsSchemas';
 import { checkDateRange } from './dates';
 
 export type AnalyticsField = keyof AnalyticsQuery | 'body';

@@ -5,6 +5,7 @@
  * schemas.ts re-exports everything here.
  */
 import * as z from 'zod/mini';
+
 import { isDay } from './dates';
 import { textValueProblem } from './headerValues';
 

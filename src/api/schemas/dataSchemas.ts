@@ -4,7 +4,8 @@
  * are kept as they came (a nested value is not a row the spec describes: refused).
  */
 import * as z from 'zod';
-import { OPS_LIMITS, countSchema, listOf, taskIdSchema } from './opsSchemas';
+
+import { countSchema, listOf, OPS_LIMITS, taskIdSchema } from './opsSchemas';
 import { envelope } from './schemas';
 
 export const dataValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);

@@ -5,6 +5,7 @@
  * same schemas, so the two cannot disagree.
  */
 import * as z from 'zod';
+
 import { envelope, requestIdSchema } from './schemas';
 
 export const OPS_LIMITS = {

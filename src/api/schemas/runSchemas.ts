@@ -4,7 +4,8 @@
  * any other value is kept as it came (a number becomes its text), never refused.
  */
 import * as z from 'zod';
-import { OPS_LIMITS, listOf, nullableCount, taskIdListSchema, taskIdSchema } from './opsSchemas';
+
+import { listOf, nullableCount, OPS_LIMITS, taskIdListSchema, taskIdSchema } from './opsSchemas';
 import { envelope, idSchema, nullableString } from './schemas';
 
 /** A status value as it came; the full list is not published. */

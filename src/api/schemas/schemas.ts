@@ -5,6 +5,7 @@
  * tolerated (zod strips them); nullable metrics stay null, never 0.
  */
 import * as z from 'zod';
+
 import { analyticsPageSchema } from './analyticsSchemas';
 import { headerValueProblem } from './headerValues';
 

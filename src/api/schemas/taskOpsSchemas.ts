@@ -4,6 +4,7 @@
  * made-up default.
  */
 import * as z from 'zod';
+
 import { listOf, taskIdListSchema, taskIdSchema } from './opsSchemas';
 import { envelope, idSchema, nullableString } from './schemas';
 

@@ -3,6 +3,7 @@
  * its answers), the account (client, who is signed in, its changes) and the window's reporter.
  */
 import type * as vscode from 'vscode';
+
 import type { ClientHolder } from '../../account/clientHolder';
 import type { KnownNames } from '../../api/taskNames';
 import type { TaskRef } from '../../api/taskRef';

@@ -3,10 +3,11 @@
  * after a file is written (Open, Reveal), and cancelling a job when the account changes.
  */
 import * as vscode from 'vscode';
+
 import { isApiError } from '../../api/errors/errors';
-import { adviseFailure } from './failureText';
 import type { Event } from '../../platform/emitter';
 import { plainText } from '../../platform/plainText';
+import { adviseFailure } from './failureText';
 
 const t = vscode.l10n.t;
 

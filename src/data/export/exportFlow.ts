@@ -8,19 +8,21 @@
  * The rows exported are a task's by default; a `RowSource` names another (one run's rows, by lot
  * number), so other commands reuse this flow as it is.
  */
-import * as os from 'node:os';
 import { lstat } from 'node:fs/promises';
+import * as os from 'node:os';
+
 import * as vscode from 'vscode';
-import { copyRequestId } from '../../platform/reporter';
-import { composeErrorText } from '../../platform/errorText';
-import type { DataFlowDeps } from '../common/dataDeps';
+
 import type { TaskRef } from '../../api/taskRef';
-import { TaskExport, type ExportResult, type RowSource } from './exportRows';
-import { browseAction, count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
-import { exportRefusalText } from '../pull/refusals';
-import { FORMAT_EXTENSIONS, formatOfPath, suggestedFileName, type DataFormat } from '../formats/rowFormats';
+import { composeErrorText } from '../../platform/errorText';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { plainText } from '../../platform/plainText';
+import { copyRequestId } from '../../platform/reporter';
+import type { DataFlowDeps } from '../common/dataDeps';
+import { browseAction, count, fileLabel, inform, isCancel, jobSignal, openAction, revealAction, withAdvice } from '../common/feedback';
+import { type DataFormat,FORMAT_EXTENSIONS, formatOfPath, suggestedFileName } from '../formats/rowFormats';
+import { exportRefusalText } from '../pull/refusals';
+import { type ExportResult, type RowSource,TaskExport } from './exportRows';
 import { chooseExportDestination, exportToPostgres, type PgExportDeps } from './pgExportFlow';
 
 const t = vscode.l10n.t;

@@ -12,11 +12,11 @@
  * - CSV with a field first seen after the header was written: one more pass pads the earlier rows
  *   (`rowFormats.ts`), into a second temporary file that replaces the target.
  */
-import type { DataReader, DataReadProgress } from '../../api/ops/dataReader';
 import { isApiError } from '../../api/errors/errors';
 import type { ReadDataOptions } from '../../api/ops/data';
-import { createRowWriter, type RowWriter, type WriterSummary } from './exportWriters';
+import type { DataReader, DataReadProgress } from '../../api/ops/dataReader';
 import type { DataFormat } from '../formats/rowFormats';
+import { createRowWriter, type RowWriter, type WriterSummary } from './exportWriters';
 
 export interface ExportSource {
   readData(taskId: string, o?: ReadDataOptions): DataReader;

@@ -4,11 +4,12 @@
  * temporary file; .xlsx and SQLite have writers of their own. No `vscode`.
  */
 import { createReadStream } from 'node:fs';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
 import { CsvRecordPadder } from '../formats/csvRecords';
-import { CsvEncoder, encoderFor, type DataFormat, type RowEncoder, type TextFormat } from '../formats/rowFormats';
+import { CsvEncoder, type DataFormat, encoderFor, type RowEncoder, type TextFormat } from '../formats/rowFormats';
 import { SqliteExportWriter } from '../sqlite/sqliteExport';
 import { XlsxWriter } from '../xlsx/xlsxWriter';
 

@@ -6,8 +6,10 @@
  * in Restricted Mode, like every other way to a server.
  */
 import * as vscode from 'vscode';
+
 import { isApiError } from '../../api/errors/errors';
 import type { TaskRef } from '../../api/taskRef';
+import { plainText } from '../../platform/plainText';
 import type { DataFlowDeps } from '../common/dataDeps';
 import { count, isCancel, jobSignal, withAdvice } from '../common/feedback';
 import { connectionLabel, type PgConnectionStore, type SavedConnection } from '../postgres/connectionStore';
@@ -16,7 +18,6 @@ import { PgExportWriter } from '../postgres/pgExport';
 import { pgFailureText } from '../postgres/pgFailureText';
 import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 import type { RowSource } from './exportRows';
-import { plainText } from '../../platform/plainText';
 
 const t = vscode.l10n.t;
 

@@ -10,7 +10,7 @@
  * (one field set per task) costs no second pass.
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { CSV_NEWLINE, UTF8_BOM, csvCell, neutraliseFormula } from '../../platform/csvCell';
+import { CSV_NEWLINE, csvCell, neutraliseFormula,UTF8_BOM } from '../../platform/csvCell';
 
 export type DataFormat = 'csv' | 'jsonl' | 'json' | 'xlsx' | 'sqlite';
 /** The formats that are text, encoded here; .xlsx and SQLite have writers of their own. */

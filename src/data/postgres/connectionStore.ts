@@ -5,8 +5,10 @@
  * are passed in (`context.globalState`, `context.secrets`).
  */
 import { randomUUID } from 'node:crypto';
+
 import * as z from 'zod';
-import { pgConnectionSchema, type PgConnection } from './pgConnection';
+
+import { type PgConnection,pgConnectionSchema } from './pgConnection';
 
 export interface StateStore {
   get(key: string): unknown;

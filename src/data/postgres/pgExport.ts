@@ -6,6 +6,7 @@
  * copy, a pull keeps one table in step. No `vscode`.
  */
 import type { Client } from 'pg';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { connect, type PgConnection } from './pgConnection';
 import { PgTaskTable } from './pgTable';

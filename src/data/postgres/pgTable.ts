@@ -16,6 +16,7 @@
  *   in `_scrapedeck_tables` and `_scrapedeck_columns`, so later pulls find them.
  */
 import type { ClientBase } from 'pg';
+
 import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
 import { cleanName, freeName } from '../sqlite/sqliteTable';
 import { quoteIdent } from './pgConnection';

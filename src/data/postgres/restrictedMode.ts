@@ -5,6 +5,7 @@
  * connection when the folder is opened).
  */
 import * as vscode from 'vscode';
+
 import type { Ui } from '../../platform/ui';
 
 const t = vscode.l10n.t;

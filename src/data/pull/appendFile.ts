@@ -19,15 +19,16 @@
  */
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
+import { checkFile, checkFolders, checkTarget, openChecked, readStart } from '../../platform/files/safeFiles';
 import { CsvRecordPadder, readFirstRecord } from '../formats/csvRecords';
 import { CsvEncoder, jsonLine } from '../formats/rowFormats';
-import { checkFile, checkFolders, checkTarget, openChecked, readStart } from '../../platform/files/safeFiles';
+import { noteTemp, type TempLedger } from './pullLeftovers';
 import { lastLineEnd, lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
 import { UnusableFileError } from './unusableFile';
-import { noteTemp, type TempLedger } from './pullLeftovers';
 
 export type AppendFormat = 'csv' | 'jsonl';
 

@@ -7,9 +7,9 @@
  * database always does (each task gets a table of its own).
  */
 import { neutraliseFormula } from '../../platform/csvCell';
+import { checkFile, readStart, UnsafeFileError, type UnsafeReason } from '../../platform/files/safeFiles';
 import { readFirstRecord } from '../formats/csvRecords';
 import type { PullFormat } from './pullSinks';
-import { checkFile, readStart, UnsafeFileError, type UnsafeReason } from '../../platform/files/safeFiles';
 
 /** Read at most this much of a file to find its columns. */
 const HEAD = 64 * 1024;

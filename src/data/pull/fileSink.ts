@@ -17,7 +17,7 @@
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AppendFile, type AppendFormat } from './appendFile';
-import { batchHash, bindingOf, readFileJournal, realFilePath, removeFileJournal, writeFileJournal, type FileJournal, type PendingBatch } from './pullJournal';
+import { batchHash, bindingOf, type FileJournal, type PendingBatch,readFileJournal, realFilePath, removeFileJournal, writeFileJournal } from './pullJournal';
 import { cleanLeftovers, type TempLedger } from './pullLeftovers';
 import type { PullSink } from './pullRows';
 

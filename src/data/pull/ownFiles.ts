@@ -8,7 +8,9 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
 import * as z from 'zod';
+
 import { realFilePath } from './pullJournal';
 
 // `born`: the birth time where the file system keeps one (0 where not): a file put in the place of

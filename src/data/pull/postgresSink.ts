@@ -16,9 +16,10 @@
  * same rows come again: resume) or it is not (rolled back: written as a new batch).
  */
 import type { Client } from 'pg';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { connect, quoteIdent, type PgConnection } from '../postgres/pgConnection';
-import { PgTaskTable, catalogSql } from '../postgres/pgTable';
+import { connect, type PgConnection,quoteIdent } from '../postgres/pgConnection';
+import { catalogSql,PgTaskTable } from '../postgres/pgTable';
 import { batchHash, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';
 

@@ -5,6 +5,7 @@
  * workspace cannot name or change the server.
  */
 import * as vscode from 'vscode';
+
 import type { TaskRef } from '../../api/taskRef';
 import { connectionLabel, type PgConnectionStore, type SavedConnection } from '../postgres/connectionStore';
 import { PostgresPullSink } from './postgresSink';

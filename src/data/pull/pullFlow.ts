@@ -5,19 +5,20 @@
  * What the user is told afterwards is in `pullReplies.ts`.
  */
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../platform/commandIds';
-import type { TaskRef } from '../../api/taskRef';
-import { count, fileLabel, jobSignal } from '../common/feedback';
-import { pullNewRows, type PullSink } from './pullRows';
-import { openTargetSink } from './targetSink';
-import { appendFormatOf, chooseAppendTarget, targetProblem, type AppendTarget } from './targetPicker';
-import { accountKey } from './rememberedTargets';
-import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
+
 import { errorMessage } from '../../api/errors/errors';
+import type { TaskRef } from '../../api/taskRef';
+import { COMMANDS } from '../../platform/commandIds';
 import { plainText } from '../../platform/plainText';
-import { pgConnectionOf, pgTargetItems } from './postgresTarget';
+import { count, fileLabel, jobSignal } from '../common/feedback';
 import { refusedInRestrictedMode } from '../postgres/restrictedMode';
-import { failed, pulled, targetLabel, unusable, type PullDeps, type PullReply } from './pullReplies';
+import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
+import { pgConnectionOf, pgTargetItems } from './postgresTarget';
+import { failed, type PullDeps, pulled, type PullReply,targetLabel, unusable } from './pullReplies';
+import { pullNewRows, type PullSink } from './pullRows';
+import { accountKey } from './rememberedTargets';
+import { appendFormatOf, type AppendTarget,chooseAppendTarget, targetProblem } from './targetPicker';
+import { openTargetSink } from './targetSink';
 
 const t = vscode.l10n.t;
 

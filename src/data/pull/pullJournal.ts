@@ -20,11 +20,13 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
 import * as z from 'zod';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { jsonLine } from '../formats/rowFormats';
 import { syncFolder } from '../../platform/files/atomicFile';
 import { checkFile } from '../../platform/files/safeFiles';
+import { jsonLine } from '../formats/rowFormats';
 import { readRange } from './tailBytes';
 
 /** A batch handed out and not known to be marked: its size and the hash of its rows. */

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
 import * as z from 'zod';
 
 export interface TempLedger {

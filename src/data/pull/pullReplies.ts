@@ -4,26 +4,27 @@
  * file small): the reply, its message and its next steps. Also the flow's reply and deps types.
  */
 import * as vscode from 'vscode';
+
+import type { TaskRef } from '../../api/taskRef';
 import { COMMANDS } from '../../platform/commandIds';
 import type { ErrorContext } from '../../platform/errorText';
-import { UnusableFileError } from './unusableFile';
-import type { TaskRef } from '../../api/taskRef';
-import type { DataFlowDeps } from '../common/dataDeps';
-import { browseAction, count, fileLabel, inform, isCancel, openAction, revealAction, withAdvice } from '../common/feedback';
-import { pullAdvice } from '../common/failureText';
-import { OtherTaskPendingError } from './fileSink';
-import { DamagedJournalError } from './pullJournal';
-import { PullFailure, type PullResult } from './pullRows';
-import { destinationLabel } from './targetSink';
-import { appendFormatOf } from './targetPicker';
-import type { PullTargets } from './rememberedTargets';
-import { refusalText } from './refusals';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { plainText } from '../../platform/plainText';
+import type { DataFlowDeps } from '../common/dataDeps';
+import { pullAdvice } from '../common/failureText';
+import { browseAction, count, fileLabel, inform, isCancel, openAction, revealAction, withAdvice } from '../common/feedback';
 import type { PgConnectionStore } from '../postgres/connectionStore';
-import { pgFailureText } from '../postgres/pgFailureText';
 import { serverMessage } from '../postgres/pgConnection';
+import { pgFailureText } from '../postgres/pgFailureText';
+import { OtherTaskPendingError } from './fileSink';
 import { pgConnectionOf, pgTargetLabel } from './postgresTarget';
+import { DamagedJournalError } from './pullJournal';
+import { PullFailure, type PullResult } from './pullRows';
+import { refusalText } from './refusals';
+import type { PullTargets } from './rememberedTargets';
+import { appendFormatOf } from './targetPicker';
+import { destinationLabel } from './targetSink';
+import { UnusableFileError } from './unusableFile';
 
 const t = vscode.l10n.t;
 

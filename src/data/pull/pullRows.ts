@@ -14,9 +14,9 @@
  *   rows are a new batch.
  * Rows are recognised only by matching what was written, never guessed.
  */
-import type { DataRow, NotExportedPage } from '../../api/schemas/dataSchemas';
 import { ApiError, errorMessage } from '../../api/errors/errors';
 import type { ApiResult, CallOptions } from '../../api/http/mainCaller';
+import type { DataRow, NotExportedPage } from '../../api/schemas/dataSchemas';
 import { batchHash, type PendingBatch } from './pullJournal';
 
 export interface PullSource {

@@ -4,13 +4,15 @@
  * `UnsafeFileError`, a damaged pull record and another task's pending batch.
  */
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import { UnusableFileError } from './unusableFile';
+
+import { UnsafeFileError } from '../../platform/files/safeFiles';
+import { plainText } from '../../platform/plainText';
+import { SQLITE_TIME_LIMIT_MS } from '../sqlite/sqliteThread';
 import { OtherTaskPendingError } from './fileSink';
 import { DamagedJournalError } from './pullJournal';
-import { UnsafeFileError } from '../../platform/files/safeFiles';
-import { SQLITE_TIME_LIMIT_MS } from '../sqlite/sqliteThread';
-import { plainText } from '../../platform/plainText';
+import { UnusableFileError } from './unusableFile';
 
 const t = vscode.l10n.t;
 

@@ -6,6 +6,7 @@
  * name: nothing secret), so one account's files are never offered under another.
  */
 import * as z from 'zod';
+
 import { accountsMenuSession, type SessionAccount } from '../../account/accountSession';
 
 export const PULL_TARGETS_KEY = 'scrapedeck.data.pullFiles';

@@ -19,13 +19,14 @@
  * batch in flight is not one a pull writes.
  */
 import { promises as fs } from 'node:fs';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { UnusableFileError } from './unusableFile';
-import { batchHash, fileJournalSchema, type PendingBatch } from './pullJournal';
-import type { PullSink } from './pullRows';
 import { checkFile, checkTarget, readStart } from '../../platform/files/safeFiles';
 import { SchemaError } from '../sqlite/sqliteSchema';
 import { SqliteLockedError, SqliteThread, SqliteTimeLimitError } from '../sqlite/sqliteThread';
+import { batchHash, fileJournalSchema, type PendingBatch } from './pullJournal';
+import type { PullSink } from './pullRows';
+import { UnusableFileError } from './unusableFile';
 
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 

@@ -8,14 +8,16 @@
  */
 import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import type { Ui } from '../../platform/ui';
-import { fitOf, type Fit } from './columnFit';
+
 import type { TaskRef } from '../../api/taskRef';
-import type { PullFormat } from './pullSinks';
-import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
-import { isMade } from './ownFiles';
 import { plainText } from '../../platform/plainText';
+import type { Ui } from '../../platform/ui';
+import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
+import { type Fit,fitOf } from './columnFit';
+import { isMade } from './ownFiles';
+import type { PullFormat } from './pullSinks';
 
 const t = vscode.l10n.t;
 

@@ -4,13 +4,14 @@
  * checked again at every pull (a remembered file may have become a link since).
  */
 import * as vscode from 'vscode';
+
 import type { TaskRef } from '../../api/taskRef';
+import { fileLabel } from '../common/feedback';
 import type { PgConnectionStore } from '../postgres/connectionStore';
 import { markMade } from './ownFiles';
 import { openPgSink, pgConnectionOf, pgTargetLabel } from './postgresTarget';
 import type { PullSink } from './pullRows';
 import { openPullSink } from './pullSinks';
-import { fileLabel } from '../common/feedback';
 import type { AppendTarget } from './targetPicker';
 
 export interface TargetSinkContext {

@@ -6,6 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { syncFolder, tempPathFor } from '../../platform/files/atomicFile';
 import { checkFile, checkTarget } from '../../platform/files/safeFiles';

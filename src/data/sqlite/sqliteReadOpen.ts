@@ -6,6 +6,7 @@
  * damaged or locked file turned into a problem the browser words for the user. No `vscode`.
  */
 import * as fs from 'node:fs';
+
 import { sideFilesBeside } from './sqliteFiles';
 import { addReadFunctions } from './sqliteReadSql';
 import { openReadOnly, type WasmDatabase } from './sqliteRuntime';

@@ -11,11 +11,11 @@
  * Only tables are offered: views are never run, triggers never fire (nothing writes), virtual
  * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
  */
-import { emptyOf, keyOf, kindOfColumn, quoteName, shownOf, textOf, whereOf, type ReadFilter, type ReadKind } from './sqliteReadSql';
-import type { WasmDatabase } from './sqliteRuntime';
 import { asReadError, openForReading, SqliteReadError } from './sqliteReadOpen';
+import { emptyOf, keyOf, kindOfColumn, quoteName, type ReadFilter, type ReadKind,shownOf, textOf, whereOf } from './sqliteReadSql';
+import type { WasmDatabase } from './sqliteRuntime';
 
-export { SqliteReadError, type ReadProblem } from './sqliteReadOpen';
+export { type ReadProblem,SqliteReadError } from './sqliteReadOpen';
 
 export type ReadCell = string | number | null;
 export interface ReadRow {

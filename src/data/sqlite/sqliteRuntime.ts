@@ -13,7 +13,8 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { allow, disallow, shim, sideFilesBeside, type SideFiles } from './sqliteFiles';
+
+import { allow, disallow, shim, type SideFiles,sideFilesBeside } from './sqliteFiles';
 
 /** The subset of node-sqlite3-wasm's API the writers use. */
 export interface WasmStatement {

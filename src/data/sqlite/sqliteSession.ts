@@ -6,7 +6,7 @@
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { sideFilesBeside, sideFilesIn } from './sqliteFiles';
-import { SqliteDb, type JournalKind } from './sqliteRuntime';
+import { type JournalKind,SqliteDb } from './sqliteRuntime';
 import { CATALOG_TABLES, vetSchema } from './sqliteSchema';
 import { TaskTable } from './sqliteTable';
 

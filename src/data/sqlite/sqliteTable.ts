@@ -14,8 +14,8 @@
  *   writes only the task's table.
  */
 import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
-import type { WasmDatabase } from './sqliteRuntime';
 import type { TaskRef } from '../../api/taskRef';
+import type { WasmDatabase } from './sqliteRuntime';
 import { RESERVED_NAME, SchemaError } from './sqliteSchema';
 
 /** SQLite's default limit of columns in a table. */

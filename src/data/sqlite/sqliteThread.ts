@@ -8,9 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+
 import { removeLockIfOwned, sideFilesBeside, sideFilesIn } from './sqliteFiles';
+import { type ReadProblem, type ReadRequest,SqliteReadError } from './sqliteReader';
 import { SchemaError, type SchemaProblem } from './sqliteSchema';
-import { SqliteReadError, type ReadProblem, type ReadRequest } from './sqliteReader';
 import type { OpenRequest, SessionRequest } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
 import type { WorkerData, WorkerFailure, WorkerMessage, WorkerReply } from './sqliteWorker';

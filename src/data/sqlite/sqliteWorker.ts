@@ -5,10 +5,11 @@
  * (esbuild.mjs), next to the code that starts it. No `vscode`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+
 import { lockToken } from './sqliteFiles';
-import { SqliteReader, SqliteReadError, type ReadRequest } from './sqliteReader';
+import { type ReadRequest,SqliteReader, SqliteReadError } from './sqliteReader';
 import { SchemaError } from './sqliteSchema';
-import { SqliteSession, type OpenRequest, type SessionRequest } from './sqliteSession';
+import { type OpenRequest, type SessionRequest,SqliteSession } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
 
 export interface WorkerData {

@@ -7,15 +7,16 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
+
 import type { TaskRef } from '../../api/taskRef';
-import { COMMANDS } from '../../platform/commandIds';
 import { defineHandlers } from '../../platform/commandHandlers';
+import { COMMANDS } from '../../platform/commandIds';
 import { plainText } from '../../platform/plainText';
 import { taskArgSchema } from '../../platform/treeArgs';
 import type { Ui } from '../../platform/ui';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
-import { chooseAppendTarget, type AppendTarget } from '../pull/targetPicker';
+import { type AppendTarget,chooseAppendTarget } from '../pull/targetPicker';
 import { destinationLabel } from '../pull/targetSink';
 import type { SyncPullDeps } from './syncPull';
 import type { SyncTargets } from './syncTargets';

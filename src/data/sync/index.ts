@@ -9,13 +9,14 @@
  * each task syncs to (`syncBoard.ts`). Everything goes into `context.subscriptions`.
  */
 import * as vscode from 'vscode';
-import { registerHandlers, type CommandSet } from '../../platform/commandHandlers';
+
+import type { TaskRef } from '../../api/taskRef';
+import { type CommandSet,registerHandlers } from '../../platform/commandHandlers';
 import { COMMANDS } from '../../platform/commandIds';
 import type { Event } from '../../platform/emitter';
 import { plainText } from '../../platform/plainText';
 import type { Registrar } from '../../platform/registrar';
 import type { Ui } from '../../platform/ui';
-import type { TaskRef } from '../../api/taskRef';
 import { PG_SCHEME } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
 import { destinationLabel } from '../pull/targetSink';
@@ -23,7 +24,7 @@ import { syncCommands } from './commands';
 import type { SyncBoard, SyncRowPart } from './syncBoard';
 import { SyncFollower } from './syncFollower';
 import { followTarget, syncPull, type SyncPullDeps } from './syncPull';
-import { SyncTargets, type Follow } from './syncTargets';
+import { type Follow,SyncTargets } from './syncTargets';
 
 const t = vscode.l10n.t;
 

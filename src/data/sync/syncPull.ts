@@ -6,24 +6,25 @@
  * notification. Called only in a trusted workspace (the follower checks).
  */
 import * as vscode from 'vscode';
+
 import type { ClientHolder } from '../../account/clientHolder';
-import type { TaskRef } from '../../api/taskRef';
 import { errorMessage } from '../../api/errors/errors';
+import type { TaskRef } from '../../api/taskRef';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import { plainText } from '../../platform/plainText';
-import { count, fileLabel, isCancel, withAdvice } from '../common/feedback';
 import { pullAdvice } from '../common/failureText';
+import { count, fileLabel, isCancel, withAdvice } from '../common/feedback';
 import type { PgConnectionStore } from '../postgres/connectionStore';
 import { serverMessage } from '../postgres/pgConnection';
 import { pgFailureText } from '../postgres/pgFailureText';
 import { OtherTaskPendingError } from '../pull/fileSink';
 import { exists, isMade, markMade } from '../pull/ownFiles';
+import { PG_SCHEME, pgConnectionOf } from '../pull/postgresTarget';
 import { DamagedJournalError } from '../pull/pullJournal';
 import { PullFailure, pullNewRows, type PullSink } from '../pull/pullRows';
-import { PG_SCHEME, pgConnectionOf } from '../pull/postgresTarget';
 import { refusalText } from '../pull/refusals';
 import { accountKey } from '../pull/rememberedTargets';
-import { appendFormatOf, targetProblem, type AppendTarget } from '../pull/targetPicker';
+import { appendFormatOf, type AppendTarget,targetProblem } from '../pull/targetPicker';
 import { destinationLabel, openTargetSink } from '../pull/targetSink';
 import { UnusableFileError } from '../pull/unusableFile';
 import type { SyncOutcome } from './syncFollower';

@@ -13,6 +13,7 @@
  * account's syncs never run under another.
  */
 import * as z from 'zod';
+
 import type { MementoLike } from '../pull/rememberedTargets';
 
 export const SYNC_USER_KEY = 'scrapedeck.data.syncServers';

@@ -15,10 +15,11 @@ import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import type { Writable } from 'node:stream';
 import * as zlib from 'node:zlib';
+
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AtomicFile, tempPathFor } from '../../platform/files/atomicFile';
 import { checkTarget } from '../../platform/files/safeFiles';
-import { MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, ROOT_RELS_XML, SHEET_END, STYLES_XML, cellXml, columnName, contentTypesXml, headerRow, sheetName, sheetStart, workbookRelsXml, workbookXml } from './xlsxParts';
+import { cellXml, columnName, contentTypesXml, headerRow, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, ROOT_RELS_XML, SHEET_END, sheetName, sheetStart, STYLES_XML, workbookRelsXml, workbookXml } from './xlsxParts';
 import { centralDirectory, crc32, crc32Combine, localHeader, type ZipEntry } from './zipParts';
 
 export class TooManyFieldsError extends Error {

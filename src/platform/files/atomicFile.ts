@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+
 import { checkFile, checkTarget } from './safeFiles';
 
 /** `.<name>.<random>.scrapedeck-tmp` in the target's folder: same file system, so the rename is atomic. */

@@ -3,8 +3,8 @@
  * seed before the request is handled, so a failed POST /token never consumes a refresh token and a
  * given seed yields the same sequence of faults for the same sequence of requests.
  */
-import { floatBetween, intBetween, pick, rngFor, type Rng } from '../seed/prng';
-import { errorReply, retryAfter, type Iface, type Reply } from './respond';
+import { floatBetween, intBetween, pick, type Rng,rngFor } from '../seed/prng';
+import { errorReply, type Iface, type Reply,retryAfter } from './respond';
 
 export type Fault =
   | { kind: 'error500' }

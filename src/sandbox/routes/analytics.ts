@@ -4,10 +4,10 @@
  * integer code and the message names the parameter.
  */
 import { checkAnalyticsQuery, type QueryIssue } from '../../api/schemas/analyticsQuery';
-import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/schemas';
 import { parseDay, todayUtc } from '../../api/schemas/dates';
-import { authenticateMain } from '../state/auth';
+import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/schemas';
 import { errorReply, ok, type Reply } from '../http/respond';
+import { authenticateMain } from '../state/auth';
 import { parseJson, type RouteRequest, type SandboxState } from '../state/state';
 import { planRefusal } from './tasks';
 

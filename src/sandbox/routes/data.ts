@@ -4,14 +4,15 @@
  * numbering (see runtime.ts): the returned `offset` is where the next page starts.
  */
 import type * as z from 'zod';
+
 import { dataQuerySchema, lotDataQuerySchema, notExportedQuerySchema } from '../../api/schemas/dataSchemas';
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { taskIdBodySchema } from '../../api/schemas/runSchemas';
 import { ok, type Reply } from '../http/respond';
-import type { Slice } from '../state/runtime';
 import type { SeedTask } from '../seed/seed';
+import type { Slice } from '../state/runtime';
 import type { RouteRequest, SandboxState } from '../state/state';
-import { authorize, body, check, opsError, ownTask, queryOf, type Outcome } from './opsCommon';
+import { authorize, body, check, opsError, type Outcome,ownTask, queryOf } from './opsCommon';
 
 function page(state: SandboxState, task: SeedTask, window: Slice, offset: number, size: number): Reply {
   const from = Math.min(Math.max(offset, window.from), window.to);

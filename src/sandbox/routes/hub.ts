@@ -4,8 +4,8 @@
  * so the hub does not reveal which apps exist. Idempotent.
  */
 import { appRefSchema } from '../../api/schemas/schemas';
-import { authenticateHub } from '../state/auth';
 import { errorReply, ok, type Reply } from '../http/respond';
+import { authenticateHub } from '../state/auth';
 import type { RouteRequest, SandboxState } from '../state/state';
 
 export const DEPRECATED_STATUS = 'deprecated';

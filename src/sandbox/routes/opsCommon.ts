@@ -4,11 +4,12 @@
  * the client's own schemas.
  */
 import type * as z from 'zod';
+
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { authenticateMain } from '../state/auth';
+import { type ErrorKind, errorReply, type Reply } from '../http/respond';
 import type { Plan } from '../seed/info';
-import { errorReply, type ErrorKind, type Reply } from '../http/respond';
 import type { SeedAccount, SeedTask } from '../seed/seed';
+import { authenticateMain } from '../state/auth';
 import { parseJson, type RouteRequest, type SandboxState } from '../state/state';
 
 /** Which plans an operation family needs (spec: "Other operations", more-endpoints.md "Plans"). */

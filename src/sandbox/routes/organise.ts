@@ -4,12 +4,13 @@
  * group answers `moved: false`. Task search shows the change at once.
  */
 import * as z from 'zod';
+
 import { SERVICE_CODES, taskIdSchema } from '../../api/schemas/opsSchemas';
 import { taskGroupIdSchema } from '../../api/schemas/taskOpsSchemas';
 import { ok, type Reply } from '../http/respond';
 import type { SeedAccount, SeedGroup } from '../seed/seed';
 import type { RouteRequest, SandboxState } from '../state/state';
-import { authorize, check, opsError, ownTask, queryOf, type Outcome } from './opsCommon';
+import { authorize, check, opsError, type Outcome,ownTask, queryOf } from './opsCommon';
 
 const copyQuerySchema = z.object({ taskId: taskIdSchema, taskGroupId: taskGroupIdSchema.optional() });
 const moveQuerySchema = z.object({ taskId: taskIdSchema, taskGroupId: taskGroupIdSchema });

@@ -6,9 +6,9 @@
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
 import { getActionsBodySchema, updateActionPropertiesBodySchema, updateLoopItemsBodySchema } from '../../api/schemas/taskOpsSchemas';
-import { LOOP_LIMITS, urlItemProblem, type SandboxAction } from '../state/loops';
 import { ok, type Reply } from '../http/respond';
 import type { SeedTask } from '../seed/seed';
+import { LOOP_LIMITS, type SandboxAction,urlItemProblem } from '../state/loops';
 import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, body, opsError, ownTask } from './opsCommon';
 

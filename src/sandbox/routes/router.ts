@@ -1,11 +1,11 @@
 /** The route table: which handler, which error shape, and whether faults and the rate limit apply. */
-import { credentialKey } from '../state/auth';
+import { SUBTASK_ACTION_PATHS } from '../../api/schemas/runSchemas';
 import { errorReply, type Iface, type Reply } from '../http/respond';
+import { credentialKey } from '../state/auth';
 import type { RouteRequest, SandboxState } from '../state/state';
 import { handleAnalytics } from './analytics';
-import { handleDeprecate } from './hub';
-import { SUBTASK_ACTION_PATHS } from '../../api/schemas/runSchemas';
 import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, handleRemove } from './data';
+import { handleDeprecate } from './hub';
 import { handleCopy, handleMove } from './organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './params';
 import { handleStart, handleStatusesV1, handleStatusesV2, handleStop, handleSubtaskAction, handleSubtaskStatuses } from './runs';

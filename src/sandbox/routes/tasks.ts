@@ -3,9 +3,9 @@
  * published examples: group ids as numbers, errors with string codes (`InvalidParameter…`).
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { authenticateMain } from '../state/auth';
-import type { SeedAccount } from '../seed/seed';
 import { errorReply, ok, type Reply } from '../http/respond';
+import type { SeedAccount } from '../seed/seed';
+import { authenticateMain } from '../state/auth';
 import type { RouteRequest, SandboxState } from '../state/state';
 import { opsError } from './opsCommon';
 

@@ -3,11 +3,11 @@
  * task, day and collection method that had activity. Not every task runs every day, not every task
  * uses both methods, and some metrics are null (not measured), which is not 0.
  */
+import { addDays, type DayNumber,parseDay } from '../../api/schemas/dates';
 import type { CollectionMethod } from '../../api/schemas/schemas';
-import { addDays, parseDay, type DayNumber } from '../../api/schemas/dates';
 import type { Activity } from './accountPlans';
+import { chance, floatBetween, intBetween, type Rng,rngFor } from './prng';
 import { allTasks, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
-import { chance, floatBetween, intBetween, rngFor, type Rng } from './prng';
 
 /** Days of history kept: the three-month query window plus slack. */
 export const RECORD_DAYS = 100;

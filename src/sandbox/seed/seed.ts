@@ -3,9 +3,9 @@
  * people type (usernames, passwords, app names, group names) are fixed so the docs and the demo can
  * name them; ids and API keys come from the seed. What each account holds is `accountPlans.ts`.
  */
-import { ACCOUNT_PLANS, KINDS, SITES, type AccountPlan, type Activity, type GroupPlan } from './accountPlans';
+import { ACCOUNT_PLANS, type AccountPlan, type Activity, type GroupPlan,KINDS, SITES } from './accountPlans';
 import type { Plan, SandboxAccount } from './info';
-import { base62, intBetween, pick, randomChars, rngFor, uuidLike, type Rng } from './prng';
+import { base62, intBetween, pick, randomChars, type Rng,rngFor, uuidLike } from './prng';
 
 /** Every sandbox API key starts with this, as the service's keys start with a fixed prefix. */
 export const API_KEY_PREFIX = 'sdk_';

@@ -3,9 +3,9 @@
  * only when every input is null (not measured), never 0; rates and per-run averages are recomputed
  * from the summed counts rather than averaged.
  */
-import type { TimeGranularity } from '../../api/schemas/schemas';
 import { isoWeek, monthKey } from '../../api/schemas/dates';
-import { round, type Metrics } from '../seed/records';
+import type { TimeGranularity } from '../../api/schemas/schemas';
+import { type Metrics,round } from '../seed/records';
 
 export interface Bucket {
   dayKey: string;

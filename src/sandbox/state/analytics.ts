@@ -2,10 +2,10 @@
  * Answers an already-validated analytics query from the precomputed daily records: filter,
  * bucket (Week/Month), sort stably by (dayKey, taskId, collectionMethod), page.
  */
+import { type DayNumber,parseDay } from '../../api/schemas/dates';
 import type { AnalyticsRecord, CollectionMethodFilter, TimeGranularity } from '../../api/schemas/schemas';
-import { parseDay, type DayNumber } from '../../api/schemas/dates';
-import { bucketOf, combineMetrics, type Bucket } from './aggregate';
 import type { DailyRecord, Metrics } from '../seed/records';
+import { type Bucket,bucketOf, combineMetrics } from './aggregate';
 
 export interface RecordQuery {
   /** userIds whose records count (the caller, or the named team members). */

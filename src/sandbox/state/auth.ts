@@ -4,8 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SeedAccount, World } from '../seed/seed';
+
 import { errorReply, type Reply } from '../http/respond';
+import type { SeedAccount, World } from '../seed/seed';
 
 /** Integer codes of the main interface's 401s, one per cause. */
 export const AUTH_CODES = { missing: 40100, invalid: 40101, expired: 40102 } as const;

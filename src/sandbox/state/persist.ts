@@ -10,13 +10,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+
+import { errorMessage } from '../../api/errors/errors';
+import type { SeedTask } from '../seed/seed';
 import type { TokenSnapshot } from './auth';
 import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
-import type { SeedTask } from '../seed/seed';
 import type { SandboxState } from './state';
-import { errorMessage } from '../../api/errors/errors';
-import { STATE_MAX_BYTES, STATE_VERSION, stateFileSchema, vouch, type StateFile } from './stateSchema';
+import { STATE_MAX_BYTES, STATE_VERSION, type StateFile,stateFileSchema, vouch } from './stateSchema';
 
 export { STATE_VERSION, type StateFile };
 

@@ -9,11 +9,11 @@
  * show no cloud run (local runs only, or none): it never ran in the cloud. Only the last
  * `LOTS_KEPT` runs still hold rows.
  */
-import { chance, intBetween, pick, rngFor, uuidLike, type Rng } from '../seed/prng';
+import { chance, intBetween, pick, type Rng,rngFor, uuidLike } from '../seed/prng';
 import type { CloudHistory } from '../seed/records';
 import { TaskRows } from '../seed/rows';
-import { RUN_STATUS, TaskRuntime, type Run, type Subtask } from './runtime';
 import type { SeedTask } from '../seed/seed';
+import { type Run, RUN_STATUS, type Subtask,TaskRuntime } from './runtime';
 
 export const DEFAULT_RUN_SECONDS = 30;
 /** How long a started run waits for a cloud node (`Waiting`) before it extracts. */

@@ -4,14 +4,15 @@
  * module-level mutable state), so tests can run several side by side.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RecordPage, RecordQuery } from './analytics';
-import type { TokenStore } from './auth';
-import type { SandboxInfo } from '../seed/info';
-import type { LoopStore } from './loops';
+
 import type { SubtaskSpelling } from '../../api/schemas/runSchemas';
-import type { RunBook } from './runBook';
+import type { SandboxInfo } from '../seed/info';
 import type { World } from '../seed/seed';
 import type { TaskIndex } from '../seed/taskIndex';
+import type { RecordPage, RecordQuery } from './analytics';
+import type { TokenStore } from './auth';
+import type { LoopStore } from './loops';
+import type { RunBook } from './runBook';
 
 /** Counters for tests and the bench ("exactly one refresh"). Live: read them any time. */
 export interface SandboxStats {

@@ -7,6 +7,7 @@
  * original's with " (copy)" added, and no token outlives what this sandbox would grant.
  */
 import * as z from 'zod';
+
 import type { World } from '../seed/seed';
 
 export const STATE_VERSION = 1;

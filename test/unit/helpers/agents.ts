@@ -1,5 +1,6 @@
 /** Running agent tools in Node against an in-process sandbox, as the adapters do. */
 import * as assert from 'node:assert/strict';
+
 import { findTool } from '../../../src/agents/table';
 import type { AgentTool, ToolContext, ToolReply } from '../../../src/agents/tool';
 import { MemoryCredentialsStore } from '../../../src/api/auth/auth';

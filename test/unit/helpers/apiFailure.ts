@@ -1,5 +1,6 @@
 /** The ApiError a call fails with (the test fails if it succeeds, or fails with anything else). */
 import * as assert from 'node:assert/strict';
+
 import { ApiError } from '../../../src/api/errors/errors';
 
 export async function fails(p: Promise<unknown>): Promise<ApiError> {

@@ -11,6 +11,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as ts from 'typescript';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..', '..');

@@ -6,10 +6,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+
 import * as ts from 'typescript';
+
 import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
 import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/pageStrings';
-import { ROOT, calleeName, exempt, parse, place, plainLiterals, propName, type Place } from './l10nSource';
+import { calleeName, exempt, parse, type Place,place, plainLiterals, propName, ROOT } from './l10nSource';
 
 /** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/pageStrings.ts). */
 export function browsePageSources(root = ROOT): string[] {

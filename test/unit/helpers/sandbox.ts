@@ -4,7 +4,12 @@
  * status, so each test also proves that "every response parses with the shared schemas".
  */
 import * as assert from 'node:assert/strict';
+
 import type { z } from 'zod';
+
+import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/schemas/dataSchemas';
+import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/schemas/opsSchemas';
+import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/schemas/runSchemas';
 import {
   analyticsErrorSchema,
   analyticsResponseSchema,
@@ -15,12 +20,9 @@ import {
   tokenErrorSchema,
   tokenResponseSchema,
 } from '../../../src/api/schemas/schemas';
-import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/schemas/dataSchemas';
-import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/schemas/opsSchemas';
-import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/schemas/runSchemas';
 import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/schemas/taskOpsSchemas';
-import { sandboxInfoSchema, type SandboxAccount } from '../../../src/sandbox/seed/info';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/server';
+import { type SandboxAccount,sandboxInfoSchema } from '../../../src/sandbox/seed/info';
+import { type RunningSandbox, type SandboxOptions,startSandbox } from '../../../src/sandbox/server';
 
 export interface Reply {
   status: number;

@@ -1,6 +1,7 @@
 /** Records and columns for the table's unit tests (tableModel.ts, sortOrder.ts). */
 import * as assert from 'node:assert/strict';
-import { findColumn, type Column } from '../../../src/analytics/model/tableModel';
+
+import { type Column,findColumn } from '../../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../../src/api/schemas/schemas';
 
 /** A record of task `id` with `runCount`, every other figure null unless `extra` says. */

@@ -9,6 +9,7 @@
  * update.
  */
 import type { Chart, ChartDataset } from 'chart.js';
+
 import type { ChartColours } from '../common/theme';
 
 export type SeriesColour = 'success' | 'failure' | 'collected' | 'deduplicated' | 'duration';

@@ -4,13 +4,14 @@
  * charts, so each file stays small and has one job.
  */
 import type { Chart, ChartConfiguration, ChartDataset, ChartType } from 'chart.js';
+
 import { durationStep, formatDuration, formatDurationTick, formatInt } from '../../model/format';
-import type { Bucket } from '../../model/series';
-import { dateTick } from './dateTicks';
-import { seriesStyle, setSeriesStyle, type Palette, type SeriesColour } from './chartColours';
-import type { ChartColours } from '../common/theme';
-import { t } from '../common/l10n';
 import type { PageStringKey } from '../../model/pageStrings';
+import type { Bucket } from '../../model/series';
+import { t } from '../common/l10n';
+import type { ChartColours } from '../common/theme';
+import { type Palette, type SeriesColour,seriesStyle, setSeriesStyle } from './chartColours';
+import { dateTick } from './dateTicks';
 
 type Values = (number | null)[];
 

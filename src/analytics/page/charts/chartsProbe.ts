@@ -4,6 +4,7 @@
  * is drawn in after a theme change. It exposes nothing the page does not already show.
  */
 import type { Chart } from 'chart.js';
+
 import type { ChartProbe, LabelBox } from '../../model/labelBoxes';
 
 export type { ChartProbe };

@@ -8,16 +8,17 @@
  * What each chart shows and its Chart.js set-up are in chartConfig.ts.
  */
 import {
-  BarController, BarElement, CategoryScale, Chart, LineController, LineElement, LinearScale, PointElement,
+  BarController, BarElement, CategoryScale, Chart, LinearScale, LineController, LineElement, PointElement,
 } from 'chart.js';
-import { coverageTag, type Coverage } from '../../model/pages';
+
+import { type Coverage,coverageTag } from '../../model/pages';
 import type { Bucket } from '../../model/series';
-import { installChartsProbe, probeChart, type ChartProbe } from './chartsProbe';
 import { h } from '../common/dom';
-import { applyAxisColours, type Palette, type SeriesColour } from './chartColours';
-import { readColours, type ChartColours } from '../common/theme';
 import { t } from '../common/l10n';
-import { config, describe, readout, setDurationStep, SPECS, styleSeries, type ChartSpec } from './chartConfig';
+import { type ChartColours,readColours } from '../common/theme';
+import { applyAxisColours, type Palette, type SeriesColour } from './chartColours';
+import { type ChartSpec,config, describe, readout, setDurationStep, SPECS, styleSeries } from './chartConfig';
+import { type ChartProbe,installChartsProbe, probeChart } from './chartsProbe';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
 

@@ -1,5 +1,6 @@
 /** The x-axis tick callback: full dates (a bucket's days under its key) where there is room, short ones on narrow charts. */
 import type { Scale } from 'chart.js';
+
 import { bucketLines, shortBucketLabel, useShortLabels } from '../../model/shortLabel';
 
 export function dateTick(this: Scale, value: number | string, index: number): string | string[] {

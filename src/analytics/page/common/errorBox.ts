@@ -1,7 +1,7 @@
 /** An error as the user sees it: what failed, the server's code and message, and its request id to copy. */
 import { button, h } from './dom';
-import type { ShownError } from './state';
 import { t } from './l10n';
+import type { ShownError } from './state';
 
 export class ErrorBox {
   readonly root: HTMLElement;

@@ -1,8 +1,8 @@
 /** The page's state in one place, and what of it is kept across reloads. */
-import { ANALYTICS_LIMITS } from '../../protocol/wire';
-import { parseWholeNumber, type FormIssues, type FormValues } from '../../model/formModel';
+import { type FormIssues, type FormValues,parseWholeNumber } from '../../model/formModel';
 import type { SortState } from '../../model/tableModel';
 import type { PageState, Preset, ResultState, WireError } from '../../protocol';
+import { ANALYTICS_LIMITS } from '../../protocol/wire';
 
 /**
  * query: Run query, its first page. rest: the rest of the result on screen, fetched in the

@@ -3,16 +3,16 @@
  * aria-invalid and aria-describedby pointing at its inline error, which needs the input and its
  * message in the same tree (ids do not cross a web component's shadow root).
  */
-import { ANALYTICS_LIMITS } from '../../protocol/wire';
-import { earliestStart } from '../../protocol/wire';
+import { formatInt } from '../../model/format';
 import type { FormField, FormIssues, FormValues } from '../../model/formModel';
 import { FORM_METHODS, GRANULARITIES } from '../../model/formState';
+import { ANALYTICS_LIMITS } from '../../protocol/wire';
+import { earliestStart } from '../../protocol/wire';
 import { button, h } from '../common/dom';
 import { ErrorBox } from '../common/errorBox';
-import { TaskChips } from './taskChips';
-import type { ShownError } from '../common/state';
 import { t, tOr } from '../common/l10n';
-import { formatInt } from '../../model/format';
+import type { ShownError } from '../common/state';
+import { TaskChips } from './taskChips';
 
 export interface FormHandlers {
   change(form: FormValues, field: FormField): void;

@@ -2,7 +2,7 @@
  * What the summary and charts cover: all rows of the query, or the first N of M, with "Fetch all
  * pages" while they are not all here. Figures never pass for totals when they are not.
  */
-import { coverageText, type Coverage } from '../../model/pages';
+import { type Coverage,coverageText } from '../../model/pages';
 import { button, h } from '../common/dom';
 import { t } from '../common/l10n';
 

@@ -5,8 +5,8 @@
 import { formatInt } from '../../model/format';
 import { button, h } from '../common/dom';
 import { ErrorBox } from '../common/errorBox';
-import type { AppState, PendingRequest } from '../common/state';
 import { t } from '../common/l10n';
+import type { AppState, PendingRequest } from '../common/state';
 
 export class StatusView {
   readonly root: HTMLElement;

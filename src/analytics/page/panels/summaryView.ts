@@ -1,10 +1,10 @@
 /** The summary figures above the charts, marked when they cover only the first rows of the query. */
-import { DASH, formatDuration, formatInt, formatDecimal, formatPercent } from '../../model/format';
-import { coverageTag, type Coverage } from '../../model/pages';
+import { DASH, formatDecimal, formatDuration, formatInt, formatPercent } from '../../model/format';
+import { type Coverage,coverageTag } from '../../model/pages';
+import type { PageStringKey } from '../../model/pageStrings';
 import type { Summary } from '../../model/summary';
 import { h } from '../common/dom';
 import { t } from '../common/l10n';
-import type { PageStringKey } from '../../model/pageStrings';
 
 /** Words are the table's keys: the figures are listed before the page has its table. */
 interface Figure {

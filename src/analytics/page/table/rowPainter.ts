@@ -3,9 +3,9 @@
  * have their style and layout objects, instead of parsing and attaching new ones. A record's
  * cells as shown never change, so they are formatted once and kept.
  */
-import type { AnalyticsRecord } from '../../protocol/wire';
 import { DASH, type DayRange } from '../../model/format';
 import { COLUMNS, formatCell } from '../../model/tableModel';
+import type { AnalyticsRecord } from '../../protocol/wire';
 import { h } from '../common/dom';
 import { t } from '../common/l10n';
 

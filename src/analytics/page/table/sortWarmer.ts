@@ -3,8 +3,8 @@
  * idle callback (a column takes several), so the first click on a header of a long table finds its order ready and only paints.
  * A new result stops the previous one's work; a click before its column is warm computes it then.
  */
+import { type SortColumn,sortOrdersFor } from '../../model/sortOrder';
 import type { AnalyticsRecord } from '../../protocol/wire';
-import { sortOrdersFor, type SortColumn } from '../../model/sortOrder';
 
 /** Below this many rows a cold sort takes a few milliseconds: nothing to prepare. */
 export const WARM_MIN_ROWS = 2000;

@@ -8,13 +8,13 @@
  * follow the window's scroll and size, and the header sticks to the top of the window.
  * Body rows are pooled and repainted cell by cell (text nodes, never markup).
  */
-import type { AnalyticsRecord } from '../../protocol/wire';
 import type { DayRange } from '../../model/format';
 import { COLUMNS, shownColumns, sortedOrder, type SortState } from '../../model/tableModel';
+import type { AnalyticsRecord } from '../../protocol/wire';
 import { button, h } from '../common/dom';
-import { ROW_HEIGHT_ESTIMATE, rowWindow, sameWindow, type RowWindow } from './rowWindow';
-import { RowPainter } from './rowPainter';
 import { columnText, t } from '../common/l10n';
+import { RowPainter } from './rowPainter';
+import { ROW_HEIGHT_ESTIMATE, type RowWindow,rowWindow, sameWindow } from './rowWindow';
 import { SortWarmer } from './sortWarmer';
 
 export class TableView {

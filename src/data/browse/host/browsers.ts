@@ -6,16 +6,18 @@
  * (Switch Account, sign-out), and a task's when its data is removed.
  */
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import type { DataBatch } from '../../../api/ops/dataReader';
 import type { TaskRef } from '../../../api/taskRef';
+import { plainText } from '../../../platform/plainText';
 import type { DataFlowDeps } from '../../common/dataDeps';
 import { spoolPages } from '../store/rowSources';
 import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
 import { attachBrowser, type BrowserDeps } from './panel';
 import type { OpenSource } from './sources';
-import { plainText } from '../../../platform/plainText';
 
 const t = vscode.l10n.t;
 

@@ -5,13 +5,15 @@
  * the one picked) is read read-only in the SQLite worker.
  */
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
+
 import { plainText } from '../../../platform/plainText';
-import { takeBrowseHint, type BrowseHint } from '../../common/feedback';
+import { type BrowseHint,takeBrowseHint } from '../../common/feedback';
 import { SqliteReadError } from '../../sqlite/sqliteReader';
 import { SqliteTimeLimitError } from '../../sqlite/sqliteThread';
 import { attachBrowser, type BrowserDeps } from './panel';
-import { browseFormatOf, openRowFile, openSqliteTable, type OpenSource } from './sources';
+import { browseFormatOf, openRowFile, type OpenSource,openSqliteTable } from './sources';
 
 const t = vscode.l10n.t;
 

@@ -3,7 +3,9 @@
  * writers (CSV, JSON Lines, JSON, Excel, SQLite) through a temporary file renamed when complete.
  */
 import * as os from 'node:os';
+
 import * as vscode from 'vscode';
+
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { count, fileLabel } from '../../common/feedback';
 import { createRowWriter } from '../../export/exportWriters';

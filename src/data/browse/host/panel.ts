@@ -3,14 +3,16 @@
  * session that answers it, the load that fills it, and a watch on the file it shows (a change on
  * disk is said on the page). Used by the custom editor (a file) and by the panels of a task's rows.
  */
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import { type Stats,unwatchFile, watchFile } from 'node:fs';
+
 import * as vscode from 'vscode';
+
 import { plainText } from '../../../platform/plainText';
-import { browseHtml } from './html';
-import { browsePageStrings } from './translatePage';
 import { exportBrowsedRows } from './exportView';
+import { browseHtml } from './html';
 import { BrowserSession } from './session';
 import type { OpenSource } from './sources';
+import { browsePageStrings } from './translatePage';
 
 const t = vscode.l10n.t;
 

@@ -5,10 +5,10 @@
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { english, type Translate } from '../../../platform/errorText';
-import { cellText, type Cell } from '../store/cells';
+import { type BrowseRow, type BrowseStatus, type BrowseView, CUT_CHARS, type HostMessage, LIMITS, type PageMessage,pageMessageSchema, parseMessage } from '../protocol';
 import type { BrowseStore } from '../store/browseStore';
+import { type Cell,cellText } from '../store/cells';
 import type { ViewSpec } from '../store/rowStore';
-import { CUT_CHARS, LIMITS, pageMessageSchema, parseMessage, type BrowseRow, type BrowseStatus, type BrowseView, type HostMessage, type PageMessage } from '../protocol';
 
 export interface SessionDeps {
   title: string;

@@ -4,16 +4,18 @@
  * copied into a private spool). A load reports progress to the session and can be stopped.
  */
 import * as path from 'node:path';
+
 import * as vscode from 'vscode';
-import type { DataReader } from '../../../api/ops/dataReader';
+
 import type { ReadDataOptions } from '../../../api/ops/data';
+import type { DataReader } from '../../../api/ops/dataReader';
+import type { BrowseStore } from '../store/browseStore';
 import { indexFile } from '../store/fileIndexer';
-import { RecordFile, type FileFormat } from '../store/recordFile';
+import { type FileFormat,RecordFile } from '../store/recordFile';
 import { spoolPages } from '../store/rowSources';
 import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
-import { SqliteTableStore, type SqliteOpenOptions } from '../store/sqliteTableStore';
-import type { BrowseStore } from '../store/browseStore';
+import { type SqliteOpenOptions,SqliteTableStore } from '../store/sqliteTableStore';
 import type { BrowserSession } from './session';
 
 /** A file of rows, or a database (read only in the SQLite worker, `data/sqlite/sqliteReader.ts`). */

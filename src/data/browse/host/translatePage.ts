@@ -4,7 +4,8 @@
  * English go into the HTML. scripts/l10n-bundle.mjs puts the table's English into the bundle.
  */
 import * as vscode from 'vscode';
-import { translatedBrowseStrings, type BrowseStrings } from '../protocol';
+
+import { type BrowseStrings,translatedBrowseStrings } from '../protocol';
 
 /** The page table's messages (not literals here): scripts/l10n-bundle.mjs extracts them from the table. */
 // l10n-table: data/browse/protocol/pageStrings.ts

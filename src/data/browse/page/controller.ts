@@ -3,10 +3,10 @@
  * search, conditions), the windows of rows around what the grid shows, and the side panel (a
  * whole value, a profile). The page keeps its view and widths with getState/setState.
  */
-import { hostMessageSchema, pageStateSchema, parseMessage, type BrowseProfile, type BrowseStatus, type BrowseView, type PageMessage } from '../protocol';
+import { type BrowseProfile, type BrowseStatus, type BrowseView, hostMessageSchema, type PageMessage,pageStateSchema, parseMessage } from '../protocol';
 import { Grid } from './grid';
-import { RowCache } from './rowCache';
 import { t } from './l10n';
+import { RowCache } from './rowCache';
 import { el, Toolbar } from './toolbar';
 
 export interface VsCodeApi {

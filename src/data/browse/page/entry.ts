@@ -3,6 +3,7 @@
  * of data/browse/protocol: it says `ready`, receives `init`, and asks for the rows it shows.
  */
 import './zodJitless'; // must stay first: see the file
+
 import { Controller, type VsCodeApi } from './controller';
 import { loadBrowseStrings } from './l10n';
 

@@ -5,7 +5,7 @@
  * a later sort of the same column, in either direction, is a counting sort over them (tens of
  * milliseconds at a million rows) and no record text stays alive through them.
  */
-import { dateOf, isEmpty, joinKinds, kindOf, numberOf, textKey, type ColumnKind } from './cells';
+import { type ColumnKind,dateOf, isEmpty, joinKinds, kindOf, numberOf, textKey } from './cells';
 import type { RecordFile } from './recordFile';
 
 export interface ColumnKeys {

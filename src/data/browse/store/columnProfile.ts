@@ -3,7 +3,7 @@
  * many distinct values, the least and greatest, and the five most common values. One pass;
  * distinct values are counted up to MAX_DISTINCT (then "at least"), each cut to 200 characters.
  */
-import { cellText, dateOf, isEmpty, joinKinds, kindOf, numberOf, type ColumnKind } from './cells';
+import { cellText, type ColumnKind,dateOf, isEmpty, joinKinds, kindOf, numberOf } from './cells';
 import type { RecordFile } from './recordFile';
 
 export interface ColumnProfile {

@@ -6,7 +6,8 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, stat } from 'node:fs/promises';
-import { cellOfJson, type Cell } from './cells';
+
+import { type Cell,cellOfJson } from './cells';
 import { csvCellAt, csvCells } from './csvBytes';
 import { jsonText } from './jsonBytes';
 import { RecordIndex } from './recordIndex';

@@ -5,8 +5,9 @@
  * and removed on close. No `vscode`.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { type FileHandle,lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
+
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { RecordFile } from './recordFile';
 

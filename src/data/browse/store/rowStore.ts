@@ -6,12 +6,12 @@
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import type { BrowseStore } from './browseStore';
-import { cellText, type Cell } from './cells';
-import { profileColumn, type ColumnProfile } from './columnProfile';
+import { type Cell,cellText } from './cells';
+import { type ColumnProfile,profileColumn } from './columnProfile';
 import { KeyCache } from './keyCache';
 import type { DecodedRow, RecordFile } from './recordFile';
 import { filterRows, isNoFilter, type RowFilter } from './rowFilter';
-import { sortColumn, type Direction } from './sortOrder';
+import { type Direction,sortColumn } from './sortOrder';
 
 export interface SortSpec {
   column: number;

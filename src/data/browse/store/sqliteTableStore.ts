@@ -5,11 +5,11 @@
  * filtered row ids) and answers windows, cells and profiles with SQL. No `vscode`.
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
-import { SqliteReadError, type ReadProfile, type ReadRow } from '../../sqlite/sqliteReader';
+import { type ReadProfile, type ReadRow,SqliteReadError } from '../../sqlite/sqliteReader';
 import { SqliteThread } from '../../sqlite/sqliteThread';
 import { CUT_CHARS } from '../protocol';
 import type { BrowseStore, BrowseView } from './browseStore';
-import { cellText, type Cell } from './cells';
+import { type Cell,cellText } from './cells';
 import type { ColumnProfile } from './columnProfile';
 import type { DecodedRow } from './recordFile';
 import { isNoFilter } from './rowFilter';
