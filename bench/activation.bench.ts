@@ -18,7 +18,14 @@ const RUNS = 21;
 const BUNDLE_BYTES = 150 * 1000;
 const ACTIVATION_MS = 30;
 
-interface Activation { requireMs: number; activateMs: number; totalMs: number; firstCallMs?: number; files: string[]; error?: string }
+interface Activation {
+  requireMs: number;
+  activateMs: number;
+  totalMs: number;
+  firstCallMs?: number;
+  files: string[];
+  error?: string;
+}
 
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
 const median = (values: number[]): number => {
@@ -28,7 +35,10 @@ const median = (values: number[]): number => {
 };
 
 function activateOnce(): Activation {
-  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'fixtures', 'activate-once.cjs')], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'fixtures', 'activate-once.cjs')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').pop() as string) as Activation;
 }
 
@@ -37,10 +47,22 @@ export default async function run(): Promise<BenchSection> {
   execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'inherit' });
   const rows: BenchRow[] = [];
   const size = statSync(join(ROOT, 'dist', 'extension.js')).size;
-  rows.push({ name: 'dist/extension.js (minified)', value: kb(size), against: `budget ${kb(BUNDLE_BYTES)}`, ratio: size / BUNDLE_BYTES, target: '≤ 1.00 x', pass: size <= BUNDLE_BYTES });
+  rows.push({
+    name: 'dist/extension.js (minified)',
+    value: kb(size),
+    against: `budget ${kb(BUNDLE_BYTES)}`,
+    ratio: size / BUNDLE_BYTES,
+    target: '≤ 1.00 x',
+    pass: size <= BUNDLE_BYTES,
+  });
   // dist/sandbox.js is the sandbox's command line, never loaded by the extension.
-  for (const file of readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js') && !['extension.js', 'sandbox.js'].includes(f)).sort()) {
-    rows.push({ name: `  dist/${file} (own file, loaded when needed)`, value: kb(statSync(join(ROOT, 'dist', file)).size) });
+  for (const file of readdirSync(join(ROOT, 'dist'))
+    .filter((f) => f.endsWith('.js') && !['extension.js', 'sandbox.js'].includes(f))
+    .sort()) {
+    rows.push({
+      name: `  dist/${file} (own file, loaded when needed)`,
+      value: kb(statSync(join(ROOT, 'dist', file)).size),
+    });
   }
 
   activateOnce(); // warm the file system cache, not V8's: every run is a new process
@@ -60,7 +82,11 @@ export default async function run(): Promise<BenchSection> {
   rows.push({ name: '  of which require', value: `${median(runs.map((r) => r.requireMs)).toFixed(1)} ms` });
   rows.push({ name: '  of which activate()', value: `${median(runs.map((r) => r.activateMs)).toFixed(1)} ms` });
   const firstCalls = runs.flatMap((r) => (r.firstCallMs === undefined ? [] : [r.firstCallMs]));
-  if (firstCalls.length > 0) rows.push({ name: 'then the first Tasks view call (loads dist/main.js)', value: `${median(firstCalls).toFixed(1)} ms` });
+  if (firstCalls.length > 0)
+    rows.push({
+      name: 'then the first Tasks view call (loads dist/main.js)',
+      value: `${median(firstCalls).toFixed(1)} ms`,
+    });
   const files = [...new Set(runs.flatMap((r) => r.files))];
   return {
     title: 'Activation (production bundle, fresh Node process per start)',

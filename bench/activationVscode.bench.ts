@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 
-import { type HostActivation,scrapedeckActivations } from '../test/e2e/activationLog';
+import { type HostActivation, scrapedeckActivations } from '../test/e2e/activationLog';
 import { waitUntil, type Workbench } from '../test/e2e/support';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { measureCase, medianOf, missed } from './judge';
@@ -49,11 +49,30 @@ async function recordedActivation(wb: Workbench): Promise<{ ours: string; ms: nu
   });
   await ours.locator('.activation-time').first().waitFor();
   const text = (await ours.locator('.activation-time').first().innerText()).trim();
-  const reason = (await ours.locator('.activation-reason, .msg-label').allInnerTexts().catch(() => [])).join(' ').trim();
+  const reason = (
+    await ours
+      .locator('.activation-reason, .msg-label')
+      .allInnerTexts()
+      .catch(() => [])
+  )
+    .join(' ')
+    .trim();
   const all: string[] = [];
   for (const row of await rows.all()) {
-    const name = (await row.locator('.name').first().innerText().catch(() => '?')).trim();
-    const time = (await row.locator('.activation-time').first().innerText().catch(() => '')).trim();
+    const name = (
+      await row
+        .locator('.name')
+        .first()
+        .innerText()
+        .catch(() => '?')
+    ).trim();
+    const time = (
+      await row
+        .locator('.activation-time')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).trim();
     if (time) all.push(`${name} ${time.replace(/^.*?(\d+ms)$/, '$1')}`);
   }
   await page.keyboard.press('Control+W');
@@ -67,12 +86,16 @@ async function settled(wb: Workbench): Promise<void> {
   await times.first().waitFor();
   let last = '';
   let same = 0;
-  await waitUntil('the running extensions to settle', async () => {
-    const now = (await times.allInnerTexts()).join('|');
-    same = now === last ? same + 1 : 0;
-    last = now;
-    return same >= 3;
-  }, { intervalMs: 500 });
+  await waitUntil(
+    'the running extensions to settle',
+    async () => {
+      const now = (await times.allInnerTexts()).join('|');
+      same = now === last ? same + 1 : 0;
+      last = now;
+      return same >= 3;
+    },
+    { intervalMs: 500 },
+  );
   await wb.page.keyboard.press('Control+W');
 }
 
@@ -102,7 +125,11 @@ function latestHost(session: WorkbenchSession, seen: number): HostActivation | u
   return hosts.length > seen ? hosts[hosts.length - 1] : undefined;
 }
 
-interface Series { times: number[]; events: string[]; figures: string[] }
+interface Series {
+  times: number[];
+  events: string[];
+  figures: string[];
+}
 
 async function restoredPanel(session: WorkbenchSession): Promise<Series> {
   const wb = session.wb;
@@ -120,7 +147,9 @@ async function restoredPanel(session: WorkbenchSession): Promise<Series> {
     const host = latestHost(session, hostsBefore);
     if (ms !== undefined) out.times.push(ms);
     out.events.push(host?.event ?? 'no activation in the host log');
-    out.figures.push(`restore ${i}: ${ours}; host: ${host?.event ?? '?'}, began alongside: ${host?.alongside.join(', ') || 'nothing'}; all: ${all}`);
+    out.figures.push(
+      `restore ${i}: ${ours}; host: ${host?.event ?? '?'}, began alongside: ${host?.alongside.join(', ') || 'nothing'}; all: ${all}`,
+    );
   }
   return out;
 }
@@ -143,20 +172,33 @@ async function paletteCommand(session: WorkbenchSession): Promise<Series> {
     const host = latestHost(session, hostsBefore);
     if (ms !== undefined) out.times.push(ms);
     // Activated before the command (at start-up, with the Explorer showing) is what this case rules out.
-    out.events.push(activeBefore ? `already active: ${activeBefore.event}` : host?.event ?? 'no activation in the host log');
-    out.figures.push(`command ${i}: ${ours}; host: ${host?.event ?? '?'}, began alongside: ${host?.alongside.join(', ') || 'nothing'}; all: ${all}`);
+    out.events.push(
+      activeBefore ? `already active: ${activeBefore.event}` : (host?.event ?? 'no activation in the host log'),
+    );
+    out.figures.push(
+      `command ${i}: ${ours}; host: ${host?.event ?? '?'}, began alongside: ${host?.alongside.join(', ') || 'nothing'}; all: ${all}`,
+    );
   }
   return out;
 }
 
 /** A series' rows: the median as context, and whether every reload was measured with the expected event. */
-export function seriesRows(label: string, s: Series, expected: (event: string) => boolean, expectedText: string): BenchRow[] {
+export function seriesRows(
+  label: string,
+  s: Series,
+  expected: (event: string) => boolean,
+  expectedText: string,
+): BenchRow[] {
   const median = medianOf(s.times);
   const wrong = s.events.filter((e) => !expected(e));
   return [
     median === undefined
       ? missed(`${label}: VS Code's recorded activation, median of ${RELOADS}`, 'no reload gave a figure')
-      : { name: `${label}: VS Code's recorded activation, median of ${RELOADS}`, value: `${median.toFixed(0)} ms`, against: `spread ${Math.min(...s.times)} – ${Math.max(...s.times)} ms` },
+      : {
+          name: `${label}: VS Code's recorded activation, median of ${RELOADS}`,
+          value: `${median.toFixed(0)} ms`,
+          against: `spread ${Math.min(...s.times)} – ${Math.max(...s.times)} ms`,
+        },
     {
       name: `  reloads measured; activated by ${expectedText}`,
       value: `${s.times.length} of ${RELOADS}; ${s.events.length - wrong.length} of ${RELOADS}${wrong.length ? ` (${[...new Set(wrong)].join('; ')})` : ''}`,
@@ -174,19 +216,36 @@ export default async function run(): Promise<BenchSection> {
   try {
     const account = sandbox.info.accounts.find((a) => a.plan !== 'Free');
     if (!account) throw new Error('the sandbox has no paid account');
-    session = await openWorkbench('activation', { 'scrapedeck.baseUrl': sandbox.info.baseUrl, 'scrapedeck.datahubUrl': sandbox.info.datahubUrl });
+    session = await openWorkbench('activation', {
+      'scrapedeck.baseUrl': sandbox.info.baseUrl,
+      'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
+    });
     const open = session;
     await open.wb.signInWithApiKey(account.apiKey, 'Activation');
-    rows.push(...(await measureCase('Restored analytics panel (start-up, with the other extensions)', async () => {
-      const s = await restoredPanel(open);
-      figures.push(...s.figures);
-      return seriesRows('Restored analytics panel (start-up, with the other extensions)', s, (e) => e.startsWith(PANEL_EVENT), PANEL_EVENT);
-    })));
-    rows.push(...(await measureCase('Palette command after start-up (Explorer showing)', async () => {
-      const s = await paletteCommand(open);
-      figures.push(...s.figures);
-      return seriesRows('Palette command after start-up (Explorer showing)', s, (e) => e.startsWith('onCommand:scrapedeck.showLog'), 'the command, not before it');
-    })));
+    rows.push(
+      ...(await measureCase('Restored analytics panel (start-up, with the other extensions)', async () => {
+        const s = await restoredPanel(open);
+        figures.push(...s.figures);
+        return seriesRows(
+          'Restored analytics panel (start-up, with the other extensions)',
+          s,
+          (e) => e.startsWith(PANEL_EVENT),
+          PANEL_EVENT,
+        );
+      })),
+    );
+    rows.push(
+      ...(await measureCase('Palette command after start-up (Explorer showing)', async () => {
+        const s = await paletteCommand(open);
+        figures.push(...s.figures);
+        return seriesRows(
+          'Palette command after start-up (Explorer showing)',
+          s,
+          (e) => e.startsWith('onCommand:scrapedeck.showLog'),
+          'the command, not before it',
+        );
+      })),
+    );
     await open.wb.screenshot('activation-vscode');
   } finally {
     await session?.close();
@@ -198,9 +257,11 @@ export default async function run(): Promise<BenchSection> {
     title: 'Activation in the real VS Code (code-server, packaged .vsix): what VS Code records across reloads',
     rows,
     notes: [
-      'VS Code\'s figure (Running Extensions) is code loading + activate(); at start-up it includes the time Scrapedeck\'s loading waited behind the extensions activated in the same burst (docs/contracts/shell.md, the activation shell)',
+      "VS Code's figure (Running Extensions) is code loading + activate(); at start-up it includes the time Scrapedeck's loading waited behind the extensions activated in the same burst (docs/contracts/shell.md, the activation shell)",
       `every reload's figures, the host log's account and every extension's time: ${path.relative(process.cwd(), file)}`,
-      `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load)`,
+      `machine load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')} (timings inflate with load)`,
     ],
   };
 }

@@ -47,14 +47,25 @@ export default async function run(): Promise<BenchSection> {
     {
       const tool = findTool('scrapedeck_task_analytics');
       const call = tool?.parse({ period: 'thisWeek', sortBy: 'failures', limit: LIMIT }, english);
-      if (!call?.ok || !call.readOnly) throw new Error('the analytics tool refused the bench input, or is not read-only');
+      if (!call?.ok || !call.readOnly)
+        throw new Error('the analytics tool refused the bench input, or is not read-only');
       const answers: AnswerFigures[] = [];
       for (let i = 0; i < RUNS; i++) {
         // A new client each run: nothing cached between runs, as for a new conversation.
-        const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
+        const client = new ScrapedeckClient({
+          baseUrl: sandbox.info.baseUrl,
+          credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+          env: {},
+        });
         const before = (await sandbox.stats()).byRoute[ANALYTICS_ROUTE] ?? 0;
         const t0 = performance.now();
-        const reply = await call.run({ client, now: Date.now, t: english, accountLabel: 'ada (bench)', signInHint: '' });
+        const reply = await call.run({
+          client,
+          now: Date.now,
+          t: english,
+          accountLabel: 'ada (bench)',
+          signInHint: '',
+        });
         const wall = performance.now() - t0;
         const requests = ((await sandbox.stats()).byRoute[ANALYTICS_ROUTE] ?? 0) - before;
         answers.push({ wall, requests, ok: reply.ok, text: reply.text });
@@ -65,7 +76,13 @@ export default async function run(): Promise<BenchSection> {
     }
 
     // ---- 2. MCP server: spawn to tools/list answered ----------------------------------------
-    rows.push(...(await mcpStartRows(path.resolve('dist', 'mcp.js'), { PATH: process.env.PATH ?? '', SCRAPEDECK_API_KEY: ada.apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl })));
+    rows.push(
+      ...(await mcpStartRows(path.resolve('dist', 'mcp.js'), {
+        PATH: process.env.PATH ?? '',
+        SCRAPEDECK_API_KEY: ada.apiKey,
+        SCRAPEDECK_BASE_URL: sandbox.info.baseUrl,
+      })),
+    );
   } finally {
     await sandbox.close();
   }
@@ -116,9 +133,17 @@ function digestOf(text: string): { withRecords: number; listed: number; runs: nu
   const newline = text.indexOf('\n');
   if (newline < 0) return undefined;
   try {
-    const data = JSON.parse(text.slice(newline + 1)) as { tasksWithRecords?: unknown; tasks?: unknown; totals?: { runs?: unknown } };
+    const data = JSON.parse(text.slice(newline + 1)) as {
+      tasksWithRecords?: unknown;
+      tasks?: unknown;
+      totals?: { runs?: unknown };
+    };
     if (typeof data.tasksWithRecords !== 'number' || !Array.isArray(data.tasks)) return undefined;
-    return { withRecords: data.tasksWithRecords, listed: data.tasks.length, runs: typeof data.totals?.runs === 'number' ? data.totals.runs : null };
+    return {
+      withRecords: data.tasksWithRecords,
+      listed: data.tasks.length,
+      runs: typeof data.totals?.runs === 'number' ? data.totals.runs : null,
+    };
   } catch {
     return undefined;
   }
@@ -136,8 +161,10 @@ export function answerRows(answers: readonly AnswerFigures[], runs = RUNS): Benc
     const d = a.ok ? digestOf(a.text) : undefined;
     if (!a.ok) problems.push(`run ${i + 1} refused: ${a.text.split('\n')[0] ?? ''}`);
     else if (d === undefined) problems.push(`run ${i + 1}: the answer holds no digest`);
-    else if (d.withRecords === 0 || d.runs === null || d.runs === 0) problems.push(`run ${i + 1}: the answer covers no run`);
-    else if (d.listed !== Math.min(LIMIT, d.withRecords)) problems.push(`run ${i + 1}: ${d.listed} tasks listed of ${Math.min(LIMIT, d.withRecords)}`);
+    else if (d.withRecords === 0 || d.runs === null || d.runs === 0)
+      problems.push(`run ${i + 1}: the answer covers no run`);
+    else if (d.listed !== Math.min(LIMIT, d.withRecords))
+      problems.push(`run ${i + 1}: ${d.listed} tasks listed of ${Math.min(LIMIT, d.withRecords)}`);
     if (a.requests <= 0) problems.push(`run ${i + 1}: no analytics query reached the server`);
     return d;
   });
@@ -145,12 +172,21 @@ export function answerRows(answers: readonly AnswerFigures[], runs = RUNS): Benc
   const walls = answers.map((a) => a.wall);
   const wall = worstOf(walls, runs) === undefined ? undefined : median(walls);
   const chars = Math.max(0, ...answers.map((a) => a.text.length));
-  if (wall === undefined) return [missed(name, `${answers.length} of ${runs} answers timed${problems.length ? `; ${problems.join('; ')}` : ''}`)];
+  if (wall === undefined)
+    return [
+      missed(name, `${answers.length} of ${runs} answers timed${problems.length ? `; ${problems.join('; ')}` : ''}`),
+    ];
   return [
     boundRow(name, wall, ANSWER_TARGET_MS, ms, { problems }),
     { name: '  spread over the runs (min – max)', value: spread(walls) },
     { name: '  analytics requests per answer', value: answers.map((a) => a.requests).join(', ') },
     { name: '  tasks with records; listed', value: `${digests[0]?.withRecords ?? '?'}; ${digests[0]?.listed ?? '?'}` },
-    boundRow('  size of the answer a model reads (the largest)', chars, ANSWER_CHARS_TARGET, (x) => `${x.toLocaleString('en')} chars`, { problems }),
+    boundRow(
+      '  size of the answer a model reads (the largest)',
+      chars,
+      ANSWER_CHARS_TARGET,
+      (x) => `${x.toLocaleString('en')} chars`,
+      { problems },
+    ),
   ];
 }

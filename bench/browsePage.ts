@@ -42,11 +42,16 @@ function serve(root: string, title: string): Server {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/') {
       const nonce = 'YmVuY2gtbm9uY2U=';
-      const html = browseHtml({ cspSource: origin, scriptUri: `${origin}/browse.js`, styleUri: `${origin}/browse.css`, title, lang: 'en' }, nonce).replace(
+      const html = browseHtml(
+        { cspSource: origin, scriptUri: `${origin}/browse.js`, styleUri: `${origin}/browse.css`, title, lang: 'en' },
+        nonce,
+      ).replace(
         '<link rel="stylesheet"',
         `<link rel="stylesheet" href="${origin}/theme.css">\n<script nonce="${nonce}" src="${origin}/fake-vscode.js"></script>\n<link rel="stylesheet"`,
       );
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html.replace('<body>', '<body class="vscode-dark">'));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(html.replace('<body>', '<body class="vscode-dark">'));
       return;
     }
     const files: Record<string, [string, string]> = {
@@ -72,19 +77,34 @@ export interface OpenPage {
 }
 
 /** The page in headless Chromium, served as the host writes it, talking to a real session over `store`. */
-export async function openPage(root: string, store: RowStore, title: string, o: { stop?: () => void } = {}): Promise<OpenPage> {
+export async function openPage(
+  root: string,
+  store: RowStore,
+  title: string,
+  o: { stop?: () => void } = {},
+): Promise<OpenPage> {
   if (!existsSync(join(root, 'dist/webview/browse.js'))) throw new Error('dist/webview/browse.js is missing');
   const server = serve(root, title);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as { testChromium(): string; TEST_CHROMIUM_ARGS: string[] };
-  const browser = await chromium.launch({ executablePath: process.env['SCRAPEDECK_TEST_CHROMIUM'] ?? project.testChromium(), headless: true, args: [...project.TEST_CHROMIUM_ARGS, '--enable-precise-memory-info', ...UNTHROTTLED] });
+  const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as {
+    testChromium(): string;
+    TEST_CHROMIUM_ARGS: string[];
+  };
+  const browser = await chromium.launch({
+    executablePath: process.env['SCRAPEDECK_TEST_CHROMIUM'] ?? project.testChromium(),
+    headless: true,
+    args: [...project.TEST_CHROMIUM_ARGS, '--enable-precise-memory-info', ...UNTHROTTLED],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const session = new BrowserSession(store, {
     title,
-    post: (m) => void page.evaluate((x) => (globalThis as unknown as { postMessage(v: unknown, o: string): void }).postMessage(x, '*'), m).catch(() => undefined),
+    post: (m) =>
+      void page
+        .evaluate((x) => (globalThis as unknown as { postMessage(v: unknown, o: string): void }).postMessage(x, '*'), m)
+        .catch(() => undefined),
     writeClipboard: async () => undefined,
     openLink: async () => undefined,
     exportView: async () => undefined,
@@ -107,7 +127,8 @@ export async function openPage(root: string, store: RowStore, title: string, o: 
 }
 
 /** A cell of the first row holds text: the first rows are painted. */
-export const firstRowsPainted = (page: Page, timeout = 30_000): Promise<void> => page.locator('[id^="cell-0-"]').filter({ hasText: /\S/ }).first().waitFor({ timeout });
+export const firstRowsPainted = (page: Page, timeout = 30_000): Promise<void> =>
+  page.locator('[id^="cell-0-"]').filter({ hasText: /\S/ }).first().waitFor({ timeout });
 
 export async function measurePage(root: string, store: RowStore, rows: number): Promise<PageFigures> {
   const opened = await openPage(root, store, 'Rows of big.csv');
@@ -124,7 +145,10 @@ export async function measurePage(root: string, store: RowStore, rows: number): 
     const frames = await p.evaluate(
       async ({ steps }) => {
         type Scroller = { scrollTop: number; scrollHeight: number; clientHeight: number };
-        const g = globalThis as unknown as { document: { querySelector(s: string): Scroller }; requestAnimationFrame(cb: () => void): void };
+        const g = globalThis as unknown as {
+          document: { querySelector(s: string): Scroller };
+          requestAnimationFrame(cb: () => void): void;
+        };
         const scroller = g.document.querySelector('[role=grid]');
         const out: number[] = [];
         let last = performance.now();
@@ -140,7 +164,11 @@ export async function measurePage(root: string, store: RowStore, rows: number): 
       { steps: 600 },
     );
     let lastRowPainted = true;
-    await p.locator(`#cell-${rows - 1}-0`).filter({ hasText: String(rows - 1) }).waitFor({ timeout: 10_000 }).catch(() => (lastRowPainted = false));
+    await p
+      .locator(`#cell-${rows - 1}-0`)
+      .filter({ hasText: String(rows - 1) })
+      .waitFor({ timeout: 10_000 })
+      .catch(() => (lastRowPainted = false));
     const cdp = await p.context().newCDPSession(p);
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };

@@ -31,7 +31,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export async function browseTask(root: string, sandbox: ChildSandbox, expected: number): Promise<TaskFigures> {
   const ada = sandbox.info.accounts[0];
   if (!ada) throw new Error('no demo account');
-  const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
+  const client = new ScrapedeckClient({
+    baseUrl: sandbox.info.baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+    env: {},
+  });
   const dir = mkdtempSync(path.join(tmpdir(), 'browse-task-'));
   let spool: RowSpool | undefined;
   let close: (() => Promise<void>) | undefined;
@@ -43,7 +47,9 @@ export async function browseTask(root: string, sandbox: ChildSandbox, expected: 
     const abort = new AbortController();
     spool = await RowSpool.create(dir);
     const s = spool;
-    const opened = await openPage(root, new RowStore(s.file), `Data of “${task.taskName}”`, { stop: () => abort.abort() });
+    const opened = await openPage(root, new RowStore(s.file), `Data of “${task.taskName}”`, {
+      stop: () => abort.abort(),
+    });
     close = opened.close;
     await sleep(1100); // an empty rate window, as a user's click finds it
     const before = await sandbox.stats();
@@ -53,7 +59,17 @@ export async function browseTask(root: string, sandbox: ChildSandbox, expected: 
     if (!first.done) await s.append(first.value.rows);
     await opened.go();
     const loading = (async () => {
-      const result = first.done === true ? { total: s.count } : await spoolPages(s, { [Symbol.asyncIterator]: () => pages }, { signal: abort.signal, onProgress: (p) => opened.session.progress({ loaded: p.loaded, total: p.total }) });
+      const result =
+        first.done === true
+          ? { total: s.count }
+          : await spoolPages(
+              s,
+              { [Symbol.asyncIterator]: () => pages },
+              {
+                signal: abort.signal,
+                onProgress: (p) => opened.session.progress({ loaded: p.loaded, total: p.total }),
+              },
+            );
       opened.session.progress({ state: 'done', total: result.total });
       return performance.now() - started;
     })();
@@ -61,10 +77,18 @@ export async function browseTask(root: string, sandbox: ChildSandbox, expected: 
     const firstPaintMs = performance.now() - started;
     const loadedMs = await loading;
     // Counted on the page: "100,000 rows" once the load is done.
-    await opened.page.locator('.count', { hasText: `${expected.toLocaleString('en-US')} rows` }).waitFor({ timeout: 30_000 });
+    await opened.page
+      .locator('.count', { hasText: `${expected.toLocaleString('en-US')} rows` })
+      .waitFor({ timeout: 30_000 });
     const after = await sandbox.stats();
     if (opened.errors.length > 0) throw new Error(`the page or the session reported: ${opened.errors[0] ?? ''}`);
-    return { firstPaintMs, loadedMs, rows: s.count, requests: after.requests - before.requests, limited: after.status429 - before.status429 };
+    return {
+      firstPaintMs,
+      loadedMs,
+      rows: s.count,
+      requests: after.requests - before.requests,
+      limited: after.status429 - before.status429,
+    };
   } finally {
     await close?.();
     await spool?.close();

@@ -3,9 +3,9 @@
  * heap (the sandbox precomputes large record stores) with the server answering it. The child is
  * this very bundle, forked with an environment flag; it answers `info` at start and `stats` on ask.
  */
-import { type ChildProcess,fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 
-import { type SandboxInfo, type SandboxOptions, type SandboxStats,startSandbox } from '../src/sandbox/server';
+import { type SandboxInfo, type SandboxOptions, type SandboxStats, startSandbox } from '../src/sandbox/server';
 
 const FLAG = 'SCRAPEDECK_BENCH_SANDBOX';
 
@@ -35,8 +35,14 @@ export function isSandboxChild(): boolean {
 }
 
 /** `offsetMs`: the sandbox's clock runs this far from the real one (a bench pins its "today"). */
-export function startChildSandbox(moduleFile: string, options: Omit<SandboxOptions, 'log' | 'now'> & { offsetMs?: number }): Promise<ChildSandbox> {
-  const child: ChildProcess = fork(moduleFile, [], { env: { ...process.env, [FLAG]: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startChildSandbox(
+  moduleFile: string,
+  options: Omit<SandboxOptions, 'log' | 'now'> & { offsetMs?: number },
+): Promise<ChildSandbox> {
+  const child: ChildProcess = fork(moduleFile, [], {
+    env: { ...process.env, [FLAG]: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let nextId = 0;
   const waiting = new Map<number, (s: SandboxStats) => void>();
   return new Promise((resolve, reject) => {

@@ -88,7 +88,11 @@ export default async function run(): Promise<BenchSection> {
         against: `${SEARCHES - naive429} answered`,
         target: 'context',
       });
-      rows.push({ name: '  429s (naive)', value: `${naive429} x 429`, against: `${((naive429 / SEARCHES) * 100).toFixed(0)} % refused` });
+      rows.push({
+        name: '  429s (naive)',
+        value: `${naive429} x 429`,
+        against: `${((naive429 / SEARCHES) * 100).toFixed(0)} % refused`,
+      });
       await agent.close();
     }
 
@@ -102,7 +106,8 @@ export default async function run(): Promise<BenchSection> {
       const today = todayUtc();
       const full = { start: earliestStart(today), end: today, timeGranularity: 'Day' as const };
       // The smallest range ending today with at least TARGET_ROWS rows: ~100 pages of 100.
-      const totalFrom = async (start: string): Promise<number> => (await client.queryTaskAnalytics({ ...full, start, pageSize: 1 })).data.total;
+      const totalFrom = async (start: string): Promise<number> =>
+        (await client.queryTaskAnalytics({ ...full, start, pageSize: 1 })).data.total;
       const fullTotal = await totalFrom(full.start);
       const span = daysBetween(full.start, today) + 1;
       let days = Math.min(span, Math.ceil((TARGET_ROWS / fullTotal) * span));
@@ -137,9 +142,13 @@ export default async function run(): Promise<BenchSection> {
       const url = `${open.info.baseUrl}/taskGroup`;
       const agent = new Agent();
       const raw = async (): Promise<void> => {
-        const res = await request(url, { headers: { 'x-api-key': ada.apiKey, accept: 'application/json' }, dispatcher: agent });
+        const res = await request(url, {
+          headers: { 'x-api-key': ada.apiKey, accept: 'application/json' },
+          dispatcher: agent,
+        });
         const body = (await res.body.json()) as { data: unknown[] };
-        if (res.statusCode !== 200 || !Array.isArray(body.data)) throw new Error(`raw request failed: ${res.statusCode}`);
+        if (res.statusCode !== 200 || !Array.isArray(body.data))
+          throw new Error(`raw request failed: ${res.statusCode}`);
       };
       const client = new ScrapedeckClient({
         baseUrl: open.info.baseUrl,
@@ -226,16 +235,27 @@ export function allPagesRows(f: AllPagesFigures): BenchRow[] {
   const name = `all pages of a ${f.total.toLocaleString('en')}-row result (${f.pagesSeen} pages of 100) @ ${RATE} req/s`;
   return [
     f.requests > 0
-      ? { name, value: `${seconds(f.wall)}${problems.length ? ` (${problems.join('; ')})` : ''}`, against: `bound ${seconds(bound)} (${f.requests} requests at the server)`, ratio: f.wall / bound, target: '≤ 1.05 x', pass: problems.length === 0 && f.wall / bound <= 1.05 }
+      ? {
+          name,
+          value: `${seconds(f.wall)}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+          against: `bound ${seconds(bound)} (${f.requests} requests at the server)`,
+          ratio: f.wall / bound,
+          target: '≤ 1.05 x',
+          pass: problems.length === 0 && f.wall / bound <= 1.05,
+        }
       : { name, value: 'not measured: no request reached the server', target: 'measured', pass: false },
-    no429Row('  429s on the wire (the sandbox\'s count)', f.wire429, f.requests, { against: `${f.requests} requests at the server; the client saw ${f.client429}` }),
+    no429Row("  429s on the wire (the sandbox's count)", f.wire429, f.requests, {
+      against: `${f.requests} requests at the server; the client saw ${f.client429}`,
+    }),
   ];
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function cpuMs(usage: NodeJS.CpuUsage): number {

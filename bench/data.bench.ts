@@ -13,7 +13,7 @@ import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
-import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
+import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -31,7 +31,8 @@ const median = (xs: number[]): number => {
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const spread = (xs: number[], format: (x: number) => string): string => `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
+const spread = (xs: number[], format: (x: number) => string): string =>
+  `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
 /** A full garbage collection on demand (the bench runs without --expose-gc). */
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
@@ -107,11 +108,20 @@ export default async function run(): Promise<BenchSection> {
       });
       rows.push({ name: '  spread over the runs (min – max)', value: spread(walls, seconds) });
       // Every export, not the last one only: exactly one request a page, no fewer (a short read) and no more.
-      rows.push({ name: '  requests per export (pages of 1,000)', value: requests.join(', '), target: `${EXPORT_ROWS / 1000} each`, pass: requests.length === RUNS && requests.every((n) => n === EXPORT_ROWS / 1000) });
+      rows.push({
+        name: '  requests per export (pages of 1,000)',
+        value: requests.join(', '),
+        target: `${EXPORT_ROWS / 1000} each`,
+        pass: requests.length === RUNS && requests.every((n) => n === EXPORT_ROWS / 1000),
+      });
       // Context, not a target: the limiter's 25 ms guard absorbs ordinary jitter, but on a shared,
       // loaded machine a sandbox process descheduled for longer stamps one arrival late and sees
       // 21 in a second. The client then waits as told and the export stays within its bound.
-      rows.push({ name: `  429s on the wire (${RUNS} exports; load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${wire429} x 429`, against: `${RUNS * EXPORT_ROWS / 1000} requests` });
+      rows.push({
+        name: `  429s on the wire (${RUNS} exports; load average ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+        value: `${wire429} x 429`,
+        against: `${(RUNS * EXPORT_ROWS) / 1000} requests`,
+      });
     }
 
     // ---- 2. the reader's heap over 1,000,000 rows, limit off -----------------------------------
@@ -141,7 +151,10 @@ export default async function run(): Promise<BenchSection> {
       const worst = count === HEAP_ROWS ? worstOf(retained, checkpoints) : undefined;
       rows.push(
         worst === undefined
-          ? missed(`reader heap kept while streaming ${HEAP_ROWS.toLocaleString('en')} rows, limit off`, `${count.toLocaleString('en')} rows read, ${retained.length} of ${checkpoints} checkpoints`)
+          ? missed(
+              `reader heap kept while streaming ${HEAP_ROWS.toLocaleString('en')} rows, limit off`,
+              `${count.toLocaleString('en')} rows read, ${retained.length} of ${checkpoints} checkpoints`,
+            )
           : {
               name: `reader heap kept while streaming ${HEAP_ROWS.toLocaleString('en')} rows (after GC, worst of ${retained.length} checkpoints), limit off`,
               value: mb(worst),
@@ -151,7 +164,11 @@ export default async function run(): Promise<BenchSection> {
             },
       );
       rows.push({ name: '  peak heap growth between collections (garbage included)', value: mb(peak - base) });
-      rows.push({ name: '  time (context: the sandbox generates every row)', value: seconds(wall), against: `${Math.round(count / (wall / 1000)).toLocaleString('en')} rows/s` });
+      rows.push({
+        name: '  time (context: the sandbox generates every row)',
+        value: seconds(wall),
+        against: `${Math.round(count / (wall / 1000)).toLocaleString('en')} rows/s`,
+      });
       await client.close();
     }
 
@@ -161,7 +178,9 @@ export default async function run(): Promise<BenchSection> {
       const ids = (await benchTasks(client)).map((t) => t.taskId);
       if (ids.length !== STATUS_TASKS) throw new Error(`expected ${STATUS_TASKS} tasks, got ${ids.length}`);
       const known = clientFor(reference, true);
-      const neverRan = (await known.getTaskStatuses(ids)).data.filter((st) => st.executedTimes === 0).map((st) => st.taskId);
+      const neverRan = (await known.getTaskStatuses(ids)).data
+        .filter((st) => st.executedTimes === 0)
+        .map((st) => st.taskId);
       await known.close();
       const runs: StatusRun[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -171,7 +190,12 @@ export default async function run(): Promise<BenchSection> {
         const r = await client.getTaskStatuses(ids);
         const wall = performance.now() - t0;
         const after = await many.stats();
-        runs.push({ wall, requests: after.requests - before.requests, answered: r.data.map((st) => st.taskId), leftOutNeverRan: r.data.every((st) => st.source === 'v2') });
+        runs.push({
+          wall,
+          requests: after.requests - before.requests,
+          answered: r.data.map((st) => st.taskId),
+          leftOutNeverRan: r.data.every((st) => st.source === 'v2'),
+        });
       }
       rows.push(...statusRows({ ids, neverRan, runs }));
       await client.close();
@@ -221,7 +245,8 @@ export function statusRows(f: StatusFigures): BenchRow[] {
     const unexplained = missing.filter((id) => !(run.leftOutNeverRan && neverRan.has(id))).length;
     if (answered.size !== run.answered.length) problems.push(`run ${i + 1}: a task answered twice`);
     if (strangers > 0) problems.push(`run ${i + 1}: ${strangers} statuses of tasks not asked`);
-    if (unexplained > 0) problems.push(`run ${i + 1}: ${unexplained} of ${f.ids.length} tasks neither answered nor known as never run`);
+    if (unexplained > 0)
+      problems.push(`run ${i + 1}: ${unexplained} of ${f.ids.length} tasks neither answered nor known as never run`);
   });
   const counts = f.runs.map((r) => r.requests);
   const off = counts.filter((n) => n !== batches).length;
@@ -237,6 +262,11 @@ export function statusRows(f: StatusFigures): BenchRow[] {
       target: `= ${batches}, every task accounted for`,
       pass: problems.length === 0,
     },
-    { name: `  time (median of ${RUNS}; spread)`, value: seconds(median(walls)), against: spread(walls, seconds), target: `bound ${seconds(((most - 1) / RATE) * 1000)} + latency` },
+    {
+      name: `  time (median of ${RUNS}; spread)`,
+      value: seconds(median(walls)),
+      against: spread(walls, seconds),
+      target: `bound ${seconds(((most - 1) / RATE) * 1000)} + latency`,
+    },
   ];
 }

@@ -17,7 +17,7 @@ import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { TaskExport } from '../src/data/export/exportRows';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
-import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
+import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -100,9 +100,20 @@ export default async function run(): Promise<BenchSection> {
         target: '≤ 1.10 x',
         pass: wall / bound <= 1.1 && notes.every((n) => !n.startsWith('run')),
       });
-      rows.push({ name: '  spread over the runs (min – max)', value: `${seconds(Math.min(...walls))} – ${seconds(Math.max(...walls))}` });
-      rows.push({ name: '  file written', value: mb(bytes), against: `${Math.round(bytes / EXPORT_ROWS)} bytes a row` });
-      rows.push({ name: `  429s on the wire (${RUNS} exports; load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${wire429} x 429`, against: `${(RUNS * EXPORT_ROWS) / 1000} requests` });
+      rows.push({
+        name: '  spread over the runs (min – max)',
+        value: `${seconds(Math.min(...walls))} – ${seconds(Math.max(...walls))}`,
+      });
+      rows.push({
+        name: '  file written',
+        value: mb(bytes),
+        against: `${Math.round(bytes / EXPORT_ROWS)} bytes a row`,
+      });
+      rows.push({
+        name: `  429s on the wire (${RUNS} exports; load average ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+        value: `${wire429} x 429`,
+        against: `${(RUNS * EXPORT_ROWS) / 1000} requests`,
+      });
     }
 
     // ---- 2. this process's heap while exporting 1,000,000 rows as CSV, limit off -------------
@@ -137,12 +148,31 @@ export default async function run(): Promise<BenchSection> {
       const worstKept = result.rows === HEAP_ROWS ? worstOf(kept, checkpoints) : undefined;
       const name = `heap growth of the exporting process over ${HEAP_ROWS.toLocaleString('en')} rows (peak at any page, garbage included)`;
       if (worstKept === undefined || samples === 0) {
-        rows.push(missed(name, `${result.rows.toLocaleString('en')} rows written, ${samples} progress samples, ${kept.length} of ${checkpoints} checkpoints`));
+        rows.push(
+          missed(
+            name,
+            `${result.rows.toLocaleString('en')} rows written, ${samples} progress samples, ${kept.length} of ${checkpoints} checkpoints`,
+          ),
+        );
       } else {
-        rows.push({ name, value: mb(peak - base), against: `${result.rows.toLocaleString('en')} rows, ${mb(size)} written; ${samples} samples`, target: `≤ ${mb(HEAP_TARGET)}`, pass: peak - base <= HEAP_TARGET });
-        rows.push({ name: `  kept after a full GC (worst of ${kept.length} checkpoints: flat)`, value: mb(worstKept), against: `at 100,000 rows ${mb(kept[0] ?? NaN)}, at the last ${mb(kept.at(-1) ?? NaN)}` });
+        rows.push({
+          name,
+          value: mb(peak - base),
+          against: `${result.rows.toLocaleString('en')} rows, ${mb(size)} written; ${samples} samples`,
+          target: `≤ ${mb(HEAP_TARGET)}`,
+          pass: peak - base <= HEAP_TARGET,
+        });
+        rows.push({
+          name: `  kept after a full GC (worst of ${kept.length} checkpoints: flat)`,
+          value: mb(worstKept),
+          against: `at 100,000 rows ${mb(kept[0] ?? NaN)}, at the last ${mb(kept.at(-1) ?? NaN)}`,
+        });
       }
-      rows.push({ name: '  time (context: the sandbox generates every row)', value: seconds(wall), against: `${Math.round(result.rows / (wall / 1000)).toLocaleString('en')} rows/s` });
+      rows.push({
+        name: '  time (context: the sandbox generates every row)',
+        value: seconds(wall),
+        against: `${Math.round(result.rows / (wall / 1000)).toLocaleString('en')} rows/s`,
+      });
       await client.close();
     }
   } finally {

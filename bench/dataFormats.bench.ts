@@ -21,8 +21,8 @@ import { TaskExport } from '../src/data/export/exportRows';
 import type { PullFormat } from '../src/data/pull/pullSinks';
 import { compareRows, expected, PYTHON, readBack } from '../test/shared/pullDestination';
 import { isKillChild, KILL_POINTS, killedPull } from '../test/shared/pullKill';
-import { bigTask, EXTENSIONS, pullOnce, sandboxClient,TaskPool } from '../test/shared/pullScenario';
-import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
+import { bigTask, EXTENSIONS, pullOnce, sandboxClient, TaskPool } from '../test/shared/pullScenario';
+import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -106,8 +106,15 @@ export default async function run(): Promise<BenchSection> {
         target: '≤ 1.10 x',
         pass: wall / bound <= 1.1 && result.rows === ROWS && stored === ROWS,
       });
-      rows.push({ name: '  rows in the table, read back by Python\'s sqlite3', value: stored.toLocaleString('en'), target: ROWS.toLocaleString('en'), pass: stored === ROWS });
-      rows.push(no429Row(`  429s counted by the sandbox (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, wire429, requests));
+      rows.push({
+        name: "  rows in the table, read back by Python's sqlite3",
+        value: stored.toLocaleString('en'),
+        target: ROWS.toLocaleString('en'),
+        pass: stored === ROWS,
+      });
+      rows.push(
+        no429Row(`  429s counted by the sandbox (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, wire429, requests),
+      );
       rows.push({ name: '  database file', value: mb(statSync(file).size) });
       await c.close();
     }
@@ -120,12 +127,27 @@ export default async function run(): Promise<BenchSection> {
       const before = await exportLimited.stats();
       const target = path.join(dir, 'export.xlsx');
       const t0 = performance.now();
-      const result = await new TaskExport(c, { taskId: task.taskId, taskName: task.taskName, target, format: 'xlsx' }).run();
+      const result = await new TaskExport(c, {
+        taskId: task.taskId,
+        taskName: task.taskName,
+        target,
+        format: 'xlsx',
+      }).run();
       const wall = performance.now() - t0;
       const after = await exportLimited.stats();
       const requests = (after.byRoute['GET /data/all'] ?? 0) - (before.byRoute['GET /data/all'] ?? 0);
       const bound = (requests / RATE) * 1000;
-      const counted = Number(execFileSync(PYTHON, ['-c', 'import openpyxl,sys\nwb=openpyxl.load_workbook(sys.argv[1],read_only=True)\nprint(sum(1 for ws in wb.worksheets for _ in ws.iter_rows()))', target], { encoding: 'utf8', maxBuffer: 1 << 20 }).trim());
+      const counted = Number(
+        execFileSync(
+          PYTHON,
+          [
+            '-c',
+            'import openpyxl,sys\nwb=openpyxl.load_workbook(sys.argv[1],read_only=True)\nprint(sum(1 for ws in wb.worksheets for _ in ws.iter_rows()))',
+            target,
+          ],
+          { encoding: 'utf8', maxBuffer: 1 << 20 },
+        ).trim(),
+      );
       rows.push({
         name: `Export Data… ${ROWS.toLocaleString('en')} rows to .xlsx @ ${RATE} req/s`,
         value: seconds(wall),
@@ -134,8 +156,15 @@ export default async function run(): Promise<BenchSection> {
         target: '≤ 1.10 x',
         pass: wall / bound <= 1.1 && result.rows === ROWS,
       });
-      rows.push({ name: '  rows openpyxl reads back (header included)', value: counted.toLocaleString('en'), target: (ROWS + 1).toLocaleString('en'), pass: counted === ROWS + 1 });
-      rows.push(no429Row('  429s counted by the sandbox', after.status429 - before.status429, after.requests - before.requests));
+      rows.push({
+        name: '  rows openpyxl reads back (header included)',
+        value: counted.toLocaleString('en'),
+        target: (ROWS + 1).toLocaleString('en'),
+        pass: counted === ROWS + 1,
+      });
+      rows.push(
+        no429Row('  429s counted by the sandbox', after.status429 - before.status429, after.requests - before.requests),
+      );
       rows.push({ name: '  workbook file', value: mb(statSync(target).size) });
       await c.close();
     }
@@ -148,14 +177,38 @@ export default async function run(): Promise<BenchSection> {
       let next = 100_000;
       const t0 = performance.now();
       const result = await pullOnce({
-        source: c, task, file: path.join(dir, 'million.sqlite'), format: 'sqlite',
-        pull: { onProgress: (p) => { probe.sample(); if (p.rows >= next) { next += 100_000; probe.kept(); } } },
+        source: c,
+        task,
+        file: path.join(dir, 'million.sqlite'),
+        format: 'sqlite',
+        pull: {
+          onProgress: (p) => {
+            probe.sample();
+            if (p.rows >= next) {
+              next += 100_000;
+              probe.kept();
+            }
+          },
+        },
       });
       const wall = performance.now() - t0;
       const r = probe.report();
-      rows.push({ name: `heap growth pulling ${HEAP_ROWS.toLocaleString('en')} rows into SQLite (peak at any batch, garbage included)`, value: mb(r.peak), against: `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`, target: `≤ ${mb(HEAP_TARGET)}`, pass: r.peak <= HEAP_TARGET && result.rows === HEAP_ROWS });
-      rows.push({ name: '  kept after a full GC (worst checkpoint: flat)', value: mb(Math.max(...r.kept)), against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}` });
-      rows.push({ name: '  resident memory of the whole process at its peak (WebAssembly memory included; the sandboxes run apart)', value: mb(r.outside) });
+      rows.push({
+        name: `heap growth pulling ${HEAP_ROWS.toLocaleString('en')} rows into SQLite (peak at any batch, garbage included)`,
+        value: mb(r.peak),
+        against: `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`,
+        target: `≤ ${mb(HEAP_TARGET)}`,
+        pass: r.peak <= HEAP_TARGET && result.rows === HEAP_ROWS,
+      });
+      rows.push({
+        name: '  kept after a full GC (worst checkpoint: flat)',
+        value: mb(Math.max(...r.kept)),
+        against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}`,
+      });
+      rows.push({
+        name: '  resident memory of the whole process at its peak (WebAssembly memory included; the sandboxes run apart)',
+        value: mb(r.outside),
+      });
       await c.close();
     }
     {
@@ -165,17 +218,55 @@ export default async function run(): Promise<BenchSection> {
       let next = 100_000;
       const target = path.join(dir, 'million.xlsx');
       const t0 = performance.now();
-      const result = await new TaskExport(c, { taskId: task.taskId, taskName: task.taskName, target, format: 'xlsx' }).run({
-        onProgress: (p) => { probe.sample(); if (p.rows >= next) { next += 100_000; probe.kept(); } },
+      const result = await new TaskExport(c, {
+        taskId: task.taskId,
+        taskName: task.taskName,
+        target,
+        format: 'xlsx',
+      }).run({
+        onProgress: (p) => {
+          probe.sample();
+          if (p.rows >= next) {
+            next += 100_000;
+            probe.kept();
+          }
+        },
       });
       const wall = performance.now() - t0;
       const r = probe.report();
       // The sheets' rows, counted in the XML itself (openpyxl would take minutes for a million rows).
-      const perSheet = execFileSync(PYTHON, ['-c', 'import zipfile,sys,re\nz=zipfile.ZipFile(sys.argv[1])\nfor n in sorted(x for x in z.namelist() if x.startswith("xl/worksheets/")):\n    c=0\n    with z.open(n) as f:\n        tail=b""\n        while True:\n            b=f.read(1<<20)\n            if not b: break\n            c+=(tail+b).count(b"<row ")-tail.count(b"<row ")\n            tail=b[-8:]\n    print(c)', target], { encoding: 'utf8' }).trim().split('\n').map(Number);
-      const sheetsOk = perSheet.length === 2 && perSheet[0] === 1_048_576 && perSheet[1] === XLSX_HEAP_ROWS - 1_048_575 + 1;
-      rows.push({ name: `heap growth exporting ${XLSX_HEAP_ROWS.toLocaleString('en')} rows to .xlsx (peak at any page, garbage included)`, value: mb(r.peak), against: `${result.rows.toLocaleString('en')} rows, ${mb(statSync(target).size)}, in ${seconds(wall)}`, target: `≤ ${mb(HEAP_TARGET)}`, pass: r.peak <= HEAP_TARGET && result.rows === XLSX_HEAP_ROWS });
-      rows.push({ name: '  kept after a full GC (worst checkpoint: flat)', value: mb(Math.max(...r.kept)), against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}` });
-      rows.push({ name: '  rows per sheet in the file (header included)', value: perSheet.map((n) => n.toLocaleString('en')).join(' + '), target: '1,048,576 + 51,426', pass: sheetsOk });
+      const perSheet = execFileSync(
+        PYTHON,
+        [
+          '-c',
+          'import zipfile,sys,re\nz=zipfile.ZipFile(sys.argv[1])\nfor n in sorted(x for x in z.namelist() if x.startswith("xl/worksheets/")):\n    c=0\n    with z.open(n) as f:\n        tail=b""\n        while True:\n            b=f.read(1<<20)\n            if not b: break\n            c+=(tail+b).count(b"<row ")-tail.count(b"<row ")\n            tail=b[-8:]\n    print(c)',
+          target,
+        ],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split('\n')
+        .map(Number);
+      const sheetsOk =
+        perSheet.length === 2 && perSheet[0] === 1_048_576 && perSheet[1] === XLSX_HEAP_ROWS - 1_048_575 + 1;
+      rows.push({
+        name: `heap growth exporting ${XLSX_HEAP_ROWS.toLocaleString('en')} rows to .xlsx (peak at any page, garbage included)`,
+        value: mb(r.peak),
+        against: `${result.rows.toLocaleString('en')} rows, ${mb(statSync(target).size)}, in ${seconds(wall)}`,
+        target: `≤ ${mb(HEAP_TARGET)}`,
+        pass: r.peak <= HEAP_TARGET && result.rows === XLSX_HEAP_ROWS,
+      });
+      rows.push({
+        name: '  kept after a full GC (worst checkpoint: flat)',
+        value: mb(Math.max(...r.kept)),
+        against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}`,
+      });
+      rows.push({
+        name: '  rows per sheet in the file (header included)',
+        value: perSheet.map((n) => n.toLocaleString('en')).join(' + '),
+        target: '1,048,576 + 51,426',
+        pass: sheetsOk,
+      });
       await c.close();
     }
 
@@ -193,9 +284,21 @@ export default async function run(): Promise<BenchSection> {
           for (const batch of [1, 2]) {
             const { task, rows: want } = await pool.next(75);
             const file = path.join(dir, `kill-${point}-${batch}.${EXTENSIONS[format]}`);
-            await killedPull(__filename, { baseUrl: kills.info.baseUrl, apiKey: ada.apiKey, task, file, format, batchSize: 25, point, batch });
+            await killedPull(__filename, {
+              baseUrl: kills.info.baseUrl,
+              apiKey: ada.apiKey,
+              task,
+              file,
+              format,
+              batchSize: 25,
+              point,
+              batch,
+            });
             await pullOnce({ source: pool.client, task, file, format, batchSize: 25 });
-            const c = compareRows(readBack(file, format, task.taskId), want.map((r) => expected(r, format)));
+            const c = compareRows(
+              readBack(file, format, task.taskId),
+              want.map((r) => expected(r, format)),
+            );
             missing += c.missing;
             twice += c.twice;
             wrong += c.wrong;
@@ -213,9 +316,21 @@ export default async function run(): Promise<BenchSection> {
       await pool.client.close();
     }
   } finally {
-    await Promise.all([pullLimited.close(), exportLimited.close(), pullOpen.close(), exportOpen.close(), kills.close()]);
+    await Promise.all([
+      pullLimited.close(),
+      exportLimited.close(),
+      pullOpen.close(),
+      exportOpen.close(),
+      kills.close(),
+    ]);
     rmSync(dir, { recursive: true, force: true });
   }
-  notes.push('SQLite is node-sqlite3-wasm: its page cache lives in WebAssembly memory, outside the JavaScript heap; the resident-memory row shows the whole process.');
-  return { title: 'Data exactly once, SQLite and Excel: the pull and export code paths against the sandbox', rows, notes };
+  notes.push(
+    'SQLite is node-sqlite3-wasm: its page cache lives in WebAssembly memory, outside the JavaScript heap; the resident-memory row shows the whole process.',
+  );
+  return {
+    title: 'Data exactly once, SQLite and Excel: the pull and export code paths against the sandbox',
+    rows,
+    notes,
+  };
 }

@@ -19,7 +19,7 @@ import { runInNewContext } from 'node:vm';
 import { connectionOf, freshSchema, pgPullOnce, psql } from '../test/shared/pgPull';
 import { testServer } from '../test/shared/pgServer';
 import { bigTask, pullOnce, sandboxClient } from '../test/shared/pullScenario';
-import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
+import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, reasonOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -89,13 +89,22 @@ export default async function run(): Promise<BenchSection> {
         await sleep(1100); // an empty window at the server for the measured pull
         const before = await limited.stats();
         const t0 = performance.now();
-        const result = await pgPullOnce({ source: c, task, connection: connectionOf(server, schema), password: server.password });
+        const result = await pgPullOnce({
+          source: c,
+          task,
+          connection: connectionOf(server, schema),
+          password: server.password,
+        });
         const wall = performance.now() - t0;
         const after = await limited.stats();
         const requests = after.requests - before.requests;
         const wire429 = after.status429 - before.status429;
-        const table = psql(server, `SELECT table_name FROM bench_rate."_scrapedeck_tables" WHERE task_id = '${task.taskId.replace(/'/g, "''")}'`);
-        const counted = table === '' ? 0 : Number(psql(server, `SELECT count(*) FROM bench_rate."${table.replace(/"/g, '""')}"`));
+        const table = psql(
+          server,
+          `SELECT table_name FROM bench_rate."_scrapedeck_tables" WHERE task_id = '${task.taskId.replace(/'/g, "''")}'`,
+        );
+        const counted =
+          table === '' ? 0 : Number(psql(server, `SELECT count(*) FROM bench_rate."${table.replace(/"/g, '""')}"`));
         const boundMs = (Math.max(requests, EXPECTED_REQUESTS) / RATE) * 1000;
         const problems = [
           ...(requests < EXPECTED_REQUESTS ? [`${requests} requests sent of ${EXPECTED_REQUESTS}`] : []),
@@ -110,11 +119,21 @@ export default async function run(): Promise<BenchSection> {
           target: '≤ 1.10 x',
           pass: problems.length === 0 && wall / boundMs <= 1.1,
         });
-        rows.push({ name: '  rows in the table, counted by psql', value: counted.toLocaleString('en'), target: ROWS.toLocaleString('en'), pass: counted === ROWS });
+        rows.push({
+          name: '  rows in the table, counted by psql',
+          value: counted.toLocaleString('en'),
+          target: ROWS.toLocaleString('en'),
+          pass: counted === ROWS,
+        });
         rows.push(
           requests === 0
             ? missed('  429s counted by the sandbox', 'the pull sent no request')
-            : { name: `  429s counted by the sandbox on ${requests} requests (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, value: `${wire429} x 429`, target: '0', pass: wire429 === 0 },
+            : {
+                name: `  429s counted by the sandbox on ${requests} requests (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+                value: `${wire429} x 429`,
+                target: '0',
+                pass: wire429 === 0,
+              },
         );
       } catch (error) {
         rows.push(missed(name, reasonOf(error)));
@@ -134,7 +153,12 @@ export default async function run(): Promise<BenchSection> {
         const result = await pullOnce({ source: c, task, file: path.join(dir, 'million.sqlite'), format: 'sqlite' });
         const wall = performance.now() - t0;
         sqliteRate = perSecond(result.rows, wall);
-        rows.push({ name, value: sqliteRate, against: `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`, pass: result.rows === HEAP_ROWS ? undefined : false });
+        rows.push({
+          name,
+          value: sqliteRate,
+          against: `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`,
+          pass: result.rows === HEAP_ROWS ? undefined : false,
+        });
       } catch (error) {
         rows.push(missed(name, reasonOf(error)));
       } finally {
@@ -149,24 +173,54 @@ export default async function run(): Promise<BenchSection> {
         const schema = freshSchema(server, 'bench_million');
         const probe = heapProbe();
         const t0 = performance.now();
-        const result = await pgPullOnce({ source: c, task, connection: connectionOf(server, schema), password: server.password, pull: { onProgress: () => probe.sample() } });
+        const result = await pgPullOnce({
+          source: c,
+          task,
+          connection: connectionOf(server, schema),
+          password: server.password,
+          pull: { onProgress: () => probe.sample() },
+        });
         const wall = performance.now() - t0;
-        const table = psql(server, `SELECT table_name FROM bench_million."_scrapedeck_tables" WHERE task_id = '${task.taskId.replace(/'/g, "''")}'`);
-        const counted = table === '' ? 0 : Number(psql(server, `SELECT count(*) FROM bench_million."${table.replace(/"/g, '""')}"`));
-        rows.push({ name, value: perSecond(result.rows, wall), against: `SQLite ${sqliteRate ?? 'not measured'}; ${result.rows.toLocaleString('en')} rows in ${seconds(wall)}` });
-        rows.push({ name: '  rows in the table, counted by psql', value: counted.toLocaleString('en'), target: HEAP_ROWS.toLocaleString('en'), pass: counted === HEAP_ROWS });
-        rows.push({ name: '  heap growth of the pulling process (peak at any batch, garbage included)', value: mb(probe.peak()), target: `≤ ${mb(HEAP_TARGET)}`, pass: result.rows === HEAP_ROWS && probe.peak() <= HEAP_TARGET });
+        const table = psql(
+          server,
+          `SELECT table_name FROM bench_million."_scrapedeck_tables" WHERE task_id = '${task.taskId.replace(/'/g, "''")}'`,
+        );
+        const counted =
+          table === '' ? 0 : Number(psql(server, `SELECT count(*) FROM bench_million."${table.replace(/"/g, '""')}"`));
+        rows.push({
+          name,
+          value: perSecond(result.rows, wall),
+          against: `SQLite ${sqliteRate ?? 'not measured'}; ${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`,
+        });
+        rows.push({
+          name: '  rows in the table, counted by psql',
+          value: counted.toLocaleString('en'),
+          target: HEAP_ROWS.toLocaleString('en'),
+          pass: counted === HEAP_ROWS,
+        });
+        rows.push({
+          name: '  heap growth of the pulling process (peak at any batch, garbage included)',
+          value: mb(probe.peak()),
+          target: `≤ ${mb(HEAP_TARGET)}`,
+          pass: result.rows === HEAP_ROWS && probe.peak() <= HEAP_TARGET,
+        });
       } catch (error) {
         rows.push(missed(name, reasonOf(error)));
       } finally {
         await c.close();
       }
     }
-    notes.push('The heap is this Node process\'s, which runs the extension\'s pull code (sink and protocol) outside VS Code; the extension host itself was not measured.');
+    notes.push(
+      "The heap is this Node process's, which runs the extension's pull code (sink and protocol) outside VS Code; the extension host itself was not measured.",
+    );
   } finally {
     await Promise.all([limited.close(), openPg.close(), openSqlite.close()]);
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { title: 'Destinations: Pull New Rows into PostgreSQL, at the rate bound and over a million rows', rows, notes };
+  return {
+    title: 'Destinations: Pull New Rows into PostgreSQL, at the rate bound and over a million rows',
+    rows,
+    notes,
+  };
 }

@@ -44,7 +44,8 @@ const median = (xs: number[]): number => {
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const spread = (xs: number[], format: (x: number) => string): string => `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
+const spread = (xs: number[], format: (x: number) => string): string =>
+  `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
 const millis = (ms: number): string => `${ms.toFixed(1)} ms`;
 
 class Memento {
@@ -64,7 +65,12 @@ function installVscodeStandIn(): void {
   const base = require('./fixtures/fake-vscode.cjs') as Record<string, unknown>;
   const extra: Record<string, unknown> = {
     Uri: {
-      from: (c: { scheme: string; authority?: string; path?: string }) => ({ scheme: c.scheme, authority: c.authority ?? '', path: c.path ?? '', toString: () => `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}` }),
+      from: (c: { scheme: string; authority?: string; path?: string }) => ({
+        scheme: c.scheme,
+        authority: c.authority ?? '',
+        path: c.path ?? '',
+        toString: () => `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}`,
+      }),
     },
     FileDecoration: class {
       propagate?: boolean;
@@ -99,18 +105,31 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
   // The same hour of the day as now, on TODAY: the limiter's seconds stay real.
   const offsetMs = Date.parse(`${TODAY}T00:00:00Z`) - Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const clock = (): number => Date.now() + offsetMs;
-  const sandbox = await startChildSandbox(__filename, { rateLimit: RATE, seed: 7, extraTasks: TASKS, extraTasksOnly: true, extraTasksOneMethod: fixture.oneMethod, offsetMs });
+  const sandbox = await startChildSandbox(__filename, {
+    rateLimit: RATE,
+    seed: 7,
+    extraTasks: TASKS,
+    extraTasksOnly: true,
+    extraTasksOneMethod: fixture.oneMethod,
+    offsetMs,
+  });
   const ada = sandbox.info.accounts[0];
   if (!ada) throw new Error('no demo account');
-  const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
+  const client = new ScrapedeckClient({
+    baseUrl: sandbox.info.baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+    env: {},
+  });
   let board = new HealthBoard();
   try {
     // Every task of the account, as the Tasks view lists them.
     const tasks: HealthTaskRow[] = [];
     for (const g of (await client.listTaskGroups()).data) {
-      for (const t of (await client.searchTasks(g.taskGroupId)).data) tasks.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
+      for (const t of (await client.searchTasks(g.taskGroupId)).data)
+        tasks.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
     }
-    if (tasks.length !== TASKS || tasks.some((t) => t.taskGroupName !== BENCH_GROUP_NAME)) throw new Error(`the account has ${tasks.length} tasks, not the ${TASKS} of ${BENCH_GROUP_NAME} alone`);
+    if (tasks.length !== TASKS || tasks.some((t) => t.taskGroupName !== BENCH_GROUP_NAME))
+      throw new Error(`the account has ${tasks.length} tasks, not the ${TASKS} of ${BENCH_GROUP_NAME} alone`);
     await new Promise((r) => setTimeout(r, 1100)); // the listing leaves the server's trailing second
 
     const firstCounts: number[] = [];
@@ -130,7 +149,12 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
         timers: realTimers,
         clock,
         settings: () => DEFAULT_HEALTH_SETTINGS,
-        notifier: { crossed: () => undefined, unavailable: () => problems.push('health unavailable'), failed: (e) => problems.push(`refresh failed: ${String(e)}`), clamped: () => undefined },
+        notifier: {
+          crossed: () => undefined,
+          unavailable: () => problems.push('health unavailable'),
+          failed: (e) => problems.push(`refresh failed: ${String(e)}`),
+          clamped: () => undefined,
+        },
       });
       controller.setAccount('ada');
       const before = await sandbox.stats();
@@ -138,14 +162,20 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
       await controller.refresh();
       const wall = performance.now() - t0;
       const mid = await sandbox.stats();
-      if (board.snapshot?.tasks.length !== tasks.length) problems.push(`first refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`);
+      if (board.snapshot?.tasks.length !== tasks.length)
+        problems.push(
+          `first refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`,
+        );
       firstCounts.push((mid.byRoute[ROUTE] ?? 0) - (before.byRoute[ROUTE] ?? 0));
       limited += mid.status429 - before.status429;
       sent += mid.requests - before.requests;
       walls.push(wall);
       await controller.refresh(); // the same day: the previous window is reused
       const after = await sandbox.stats();
-      if (board.snapshot?.tasks.length !== tasks.length) problems.push(`later refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`);
+      if (board.snapshot?.tasks.length !== tasks.length)
+        problems.push(
+          `later refresh ${i + 1}: health for ${board.snapshot?.tasks.length ?? 0} of ${tasks.length} tasks`,
+        );
       againCounts.push((after.byRoute[ROUTE] ?? 0) - (mid.byRoute[ROUTE] ?? 0));
       limited += after.status429 - mid.status429;
       sent += after.requests - mid.requests;
@@ -158,14 +188,40 @@ async function refreshes(fixture: Fixture, rows: BenchRow[], notes: string[]): P
     const snap = board.snapshot;
     const windowRecords = async (range: { start: string; end: string }, ids: string[]): Promise<number> => {
       let n = 0;
-      for (let i = 0; i < ids.length; i += 100) n += (await client.queryTaskAnalytics({ ...range, taskIds: ids.slice(i, i + 100), timeGranularity: 'Month', pageSize: 1 })).data.total;
+      for (let i = 0; i < ids.length; i += 100)
+        n += (
+          await client.queryTaskAnalytics({
+            ...range,
+            taskIds: ids.slice(i, i + 100),
+            timeGranularity: 'Month',
+            pageSize: 1,
+          })
+        ).data.total;
       return n;
     };
     const timedIds = (snap?.tasks ?? []).filter((t) => (t.current?.timedRuns ?? 0) > 0).map((t) => t.taskId);
-    const currentRecords = snap ? await windowRecords(snap.current, tasks.map((t) => t.taskId)) : 0;
+    const currentRecords = snap
+      ? await windowRecords(
+          snap.current,
+          tasks.map((t) => t.taskId),
+        )
+      : 0;
     const previousRecords = snap ? await windowRecords(snap.previous, timedIds) : 0;
     const floorFirst = Math.ceil(currentRecords / 100) + Math.ceil(previousRecords / 100);
-    rows.push(...refreshRows({ label: fixture.label, runs: RUNS, firstCounts, againCounts, walls, limited, sent, currentRecords, previousRecords, problems }));
+    rows.push(
+      ...refreshRows({
+        label: fixture.label,
+        runs: RUNS,
+        firstCounts,
+        againCounts,
+        walls,
+        limited,
+        sent,
+        currentRecords,
+        previousRecords,
+        problems,
+      }),
+    );
     notes.push(
       `${fixture.label[0]?.toUpperCase() ?? ''}${fixture.label.slice(1)}: ${currentRecords.toLocaleString('en')} records in the current window and ${previousRecords.toLocaleString('en')} in the previous one for the ${timedIds.length.toLocaleString('en')} tasks with timed runs now; the floor is ceil(${currentRecords}/100) + ceil(${previousRecords}/100) = ${floorFirst}.`,
     );
@@ -194,7 +250,10 @@ export default async function run(): Promise<BenchSection> {
   const snapshot = board.snapshot;
   if (!snapshot) throw new Error('no health to decorate with');
   const decorations = new HealthDecorations(board);
-  const group = (t: (typeof snapshot.tasks)[number]) => ({ taskGroupId: t.taskGroupId, taskGroupName: t.taskGroupName });
+  const group = (t: (typeof snapshot.tasks)[number]) => ({
+    taskGroupId: t.taskGroupId,
+    taskGroupName: t.taskGroupName,
+  });
   const nodes = snapshot.tasks.map((task) => new TaskNode(task, group(task), board));
   const build: number[] = [];
   const plain: number[] = [];
@@ -222,7 +281,10 @@ export default async function run(): Promise<BenchSection> {
   }
   decorations.dispose();
   // What the provider should have answered, from the board itself: every task whose health is not ok.
-  const unwell = snapshot.tasks.filter((task) => { const level = board.task(task.taskId)?.health.level; return level !== undefined && level !== 'ok'; }).length;
+  const unwell = snapshot.tasks.filter((task) => {
+    const level = board.task(task.taskId)?.health.level;
+    return level !== undefined && level !== 'ok';
+  }).length;
   rows.push(decorateRow({ times: decorate, runs: DECORATE_RUNS, nodes: nodes.length, withUri, decorated, unwell }));
   const mb = median(build);
   rows.push({

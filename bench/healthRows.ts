@@ -14,7 +14,8 @@ export const MAX_REQUESTS = 20;
 export const DECORATE_MS = 50;
 
 const median = (xs: number[]): number => medianOf(xs) ?? Number.NaN;
-const spread = (xs: number[], format: (x: number) => string): string => `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
+const spread = (xs: number[], format: (x: number) => string): string =>
+  `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const millis = (ms: number): string => `${ms.toFixed(1)} ms`;
 
@@ -45,7 +46,13 @@ export function refreshRows(f: RefreshFigures): BenchRow[] {
   const n = TASKS.toLocaleString('en');
   const name = `health for ${n} tasks, ${f.label}: first refresh of a day, analytics requests`;
   const complete = f.firstCounts.length === f.runs && f.againCounts.length === f.runs && f.walls.length === f.runs;
-  if (!complete) return [missed(name, `${f.firstCounts.length} of ${f.runs} runs measured${f.problems.length ? `; ${f.problems.join('; ')}` : ''}`)];
+  if (!complete)
+    return [
+      missed(
+        name,
+        `${f.firstCounts.length} of ${f.runs} runs measured${f.problems.length ? `; ${f.problems.join('; ')}` : ''}`,
+      ),
+    ];
   const ok = f.problems.length === 0;
   const why = ok ? '' : ` (${f.problems.join('; ')})`;
   const floorFirst = Math.ceil(f.currentRecords / 100) + Math.ceil(f.previousRecords / 100);

@@ -73,8 +73,14 @@ export function boundRow(
  * is nothing measured (no 429 could have been answered), so it is MISSED, not a clean zero.
  * `sent`: requests the server counted over the same span as `limited`.
  */
-export function no429Row(name: string, limited: number, sent: number, options: { against?: string; problems?: readonly string[] } = {}): BenchRow {
-  if (!Number.isFinite(sent) || sent <= 0) return missed(name, 'no request reached the server, so no 429 could be counted');
+export function no429Row(
+  name: string,
+  limited: number,
+  sent: number,
+  options: { against?: string; problems?: readonly string[] } = {},
+): BenchRow {
+  if (!Number.isFinite(sent) || sent <= 0)
+    return missed(name, 'no request reached the server, so no 429 could be counted');
   if (!Number.isFinite(limited) || limited < 0) return missed(name, `the 429 count is not a count (${limited})`);
   const problems = options.problems ?? [];
   return {

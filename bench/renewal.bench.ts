@@ -46,7 +46,16 @@ export default async function run(): Promise<BenchSection> {
     const calls = report.arrivals.filter((a) => a.path !== '/token' || a.grant === 'refresh_token');
     const worst = worstWindow(calls, 1000);
     const failed = outcomes.filter((o) => o.status === 'rejected').length;
-    const rows = renewalRows({ elapsed, calls: CALLS, failed, renewals: report.renewals, callArrivals: calls.length - report.renewals, worst, overLimit: report.overLimit, expiredTokenCalls: report.expiredTokenCalls });
+    const rows = renewalRows({
+      elapsed,
+      calls: CALLS,
+      failed,
+      renewals: report.renewals,
+      callArrivals: calls.length - report.renewals,
+      worst,
+      overLimit: report.overLimit,
+      expiredTokenCalls: report.expiredTokenCalls,
+    });
     return { title: 'API client through token renewals (strict server, its own thread)', rows };
   } finally {
     await server.close();
@@ -71,7 +80,7 @@ export interface RenewalFigures {
 
 /** Renewals a burst of `calls` at RATE must go through: its length over the tokens' life. */
 export function renewalsExpected(calls: number): number {
-  return Math.floor(((calls - 1) / RATE) / TOKEN_SECONDS);
+  return Math.floor((calls - 1) / RATE / TOKEN_SECONDS);
 }
 
 /**
@@ -101,8 +110,19 @@ export function renewalRows(f: RenewalFigures): BenchRow[] {
       target: '≤ 1.10 x',
       pass: problems.length === 0 && f.elapsed / boundMs <= 1.1,
     },
-    { name: '  worst one-second window at the server', value: `${f.worst} requests${why}`, against: `limit ${RATE}`, target: `≤ ${RATE}`, pass: problems.length === 0 && f.worst > 0 && f.worst <= RATE },
+    {
+      name: '  worst one-second window at the server',
+      value: `${f.worst} requests${why}`,
+      against: `limit ${RATE}`,
+      target: `≤ ${RATE}`,
+      pass: problems.length === 0 && f.worst > 0 && f.worst <= RATE,
+    },
     no429Row('  429s answered by the server', f.overLimit, f.callArrivals + f.renewals),
-    { name: '  calls that failed / sent with an expired token', value: `${f.failed} / ${f.expiredTokenCalls}`, target: '0 / 0', pass: f.failed === 0 && f.expiredTokenCalls === 0 },
+    {
+      name: '  calls that failed / sent with an expired token',
+      value: `${f.failed} / ${f.expiredTokenCalls}`,
+      target: '0 / 0',
+      pass: f.failed === 0 && f.expiredTokenCalls === 0,
+    },
   ];
 }

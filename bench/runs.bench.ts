@@ -11,7 +11,7 @@
  */
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
-import { realTimers,UnlimitedLimiter } from '../src/api/http/limiter';
+import { realTimers, UnlimitedLimiter } from '../src/api/http/limiter';
 import { RunStore } from '../src/runs/runStore';
 import { presentRun, type TextOptions, type Translate } from '../src/runs/runText';
 import { StatusPoller } from '../src/runs/statusPoller';
@@ -33,7 +33,8 @@ const median = (xs: number[]): number => {
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const t: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+const t: Translate = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 
 async function idle(poller: StatusPoller): Promise<void> {
   while (poller.isPolling) await new Promise((r) => setTimeout(r, 1));
@@ -43,11 +44,26 @@ export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   // The service's 20 requests a second; runs long enough to stay extracting through the bench.
-  const sandbox = await startChildSandbox(__filename, { rateLimit: 20, seed: 7, extraTasks: TASKS, runSeconds: 3600, queueSeconds: 0 });
+  const sandbox = await startChildSandbox(__filename, {
+    rateLimit: 20,
+    seed: 7,
+    extraTasks: TASKS,
+    runSeconds: 3600,
+    queueSeconds: 0,
+  });
   const ada = sandbox.info.accounts[0];
   if (!ada) throw new Error('no demo account');
-  const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {} });
-  const setup = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+  const client = new ScrapedeckClient({
+    baseUrl: sandbox.info.baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+    env: {},
+  });
+  const setup = new ScrapedeckClient({
+    baseUrl: sandbox.info.baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+    env: {},
+    limiter: new UnlimitedLimiter(),
+  });
   try {
     const group = (await setup.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
     if (!group) throw new Error('the sandbox has no Benchmarks group');
@@ -74,7 +90,8 @@ export default async function run(): Promise<BenchSection> {
         for (const id of ids) {
           const p = presentRun(store.get(id), text);
           // What the row is drawn from: the joined description and the tooltip's lines.
-          drawn += (p?.description.length ?? 0) + (p?.tooltip.join('\n').length ?? 0) + (p?.flags.join(' ').length ?? 0);
+          drawn +=
+            (p?.description.length ?? 0) + (p?.tooltip.join('\n').length ?? 0) + (p?.flags.join(' ').length ?? 0);
         }
         repaints.push(performance.now() - t0);
         changedPerRefresh.push(changedNow);
@@ -112,7 +129,9 @@ export default async function run(): Promise<BenchSection> {
     }
     poller.dispose();
 
-    rows.push(...statusRows({ perRefresh, repaints, changedPerRefresh, walls, extracting, scheduled, drawn, problems: notes }));
+    rows.push(
+      ...statusRows({ perRefresh, repaints, changedPerRefresh, walls, extracting, scheduled, drawn, problems: notes }),
+    );
   } finally {
     await client.close();
     await setup.close();
@@ -142,17 +161,42 @@ export function statusRows(f: StatusFigures): BenchRow[] {
   const requestsName = `status requests per refresh: ${TASKS.toLocaleString('en')} visible tasks, ${RUNNING} running (${REFRESHES} refreshes)`;
   const repaintName = `repaint per refresh: answer taken in + ${TASKS.toLocaleString('en')} rows presented (median of ${f.repaints.length})`;
   if (f.perRefresh.length !== REFRESHES || f.repaints.length !== REFRESHES) {
-    return [missed(requestsName, `${f.perRefresh.length} of ${REFRESHES} refreshes counted, ${f.repaints.length} repaints timed${why}`), missed(repaintName, 'not every refresh was timed')];
+    return [
+      missed(
+        requestsName,
+        `${f.perRefresh.length} of ${REFRESHES} refreshes counted, ${f.repaints.length} repaints timed${why}`,
+      ),
+      missed(repaintName, 'not every refresh was timed'),
+    ];
   }
   const most = Math.max(...f.perRefresh);
   const repaint = median(f.repaints);
   return [
-    { name: requestsName, value: `${most} requests${why}`, against: `${TASKS} ids / 100 per request`, target: '≤ 10', pass: problems.length === 0 && most <= 10 },
+    {
+      name: requestsName,
+      value: `${most} requests${why}`,
+      against: `${TASKS} ids / 100 per request`,
+      target: '≤ 10',
+      pass: problems.length === 0 && most <= 10,
+    },
     { name: '  requests per refresh (min – max)', value: `${Math.min(...f.perRefresh)} – ${most}` },
-    { name: repaintName, value: `${ms(repaint)}${why}`, target: '≤ 50 ms', pass: problems.length === 0 && repaint <= 50 },
+    {
+      name: repaintName,
+      value: `${ms(repaint)}${why}`,
+      target: '≤ 50 ms',
+      pass: problems.length === 0 && repaint <= 50,
+    },
     { name: '  spread (min – max)', value: `${ms(Math.min(...f.repaints))} – ${ms(Math.max(...f.repaints))}` },
-    { name: '  rows whose run changed per refresh (median; the running ones grow)', value: `${median(f.changedPerRefresh)}` },
+    {
+      name: '  rows whose run changed per refresh (median; the running ones grow)',
+      value: `${median(f.changedPerRefresh)}`,
+    },
     { name: '  one refresh end to end @ 20 req/s (median; context)', value: ms(median(f.walls)) },
-    { name: `  extracting after the first poll; the poll timer set`, value: `${f.extracting} of ${RUNNING}; ${f.scheduled ? 'yes' : 'no'}`, target: `${RUNNING}; yes`, pass: f.extracting === RUNNING && f.scheduled },
+    {
+      name: `  extracting after the first poll; the poll timer set`,
+      value: `${f.extracting} of ${RUNNING}; ${f.scheduled ? 'yes' : 'no'}`,
+      target: `${RUNNING}; yes`,
+      pass: f.extracting === RUNNING && f.scheduled,
+    },
   ];
 }

@@ -32,11 +32,17 @@ const PASSES = Number(process.env.WEBVIEW_TABLE_PASSES ?? 3);
 const SORTS = ['task', 'dayKey', 'runCount', 'durationPerRunSeconds', 'successRate', 'balance'];
 const FETCH_TIMEOUT_MS = 20 * 60_000;
 
-interface SandboxLib { startSandboxProcess(o: { logFile: string; extraArgs: string[] }): Promise<{ info: SandboxInfo; stop(): Promise<void> }> }
+interface SandboxLib {
+  startSandboxProcess(o: {
+    logFile: string;
+    extraArgs: string[];
+  }): Promise<{ info: SandboxInfo; stop(): Promise<void> }>;
+}
 
 /** The harness's own ES modules, loaded at run time (esbuild would turn import() into require()). */
 const importEsm = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
-const lib = async <T>(name: string): Promise<T> => (await importEsm(pathToFileURL(path.resolve('scripts', 'lib', name)).href)) as T;
+const lib = async <T>(name: string): Promise<T> =>
+  (await importEsm(pathToFileURL(path.resolve('scripts', 'lib', name)).href)) as T;
 
 const log = (m: string): void => console.error(`[webviewTable bench] ${m}`);
 
@@ -70,7 +76,12 @@ async function daysFor(info: SandboxInfo, end: string, bound: number): Promise<{
 async function tableFrame(wb: Workbench): Promise<Frame> {
   for (;;) {
     for (const frame of wb.page.frames()) {
-      const has = frame.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('table.records') !== null);
+      const has = frame.evaluate(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
+            'table.records',
+          ) !== null,
+      );
       if (await has.catch(() => false)) return frame;
     }
     await wb.page.waitForTimeout(250);
@@ -80,7 +91,9 @@ async function tableFrame(wb: Workbench): Promise<Frame> {
 /** The table on screen, as for a user who clicks its headers (content out of view paints less). */
 async function tableInView(frame: Frame): Promise<void> {
   await frame.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { scrollIntoView(o: unknown): void } | null } }).document;
+    const doc = (
+      globalThis as unknown as { document: { querySelector(s: string): { scrollIntoView(o: unknown): void } | null } }
+    ).document;
     doc.querySelector('table.records')?.scrollIntoView({ block: 'start' });
   });
 }
@@ -98,10 +111,14 @@ async function loadRows(wb: Workbench, end: string, days: number, total: number)
   const done = view.locator('#coverage', { hasText: `Figures for all ${total.toLocaleString('en-US')} rows` });
   // Progress in the log, and a clear failure (with what the page says) instead of a silent wait.
   while (!(await done.isVisible())) {
-    const said = await Promise.all(['#error', '#form-error', '#notice', '#busy-text', '#coverage'].map(async (sel) => {
-      const el = view.locator(sel);
-      return (await el.isVisible().catch(() => false)) ? `${sel}: ${(await el.innerText({ timeout: 1000 }).catch(() => '')).slice(0, 160)}` : '';
-    }));
+    const said = await Promise.all(
+      ['#error', '#form-error', '#notice', '#busy-text', '#coverage'].map(async (sel) => {
+        const el = view.locator(sel);
+        return (await el.isVisible().catch(() => false))
+          ? `${sel}: ${(await el.innerText({ timeout: 1000 }).catch(() => '')).slice(0, 160)}`
+          : '';
+      }),
+    );
     log(said.filter(Boolean).join(' | ') || 'waiting');
     // Short of every row (the panel stops at scrapedeck.analytics.autoFetchRows): "Fetch all pages", as a user would.
     const more = view.locator('#coverage-fetch-all');
@@ -114,7 +131,8 @@ async function loadRows(wb: Workbench, end: string, days: number, total: number)
   }
   const fetchMs = Date.now() - t0;
   // "Show all" is page state: still on from the previous result, a click would turn it off.
-  if ((await view.locator('#show-all').getAttribute('aria-pressed')) !== 'true') await view.locator('#show-all').click();
+  if ((await view.locator('#show-all').getAttribute('aria-pressed')) !== 'true')
+    await view.locator('#show-all').click();
   await view.locator('#rows-range', { hasText: `All ${total.toLocaleString('en-US')} rows` }).waitFor();
   return fetchMs;
 }
@@ -123,7 +141,10 @@ async function loadRows(wb: Workbench, end: string, days: number, total: number)
 function pushTarget(rows: BenchRow[], name: string, xs: Timing[]): void {
   rows.push(boundRow(name, medianOf(xs.map((t) => t.frame)), TARGET_MS, ms, { against: `bound ${TARGET_MS} ms` }));
   if (xs.length === 0) return;
-  rows.push({ name: '  spread (min – max); script + layout alone; to the page free again', value: `${spread(xs.map((t) => t.frame))}; ${ms(median(xs.map((t) => t.sync)))}; ${ms(median(xs.map((t) => t.settled)))}` });
+  rows.push({
+    name: '  spread (min – max); script + layout alone; to the page free again',
+    value: `${spread(xs.map((t) => t.frame))}; ${ms(median(xs.map((t) => t.sync)))}; ${ms(median(xs.map((t) => t.settled)))}`,
+  });
 }
 
 /** A result the page keeps with setState (≤ 5,000 rows): sorts timed to the frame, and to the page free again. */
@@ -133,10 +154,18 @@ async function keptResult(wb: Workbench, end: string, kept: { days: number; tota
   const keptFrame = await tableFrame(wb);
   await tableInView(keptFrame);
   const keptSorts: Timing[] = [];
-  for (let pass = 0; pass < PASSES; pass++) for (const column of SORTS) keptSorts.push(await timed(keptFrame, 'sort', column));
-  pushTarget(rows, `Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`, keptSorts);
+  for (let pass = 0; pass < PASSES; pass++)
+    for (const column of SORTS) keptSorts.push(await timed(keptFrame, 'sort', column));
+  pushTarget(
+    rows,
+    `Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`,
+    keptSorts,
+  );
   const settledGap = median(keptSorts.map((t) => t.settled - t.frame));
-  rows.push({ name: '  after the frame: the save (setState serialising the kept rows) and two frames', value: ms(settledGap) });
+  rows.push({
+    name: '  after the frame: the save (setState serialising the kept rows) and two frames',
+    value: ms(settledGap),
+  });
   return rows;
 }
 
@@ -144,7 +173,11 @@ async function keptResult(wb: Workbench, end: string, kept: { days: number; tota
  * The longest idle-time block of the column orders' warm-up (sortWarmer.ts computes each in slices), judged only when every column was warmed: a
  * column missing from the warm-up had its order computed by the click instead (or not at all).
  */
-export function coldOrderRow(warm: readonly { column: string; ms: number }[], columns: readonly string[], targetMs: number): BenchRow {
+export function coldOrderRow(
+  warm: readonly { column: string; ms: number }[],
+  columns: readonly string[],
+  targetMs: number,
+): BenchRow {
   const name = `Cold order, longest idle-time block over all ${columns.length} columns (sliced warm-up)`;
   const figures = columns.map((c) => warm.find((w) => w.column === c)?.ms);
   const unwarmed = columns.filter((_, i) => figures[i] === undefined);
@@ -157,7 +190,10 @@ export default async function run(): Promise<BenchSection> {
   const sb = await lib<SandboxLib>('sandbox.mjs');
   const artifacts = path.resolve('artifacts', 'bench');
   mkdirSync(artifacts, { recursive: true });
-  const sandbox = await sb.startSandboxProcess({ logFile: path.join(artifacts, 'webview-table-sandbox.log'), extraArgs: ['--extra-tasks', String(EXTRA_TASKS)] });
+  const sandbox = await sb.startSandboxProcess({
+    logFile: path.join(artifacts, 'webview-table-sandbox.log'),
+    extraArgs: ['--extra-tasks', String(EXTRA_TASKS)],
+  });
   let session: WorkbenchSession | undefined;
   const rows: BenchRow[] = [];
   const notes: string[] = [];
@@ -188,13 +224,24 @@ export default async function run(): Promise<BenchSection> {
     const frame = await tableFrame(wb);
     await tableInView(frame);
     // The warm-up of this result only (the partial results before it were warmed too).
-    const warm = (await frame.evaluate(() => performance.getEntriesByName('scrapedeck:sort-warm')
-      .map((e) => (e as unknown as { detail: { column: string; rows: number; script: number; longest: number } }).detail)))
-      .filter((w) => w.rows === big.total);
+    const warm = (
+      await frame.evaluate(() =>
+        performance
+          .getEntriesByName('scrapedeck:sort-warm')
+          .map(
+            (e) =>
+              (e as unknown as { detail: { column: string; rows: number; script: number; longest: number } }).detail,
+          ),
+      )
+    ).filter((w) => w.rows === big.total);
     const first = new Map<string, Timing>();
     const sorts = new Map<string, Timing[]>(SORTS.map((c) => [c, []]));
     const reverses = new Map<string, Timing[]>(SORTS.map((c) => [c, []]));
-    const scrolls = new Map<string, Timing[]>([['middle', []], ['end', []], ['top', []]]);
+    const scrolls = new Map<string, Timing[]>([
+      ['middle', []],
+      ['end', []],
+      ['top', []],
+    ]);
     for (let pass = 0; pass < PASSES; pass++) {
       for (const column of SORTS) {
         const t = await timed(frame, 'sort', column);
@@ -208,39 +255,67 @@ export default async function run(): Promise<BenchSection> {
     await wb.screenshot('bench-webview-table-100k');
     const target = (name: string, xs: Timing[]): void => pushTarget(rows, name, xs);
     const n = big.total.toLocaleString('en-US');
-    rows.push({ name: `Rows fetched into the panel by the extension (${big.days} days, 100 a request)`, value: n, against: `in ${(fetchMs / 1000).toFixed(0)} s` });
+    rows.push({
+      name: `Rows fetched into the panel by the extension (${big.days} days, 100 a request)`,
+      value: n,
+      against: `in ${(fetchMs / 1000).toFixed(0)} s`,
+    });
     for (const column of SORTS) {
       const f = first.get(column);
       const cold = warm.find((w) => w.column === column);
-      rows.push(boundRow(`First sort by ${column}, ${n} rows (click -> painted)`, f?.frame, TARGET_MS, ms, { against: `bound ${TARGET_MS} ms` }));
-      rows.push({ name: '  its order computed while idle after the rows came (the cold sort\'s script; longest slice)', value: cold ? `${ms(cold.script)}; ${ms(cold.longest)}` : 'not warmed' });
+      rows.push(
+        boundRow(`First sort by ${column}, ${n} rows (click -> painted)`, f?.frame, TARGET_MS, ms, {
+          against: `bound ${TARGET_MS} ms`,
+        }),
+      );
+      rows.push({
+        name: "  its order computed while idle after the rows came (the cold sort's script; longest slice)",
+        value: cold ? `${ms(cold.script)}; ${ms(cold.longest)}` : 'not warmed',
+      });
       target(`  sort by ${column} again, median of ${PASSES} (cached order)`, sorts.get(column) ?? []);
       target(`  the other direction (one pass over the order, then cached)`, reverses.get(column) ?? []);
     }
     target(`Scroll to the middle, ${n} rows (scrollTop -> row painted)`, scrolls.get('middle') ?? []);
     target('Scroll to the end', scrolls.get('end') ?? []);
     target('Scroll back to the top', scrolls.get('top') ?? []);
-    rows.push(coldOrderRow(warm.map((w) => ({ column: w.column, ms: w.longest })), SORTS, TARGET_MS));
+    rows.push(
+      coldOrderRow(
+        warm.map((w) => ({ column: w.column, ms: w.longest })),
+        SORTS,
+        TARGET_MS,
+      ),
+    );
 
     // A kept result: each save serialises its rows (VS Code's setState); it follows the frame now.
     // A case that fails is a MISSED row of its own, not a note.
-    rows.push(...(await measureCase(`Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`, async () => {
-      try {
-        return await keptResult(wb, end, kept);
-      } catch (error) {
-        await wb.screenshot('bench-webview-table-kept-failed').catch(() => undefined);
-        throw error;
-      }
-    })));
+    rows.push(
+      ...(await measureCase(
+        `Sort a kept ${kept.total.toLocaleString('en-US')}-row result (setState after the frame)`,
+        async () => {
+          try {
+            return await keptResult(wb, end, kept);
+          } catch (error) {
+            await wb.screenshot('bench-webview-table-kept-failed').catch(() => undefined);
+            throw error;
+          }
+        },
+      )),
+    );
     notes.push(
       `one panel in code-server (Chromium headless, 1400×900); ${PASSES} passes over ${SORTS.length} columns and 3 scroll positions`,
-      'times are the webview page\'s performance.now(): from the click (or scrollTop) to the first frame after the rows changed, plus one task',
+      "times are the webview page's performance.now(): from the click (or scrollTop) to the first frame after the rows changed, plus one task",
       '"first sort": the column\'s order was computed while the page was idle after the rows arrived (sortWarmer.ts); the warm-up computes each order in slices of rows, a few per idle callback; "cold order" is the longest such block over every column (the page is never held longer by it). A click before the warm-up reached its column still computes the rest of that order at once (the cold sort\'s script above)',
-      `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load; 2 cores shared)`,
+      `machine load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')} (timings inflate with load; 2 cores shared)`,
     );
   } finally {
     await session?.close().catch(() => undefined);
     await sandbox.stop().catch(() => undefined);
   }
-  return { title: 'Analytics table in the real VS Code (code-server webview, rows fetched by the extension)', rows, notes };
+  return {
+    title: 'Analytics table in the real VS Code (code-server webview, rows fetched by the extension)',
+    rows,
+    notes,
+  };
 }

@@ -14,7 +14,7 @@ import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { addDays, todayUtc } from '../src/api/schemas/dates';
 import type { AnalyticsQuery } from '../src/api/schemas/schemas';
-import { AnalyticsPage, repoRoot, type StandIn,startStandIn } from '../test/page/harness';
+import { AnalyticsPage, repoRoot, type StandIn, startStandIn } from '../test/page/harness';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
@@ -38,11 +38,18 @@ interface Timing {
 }
 
 /** One Run query on a fresh page wired to a fresh router; resolves once the figures cover every row. */
-async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string, end: string): Promise<Omit<Timing, 'requests'>> {
+async function runOnce(
+  standIn: StandIn,
+  client: ScrapedeckClient,
+  start: string,
+  end: string,
+): Promise<Omit<Timing, 'requests'>> {
   // The page says `ready` while it opens: the router's answers wait for it. Messages go over in
   // order, all those queued in one trip (Playwright's round trip is slower than VS Code's).
   let opened: (p: AnalyticsPage) => void = () => undefined;
-  const pageOpen = new Promise<AnalyticsPage>((resolve) => { opened = resolve; });
+  const pageOpen = new Promise<AnalyticsPage>((resolve) => {
+    opened = resolve;
+  });
   const queued: unknown[] = [];
   let flushing = false;
   const flush = async (): Promise<void> => {
@@ -52,14 +59,19 @@ async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string
       const batch = queued.splice(0);
       // As one JSON string, as VS Code carries webview messages (Playwright's own argument encoding
       // takes seconds for 10,000 rows).
-      await page.page.evaluate((json) => {
-        for (const m of JSON.parse(json) as unknown[]) (globalThis as unknown as { postMessage(v: unknown, t: string): void }).postMessage(m, '*');
-      }, JSON.stringify(batch)).catch(() => undefined);
+      await page.page
+        .evaluate((json) => {
+          for (const m of JSON.parse(json) as unknown[])
+            (globalThis as unknown as { postMessage(v: unknown, t: string): void }).postMessage(m, '*');
+        }, JSON.stringify(batch))
+        .catch(() => undefined);
     }
     flushing = false;
   };
   const panel = { from: Number.NaN, to: Number.NaN };
-  const analytics = { queryTaskAnalytics: (q: AnalyticsQuery, o?: { signal?: AbortSignal }) => client.queryTaskAnalytics(q, o) };
+  const analytics = {
+    queryTaskAnalytics: (q: AnalyticsQuery, o?: { signal?: AbortSignal }) => client.queryTaskAnalytics(q, o),
+  };
   const router = new MessageRouter({
     getClient: () => analytics,
     listTasks: async () => [],
@@ -68,7 +80,8 @@ async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string
     writeClipboard: async () => undefined,
     log: { info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
     post: (m: HostMessage) => {
-      if (m.type === 'fetchAllResult' || (m.type === 'queryResult' && m.page.data.length >= m.page.total)) panel.to = performance.now();
+      if (m.type === 'fetchAllResult' || (m.type === 'queryResult' && m.page.data.length >= m.page.total))
+        panel.to = performance.now();
       queued.push(encodeForPage(m));
       if (!flushing) void flush();
     },
@@ -78,21 +91,37 @@ async function runOnce(standIn: StandIn, client: ScrapedeckClient, start: string
     isSignedIn: () => true,
     autoFetchRows: () => 10_000,
   });
-  const page = await AnalyticsPage.open(standIn, { width: 1400, height: 900, toHost: (m) => {
-    if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'query') panel.from = performance.now();
-    void router.handle(m);
-  } });
+  const page = await AnalyticsPage.open(standIn, {
+    width: 1400,
+    height: 900,
+    toHost: (m) => {
+      if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'query')
+        panel.from = performance.now();
+      void router.handle(m);
+    },
+  });
   opened(page);
   try {
     await page.page.locator('form.query-form').waitFor({ state: 'visible' });
     await page.page.fill('#f-start', start);
     await page.page.fill('#f-end', end);
     await page.page.click('#run');
-    await page.page.locator('#coverage[data-complete="true"]').waitFor({ timeout: 60_000 }).catch(async (e: unknown) => {
-      const shown = await page.page.evaluate(() => ['#error', '#form-error', '#notice', '#busy-text', '#coverage', '#rows-range']
-        .map((sel) => `${sel}: ${(globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector(sel)?.textContent ?? ''}`).join(' | '));
-      throw new Error(`no whole-query figures (${shown}; posted: ${(await page.posted()).map((m) => m.type).join(', ')}): ${String(e)}`);
-    });
+    await page.page
+      .locator('#coverage[data-complete="true"]')
+      .waitFor({ timeout: 60_000 })
+      .catch(async (e: unknown) => {
+        const shown = await page.page.evaluate(() =>
+          ['#error', '#form-error', '#notice', '#busy-text', '#coverage', '#rows-range']
+            .map(
+              (sel) =>
+                `${sel}: ${(globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector(sel)?.textContent ?? ''}`,
+            )
+            .join(' | '),
+        );
+        throw new Error(
+          `no whole-query figures (${shown}; posted: ${(await page.posted()).map((m) => m.type).join(', ')}): ${String(e)}`,
+        );
+      });
     const [wall, render] = await page.page.evaluate(() => [
       performance.getEntriesByName('scrapedeck:whole-query').pop()?.duration ?? Number.NaN,
       performance.getEntriesByName('scrapedeck:render').pop()?.duration ?? Number.NaN,
@@ -117,16 +146,25 @@ export default async function run(): Promise<BenchSection> {
   try {
     const ada = sandbox.info.accounts[0];
     if (!ada) throw new Error('the sandbox has no accounts');
-    const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {}, requestsPerSecond: RATE });
+    const client = new ScrapedeckClient({
+      baseUrl: sandbox.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+      env: {},
+      requestsPerSecond: RATE,
+    });
     const today = todayUtc();
-    const totalFrom = async (start: string): Promise<number> => (await client.queryTaskAnalytics({ start, end: today, timeGranularity: 'Day', pageSize: 1 })).data.total;
+    const totalFrom = async (start: string): Promise<number> =>
+      (await client.queryTaskAnalytics({ start, end: today, timeGranularity: 'Day', pageSize: 1 })).data.total;
     // The issue's query (all tasks, the last 7 days, Day), and the longest range ending today with
     // at most 10,000 rows: the most scrapedeck.analytics.autoFetchRows fetches by default.
     const rowsIn = (d: number): Promise<number> => totalFrom(addDays(today, -(d - 1)));
     let days = 60;
     while (days > 7 && (await rowsIn(days)) > 10_000) days--;
     while (days < 90 && (await rowsIn(days + 1)) <= 10_000) days++;
-    const cases = [{ label: 'the last 7 days', start: addDays(today, -6) }, { label: `the last ${days} days`, start: addDays(today, -(days - 1)) }];
+    const cases = [
+      { label: 'the last 7 days', start: addDays(today, -6) },
+      { label: `the last ${days} days`, start: addDays(today, -(days - 1)) },
+    ];
     let limitedTotal = 0;
     for (const c of cases) {
       const timings: Timing[] = [];
@@ -155,13 +193,28 @@ export default async function run(): Promise<BenchSection> {
         name: '  analytics requests at the server per run: every page once',
         value: timings.map((t) => t.requests).join(', '),
         target: `${Math.ceil(total / 100)}`,
-        pass: timings.length === RUNS && timings.every((t) => t.total === total && t.requests === Math.ceil(t.total / 100)),
+        pass:
+          timings.length === RUNS && timings.every((t) => t.total === total && t.requests === Math.ceil(t.total / 100)),
       });
-      rows.push({ name: '  spread over the runs (min – max)', value: `${Math.min(...timings.map((t) => t.wall)).toFixed(0)} – ${Math.max(...timings.map((t) => t.wall)).toFixed(0)} ms` });
+      rows.push({
+        name: '  spread over the runs (min – max)',
+        value: `${Math.min(...timings.map((t) => t.wall)).toFixed(0)} – ${Math.max(...timings.map((t) => t.wall)).toFixed(0)} ms`,
+      });
       const panelMs = median(timings.map((t) => t.panel));
-      rows.push({ name: '  the panel: query received -> every row posted', value: `${panelMs.toFixed(0)} ms`, against: `rate bound ${bound.toFixed(0)} ms`, ratio: panelMs / bound });
-      rows.push({ name: '  the page: parse + summary and table of the whole result (charts over 2,000 rows: the frame after)', value: `${median(timings.map((t) => t.render)).toFixed(0)} ms` });
-      rows.push({ name: '  the rest: Playwright carrying messages between page and Node', value: `${(wall - panelMs - median(timings.map((t) => t.render))).toFixed(0)} ms` });
+      rows.push({
+        name: '  the panel: query received -> every row posted',
+        value: `${panelMs.toFixed(0)} ms`,
+        against: `rate bound ${bound.toFixed(0)} ms`,
+        ratio: panelMs / bound,
+      });
+      rows.push({
+        name: '  the page: parse + summary and table of the whole result (charts over 2,000 rows: the frame after)',
+        value: `${median(timings.map((t) => t.render)).toFixed(0)} ms`,
+      });
+      rows.push({
+        name: '  the rest: Playwright carrying messages between page and Node',
+        value: `${(wall - panelMs - median(timings.map((t) => t.render))).toFixed(0)} ms`,
+      });
       // The count, not the time, is the assertion: a 429 means the limiter let 21 into a server window.
       const after = await sandbox.stats();
       const limited = after.status429 - before.status429;
@@ -174,7 +227,14 @@ export default async function run(): Promise<BenchSection> {
       );
     }
     const stats = await sandbox.stats();
-    rows.push(no429Row('429s seen by the sandbox (whole section, the sizing queries included)', stats.status429, stats.requests, { against: `${stats.requests} requests at the server; ${limitedTotal} in the timed runs` }));
+    rows.push(
+      no429Row(
+        '429s seen by the sandbox (whole section, the sizing queries included)',
+        stats.status429,
+        stats.requests,
+        { against: `${stats.requests} requests at the server; ${limitedTotal} in the timed runs` },
+      ),
+    );
     await client.close();
   } finally {
     await standIn.close();
@@ -190,7 +250,9 @@ export default async function run(): Promise<BenchSection> {
       'the limiter spaces grants 51.25 ms apart and counts each one until its reply has arrived plus 1 s, the latest the server can count it (a server busy for a moment reads requests late, together)',
       'the page and Node talk through Playwright here (tens of ms a trip on a loaded machine, and the page waits while it draws); VS Code carries webview messages in a few ms',
       'the ≤ 1.10 x target is judged in the real VS Code (npm run bench -- wholeQueryVscode); this section shows the parts apart: the rows now come a page per message, and each costs this process a Playwright trip',
-      `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load)`,
+      `machine load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')} (timings inflate with load)`,
     ],
   };
 }

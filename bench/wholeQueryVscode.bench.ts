@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { addDays, todayUtc } from '../src/api/schemas/dates';
-import { type ChildSandbox,isSandboxChild, startChildSandbox } from './childSandbox';
+import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 import { openWorkbench, type WorkbenchSession } from './workbenchSession';
@@ -27,7 +27,11 @@ const TARGET = 1.1;
 const PAGE = 100;
 const ROUTE = 'POST /taskanalytics/queries';
 
-interface Timing { wall: number; total: number; requests?: number }
+interface Timing {
+  wall: number;
+  total: number;
+  requests?: number;
+}
 
 /** One Run click in the open panel; resolves with the page's measure once every row is in. */
 async function runOnce(session: WorkbenchSession, start: string, end: string): Promise<Timing> {
@@ -47,7 +51,9 @@ async function runOnce(session: WorkbenchSession, start: string, end: string): P
     }
     return Number.NaN;
   });
-  const total = Number((await view.locator('#rows-range').innerText()).match(/of ([\d,]+)/)?.[1]?.replace(/,/g, '') ?? Number.NaN);
+  const total = Number(
+    (await view.locator('#rows-range').innerText()).match(/of ([\d,]+)/)?.[1]?.replace(/,/g, '') ?? Number.NaN,
+  );
   return { wall, total };
 }
 
@@ -74,19 +80,38 @@ export default async function run(): Promise<BenchSection> {
     const ada = sandbox.info.accounts[0];
     if (!ada) throw new Error('the sandbox has no accounts');
     // Sizing the longer case, with a client of the bench's own (before the workbench starts).
-    const client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }), env: {}, requestsPerSecond: RATE });
+    const client = new ScrapedeckClient({
+      baseUrl: sandbox.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
+      env: {},
+      requestsPerSecond: RATE,
+    });
     const today = todayUtc();
-    const rowsIn = async (d: number): Promise<number> => (await client.queryTaskAnalytics({ start: addDays(today, -(d - 1)), end: today, timeGranularity: 'Day', pageSize: 1 })).data.total;
+    const rowsIn = async (d: number): Promise<number> =>
+      (
+        await client.queryTaskAnalytics({
+          start: addDays(today, -(d - 1)),
+          end: today,
+          timeGranularity: 'Day',
+          pageSize: 1,
+        })
+      ).data.total;
     let days = 60;
     while (days > 7 && (await rowsIn(days)) > 10_000) days--;
     while (days < 90 && (await rowsIn(days + 1)) <= 10_000) days++;
     await client.close();
 
-    session = await openWorkbench('whole-query', { 'scrapedeck.baseUrl': sandbox.info.baseUrl, 'scrapedeck.datahubUrl': sandbox.info.datahubUrl });
+    session = await openWorkbench('whole-query', {
+      'scrapedeck.baseUrl': sandbox.info.baseUrl,
+      'scrapedeck.datahubUrl': sandbox.info.datahubUrl,
+    });
     await session.wb.signInWithApiKey(ada.apiKey, 'Ada');
     await session.wb.runCommand('Scrapedeck: Open Task Analytics');
     await session.webview().locator('#run').waitFor({ timeout: 120_000 });
-    const cases = [{ label: 'the last 7 days', start: addDays(today, -6) }, { label: `the last ${days} days`, start: addDays(today, -(days - 1)) }];
+    const cases = [
+      { label: 'the last 7 days', start: addDays(today, -6) },
+      { label: `the last ${days} days`, start: addDays(today, -(days - 1)) },
+    ];
     // Sign-in's own refresh (groups, task health) is done before the first click: the sandbox has
     // answered no analytics query for two seconds.
     await quiet(sandbox);
@@ -120,27 +145,45 @@ export default async function run(): Promise<BenchSection> {
         target: `${pages}`,
         pass: timings.length === RUNS && timings.every((t) => t.requests === pages && t.total === total),
       });
-      rows.push({ name: '  spread over the runs (min – max)', value: `${Math.min(...timings.map((t) => t.wall)).toFixed(0)} – ${Math.max(...timings.map((t) => t.wall)).toFixed(0)} ms` });
+      rows.push({
+        name: '  spread over the runs (min – max)',
+        value: `${Math.min(...timings.map((t) => t.wall)).toFixed(0)} – ${Math.max(...timings.map((t) => t.wall)).toFixed(0)} ms`,
+      });
       const caseAfter = await sandbox.stats();
-      rows.push(no429Row(`  429s over the ${RUNS} runs (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`, caseAfter.status429 - caseBefore.status429, caseAfter.requests - caseBefore.requests));
+      rows.push(
+        no429Row(
+          `  429s over the ${RUNS} runs (load average ${loadavg()[0]?.toFixed(1) ?? '?'})`,
+          caseAfter.status429 - caseBefore.status429,
+          caseAfter.requests - caseBefore.requests,
+        ),
+      );
     }
     await session.wb.screenshot('whole-query-vscode');
     const last = await sandbox.stats();
-    rows.push(no429Row('429s seen by the sandbox while VS Code ran the queries', last.status429 - first.status429, last.requests - first.requests));
+    rows.push(
+      no429Row(
+        '429s seen by the sandbox while VS Code ran the queries',
+        last.status429 - first.status429,
+        last.requests - first.requests,
+      ),
+    );
   } finally {
     await session?.close();
     await sandbox.close();
   }
   return {
-    title: 'Analytics in the real VS Code: Run query to whole-query figures (code-server webview, packaged .vsix, a 20 req/s sandbox)',
+    title:
+      'Analytics in the real VS Code: Run query to whole-query figures (code-server webview, packaged .vsix, a 20 req/s sandbox)',
     rows,
     notes: [
       `medians of ${RUNS} runs in one panel; each run waits 1.1 s first so the limiter starts empty`,
-      'timed inside the webview by the page\'s own clock, from the Run click to the summary and table over every row (charts of a result over 2,000 rows drawn in the frame after); VS Code carries the messages',
+      "timed inside the webview by the page's own clock, from the Run click to the summary and table over every row (charts of a result over 2,000 rows drawn in the frame after); VS Code carries the messages",
       `rate bound: the analytics requests the sandbox answered during the run (every page once: rows / ${PAGE}, the first one included) / 20 per second`,
-      'the tree\'s own requests share the limiter: the Tasks view is open beside the panel, as a user has it',
+      "the tree's own requests share the limiter: the Tasks view is open beside the panel, as a user has it",
       'screenshot: artifacts/bench/whole-query-vscode.png',
-      `machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (timings inflate with load)`,
+      `machine load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')} (timings inflate with load)`,
     ],
   };
 }

@@ -10,12 +10,23 @@ import { pathToFileURL } from 'node:url';
 
 import type { BrowserContext, FrameLocator } from 'playwright-core';
 
-import { type E2eContext,launch, Workbench } from '../test/e2e/support';
+import { type E2eContext, launch, Workbench } from '../test/e2e/support';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-export interface RunFolder { dir: string; ud: string; ext: string; ws: string; logs: string; profile: string }
-interface Server { origin: string; logFile: string; stop(): Promise<void> }
+export interface RunFolder {
+  dir: string;
+  ud: string;
+  ext: string;
+  ws: string;
+  logs: string;
+  profile: string;
+}
+interface Server {
+  origin: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
 interface CodeServerLib {
   createRunFolder(kind: string): RunFolder;
   writeSettings(run: RunFolder, extra: Record<string, unknown>): void;
@@ -32,7 +43,8 @@ interface ProjectLib {
 }
 
 // The harness scripts are ES modules beside the project's other scripts; loaded at run time.
-const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(ROOT, 'scripts', 'lib', file)).href)) as T;
+const load = async <T>(file: string): Promise<T> =>
+  (await import(pathToFileURL(path.join(ROOT, 'scripts', 'lib', file)).href)) as T;
 
 export interface WorkbenchSession {
   readonly wb: Workbench;
@@ -60,7 +72,10 @@ export async function openWorkbench(kind: string, settings: Record<string, unkno
   mkdirSync(artifacts, { recursive: true });
   let browser: BrowserContext | undefined;
   try {
-    const ctx = { run, chromium: { executablePath: project.CHROMIUM, args: project.CHROMIUM_ARGS } } as unknown as E2eContext;
+    const ctx = {
+      run,
+      chromium: { executablePath: project.CHROMIUM, args: project.CHROMIUM_ARGS },
+    } as unknown as E2eContext;
     const launched = await launch(ctx);
     browser = launched.context;
     const wb = new Workbench(launched.page, artifacts);

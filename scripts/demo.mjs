@@ -19,10 +19,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 
-import { createRunFolder, installExtension, runEnv, startCodeServer, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import {
+  createRunFolder,
+  installExtension,
+  runEnv,
+  startCodeServer,
+  workbenchUrl,
+  writeSettings,
+} from './lib/codeserver.mjs';
 import { splitDemoArgs } from './lib/demoArgs.mjs';
 import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
-import { build, CACHE, ensureDeps, ensureVscode, log as logLine, packageVsix,ROOT } from './lib/project.mjs';
+import { build, CACHE, ensureDeps, ensureVscode, log as logLine, packageVsix, ROOT } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const log = (m) => logLine('demo', m);
@@ -86,17 +93,27 @@ function printAccess(address, info, run, password) {
     '  Seeded accounts (Scrapedeck view > Sign In with Username and Password, or Sign In with API Key):',
   ];
   for (const a of info.accounts) {
-    lines.push(`    ${a.username.padEnd(7)} ${a.plan.padEnd(13)} password ${a.password.padEnd(15)} API key ${a.apiKey}`);
+    lines.push(
+      `    ${a.username.padEnd(7)} ${a.plan.padEnd(13)} password ${a.password.padEnd(15)} API key ${a.apiKey}`,
+    );
     if (a.apps.length) lines.push(`    ${''.padEnd(21)}apps: ${a.apps.join(', ')}`);
   }
-  lines.push('', `  State of this run: ${path.relative(ROOT, run.dir)}`, `  Sandbox state (kept across restarts; --fresh starts from the seed): ${SANDBOX_STATE}`, '  Press Ctrl-C to stop everything.', '');
+  lines.push(
+    '',
+    `  State of this run: ${path.relative(ROOT, run.dir)}`,
+    `  Sandbox state (kept across restarts; --fresh starts from the seed): ${SANDBOX_STATE}`,
+    '  Press Ctrl-C to stop everything.',
+    '',
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function main() {
   const t0 = Date.now();
   if (desktop && !onPath('code')) {
-    log('--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.');
+    log(
+      '--desktop needs VS Code desktop: `code` is not on PATH. Install VS Code, or run `npm start` without --desktop for VS Code in the browser.',
+    );
     return 1;
   }
   if (desktop && smoke) {
@@ -105,7 +122,9 @@ async function main() {
   }
   // The test VS Code installs beside npm ci, the build and the package (on a cold machine it is
   // minutes of compiling code-server's native modules; npm ci is mostly waiting on the registry).
-  const vscodeReady = desktop ? undefined : phase('VS Code (chromium, Node 24, code-server when needed)', () => ensureVscode());
+  const vscodeReady = desktop
+    ? undefined
+    : phase('VS Code (chromium, Node 24, code-server when needed)', () => ensureVscode());
   vscodeReady?.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
   await phase('dependencies (npm ci when needed)', () => ensureDeps('demo'));
   await phase('build', () => build());
@@ -124,7 +143,9 @@ async function main() {
   const sandbox = await phase('sandbox', () =>
     startSandboxProcess({ logFile: sandboxLog, extraArgs: [...stateArgs, ...sandboxArgs] }).catch((err) => {
       // An option the sandbox refuses: its own sentence and usage are in its log.
-      throw new Error(`${err.message}${sandboxArgs.length > 0 ? `; check the sandbox options (${sandboxArgs.join(' ')}) against \`npm run sandbox -- --help\`` : ''}`);
+      throw new Error(
+        `${err.message}${sandboxArgs.length > 0 ? `; check the sandbox options (${sandboxArgs.join(' ')}) against \`npm run sandbox -- --help\`` : ''}`,
+      );
     }),
   );
   onShutdown(() => sandbox.stop());
@@ -143,12 +164,16 @@ async function main() {
     await phase('install the .vsix into code-server', () => installExtension(run, vsix, env));
     // 144 random bits, URL-safe: typed or pasted once into the login page.
     const password = randomBytes(18).toString('base64url');
-    const server = await phase('start code-server', async () => startCodeServer(run, { port: smoke ? 0 : await choosePort(), env, password }));
+    const server = await phase('start code-server', async () =>
+      startCodeServer(run, { port: smoke ? 0 : await choosePort(), env, password }),
+    );
     onShutdown(() => server.stop());
     if (smoke) {
       // Loaded only now: it needs playwright-core, which a fresh clone has only after ensureDeps.
       const { smokeCheck } = await import('./lib/smoke.mjs');
-      const seen = await phase('workbench opened, Scrapedeck active', () => smokeCheck({ url: workbenchUrl(server.origin, run.ws), run, password }));
+      const seen = await phase('workbench opened, Scrapedeck active', () =>
+        smokeCheck({ url: workbenchUrl(server.origin, run.ws), run, password }),
+      );
       await server.stop();
       await sandbox.stop();
       process.stdout.write(

@@ -27,10 +27,14 @@ if (process.argv.includes('--check')) {
     // missing: not up to date
   }
   if (current !== text) {
-    console.error('l10n/bundle.l10n.json does not match the code: run `npm run compile-tests && node scripts/l10n-bundle.mjs`');
+    console.error(
+      'l10n/bundle.l10n.json does not match the code: run `npm run compile-tests && node scripts/l10n-bundle.mjs`',
+    );
     process.exit(1);
   }
-  console.log(`l10n/bundle.l10n.json is up to date (${keys.size} messages, ${pageTableMessages().size} of them the page's)`);
+  console.log(
+    `l10n/bundle.l10n.json is up to date (${keys.size} messages, ${pageTableMessages().size} of them the page's)`,
+  );
 } else {
   writeFileSync(file, text);
   console.log(`l10n/bundle.l10n.json: ${keys.size} messages (${pageTableMessages().size} of them the page's)`);

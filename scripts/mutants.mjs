@@ -47,14 +47,17 @@ function runCommand(cmd, args, { cwd, limitMs }) {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     let timedOut = false;
-    const timer = limitMs === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }, limitMs);
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            try {
+              process.kill(-child.pid, 'SIGKILL');
+            } catch {
+              // gone already
+            }
+          }, limitMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ exitCode: code ?? 1, timedOut, output });
@@ -64,7 +67,9 @@ function runCommand(cmd, args, { cwd, limitMs }) {
 
 /** The files git knows of (tracked, and new files not ignored), copied into `scratch`. */
 async function copyRepository(scratch) {
-  const listed = await runCommand('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT });
+  const listed = await runCommand('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+  });
   if (listed.exitCode !== 0) throw new Error(`git ls-files failed: ${listed.output}`);
   const files = listed.output.split('\0').filter((f) => f !== '' && f !== 'node_modules');
   for (const file of files) {
@@ -86,7 +91,13 @@ function mochaArgs(guard) {
   const specs = guard.tests.map((t) => path.join('out', t.replace(/\.ts$/, '.js')));
   return [
     path.join('node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--timeout', '60000', '--forbid-only', '--forbid-pending', '--exit', '--reporter', 'dot',
+    '--timeout',
+    '60000',
+    '--forbid-only',
+    '--forbid-pending',
+    '--exit',
+    '--reporter',
+    'dot',
     ...(guard.grep === undefined ? [] : ['--grep', guard.grep]),
     ...specs,
   ];
@@ -107,15 +118,26 @@ async function main() {
     say(`scratch copy: ${scratch} (${await copyRepository(scratch)} files)`);
 
     const ts = createRequire(import.meta.url)(path.join(ROOT, 'node_modules', 'typescript'));
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(scratch, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-    const transpile = (source, fileName) => ts.transpileModule(source, { compilerOptions: { ...config.options, sourceMap: false, inlineSourceMap: false, incremental: false }, fileName }).outputText;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(scratch, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
+    const transpile = (source, fileName) =>
+      ts.transpileModule(source, {
+        compilerOptions: { ...config.options, sourceMap: false, inlineSourceMap: false, incremental: false },
+        fileName,
+      }).outputText;
 
     // Each guard's file compiled as its mutants will be (transpileModule), unmutated: the baseline
     // below then shows that this compilation alone breaks nothing (else every mutant would look caught).
     for (const file of new Set(guards.map((g) => g.file))) {
       const source = path.join(scratch, file);
       try {
-        writeFileSync(path.join(scratch, 'out', file.replace(/\.ts$/, '.js')), transpile(readFileSync(source, 'utf8'), source));
+        writeFileSync(
+          path.join(scratch, 'out', file.replace(/\.ts$/, '.js')),
+          transpile(readFileSync(source, 'utf8'), source),
+        );
       } catch {
         // a missing file is reported with its guards below
       }
@@ -123,7 +145,10 @@ async function main() {
     // The tests must pass before any mutation, or every mutant would look caught.
     for (const run of baselineRuns(guards)) {
       const base = await runCommand(process.execPath, mochaArgs(run), { cwd: scratch, limitMs: RUN_LIMIT_MS * 2 });
-      if (base.exitCode !== 0 || base.timedOut) throw new Error(`the tests fail before any mutation (${run.tests.join(', ')}${run.grep ? `, grep ${run.grep}` : ''}):\n${base.output.slice(-4000)}`);
+      if (base.exitCode !== 0 || base.timedOut)
+        throw new Error(
+          `the tests fail before any mutation (${run.tests.join(', ')}${run.grep ? `, grep ${run.grep}` : ''}):\n${base.output.slice(-4000)}`,
+        );
     }
     say(`baseline: the tests pass unmutated (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
@@ -137,7 +162,9 @@ async function main() {
         file: guard.file,
         moving: moving.some((m) => guard.file.startsWith(m)),
         mutation: describeMutation(guard.find, guard.replace),
-        tests: guard.tests.map((t) => path.basename(t, '.test.ts')).join(', ') + (guard.grep ? ` (grep “${guard.grep}”)` : ''),
+        tests:
+          guard.tests.map((t) => path.basename(t, '.test.ts')).join(', ') +
+          (guard.grep ? ` (grep “${guard.grep}”)` : ''),
         seconds: undefined,
         result: '',
       };
@@ -175,9 +202,14 @@ async function main() {
     }
 
     process.stdout.write(`\n${table(results)}\n\n`);
-    if (results.some((r) => r.moving)) process.stdout.write(`(*) a file other work is changing now (${moving.join(', ')}): check its anchors first when one goes missing.\n`);
+    if (results.some((r) => r.moving))
+      process.stdout.write(
+        `(*) a file other work is changing now (${moving.join(', ')}): check its anchors first when one goes missing.\n`,
+      );
     const caught = results.filter((r) => r.result.startsWith('CAUGHT')).length;
-    process.stdout.write(`${caught} of ${results.length} mutants caught in ${((Date.now() - started) / 1000).toFixed(0)} s.\n`);
+    process.stdout.write(
+      `${caught} of ${results.length} mutants caught in ${((Date.now() - started) / 1000).toFixed(0)} s.\n`,
+    );
     return exitCodeOf(results);
   } finally {
     if (process.argv.includes('--keep')) say(`kept ${scratch}`);

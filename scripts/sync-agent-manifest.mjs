@@ -8,7 +8,9 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
-const { languageModelToolsContribution, languageModelToolsNls } = require(path.join(ROOT, 'out/src/agents/manifest.js'));
+const { languageModelToolsContribution, languageModelToolsNls } = require(
+  path.join(ROOT, 'out/src/agents/manifest.js'),
+);
 
 const write = (file, change) => {
   const full = path.join(ROOT, file);

@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { exitAfterOutput, onShutdown, run, seconds,YIELD_ENV } from './lib/proc.mjs';
+import { exitAfterOutput, onShutdown, run, seconds, YIELD_ENV } from './lib/proc.mjs';
 import { ensureDeps, ensureVscode, prepareOut, ROOT, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
@@ -73,7 +73,9 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false, 
     }
     let code = 0;
     for (const [cmd, args] of steps) {
-      write(`$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`);
+      write(
+        `$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`,
+      );
       from = capture.length;
       const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
       code = await run(cmd, args, { cwd: ROOT, env, capture, quiet: buffered });
@@ -144,10 +146,22 @@ async function main() {
   const apart = serial ? {} : { buffered: true };
   const yields = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
-  const page = () => stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
-  const german = () => stage('vscode in German (code-server)', [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]], { mocha: true, cannotRun: installVscode });
-  const e2e = () => stage('e2e (journey in code-server)', [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]], { mocha: true, cannotRun: installVscode });
-  const integration = () => stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
+  const page = () =>
+    stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
+  const german = () =>
+    stage(
+      'vscode in German (code-server)',
+      [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]],
+      { mocha: true, cannotRun: installVscode },
+    );
+  const e2e = () =>
+    stage(
+      'e2e (journey in code-server)',
+      [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]],
+      { mocha: true, cannotRun: installVscode },
+    );
+  const integration = () =>
+    stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
   // The unit tier on its two workers: they mostly wait (on sandboxes, timers and child processes).
   const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...yields });
   const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], yields);
@@ -171,9 +185,13 @@ async function main() {
 
   banner(`summary (${seconds(t0)} s)`);
   const pad = (s, n) => String(s).padEnd(n);
-  process.stdout.write(`${pad('stage', 42)}${pad('result', 9)}${pad('pass', 6)}${pad('fail', 6)}${pad('skip', 6)}${pad('secs', 8)}note\n`);
+  process.stdout.write(
+    `${pad('stage', 42)}${pad('result', 9)}${pad('pass', 6)}${pad('fail', 6)}${pad('skip', 6)}${pad('secs', 8)}note\n`,
+  );
   for (const r of results) {
-    process.stdout.write(`${pad(r.name, 42)}${pad(r.status, 9)}${pad(r.passed, 6)}${pad(r.failed, 6)}${pad(r.pending, 6)}${pad(r.secs, 8)}${r.note}\n`);
+    process.stdout.write(
+      `${pad(r.name, 42)}${pad(r.status, 9)}${pad(r.passed, 6)}${pad(r.failed, 6)}${pad(r.pending, 6)}${pad(r.secs, 8)}${r.note}\n`,
+    );
   }
   process.stdout.write(`${totalLine(results)}\n`);
   return exitCode(results);

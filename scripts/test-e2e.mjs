@@ -11,11 +11,31 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { prepareArtifacts } from './lib/artifacts.mjs';
-import { createRunFolder, installExtension, runEnv, settingsPath, startCodeServer, TEST_SETTINGS, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import {
+  createRunFolder,
+  installExtension,
+  runEnv,
+  settingsPath,
+  startCodeServer,
+  TEST_SETTINGS,
+  workbenchUrl,
+  writeSettings,
+} from './lib/codeserver.mjs';
 import { e2eMochaArgs } from './lib/mocha.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, killAllGroups, onShutdown, run, seconds } from './lib/proc.mjs';
-import { compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture, packageVsix, ROOT, TEST_CHROMIUM_ARGS, testChromium,VSIX } from './lib/project.mjs';
+import {
+  compileTests,
+  ensureDeps,
+  ensureVscode,
+  log as logLine,
+  packageFixture,
+  packageVsix,
+  ROOT,
+  TEST_CHROMIUM_ARGS,
+  testChromium,
+  VSIX,
+} from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const argv = process.argv.slice(2);
@@ -37,7 +57,8 @@ async function main() {
   const tp = Date.now();
   await packageVsix();
   // The journey's own code is compiled TS (npm test compiled it in its typecheck stage).
-  if (!flag('--no-compile')) await compileTests().catch((err) => log(`tsc reported errors (the typecheck stage shows them): ${err.message}`));
+  if (!flag('--no-compile'))
+    await compileTests().catch((err) => log(`tsc reported errors (the typecheck stage shows them): ${err.message}`));
   log(`packaged and compiled in ${seconds(tp)} s`);
 
   const runDir = createRunFolder('e2e');
@@ -55,7 +76,10 @@ async function main() {
     log(`no PostgreSQL server: ${err.message}`);
     return { env: { SCRAPEDECK_PG_MISSING: err.message }, stop: async () => {} };
   });
-  const sandbox = await startSandboxProcess({ logFile: path.join(runDir.logs, 'sandbox.log'), extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'] });
+  const sandbox = await startSandboxProcess({
+    logFile: path.join(runDir.logs, 'sandbox.log'),
+    extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'],
+  });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
 

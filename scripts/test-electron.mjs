@@ -10,13 +10,15 @@ import { runTests } from '@vscode/test-electron';
 
 import { createRunFolder, TEST_SETTINGS, writeSettings } from './lib/codeserver.mjs';
 import { exitAfterOutput } from './lib/proc.mjs';
-import { build, compileTests, ensureDeps,ROOT } from './lib/project.mjs';
+import { build, compileTests, ensureDeps, ROOT } from './lib/project.mjs';
 
 const log = (m) => process.stderr.write(`[test:electron] ${m}\n`);
 
 async function canDownload() {
   try {
-    const res = await fetch('https://update.code.visualstudio.com/api/releases/stable', { signal: AbortSignal.timeout(5000) });
+    const res = await fetch('https://update.code.visualstudio.com/api/releases/stable', {
+      signal: AbortSignal.timeout(5000),
+    });
     return res.ok;
   } catch {
     return false;
@@ -46,8 +48,22 @@ async function main() {
       ...(executable ? { vscodeExecutablePath: executable } : {}),
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: path.join(ROOT, 'out', 'test', 'integration'),
-      extensionTestsEnv: { SCRAPEDECK_TEST_ARTIFACTS: artifacts, SCRAPEDECK_TEST_RUN_DIR: run.dir, SCRAPEDECK_TEST_ROOT: ROOT },
-      launchArgs: [run.ws, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', run.ud, '--extensions-dir', run.ext, '--skip-welcome', '--skip-release-notes'],
+      extensionTestsEnv: {
+        SCRAPEDECK_TEST_ARTIFACTS: artifacts,
+        SCRAPEDECK_TEST_RUN_DIR: run.dir,
+        SCRAPEDECK_TEST_ROOT: ROOT,
+      },
+      launchArgs: [
+        run.ws,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--user-data-dir',
+        run.ud,
+        '--extensions-dir',
+        run.ext,
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
     });
     return 0;
   } catch (err) {

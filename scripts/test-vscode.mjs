@@ -10,10 +10,28 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 
-import { createRunFolder, installExtension, runEnv, startCodeServer, TEST_SETTINGS, workbenchUrl, writeSettings } from './lib/codeserver.mjs';
+import {
+  createRunFolder,
+  installExtension,
+  runEnv,
+  startCodeServer,
+  TEST_SETTINGS,
+  workbenchUrl,
+  writeSettings,
+} from './lib/codeserver.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, killAllGroups, onShutdown, seconds } from './lib/proc.mjs';
-import { build, compileTests, ensureDeps, ensureVscode, log as logLine, packageFixture,ROOT, TEST_CHROMIUM_ARGS, testChromium } from './lib/project.mjs';
+import {
+  build,
+  compileTests,
+  ensureDeps,
+  ensureVscode,
+  log as logLine,
+  packageFixture,
+  ROOT,
+  TEST_CHROMIUM_ARGS,
+  testChromium,
+} from './lib/project.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);

@@ -26,13 +26,17 @@ import { createUi } from './platform/ui';
 import { createRuns } from './runs';
 import type { ShellTimings } from './shell/shell';
 import { createTasks } from './tasks';
-import { type ScrapedeckTestApi,testSeam } from './testSeam';
+import { type ScrapedeckTestApi, testSeam } from './testSeam';
 
 /**
  * Installed as users install it, Scrapedeck returns nothing from here: the test seam
  * (`testSeam.ts`) exists only when VS Code runs Scrapedeck's own tests, and activate() hands it on.
  */
-export function start(shellContext: vscode.ExtensionContext, registrar: Registrar, timings?: ShellTimings): ScrapedeckTestApi | undefined {
+export function start(
+  shellContext: vscode.ExtensionContext,
+  registrar: Registrar,
+  timings?: ShellTimings,
+): ScrapedeckTestApi | undefined {
   const started = performance.now();
   // Every capability writes globalState through this context: one write at a time (see the file).
   const context = withOrderedGlobalState(shellContext);
@@ -50,7 +54,15 @@ export function start(shellContext: vscode.ExtensionContext, registrar: Registra
   // Where each task syncs to is drawn on the Tasks view's rows too; Keep in Sync fills it.
   const syncBoard = new SyncBoard();
   context.subscriptions.push(healthBoard, syncBoard);
-  const tasks = createTasks(context, { ...base, account: holder, reporter, configuration, health: healthBoard, runs, sync: syncBoard });
+  const tasks = createTasks(context, {
+    ...base,
+    account: holder,
+    reporter,
+    configuration,
+    health: healthBoard,
+    runs,
+    sync: syncBoard,
+  });
   const health = createHealth(context, { ...base, board: healthBoard, tasks, account: holder, reporter });
   const apps = createApps(context, { ...base, account: holder, reporter, configuration });
   const analytics = createAnalytics(context, {
@@ -74,7 +86,13 @@ export function start(shellContext: vscode.ExtensionContext, registrar: Registra
     lastRunLot: (taskId) => runs.store.lotOf(taskId)?.lotNo,
   });
   // Keep in Sync follows the runs' ends (the finish notice's event) and pulls through data's pull.
-  const sync = createSync(context, { ...base, account: holder, board: syncBoard, onRunsEnded: runs.store.onDidEnd, data: data.syncParts });
+  const sync = createSync(context, {
+    ...base,
+    account: holder,
+    board: syncBoard,
+    onRunsEnded: runs.store.onDidEnd,
+    data: data.syncParts,
+  });
   const agents = createAgents(context, {
     ...base,
     holder,
@@ -85,15 +103,39 @@ export function start(shellContext: vscode.ExtensionContext, registrar: Registra
   });
 
   // Does not compile while a command id of platform/commandIds.ts has no handler in a capability.
-  const complete: true = everyCommand(account.commands, runs.commands, tasks.commands, health.commands, apps.commands, analytics.commands, data.commands, sync.commands);
+  const complete: true = everyCommand(
+    account.commands,
+    runs.commands,
+    tasks.commands,
+    health.commands,
+    apps.commands,
+    analytics.commands,
+    data.commands,
+    sync.commands,
+  );
   void complete;
 
   // Scrapedeck's own share of activation, next to what VS Code records (docs/contracts/shell.md).
   if (timings !== undefined) {
     const ms = (n: number) => n.toFixed(1);
-    log.channel.info(`Activation shell: activate() ${ms(timings.activateMs)} ms; main loaded ${ms(timings.idleMs)} ms later by ${timings.firstCall}, started in ${ms(performance.now() - started)} ms`);
+    log.channel.info(
+      `Activation shell: activate() ${ms(timings.activateMs)} ms; main loaded ${ms(timings.idleMs)} ms later by ${timings.firstCall}, started in ${ms(performance.now() - started)} ms`,
+    );
   }
 
   const views = { tasks, apps };
-  return testSeam(context.extensionMode, { ui, account, configuration, reporter, logLines: log.lines, views, analytics, health, agents, runs, data, sync });
+  return testSeam(context.extensionMode, {
+    ui,
+    account,
+    configuration,
+    reporter,
+    logLines: log.lines,
+    views,
+    analytics,
+    health,
+    agents,
+    runs,
+    data,
+    sync,
+  });
 }

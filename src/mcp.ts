@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   } else if (!env.ok) {
     unavailable = env.problem;
   } else if (env.config.apiKey === undefined) {
-    unavailable = 'SCRAPEDECK_API_KEY is not set, so the Scrapedeck MCP server cannot act for anyone. Set it to an API key from the service’s account center in this server’s environment (not in its arguments) and restart the server.';
+    unavailable =
+      'SCRAPEDECK_API_KEY is not set, so the Scrapedeck MCP server cannot act for anyone. Set it to an API key from the service’s account center in this server’s environment (not in its arguments) and restart the server.';
   } else {
     const { apiKey, baseUrl, datahubUrl, requestsPerSecond } = env.config;
     accountLabel = `the account of SCRAPEDECK_API_KEY at ${new URL(baseUrl).host}`;
@@ -51,7 +52,16 @@ async function main(): Promise<void> {
   const allowChanges = args.ok && args.allowChanges;
   // Started by VS Code's Scrapedeck: its window follows the runs this server starts or stops.
   const runs = env.ok && env.config.runNotices !== undefined ? noticeWriter(env.config.runNotices, log) : undefined;
-  const server = createMcpServer({ client, unavailable, accountLabel, version, allowChanges, secrets, log, ...(runs === undefined ? {} : { runs }) });
+  const server = createMcpServer({
+    client,
+    unavailable,
+    accountLabel,
+    version,
+    allowChanges,
+    secrets,
+    log,
+    ...(runs === undefined ? {} : { runs }),
+  });
   const transport = new StdioServerTransport();
   let closing = false;
   const close = async (): Promise<void> => {
@@ -66,7 +76,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void close());
   process.on('SIGTERM', () => void close());
   await server.connect(transport);
-  log(`serving ${client !== undefined && env.ok ? env.config.baseUrl : 'nothing (misconfigured)'} over stdio${allowChanges ? '; changes allowed without asking when the client cannot ask (--allow-changes)' : ''}`);
+  log(
+    `serving ${client !== undefined && env.ok ? env.config.baseUrl : 'nothing (misconfigured)'} over stdio${allowChanges ? '; changes allowed without asking when the client cannot ask (--allow-changes)' : ''}`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -90,7 +90,11 @@ export function testSeam(mode: vscode.ExtensionMode, parts: SeamParts): Scrapede
     analytics: parts.analytics,
     data: { pullRecords: () => parts.data.pullRecords() },
     sync: parts.sync,
-    health: { ...parts.health, tasksViewBadge: () => parts.views.tasks.view.badge, tasksViewVisible: () => parts.views.tasks.view.visible },
+    health: {
+      ...parts.health,
+      tasksViewBadge: () => parts.views.tasks.view.badge,
+      tasksViewVisible: () => parts.views.tasks.view.visible,
+    },
     agents: parts.agents,
     runs: { ...parts.runs, dragAndDrop: parts.views.tasks.dragAndDrop },
     accountHooks: {

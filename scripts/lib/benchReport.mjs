@@ -8,7 +8,11 @@ export async function settleSection(file, run) {
     const section = await run();
     const rows = Array.isArray(section?.rows) ? section.rows : [];
     if (rows.length === 0) {
-      return { title: section?.title ?? file, rows: [missedRow(`bench/${file}`, 'the section returned no row')], notes: section?.notes ?? [] };
+      return {
+        title: section?.title ?? file,
+        rows: [missedRow(`bench/${file}`, 'the section returned no row')],
+        notes: section?.notes ?? [],
+      };
     }
     return { title: section.title, rows: rows.map(judged), notes: section.notes ?? [] };
   } catch (error) {

@@ -13,8 +13,12 @@ export { CHROMIUM_ARGS };
  * Viewport 1400x900 so the sidebar and an editor fit side by side in screenshots. `args` and
  * `executablePath`: chromium's flags and binary (the test tiers pass TEST_CHROMIUM_ARGS and testChromium()).
  */
-export async function launchBrowser(profileDir, { headless = true, viewport = { width: 1400, height: 900 }, args = CHROMIUM_ARGS, executablePath = CHROMIUM } = {}) {
-  if (!existsSync(executablePath)) throw new Error(`chromium not found at ${executablePath} (run scripts/install-vscode.sh)`);
+export async function launchBrowser(
+  profileDir,
+  { headless = true, viewport = { width: 1400, height: 900 }, args = CHROMIUM_ARGS, executablePath = CHROMIUM } = {},
+) {
+  if (!existsSync(executablePath))
+    throw new Error(`chromium not found at ${executablePath} (run scripts/install-vscode.sh)`);
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath,
     headless,

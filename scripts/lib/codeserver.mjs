@@ -59,10 +59,16 @@ function ownerAlive(name) {
  * pruned they grew to gigabytes, and `vsce package`, which lists every file below the project
  * before applying its whitelist, took 18 s instead of 4 with 124 of them. Returns the names removed.
  */
-export function pruneRunFolders(runsDir = path.join(ROOT, '.vscode-test', 'runs'), keep = KEEP_RUNS, alive = ownerAlive) {
+export function pruneRunFolders(
+  runsDir = path.join(ROOT, '.vscode-test', 'runs'),
+  keep = KEEP_RUNS,
+  alive = ownerAlive,
+) {
   let names;
   try {
-    names = readdirSync(runsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    names = readdirSync(runsDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
   } catch {
     return [];
   }
@@ -74,7 +80,10 @@ export function pruneRunFolders(runsDir = path.join(ROOT, '.vscode-test', 'runs'
     }
   };
   const removed = [];
-  for (const { name } of names.map((name) => ({ name, at: mtime(name) })).sort((a, b) => b.at - a.at).slice(keep)) {
+  for (const { name } of names
+    .map((name) => ({ name, at: mtime(name) }))
+    .sort((a, b) => b.at - a.at)
+    .slice(keep)) {
     if (alive(name)) continue;
     try {
       rmSync(path.join(runsDir, name), { recursive: true, force: true, maxRetries: 2 });
@@ -106,7 +115,18 @@ export function createRunFolder(kind) {
     logs: path.join(dir, 'logs'),
     profile: path.join(dir, 'chromium-profile'),
   };
-  for (const d of [run.ud, path.join(run.ud, 'User'), run.ext, run.config, run.data, run.cache, run.tmp, run.ws, run.logs, run.profile]) {
+  for (const d of [
+    run.ud,
+    path.join(run.ud, 'User'),
+    run.ext,
+    run.config,
+    run.data,
+    run.cache,
+    run.tmp,
+    run.ws,
+    run.logs,
+    run.profile,
+  ]) {
     mkdirSync(d, { recursive: true });
   }
   return run;
@@ -165,14 +185,19 @@ export async function installExtension(run, vsix, env) {
  * environment its terminals and extensions get).
  * Resolves to { port, origin, child, logFile, stop() }.
  */
-export async function startCodeServer(run, { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000, workspaceTrust = false, locale, password } = {}) {
+export async function startCodeServer(
+  run,
+  { port = 0, smokeTestDriver = false, env, readyTimeoutMs = 120_000, workspaceTrust = false, locale, password } = {},
+) {
   let chosen = port;
   if (!chosen) chosen = await freePort();
   else if (!(await portIsFree(chosen))) throw new Error(`port ${chosen} is in use`);
   const args = [
     ...codeServerArgs(run),
-    '--bind-addr', `127.0.0.1:${chosen}`,
-    '--auth', password ? 'password' : 'none',
+    '--bind-addr',
+    `127.0.0.1:${chosen}`,
+    '--auth',
+    password ? 'password' : 'none',
     '--disable-telemetry',
     '--disable-update-check',
     // Workspace trust is off unless a run tests Restricted Mode.

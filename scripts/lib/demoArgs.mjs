@@ -33,7 +33,8 @@ export function splitDemoArgs(argv) {
       const option = `--${arg.slice('--sandbox-'.length)}`;
       const name = option.includes('=') ? option.slice(0, option.indexOf('=')) : option;
       sandbox.push(option);
-      if (!option.includes('=') && !SANDBOX_FLAGS.has(name) && i + 1 < argv.length && !argv[i + 1].startsWith('--')) sandbox.push(argv[++i]);
+      if (!option.includes('=') && !SANDBOX_FLAGS.has(name) && i + 1 < argv.length && !argv[i + 1].startsWith('--'))
+        sandbox.push(argv[++i]);
       continue;
     }
     demo.push(arg);

@@ -5,7 +5,8 @@
 'use strict';
 const Mocha = require('mocha');
 
-const { EVENT_HOOK_BEGIN, EVENT_HOOK_END, EVENT_TEST_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_RUN_END } = Mocha.Runner.constants;
+const { EVENT_HOOK_BEGIN, EVENT_HOOK_END, EVENT_TEST_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_RUN_END } =
+  Mocha.Runner.constants;
 
 /** The spec file's suite (the root's child) a runnable belongs to, or the root itself. */
 function specOf(runnable) {
@@ -20,7 +21,18 @@ class E2eReporter extends Mocha.reporters.Spec {
     const rows = new Map(); // suite -> { title, before, steps, after, total, started }
     const row = (suite) => {
       let r = rows.get(suite);
-      if (!r) rows.set(suite, (r = { title: suite.root ? '(root hooks)' : suite.title, before: 0, steps: 0, after: 0, total: 0, started: Date.now() }));
+      if (!r)
+        rows.set(
+          suite,
+          (r = {
+            title: suite.root ? '(root hooks)' : suite.title,
+            before: 0,
+            steps: 0,
+            after: 0,
+            total: 0,
+            started: Date.now(),
+          }),
+        );
       return r;
     };
     const hookStarts = new Map();
@@ -45,14 +57,18 @@ class E2eReporter extends Mocha.reporters.Spec {
     runner.once(EVENT_RUN_END, () => {
       if (rows.size === 0) return;
       const s = (ms) => (ms / 1000).toFixed(1).padStart(6);
-      const lines = ['', '  Where each spec\'s time went (s): before-all, steps, after-all, outside the steps, total'];
+      const lines = ['', "  Where each spec's time went (s): before-all, steps, after-all, outside the steps, total"];
       const sum = { before: 0, steps: 0, after: 0, total: 0 };
       for (const r of rows.values()) {
         if (r.title === '(root hooks)') r.total = r.before + r.after;
-        lines.push(`  ${s(r.before)} ${s(r.steps)} ${s(r.after)} ${s(r.total - r.steps)} ${s(r.total)}  ${r.title.slice(0, 70)}`);
+        lines.push(
+          `  ${s(r.before)} ${s(r.steps)} ${s(r.after)} ${s(r.total - r.steps)} ${s(r.total)}  ${r.title.slice(0, 70)}`,
+        );
         for (const k of Object.keys(sum)) sum[k] += r[k];
       }
-      lines.push(`  ${s(sum.before)} ${s(sum.steps)} ${s(sum.after)} ${s(sum.total - sum.steps)} ${s(sum.total)}  all specs`);
+      lines.push(
+        `  ${s(sum.before)} ${s(sum.steps)} ${s(sum.after)} ${s(sum.total - sum.steps)} ${s(sum.total)}  all specs`,
+      );
       process.stdout.write(`${lines.join('\n')}\n`);
     });
   }

@@ -9,14 +9,17 @@ export const FAIL_CLOSED_FLAGS = ['--forbid-only', '--forbid-pending'];
 export function e2eMochaArgs(root, { specs = [path.join(root, 'out', 'test', 'e2e', '**', '*.test.js')], grep } = {}) {
   return [
     path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--timeout', '120000',
+    '--timeout',
+    '120000',
     // mocha's spec reporter, plus a table of each spec's time outside its steps.
-    '--reporter', path.join(root, 'scripts', 'lib', 'e2eReporter.cjs'),
+    '--reporter',
+    path.join(root, 'scripts', 'lib', 'e2eReporter.cjs'),
     '--no-color',
     '--exit',
     ...FAIL_CLOSED_FLAGS,
     // The browser the spec files share is closed after the last of them (test/e2e/rootHooks.ts).
-    '--require', path.join(root, 'out', 'test', 'e2e', 'rootHooks.js'),
+    '--require',
+    path.join(root, 'out', 'test', 'e2e', 'rootHooks.js'),
     ...(grep ? ['--grep', grep] : []),
     ...specs,
   ];

@@ -16,11 +16,17 @@ export function readGuards(file) {
   const names = new Set();
   for (const [i, g] of list.guards.entries()) {
     const where = `${file}: guard ${i + 1} (${g?.guard ?? '?'})`;
-    for (const key of ['guard', 'rule', 'file', 'find', 'why']) if (typeof g[key] !== 'string' || g[key] === '') throw new Error(`${where}: "${key}" must be a non-empty string`);
+    for (const key of ['guard', 'rule', 'file', 'find', 'why'])
+      if (typeof g[key] !== 'string' || g[key] === '') throw new Error(`${where}: "${key}" must be a non-empty string`);
     if (typeof g.replace !== 'string') throw new Error(`${where}: "replace" must be a string`);
     if (g.find === g.replace) throw new Error(`${where}: "replace" equals "find"`);
     if (!RULES.includes(g.rule)) throw new Error(`${where}: rule "${g.rule}" is not one of ${RULES.join(', ')}`);
-    if (!Array.isArray(g.tests) || g.tests.length === 0 || !g.tests.every((t) => typeof t === 'string' && /^test\/unit\/.+\.test\.ts$/.test(t))) throw new Error(`${where}: "tests" must list test/unit/*.test.ts files`);
+    if (
+      !Array.isArray(g.tests) ||
+      g.tests.length === 0 ||
+      !g.tests.every((t) => typeof t === 'string' && /^test\/unit\/.+\.test\.ts$/.test(t))
+    )
+      throw new Error(`${where}: "tests" must list test/unit/*.test.ts files`);
     if (g.grep !== undefined && typeof g.grep !== 'string') throw new Error(`${where}: "grep" must be a string`);
     if (names.has(g.guard)) throw new Error(`${where}: the name is used twice`);
     names.add(g.guard);
@@ -42,7 +48,8 @@ export function baselineRuns(guards) {
     }
   }
   const runs = whole.size > 0 ? [{ tests: [...whole] }] : [];
-  for (const [t, greps] of grepped) if (!whole.has(t)) runs.push({ tests: [t], grep: [...new Set(greps)].map((re) => `(?:${re})`).join('|') });
+  for (const [t, greps] of grepped)
+    if (!whole.has(t)) runs.push({ tests: [t], grep: [...new Set(greps)].map((re) => `(?:${re})`).join('|') });
   return runs;
 }
 
@@ -77,7 +84,15 @@ export function exitCodeOf(results) {
 export function table(results) {
   const rows = [['guard', 'rule', 'file', 'mutation', 'tests run', 'result', 'time']];
   for (const r of results) {
-    rows.push([r.guard, r.rule, `${r.file}${r.moving ? ' (*)' : ''}`, r.mutation, r.tests, r.result, r.seconds === undefined ? '-' : `${r.seconds.toFixed(1)} s`]);
+    rows.push([
+      r.guard,
+      r.rule,
+      `${r.file}${r.moving ? ' (*)' : ''}`,
+      r.mutation,
+      r.tests,
+      r.result,
+      r.seconds === undefined ? '-' : `${r.seconds.toFixed(1)} s`,
+    ]);
   }
   const line = (cells) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(rows[0]), line(rows[0].map(() => '---')), ...rows.slice(1).map(line)].join('\n');

@@ -36,7 +36,11 @@ const SERVER_USER = 'postgres';
 /** The newest installed PostgreSQL's programs. */
 export function postgresBin() {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const found = versions.map((v) => path.join(root, v, 'bin')).find((dir) => existsSync(path.join(dir, 'initdb')));
   if (!found) throw new Error('PostgreSQL is not installed (scripts/install-postgres.sh installs it)');
   return found;
@@ -118,23 +122,69 @@ export async function startPostgres({ install = true, ownSignals = true, tls = f
     const pwFile = path.join(dir, 'pw');
     writeFileSync(pwFile, `${adminPassword}\n`, { mode: 0o600 });
     if (isRoot()) chownSync(pwFile, serverUserIds().uid, serverUserIds().gid);
-    const initdb = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--no-locale', '--no-sync']);
+    const initdb = asServerUser(path.join(bin, 'initdb'), [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=scram-sha-256',
+      `--pwfile=${pwFile}`,
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '--no-sync',
+    ]);
     const capture = [];
-    if ((await run(initdb[0], initdb[1], { capture, quiet: true })) !== 0) throw new Error(`initdb failed: ${capture.join('').slice(-400)}`);
+    if ((await run(initdb[0], initdb[1], { capture, quiet: true })) !== 0)
+      throw new Error(`initdb failed: ${capture.join('').slice(-400)}`);
     rmSync(pwFile, { force: true });
     const port = await freePort();
     let options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=60`;
     if (tls) options += ` ${tlsOnly(dir, dataDir)}`;
-    const ctl = asServerUser(path.join(bin, 'pg_ctl'), ['start', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', options]);
+    const ctl = asServerUser(path.join(bin, 'pg_ctl'), [
+      'start',
+      '-D',
+      dataDir,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      options,
+    ]);
     capture.length = 0;
-    if ((await run(ctl[0], ctl[1], { capture, quiet: true })) !== 0) throw new Error(`the PostgreSQL server did not start: ${capture.join('').slice(-400)}`);
+    if ((await run(ctl[0], ctl[1], { capture, quiet: true })) !== 0)
+      throw new Error(`the PostgreSQL server did not start: ${capture.join('').slice(-400)}`);
     started = true;
-    const sql = [`CREATE ROLE scrapedeck LOGIN PASSWORD '${password}'`, 'CREATE DATABASE scrapedeck_test OWNER scrapedeck'];
+    const sql = [
+      `CREATE ROLE scrapedeck LOGIN PASSWORD '${password}'`,
+      'CREATE DATABASE scrapedeck_test OWNER scrapedeck',
+    ];
     for (const statement of sql) {
-      execFileSync(path.join(bin, 'psql'), ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-c', statement], {
-        env: { ...process.env, PGPASSWORD: adminPassword },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      execFileSync(
+        path.join(bin, 'psql'),
+        [
+          '-X',
+          '-q',
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'postgres',
+          '-d',
+          'postgres',
+          '-c',
+          statement,
+        ],
+        {
+          env: { ...process.env, PGPASSWORD: adminPassword },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
     }
     const env = {
       [PG_ENV.url]: `postgres://scrapedeck:${password}@127.0.0.1:${port}/scrapedeck_test`,
@@ -164,7 +214,26 @@ export async function startPostgres({ install = true, ownSignals = true, tls = f
 function tlsOnly(dir, dataDir) {
   const crt = path.join(dir, 'server.crt');
   const key = path.join(dir, 'server.key');
-  execFileSync('openssl', ['req', '-new', '-x509', '-days', '2', '-nodes', '-newkey', 'rsa:2048', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', crt], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-new',
+      '-x509',
+      '-days',
+      '2',
+      '-nodes',
+      '-newkey',
+      'rsa:2048',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      crt,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   chmodSync(key, 0o600);
   const hba = path.join(dataDir, 'pg_hba.conf');
   writeFileSync(hba, ['local all all scram-sha-256', 'hostssl all all 127.0.0.1/32 scram-sha-256', ''].join('\n'));

@@ -265,7 +265,9 @@ export async function waitFor(check, { timeoutMs = 60_000, intervalMs = 200, wha
       lastError = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`);
+      throw new Error(
+        `timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

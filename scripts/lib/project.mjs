@@ -136,14 +136,19 @@ export function pruneStaleOutputs() {
  */
 export function forgetBuildInfoIfOutputsChanged(root = ROOT) {
   const ts = createRequire(import.meta.url)(path.join(ROOT, 'node_modules', 'typescript'));
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   const record = config?.options.tsBuildInfoFile;
   if (!record || !existsSync(record)) return undefined;
   const recorded = statSync(record).mtimeMs;
   // A source newer than the record is one tsc will compile anyway (a new file's outputs are missing too).
   const sources = config.fileNames.filter((f) => !f.endsWith('.d.ts') && statSync(f).mtimeMs <= recorded);
   const outputs = sources.flatMap((f) => ts.getOutputFileNames(config, f, false));
-  const changed = config.fileNames.length === 0 ? record : outputs.find((f) => !existsSync(f) || statSync(f).mtimeMs > recorded);
+  const changed =
+    config.fileNames.length === 0 ? record : outputs.find((f) => !existsSync(f) || statSync(f).mtimeMs > recorded);
   if (changed !== undefined) rmSync(record, { force: true });
   return changed && path.relative(root, changed);
 }
@@ -160,7 +165,11 @@ export function prepareOut() {
 
 export async function compileTests() {
   for (const note of prepareOut()) log('compile', note);
-  await mustRun(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
+  await mustRun(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+    { cwd: ROOT },
+  );
 }
 
 /**
@@ -176,7 +185,18 @@ async function packageOnce(dir, inputs, out, vsceArgs) {
   }
   rmSync(stampFile, { force: true });
   mkdirSync(path.dirname(out), { recursive: true });
-  await mustRun(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', ...vsceArgs, '-o', out], { cwd: dir });
+  await mustRun(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--no-dependencies',
+      ...vsceArgs,
+      '-o',
+      out,
+    ],
+    { cwd: dir },
+  );
   writeStamp(stampFile, { inputs: hash });
   return out;
 }
@@ -194,5 +214,8 @@ export async function packageVsix() {
  * dist-vsix/<name>.vsix (never shipped: the extension's own .vsix whitelists its files).
  */
 export async function packageFixture(name) {
-  return packageOnce(path.join(ROOT, 'test', 'fixtures', name), ['.'], path.join(ROOT, 'dist-vsix', `${name}.vsix`), ['--skip-license', '--allow-missing-repository']);
+  return packageOnce(path.join(ROOT, 'test', 'fixtures', name), ['.'], path.join(ROOT, 'dist-vsix', `${name}.vsix`), [
+    '--skip-license',
+    '--allow-missing-repository',
+  ]);
 }

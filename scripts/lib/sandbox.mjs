@@ -20,7 +20,10 @@ export async function startSandboxProcess({ logFile, port = 0, extraArgs = [], t
   child.stderr.pipe(log);
   const lines = createInterface({ input: child.stdout });
   const info = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox printed nothing in ${timeoutMs / 1000} s (see ${logFile})`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the sandbox printed nothing in ${timeoutMs / 1000} s (see ${logFile})`)),
+      timeoutMs,
+    );
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the sandbox exited with ${code} before it was ready (see ${logFile})`));

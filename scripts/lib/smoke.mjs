@@ -49,13 +49,16 @@ export async function smokeCheck({ url, run, password, timeoutMs = 120_000 }) {
       await field.fill(password);
       await field.press('Enter');
       await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: timeoutMs });
-      login = 'the workbench asked for its password (HTTP ' + denied.status + ' to /login without it), and opened with it';
+      login =
+        'the workbench asked for its password (HTTP ' + denied.status + ' to /login without it), and opened with it';
     } else {
       await page.goto(url, { timeout: timeoutMs });
     }
     await page.locator('.part.activitybar').waitFor({ timeout: timeoutMs });
     const entry = page
-      .locator('.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a')
+      .locator(
+        '.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a',
+      )
       .first();
     await entry.waitFor({ timeout: timeoutMs });
     await entry.click();

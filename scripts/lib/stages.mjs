@@ -46,7 +46,10 @@ export function judgeStage({ code = 0, output, cannotRun }) {
 
 /** The closing line CI reads; "skipped" counts pending tests and stages that could not run. */
 export function totalLine(rows) {
-  const t = rows.reduce((acc, r) => ({ passed: acc.passed + r.passed, failed: acc.failed + r.failed, skipped: acc.skipped + r.pending }), { passed: 0, failed: 0, skipped: 0 });
+  const t = rows.reduce(
+    (acc, r) => ({ passed: acc.passed + r.passed, failed: acc.failed + r.failed, skipped: acc.skipped + r.pending }),
+    { passed: 0, failed: 0, skipped: 0 },
+  );
   return `Total: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
 }
 

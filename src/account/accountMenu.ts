@@ -20,7 +20,12 @@ const run = (command: string) => () => vscode.commands.executeCommand(command);
 const t = vscode.l10n.t;
 
 /** A request id as the client keeps it (cut to 128 printable characters); anything else is ignored. */
-const requestIdSchema = z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/);
+const requestIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/);
 
 export function accountCommands(deps: AccountMenuDeps) {
   return defineHandlers({
@@ -40,13 +45,20 @@ function signInItems(): MenuItem[] {
   return [
     { label: `$(key) ${t('Sign In with API Key')}`, run: run(COMMANDS.signInWithApiKey) },
     { label: `$(account) ${t('Sign In with Username and Password')}`, run: run(COMMANDS.signInWithPassword) },
-    { label: `$(beaker) ${t('Try the Sandbox')}`, description: t('seeded data, no account needed'), run: run(COMMANDS.trySandbox) },
+    {
+      label: `$(beaker) ${t('Try the Sandbox')}`,
+      description: t('seeded data, no account needed'),
+      run: run(COMMANDS.trySandbox),
+    },
   ];
 }
 
 /** "How do you want to sign in?" and the chosen sign-in (the Accounts menu's Sign In uses it too). */
 export async function chooseSignIn(ui: Ui): Promise<void> {
-  const next = await ui.showQuickPick(signInItems(), { title: t('Sign In to Scrapedeck'), placeHolder: t('How do you want to sign in?') });
+  const next = await ui.showQuickPick(signInItems(), {
+    title: t('Sign In to Scrapedeck'),
+    placeHolder: t('How do you want to sign in?'),
+  });
   if (next !== undefined) await next.run();
 }
 
@@ -71,7 +83,8 @@ export async function accountMenu(deps: AccountMenuDeps): Promise<void> {
       ...common,
       {
         label: `$(key) ${t('Set Data-App Hub API Key')}`,
-        description: account.method === 'password' ? (account.hasHubKey ? t('set') : t('not set')) : t('uses your API key'),
+        description:
+          account.method === 'password' ? (account.hasHubKey ? t('set') : t('not set')) : t('uses your API key'),
         run: run(COMMANDS.setHubApiKey),
       },
     ];

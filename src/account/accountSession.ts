@@ -34,7 +34,10 @@ export function accountsMenuLabel(account: SessionAccount, t: Translate = englis
  * the id reveals neither (a hash of public facts, shortened).
  */
 export function accountsMenuSession(account: SessionAccount, t: Translate = english): AccountsMenuSession {
-  const id = createHash('sha256').update(`${account.baseUrl}\n${account.method}\n${account.label}`).digest('hex').slice(0, 24);
+  const id = createHash('sha256')
+    .update(`${account.baseUrl}\n${account.method}\n${account.label}`)
+    .digest('hex')
+    .slice(0, 24);
   return { id, accessToken: '', account: { id, label: accountsMenuLabel(account, t) }, scopes: [] };
 }
 

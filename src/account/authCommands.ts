@@ -36,7 +36,8 @@ export async function signOut(deps: AuthDeps): Promise<void> {
   await deps.account.clear();
   if (wasSandbox) await deps.sandbox.leave();
   if (wasSandbox) void deps.ui.showInformationMessage(t('Left the Scrapedeck sandbox.'));
-  else if (before !== undefined) void deps.ui.showInformationMessage(t('Signed out of Scrapedeck ({0}).', before.label));
+  else if (before !== undefined)
+    void deps.ui.showInformationMessage(t('Signed out of Scrapedeck ({0}).', before.label));
 }
 
 export async function setHubApiKey(deps: AuthDeps): Promise<void> {
@@ -48,7 +49,9 @@ export async function setHubApiKey(deps: AuthDeps): Promise<void> {
   if (account.method !== 'password') {
     void deps.ui.showInformationMessage(
       describeMethod(account.method) === 'sandbox'
-        ? t("You signed in with the sandbox's API key, so the data-app hub uses that key. To use another key, sign in with it.")
+        ? t(
+            "You signed in with the sandbox's API key, so the data-app hub uses that key. To use another key, sign in with it.",
+          )
         : t('You signed in with an API key, so the data-app hub uses that key. To use another key, sign in with it.'),
     );
     return;

@@ -75,7 +75,10 @@ export class ScrapedeckAuthProvider implements vscode.AuthenticationProvider, vs
 }
 
 /** Registers the provider; the returned disposable goes into context.subscriptions. */
-export function registerAuthProvider(registrar: Pick<Registrar, 'registerAuthenticationProvider'>, deps: AuthProviderDeps): vscode.Disposable {
+export function registerAuthProvider(
+  registrar: Pick<Registrar, 'registerAuthenticationProvider'>,
+  deps: AuthProviderDeps,
+): vscode.Disposable {
   const provider = new ScrapedeckAuthProvider(deps);
   const registration = registrar.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, {
     supportsMultipleAccounts: false,

@@ -20,7 +20,13 @@ export interface ClientRecipe {
 }
 
 /** Which settings a client is built from; a change in any of them means a new client. */
-export const CLIENT_SETTINGS: ReadonlySet<keyof Settings> = new Set<keyof Settings>(['baseUrl', 'datahubUrl', 'requestsPerSecond', 'externalUserId', 'proxy']);
+export const CLIENT_SETTINGS: ReadonlySet<keyof Settings> = new Set<keyof Settings>([
+  'baseUrl',
+  'datahubUrl',
+  'requestsPerSecond',
+  'externalUserId',
+  'proxy',
+]);
 
 export function createClient(recipe: ClientRecipe): ScrapedeckClient {
   const { baseUrl, datahubUrl } = recipe.endpoints;

@@ -7,7 +7,7 @@
  * and hands the client a CredentialsStore that writes renewed sessions back to the vault. Writes
  * and reloads run one at a time, so a burst of events cannot interleave reads of the vault.
  */
-import { type Credentials, type CredentialsStore,MemoryCredentialsStore } from '../api/auth/auth';
+import { type Credentials, type CredentialsStore, MemoryCredentialsStore } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
 import { errorMessage } from '../api/errors/errors';
 import { ServiceRoutes } from '../api/ops/serviceRoutes';
@@ -16,7 +16,7 @@ import type { Settings } from '../platform/settings';
 import { type Account, accountOf, type Endpoints, type SettingsSource } from './account';
 import { boundStore, type SignInSlot } from './boundStore';
 import { CLIENT_SETTINGS, createClient } from './clientFactory';
-import { type AccountMeta,credentialsKey, describeMethod, normalizeBaseUrl, sameAccount } from './credentials';
+import { type AccountMeta, credentialsKey, describeMethod, normalizeBaseUrl, sameAccount } from './credentials';
 import type { CredentialsVault } from './vault';
 
 export type { Account, Endpoints, SettingsSource } from './account';
@@ -65,7 +65,11 @@ export class ClientHolder implements Disposable {
 
   constructor(private readonly options: ClientHolderOptions) {
     this.now = options.now ?? Date.now;
-    this.slot = { generation: () => this.generation, credentials: () => this.credentials, persist: (next, gen) => this.persist(next, gen) };
+    this.slot = {
+      generation: () => this.generation,
+      credentials: () => this.credentials,
+      persist: (next, gen) => this.persist(next, gen),
+    };
     this.disposables = [
       this.changed,
       this.overrideDropped,
@@ -189,7 +193,9 @@ export class ClientHolder implements Disposable {
     const credentials = stored?.credentials;
     const meta = stored?.meta;
     const sameIdentity =
-      sameAccount(this.credentials, credentials) && this.meta?.label === meta?.label && this.meta?.method === meta?.method;
+      sameAccount(this.credentials, credentials) &&
+      this.meta?.label === meta?.label &&
+      this.meta?.method === meta?.method;
     this.credentials = credentials;
     this.meta = meta;
 
@@ -203,7 +209,10 @@ export class ClientHolder implements Disposable {
     }
     if (needClient) this.client = this.tryBuild();
 
-    const next = credentials === undefined || meta === undefined || this.client === undefined ? undefined : accountOf(credentials, meta, endpoints);
+    const next =
+      credentials === undefined || meta === undefined || this.client === undefined
+        ? undefined
+        : accountOf(credentials, meta, endpoints);
     const changed = JSON.stringify(next) !== JSON.stringify(this.current);
     this.current = next;
     if (changed || needClient || forceRebuild) this.changed.fire(next);

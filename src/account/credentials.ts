@@ -54,7 +54,11 @@ export const credentialsSchema = z.discriminatedUnion('kind', [
 ]);
 
 export type StoredCredentials =
-  | { ok: true; credentials: Credentials | undefined; /** Absent in a record an older version wrote. */ meta?: AccountMeta }
+  | {
+      ok: true;
+      credentials: Credentials | undefined;
+      /** Absent in a record an older version wrote. */ meta?: AccountMeta;
+    }
   | { ok: false; reason: string };
 
 /**
@@ -137,7 +141,11 @@ export const MAX_LABEL_LENGTH = 64;
  * Why `label` cannot name an API-key account, or undefined. A label is shown everywhere and kept
  * in globalState, outside secret storage, so it may never contain the key.
  */
-export function labelProblem(label: string, apiKey: string, t: (message: string, ...args: (string | number)[]) => string): string | undefined {
+export function labelProblem(
+  label: string,
+  apiKey: string,
+  t: (message: string, ...args: (string | number)[]) => string,
+): string | undefined {
   const trimmed = label.trim();
   if (trimmed === '') return t('Enter a name, or keep the suggested one.');
   if (trimmed.length > MAX_LABEL_LENGTH) return t('Keep the name to {0} characters.', MAX_LABEL_LENGTH);
@@ -150,4 +158,3 @@ export function labelProblem(label: string, apiKey: string, t: (message: string,
 export function describeMethod(method: SignInMethod): string {
   return method === 'apiKey' ? 'API key' : method === 'password' ? 'username and password' : 'sandbox';
 }
-

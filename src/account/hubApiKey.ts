@@ -10,7 +10,9 @@ const t = vscode.l10n.t;
 export async function promptHubApiKey(ui: Ui): Promise<string | undefined> {
   const key = await ui.showInputBox({
     title: t('Data-App Hub API Key'),
-    prompt: t("The data-app hub accepts only an API key (create one in the account center). It is kept in VS Code's secret storage."),
+    prompt: t(
+      "The data-app hub accepts only an API key (create one in the account center). It is kept in VS Code's secret storage.",
+    ),
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? t('Enter the API key.') : headerValueProblem(v.trim(), t('The API key'))),

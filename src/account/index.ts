@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
 import type { Registrar } from '../platform/registrar';
 import { createReporter, type Reporter } from '../platform/reporter';
@@ -57,7 +57,9 @@ export function createAccount(context: vscode.ExtensionContext, deps: AccountDep
       signIn: () => chooseSignIn(ui),
       signOut: () => signOut(auth),
     }),
-    holder.onDidExpire(() => void reporter.signInNeeded(t('Your Scrapedeck session has expired and could not be renewed.'))),
+    holder.onDidExpire(
+      () => void reporter.signInNeeded(t('Your Scrapedeck session has expired and could not be renewed.')),
+    ),
     holder.onDidFailToConnect((reason) => void ui.showErrorMessage(t('Scrapedeck cannot connect: {0}', reason))),
   );
   // A sandbox chosen before the last reload comes back in the background.

@@ -12,7 +12,7 @@
 import type { ApiError } from '../api/errors/errors';
 import type { Account, ClientHolder, Endpoints } from './clientHolder';
 import { type AccountMeta, apiKeyLabel, type SignInMethod } from './credentials';
-import { obtainSession, type ProbeClientFactory, type Verified,verifyApiKey } from './verify';
+import { obtainSession, type ProbeClientFactory, type Verified, verifyApiKey } from './verify';
 
 export interface SignInSecrets {
   apiKey: { apiKey: string; /** Shown for the account; default "API key …abcd". */ label?: string };
@@ -21,7 +21,11 @@ export interface SignInSecrets {
 }
 
 export type SignInResult =
-  | { ok: true; account: Account | undefined; /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError }
+  | {
+      ok: true;
+      account: Account | undefined;
+      /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError;
+    }
   | { ok: false; error: ApiError };
 
 export interface SignInOptions {
@@ -33,9 +37,16 @@ export interface SignInOptions {
 
 type Holder = Pick<ClientHolder, 'createProbeClient' | 'store' | 'endpoints' | 'account'>;
 
-export async function signIn<K extends SignInMethod>(holder: Holder, kind: K, secret: SignInSecrets[K], options: SignInOptions = {}): Promise<SignInResult> {
+export async function signIn<K extends SignInMethod>(
+  holder: Holder,
+  kind: K,
+  secret: SignInSecrets[K],
+  options: SignInOptions = {},
+): Promise<SignInResult> {
   const endpoints = options.endpoints ?? holder.endpoints;
-  const probes: ProbeClientFactory = { createProbeClient: (credentials) => holder.createProbeClient(credentials, endpoints) };
+  const probes: ProbeClientFactory = {
+    createProbeClient: (credentials) => holder.createProbeClient(credentials, endpoints),
+  };
   const { verified, meta } = await verify(probes, { kind, ...secret } as Request, options);
   if (!verified.ok) return verified;
   await holder.store(verified.credentials, meta, endpoints.baseUrl);
@@ -46,7 +57,11 @@ export async function signIn<K extends SignInMethod>(holder: Holder, kind: K, se
 
 type Request = { [K in SignInMethod]: { kind: K } & SignInSecrets[K] }[SignInMethod];
 
-async function verify(probes: ProbeClientFactory, request: Request, options: SignInOptions): Promise<{ verified: Verified; meta: AccountMeta }> {
+async function verify(
+  probes: ProbeClientFactory,
+  request: Request,
+  options: SignInOptions,
+): Promise<{ verified: Verified; meta: AccountMeta }> {
   switch (request.kind) {
     case 'apiKey':
       return {
@@ -54,10 +69,19 @@ async function verify(probes: ProbeClientFactory, request: Request, options: Sig
         meta: { label: labelOrDefault(request.label, request.apiKey), method: 'apiKey' },
       };
     case 'sandbox':
-      return { verified: await verifyApiKey(probes, request.apiKey, options.signal), meta: { label: request.username, method: 'sandbox' } };
+      return {
+        verified: await verifyApiKey(probes, request.apiKey, options.signal),
+        meta: { label: request.username, method: 'sandbox' },
+      };
     case 'password':
       return {
-        verified: await obtainSession(probes, request.username, request.password, options.now ?? Date.now, options.signal),
+        verified: await obtainSession(
+          probes,
+          request.username,
+          request.password,
+          options.now ?? Date.now,
+          options.signal,
+        ),
         meta: { label: request.username, method: 'password', username: request.username },
       };
   }

@@ -26,16 +26,21 @@ interface Rejected {
 
 /** Runs `task` under a cancellable progress notification; cancelling aborts the request. */
 export function withCheckProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
-    return task(controller.signal).finally(() => subscription.dispose());
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      return task(controller.signal).finally(() => subscription.dispose());
+    },
+  );
 }
 
 /** A refused value is shown again with the reason; the box stays usable (a warning, not an error). */
 function rejectedHint(rejected: Rejected | undefined, v: string): vscode.InputBoxValidationMessage | undefined {
-  return rejected !== undefined && v === rejected.value ? { message: rejected.message, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+  return rejected !== undefined && v === rejected.value
+    ? { message: rejected.message, severity: vscode.InputBoxValidationSeverity.Warning }
+    : undefined;
 }
 
 /** undefined: signed in or cancelled (nothing more to ask); otherwise the refusal to show. */
@@ -55,13 +60,18 @@ export async function signInWithApiKey(deps: SignInDeps, endpoints?: Endpoints):
   for (;;) {
     const entered = await deps.ui.showInputBox({
       title: t('Sign In to Scrapedeck with an API Key (1/2)'),
-      prompt: rejected?.message ?? t("Create a key in the account center. It is checked with {0} and kept in VS Code's secret storage.", baseUrl),
+      prompt:
+        rejected?.message ??
+        t("Create a key in the account center. It is checked with {0} and kept in VS Code's secret storage.", baseUrl),
       placeHolder: t('API key'),
       password: true,
       ignoreFocusOut: true,
       value,
       requestId: rejected?.requestId,
-      validateInput: (v) => (v.trim() === '' ? t('Enter an API key.') : (headerValueProblem(v.trim(), t('The API key')) ?? rejectedHint(rejected, v))),
+      validateInput: (v) =>
+        v.trim() === ''
+          ? t('Enter an API key.')
+          : (headerValueProblem(v.trim(), t('The API key')) ?? rejectedHint(rejected, v)),
     });
     if (entered === undefined) return false;
     value = entered;
@@ -89,7 +99,11 @@ export async function signInWithApiKey(deps: SignInDeps, endpoints?: Endpoints):
   }
 }
 
-export async function signInWithPassword(deps: SignInDeps, initialUsername?: string, endpoints?: Endpoints): Promise<boolean> {
+export async function signInWithPassword(
+  deps: SignInDeps,
+  initialUsername?: string,
+  endpoints?: Endpoints,
+): Promise<boolean> {
   let username = initialUsername ?? '';
   let rejected: Rejected | undefined;
   for (;;) {

@@ -9,7 +9,9 @@ import type { Account, ClientHolder } from './clientHolder';
 
 const MAX_LABEL = 24;
 
-export function createAccountStatusBar(account: Pick<ClientHolder, 'account' | 'endpoints' | 'onDidChange'>): vscode.Disposable {
+export function createAccountStatusBar(
+  account: Pick<ClientHolder, 'account' | 'endpoints' | 'onDidChange'>,
+): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('scrapedeck.account', vscode.StatusBarAlignment.Left, 0);
   item.name = vscode.l10n.t('Scrapedeck Account');
   item.command = COMMANDS.accountMenu;
@@ -38,7 +40,8 @@ export function statusBarText(
       accessibility: t('Scrapedeck: not signed in. Click to sign in.'),
     };
   }
-  const hub = current.datahubUrl === undefined ? t('Data-app hub: not set') : t('Data-app hub: {0}', current.datahubUrl);
+  const hub =
+    current.datahubUrl === undefined ? t('Data-app hub: not set') : t('Data-app hub: {0}', current.datahubUrl);
   const short = current.label.length > MAX_LABEL ? `${current.label.slice(0, MAX_LABEL - 1)}…` : current.label;
   if (current.method === 'sandbox') {
     return {

@@ -47,7 +47,8 @@ export async function switchAccount(deps: AuthDeps): Promise<boolean> {
   }
   // Out of the sandbox: sign in at the configured address, and only then leave the sandbox.
   const target = wasSandbox ? deps.account.configuredEndpoints : undefined;
-  const ok = picked.way === 'apiKey' ? await signInWithApiKey(deps, target) : await signInWithPassword(deps, undefined, target);
+  const ok =
+    picked.way === 'apiKey' ? await signInWithApiKey(deps, target) : await signInWithPassword(deps, undefined, target);
   if (ok && wasSandbox) {
     await deps.sandbox.leave();
     await clearIfElsewhere(deps, oldBaseUrl);
@@ -57,5 +58,6 @@ export async function switchAccount(deps: AuthDeps): Promise<boolean> {
 
 /** Clears the old address's sign-in, unless the new one lives there (then it already replaced it). */
 async function clearIfElsewhere(deps: AuthDeps, oldBaseUrl: string): Promise<void> {
-  if (normalizeBaseUrl(oldBaseUrl) !== normalizeBaseUrl(deps.account.endpoints.baseUrl)) await deps.account.clear(oldBaseUrl);
+  if (normalizeBaseUrl(oldBaseUrl) !== normalizeBaseUrl(deps.account.endpoints.baseUrl))
+    await deps.account.clear(oldBaseUrl);
 }

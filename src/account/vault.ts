@@ -88,7 +88,10 @@ export class CredentialsVault implements Disposable {
       return undefined;
     }
     if (parsed.credentials === undefined) return undefined;
-    const meta = parsed.meta ?? parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ?? fallbackMeta(parsed.credentials, this.t);
+    const meta =
+      parsed.meta ??
+      parseAccountMeta(this.globalState.get(accountMetaKey(baseUrl))) ??
+      fallbackMeta(parsed.credentials, this.t);
     return { credentials: parsed.credentials, meta };
   }
 
@@ -107,7 +110,8 @@ export class CredentialsVault implements Disposable {
   /** Deletes the secrets (session, API key, hub key) and the metadata of one address. */
   async clear(baseUrl: string): Promise<void> {
     // What an older version kept there goes too (written only when there is something to remove).
-    if (this.globalState.get(accountMetaKey(baseUrl)) !== undefined) await this.globalState.update(accountMetaKey(baseUrl), undefined);
+    if (this.globalState.get(accountMetaKey(baseUrl)) !== undefined)
+      await this.globalState.update(accountMetaKey(baseUrl), undefined);
     const key = this.keyOf(baseUrl);
     if (this.known.has(key) && this.known.get(key) === undefined) return;
     await this.own(key, () => this.secrets.delete(key));

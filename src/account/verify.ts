@@ -2,12 +2,16 @@
  * Checking credentials before they are stored: an API key with a real call (listTaskGroups),
  * a username and password with `POST /token`. No prompts here; the commands decide what to say.
  */
-import { type Credentials,sessionFromToken } from '../api/auth/auth';
+import { type Credentials, sessionFromToken } from '../api/auth/auth';
 import type { ScrapedeckClient } from '../api/client';
 import { ApiError, errorMessage, isApiError } from '../api/errors/errors';
 
 export type Verified =
-  | { ok: true; credentials: Credentials; /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError }
+  | {
+      ok: true;
+      credentials: Credentials;
+      /** Accepted, but the plan does not allow listing tasks. */ planLimited?: ApiError;
+    }
   | { ok: false; error: ApiError };
 
 /** Something that can build a throwaway client (the ClientHolder, bound to the address being signed in to). */
@@ -15,7 +19,11 @@ export interface ProbeClientFactory {
   createProbeClient(credentials?: Credentials): ScrapedeckClient;
 }
 
-export async function verifyApiKey(factory: ProbeClientFactory, apiKey: string, signal?: AbortSignal): Promise<Verified> {
+export async function verifyApiKey(
+  factory: ProbeClientFactory,
+  apiKey: string,
+  signal?: AbortSignal,
+): Promise<Verified> {
   const credentials: Credentials = { kind: 'apiKey', apiKey };
   // Built inside the try: an unusable proxy in the environment is a message, not a failed command.
   let client: ScrapedeckClient | undefined;

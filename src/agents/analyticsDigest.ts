@@ -54,7 +54,10 @@ export function totals(records: readonly AnalyticsRecord[]) {
   };
 }
 
-function groupBy(records: readonly AnalyticsRecord[], key: (r: AnalyticsRecord) => string): Map<string, AnalyticsRecord[]> {
+function groupBy(
+  records: readonly AnalyticsRecord[],
+  key: (r: AnalyticsRecord) => string,
+): Map<string, AnalyticsRecord[]> {
   const out = new Map<string, AnalyticsRecord[]>();
   for (const r of records) {
     const k = key(r);
@@ -65,7 +68,10 @@ function groupBy(records: readonly AnalyticsRecord[], key: (r: AnalyticsRecord) 
   return out;
 }
 
-export function byTask(records: readonly AnalyticsRecord[], nameOf: (taskId: string) => string | undefined): TaskFigures[] {
+export function byTask(
+  records: readonly AnalyticsRecord[],
+  nameOf: (taskId: string) => string | undefined,
+): TaskFigures[] {
   return [...groupBy(records, (r) => r.taskId)].map(([taskId, rows]) => {
     const runs = sumKnown(rows, (r) => r.executionMetrics.runCount);
     const failures = sumKnown(rows, (r) => r.executionMetrics.failureCount);

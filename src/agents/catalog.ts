@@ -25,13 +25,21 @@ export interface Catalog {
 /** A failure to read the catalog, already worded for the model (`cause`: the service's error, if any). */
 export class CatalogError extends Error {}
 
-export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContext, 't' | 'signInHint' | 'signal'>): Promise<Catalog> {
+export async function loadCatalog(
+  client: ScrapedeckClient,
+  ctx: Pick<ToolContext, 't' | 'signInHint' | 'signal'>,
+): Promise<Catalog> {
   const { t, signal } = ctx;
   let groups: { groupId: string; groupName: string }[];
   try {
-    groups = (await client.listTaskGroups({ signal })).data.map((g) => ({ groupId: g.taskGroupId, groupName: g.taskGroupName }));
+    groups = (await client.listTaskGroups({ signal })).data.map((g) => ({
+      groupId: g.taskGroupId,
+      groupName: g.taskGroupName,
+    }));
   } catch (e) {
-    throw new CatalogError(failureText(e, { failed: t('Could not list the task groups'), plans: DATA_PLANS }, ctx), { cause: e });
+    throw new CatalogError(failureText(e, { failed: t('Could not list the task groups'), plans: DATA_PLANS }, ctx), {
+      cause: e,
+    });
   }
   // Concurrently: the client's limiter paces them.
   const lists = await Promise.all(
@@ -39,18 +47,36 @@ export async function loadCatalog(client: ScrapedeckClient, ctx: Pick<ToolContex
       try {
         return (await client.searchTasks(g.groupId, { signal })).data;
       } catch (e) {
-        throw new CatalogError(failureText(e, { failed: t('Could not list the tasks of the group “{0}”', plainText(g.groupName)), plans: DATA_PLANS }, ctx), { cause: e });
+        throw new CatalogError(
+          failureText(
+            e,
+            { failed: t('Could not list the tasks of the group “{0}”', plainText(g.groupName)), plans: DATA_PLANS },
+            ctx,
+          ),
+          { cause: e },
+        );
       }
     }),
   );
-  const tasks = groups.flatMap((g, i) => (lists[i] ?? []).map((task) => ({ taskId: task.taskId, taskName: task.taskName, groupId: g.groupId, groupName: g.groupName })));
+  const tasks = groups.flatMap((g, i) =>
+    (lists[i] ?? []).map((task) => ({
+      taskId: task.taskId,
+      taskName: task.taskName,
+      groupId: g.groupId,
+      groupName: g.groupName,
+    })),
+  );
   return { groups, tasks };
 }
 
 const fold = (s: string): string => s.trim().toLowerCase();
 
 /** Tasks whose name contains `query` (case-insensitive), in groups named or numbered `group`. */
-export function filterTasks(catalog: Catalog, filter: { query?: string | undefined; group?: string | undefined }, t: Translate): CatalogTask[] {
+export function filterTasks(
+  catalog: Catalog,
+  filter: { query?: string | undefined; group?: string | undefined },
+  t: Translate,
+): CatalogTask[] {
   let tasks = catalog.tasks;
   if (filter.group !== undefined) {
     const group = findGroup(catalog, filter.group, t);
@@ -68,9 +94,21 @@ export function findGroup(catalog: Catalog, ref: string, t: Translate): { groupI
   if (byId) return byId;
   const byName = catalog.groups.filter((g) => fold(g.groupName) === fold(ref));
   if (byName.length === 1 && byName[0]) return byName[0];
-  const names = catalog.groups.slice(0, 20).map((g) => `“${g.groupName}”`).join(', ');
-  if (byName.length > 1) throw new CatalogError(t('Several task groups are named “{0}”: pass the group id instead ({1}).', plainText(ref), byName.map((g) => g.groupId).join(', ')));
-  throw new CatalogError(t('No task group has the name or id “{0}”. The groups are: {1}.', plainText(ref), names === '' ? t('none') : names));
+  const names = catalog.groups
+    .slice(0, 20)
+    .map((g) => `“${g.groupName}”`)
+    .join(', ');
+  if (byName.length > 1)
+    throw new CatalogError(
+      t(
+        'Several task groups are named “{0}”: pass the group id instead ({1}).',
+        plainText(ref),
+        byName.map((g) => g.groupId).join(', '),
+      ),
+    );
+  throw new CatalogError(
+    t('No task group has the name or id “{0}”. The groups are: {1}.', plainText(ref), names === '' ? t('none') : names),
+  );
 }
 
 /** The task a model means: an exact id, or else a unique exact name (case aside). */
@@ -80,11 +118,19 @@ export function findTask(catalog: Catalog, ref: string, t: Translate): CatalogTa
   const byName = catalog.tasks.filter((task) => fold(task.taskName) === fold(ref));
   if (byName.length === 1 && byName[0]) return byName[0];
   if (byName.length > 1) {
-    const options = byName.slice(0, 10).map((task) => `${task.taskId} (${task.groupName})`).join(', ');
-    throw new CatalogError(t('{0} tasks are named “{1}”: pass one of their ids instead: {2}.', byName.length, plainText(ref), options));
+    const options = byName
+      .slice(0, 10)
+      .map((task) => `${task.taskId} (${task.groupName})`)
+      .join(', ');
+    throw new CatalogError(
+      t('{0} tasks are named “{1}”: pass one of their ids instead: {2}.', byName.length, plainText(ref), options),
+    );
   }
   const similar = catalog.tasks.filter((task) => task.taskName.toLowerCase().includes(fold(ref))).slice(0, 5);
-  const hint = similar.length > 0 ? t('Tasks with similar names: {0}.', similar.map((task) => `“${task.taskName}” (${task.taskId})`).join(', ')) : t('Use scrapedeck_list_tasks to find it.');
+  const hint =
+    similar.length > 0
+      ? t('Tasks with similar names: {0}.', similar.map((task) => `“${task.taskName}” (${task.taskId})`).join(', '))
+      : t('Use scrapedeck_list_tasks to find it.');
   throw new CatalogError(`${t('No task of this account has the id or name “{0}”.', plainText(ref))} ${hint}`);
 }
 
@@ -94,7 +140,12 @@ export function catalogProblem(e: unknown, failed: string, ctx: Pick<ToolContext
 }
 
 /** The tasks a tool's input names: its own refs (each found, each once), else those of group and query (every task when neither). */
-export function selectTasks(catalog: Catalog, refs: readonly string[] | undefined, scope: { query?: string | undefined; group?: string | undefined }, t: Translate): CatalogTask[] {
+export function selectTasks(
+  catalog: Catalog,
+  refs: readonly string[] | undefined,
+  scope: { query?: string | undefined; group?: string | undefined },
+  t: Translate,
+): CatalogTask[] {
   const found = refs !== undefined ? refs.map((ref) => findTask(catalog, ref, t)) : filterTasks(catalog, scope, t);
   const seen = new Set<string>();
   return found.filter((task) => !seen.has(task.taskId) && seen.add(task.taskId) !== undefined);

@@ -40,6 +40,8 @@ export class ConfirmedCalls {
 /** The input as JSON with its keys sorted, so the same input files under the same key. */
 function keyOf(input: unknown): string {
   return JSON.stringify(input ?? {}, (_k, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
   );
 }

@@ -19,10 +19,15 @@ export interface FailureSubject {
   plans?: readonly string[];
 }
 
-export function failureText(error: unknown, subject: FailureSubject, ctx: Pick<ToolContext, 't' | 'signInHint'>): string {
+export function failureText(
+  error: unknown,
+  subject: FailureSubject,
+  ctx: Pick<ToolContext, 't' | 'signInHint'>,
+): string {
   const { t } = ctx;
   const api = isApiError(error) ? error : undefined;
-  if (api?.kind === 'cancelled' && !api.maybeApplied) return sentence(t('{0}: the call was cancelled before it finished', subject.failed));
+  if (api?.kind === 'cancelled' && !api.maybeApplied)
+    return sentence(t('{0}: the call was cancelled before it finished', subject.failed));
   const raw = api?.message ?? errorMessage(error);
   const hint = kindHint(t, api?.kind, subject.plans, raw, {
     auth: ctx.signInHint,
@@ -33,6 +38,10 @@ export function failureText(error: unknown, subject: FailureSubject, ctx: Pick<T
   return joinSentences([sentence(subject.failed), sentence(raw), hint === undefined ? '' : sentence(hint), requestId]);
 }
 
-export function failure(error: unknown, subject: FailureSubject, ctx: Pick<ToolContext, 't' | 'signInHint'>): ToolReply {
+export function failure(
+  error: unknown,
+  subject: FailureSubject,
+  ctx: Pick<ToolContext, 't' | 'signInHint'>,
+): ToolReply {
   return refusal(failureText(error, subject, ctx));
 }

@@ -57,7 +57,8 @@ export function createAgents(context: vscode.ExtensionContext, deps: AgentsDeps)
 
   // Runs the MCP server (another process) starts or stops: told through a file, followed like the tools' own.
   const notices = new RunNoticeFollower(vscode.Uri.joinPath(context.globalStorageUri, 'mcp-runs').fsPath, log);
-  const followNotices = (account: Account | undefined): void => notices.follow(account, account === undefined ? undefined : deps.runs?.watchFor(account));
+  const followNotices = (account: Account | undefined): void =>
+    notices.follow(account, account === undefined ? undefined : deps.runs?.watchFor(account));
   followNotices(holder.account);
   context.subscriptions.push(notices, holder.onDidChange(followNotices));
 
@@ -103,9 +104,16 @@ async function noteAppOutcome(deps: AgentsDeps, ref: string, outcome: AppOutcome
   const scope = appScopeOf(account);
   if (deps.apps === undefined || scope === undefined) return;
   try {
-    if (outcome.kind === 'deprecated') await deps.apps.recordDeprecation(scope, ref, recordFromResult(outcome.result, Date.now()));
-    else await deps.apps.recordNotFound(scope, ref, { at: Date.now(), ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }) });
+    if (outcome.kind === 'deprecated')
+      await deps.apps.recordDeprecation(scope, ref, recordFromResult(outcome.result, Date.now()));
+    else
+      await deps.apps.recordNotFound(scope, ref, {
+        at: Date.now(),
+        ...(outcome.requestId === undefined ? {} : { requestId: outcome.requestId }),
+      });
   } catch (e) {
-    deps.log.warn(`The Data Apps view could not remember what the hub said to an agent about ${ref}: ${errorMessage(e)}`);
+    deps.log.warn(
+      `The Data Apps view could not remember what the hub said to an agent about ${ref}: ${errorMessage(e)}`,
+    );
   }
 }

@@ -8,13 +8,28 @@ export const taskRefSchema = z
   .max(200)
   .describe('The task: its id (from scrapedeck_list_tasks), or its exact name when that name is unique.');
 
-export const groupRefSchema = z.string().trim().min(1).max(200).describe('Only tasks of this task group: its exact name (case ignored) or its id.');
+export const groupRefSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('Only tasks of this task group: its exact name (case ignored) or its id.');
 
-export const queryRefSchema = z.string().trim().max(200).describe('Only tasks whose name contains this text (case ignored).');
+export const queryRefSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .describe('Only tasks whose name contains this text (case ignored).');
 
 /** At most `max`, default `fallback`. */
 export function limitSchema(max: number, fallback: number, what: string) {
-  return z.number().int().min(1).max(max).default(fallback).describe(`How many ${what} to return (1-${max}, default ${fallback}).`);
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(fallback)
+    .describe(`How many ${what} to return (1-${max}, default ${fallback}).`);
 }
 
 export const offsetSchema = z.number().int().min(0).max(1_000_000_000).default(0);
@@ -24,8 +39,12 @@ export const scopeFields = { group: groupRefSchema.optional(), query: queryRefSc
 
 /** The refinement for `.refine(...)`: the tool's own task refs (`key`) or group/query, not both. */
 export function refsOrScope<K extends string>(key: K) {
-  const check = (i: { [P in K]?: unknown } & { group?: string | undefined; query?: string | undefined }): boolean => i[key] === undefined || (i.group === undefined && i.query === undefined);
+  const check = (i: { [P in K]?: unknown } & { group?: string | undefined; query?: string | undefined }): boolean =>
+    i[key] === undefined || (i.group === undefined && i.query === undefined);
   // Worded for the model that called the tool, not for a person: English, like every zod refinement here. l10n-exempt
-  const params: { message: string; path: PropertyKey[] } = { message: `use either ${key} or group/query, not both`, path: [key] };
+  const params: { message: string; path: PropertyKey[] } = {
+    message: `use either ${key} or group/query, not both`,
+    path: [key],
+  };
   return [check, params] as const;
 }

@@ -40,15 +40,29 @@ export function notAllowedText(toolName: string, intent: string, accountLabel: s
 export type Answer = { agreed: true } | { agreed: false; text: string };
 
 /** Asks the user through the client; only "accept" agrees. A failure to ask is a "no". */
-export async function askUser(server: Pick<Server, 'elicitInput'>, toolName: string, confirmation: Confirmation, signal: AbortSignal): Promise<Answer> {
+export async function askUser(
+  server: Pick<Server, 'elicitInput'>,
+  toolName: string,
+  confirmation: Confirmation,
+  signal: AbortSignal,
+): Promise<Answer> {
   const message = `${plainText(confirmation.title, 200)}\n\n${confirmation.message}`;
   try {
-    const result = await server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, { signal, timeout: ASK_TIMEOUT_MS });
+    const result = await server.elicitInput(
+      { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+      { signal, timeout: ASK_TIMEOUT_MS },
+    );
     if (result.action === 'accept') return { agreed: true };
     const how = result.action === 'decline' ? 'declined' : 'dismissed';
-    return { agreed: false, text: `The user ${how} ${toolName} (“${plainText(confirmation.title)}”), so nothing was changed and nothing was sent. Do not call it again unless the user asks for it.` };
+    return {
+      agreed: false,
+      text: `The user ${how} ${toolName} (“${plainText(confirmation.title)}”), so nothing was changed and nothing was sent. Do not call it again unless the user asks for it.`,
+    };
   } catch (e) {
     const reason = plainText(errorMessage(e), 200);
-    return { agreed: false, text: `${toolName} needs the user’s agreement, and asking the user through the MCP client failed (${reason}), so nothing was changed and nothing was sent.` };
+    return {
+      agreed: false,
+      text: `${toolName} needs the user’s agreement, and asking the user through the MCP client failed (${reason}), so nothing was changed and nothing was sent.`,
+    };
   }
 }

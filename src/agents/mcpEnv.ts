@@ -38,7 +38,10 @@ export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): M
     const issue = headerValueIssue(apiKey);
     // Where, never what: even one character of a key is not for a log.
     const at = issue === undefined ? undefined : /position (\d+)/.exec(issue)?.[1];
-    if (issue !== undefined) problems.push(`${MCP_ENV.apiKey} has a character that cannot be sent in an HTTP header (at position ${at ?? '?'}): copy the key again`);
+    if (issue !== undefined)
+      problems.push(
+        `${MCP_ENV.apiKey} has a character that cannot be sent in an HTTP header (at position ${at ?? '?'}): copy the key again`,
+      );
   }
   const address = (name: string, raw: string | undefined): string | undefined => {
     if (raw === undefined || raw.trim() === '') return undefined;
@@ -56,7 +59,8 @@ export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): M
     if (Number.isInteger(n) && n >= 1 && n <= 20) requestsPerSecond = n;
     else problems.push(`${MCP_ENV.requestsPerSecond} must be a whole number from 1 to 20`);
   }
-  if (problems.length > 0) return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: ${problems.join('; ')}.` };
+  if (problems.length > 0)
+    return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: ${problems.join('; ')}.` };
   // Only a courtesy to VS Code's Scrapedeck: anything but an absolute path is left unused, not refused.
   const rawNotices = env[MCP_ENV.runNotices]?.trim();
   const runNotices = rawNotices !== undefined && isAbsolute(rawNotices) ? rawNotices : undefined;
@@ -75,8 +79,14 @@ export type McpArgsResult = { ok: true; allowChanges: boolean } | { ok: false; p
 export function readMcpArgs(argv: readonly string[]): McpArgsResult {
   const unknown = argv.filter((a) => a !== ALLOW_CHANGES_FLAG);
   if (unknown.length > 0) {
-    const shown = unknown.slice(0, 3).map((a) => JSON.stringify(a.slice(0, 40))).join(', ');
-    return { ok: false, problem: `The Scrapedeck MCP server is misconfigured: it takes no argument but ${ALLOW_CHANGES_FLAG}, and was given ${shown}. Fix the server's arguments and restart it.` };
+    const shown = unknown
+      .slice(0, 3)
+      .map((a) => JSON.stringify(a.slice(0, 40)))
+      .join(', ');
+    return {
+      ok: false,
+      problem: `The Scrapedeck MCP server is misconfigured: it takes no argument but ${ALLOW_CHANGES_FLAG}, and was given ${shown}. Fix the server's arguments and restart it.`,
+    };
   }
   return { ok: true, allowChanges: argv.includes(ALLOW_CHANGES_FLAG) };
 }

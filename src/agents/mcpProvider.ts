@@ -40,7 +40,9 @@ export interface McpProviderDeps {
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 }
 
-export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
+export class ScrapedeckMcpProvider
+  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable
+{
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private readonly subscription: { dispose(): void };
@@ -55,7 +57,9 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
     return account === undefined ? [] : [this.definition(account)];
   }
 
-  async resolveMcpServerDefinition(server: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition | undefined> {
+  async resolveMcpServerDefinition(
+    server: vscode.McpStdioServerDefinition,
+  ): Promise<vscode.McpStdioServerDefinition | undefined> {
     await this.deps.idle();
     const account = this.deps.account();
     if (account === undefined) {
@@ -64,7 +68,9 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
     }
     if (!this.isCurrent(server, account)) {
       // Offered for an account or addresses no longer in use: the current key must not start it.
-      this.deps.log.warn(`MCP server “${server.label}” was offered for another account or other addresses than the ones in use; not started.`);
+      this.deps.log.warn(
+        `MCP server “${server.label}” was offered for another account or other addresses than the ones in use; not started.`,
+      );
       this.changed.fire();
       return undefined;
     }
@@ -80,14 +86,18 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
     // it goes out only if that is still the account and the addresses this started for.
     const now = this.deps.account();
     if (now === undefined || this.fingerprint(now) !== this.fingerprint(account)) {
-      this.deps.log.warn('The Scrapedeck account or its addresses changed while the MCP server was starting; not started.');
+      this.deps.log.warn(
+        'The Scrapedeck account or its addresses changed while the MCP server was starting; not started.',
+      );
       this.changed.fire();
       return undefined;
     }
     const resolved = this.definition(account);
     resolved.env = { ...resolved.env, [MCP_ENV.apiKey]: apiKey };
     // The command, so a user can configure other MCP clients with the same file (README).
-    this.deps.log.info(`Starting the Scrapedeck MCP server for ${accountsMenuLabel(account)}: ${resolved.command} ${resolved.args.join(' ')} (the API key is in its environment).`);
+    this.deps.log.info(
+      `Starting the Scrapedeck MCP server for ${accountsMenuLabel(account)}: ${resolved.command} ${resolved.args.join(' ')} (the API key is in its environment).`,
+    );
     return resolved;
   }
 
@@ -103,7 +113,10 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
   /** This account at these addresses (the service's and the hub's), as a short hash: no secret, no address in clear. */
   private fingerprint(account: Account): string {
     const { baseUrl, datahubUrl } = this.addresses(account);
-    return createHash('sha256').update(JSON.stringify([accountKey(account), baseUrl, datahubUrl ?? null])).digest('hex').slice(0, 16);
+    return createHash('sha256')
+      .update(JSON.stringify([accountKey(account), baseUrl, datahubUrl ?? null]))
+      .digest('hex')
+      .slice(0, 16);
   }
 
   /** The account's own addresses: where it signed in, and its hub. */
@@ -115,7 +128,11 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
   private isCurrent(server: vscode.McpStdioServerDefinition, account: Account): boolean {
     const current = this.definition(account);
     const keys = [MCP_ENV.baseUrl, MCP_ENV.datahubUrl] as const;
-    return server.label === current.label && server.version === current.version && keys.every((k) => (server.env[k] ?? undefined) === (current.env[k] ?? undefined));
+    return (
+      server.label === current.label &&
+      server.version === current.version &&
+      keys.every((k) => (server.env[k] ?? undefined) === (current.env[k] ?? undefined))
+    );
   }
 
   private definition(account: Account): vscode.McpStdioServerDefinition {
@@ -129,6 +146,12 @@ export class ScrapedeckMcpProvider implements vscode.McpServerDefinitionProvider
     };
     const notices = this.deps.runNoticesFile?.(account);
     if (notices !== undefined) env[MCP_ENV.runNotices] = notices;
-    return new vscode.McpStdioServerDefinition(this.label(account), process.execPath, [this.deps.serverPath], env, `${this.deps.version}+${this.fingerprint(account)}`);
+    return new vscode.McpStdioServerDefinition(
+      this.label(account),
+      process.execPath,
+      [this.deps.serverPath],
+      env,
+      `${this.deps.version}+${this.fingerprint(account)}`,
+    );
   }
 }

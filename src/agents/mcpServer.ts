@@ -7,7 +7,12 @@
  * model can read and relay them. Every result is redacted with the server's key before it leaves.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import type { ScrapedeckClient } from '../api/client';
 import { errorMessage } from '../api/errors/errors';
@@ -37,7 +42,8 @@ export interface McpServerOptions {
   runs?: RunHook;
 }
 
-export const MCP_SIGN_IN_HINT = 'The service refused SCRAPEDECK_API_KEY: set a valid API key (from the account center) in the MCP server’s environment and restart it.';
+export const MCP_SIGN_IN_HINT =
+  'The service refused SCRAPEDECK_API_KEY: set a valid API key (from the account center) in the MCP server’s environment and restart it.';
 
 export function mcpTools(): Tool[] {
   return AGENT_TOOLS.map((tool) => ({
@@ -72,13 +78,19 @@ export function createMcpServer(o: McpServerOptions): Server {
     const result = (value: string, isError: boolean): CallToolResult => text(redact(value, o.secrets), isError);
     const name = request.params.name;
     const tool = findTool(name);
-    if (tool === undefined) return result(`There is no Scrapedeck tool named “${plainName(name)}”. The tools are: ${AGENT_TOOLS.map((t) => t.name).join(', ')}.`, true);
+    if (tool === undefined)
+      return result(
+        `There is no Scrapedeck tool named “${plainName(name)}”. The tools are: ${AGENT_TOOLS.map((t) => t.name).join(', ')}.`,
+        true,
+      );
     const call = tool.parse(request.params.arguments, english);
     if (!call.ok) return result(call.text, true);
     if (o.client === undefined) return result(o.unavailable, true);
     // Decided before anything is read: without a way to agree, not even the lookups are sent.
     if (!call.readOnly && consentRoute(server, o.allowChanges) === 'refuse') {
-      o.log(`${name}: not run (the client cannot ask the user, and the server was started without ${ALLOW_CHANGES_FLAG})`);
+      o.log(
+        `${name}: not run (the client cannot ask the user, and the server was started without ${ALLOW_CHANGES_FLAG})`,
+      );
       return result(notAllowedText(name, call.intent, o.accountLabel), true);
     }
     const ctx: ToolContext = {

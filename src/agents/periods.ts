@@ -4,7 +4,16 @@
  */
 import { addDays, isoWeek, todayUtc } from '../api/schemas/dates';
 
-export const PERIODS = ['today', 'yesterday', 'thisWeek', 'lastWeek', 'last7Days', 'last30Days', 'thisMonth', 'lastMonth'] as const;
+export const PERIODS = [
+  'today',
+  'yesterday',
+  'thisWeek',
+  'lastWeek',
+  'last7Days',
+  'last30Days',
+  'thisMonth',
+  'lastMonth',
+] as const;
 export type Period = (typeof PERIODS)[number];
 
 export function periodRange(period: Period, now: number): { start: string; end: string } {

@@ -4,7 +4,7 @@
  * account is signed in, its new lines handed to runs. No `vscode`.
  */
 import { createHash } from 'node:crypto';
-import { type FSWatcher,mkdirSync, watch } from 'node:fs';
+import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import * as path from 'node:path';
 
 import { accountKey } from '../account/accountSession';
@@ -38,9 +38,13 @@ export class RunNoticeFollower {
       this.watcher = watch(this.dir, (_event, changed) => {
         if (changed === null || changed === name) reader.poll();
       });
-      this.watcher.on('error', (e) => this.log.warn(`Runs started by the MCP server show at the next refresh: ${e.message}`));
+      this.watcher.on('error', (e) =>
+        this.log.warn(`Runs started by the MCP server show at the next refresh: ${e.message}`),
+      );
     } catch (e) {
-      this.log.warn(`Runs started by the MCP server show at the next refresh: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.warn(
+        `Runs started by the MCP server show at the next refresh: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 

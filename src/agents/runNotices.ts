@@ -24,7 +24,11 @@ const MAX_FILE_BYTES = 256 * 1024;
 const MAX_READ_BYTES = 64 * 1024;
 
 const verb = z.enum(['start', 'stop']);
-const taskId = z.string().min(1).max(128).regex(/^[\w.:-]+$/);
+const taskId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\w.:-]+$/);
 
 export const runNoticeSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('before'), verb, taskId, taskName: z.string().max(500) }),
@@ -44,7 +48,12 @@ export function noticeWriter(file: string, log: (line: string) => void): RunHook
   };
   return {
     before: (v, task) => write({ phase: 'before', verb: v, taskId: task.taskId, taskName: task.taskName }),
-    after: (v, id, result) => write(result.ok ? { phase: 'after', verb: v, taskId: id, ok: true, lotNo: result.lotNo } : { phase: 'after', verb: v, taskId: id, ok: false, lotNo: null }),
+    after: (v, id, result) =>
+      write(
+        result.ok
+          ? { phase: 'after', verb: v, taskId: id, ok: true, lotNo: result.lotNo }
+          : { phase: 'after', verb: v, taskId: id, ok: false, lotNo: null },
+      ),
   };
 }
 
@@ -106,7 +115,8 @@ export class NoticeReader {
     // A line longer than a read is nobody's notice.
     if (this.partial.length > MAX_READ_BYTES) this.partial = '';
     for (const notice of parseNotices(end < 0 ? '' : text.slice(0, end))) {
-      if (notice.phase === 'before') this.hook.before(notice.verb, { taskId: notice.taskId, taskName: notice.taskName });
+      if (notice.phase === 'before')
+        this.hook.before(notice.verb, { taskId: notice.taskId, taskName: notice.taskName });
       else this.hook.after(notice.verb, notice.taskId, notice.ok ? { ok: true, lotNo: notice.lotNo } : { ok: false });
     }
     if (this.offset < size) this.poll();

@@ -35,7 +35,8 @@ export interface RunHook {
   after(verb: 'start' | 'stop', taskId: string, result: { ok: true; lotNo: string | null } | { ok: false }): void;
 }
 
-export type AppOutcome = { kind: 'deprecated'; result: DeprecatedApp } | { kind: 'not-found'; requestId: string | undefined };
+export type AppOutcome =
+  { kind: 'deprecated'; result: DeprecatedApp } | { kind: 'not-found'; requestId: string | undefined };
 
 /** A tool's answer: text for the model (a summary sentence, then compact JSON). */
 export interface ToolReply {
@@ -153,7 +154,13 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AgentTool {
       const input = parsed.data;
       const progress = spec.progress(input, t);
       if (spec.readOnly) return { ok: true, readOnly: true, progress, run: (ctx) => spec.run(input, ctx) };
-      return { ok: true, readOnly: false, progress, intent: spec.intent(input, t), plan: (ctx) => spec.plan(input, ctx) };
+      return {
+        ok: true,
+        readOnly: false,
+        progress,
+        intent: spec.intent(input, t),
+        plan: (ctx) => spec.plan(input, ctx),
+      };
     },
   };
 }
@@ -171,7 +178,11 @@ export function inputProblem(name: string, error: z.ZodError, t: Translate): str
     const where = issue.path.length > 0 ? issue.path.join('.') : t('input');
     return `${where}: ${issue.message}`;
   });
-  return t('The input of {0} was not valid: {1}. Nothing was sent; correct the input and call it again.', plainText(name), issues.join('; '));
+  return t(
+    'The input of {0} was not valid: {1}. Nothing was sent; correct the input and call it again.',
+    plainText(name),
+    issues.join('; '),
+  );
 }
 
 /** A summary sentence, then the compact JSON a model can read further. */

@@ -14,7 +14,7 @@ import type { ScrapedeckClient } from '../api/client';
 import { errorMessage } from '../api/errors/errors';
 import { markdownOfPlainText, plainText } from '../platform/plainText';
 import type { Registrar } from '../platform/registrar';
-import { type Confirmed,ConfirmedCalls } from './confirmedCalls';
+import { type Confirmed, ConfirmedCalls } from './confirmedCalls';
 import { AGENT_TOOLS } from './table';
 import type { AgentTool, AppOutcome, ChangeCall, Confirmation, RunHook, ToolContext, ToolReply } from './tool';
 
@@ -43,7 +43,11 @@ export function createLanguageModelTools(deps: LanguageModelToolDeps): Map<strin
   return new Map(AGENT_TOOLS.map((tool) => [tool.name, languageModelTool(tool, deps)]));
 }
 
-export function registerLanguageModelTools(context: vscode.ExtensionContext, registrar: Pick<Registrar, 'registerTool'>, deps: LanguageModelToolDeps): Map<string, vscode.LanguageModelTool<unknown>> {
+export function registerLanguageModelTools(
+  context: vscode.ExtensionContext,
+  registrar: Pick<Registrar, 'registerTool'>,
+  deps: LanguageModelToolDeps,
+): Map<string, vscode.LanguageModelTool<unknown>> {
   const tools = createLanguageModelTools(deps);
   for (const [name, tool] of tools) context.subscriptions.push(registrar.registerTool(name, tool));
   return tools;
@@ -58,23 +62,45 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
       if (tool.readOnly) return { invocationMessage: t('Checking the input of {0}…', tool.name) };
       // Anything that changes something is confirmed whatever the state: a sign-in between this
       // question and the call must not let it through unasked (invoke then refuses).
-      if (!call.ok) return { invocationMessage: tool.title, confirmationMessages: shown({ title: tool.title, message: plainText(call.text, 600) }) };
+      if (!call.ok)
+        return {
+          invocationMessage: tool.title,
+          confirmationMessages: shown({ title: tool.title, message: plainText(call.text, 600) }),
+        };
       await deps.idle();
       const ctx = contextFor(deps, undefined);
       if (ctx === undefined) {
         confirmed.remember(options.input, { identity: undefined, target: undefined, title: tool.title });
-        return { invocationMessage: call.progress, confirmationMessages: shown({ title: tool.title, message: signedOutText() }) };
+        return {
+          invocationMessage: call.progress,
+          confirmationMessages: shown({ title: tool.title, message: signedOutText() }),
+        };
       }
       const identity = identityOf(deps);
       try {
         const plan = await call.plan(ctx);
-        confirmed.remember(options.input, { identity, target: plan.target, title: plan.confirmation.title, account: ctx.accountLabel });
+        confirmed.remember(options.input, {
+          identity,
+          target: plan.target,
+          title: plan.confirmation.title,
+          account: ctx.accountLabel,
+        });
         return { invocationMessage: call.progress, confirmationMessages: shown(plan.confirmation) };
       } catch (e) {
         const reason = errorMessage(e);
         deps.log.warn(`Agent tool ${tool.name}: could not word its confirmation: ${reason}`);
-        confirmed.remember(options.input, { identity, target: undefined, title: tool.title, account: ctx.accountLabel });
-        const message = t('{0} was asked with {1}. Scrapedeck could not look the details up ({2}).', tool.name, plainText(JSON.stringify(options.input) ?? '', 300), plainText(reason, 300));
+        confirmed.remember(options.input, {
+          identity,
+          target: undefined,
+          title: tool.title,
+          account: ctx.accountLabel,
+        });
+        const message = t(
+          '{0} was asked with {1}. Scrapedeck could not look the details up ({2}).',
+          tool.name,
+          plainText(JSON.stringify(options.input) ?? '', 300),
+          plainText(reason, 300),
+        );
         return { invocationMessage: call.progress, confirmationMessages: shown({ title: tool.title, message }) };
       }
     },
@@ -95,7 +121,13 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
       } catch (e) {
         // A bug, not a service failure (those are replies): still a sentence, never a throw.
         deps.log.warn(`Agent tool ${tool.name} failed unexpectedly: ${errorMessage(e)}`);
-        return result(t('{0} failed unexpectedly inside Scrapedeck: {1}. The Scrapedeck log has details.', tool.name, errorMessage(e)));
+        return result(
+          t(
+            '{0} failed unexpectedly inside Scrapedeck: {1}. The Scrapedeck log has details.',
+            tool.name,
+            errorMessage(e),
+          ),
+        );
       } finally {
         cancel.dispose();
       }
@@ -108,22 +140,48 @@ function languageModelTool(tool: AgentTool, deps: LanguageModelToolDeps): vscode
  * now, and the target the call resolves to now, must be the same. Anything else is a sentence, and
  * nothing is sent (only the reads that resolve the target again).
  */
-async function runConfirmed(tool: AgentTool, call: ChangeCall, ctx: ToolContext, asked: Confirmed | undefined, deps: LanguageModelToolDeps): Promise<ToolReply> {
+async function runConfirmed(
+  tool: AgentTool,
+  call: ChangeCall,
+  ctx: ToolContext,
+  asked: Confirmed | undefined,
+  deps: LanguageModelToolDeps,
+): Promise<ToolReply> {
   if (asked === undefined) {
-    return { ok: false, text: t('{0} was not confirmed by the user (VS Code did not ask first), so nothing was changed or sent. Call it again so that the user is asked.', tool.name) };
-  }
-  if (asked.identity === undefined || asked.identity !== identityOf(deps)) {
-    const then = asked.account === undefined ? t('while Scrapedeck was signed out') : t('for the account {0}', plainText(asked.account));
     return {
       ok: false,
-      text: t('The user confirmed “{0}” {1}, but the account signed in now is {2}, so nothing was changed or sent. Call {3} again so that the user can confirm it for this account.', plainText(asked.title), then, plainText(ctx.accountLabel), tool.name),
+      text: t(
+        '{0} was not confirmed by the user (VS Code did not ask first), so nothing was changed or sent. Call it again so that the user is asked.',
+        tool.name,
+      ),
+    };
+  }
+  if (asked.identity === undefined || asked.identity !== identityOf(deps)) {
+    const then =
+      asked.account === undefined
+        ? t('while Scrapedeck was signed out')
+        : t('for the account {0}', plainText(asked.account));
+    return {
+      ok: false,
+      text: t(
+        'The user confirmed “{0}” {1}, but the account signed in now is {2}, so nothing was changed or sent. Call {3} again so that the user can confirm it for this account.',
+        plainText(asked.title),
+        then,
+        plainText(ctx.accountLabel),
+        tool.name,
+      ),
     };
   }
   const plan = await call.plan(ctx);
   if (plan.target !== asked.target) {
     return {
       ok: false,
-      text: t('The user confirmed “{0}”, but the call now resolves to something else (“{1}”), so nothing was changed or sent. Call {2} again so that the user can confirm what it would do now.', plainText(asked.title), plainText(plan.confirmation.title), tool.name),
+      text: t(
+        'The user confirmed “{0}”, but the call now resolves to something else (“{1}”), so nothing was changed or sent. Call {2} again so that the user can confirm what it would do now.',
+        plainText(asked.title),
+        plainText(plan.confirmation.title),
+        tool.name,
+      ),
     };
   }
   return plan.execute(ctx);
@@ -151,19 +209,26 @@ function contextFor(deps: LanguageModelToolDeps, signal: AbortSignal | undefined
     t,
     ...(signal === undefined ? {} : { signal }),
     accountLabel: accountsMenuLabel(account, t),
-    signInHint: t('The sign-in was refused or has expired: ask the user to sign in to Scrapedeck again, then call the tool again.'),
+    signInHint: t(
+      'The sign-in was refused or has expired: ask the user to sign in to Scrapedeck again, then call the tool again.',
+    ),
     hubProblem: () => hubProblem(account),
-    onAppOutcome: deps.onAppOutcome === undefined ? undefined : (ref, outcome) => deps.onAppOutcome?.(ref, outcome, account),
+    onAppOutcome:
+      deps.onAppOutcome === undefined ? undefined : (ref, outcome) => deps.onAppOutcome?.(ref, outcome, account),
     runs: deps.runsFor?.(account),
   };
 }
 
 function hubProblem(account: Account): string | undefined {
   if (account.datahubUrl === undefined) {
-    return t('The data-app hub address is not set, so nothing was sent. Ask the user to set it (“Scrapedeck: Set Data-App Hub URL”), then call this tool again.');
+    return t(
+      'The data-app hub address is not set, so nothing was sent. Ask the user to set it (“Scrapedeck: Set Data-App Hub URL”), then call this tool again.',
+    );
   }
   if (!account.hasHubKey) {
-    return t('The data-app hub accepts only an API key, and this password sign-in has none, so nothing was sent. Ask the user to run “Scrapedeck: Set Data-App Hub API Key”, then call this tool again.');
+    return t(
+      'The data-app hub accepts only an API key, and this password sign-in has none, so nothing was sent. Ask the user to run “Scrapedeck: Set Data-App Hub API Key”, then call this tool again.',
+    );
   }
   return undefined;
 }

@@ -9,12 +9,12 @@ import type { Dispatcher } from 'undici';
 import type { CredentialsStore } from './auth/auth';
 import { SessionKeeper } from './auth/sessionKeeper';
 import { ApiError, errorMessage } from './errors/errors';
-import { redact,SecretSet } from './errors/redact';
+import { redact, SecretSet } from './errors/redact';
 import type { BatchedResult } from './http/batches';
 import type { FetchAllOptions, FetchAllResult } from './http/fetchAll';
 import { RateLimiter, type RequestLimiter } from './http/limiter';
-import { type ApiResult, type CallOptions,MainCaller } from './http/mainCaller';
-import { createDispatcher, type Env,proxyConfig } from './http/proxy';
+import { type ApiResult, type CallOptions, MainCaller } from './http/mainCaller';
+import { createDispatcher, type Env, proxyConfig } from './http/proxy';
 import { Transport } from './http/transport';
 import type { TransportStats } from './http/transportTypes';
 import { checkBaseUrl } from './http/urls';
@@ -29,7 +29,14 @@ import { TokenOps } from './ops/tokens';
 import type { DataPage, NotExportedPage } from './schemas/dataSchemas';
 import type { StartedRun, SubtaskPage, SubtaskStatus } from './schemas/runSchemas';
 import type { AnalyticsPage, AnalyticsQuery, DeprecatedApp, Task, TaskGroup, TokenData } from './schemas/schemas';
-import type { ActionProperties, CopiedTask, MoveResult, TaskActions, UpdateLoopItems, UpdateResult } from './schemas/taskOpsSchemas';
+import type {
+  ActionProperties,
+  CopiedTask,
+  MoveResult,
+  TaskActions,
+  UpdateLoopItems,
+  UpdateResult,
+} from './schemas/taskOpsSchemas';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -87,7 +94,10 @@ export class ScrapedeckClient {
 
   constructor(options: ClientOptions) {
     const baseUrl = checkBaseUrl(options.baseUrl, 'baseUrl');
-    const datahubUrl = options.datahubUrl !== undefined && options.datahubUrl !== '' ? checkBaseUrl(options.datahubUrl, 'datahubUrl') : undefined;
+    const datahubUrl =
+      options.datahubUrl !== undefined && options.datahubUrl !== ''
+        ? checkBaseUrl(options.datahubUrl, 'datahubUrl')
+        : undefined;
     const now = options.now ?? Date.now;
     const proxy = proxyConfig(options.proxyUrl, options.env ?? process.env);
     for (const url of [proxy?.httpProxy, proxy?.httpsProxy]) {
@@ -96,7 +106,10 @@ export class ScrapedeckClient {
     this.ownsDispatcher = options.dispatcher === undefined;
     const timeoutMs = options.timeoutMs ?? 30_000;
     this.dispatcher = options.dispatcher ?? createDispatcher(proxy, { connectTimeoutMs: Math.min(timeoutMs, 10_000) });
-    const rps = Math.min(MAX_REQUESTS_PER_SECOND, Math.max(1, Math.floor(options.requestsPerSecond ?? MAX_REQUESTS_PER_SECOND)));
+    const rps = Math.min(
+      MAX_REQUESTS_PER_SECOND,
+      Math.max(1, Math.floor(options.requestsPerSecond ?? MAX_REQUESTS_PER_SECOND)),
+    );
     this.transport = new Transport({
       dispatcher: this.dispatcher,
       limiter: options.limiter ?? new RateLimiter({ perSecond: rps }),
@@ -118,10 +131,20 @@ export class ScrapedeckClient {
       refreshMarginMs: options.refreshMarginMs ?? 60_000,
       refresh: async (refreshToken) => (await this.tokens.refreshToken(refreshToken, {}, true)).data,
       onSessionExpired: options.onSessionExpired,
-      onStoreError: (e) => options.log?.(redact(`could not store the renewed session (it stays in use): ${errorMessage(e)}`, this.secrets)),
+      onStoreError: (e) =>
+        options.log?.(
+          redact(`could not store the renewed session (it stays in use): ${errorMessage(e)}`, this.secrets),
+        ),
       secrets: this.secrets,
     });
-    const caller = new MainCaller({ baseUrl, transport: this.transport, auth, secrets: this.secrets, externalUserId: options.externalUserId, assertOpen });
+    const caller = new MainCaller({
+      baseUrl,
+      transport: this.transport,
+      auth,
+      secrets: this.secrets,
+      externalUserId: options.externalUserId,
+      assertOpen,
+    });
     this.hub = new HubOps(datahubUrl, this.transport, auth, this.secrets, assertOpen);
     this.tasks = new TaskOps(caller);
     this.analytics = new AnalyticsOps(caller, now);
@@ -149,13 +172,21 @@ export class ScrapedeckClient {
   searchTasks(taskGroupId: string, o: CallOptions = {}): Promise<ApiResult<Task[]>> {
     return this.tasks.searchTasks(taskGroupId, o);
   }
-  getActions(taskIds: readonly string[], actionTypes?: readonly string[], o: CallOptions = {}): Promise<BatchedResult<TaskActions>> {
+  getActions(
+    taskIds: readonly string[],
+    actionTypes?: readonly string[],
+    o: CallOptions = {},
+  ): Promise<BatchedResult<TaskActions>> {
     return this.tasks.getActions(taskIds, actionTypes, o);
   }
   updateLoopItems(input: UpdateLoopItems, o: CallOptions = {}): Promise<ApiResult<UpdateResult>> {
     return this.tasks.updateLoopItems(input, o);
   }
-  updateActionProperties(taskId: string, actions: readonly ActionProperties[], o: CallOptions = {}): Promise<ApiResult<UpdateResult>> {
+  updateActionProperties(
+    taskId: string,
+    actions: readonly ActionProperties[],
+    o: CallOptions = {},
+  ): Promise<ApiResult<UpdateResult>> {
     return this.tasks.updateActionProperties(taskId, actions, o);
   }
   copyTask(taskId: string, taskGroupId?: string, o: CallOptions = {}): Promise<ApiResult<CopiedTask>> {

@@ -51,8 +51,11 @@ export class AppNode extends vscode.TreeItem {
 
     this.iconPath = iconFor(state);
     this.tooltip = tooltipFor(app, state);
-    const said = state.kind === 'deprecated' ? t(', deprecated') : state.kind === 'unknown' ? t(', not found by the hub') : '';
-    this.accessibilityInformation = { label: `${t('Data app {0}', plainText(app.ref))}${said}${app.source === 'settings' ? t(', from settings') : ''}` };
+    const said =
+      state.kind === 'deprecated' ? t(', deprecated') : state.kind === 'unknown' ? t(', not found by the hub') : '';
+    this.accessibilityInformation = {
+      label: `${t('Data app {0}', plainText(app.ref))}${said}${app.source === 'settings' ? t(', from settings') : ''}`,
+    };
   }
 
   get ref(): string {
@@ -65,7 +68,8 @@ export type AppsNode = NamespaceNode | AppNode;
 function iconFor(state: AppState): vscode.ThemeIcon {
   if (state.kind === 'busy') return new vscode.ThemeIcon('loading~spin');
   if (state.kind === 'idle') return new vscode.ThemeIcon('package');
-  if (state.kind === 'unknown') return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
+  if (state.kind === 'unknown')
+    return new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground'));
   // Missing secrets are worth a second look, so the deprecated icon turns to the warning colour.
   const colour = state.record.missingSecrets.length > 0 ? 'list.warningForeground' : 'disabledForeground';
   return new vscode.ThemeIcon('archive', new vscode.ThemeColor(colour));
@@ -83,11 +87,19 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
     md.appendText(t('Not checked with the hub: the service cannot look an app up; it answers only a deprecation.'));
   }
   if (state.kind === 'unknown') {
-    line(t('The hub has no app {0} that this account authors (it answered 404 on {1}).', plainText(app.ref), new Date(state.mark.at).toLocaleString()));
+    line(
+      t(
+        'The hub has no app {0} that this account authors (it answered 404 on {1}).',
+        plainText(app.ref),
+        new Date(state.mark.at).toLocaleString(),
+      ),
+    );
     if (state.mark.requestId) {
       // One click copies it: a command link, trusted for that one command only.
       const args = encodeURIComponent(JSON.stringify([state.mark.requestId]));
-      md.appendText(t('Request ID: {0}', state.mark.requestId)).appendMarkdown(` [${t('Copy')}](command:${COMMANDS.copyRequestId}?${args})  \n`);
+      md.appendText(t('Request ID: {0}', state.mark.requestId)).appendMarkdown(
+        ` [${t('Copy')}](command:${COMMANDS.copyRequestId}?${args})  \n`,
+      );
       md.isTrusted = { enabledCommands: [COMMANDS.copyRequestId] };
     }
     md.appendText(t('Deprecate is not offered. Stop tracking it, or add it again to ask the hub again.'));
@@ -97,7 +109,11 @@ function tooltipFor(app: TrackedApp, state: AppState): vscode.MarkdownString {
     line(t('Deprecated on {0}', new Date(r.at).toLocaleString()));
     line(t('Status: {0}', r.status || t('(none given)')));
     line(t('Version: {0}', versionLabel(r.version, t)));
-    md.appendText(r.missingSecrets.length > 0 ? t('Missing secrets: {0}', plainText(r.missingSecrets.join(', '))) : t('No missing secrets reported.'));
+    md.appendText(
+      r.missingSecrets.length > 0
+        ? t('Missing secrets: {0}', plainText(r.missingSecrets.join(', ')))
+        : t('No missing secrets reported.'),
+    );
   }
   return md;
 }

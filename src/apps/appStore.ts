@@ -57,7 +57,10 @@ const looseEntrySchema = z.object({
   deprecations: z.record(z.string(), z.unknown()).catch({}),
   notFound: z.record(z.string(), z.unknown()).catch({}),
 });
-const looseStoreSchema = z.object({ hubs: z.record(z.string(), z.record(z.string(), z.unknown())).catch({}), adopted: z.array(z.string()).catch([]) });
+const looseStoreSchema = z.object({
+  hubs: z.record(z.string(), z.record(z.string(), z.unknown())).catch({}),
+  adopted: z.array(z.string()).catch([]),
+});
 const legacyStoreSchema = z.object({ hubs: z.record(z.string(), z.unknown()) });
 
 const empty = (): AccountApps => ({ apps: [], deprecations: {}, notFound: {} });
@@ -107,7 +110,9 @@ export function parseLegacyHub(raw: unknown, hub: string, account: string): Acco
   const top = legacyStoreSchema.safeParse(raw);
   if (!top.success) return undefined;
   const value = top.data.hubs[hub];
-  const marks = z.object({ notFound: z.record(z.string(), z.object({ account: z.string() }).passthrough()).catch({}) }).safeParse(value);
+  const marks = z
+    .object({ notFound: z.record(z.string(), z.object({ account: z.string() }).passthrough()).catch({}) })
+    .safeParse(value);
   const entry = parseEntry(value);
   if (entry === undefined) return undefined;
   const own = marks.success ? marks.data.notFound : {};

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 
 import { AppNode, type AppsNode, type AppState, NamespaceNode } from './appNodes';
 import type { AppScope, AppStore } from './appStore';
-import { groupByNamespace, mergeTracked,type TrackedApp } from './trackedApps';
+import { groupByNamespace, mergeTracked, type TrackedApp } from './trackedApps';
 
 export interface AppsProviderDeps {
   /** The signed-in account at its hub; undefined while signed out or when no hub URL is set (the welcome explains). */
@@ -60,7 +60,8 @@ export class AppsTreeProvider implements vscode.TreeDataProvider<AppsNode>, vsco
 
   getChildren(element?: AppsNode): AppsNode[] {
     if (element === undefined) return groupByNamespace(this.tracked()).map((g) => new NamespaceNode(g));
-    if (element instanceof NamespaceNode) return element.group.apps.map((app) => new AppNode(app, this.stateOf(app.ref)));
+    if (element instanceof NamespaceNode)
+      return element.group.apps.map((app) => new AppNode(app, this.stateOf(app.ref)));
     return [];
   }
 

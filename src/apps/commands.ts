@@ -14,7 +14,7 @@ import { appScopeOf } from './appScope';
 import type { AppsTreeProvider } from './appsProvider';
 import type { AppScope } from './appStore';
 import type { AppStore } from './appStore';
-import { deprecateApp,type DeprecateOutcome } from './deprecateFlow';
+import { deprecateApp, type DeprecateOutcome } from './deprecateFlow';
 import { ensureHubApiKey, reportMissingHubAddress } from './hubPrerequisites';
 import { parseAppRef, validateAppRefInput } from './trackedApps';
 
@@ -59,7 +59,9 @@ export function appCommands(deps: AppCommandDeps) {
       if (hub === undefined) return undefined;
       const text = await ui.showInputBox({
         title: t('Add Data App'),
-        prompt: t('The app reference, as namespace/name. The service cannot list your apps, so Scrapedeck shows the ones you add.'),
+        prompt: t(
+          'The app reference, as namespace/name. The service cannot list your apps, so Scrapedeck shows the ones you add.',
+        ),
         placeHolder: 'acme/price-tracker', // l10n-exempt: an example reference, not words
         ignoreFocusOut: true,
         validateInput: (value) => validateAppRefInput(value, (ref) => provider.find(ref), t),
@@ -69,7 +71,9 @@ export function appCommands(deps: AppCommandDeps) {
       const problem = validateAppRefInput(text, (ref) => provider.find(ref), t);
       const parsed = parseAppRef(text);
       if (problem !== undefined || parsed === undefined) {
-        void ui.showWarningMessage(t('Not added: {0}.', problem ?? t('An app reference is namespace/name, e.g. acme/price-tracker')));
+        void ui.showWarningMessage(
+          t('Not added: {0}.', problem ?? t('An app reference is namespace/name, e.g. acme/price-tracker')),
+        );
         return undefined;
       }
       try {
@@ -88,10 +92,14 @@ export function appCommands(deps: AppCommandDeps) {
       if (provider.find(ref)?.source === 'settings') {
         const openSettings = t('Open Settings');
         const choice = await ui.showInformationMessage(
-          t('{0} is listed in the scrapedeck.trackedApps setting, so Stop Tracking cannot remove it. Remove it from that setting instead.', ref),
+          t(
+            '{0} is listed in the scrapedeck.trackedApps setting, so Stop Tracking cannot remove it. Remove it from that setting instead.',
+            ref,
+          ),
           openSettings,
         );
-        if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.trackedApps');
+        if (choice === openSettings)
+          await vscode.commands.executeCommand('workbench.action.openSettings', 'scrapedeck.trackedApps');
         return false;
       }
       try {
@@ -114,7 +122,9 @@ export function appCommands(deps: AppCommandDeps) {
       if (ref === undefined) return undefined;
       if (provider.stateOf(ref).kind === 'unknown') {
         // The menus hide Deprecate for it; a ref from the palette or a link gets the same answer.
-        void ui.showInformationMessage(t('The hub said it has no app {0} that this account authors. Add it again to ask the hub again.', ref));
+        void ui.showInformationMessage(
+          t('The hub said it has no app {0} that this account authors. Add it again to ask the hub again.', ref),
+        );
         return 'not-found';
       }
       return deprecateApp(ref, {
@@ -124,7 +134,10 @@ export function appCommands(deps: AppCommandDeps) {
         store,
         report,
         setBusy: (r, busy) => provider.setBusy(r, busy),
-        hub: { reportMissingAddress: () => reportMissingHubAddress(ui), ensureApiKey: () => ensureHubApiKey(deps.account, ui) },
+        hub: {
+          reportMissingAddress: () => reportMissingHubAddress(ui),
+          ensureApiKey: () => ensureHubApiKey(deps.account, ui),
+        },
       });
     },
   });
@@ -140,11 +153,17 @@ async function pickApp(deps: AppCommandDeps): Promise<string | undefined> {
   const { provider } = deps.apps;
   const candidates = provider.tracked().filter((a) => provider.stateOf(a.ref).kind === 'idle');
   if (candidates.length === 0) {
-    void deps.ui.showInformationMessage(t('No tracked data app to deprecate. Add one with “Add Data App…” in the Data Apps view.'));
+    void deps.ui.showInformationMessage(
+      t('No tracked data app to deprecate. Add one with “Add Data App…” in the Data Apps view.'),
+    );
     return undefined;
   }
   const picked = await deps.ui.showQuickPick(
-    candidates.map((a) => ({ label: plainText(a.ref), description: a.source === 'settings' ? t('(from settings)') : undefined, ref: a.ref })),
+    candidates.map((a) => ({
+      label: plainText(a.ref),
+      description: a.source === 'settings' ? t('(from settings)') : undefined,
+      ref: a.ref,
+    })),
     { title: t('Deprecate Data App'), placeHolder: t('Which app?') },
   );
   return picked?.ref;

@@ -78,14 +78,20 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
   // What was confirmed was this app for this account at this hub: another one is not asked for.
   const now = appScopeOf(deps.account.account);
   if (now === undefined || now.account !== scope.account || now.hub !== scope.hub) {
-    void ui.showWarningMessage(t('The Scrapedeck account or its hub changed while you were asked, so {0} was not deprecated.', plainText(ref)));
+    void ui.showWarningMessage(
+      t('The Scrapedeck account or its hub changed while you were asked, so {0} was not deprecated.', plainText(ref)),
+    );
     return 'signed-out';
   }
 
   deps.setBusy(ref, true);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: t('Deprecating {0}…', plainText(ref)), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: t('Deprecating {0}…', plainText(ref)),
+        cancellable: true,
+      },
       (_progress, token) => {
         const abort = new AbortController();
         const cancel = token.onCancellationRequested(() => abort.abort());
@@ -95,14 +101,19 @@ export async function deprecateApp(ref: string, deps: DeprecateDeps): Promise<De
     const record = recordFromResult(result.data, (deps.now ?? Date.now)());
     // Recorded under the account and hub the call went for, even if the settings changed meanwhile. The app is
     // deprecated whether or not that note is kept: a storage failure must not say otherwise.
-    await deps.store.recordDeprecation(scope, ref, record).catch((e: unknown) =>
-      deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${errorMessage(e)}`),
+    await deps.store
+      .recordDeprecation(scope, ref, record)
+      .catch((e: unknown) =>
+        deps.log.warn(`Deprecated ${ref}, but could not remember it in this window's state: ${errorMessage(e)}`),
+      );
+    deps.log.info(
+      `Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`,
     );
-    deps.log.info(`Deprecated ${ref}: ${deprecationDescription(record, t)}${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
     const warning = missingSecretsWarning(ref, record, t);
     // Idempotent at the hub: a second deprecation reads the same, "is deprecated".
     if (warning !== undefined) void ui.showWarningMessage(warning);
-    else void ui.showInformationMessage(t('{0} is deprecated ({1}).', plainText(ref), deprecationDescription(record, t)));
+    else
+      void ui.showInformationMessage(t('{0} is deprecated ({1}).', plainText(ref), deprecationDescription(record, t)));
     return 'deprecated';
   } catch (error) {
     return explainFailure(ref, scope, error, deps);
@@ -130,7 +141,12 @@ async function confirm(ref: string, ui: Ui): Promise<boolean> {
   return answer === 'confirmed';
 }
 
-async function explainFailure(ref: string, scope: AppScope, error: unknown, deps: DeprecateDeps): Promise<DeprecateOutcome> {
+async function explainFailure(
+  ref: string,
+  scope: AppScope,
+  error: unknown,
+  deps: DeprecateDeps,
+): Promise<DeprecateOutcome> {
   const { ui } = deps;
   if (!isApiError(error)) {
     void deps.report(error, 'deprecate', ref);
@@ -154,7 +170,10 @@ async function explainFailure(ref: string, scope: AppScope, error: unknown, deps
       .catch((e: unknown) => deps.log.warn(`Could not remember that the hub has no ${ref}: ${errorMessage(e)}`));
     const copy = t('Copy Request ID');
     void ui
-      .showErrorMessage(t('App {0} was not found, or you are not its author (only the author can deprecate).', plainText(ref)), ...(requestId ? [copy] : []))
+      .showErrorMessage(
+        t('App {0} was not found, or you are not its author (only the author can deprecate).', plainText(ref)),
+        ...(requestId ? [copy] : []),
+      )
       .then((choice) => {
         if (choice === copy && requestId !== undefined) void copyRequestId(requestId);
       });

@@ -42,9 +42,17 @@ export function deprecationDescription(record: DeprecationRecord, t: Translate =
 }
 
 /** The warning after a deprecation that left secrets missing; undefined when none are missing. */
-export function missingSecretsWarning(ref: string, record: DeprecationRecord, t: Translate = english): string | undefined {
+export function missingSecretsWarning(
+  ref: string,
+  record: DeprecationRecord,
+  t: Translate = english,
+): string | undefined {
   if (record.missingSecrets.length === 0) return undefined;
-  return t('{0} is deprecated, but these secrets are missing: {1}', plainText(ref), plainText(record.missingSecrets.join(', ')));
+  return t(
+    '{0} is deprecated, but these secrets are missing: {1}',
+    plainText(ref),
+    plainText(record.missingSecrets.join(', ')),
+  );
 }
 
 /** What the modal says deprecation means, from the spec's state table; nothing more is promised. */

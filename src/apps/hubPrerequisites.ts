@@ -15,7 +15,10 @@ const t = vscode.l10n.t;
 export function reportMissingHubAddress(ui: Ui): void {
   const setHubUrl = t('Set Hub URL');
   void ui
-    .showWarningMessage(t('The data-app hub address is not set. Set scrapedeck.datahubUrl (the address before /v1/…) to use data apps.'), setHubUrl)
+    .showWarningMessage(
+      t('The data-app hub address is not set. Set scrapedeck.datahubUrl (the address before /v1/…) to use data apps.'),
+      setHubUrl,
+    )
     .then((choice) => choice === setHubUrl && vscode.commands.executeCommand(COMMANDS.openHubSettings));
 }
 
@@ -23,7 +26,10 @@ export function reportMissingHubAddress(ui: Ui): void {
  * True if the client can call the hub now. Points at the hub setting when the address is missing,
  * and asks for a hub key after a password sign-in that has none.
  */
-export async function ensureHubApiKey(account: Pick<ClientHolder, 'account' | 'getClient' | 'endpoints' | 'setHubApiKey' | 'idle'>, ui: Ui): Promise<boolean> {
+export async function ensureHubApiKey(
+  account: Pick<ClientHolder, 'account' | 'getClient' | 'endpoints' | 'setHubApiKey' | 'idle'>,
+  ui: Ui,
+): Promise<boolean> {
   await account.idle(); // a sign-in or reload under way decides which account this is about
   const current = account.account;
   if (account.getClient() === undefined || current === undefined) return false;

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 
 import type { ClientHolder } from '../account/clientHolder';
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
 import type { Registrar } from '../platform/registrar';
 import type { Reporter } from '../platform/reporter';
@@ -16,7 +16,7 @@ import type { Ui } from '../platform/ui';
 import { APPS_VIEW_ID } from '../platform/viewIds';
 import { appScopeOf } from './appScope';
 import { AppsTreeProvider } from './appsProvider';
-import { APP_STORE_KEY,AppStore } from './appStore';
+import { APP_STORE_KEY, AppStore } from './appStore';
 import { appCommands } from './commands';
 
 export interface AppsDeps {
@@ -61,6 +61,10 @@ export function createApps(context: vscode.ExtensionContext, deps: AppsDeps): Ap
     account.onDidChange(update),
     configuration.onDidChange((c) => c.changed.includes('trackedApps') && update()),
   );
-  const commands = registerHandlers(context, deps.registrar, appCommands({ account, apps: { provider, store }, ui: deps.ui, log: deps.log, reporter: deps.reporter }));
+  const commands = registerHandlers(
+    context,
+    deps.registrar,
+    appCommands({ account, apps: { provider, store }, ui: deps.ui, log: deps.log, reporter: deps.reporter }),
+  );
   return { provider, store, view, commands };
 }

@@ -33,15 +33,23 @@ export function parseAppRef(text: unknown): { ref: string; namespace: string; na
 }
 
 /** The message an input box shows for a bad reference (undefined = valid); `t` is vscode.l10n.t in the extension. */
-export function validateAppRefInput(text: string, alreadyTracked: (ref: string) => TrackedApp | undefined, t: Translate = english): string | undefined {
+export function validateAppRefInput(
+  text: string,
+  alreadyTracked: (ref: string) => TrackedApp | undefined,
+  t: Translate = english,
+): string | undefined {
   const parsed = appRefSchema.safeParse(text);
   // The schema's own message is English (it also guards the wire), so the box words it itself.
   if (!parsed.success) {
-    return text.trim().length > APP_REF_MAX ? t('An app reference has at most {0} characters.', APP_REF_MAX) : t('An app reference is namespace/name, e.g. acme/price-tracker');
+    return text.trim().length > APP_REF_MAX
+      ? t('An app reference has at most {0} characters.', APP_REF_MAX)
+      : t('An app reference is namespace/name, e.g. acme/price-tracker');
   }
   const existing = alreadyTracked(parsed.data);
   if (existing) {
-    return existing.source === 'settings' ? t('{0} is already tracked (from the scrapedeck.trackedApps setting)', parsed.data) : t('{0} is already tracked', parsed.data);
+    return existing.source === 'settings'
+      ? t('{0} is already tracked (from the scrapedeck.trackedApps setting)', parsed.data)
+      : t('{0} is already tracked', parsed.data);
   }
   return undefined;
 }

@@ -10,12 +10,15 @@ import { defineHandlers } from '../platform/commandHandlers';
 import { plainText } from '../platform/plainText';
 import { taskArgSchema } from '../platform/treeArgs';
 import type { Ui } from '../platform/ui';
-import { addConnection, type PgFlowDeps,removeConnection, testConnection } from './pgConnectionFlow';
+import { addConnection, type PgFlowDeps, removeConnection, testConnection } from './pgConnectionFlow';
 import type { DataRegistry } from './registry';
 
 const t = vscode.l10n.t;
 
-const taskSchema = z.union([taskArgSchema, z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) })]);
+const taskSchema = z.union([
+  taskArgSchema,
+  z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) }),
+]);
 const pullOptionsSchema = z.object({ chooseFile: z.boolean().optional() }).optional();
 /** The finish notice passes the run's lot with the task; a tree node's lot is the one runs keeps. */
 const lotArgSchema = z.object({ lotNo: z.string().trim().min(1).max(128) });
@@ -35,7 +38,10 @@ export function dataCommands(deps: DataCommandDeps) {
   const taskOf = (arg: unknown) => {
     const parsed = taskSchema.safeParse(arg);
     if (parsed.success) return parsed.data;
-    if (arg !== undefined) deps.log.warn(`A data command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`);
+    if (arg !== undefined)
+      deps.log.warn(
+        `A data command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`,
+      );
     void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
     return undefined;
   };
@@ -54,7 +60,16 @@ export function dataCommands(deps: DataCommandDeps) {
     },
     dataExportRun: (arg) => {
       const task = taskOf(arg);
-      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', plainText(task.taskName)));
+      const lotNo =
+        task &&
+        lotOf(
+          task,
+          arg,
+          t(
+            'The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.',
+            plainText(task.taskName),
+          ),
+        );
       return task && lotNo !== undefined ? deps.data.export(task, { kind: 'lot', lotNo }) : undefined;
     },
     dataPullNewRows: (arg, options) => {
@@ -68,7 +83,16 @@ export function dataCommands(deps: DataCommandDeps) {
     },
     dataBrowseRun: (arg) => {
       const task = taskOf(arg);
-      const lotNo = task && lotOf(task, arg, t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', plainText(task.taskName)));
+      const lotNo =
+        task &&
+        lotOf(
+          task,
+          arg,
+          t(
+            'The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.',
+            plainText(task.taskName),
+          ),
+        );
       return task && lotNo !== undefined ? deps.data.browse(task, lotNo) : undefined;
     },
     dataRemove: (arg) => {

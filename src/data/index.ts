@@ -11,16 +11,16 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import type { Registrar } from '../platform/registrar';
-import { spoolDirOf,TaskBrowsers } from './browse/host/browsers';
+import { spoolDirOf, TaskBrowsers } from './browse/host/browsers';
 import { DATA_BROWSER_VIEW_TYPE, DataBrowserEditor } from './browse/host/customEditor';
-import { type DataCommandDeps,dataCommands } from './commands';
+import { type DataCommandDeps, dataCommands } from './commands';
 import type { DataFlowDeps } from './common/dataDeps';
 import { exportData } from './export/exportFlow';
 import { PgConnectionStore } from './postgres/connectionStore';
 import { pullData, taskFields } from './pull/pullFlow';
-import { accountKey,PullTargets } from './pull/rememberedTargets';
+import { accountKey, PullTargets } from './pull/rememberedTargets';
 import type { DataRegistry } from './registry';
 import { removeData } from './removeFlow';
 import type { SyncDataParts } from './sync';
@@ -71,7 +71,11 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
     remove: (task) => removeData(task, flows, (taskId) => browsers.closeTask(taskId)),
   };
   const postgres = { store: pgStore, ui: flows.ui, log: flows.log };
-  const commands = registerHandlers(context, registrar, dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot, postgres }));
+  const commands = registerHandlers(
+    context,
+    registrar,
+    dataCommands({ data, ui: flows.ui, log: flows.log, lastRunLot, postgres }),
+  );
   const pullRecords = (): string | undefined => {
     const account = flows.account.account;
     return account === undefined ? undefined : records(accountKey(account));

@@ -22,7 +22,11 @@ export type RemoveOutcome = 'removed' | 'declined' | 'mismatch' | 'signed-out' |
 const TYPED_NAME_MAX = 200;
 
 /** `closeBrowsers`: closes the task's data browsers (their rows are gone). */
-export async function removeData(task: TaskRef, deps: DataFlowDeps, closeBrowsers: (taskId: string) => void): Promise<RemoveOutcome> {
+export async function removeData(
+  task: TaskRef,
+  deps: DataFlowDeps,
+  closeBrowsers: (taskId: string) => void,
+): Promise<RemoveOutcome> {
   const { ui } = deps;
   const client = deps.account.getClient();
   if (client === undefined) {
@@ -38,13 +42,17 @@ export async function removeData(task: TaskRef, deps: DataFlowDeps, closeBrowser
     return 'failed';
   }
   if (serviceName === undefined) {
-    void ui.showWarningMessage(t('This account has no task with the id {0}, so nothing was removed.', plainText(task.taskId, 80)));
+    void ui.showWarningMessage(
+      t('This account has no task with the id {0}, so nothing was removed.', plainText(task.taskId, 80)),
+    );
     return 'unknown-task';
   }
   const name = plainText(serviceName, TYPED_NAME_MAX);
   const answer = await confirmDestructive(ui, {
     message: t('Remove all data of “{0}”?', plainText(serviceName)),
-    detail: t('Every row the service holds for this task is deleted. This cannot be undone: export the data first if you may need it. You will be asked to type the task name.'),
+    detail: t(
+      'Every row the service holds for this task is deleted. This cannot be undone: export the data first if you may need it. You will be asked to type the task name.',
+    ),
     action: t('Remove Data…'),
     keep: t('Keep the Data'),
     typed: {
@@ -62,12 +70,23 @@ export async function removeData(task: TaskRef, deps: DataFlowDeps, closeBrowser
 
   // The same client, or nothing: another account (or a changed address) was not the one asked for.
   if (deps.account.getClient() !== client) {
-    void ui.showWarningMessage(t('The Scrapedeck account changed while you were asked, so the data of “{0}” was not removed.', plainText(serviceName)));
+    void ui.showWarningMessage(
+      t(
+        'The Scrapedeck account changed while you were asked, so the data of “{0}” was not removed.',
+        plainText(serviceName),
+      ),
+    );
     return 'signed-out';
   }
   try {
     // Not cancellable: once sent, a cancel could not say whether the rows are gone.
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Removing the data of “{0}”…', plainText(serviceName)) }, () => client.removeData(task.taskId));
+    const r = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: t('Removing the data of “{0}”…', plainText(serviceName)),
+      },
+      () => client.removeData(task.taskId),
+    );
     deps.log.info(`Removed the data of task ${task.taskId}${r.requestId ? ` (request ID ${r.requestId})` : ''}`);
     closeBrowsers(task.taskId);
     deps.onDataRemoved?.(task.taskId);

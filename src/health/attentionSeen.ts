@@ -14,7 +14,9 @@ export const MAX_SEEN_ACCOUNTS = 8;
 /** Ids kept per account: more than any Needs attention list shows. */
 export const MAX_SEEN_IDS = 5_000;
 
-const entriesSchema = z.array(z.object({ account: z.string().max(200), ids: z.array(z.string().max(200)).max(MAX_SEEN_IDS) })).max(50);
+const entriesSchema = z
+  .array(z.object({ account: z.string().max(200), ids: z.array(z.string().max(200)).max(MAX_SEEN_IDS) }))
+  .max(50);
 type Entry = z.infer<typeof entriesSchema>[number];
 
 export class AttentionSeen {

@@ -66,7 +66,9 @@ export interface AccountQuery {
  * `account`: one query for every task; page 1 answering more than `mostRecords` means the ids were
  * not every task (or the account grew), and the batches should take over.
  */
-export type WindowPlan = { readonly kind: 'account'; readonly mostRecords: number } | { readonly kind: 'batches'; readonly groups: string[][] };
+export type WindowPlan =
+  | { readonly kind: 'account'; readonly mostRecords: number }
+  | { readonly kind: 'batches'; readonly groups: string[][] };
 
 export interface PlanLimits {
   /** The most records one paged fetch assembles (`MAX_FETCH_ALL_ROWS`). */
@@ -88,11 +90,21 @@ export const pagesFor = (records: number): number => Math.max(1, Math.ceil(recor
  * to take fewer pages; a tie keeps the batches, which answer the ids asked and nothing else. An
  * account query is never planned past `limits.maxRecords` (what one paged fetch assembles).
  */
-export function planWindow(ids: readonly string[], estimate: (id: string) => number, account: AccountQuery | undefined, limits: PlanLimits): WindowPlan {
-  const batches = (groups = ids.length <= MAX_IDS ? (ids.length > 0 ? [[...ids]] : []) : planBatches(ids, estimate)): WindowPlan => ({ kind: 'batches', groups });
+export function planWindow(
+  ids: readonly string[],
+  estimate: (id: string) => number,
+  account: AccountQuery | undefined,
+  limits: PlanLimits,
+): WindowPlan {
+  const batches = (
+    groups = ids.length <= MAX_IDS ? (ids.length > 0 ? [[...ids]] : []) : planBatches(ids, estimate),
+  ): WindowPlan => ({ kind: 'batches', groups });
   // Up to 100 ids are one query that answers no more than an account query would.
   if (account === undefined || ids.length <= MAX_IDS) return batches();
-  const allTasks: WindowPlan = { kind: 'account', mostRecords: Math.min(limits.maxRecords, Math.max(ids.length * limits.perTask, (account.records ?? 0) * 1.5)) };
+  const allTasks: WindowPlan = {
+    kind: 'account',
+    mostRecords: Math.min(limits.maxRecords, Math.max(ids.length * limits.perTask, (account.records ?? 0) * 1.5)),
+  };
   if (account.records === undefined) {
     return account.idsAreAll && ids.length * MOST_RECORDS_PER_TASK <= limits.maxRecords ? allTasks : batches();
   }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 import type { HealthView } from './healthBoard';
 import type { HealthLevel } from './healthModel';
-import { factor,groupPart, noRuns, percent } from './healthText';
+import { factor, groupPart, noRuns, percent } from './healthText';
 import { parseTaskResourceUri } from './taskUri';
 
 const t = vscode.l10n.t;
@@ -44,7 +44,10 @@ export class HealthDecorations implements vscode.FileDecorationProvider, vscode.
       const tip =
         h.level === 'idle'
           ? noRuns(snapshot.windowDays)
-          : [h.failing && h.failureRate !== null ? t('{0} of runs failed', percent(h.failureRate)) : undefined, h.slowing && h.slowdown !== null ? t('runs {0} slower', factor(h.slowdown)) : undefined]
+          : [
+              h.failing && h.failureRate !== null ? t('{0} of runs failed', percent(h.failureRate)) : undefined,
+              h.slowing && h.slowdown !== null ? t('runs {0} slower', factor(h.slowdown)) : undefined,
+            ]
               .filter((x): x is string => x !== undefined)
               .join(' · ');
       return decoration(h.level, tip);

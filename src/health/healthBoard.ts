@@ -5,7 +5,16 @@
  * read it, and `onDidChange` tells them to redraw.
  */
 import { Emitter, type Event } from '../platform/emitter';
-import { assess, attentionOrder, DEFAULT_THRESHOLDS, type HealthLevel, needsAttention, type TaskHealth, type Thresholds,worstOf } from './healthModel';
+import {
+  assess,
+  attentionOrder,
+  DEFAULT_THRESHOLDS,
+  type HealthLevel,
+  needsAttention,
+  type TaskHealth,
+  type Thresholds,
+  worstOf,
+} from './healthModel';
 import type { HealthSnapshot, SnapshotTask } from './snapshot';
 
 export type HealthStatus =
@@ -80,7 +89,10 @@ export class HealthBoard implements HealthView {
   }
 
   /** A new snapshot (or none): judged at once with the thresholds in force. */
-  show(snapshot: HealthSnapshot | undefined, status: HealthStatus = snapshot ? { kind: 'ready' } : { kind: 'none' }): void {
+  show(
+    snapshot: HealthSnapshot | undefined,
+    status: HealthStatus = snapshot ? { kind: 'ready' } : { kind: 'none' },
+  ): void {
     this.current = snapshot;
     this.state = status;
     this.judge();
@@ -100,7 +112,8 @@ export class HealthBoard implements HealthView {
   /** Ids over a threshold in `snapshot` under the current thresholds (for "newly crossed"). */
   attentionIds(snapshot: HealthSnapshot | undefined): Set<string> {
     const out = new Set<string>();
-    for (const t of snapshot?.tasks ?? []) if (needsAttention(assess(t.current ?? undefined, t.previous ?? undefined, this.limits))) out.add(t.taskId);
+    for (const t of snapshot?.tasks ?? [])
+      if (needsAttention(assess(t.current ?? undefined, t.previous ?? undefined, this.limits))) out.add(t.taskId);
     return out;
   }
 
@@ -123,9 +136,17 @@ export class HealthBoard implements HealthView {
     }
     this.byGroup = new Map();
     for (const [id, g] of groups) {
-      this.byGroup.set(id, { level: worstOf(g.levels) ?? 'ok', failing: g.failing, slowing: g.slowing, idle: g.idle, tasks: g.levels.length });
+      this.byGroup.set(id, {
+        level: worstOf(g.levels) ?? 'ok',
+        failing: g.failing,
+        slowing: g.slowing,
+        idle: g.idle,
+        tasks: g.levels.length,
+      });
     }
-    this.needing = [...this.byTask.values()].filter((i) => needsAttention(i.health)).sort((a, b) => attentionOrder(a.health, b.health));
+    this.needing = [...this.byTask.values()]
+      .filter((i) => needsAttention(i.health))
+      .sort((a, b) => attentionOrder(a.health, b.health));
     this.changed.fire();
   }
 }

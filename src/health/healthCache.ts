@@ -13,7 +13,9 @@ export const HEALTH_CACHE_KEY = 'scrapedeck.health.v1';
 /** Accounts x windows kept: enough to switch back and forth, bounded in size. */
 export const MAX_CACHE_ENTRIES = 4;
 
-const entriesSchema = z.array(z.object({ account: z.string().max(200), windowDays: z.number().int(), snapshot: z.unknown() })).max(50);
+const entriesSchema = z
+  .array(z.object({ account: z.string().max(200), windowDays: z.number().int(), snapshot: z.unknown() }))
+  .max(50);
 type Entry = z.infer<typeof entriesSchema>[number];
 
 export class HealthCache {
@@ -32,7 +34,10 @@ export class HealthCache {
 
   async write(account: string, snapshot: HealthSnapshot): Promise<void> {
     const rest = this.entries().filter((e) => !(e.account === account && e.windowDays === snapshot.windowDays));
-    const next: Entry[] = [{ account, windowDays: snapshot.windowDays, snapshot: encodeSnapshot(snapshot) }, ...rest].slice(0, MAX_CACHE_ENTRIES);
+    const next: Entry[] = [
+      { account, windowDays: snapshot.windowDays, snapshot: encodeSnapshot(snapshot) },
+      ...rest,
+    ].slice(0, MAX_CACHE_ENTRIES);
     await this.memento.update(HEALTH_CACHE_KEY, next);
   }
 

@@ -6,7 +6,13 @@
 import * as vscode from 'vscode';
 
 import type { Ui } from '../platform/ui';
-import { type HealthSettingName, type HealthSettingProblem, type HealthSettings,MAX_REFRESH_MINUTES, validateHealthSettings } from './healthSettings';
+import {
+  type HealthSettingName,
+  type HealthSettingProblem,
+  type HealthSettings,
+  MAX_REFRESH_MINUTES,
+  validateHealthSettings,
+} from './healthSettings';
 
 const t = vscode.l10n.t;
 const SECTION = 'scrapedeck.health';
@@ -27,7 +33,13 @@ function expectation(name: HealthSettingName): string {
 }
 
 export function problemMessage(p: HealthSettingProblem): string {
-  return t('The setting {0} is {1}, which is not {2}. Using {3} instead.', `${SECTION}.${p.name}`, p.shown, expectation(p.name), p.fallback);
+  return t(
+    'The setting {0} is {1}, which is not {2}. Using {3} instead.',
+    `${SECTION}.${p.name}`,
+    p.shown,
+    expectation(p.name),
+    p.fallback,
+  );
 }
 
 export class HealthConfig implements vscode.Disposable {

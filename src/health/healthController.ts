@@ -8,16 +8,16 @@
  *   const health = new HealthController({ board, cache, getClient, listTasks, timers, clock, settings, notifier });
  *   health.setAccount(id); health.setVisible(true); await health.refresh();
  */
-import { type ApiError,isApiError } from '../api/errors/errors';
+import { type ApiError, isApiError } from '../api/errors/errors';
 import type { Timers } from '../api/http/limiter';
 import { todayUtc } from '../api/schemas/dates';
 import type { AttentionSeen } from './attentionSeen';
 import type { HealthBoard, TaskHealthInfo } from './healthBoard';
 import type { HealthCache } from './healthCache';
-import { type AnalyticsSource,fetchWindowTotals } from './healthFetch';
+import { type AnalyticsSource, fetchWindowTotals } from './healthFetch';
 import type { Totals } from './healthModel';
 import type { HealthSettings } from './healthSettings';
-import { type HealthWindows,healthWindows, sameRange } from './healthWindow';
+import { type HealthWindows, healthWindows, sameRange } from './healthWindow';
 import { RefreshSchedule } from './refreshSchedule';
 import type { HealthSnapshot, SnapshotTask } from './snapshot';
 
@@ -146,7 +146,8 @@ export class HealthController {
   }
 
   private showStored(): void {
-    const stored = this.account === undefined ? undefined : this.deps.cache.read(this.account, this.deps.settings().windowDays);
+    const stored =
+      this.account === undefined ? undefined : this.deps.cache.read(this.account, this.deps.settings().windowDays);
     this.deps.board.show(stored);
     this.schedule.markFresh(stored ? this.deps.clock() - stored.computedAt : undefined);
   }
@@ -169,7 +170,11 @@ export class HealthController {
       const last = this.deps.board.snapshot;
       const ids = tasks.map((t) => t.taskId);
       // A complete listing is every task of the account: one query for all tasks answers just them.
-      const current = await fetchWindowTotals(client, ids, windows.current, { signal, estimate: this.recordCounts, account: { records: this.accountRecords, idsAreAll: listing.complete } });
+      const current = await fetchWindowTotals(client, ids, windows.current, {
+        signal,
+        estimate: this.recordCounts,
+        account: { records: this.accountRecords, idsAreAll: listing.complete },
+      });
       if (signal.aborted || account !== this.account) return;
       this.recordCounts = current.records;
       this.accountRecords = current.accountRecords ?? this.accountRecords;
@@ -177,11 +182,18 @@ export class HealthController {
       // which only a task with timed runs now has. Its days are past, so what was asked is reused
       // while its dates stay the same: a task's previous figures were asked when its current
       // window had timed runs.
-      const sameDays = last !== undefined && last.windowDays === windows.days && sameRange(last.previous, windows.previous);
-      const reuse = new Map(sameDays ? last.tasks.filter((t) => timed(t.current)).map((t) => [t.taskId, t.previous]) : []);
+      const sameDays =
+        last !== undefined && last.windowDays === windows.days && sameRange(last.previous, windows.previous);
+      const reuse = new Map(
+        sameDays ? last.tasks.filter((t) => timed(t.current)).map((t) => [t.taskId, t.previous]) : [],
+      );
       const missing = ids.filter((id) => timed(current.totals.get(id)) && !reuse.has(id));
       // Cut by the records each task answered now: a task runs by the same methods week to week.
-      const previous = await fetchWindowTotals(client, missing, windows.previous, { signal, estimate: current.records, account: { records: this.accountRecords, idsAreAll: false } });
+      const previous = await fetchWindowTotals(client, missing, windows.previous, {
+        signal,
+        estimate: current.records,
+        account: { records: this.accountRecords, idsAreAll: false },
+      });
       if (signal.aborted || account !== this.account) return;
 
       const snapshot: HealthSnapshot = {
@@ -189,7 +201,11 @@ export class HealthController {
         current: windows.current,
         previous: windows.previous,
         computedAt: this.deps.clock(),
-        tasks: tasks.map((t): SnapshotTask => ({ ...pick(t), current: current.totals.get(t.taskId) ?? null, previous: previous.totals.get(t.taskId) ?? reuse.get(t.taskId) ?? null })),
+        tasks: tasks.map((t): SnapshotTask => ({
+          ...pick(t),
+          current: current.totals.get(t.taskId) ?? null,
+          previous: previous.totals.get(t.taskId) ?? reuse.get(t.taskId) ?? null,
+        })),
       };
       this.stats.refreshes++;
       this.stats.lastRequestIds = [...current.requestIds, ...previous.requestIds];
@@ -204,7 +220,12 @@ export class HealthController {
       const crossed = attention.filter((i) => !before.has(i.task.taskId) && seen?.has(i.task.taskId) !== true);
       const announce = crossed.length > 0 && this.deps.settings().notify;
       if (announce) this.deps.notifier.crossed(crossed, windows.days);
-      await this.deps.seen?.write(account, attention.map((i) => i.task.taskId)).catch(() => undefined);
+      await this.deps.seen
+        ?.write(
+          account,
+          attention.map((i) => i.task.taskId),
+        )
+        .catch(() => undefined);
       this.deps.notifier.settled?.(attention.length, announce ? crossed.length : 0);
     } catch (error) {
       if (signal.aborted || account !== this.account) return;

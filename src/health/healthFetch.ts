@@ -17,10 +17,10 @@
  * size the rest.
  */
 import { ApiError } from '../api/errors/errors';
-import { type FetchAllOptions, type FetchAllResult,MAX_FETCH_ALL_ROWS } from '../api/http/fetchAll';
+import { type FetchAllOptions, type FetchAllResult, MAX_FETCH_ALL_ROWS } from '../api/http/fetchAll';
 import { ANALYTICS_LIMITS, type AnalyticsQuery, type TimeGranularity } from '../api/schemas/schemas';
-import { type AccountQuery,planBatches, planWindow, recordsPerId } from './batchPlan';
-import { type Totals,totalsByTask } from './healthModel';
+import { type AccountQuery, planBatches, planWindow, recordsPerId } from './batchPlan';
+import { type Totals, totalsByTask } from './healthModel';
 import type { DayRange } from './healthWindow';
 
 export const HEALTH_GRANULARITY: TimeGranularity = 'Month';
@@ -34,7 +34,10 @@ export const HEALTH_BATCH = ANALYTICS_LIMITS.maxTaskIds;
 
 /** The part of the client this needs (ScrapedeckClient fits). */
 export interface AnalyticsSource {
-  queryAllTaskAnalytics(query: AnalyticsQuery, o?: Pick<FetchAllOptions, 'signal' | 'onTotal'>): Promise<FetchAllResult>;
+  queryAllTaskAnalytics(
+    query: AnalyticsQuery,
+    o?: Pick<FetchAllOptions, 'signal' | 'onTotal'>,
+  ): Promise<FetchAllResult>;
 }
 
 export interface WindowTotals {
@@ -58,8 +61,14 @@ export interface FetchWindowOptions {
   account?: AccountQuery;
 }
 
-export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readonly string[], range: DayRange, options: FetchWindowOptions | AbortSignal = {}): Promise<WindowTotals> {
-  const { signal, estimate, account } = options instanceof AbortSignal ? { signal: options, estimate: undefined, account: undefined } : options;
+export async function fetchWindowTotals(
+  source: AnalyticsSource,
+  taskIds: readonly string[],
+  range: DayRange,
+  options: FetchWindowOptions | AbortSignal = {},
+): Promise<WindowTotals> {
+  const { signal, estimate, account } =
+    options instanceof AbortSignal ? { signal: options, estimate: undefined, account: undefined } : options;
   const ids = [...new Set(taskIds)];
   const out: WindowTotals = { totals: new Map(), records: new Map(), requestIds: [] };
   if (ids.length === 0) return out;
@@ -77,7 +86,12 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
    * `mostRecords` is the most it may answer (page 1's total above it: stopped, false returned).
    */
   const ask = async (group: string[] | undefined, mostRecords = Infinity): Promise<boolean> => {
-    const query: AnalyticsQuery = { start: range.start, end: range.end, timeGranularity: HEALTH_GRANULARITY, ...(group ? { taskIds: group } : {}) };
+    const query: AnalyticsQuery = {
+      start: range.start,
+      end: range.end,
+      timeGranularity: HEALTH_GRANULARITY,
+      ...(group ? { taskIds: group } : {}),
+    };
     const own = new AbortController();
     if (stop.signal.aborted) own.abort();
     inFlight.add(own);
@@ -106,14 +120,18 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
     // A query answers for the ids it was asked for only; anything else in a reply is not kept.
     const kept = new Set(group ?? ids);
     for (const [id, t] of totalsByTask(answer.records, kept)) out.totals.set(id, t);
-    for (const r of answer.records) if (kept.has(r.taskId)) out.records.set(r.taskId, (out.records.get(r.taskId) ?? 0) + 1);
+    for (const r of answer.records)
+      if (kept.has(r.taskId)) out.records.set(r.taskId, (out.records.get(r.taskId) ?? 0) + 1);
     return true;
   };
   try {
     const known = ids.filter((id) => estimate?.has(id) === true);
     let rest = ids;
     let perId = known.length > 0 ? known.reduce((n, id) => n + (estimate?.get(id) ?? 0), 0) / known.length : 1;
-    const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, { maxRecords: MAX_FETCH_ALL_ROWS, perTask: mostRecordsPerTask(range) });
+    const plan = planWindow(ids, (id) => estimate?.get(id) ?? perId, account, {
+      maxRecords: MAX_FETCH_ALL_ROWS,
+      perTask: mostRecordsPerTask(range),
+    });
     // A query for every task that answers more than these ids can (the list was not every task,
     // or the account grew past what was planned) stops after page 1 and the batches take over.
     if (plan.kind === 'account' && (await ask(undefined, plan.mostRecords))) return out;
@@ -122,13 +140,20 @@ export async function fetchWindowTotals(source: AnalyticsSource, taskIds: readon
       // Nothing to go by: one batch alone tells how many records a task answers here.
       const probe = unknown.slice(0, HEALTH_BATCH);
       await ask(probe);
-      perId = recordsPerId(probe.reduce((n, id) => n + (out.records.get(id) ?? 0), 0), probe.length);
+      perId = recordsPerId(
+        probe.reduce((n, id) => n + (out.records.get(id) ?? 0), 0),
+        probe.length,
+      );
       rest = unknown.slice(HEALTH_BATCH);
     }
-    const groups = rest === ids && plan.kind === 'batches' ? plan.groups : planBatches(rest, (id) => estimate?.get(id) ?? perId);
+    const groups =
+      rest === ids && plan.kind === 'batches' ? plan.groups : planBatches(rest, (id) => estimate?.get(id) ?? perId);
     const settled = await Promise.allSettled(groups.map((group) => ask(group)));
-    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
-    if (failures.length > 0) throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];
+    const failures = settled
+      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+      .map((s) => s.reason as unknown);
+    if (failures.length > 0)
+      throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];
     return out;
   } finally {
     signal?.removeEventListener('abort', onAbort);

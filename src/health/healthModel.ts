@@ -20,7 +20,13 @@ export interface Totals {
   seconds: number;
 }
 
-export const EMPTY_TOTALS: Readonly<Totals> = Object.freeze({ runs: 0, judgedRuns: 0, failures: 0, timedRuns: 0, seconds: 0 });
+export const EMPTY_TOTALS: Readonly<Totals> = Object.freeze({
+  runs: 0,
+  judgedRuns: 0,
+  failures: 0,
+  timedRuns: 0,
+  seconds: 0,
+});
 
 export interface Thresholds {
   /** A task whose failure rate is above this (0..1) needs attention. */
@@ -69,7 +75,8 @@ export function addRecord(into: Totals, record: AnalyticsRecord): void {
   let failed: number | null = null;
   if (failure !== null) failed = failure;
   else if (success !== null) failed = Math.max(0, runs - success);
-  else if (m.failureRate !== null && Number.isFinite(m.failureRate)) failed = Math.round(Math.min(1, Math.max(0, m.failureRate)) * runs);
+  else if (m.failureRate !== null && Number.isFinite(m.failureRate))
+    failed = Math.round(Math.min(1, Math.max(0, m.failureRate)) * runs);
   if (failed !== null) {
     into.failures += Math.min(failed, runs);
     into.judgedRuns += runs;
@@ -83,7 +90,10 @@ export function addRecord(into: Totals, record: AnalyticsRecord): void {
   if (total !== null || perRun !== null) {
     into.seconds += total ?? (perRun as number) * runs;
     // The average is rounded (2 decimals): the quotient is a whole number of runs give or take a hair.
-    into.timedRuns += total !== null && perRun !== null && perRun > 0 ? Math.min(runs, Math.max(total > 0 ? 1 : 0, Math.round(total / perRun))) : runs;
+    into.timedRuns +=
+      total !== null && perRun !== null && perRun > 0
+        ? Math.min(runs, Math.max(total > 0 ? 1 : 0, Math.round(total / perRun)))
+        : runs;
   }
 }
 
@@ -108,22 +118,40 @@ export function addTotals(a: Totals, b: Readonly<Totals>): void {
   a.seconds += b.seconds;
 }
 
-const average = (t: Readonly<Totals> | undefined): number | null => (t && t.timedRuns > 0 ? t.seconds / t.timedRuns : null);
+const average = (t: Readonly<Totals> | undefined): number | null =>
+  t && t.timedRuns > 0 ? t.seconds / t.timedRuns : null;
 
 /**
  * A task's health from its window and the window before. No runs in the window is `idle`: it
  * says so instead of looking healthy. Above a threshold means strictly above.
  */
-export function assess(current: Readonly<Totals> | undefined, previous: Readonly<Totals> | undefined, thresholds: Readonly<Thresholds>): TaskHealth {
+export function assess(
+  current: Readonly<Totals> | undefined,
+  previous: Readonly<Totals> | undefined,
+  thresholds: Readonly<Thresholds>,
+): TaskHealth {
   const now = current ?? EMPTY_TOTALS;
   const failureRate = now.judgedRuns > 0 ? now.failures / now.judgedRuns : null;
   const averageSeconds = average(now);
   const previousAverageSeconds = average(previous);
-  const slowdown = averageSeconds !== null && previousAverageSeconds !== null && previousAverageSeconds > 0 ? averageSeconds / previousAverageSeconds : null;
+  const slowdown =
+    averageSeconds !== null && previousAverageSeconds !== null && previousAverageSeconds > 0
+      ? averageSeconds / previousAverageSeconds
+      : null;
   const failing = failureRate !== null && failureRate > thresholds.failureRate;
   const slowing = slowdown !== null && slowdown > thresholds.slowdownFactor;
   const level: HealthLevel = now.runs === 0 ? 'idle' : failing ? 'failing' : slowing ? 'slowing' : 'ok';
-  return { level, runs: now.runs, failures: now.failures, failureRate, averageSeconds, previousAverageSeconds, slowdown, failing, slowing };
+  return {
+    level,
+    runs: now.runs,
+    failures: now.failures,
+    failureRate,
+    averageSeconds,
+    previousAverageSeconds,
+    slowdown,
+    failing,
+    slowing,
+  };
 }
 
 /** Whether the task belongs in "Needs attention". */
@@ -140,5 +168,9 @@ export function worstOf(levels: Iterable<HealthLevel>): HealthLevel | undefined 
 
 /** Orders tasks that need attention: failing before slowing, then the larger figure first. */
 export function attentionOrder(a: TaskHealth, b: TaskHealth): number {
-  return SEVERITY[b.level] - SEVERITY[a.level] || (b.failureRate ?? 0) - (a.failureRate ?? 0) || (b.slowdown ?? 0) - (a.slowdown ?? 0);
+  return (
+    SEVERITY[b.level] - SEVERITY[a.level] ||
+    (b.failureRate ?? 0) - (a.failureRate ?? 0) ||
+    (b.slowdown ?? 0) - (a.slowdown ?? 0)
+  );
 }

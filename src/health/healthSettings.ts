@@ -50,7 +50,10 @@ const RULES: Record<Exclude<HealthSettingName, 'notify'>, (v: number) => boolean
 
 const show = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 60);
 
-export function validateHealthSettings(raw: RawHealthSettings): { values: HealthSettings; problems: HealthSettingProblem[] } {
+export function validateHealthSettings(raw: RawHealthSettings): {
+  values: HealthSettings;
+  problems: HealthSettingProblem[];
+} {
   const problems: HealthSettingProblem[] = [];
   const number = (name: Exclude<HealthSettingName, 'notify'>, fallback: number): number => {
     const value = raw[name];
@@ -66,7 +69,8 @@ export function validateHealthSettings(raw: RawHealthSettings): { values: Health
   const slowdownFactor = number('slowdownFactor', d.slowdownFactor);
   let notify = d.notify;
   if (typeof raw.notify === 'boolean') notify = raw.notify;
-  else if (raw.notify !== undefined && raw.notify !== null) problems.push({ name: 'notify', shown: show(raw.notify), fallback: String(d.notify) });
+  else if (raw.notify !== undefined && raw.notify !== null)
+    problems.push({ name: 'notify', shown: show(raw.notify), fallback: String(d.notify) });
   return {
     values: { windowDays, refreshMinutes, failureRate, slowdownFactor, notify },
     problems,

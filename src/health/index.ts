@@ -12,7 +12,7 @@ import { accountsMenuSession } from '../account/accountSession';
 import type { Account } from '../account/clientHolder';
 import type { ScrapedeckClient } from '../api/client';
 import { realTimers } from '../api/http/limiter';
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import type { Event } from '../platform/emitter';
 import type { Registrar } from '../platform/registrar';
 import type { Reporter } from '../platform/reporter';
@@ -33,7 +33,11 @@ export interface HealthDeps {
     listEveryTask(signal?: AbortSignal): Promise<HealthTaskListing>;
     progress<T>(work: () => Promise<T>): Thenable<T>;
   };
-  account: { readonly account: Account | undefined; getClient(): ScrapedeckClient | undefined; onDidChange: Event<Account | undefined> };
+  account: {
+    readonly account: Account | undefined;
+    getClient(): ScrapedeckClient | undefined;
+    onDidChange: Event<Account | undefined>;
+  };
   reporter: Pick<Reporter, 'report'>;
   ui: Ui;
   log: vscode.LogOutputChannel;
@@ -70,9 +74,13 @@ export function createHealth(context: vscode.ExtensionContext, deps: HealthDeps)
 
   const updateBadge = (): void => {
     const n = board.attention().length;
-    tasks.view.badge = n === 0 ? undefined : { value: n, tooltip: n === 1 ? t('1 task needs attention') : t('{0} tasks need attention', n) };
+    tasks.view.badge =
+      n === 0
+        ? undefined
+        : { value: n, tooltip: n === 1 ? t('1 task needs attention') : t('{0} tasks need attention', n) };
   };
-  const follow = (a: Account | undefined): void => controller.setAccount(a === undefined ? undefined : accountsMenuSession(a).id);
+  const follow = (a: Account | undefined): void =>
+    controller.setAccount(a === undefined ? undefined : accountsMenuSession(a).id);
 
   context.subscriptions.push(
     config,

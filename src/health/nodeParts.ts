@@ -11,7 +11,12 @@ import type { HealthRowParts } from './rowParts';
 import { groupResourceUri, taskResourceUri } from './taskUri';
 
 /** Sets the task node's resource URI and tooltip lines; returns its description parts (what leads, what trails). */
-export function taskHealthPart(item: vscode.TreeItem, tooltip: vscode.MarkdownString, health: HealthView | undefined, taskId: string): HealthRowParts {
+export function taskHealthPart(
+  item: vscode.TreeItem,
+  tooltip: vscode.MarkdownString,
+  health: HealthView | undefined,
+  taskId: string,
+): HealthRowParts {
   item.resourceUri = taskResourceUri(taskId);
   const info = health?.task(taskId);
   const snapshot = health?.snapshot;
@@ -21,7 +26,12 @@ export function taskHealthPart(item: vscode.TreeItem, tooltip: vscode.MarkdownSt
 }
 
 /** The same for a group: the worst of its tasks. */
-export function groupHealthPart(item: vscode.TreeItem, tooltip: vscode.MarkdownString, health: HealthView | undefined, taskGroupId: string): string | undefined {
+export function groupHealthPart(
+  item: vscode.TreeItem,
+  tooltip: vscode.MarkdownString,
+  health: HealthView | undefined,
+  taskGroupId: string,
+): string | undefined {
   item.resourceUri = groupResourceUri(taskGroupId);
   const info = health?.group(taskGroupId);
   const snapshot = health?.snapshot;

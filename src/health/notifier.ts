@@ -31,17 +31,27 @@ export function reason(info: TaskHealthInfo, windowDays: number): string {
   const h = info.health;
   const parts: string[] = [];
   const when = windowDays === 1 ? t('today') : t('in the last {0} days', windowDays);
-  if (h.failing && h.failureRate !== null) parts.push(t('{0} of its {1} failed {2}', percent(h.failureRate), runs(h.runs), when));
-  if (h.slowing && h.slowdown !== null) parts.push(t('its runs took {0} as long as in {1}', factor(h.slowdown), daysBefore(windowDays)));
+  if (h.failing && h.failureRate !== null)
+    parts.push(t('{0} of its {1} failed {2}', percent(h.failureRate), runs(h.runs), when));
+  if (h.slowing && h.slowdown !== null)
+    parts.push(t('its runs took {0} as long as in {1}', factor(h.slowdown), daysBefore(windowDays)));
   return parts.join(t(', and '));
 }
 
 export function crossedMessage(tasks: readonly TaskHealthInfo[], windowDays: number): string {
   const [first] = tasks;
-  if (tasks.length === 1 && first) return t('“{0}” needs attention: {1}.', plainText(first.task.taskName), reason(first, windowDays));
-  const named = tasks.slice(0, NAMED).map((i) => `“${plainText(i.task.taskName)}” (${i.health.failing && i.health.failureRate !== null ? t('{0} failed', percent(i.health.failureRate)) : t('{0} slower', factor(i.health.slowdown ?? 0))})`);
+  if (tasks.length === 1 && first)
+    return t('“{0}” needs attention: {1}.', plainText(first.task.taskName), reason(first, windowDays));
+  const named = tasks
+    .slice(0, NAMED)
+    .map(
+      (i) =>
+        `“${plainText(i.task.taskName)}” (${i.health.failing && i.health.failureRate !== null ? t('{0} failed', percent(i.health.failureRate)) : t('{0} slower', factor(i.health.slowdown ?? 0))})`,
+    );
   const more = tasks.length - named.length;
-  return more > 0 ? t('{0} tasks need attention: {1} and {2} more.', tasks.length, named.join(', '), more) : t('{0} tasks need attention: {1}.', tasks.length, named.join(', '));
+  return more > 0
+    ? t('{0} tasks need attention: {1} and {2} more.', tasks.length, named.join(', '), more)
+    : t('{0} tasks need attention: {1}.', tasks.length, named.join(', '));
 }
 
 export function healthNotifier(deps: NotifierDeps): HealthNotifier {
@@ -54,9 +64,14 @@ export function healthNotifier(deps: NotifierDeps): HealthNotifier {
         if (choice !== open) return;
         const [first] = tasks;
         if (tasks.length === 1 && first) {
-          await vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task: { taskId: first.task.taskId, taskName: first.task.taskName } });
+          await vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, {
+            task: { taskId: first.task.taskId, taskName: first.task.taskName },
+          });
         } else {
-          await vscode.commands.executeCommand(COMMANDS.analyticsOpen, { taskIds: tasks.slice(0, MAX_CHARTED).map((i) => i.task.taskId), label: t('Needs attention') });
+          await vscode.commands.executeCommand(COMMANDS.analyticsOpen, {
+            taskIds: tasks.slice(0, MAX_CHARTED).map((i) => i.task.taskId),
+            label: t('Needs attention'),
+          });
         }
       });
     },

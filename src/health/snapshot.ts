@@ -46,7 +46,8 @@ export const storedSnapshotSchema = z.object({
 });
 export type StoredSnapshot = z.infer<typeof storedSnapshotSchema>;
 
-const pack = (t: Totals | null): StoredSnapshot['tasks'][number][3] => (t === null ? null : [t.runs, t.judgedRuns, t.failures, t.timedRuns, t.seconds]);
+const pack = (t: Totals | null): StoredSnapshot['tasks'][number][3] =>
+  t === null ? null : [t.runs, t.judgedRuns, t.failures, t.timedRuns, t.seconds];
 const unpack = (t: StoredSnapshot['tasks'][number][3]): Totals | null =>
   t === null ? null : { runs: t[0], judgedRuns: t[1], failures: t[2], timedRuns: t[3], seconds: t[4] };
 
@@ -61,7 +62,14 @@ export function encodeSnapshot(s: HealthSnapshot): StoredSnapshot {
     }
     return [t.taskId, t.taskName, gi, pack(t.current), pack(t.previous)];
   });
-  return { windowDays: s.windowDays, current: s.current, previous: s.previous, computedAt: s.computedAt, groups, tasks };
+  return {
+    windowDays: s.windowDays,
+    current: s.current,
+    previous: s.previous,
+    computedAt: s.computedAt,
+    groups,
+    tasks,
+  };
 }
 
 /** undefined when the stored value is not a snapshot (an older shape, or damaged). */
@@ -73,7 +81,14 @@ export function decodeSnapshot(raw: unknown): HealthSnapshot | undefined {
   for (const [taskId, taskName, gi, current, previous] of tasks) {
     const group = groups[gi];
     if (!group) return undefined;
-    out.push({ taskId, taskName, taskGroupId: group[0], taskGroupName: group[1], current: unpack(current), previous: unpack(previous) });
+    out.push({
+      taskId,
+      taskName,
+      taskGroupId: group[0],
+      taskGroupName: group[1],
+      current: unpack(current),
+      previous: unpack(previous),
+    });
   }
   return { ...rest, tasks: out };
 }

@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 
-import { type CommandKey,COMMANDS } from './commandIds';
+import { type CommandKey, COMMANDS } from './commandIds';
 import type { Registrar } from './registrar';
 
 /** A command's handler: arguments come from menus, links, the palette or other extensions, so they are `unknown` and parsed. */
@@ -27,20 +27,32 @@ export interface CommandSet<K extends CommandKey> {
 }
 
 /** Registers each handler through the shell's registrar; the registrations go into `context.subscriptions`. */
-export function registerHandlers<K extends CommandKey>(context: Pick<vscode.ExtensionContext, 'subscriptions'>, registrar: Pick<Registrar, 'registerCommand'>, handlers: Handlers<K>): CommandSet<K> {
+export function registerHandlers<K extends CommandKey>(
+  context: Pick<vscode.ExtensionContext, 'subscriptions'>,
+  registrar: Pick<Registrar, 'registerCommand'>,
+  handlers: Handlers<K>,
+): CommandSet<K> {
   const keys = Object.keys(handlers) as K[];
   for (const key of keys) context.subscriptions.push(registrar.registerCommand(COMMANDS[key], handlers[key]));
   return { keys };
 }
 
-type KeysOf<T extends readonly CommandSet<CommandKey>[]> = T[number] extends infer S ? (S extends CommandSet<infer K> ? K : never) : never;
+type KeysOf<T extends readonly CommandSet<CommandKey>[]> = T[number] extends infer S
+  ? S extends CommandSet<infer K>
+    ? K
+    : never
+  : never;
 
 /**
  * `true` when the sets cover every command id; otherwise its type names the ids without a handler,
  * so `const complete: true = everyCommand(…)` does not compile.
  */
-export function everyCommand<T extends readonly CommandSet<CommandKey>[]>(...sets: T): [Exclude<CommandKey, KeysOf<T>>] extends [never] ? true : { missing: Exclude<CommandKey, KeysOf<T>> } {
+export function everyCommand<T extends readonly CommandSet<CommandKey>[]>(
+  ...sets: T
+): [Exclude<CommandKey, KeysOf<T>>] extends [never] ? true : { missing: Exclude<CommandKey, KeysOf<T>> } {
   const seen = new Set<CommandKey>(sets.flatMap((s) => s.keys));
   const missing = (Object.keys(COMMANDS) as CommandKey[]).filter((k) => !seen.has(k));
-  return (missing.length === 0 ? true : { missing }) as [Exclude<CommandKey, KeysOf<T>>] extends [never] ? true : { missing: Exclude<CommandKey, KeysOf<T>> };
+  return (missing.length === 0 ? true : { missing }) as [Exclude<CommandKey, KeysOf<T>>] extends [never]
+    ? true
+    : { missing: Exclude<CommandKey, KeysOf<T>> };
 }

@@ -5,14 +5,13 @@
  */
 import * as vscode from 'vscode';
 
-import { changedSettings, type RawSettings, type SettingProblem,type Settings, validateSettings } from './settings';
+import { changedSettings, type RawSettings, type SettingProblem, type Settings, validateSettings } from './settings';
 import type { Ui } from './ui';
 
 export interface SettingsChange {
   readonly settings: Settings;
   readonly changed: readonly (keyof Settings)[];
 }
-
 
 export class Configuration implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingsChange>();
@@ -64,7 +63,8 @@ export class Configuration implements vscode.Disposable {
       this.log.warn(problem.message);
       const openSettings = vscode.l10n.t('Open Settings');
       void this.ui.showWarningMessage(problem.message, openSettings).then((choice) => {
-        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+        if (choice === openSettings)
+          void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
       });
     }
     // Forget fixed problems, so the same mistake made again is reported again.

@@ -31,7 +31,10 @@ export interface DestructiveQuestion {
 /** `mismatch`: something else was typed and Enter pressed (callers may say nothing happened). */
 export type DestructiveAnswer = 'confirmed' | 'declined' | 'mismatch';
 
-export async function confirmDestructive(ui: Pick<Ui, 'showModalWarning' | 'showInputBox'>, q: DestructiveQuestion): Promise<DestructiveAnswer> {
+export async function confirmDestructive(
+  ui: Pick<Ui, 'showModalWarning' | 'showInputBox'>,
+  q: DestructiveQuestion,
+): Promise<DestructiveAnswer> {
   if ((await ui.showModalWarning(q.message, q.detail, q.action, q.keep)) !== q.action) return 'declined';
   const typed = await ui.showInputBox({
     title: q.typed.title,

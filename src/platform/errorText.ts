@@ -11,7 +11,8 @@ import { plainText } from './plainText';
 export type Translate = (message: string, ...args: (string | number)[]) => string;
 
 /** English, with {0}-style arguments, for tests and for callers without l10n. */
-export const english: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+export const english: Translate = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 
 /** The plans the task, data and analytics operations need (the spec's default for them). */
 export const TASK_PLANS = ['Standard', 'Professional', 'Enterprise'] as const;
@@ -35,7 +36,8 @@ export const ERROR_CONTEXTS = {
     hint: (t, kind) => (kind === 'auth' ? t('Check the key and try again.') : undefined),
   },
   signInPassword: {
-    failed: (t, _s, kind) => (kind === 'auth' ? t('The username or password was not accepted') : t('Could not sign in')),
+    failed: (t, _s, kind) =>
+      kind === 'auth' ? t('The username or password was not accepted') : t('Could not sign in'),
     hint: (t, kind) => (kind === 'auth' ? t('Check them and try again.') : undefined),
   },
   openSandbox: { failed: (t) => t('Could not open the sandbox') },
@@ -67,7 +69,12 @@ export interface ErrorText {
   kind: ApiErrorKind | undefined;
 }
 
-export function composeErrorText(error: unknown, context: ErrorContext, rawSubject = '', t: Translate = english): ErrorText {
+export function composeErrorText(
+  error: unknown,
+  context: ErrorContext,
+  rawSubject = '',
+  t: Translate = english,
+): ErrorText {
   const api = isApiError(error) ? error : undefined;
   const kind = api?.kind;
   const spec: ContextSpec = ERROR_CONTEXTS[context];
@@ -90,7 +97,13 @@ export interface HintWords {
 }
 
 /** The hint of an error kind, or none; a 403 names the plans unless the service already did. */
-export function kindHint(t: Translate, kind: ApiErrorKind | undefined, plans: readonly string[] | undefined, message: string, words?: HintWords): string | undefined {
+export function kindHint(
+  t: Translate,
+  kind: ApiErrorKind | undefined,
+  plans: readonly string[] | undefined,
+  message: string,
+  words?: HintWords,
+): string | undefined {
   switch (kind) {
     case 'auth':
       return words?.auth;
@@ -98,7 +111,10 @@ export function kindHint(t: Translate, kind: ApiErrorKind | undefined, plans: re
       if (plans === undefined || plans.length === 0 || plans.every((p) => message.includes(p))) return undefined;
       return t('This needs a {0} plan.', planList(plans, t));
     case 'rate-limited':
-      return words?.rateLimited ?? t('The service is limiting requests: try again in a moment, or lower scrapedeck.requestsPerSecond.');
+      return (
+        words?.rateLimited ??
+        t('The service is limiting requests: try again in a moment, or lower scrapedeck.requestsPerSecond.')
+      );
     case 'network':
     case 'timeout':
       return words?.unreachable ?? t('Check your connection, scrapedeck.baseUrl and the proxy settings.');
@@ -118,7 +134,10 @@ export function planList(plans: readonly string[], t: Translate = english): stri
  * capital, unless it starts with an identifier (`app_id`, `scrapedeck.baseUrl`) that must stay as is.
  */
 export function sentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/([.!?])[.!?]+/g, '$1');
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/([.!?])[.!?]+/g, '$1');
   if (flat === '') return '';
   const capital = /^[a-z]+(?=[\s,;:]|[.!?](?:\s|$)|$)/.test(flat) ? flat.charAt(0).toUpperCase() + flat.slice(1) : flat;
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
@@ -130,7 +149,10 @@ export function joinSentences(parts: readonly string[]): string {
   const out: string[] = [];
   for (const part of parts) {
     for (const s of splitSentences(part)) {
-      const key = s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const key = s
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (key === '' || seen.has(key)) continue;
       seen.add(key);
       out.push(s);
@@ -140,5 +162,8 @@ export function joinSentences(parts: readonly string[]): string {
 }
 
 export function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+(?=[^\sa-z])/).map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(/(?<=[.!?])\s+(?=[^\sa-z])/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }

@@ -11,7 +11,10 @@ export interface InputOptions extends vscode.InputBoxOptions {
   requestId?: string;
 }
 
-export function showInputBoxWithRequestId(options: InputOptions & { requestId: string }, copy: (requestId: string) => Thenable<void>): Thenable<string | undefined> {
+export function showInputBoxWithRequestId(
+  options: InputOptions & { requestId: string },
+  copy: (requestId: string) => Thenable<void>,
+): Thenable<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = options.title;
   box.prompt = options.prompt;
@@ -33,7 +36,10 @@ export function showInputBoxWithRequestId(options: InputOptions & { requestId: s
     const result = await options.validateInput?.(value);
     if (mine !== check) return; // a newer keystroke won
     box.validationMessage = result ?? undefined;
-    blocking = result !== undefined && result !== null && (typeof result === 'string' || result.severity === vscode.InputBoxValidationSeverity.Error);
+    blocking =
+      result !== undefined &&
+      result !== null &&
+      (typeof result === 'string' || result.severity === vscode.InputBoxValidationSeverity.Error);
   };
 
   return new Promise<string | undefined>((resolve) => {

@@ -24,7 +24,11 @@ export interface Registrar {
     provider: vscode.AuthenticationProvider,
     options?: vscode.AuthenticationProviderOptions,
   ): vscode.Disposable;
-  registerFileSystemProvider(scheme: string, provider: vscode.FileSystemProvider, options?: { readonly isCaseSensitive?: boolean; readonly isReadonly?: boolean }): vscode.Disposable;
+  registerFileSystemProvider(
+    scheme: string,
+    provider: vscode.FileSystemProvider,
+    options?: { readonly isCaseSensitive?: boolean; readonly isReadonly?: boolean },
+  ): vscode.Disposable;
   registerTextDocumentContentProvider(scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable;
   registerFileDecorationProvider(provider: vscode.FileDecorationProvider): vscode.Disposable;
   /** A read-only custom editor (its options were fixed at activation). */

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors/errors';
 import { copyRequestId } from './copyRequestId';
 import { composeErrorText, type ErrorContext } from './errorText';
-import { type LastSignIn,SignInPrompt } from './signInPrompt';
+import { type LastSignIn, SignInPrompt } from './signInPrompt';
 import type { Ui } from './ui';
 
 /** The part of the reporter the sign-in notification needs (narrow, so tests can pass a fake). */
@@ -32,7 +32,11 @@ export interface Reporter {
   signInNeeded(message: string): Promise<void>;
 }
 
-export function createReporter(deps: { ui: Ui; log: ReportDeps['log']; lastSignIn: () => LastSignIn | undefined }): Reporter {
+export function createReporter(deps: {
+  ui: Ui;
+  log: ReportDeps['log'];
+  lastSignIn: () => LastSignIn | undefined;
+}): Reporter {
   const prompt = new SignInPrompt(deps.ui, deps.lastSignIn);
   const account: SignInNotifier = { notifySignInNeeded: (message) => prompt.show(message) };
   return {
@@ -45,7 +49,12 @@ export function createReporter(deps: { ui: Ui; log: ReportDeps['log']; lastSignI
  * Shows the failure and resolves once the user has dealt with the notification (or closed it).
  * Callers that must not wait for that should `void` it.
  */
-export async function reportError(err: unknown, context: ErrorContext, subject: string | undefined, deps: ReportDeps): Promise<void> {
+export async function reportError(
+  err: unknown,
+  context: ErrorContext,
+  subject: string | undefined,
+  deps: ReportDeps,
+): Promise<void> {
   if (isApiError(err) && err.kind === 'cancelled') return;
   const { text, requestId, kind } = composeErrorText(err, context, subject, vscode.l10n.t);
   deps.log.error(requestId ? `${text} (request ID ${requestId})` : text);

@@ -9,7 +9,7 @@ import { checkServiceAddress, hasDecodableUserinfo, isLoopbackHost, maskUserinfo
 import { headerValueIssue } from '../api/schemas/headerValues';
 import { APP_REF_RE } from '../api/schemas/schemas';
 import { english, type Translate } from './errorText';
-import { badTrackedAppsText, type Fallback, type Refusal,refusalText } from './settingsText';
+import { badTrackedAppsText, type Fallback, type Refusal, refusalText } from './settingsText';
 
 export { isLoopbackHost };
 
@@ -101,11 +101,18 @@ function checkProxyUrl(raw: string): { ok: true; url: string } | { ok: false; re
  */
 function show(value: unknown): string {
   // Quoted as JSON (control characters escaped) and cut: the message reaches the log and a toast.
-  return fitText(typeof value === 'string' ? JSON.stringify(maskUserinfo(value)) : (JSON.stringify(value) ?? String(value)), 120);
+  return fitText(
+    typeof value === 'string' ? JSON.stringify(maskUserinfo(value)) : (JSON.stringify(value) ?? String(value)),
+    120,
+  );
 }
 
 /** Reads and validates every setting. `lastGood` stands in for any value that is refused; `t` words the problems. */
-export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> = DEFAULT_SETTINGS, t: Translate = english): SettingsResult {
+export function validateSettings(
+  raw: RawSettings,
+  lastGood: Readonly<Settings> = DEFAULT_SETTINGS,
+  t: Translate = english,
+): SettingsResult {
   const problems: SettingProblem[] = [];
   const refuse = (setting: SettingId, value: unknown, refusal: Refusal, using: Fallback): void => {
     problems.push({ setting, message: refusalText(setting, show(value), refusal, using, t) });
@@ -122,13 +129,18 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
   } else {
     const checked = checkServiceAddress(raw.baseUrl);
     if (checked.ok) baseUrl = checked.url;
-    else refuse('scrapedeck.baseUrl', raw.baseUrl, { why: 'address', problem: checked.problem }, value(lastGood.baseUrl));
+    else
+      refuse('scrapedeck.baseUrl', raw.baseUrl, { why: 'address', problem: checked.problem }, value(lastGood.baseUrl));
   }
 
   // Hub URL: optional; empty means "not set".
   let datahubUrl = lastGood.datahubUrl;
   const hubFallback: Fallback = lastGood.datahubUrl === undefined ? { none: 'hub' } : value(lastGood.datahubUrl);
-  if (raw.datahubUrl === undefined || raw.datahubUrl === null || (typeof raw.datahubUrl === 'string' && raw.datahubUrl.trim() === '')) {
+  if (
+    raw.datahubUrl === undefined ||
+    raw.datahubUrl === null ||
+    (typeof raw.datahubUrl === 'string' && raw.datahubUrl.trim() === '')
+  ) {
     datahubUrl = undefined;
   } else if (typeof raw.datahubUrl !== 'string') {
     refuse('scrapedeck.datahubUrl', raw.datahubUrl, NOT_TEXT, hubFallback);
@@ -147,21 +159,36 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     raw.requestsPerSecond < 1 ||
     raw.requestsPerSecond > MAX_REQUESTS_PER_SECOND
   ) {
-    refuse('scrapedeck.requestsPerSecond', raw.requestsPerSecond, { why: 'rate', max: MAX_REQUESTS_PER_SECOND }, value(String(lastGood.requestsPerSecond)));
+    refuse(
+      'scrapedeck.requestsPerSecond',
+      raw.requestsPerSecond,
+      { why: 'rate', max: MAX_REQUESTS_PER_SECOND },
+      value(String(lastGood.requestsPerSecond)),
+    );
   } else {
     requestsPerSecond = raw.requestsPerSecond;
   }
 
   let externalUserId = lastGood.externalUserId;
-  const idFallback: Fallback = lastGood.externalUserId === undefined ? { none: 'externalUserId' } : value(show(lastGood.externalUserId));
-  if (raw.externalUserId === undefined || raw.externalUserId === null || (typeof raw.externalUserId === 'string' && raw.externalUserId.trim() === '')) {
+  const idFallback: Fallback =
+    lastGood.externalUserId === undefined ? { none: 'externalUserId' } : value(show(lastGood.externalUserId));
+  if (
+    raw.externalUserId === undefined ||
+    raw.externalUserId === null ||
+    (typeof raw.externalUserId === 'string' && raw.externalUserId.trim() === '')
+  ) {
     externalUserId = undefined;
   } else if (typeof raw.externalUserId !== 'string') {
     refuse('scrapedeck.externalUserId', raw.externalUserId, NOT_TEXT, idFallback);
   } else if (headerValueIssue(raw.externalUserId.trim()) !== undefined || raw.externalUserId.length > 256) {
     // It travels as an HTTP header value: name the character the header layer would refuse.
     const issue = headerValueIssue(raw.externalUserId.trim());
-    refuse('scrapedeck.externalUserId', raw.externalUserId, issue !== undefined ? { why: 'header', issue } : { why: 'too-long', max: 256 }, idFallback);
+    refuse(
+      'scrapedeck.externalUserId',
+      raw.externalUserId,
+      issue !== undefined ? { why: 'header', issue } : { why: 'too-long', max: 256 },
+      idFallback,
+    );
   } else {
     externalUserId = raw.externalUserId.trim();
   }
@@ -181,7 +208,10 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
     }
     trackedApps = [...good];
     if (bad.length > 0) {
-      problems.push({ setting: 'scrapedeck.trackedApps', message: badTrackedAppsText(bad.map(show).join(', '), bad.length, t) });
+      problems.push({
+        setting: 'scrapedeck.trackedApps',
+        message: badTrackedAppsText(bad.map(show).join(', '), bad.length, t),
+      });
     }
   }
 
@@ -210,10 +240,18 @@ export function validateSettings(raw: RawSettings, lastGood: Readonly<Settings> 
   const { min, max } = AUTO_FETCH_ROWS;
   if (rows === undefined || rows === null) analyticsAutoFetchRows = AUTO_FETCH_ROWS.default;
   else if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < min || rows > max) {
-    refuse('scrapedeck.analytics.autoFetchRows', rows, { why: 'whole-number', min, max: max.toLocaleString('en-US') }, value(String(lastGood.analyticsAutoFetchRows)));
+    refuse(
+      'scrapedeck.analytics.autoFetchRows',
+      rows,
+      { why: 'whole-number', min, max: max.toLocaleString('en-US') },
+      value(String(lastGood.analyticsAutoFetchRows)),
+    );
   } else analyticsAutoFetchRows = rows;
 
-  return { values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy, analyticsAutoFetchRows }, problems };
+  return {
+    values: { baseUrl, datahubUrl, requestsPerSecond, externalUserId, trackedApps, proxy, analyticsAutoFetchRows },
+    problems,
+  };
 }
 
 /** Which settings differ between two validated snapshots. */

@@ -32,9 +32,18 @@ function whatIsWrong(setting: string, shown: string, r: Refusal, t: Translate): 
     case 'proxy-scheme':
       return t('The setting {0} is {1}, which must be an http:// or https:// proxy address.', setting, shown);
     case 'proxy-escape':
-      return t('The setting {0} is {1}, which has a user name or password with a % that is not a valid escape (write % as %25).', setting, shown);
+      return t(
+        'The setting {0} is {1}, which has a user name or password with a % that is not a valid escape (write % as %25).',
+        setting,
+        shown,
+      );
     case 'rate':
-      return t('The setting {0} is {1}, which is not a number from 1 to {2} (the service allows {2} per second).', setting, shown, r.max);
+      return t(
+        'The setting {0} is {1}, which is not a number from 1 to {2} (the service allows {2} per second).',
+        setting,
+        shown,
+        r.max,
+      );
     case 'header':
       return t('The setting {0} is {1}, which cannot be sent in an HTTP header ({2}).', setting, shown, r.issue);
     case 'too-long':
@@ -48,7 +57,12 @@ function whatIsWrong(setting: string, shown: string, r: Refusal, t: Translate): 
         case 'not-url':
           return t('The setting {0} is {1}, which is not a URL.', setting, shown);
         case 'scheme':
-          return t('The setting {0} is {1}, which must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got {2}.', setting, shown, r.problem.got);
+          return t(
+            'The setting {0} is {1}, which must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got {2}.',
+            setting,
+            shown,
+            r.problem.got,
+          );
         case 'userinfo':
           return t('The setting {0} is {1}, which must not contain a user name or password.', setting, shown);
         case 'query':
@@ -72,7 +86,13 @@ function instead(f: Fallback, t: Translate): string {
 }
 
 /** "The setting X is Y, which …. Using Z instead." (with why http.proxy counts, when it is that one). */
-export function refusalText(setting: string, shown: string, refusal: Refusal, using: Fallback, t: Translate = english): string {
+export function refusalText(
+  setting: string,
+  shown: string,
+  refusal: Refusal,
+  using: Fallback,
+  t: Translate = english,
+): string {
   const note = setting === 'http.proxy' ? ` ${t('Scrapedeck uses it because scrapedeck.proxy is empty.')}` : '';
   return `${whatIsWrong(setting, shown, refusal, t)}${note} ${instead(using, t)}`;
 }

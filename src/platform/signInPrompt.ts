@@ -37,7 +37,8 @@ export class SignInPrompt {
     this.pending = (async () => {
       try {
         const choice = await this.ui.showWarningMessage(message, again);
-        if (choice === again) await vscode.commands.executeCommand(SIGN_IN_COMMAND[last?.method ?? 'apiKey'], last?.username);
+        if (choice === again)
+          await vscode.commands.executeCommand(SIGN_IN_COMMAND[last?.method ?? 'apiKey'], last?.username);
       } finally {
         this.pending = undefined;
       }

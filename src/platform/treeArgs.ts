@@ -9,4 +9,6 @@ export const groupArgSchema = z.union([
   z.object({ taskGroupId: z.string(), taskGroupName: z.string() }),
 ]);
 
-export const taskArgSchema = z.object({ task: z.object({ taskId: z.string(), taskName: z.string() }) }).transform((n) => n.task);
+export const taskArgSchema = z
+  .object({ task: z.object({ taskId: z.string(), taskName: z.string() }) })
+  .transform((n) => n.task);

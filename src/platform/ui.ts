@@ -6,14 +6,17 @@
 import * as vscode from 'vscode';
 
 import { copyRequestId } from './copyRequestId';
-import { type InputOptions,showInputBoxWithRequestId } from './inputBox';
+import { type InputOptions, showInputBoxWithRequestId } from './inputBox';
 
 export type { InputOptions } from './inputBox';
 
 export interface Ui {
   /** With `requestId`, the box has a "Copy Request ID" button (the prompt shows that request's error). */
   showInputBox(options: InputOptions): Thenable<string | undefined>;
-  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  showQuickPick<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions,
+  ): Thenable<T | undefined>;
   showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   /**
@@ -31,12 +34,21 @@ export interface Ui {
 export function createUi(): Ui {
   return {
     showInputBox: ({ requestId, ...options }) =>
-      requestId ? showInputBoxWithRequestId({ ...options, requestId }, copyRequestId) : vscode.window.showInputBox(options),
+      requestId
+        ? showInputBoxWithRequestId({ ...options, requestId }, copyRequestId)
+        : vscode.window.showInputBox(options),
     showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
     showInformationMessage: (message, ...items) => vscode.window.showInformationMessage(message, ...items),
     showWarningMessage: (message, ...items) => vscode.window.showWarningMessage(message, ...items),
     showModalWarning: (message, detail, action, keep) =>
-      vscode.window.showWarningMessage(message, { modal: true, detail }, { title: action }, { title: keep, isCloseAffordance: true }).then((item) => item?.title),
+      vscode.window
+        .showWarningMessage(
+          message,
+          { modal: true, detail },
+          { title: action },
+          { title: keep, isCloseAffordance: true },
+        )
+        .then((item) => item?.title),
     showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
     showSaveDialog: (options) => vscode.window.showSaveDialog(options),
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,

@@ -21,7 +21,9 @@ export function tasksOf(arg: unknown, selection: unknown): TaskRef[] {
   const clicked = taskArgSchema.safeParse(arg);
   if (!clicked.success) return [];
   const rows = selectionSchema.safeParse(selection);
-  const selected = rows.success ? rows.data.map((row) => taskArgSchema.safeParse(row)).flatMap((r) => (r.success ? [r.data] : [])) : [];
+  const selected = rows.success
+    ? rows.data.map((row) => taskArgSchema.safeParse(row)).flatMap((r) => (r.success ? [r.data] : []))
+    : [];
   return selected.some((task) => task.taskId === clicked.data.taskId) ? selected : [clicked.data];
 }
 

@@ -12,7 +12,7 @@ import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import type { LoopFileSystem } from './loopFileSystem';
 import { loopTypeText } from './loopItems';
-import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses,loopFileName } from './loopUri';
+import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses, loopFileName } from './loopUri';
 import type { ReportFailure } from './runReport';
 import { formatNumber } from './runText';
 
@@ -56,10 +56,16 @@ export async function editLoopItems(task: TaskRef, deps: EditLoopDeps): Promise<
   const loop = loops.length === 1 ? loops[0] : await pickLoop(task, loops, deps.ui);
   if (loop === undefined) return undefined;
   const ref = { account, taskId: task.taskId, actionId: loop.actionId, loopType: loop.loopType };
-  const uri = vscode.Uri.from({ scheme: LOOP_SCHEME, path: deps.addresses.pathFor(ref, loopFileName(task.taskName, loopName(loop))) });
+  const uri = vscode.Uri.from({
+    scheme: LOOP_SCHEME,
+    path: deps.addresses.pathFor(ref, loopFileName(task.taskName, loopName(loop))),
+  });
   deps.fs.prime(uri, loop.loopItems);
   // The list's language before it is shown (changing it later reopens the document).
-  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), LOOP_LANGUAGE);
+  const doc = await vscode.languages.setTextDocumentLanguage(
+    await vscode.workspace.openTextDocument(uri),
+    LOOP_LANGUAGE,
+  );
   await vscode.window.showTextDocument(doc, { preview: false });
   return uri;
 }
@@ -69,10 +75,16 @@ async function pickLoop(task: TaskRef, loops: Loop[], ui: EditLoopDeps['ui']): P
   const items = loops.map((loop) => ({
     label: plainText(loopName(loop)),
     description: loopTypeText(loop.loopType, t),
-    detail: loop.loopItems.length === 1 ? t('1 item: {0}', plainText(loop.loopItems[0] ?? '')) : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), plainText(loop.loopItems[0] ?? '')),
+    detail:
+      loop.loopItems.length === 1
+        ? t('1 item: {0}', plainText(loop.loopItems[0] ?? ''))
+        : t('{0} items, starting {1}', formatNumber(loop.loopItems.length, locale), plainText(loop.loopItems[0] ?? '')),
     loop,
   }));
-  const picked = await ui.showQuickPick(items, { title: t('Edit a List of “{0}”', plainText(task.taskName)), placeHolder: t('The task has {0} lists. Which one?', loops.length) });
+  const picked = await ui.showQuickPick(items, {
+    title: t('Edit a List of “{0}”', plainText(task.taskName)),
+    placeHolder: t('The task has {0} lists. Which one?', loops.length),
+  });
   return picked?.loop;
 }
 

@@ -42,27 +42,37 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
   if (shown.length === 0) return;
   const openAnalytics = t('Open Analytics');
   if (shown.length > ONE_EACH) {
-    const list = shown.map((run) => `${deps.nameOf(run.taskId) ?? run.taskId} (${outcome(run, deps.text())})`).join(', ');
+    const list = shown
+      .map((run) => `${deps.nameOf(run.taskId) ?? run.taskId} (${outcome(run, deps.text())})`)
+      .join(', ');
     const taskIds = shown.slice(0, 100).map((run) => run.taskId);
     void deps.ui.showInformationMessage(t('{0} runs ended: {1}.', shown.length, list), openAnalytics).then((choice) => {
-      if (choice === openAnalytics) void vscode.commands.executeCommand(COMMANDS.analyticsOpen, { taskIds, label: t('Runs that ended') });
+      if (choice === openAnalytics)
+        void vscode.commands.executeCommand(COMMANDS.analyticsOpen, { taskIds, label: t('Runs that ended') });
     });
     return;
   }
   const registered = await (deps.commands ?? (() => vscode.commands.getCommands(true)))();
   const exportData = t('Export Data');
-  const exportRun = t('Export This Run\'s Data');
-  const browseRun = t('Browse This Run\'s Data');
+  const exportRun = t("Export This Run's Data");
+  const browseRun = t("Browse This Run's Data");
   for (const run of shown) {
     const task = { taskId: run.taskId, taskName: deps.nameOf(run.taskId) ?? run.status.taskName ?? run.taskId };
     const message = t('“{0}” {1}.', plainText(task.taskName), outcome(run, deps.text()));
     // This run's rows when its lot is known (a run started here), else all of the task's.
     const lotNo = run.lot?.lotNo;
-    const exportButton = lotNo !== undefined && registered.includes(DATA_EXPORT_RUN_COMMAND) ? exportRun : registered.includes(DATA_EXPORT_COMMAND) ? exportData : undefined;
+    const exportButton =
+      lotNo !== undefined && registered.includes(DATA_EXPORT_RUN_COMMAND)
+        ? exportRun
+        : registered.includes(DATA_EXPORT_COMMAND)
+          ? exportData
+          : undefined;
     const browseButton = lotNo !== undefined && registered.includes(DATA_BROWSE_RUN_COMMAND) ? browseRun : undefined;
     const buttons = [openAnalytics, browseButton, exportButton].filter((b): b is string => b !== undefined);
     const failed = runKindOf(run.status.status) === 'failed';
-    const shownMessage = failed ? deps.ui.showWarningMessage(message, ...buttons) : deps.ui.showInformationMessage(message, ...buttons);
+    const shownMessage = failed
+      ? deps.ui.showWarningMessage(message, ...buttons)
+      : deps.ui.showInformationMessage(message, ...buttons);
     void shownMessage.then((choice) => {
       if (choice === openAnalytics) void vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task });
       else if (choice === browseRun) void vscode.commands.executeCommand(DATA_BROWSE_RUN_COMMAND, { task, lotNo });

@@ -16,7 +16,7 @@ import type { Account, ClientHolder } from '../account/clientHolder';
 import { errorMessage, isApiError } from '../api/errors/errors';
 import { realTimers } from '../api/http/limiter';
 import type { TaskRef } from '../api/taskRef';
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import { Emitter, type Event } from '../platform/emitter';
 import type { Registrar } from '../platform/registrar';
 import type { Reporter } from '../platform/reporter';
@@ -28,15 +28,15 @@ import { LoopDiagnostics } from './loopDiagnostics';
 import { LoopFileSystem } from './loopFileSystem';
 import { LOOP_SCHEME, LoopAddresses } from './loopUri';
 import { duplicateTask, type GroupRef, type MoveOutcome, moveTasks, type MovingTask } from './organise';
-import { type RunOutcome,startRuns, stopRuns } from './runActions';
+import { type RunOutcome, startRuns, stopRuns } from './runActions';
 import { runReporter } from './runReport';
 import { onRunSettingsChange, readRunSettings, type RunSettings } from './runSettings';
 import { RunStore } from './runStore';
 import { presentRun, type RunPresentation, type TextOptions } from './runText';
-import { type RunWatch,runWatch } from './runWatch';
+import { type RunWatch, runWatch } from './runWatch';
 import { saveActiveList } from './saveList';
 import { StatusPoller } from './statusPoller';
-import { SubtaskMessageNode, SubtaskNode, type SubtaskRow,SubtasksMoreNode } from './subtaskNodes';
+import { SubtaskMessageNode, SubtaskNode, type SubtaskRow, SubtasksMoreNode } from './subtaskNodes';
 import { SubtaskPages } from './subtasks';
 
 const t = vscode.l10n.t;
@@ -98,7 +98,8 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
   const { account, ui, log } = deps;
   const report = runReporter(deps.reporter);
   let settings = readRunSettings((m) => log.warn(m));
-  const accountKey = (): string | undefined => (account.account === undefined ? undefined : accountsMenuSession(account.account).id);
+  const accountKey = (): string | undefined =>
+    account.account === undefined ? undefined : accountsMenuSession(account.account).id;
   const getClient = () => account.getClient();
   const text = (): TextOptions => ({ t, locale: vscode.env.language });
   const names = new Map<string, string>();
@@ -136,7 +137,12 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     addresses,
     log,
     showConflict: (theirs, mine) =>
-      void vscode.commands.executeCommand('vscode.diff', theirs, mine, t('{0}: on the service ↔ yours (not saved)', mine.path.split('/').pop() ?? '')),
+      void vscode.commands.executeCommand(
+        'vscode.diff',
+        theirs,
+        mine,
+        t('{0}: on the service ↔ yours (not saved)', mine.path.split('/').pop() ?? ''),
+      ),
   });
 
   let key = accountKey();
@@ -165,14 +171,21 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       for (const id of ids) if (!store.isActive(id)) subtasks.forget(id);
       changed.fire(ids);
     }),
-    store.onDidEnd((ended) =>
-      void announceEndedRuns(ended, { ui, enabled: () => settings.notifyOnFinish, nameOf: (id) => names.get(id), text }),
+    store.onDidEnd(
+      (ended) =>
+        void announceEndedRuns(ended, {
+          ui,
+          enabled: () => settings.notifyOnFinish,
+          nameOf: (id) => names.get(id),
+          text,
+        }),
     ),
     onRunSettingsChange(() => (settings = readRunSettings((m) => log.warn(m)))),
   );
 
   // The names the Tasks view has shown for this account: the service's words, read already.
-  const knownNames = (ids: readonly string[]) => new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
+  const knownNames = (ids: readonly string[]) =>
+    new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
   const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
   const watch = runWatch({ store, poller, named: (id, name) => names.set(id, name) });
   const organiseDeps = { getClient, ui, report, log };
@@ -187,7 +200,10 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     present: (taskId) => presentRun(store.get(taskId), text()),
     tasksShown: (scope, tasks) => {
       for (const task of tasks) names.set(task.taskId, task.taskName);
-      poller.show(scope, tasks.map((task) => task.taskId));
+      poller.show(
+        scope,
+        tasks.map((task) => task.taskId),
+      );
     },
     scopeHidden: (scope) => poller.hide(scope),
     setViewVisible: (visible) => poller.setVisible(visible),
@@ -197,7 +213,8 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     moveTasks: (tasks, target) => moveTasks(tasks, target, organiseDeps),
     start: (tasks) => startRuns(tasks, actionDeps),
     stop: (tasks) => stopRuns(tasks, actionDeps),
-    editLoop: (task, progress) => editLoopItems(task, { getClient, accountKey, fs: loops, addresses, ui, report, progress }),
+    editLoop: (task, progress) =>
+      editLoopItems(task, { getClient, accountKey, fs: loops, addresses, ui, report, progress }),
     duplicate: (task) => duplicateTask(task, organiseDeps),
     loadMoreSubtasks: (taskId) => {
       subtasks.more(taskId);
@@ -222,7 +239,9 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       const row = new SubtaskMessageNode(taskId, t('Could not load the subtasks'), 'warning');
       const requestId = isApiError(error) ? error.requestId : undefined;
       row.tooltip = requestId ? t('{0} (request ID {1})', errorText(error), requestId) : errorText(error);
-      log.warn(`Could not load the subtasks of task ${taskId}: ${isApiError(error) ? error.describe() : errorText(error)}`);
+      log.warn(
+        `Could not load the subtasks of task ${taskId}: ${isApiError(error) ? error.describe() : errorText(error)}`,
+      );
       return [row];
     }
   }
@@ -239,7 +258,12 @@ async function closeOtherAccountsLists(current: string | undefined, addresses: L
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      const uris = input instanceof vscode.TabInputText ? [input.uri] : input instanceof vscode.TabInputTextDiff ? [input.original, input.modified] : [];
+      const uris =
+        input instanceof vscode.TabInputText
+          ? [input.uri]
+          : input instanceof vscode.TabInputTextDiff
+            ? [input.original, input.modified]
+            : [];
       if (!tab.isDirty && uris.some(foreign)) stale.push(tab);
     }
   }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 
-import { type LineProblem,markedProblems, parseLoopText } from './loopItems';
+import { type LineProblem, markedProblems, parseLoopText } from './loopItems';
 import { LOOP_LANGUAGE, LOOP_SCHEME, type LoopAddresses } from './loopUri';
 
 const CHECK_DELAY_MS = 250;
@@ -28,7 +28,8 @@ export class LoopDiagnostics implements vscode.Disposable {
     for (const doc of vscode.workspace.textDocuments) {
       // A list VS Code restored before Scrapedeck started gets the lists' language (Edit URL List
       // gives it to the lists it opens); changing it reopens the document, which is checked then.
-      if (this.addresses.isList(doc.uri) && doc.languageId !== LOOP_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, LOOP_LANGUAGE).then(undefined, () => undefined);
+      if (this.addresses.isList(doc.uri) && doc.languageId !== LOOP_LANGUAGE)
+        void vscode.languages.setTextDocumentLanguage(doc, LOOP_LANGUAGE).then(undefined, () => undefined);
       else this.check(doc);
     }
   }
@@ -38,7 +39,11 @@ export class LoopDiagnostics implements vscode.Disposable {
     this.collection.set(
       uri,
       markedProblems(problems, vscode.l10n.t).map((p) => {
-        const d = new vscode.Diagnostic(new vscode.Range(p.line, p.start, p.line, Math.max(p.end, p.start)), p.message, vscode.DiagnosticSeverity.Error);
+        const d = new vscode.Diagnostic(
+          new vscode.Range(p.line, p.start, p.line, Math.max(p.end, p.start)),
+          p.message,
+          vscode.DiagnosticSeverity.Error,
+        );
         d.source = 'Scrapedeck';
         return d;
       }),

@@ -76,7 +76,9 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     this.bases.clear();
     this.snapshots.clear();
     this.accountChangedAt = Math.max(this.now, this.accountChangedAt + 1);
-    const changed = this.deps.addresses.listPaths().map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: LOOP_SCHEME, path }) }));
+    const changed = this.deps.addresses
+      .listPaths()
+      .map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: LOOP_SCHEME, path }) }));
     if (changed.length > 0) this.emitter.fire(changed);
   }
 
@@ -95,10 +97,22 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     if (ref.snapshot !== undefined) {
       const items = this.snapshots.get(uri.toString());
       if (items === undefined) throw vscode.FileSystemError.FileNotFound(uri);
-      return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: byteLength(items), permissions: vscode.FilePermission.Readonly };
+      return {
+        type: vscode.FileType.File,
+        ctime: 0,
+        mtime: 0,
+        size: byteLength(items),
+        permissions: vscode.FilePermission.Readonly,
+      };
     }
     if (this.isForeign(ref)) {
-      return { type: vscode.FileType.File, ctime: 0, mtime: this.accountChangedAt, size: placeholder(uri).byteLength, permissions: vscode.FilePermission.Readonly };
+      return {
+        type: vscode.FileType.File,
+        ctime: 0,
+        mtime: this.accountChangedAt,
+        size: placeholder(uri).byteLength,
+        permissions: vscode.FilePermission.Readonly,
+      };
     }
     // The time only moves when this window saves: VS Code's own "newer on disk" check stays out of
     // the way, and the comparison of lists in writeFile decides (it also sees same-size changes).
@@ -124,7 +138,10 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const ref = this.refOf(uri);
-    if (ref.snapshot !== undefined) throw vscode.FileSystemError.Unavailable(t('This is a copy of the service’s list, for comparing; it cannot be saved.'));
+    if (ref.snapshot !== undefined)
+      throw vscode.FileSystemError.Unavailable(
+        t('This is a copy of the service’s list, for comparing; it cannot be saved.'),
+      );
     const parsed = parseLoopText(new TextDecoder('utf-8').decode(content), ref.loopType, t);
     this.deps.diagnostics.set(uri, parsed.problems);
     // Saving with Ctrl+S says this in Scrapedeck's own words (runs/saveList.ts); other ways to
@@ -138,15 +155,27 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
       // Shown once: the next save replaces their list with this one, as the message says.
       this.bases.set(key, { items: current, mtime: this.bases.get(key)?.mtime ?? this.now, readAt: this.now });
       this.deps.showConflict(this.snapshotOf(ref, uri, current), uri);
-      this.deps.log.warn(`Loop ${ref.actionId} of task ${ref.taskId}: changed on the service since it was read; not saved, compare shown.`);
+      this.deps.log.warn(
+        `Loop ${ref.actionId} of task ${ref.taskId}: changed on the service since it was read; not saved, compare shown.`,
+      );
       throw vscode.FileSystemError.Unavailable(
-        t('Not saved: this list was changed on the service after you opened it. Both versions are open side by side. Save again to replace theirs with yours, or revert the file to take theirs.'),
+        t(
+          'Not saved: this list was changed on the service after you opened it. Both versions are open side by side. Save again to replace theirs with yours, or revert the file to take theirs.',
+        ),
       );
     }
     if (decision.kind === 'write') {
       try {
-        const result = await client.updateLoopItems({ taskId: ref.taskId, actionId: ref.actionId, loopType: ref.loopType, loopItems: parsed.items, isAppend: false });
-        this.deps.log.info(`Replaced loop ${ref.actionId} of task ${ref.taskId}: ${parsed.items.length} item(s)${result.requestId ? ` (request ID ${result.requestId})` : ''}`);
+        const result = await client.updateLoopItems({
+          taskId: ref.taskId,
+          actionId: ref.actionId,
+          loopType: ref.loopType,
+          loopItems: parsed.items,
+          isAppend: false,
+        });
+        this.deps.log.info(
+          `Replaced loop ${ref.actionId} of task ${ref.taskId}: ${parsed.items.length} item(s)${result.requestId ? ` (request ID ${result.requestId})` : ''}`,
+        );
       } catch (error) {
         throw failure(t('Not saved'), error);
       }
@@ -184,9 +213,15 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
   private clientFor(ref: LoopRef, uri: vscode.Uri): ScrapedeckClient {
     const key = this.deps.accountKey();
     const client = this.deps.getClient();
-    if (key === undefined || client === undefined) throw vscode.FileSystemError.Unavailable(t('Sign in to Scrapedeck to open or save {0}.', fileName(uri)));
+    if (key === undefined || client === undefined)
+      throw vscode.FileSystemError.Unavailable(t('Sign in to Scrapedeck to open or save {0}.', fileName(uri)));
     if (key !== ref.account) {
-      throw vscode.FileSystemError.Unavailable(t('{0} belongs to another Scrapedeck account than the one signed in; sign in to that account to open or save it.', fileName(uri)));
+      throw vscode.FileSystemError.Unavailable(
+        t(
+          '{0} belongs to another Scrapedeck account than the one signed in; sign in to that account to open or save it.',
+          fileName(uri),
+        ),
+      );
     }
     return client;
   }
@@ -201,7 +236,9 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
     }
     const action = reply.data.find((a) => a.taskId === ref.taskId)?.actions.find((a) => a.actionId === ref.actionId);
     if (action?.loopItems == null) {
-      throw vscode.FileSystemError.FileNotFound(t('The task no longer has this list ({0}), or it is not in this account.', fileName(uri)));
+      throw vscode.FileSystemError.FileNotFound(
+        t('The task no longer has this list ({0}), or it is not in this account.', fileName(uri)),
+      );
     }
     return action.loopItems;
   }
@@ -209,7 +246,9 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
   private snapshotOf(ref: LoopRef, uri: vscode.Uri, items: string[]): vscode.Uri {
     const snapshot = String(this.nextSnapshot++);
     const base = fileName(uri).replace(/\.txt$/, '');
-    const copy = uri.with({ path: this.deps.addresses.pathFor({ ...ref, snapshot }, `${t('{0} (on the service)', base)}.txt`) });
+    const copy = uri.with({
+      path: this.deps.addresses.pathFor({ ...ref, snapshot }, `${t('{0} (on the service)', base)}.txt`),
+    });
     this.snapshots.set(copy.toString(), items);
     return copy;
   }
@@ -219,12 +258,19 @@ export class LoopFileSystem implements vscode.FileSystemProvider, vscode.Disposa
 export function notSavedText(uri: vscode.Uri, count: number): string {
   return count === 1
     ? t('“{0}” was not saved: 1 line needs fixing first (it is underlined); nothing was sent.', fileName(uri))
-    : t('“{0}” was not saved: {1} lines need fixing first (they are underlined); nothing was sent.', fileName(uri), count);
+    : t(
+        '“{0}” was not saved: {1} lines need fixing first (they are underlined); nothing was sent.',
+        fileName(uri),
+        count,
+      );
 }
 
 /** What a list of another account (or any, signed out) reads as: nothing of that account's but its name. */
 export function placeholderText(uri: vscode.Uri): string {
-  return t('{0} belongs to another Scrapedeck account than the one signed in (or you are signed out), so its items are not shown. Sign in to that account and open the list again from its task.', fileName(uri));
+  return t(
+    '{0} belongs to another Scrapedeck account than the one signed in (or you are signed out), so its items are not shown. Sign in to that account and open the list again from its task.',
+    fileName(uri),
+  );
 }
 
 function placeholder(uri: vscode.Uri): Uint8Array {

@@ -48,10 +48,21 @@ export function parseLoopText(text: string, loopType: string | null, t: Translat
     const problem = urls ? urlProblem(item, t) : undefined;
     if (problem !== undefined) problems.push({ line, start, end: start + item.length, message: problem });
     if (items.length === MAX_LOOP_ITEMS + 1) {
-      problems.push({ line, start, end: start + item.length, message: t('A list holds at most {0} items; this is item {1}.', MAX_LOOP_ITEMS, MAX_LOOP_ITEMS + 1) });
+      problems.push({
+        line,
+        start,
+        end: start + item.length,
+        message: t('A list holds at most {0} items; this is item {1}.', MAX_LOOP_ITEMS, MAX_LOOP_ITEMS + 1),
+      });
     }
   });
-  if (items.length === 0) problems.push({ line: 0, start: 0, end: lines[0]?.length ?? 0, message: t('A list needs at least one item: write one per line.') });
+  if (items.length === 0)
+    problems.push({
+      line: 0,
+      start: 0,
+      end: lines[0]?.length ?? 0,
+      message: t('A list needs at least one item: write one per line.'),
+    });
   return { items, problems };
 }
 
@@ -66,7 +77,10 @@ export function markedProblems(problems: readonly LineProblem[], t: Translate): 
   const next = problems[MAX_MARKED_PROBLEMS];
   if (next === undefined) return [...problems];
   const rest = problems.length - MAX_MARKED_PROBLEMS;
-  const message = rest === 1 ? t('1 more line needs fixing; only the first {0} are marked.', MAX_MARKED_PROBLEMS) : t('{0} more lines need fixing from here on; only the first {1} are marked.', rest, MAX_MARKED_PROBLEMS);
+  const message =
+    rest === 1
+      ? t('1 more line needs fixing; only the first {0} are marked.', MAX_MARKED_PROBLEMS)
+      : t('{0} more lines need fixing from here on; only the first {1} are marked.', rest, MAX_MARKED_PROBLEMS);
   return [...problems.slice(0, MAX_MARKED_PROBLEMS), { line: next.line, start: next.start, end: next.end, message }];
 }
 
@@ -80,7 +94,8 @@ export function urlProblem(item: string, t: Translate): string | undefined {
   } catch {
     return t('Not a URL: write it in full, starting with https:// or http://.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return t('A URL here starts with https:// or http://, not {0}.', url.protocol);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return t('A URL here starts with https:// or http://, not {0}.', url.protocol);
   // The WHATWG parser mends "https:///x" and "https:/x"; the service gets the text as written.
   if (url.hostname === '' || !/^https?:\/\/[^/?#]/i.test(item)) return t('The URL has no host name.');
   return undefined;
@@ -106,7 +121,11 @@ export type SaveDecision =
  * `base` is the list as this document last read or wrote it, `current` the service's list now,
  * `mine` the document's. A save may only replace the list this document was based on.
  */
-export function decideSave(base: readonly string[] | undefined, current: readonly string[], mine: readonly string[]): SaveDecision {
+export function decideSave(
+  base: readonly string[] | undefined,
+  current: readonly string[],
+  mine: readonly string[],
+): SaveDecision {
   if (sameItems(current, mine)) return { kind: 'unchanged' };
   if (base === undefined || !sameItems(base, current)) return { kind: 'conflict' };
   return { kind: 'write' };

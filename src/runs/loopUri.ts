@@ -33,7 +33,10 @@ const refSchema = z.object({
   taskId: idText,
   actionId: idText,
   loopType: z.string().trim().min(1).max(64),
-  snapshot: z.string().regex(/^\d{1,12}$/).optional(),
+  snapshot: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .optional(),
 });
 
 /** Where the paths are kept between sessions (the workspace's state); what it hands back is parsed. */
@@ -76,7 +79,12 @@ export class LoopAddresses {
   }
 
   /** What a document's address refers to; undefined for one Scrapedeck did not make here, or has forgotten. */
-  refOf(uri: { readonly scheme: string; readonly authority: string; readonly path: string; readonly query: string }): LoopRef | undefined {
+  refOf(uri: {
+    readonly scheme: string;
+    readonly authority: string;
+    readonly path: string;
+    readonly query: string;
+  }): LoopRef | undefined {
     if (uri.scheme !== LOOP_SCHEME || uri.authority !== '' || uri.query !== '') return undefined;
     return this.byPath.get(uri.path);
   }
@@ -108,7 +116,13 @@ export class LoopAddresses {
 }
 
 function sameRef(a: LoopRef, b: LoopRef): boolean {
-  return a.account === b.account && a.taskId === b.taskId && a.actionId === b.actionId && a.loopType === b.loopType && a.snapshot === b.snapshot;
+  return (
+    a.account === b.account &&
+    a.taskId === b.taskId &&
+    a.actionId === b.actionId &&
+    a.loopType === b.loopType &&
+    a.snapshot === b.snapshot
+  );
 }
 
 function isListPath(path: string): boolean {
@@ -118,7 +132,10 @@ function isListPath(path: string): boolean {
 /** A name as one path segment: no slashes or control characters, at most 80 characters. */
 function segment(name: string): string {
   // eslint-disable-next-line no-control-regex
-  const clean = name.replace(/[/\\\u0000-\u001f\u007f]+/g, '-').replace(/\s+/g, ' ').trim();
+  const clean = name
+    .replace(/[/\\\u0000-\u001f\u007f]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
   const short = clean.length > 80 ? `${clean.slice(0, 79)}…` : clean;
   return short === '' || short === '.' || short === '..' ? 'untitled' : short;
 }

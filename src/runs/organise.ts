@@ -47,7 +47,9 @@ export async function duplicateTask(task: TaskRef, deps: OrganiseDeps): Promise<
   try {
     const { data, requestId } = await client.copyTask(task.taskId);
     deps.log.info(`Duplicated task ${task.taskId} as ${data.taskId}${requestId ? ` (request ID ${requestId})` : ''}`);
-    void deps.ui.showInformationMessage(t('Duplicated “{0}” as “{1}”, in the same group.', plainText(task.taskName), plainText(data.taskName)));
+    void deps.ui.showInformationMessage(
+      t('Duplicated “{0}” as “{1}”, in the same group.', plainText(task.taskName), plainText(data.taskName)),
+    );
     return data;
   } catch (error) {
     void deps.report(error, t('Could not duplicate “{0}”', plainText(task.taskName)), 'organiseTasks');
@@ -55,8 +57,14 @@ export async function duplicateTask(task: TaskRef, deps: OrganiseDeps): Promise<
   }
 }
 
-export async function moveTasks(tasks: readonly MovingTask[], target: GroupRef, deps: OrganiseDeps): Promise<MoveOutcome> {
-  const todo = tasks.filter((task, i) => task.taskGroupId !== target.taskGroupId && tasks.findIndex((x) => x.taskId === task.taskId) === i);
+export async function moveTasks(
+  tasks: readonly MovingTask[],
+  target: GroupRef,
+  deps: OrganiseDeps,
+): Promise<MoveOutcome> {
+  const todo = tasks.filter(
+    (task, i) => task.taskGroupId !== target.taskGroupId && tasks.findIndex((x) => x.taskId === task.taskId) === i,
+  );
   if (todo.length === 0) return { moved: [], failed: [], declined: false };
   const client = deps.getClient();
   if (client === undefined) {
@@ -70,22 +78,35 @@ export async function moveTasks(tasks: readonly MovingTask[], target: GroupRef, 
     try {
       const { requestId } = await client.moveTask(task.taskId, target.taskGroupId);
       moved.push(task.taskId);
-      deps.log.info(`Moved task ${task.taskId} to group ${target.taskGroupId}${requestId ? ` (request ID ${requestId})` : ''}`);
+      deps.log.info(
+        `Moved task ${task.taskId} to group ${target.taskGroupId}${requestId ? ` (request ID ${requestId})` : ''}`,
+      );
     } catch (error) {
       failed.push(task.taskId);
-      void deps.report(error, t('Could not move “{0}” to “{1}”', plainText(task.taskName), plainText(target.taskGroupName)), 'organiseTasks');
+      void deps.report(
+        error,
+        t('Could not move “{0}” to “{1}”', plainText(task.taskName), plainText(target.taskGroupName)),
+        'organiseTasks',
+      );
     }
   }
   if (moved.length > 0) {
     const first = todo.find((task) => task.taskId === moved[0])?.taskName ?? '';
-    const text = moved.length === 1 ? t('Moved “{0}” to “{1}”', plainText(first), plainText(target.taskGroupName)) : t('Moved {0} tasks to “{1}”', moved.length, plainText(target.taskGroupName));
+    const text =
+      moved.length === 1
+        ? t('Moved “{0}” to “{1}”', plainText(first), plainText(target.taskGroupName))
+        : t('Moved {0} tasks to “{1}”', moved.length, plainText(target.taskGroupName));
     vscode.window.setStatusBarMessage(`$(move) ${text}`, 5000);
   }
   return { moved, failed, declined: false };
 }
 
 async function confirmMove(todo: readonly MovingTask[], target: GroupRef, ui: OrganiseDeps['ui']): Promise<boolean> {
-  const names = todo.slice(0, 10).map((task) => `• ${plainText(task.taskName)}`).join('\n') + (todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : '');
+  const names =
+    todo
+      .slice(0, 10)
+      .map((task) => `• ${plainText(task.taskName)}`)
+      .join('\n') + (todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : '');
   const keep = t('Keep Them Where They Are');
   const move = t('Move {0} Tasks', todo.length);
   const answer = await ui.showModalWarning(

@@ -10,9 +10,9 @@
 import * as vscode from 'vscode';
 
 import type { ScrapedeckClient } from '../api/client';
-import { type ApiError,isApiError } from '../api/errors/errors';
+import { type ApiError, isApiError } from '../api/errors/errors';
 import { SERVICE_CODES } from '../api/schemas/opsSchemas';
-import { type KnownNames,serviceTaskNames } from '../api/taskNames';
+import { type KnownNames, serviceTaskNames } from '../api/taskNames';
 import type { TaskRef } from '../api/taskRef';
 import { confirmDestructive } from '../platform/confirm';
 import { plainText } from '../platform/plainText';
@@ -50,9 +50,15 @@ export async function startRuns(tasks: readonly TaskRef[], deps: RunActionDeps):
   const client = signedIn(deps);
   if (client === undefined) return none();
   const todo = unique(tasks).filter((task) => !deps.store.isActive(task.taskId));
-  const skipped = unique(tasks).filter((task) => deps.store.isActive(task.taskId)).map((task) => task.taskId);
+  const skipped = unique(tasks)
+    .filter((task) => deps.store.isActive(task.taskId))
+    .map((task) => task.taskId);
   if (todo.length === 0) {
-    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is already running.', plainText(tasks[0]?.taskName ?? '')) : t('The selected tasks are already running.'));
+    void deps.ui.showInformationMessage(
+      tasks.length === 1
+        ? t('“{0}” is already running.', plainText(tasks[0]?.taskName ?? ''))
+        : t('The selected tasks are already running.'),
+    );
     return { ...none(), skipped };
   }
   return act('start', todo, skipped, client, deps);
@@ -61,10 +67,18 @@ export async function startRuns(tasks: readonly TaskRef[], deps: RunActionDeps):
 export async function stopRuns(tasks: readonly TaskRef[], deps: RunActionDeps): Promise<RunOutcome> {
   const client = signedIn(deps);
   if (client === undefined) return none();
-  const todo = unique(tasks).filter((task) => deps.store.isActive(task.taskId) && deps.store.get(task.taskId)?.pending?.action !== 'stopping');
-  const skipped = unique(tasks).filter((task) => !todo.includes(task)).map((task) => task.taskId);
+  const todo = unique(tasks).filter(
+    (task) => deps.store.isActive(task.taskId) && deps.store.get(task.taskId)?.pending?.action !== 'stopping',
+  );
+  const skipped = unique(tasks)
+    .filter((task) => !todo.includes(task))
+    .map((task) => task.taskId);
   if (todo.length === 0) {
-    void deps.ui.showInformationMessage(tasks.length === 1 ? t('“{0}” is not running.', plainText(tasks[0]?.taskName ?? '')) : t('None of the selected tasks is running.'));
+    void deps.ui.showInformationMessage(
+      tasks.length === 1
+        ? t('“{0}” is not running.', plainText(tasks[0]?.taskName ?? ''))
+        : t('None of the selected tasks is running.'),
+    );
     return { ...none(), skipped };
   }
   const named = await withServiceNames(todo, client, deps);
@@ -83,43 +97,87 @@ export async function stopRuns(tasks: readonly TaskRef[], deps: RunActionDeps): 
  * The tasks with the names the service gives their ids; ids this account does not have are left
  * out (and said). Undefined when the names could not be read (reported): nothing is asked or sent.
  */
-async function withServiceNames(todo: readonly TaskRef[], client: ScrapedeckClient, deps: RunActionDeps): Promise<TaskRef[] | undefined> {
+async function withServiceNames(
+  todo: readonly TaskRef[],
+  client: ScrapedeckClient,
+  deps: RunActionDeps,
+): Promise<TaskRef[] | undefined> {
   let names: Map<string, string>;
   try {
-    names = await serviceTaskNames(client, todo.map((task) => task.taskId), deps.knownNames);
+    names = await serviceTaskNames(
+      client,
+      todo.map((task) => task.taskId),
+      deps.knownNames,
+    );
   } catch (error) {
-    void deps.report(error, todo.length === 1 ? couldNot('stop', plainText(todo[0]?.taskName ?? '')) : t('Could not stop the selected runs'));
+    void deps.report(
+      error,
+      todo.length === 1 ? couldNot('stop', plainText(todo[0]?.taskName ?? '')) : t('Could not stop the selected runs'),
+    );
     return undefined;
   }
   const missing = todo.filter((task) => !names.has(task.taskId));
   if (missing.length > 0) {
-    void deps.ui.showWarningMessage(t('This account has no task with the id {0}, so it was left alone.', missing.map((task) => plainText(task.taskId, 80)).join(', ')));
+    void deps.ui.showWarningMessage(
+      t(
+        'This account has no task with the id {0}, so it was left alone.',
+        missing.map((task) => plainText(task.taskId, 80)).join(', '),
+      ),
+    );
   }
-  return todo.filter((task) => names.has(task.taskId)).map((task) => ({ taskId: task.taskId, taskName: names.get(task.taskId) ?? '' }));
+  return todo
+    .filter((task) => names.has(task.taskId))
+    .map((task) => ({ taskId: task.taskId, taskName: names.get(task.taskId) ?? '' }));
 }
 
 /** One question for the selection: the modal, then the task's name (or the number of runs) typed. */
 function askToStop(todo: readonly TaskRef[], ui: RunActionDeps['ui']): ReturnType<typeof confirmDestructive> {
   const first = plainText(todo[0]?.taskName ?? '');
   const many = todo.length > 1;
-  const names = !many ? '' : `\n\n${todo.slice(0, 10).map((task) => `• ${plainText(task.taskName)}`).join('\n')}${todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : ''}`;
+  const names = !many
+    ? ''
+    : `\n\n${todo
+        .slice(0, 10)
+        .map((task) => `• ${plainText(task.taskName)}`)
+        .join('\n')}${todo.length > 10 ? `\n${t('and {0} more', todo.length - 10)}` : ''}`;
   const typedName = plainText(todo[0]?.taskName ?? '', 200);
   const count = String(todo.length);
   return confirmDestructive(ui, {
     message: many ? t('Stop {0} runs?', todo.length) : t('Stop the run of “{0}”?', first),
-    detail: t('A stopped run cannot be resumed: the next run starts from the beginning. The rows collected so far are kept.') + names,
+    detail:
+      t(
+        'A stopped run cannot be resumed: the next run starts from the beginning. The rows collected so far are kept.',
+      ) + names,
     action: many ? t('Stop {0} Runs…', todo.length) : t('Stop Run…'),
     keep: many ? t('Keep Them Running') : t('Keep Running'),
     typed: many
-      ? { title: t('Stop {0} Runs (2/2)', todo.length), prompt: t('Type {0} to stop these {0} runs.', todo.length), expected: count, mismatch: t('Type {0} exactly, or press Escape to keep them running.', todo.length) }
-      : { title: t('Stop the Run of “{0}” (2/2)', first), prompt: t('Type the task name, {0}, to stop its run.', typedName), expected: typedName, mismatch: t('Type “{0}” exactly, or press Escape to keep it running.', typedName) },
+      ? {
+          title: t('Stop {0} Runs (2/2)', todo.length),
+          prompt: t('Type {0} to stop these {0} runs.', todo.length),
+          expected: count,
+          mismatch: t('Type {0} exactly, or press Escape to keep them running.', todo.length),
+        }
+      : {
+          title: t('Stop the Run of “{0}” (2/2)', first),
+          prompt: t('Type the task name, {0}, to stop its run.', typedName),
+          expected: typedName,
+          mismatch: t('Type “{0}” exactly, or press Escape to keep it running.', typedName),
+        },
   });
 }
 
-async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: string[], client: ScrapedeckClient, deps: RunActionDeps): Promise<RunOutcome> {
+async function act(
+  verb: 'start' | 'stop',
+  todo: readonly TaskRef[],
+  skipped: string[],
+  client: ScrapedeckClient,
+  deps: RunActionDeps,
+): Promise<RunOutcome> {
   const ids = todo.map((task) => task.taskId);
   deps.store.setPending(ids, verb === 'start' ? 'starting' : 'stopping');
-  const results = await Promise.allSettled(todo.map((task) => (verb === 'start' ? client.startTask(task.taskId) : client.stopTask(task.taskId))));
+  const results = await Promise.allSettled(
+    todo.map((task) => (verb === 'start' ? client.startTask(task.taskId) : client.stopTask(task.taskId))),
+  );
   const done: string[] = [];
   const failed: { task: TaskRef; error: unknown }[] = [];
   results.forEach((result, i) => {
@@ -129,7 +187,9 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
       // The service may answer the run's lot: its rows can then be exported alone.
       const lotNo = result.value.data?.lotNo;
       if (typeof lotNo === 'string') deps.store.setLot(task.taskId, lotNo);
-      deps.log.info(`${verb === 'start' ? 'Started' : 'Stopped'} task ${task.taskId}${result.value.requestId ? ` (request ID ${result.value.requestId})` : ''}`);
+      deps.log.info(
+        `${verb === 'start' ? 'Started' : 'Stopped'} task ${task.taskId}${result.value.requestId ? ` (request ID ${result.value.requestId})` : ''}`,
+      );
     } else if (isAlreadyThere(verb, result.reason)) {
       // Already running (or already ended): the status poll shows which; nothing went wrong.
       skipped.push(task.taskId);
@@ -146,13 +206,20 @@ async function act(verb: 'start' | 'stop', todo: readonly TaskRef[], skipped: st
 }
 
 /** A plan refusal once for the whole selection; other failures one message per task. */
-function reportFailures(verb: 'start' | 'stop', failed: { task: TaskRef; error: unknown }[], report: ReportFailure): void {
+function reportFailures(
+  verb: 'start' | 'stop',
+  failed: { task: TaskRef; error: unknown }[],
+  report: ReportFailure,
+): void {
   const refused = failed.filter((f) => isApiError(f.error) && f.error.kind === 'forbidden');
   const rest = failed.filter((f) => !refused.includes(f));
   const first = refused[0];
   const messages: Promise<void>[] = [];
   if (first !== undefined) {
-    const what = refused.length === 1 ? couldNot(verb, first.task.taskName) : t('{0} (and {1} more tasks)', plainText(couldNot(verb, first.task.taskName)), refused.length - 1);
+    const what =
+      refused.length === 1
+        ? couldNot(verb, first.task.taskName)
+        : t('{0} (and {1} more tasks)', plainText(couldNot(verb, first.task.taskName)), refused.length - 1);
     messages.push(report(first.error, what));
   }
   for (const f of rest) messages.push(report(f.error, couldNot(verb, f.task.taskName)));
@@ -161,12 +228,15 @@ function reportFailures(verb: 'start' | 'stop', failed: { task: TaskRef; error: 
 }
 
 function couldNot(verb: 'start' | 'stop', taskName: string): string {
-  return verb === 'start' ? t('Could not start “{0}”', plainText(taskName)) : t('Could not stop “{0}”', plainText(taskName));
+  return verb === 'start'
+    ? t('Could not start “{0}”', plainText(taskName))
+    : t('Could not stop “{0}”', plainText(taskName));
 }
 
 function statusLine(verb: 'start' | 'stop', todo: readonly TaskRef[], done: readonly string[]): string {
   const name = todo.find((task) => task.taskId === done[0])?.taskName ?? '';
-  if (verb === 'start') return `$(play) ${done.length === 1 ? t('Started “{0}”', plainText(name)) : t('Started {0} runs', done.length)}`;
+  if (verb === 'start')
+    return `$(play) ${done.length === 1 ? t('Started “{0}”', plainText(name)) : t('Started {0} runs', done.length)}`;
   return `$(debug-stop) ${done.length === 1 ? t('Stopped “{0}”', plainText(name)) : t('Stopped {0} runs', done.length)}`;
 }
 

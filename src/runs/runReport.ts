@@ -27,5 +27,16 @@ function withoutPlanNote(error: unknown): unknown {
   for (const note of [CLOUD_PLAN_NOTE, PARAMS_PLAN_NOTE, ORGANISE_PLAN_NOTE]) message = message.replace(` ${note}`, '');
   if (message === error.message) return error;
   const { kind, status, code, category, requestId, retryable, field, maybeApplied } = error;
-  return new ApiError({ kind, status, code, category, requestId, retryable, field, maybeApplied, message, cause: error });
+  return new ApiError({
+    kind,
+    status,
+    code,
+    category,
+    requestId,
+    retryable,
+    field,
+    maybeApplied,
+    message,
+    cause: error,
+  });
 }

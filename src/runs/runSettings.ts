@@ -24,7 +24,9 @@ export function readRunSettings(warn: (message: string) => void): RunSettings {
   const refresh = refreshSchema.safeParse(config.get<unknown>('refreshSeconds', REFRESH_SECONDS.default));
   const notify = notifySchema.safeParse(config.get<unknown>('notifyOnFinish', true));
   if (!refresh.success) {
-    warn(`scrapedeck.runs.refreshSeconds must be a whole number from ${REFRESH_SECONDS.min} to ${REFRESH_SECONDS.max}; using ${REFRESH_SECONDS.default}.`);
+    warn(
+      `scrapedeck.runs.refreshSeconds must be a whole number from ${REFRESH_SECONDS.min} to ${REFRESH_SECONDS.max}; using ${REFRESH_SECONDS.default}.`,
+    );
   }
   if (!notify.success) warn('scrapedeck.runs.notifyOnFinish must be true or false; using true.');
   return {

@@ -8,7 +8,7 @@
  */
 import type { TaskRunStatus } from '../api/ops/runs';
 import { Emitter, type Event } from '../platform/emitter';
-import { isUnderWay, type PendingAction,runKindOf } from './runKinds';
+import { isUnderWay, type PendingAction, runKindOf } from './runKinds';
 
 /** How long a start or stop waits for the service to show it before the tree shows what it says. */
 export const PENDING_LIMIT_MS = 120_000;
@@ -120,7 +120,12 @@ export class RunStore {
       const pending = action === undefined ? undefined : { action, since: at, executedBefore };
       // A new start makes the lot of the run before it stale.
       const lot = action === 'starting' ? undefined : entry?.lot;
-      this.entries.set(id, { ...entry, status: entry?.status, pending, ...(lot === undefined ? { lot: undefined } : { lot }) });
+      this.entries.set(id, {
+        ...entry,
+        status: entry?.status,
+        pending,
+        ...(lot === undefined ? { lot: undefined } : { lot }),
+      });
       if (action === 'starting') this.watched.add(id);
     }
     if (taskIds.length > 0) this.changed.fire([...taskIds]);
@@ -144,7 +149,12 @@ export class RunStore {
       if (pending === undefined) {
         if (isUnderWay(kind)) this.watched.add(status.taskId);
         else if (this.watched.delete(status.taskId) && ranSince(before, status)) {
-          endedRuns.push({ taskId: status.taskId, status, stoppedHere: before?.pending?.action === 'stopping', lot: next.lot });
+          endedRuns.push({
+            taskId: status.taskId,
+            status,
+            stoppedHere: before?.pending?.action === 'stopping',
+            lot: next.lot,
+          });
         }
       }
       // An unchanged entry is kept as it was (the same object), so what was drawn from it stays valid.
@@ -177,7 +187,6 @@ export class RunStore {
     this.changed.dispose();
     this.ended.dispose();
   }
-
 }
 
 /** A pending start ends when the run shows (queued, extracting, or counted); a stop when it is no longer under way. */
@@ -186,7 +195,8 @@ function settlePending(pending: Pending | undefined, status: TaskRunStatus): Pen
   const kind = runKindOf(status.status);
   if (pending.action === 'stopping') return isUnderWay(kind) ? pending : undefined;
   if (isUnderWay(kind)) return undefined;
-  const counted = pending.executedBefore !== null && status.executedTimes !== null && status.executedTimes > pending.executedBefore;
+  const counted =
+    pending.executedBefore !== null && status.executedTimes !== null && status.executedTimes > pending.executedBefore;
   return counted ? undefined : pending;
 }
 
@@ -194,7 +204,9 @@ function settlePending(pending: Pending | undefined, status: TaskRunStatus): Pen
 function ranSince(before: RunEntry | undefined, status: TaskRunStatus): boolean {
   const was = before?.status;
   if (was === undefined) return before?.pending !== undefined;
-  return isUnderWay(runKindOf(was.status)) || before?.pending !== undefined || status.executedTimes !== was.executedTimes;
+  return (
+    isUnderWay(runKindOf(was.status)) || before?.pending !== undefined || status.executedTimes !== was.executedTimes
+  );
 }
 
 /**
@@ -206,7 +218,8 @@ function lotAfter(before: RunEntry | undefined, status: TaskRunStatus): { lot?: 
   if (lot === undefined) return {};
   const count = status.executedTimes;
   if (count === null) return { lot };
-  if (lot.run === null) return isUnderWay(runKindOf(status.status)) ? { lot: { lotNo: lot.lotNo, run: count } } : { lot };
+  if (lot.run === null)
+    return isUnderWay(runKindOf(status.status)) ? { lot: { lotNo: lot.lotNo, run: count } } : { lot };
   return count > lot.run ? {} : { lot };
 }
 

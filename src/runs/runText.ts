@@ -6,7 +6,15 @@
  */
 import type { TaskRunStatus } from '../api/ops/runs';
 import { parseServiceTime } from '../api/schemas/runSchemas';
-import { type IconSpec, isUnderWay, type PendingAction, RUN_ICONS, type RunKind,runKindOf, statusText } from './runKinds';
+import {
+  type IconSpec,
+  isUnderWay,
+  type PendingAction,
+  RUN_ICONS,
+  type RunKind,
+  runKindOf,
+  statusText,
+} from './runKinds';
 import type { RunEntry } from './runStore';
 
 /** `vscode.l10n.t` in the extension; {0}-style arguments. */
@@ -37,19 +45,29 @@ export interface RunPresentation {
 }
 
 /** The run state of a task nothing is known of yet: Start Run is offered, nothing else is said. */
-export const UNKNOWN_RUN: RunPresentation = { kind: 'unknown', icon: RUN_ICONS.unknown, description: '', tooltip: [], flags: ['runnable'] };
+export const UNKNOWN_RUN: RunPresentation = {
+  kind: 'unknown',
+  icon: RUN_ICONS.unknown,
+  description: '',
+  tooltip: [],
+  flags: ['runnable'],
+};
 
 /*
  * The store replaces a task's entry only when its state changed, so a presentation is kept per
  * entry object: a refresh presents again only the rows whose run changed (a busy machine takes
  * about 0.1 ms per row to build one, and 1,000 rows are on screen).
  */
-const presented = new WeakMap<RunEntry, { locale: string | undefined; timeZone: string | undefined; t: Translate; value: RunPresentation | undefined }>();
+const presented = new WeakMap<
+  RunEntry,
+  { locale: string | undefined; timeZone: string | undefined; t: Translate; value: RunPresentation | undefined }
+>();
 
 export function presentRun(entry: RunEntry | undefined, o: TextOptions): RunPresentation | undefined {
   if (entry === undefined) return undefined;
   const kept = presented.get(entry);
-  if (kept !== undefined && kept.locale === o.locale && kept.timeZone === o.timeZone && kept.t === o.t) return kept.value;
+  if (kept !== undefined && kept.locale === o.locale && kept.timeZone === o.timeZone && kept.t === o.t)
+    return kept.value;
   const value = buildPresentation(entry, o);
   presented.set(entry, { locale: o.locale, timeZone: o.timeZone, t: o.t, value });
   return value;
@@ -61,27 +79,51 @@ function buildPresentation(entry: RunEntry, o: TextOptions): RunPresentation | u
   const lot = entry.lot !== undefined ? (['lot'] as const) : [];
   if (pending !== undefined) {
     const description = pending === 'starting' ? o.t('Starting…') : o.t('Stopping…');
-    return { kind: pending, icon: RUN_ICONS[pending], description, tooltip: status ? tooltipLines(status, o) : [], flags: [] };
+    return {
+      kind: pending,
+      icon: RUN_ICONS[pending],
+      description,
+      tooltip: status ? tooltipLines(status, o) : [],
+      flags: [],
+    };
   }
   if (status === undefined) {
     if (entry.neverRun !== true) return undefined;
-    return { kind: 'neverRun', icon: RUN_ICONS.neverRun, description: o.t('Never run in the cloud'), tooltip: [neverRunLine(o)], flags: ['runnable'] };
+    return {
+      kind: 'neverRun',
+      icon: RUN_ICONS.neverRun,
+      description: o.t('Never run in the cloud'),
+      tooltip: [neverRunLine(o)],
+      flags: ['runnable'],
+    };
   }
   const kind = runKindOf(status.status);
   // A service that answers a never-run task anyway says Stopped with 0 runs.
   const neverRun = kind === 'stopped' && status.executedTimes === 0;
-  if (neverRun) return { kind: 'neverRun', icon: RUN_ICONS.neverRun, description: o.t('Never run in the cloud'), tooltip: [neverRunLine(o), ...tooltipLines(status, o).slice(1)], flags: ['runnable', ...lot] };
+  if (neverRun)
+    return {
+      kind: 'neverRun',
+      icon: RUN_ICONS.neverRun,
+      description: o.t('Never run in the cloud'),
+      tooltip: [neverRunLine(o), ...tooltipLines(status, o).slice(1)],
+      flags: ['runnable', ...lot],
+    };
   return {
     kind,
     icon: RUN_ICONS[kind],
     description: kind === 'queued' ? o.t('Queued') : describeRun(status, o),
-    tooltip: kind === 'queued' ? [...tooltipLines(status, o), o.t('Queued: the run waits for a cloud node and starts by itself.')] : tooltipLines(status, o),
+    tooltip:
+      kind === 'queued'
+        ? [...tooltipLines(status, o), o.t('Queued: the run waits for a cloud node and starts by itself.')]
+        : tooltipLines(status, o),
     flags: isUnderWay(kind) ? ['running', ...lot] : ['runnable', ...lot],
   };
 }
 
 function neverRunLine(o: TextOptions): string {
-  return o.t('Never run in the cloud: the service has no cloud run of this task (runs on your own computer are not counted here).');
+  return o.t(
+    'Never run in the cloud: the service has no cloud run of this task (runs on your own computer are not counted here).',
+  );
 }
 
 /**
@@ -110,10 +152,18 @@ export function tooltipLines(status: TaskRunStatus, o: TextOptions): string[] {
   const rows = status.currentTotalExtractCount;
   if (rows !== null) {
     const n = formatNumber(rows, o.locale);
-    lines.push(ended(status) ? t('Rows of its last run: {0} (Export Data writes all of the task’s rows)', n) : t('Rows collected so far in this run: {0}', n));
+    lines.push(
+      ended(status)
+        ? t('Rows of its last run: {0} (Export Data writes all of the task’s rows)', n)
+        : t('Rows collected so far in this run: {0}', n),
+    );
   }
-  if (status.executedTimes !== null) lines.push(t('Cloud runs so far, all time (the service’s count): {0}', formatNumber(status.executedTimes, o.locale)));
-  if (status.subTaskCount !== null && status.subTaskCount > 0) lines.push(t('Subtasks: {0}', formatNumber(status.subTaskCount, o.locale)));
+  if (status.executedTimes !== null)
+    lines.push(
+      t('Cloud runs so far, all time (the service’s count): {0}', formatNumber(status.executedTimes, o.locale)),
+    );
+  if (status.subTaskCount !== null && status.subTaskCount > 0)
+    lines.push(t('Subtasks: {0}', formatNumber(status.subTaskCount, o.locale)));
   const times: [(when: string) => string, string | null][] = [
     [(when) => t('Started: {0}', when), status.startExecuteTime],
     [(when) => t('Ended: {0}', when), status.endExecuteTime],
@@ -125,8 +175,12 @@ export function tooltipLines(status: TaskRunStatus, o: TextOptions): string[] {
     anyTime = true;
     lines.push(line(formatServiceTimeText(text, o)));
   }
-  if (anyTime) lines.push(t('The service sends times without a zone; they are read as UTC and shown in your time zone ({0}).', zoneName(o)));
-  if (status.source === 'v1') lines.push(t('The service answered with its older status call: rows and times are not known.'));
+  if (anyTime)
+    lines.push(
+      t('The service sends times without a zone; they are read as UTC and shown in your time zone ({0}).', zoneName(o)),
+    );
+  if (status.source === 'v1')
+    lines.push(t('The service answered with its older status call: rows and times are not known.'));
   return lines;
 }
 

@@ -189,11 +189,17 @@ export class StatusPoller {
     this.running = true;
     const generation = this.generation;
     try {
-      while (this.queued !== undefined && (this.visible || this.followed.size > 0) && !this.disabled && generation === this.generation) {
+      while (
+        this.queued !== undefined &&
+        (this.visible || this.followed.size > 0) &&
+        !this.disabled &&
+        generation === this.generation
+      ) {
         const queued = this.queued;
         this.queued = undefined;
         // Hidden, only the runs followed are asked.
-        const asked = queued === 'all' ? this.askableIds() : [...queued].filter((id) => this.visible || this.followed.has(id));
+        const asked =
+          queued === 'all' ? this.askableIds() : [...queued].filter((id) => this.visible || this.followed.has(id));
         if (asked.length > 0) await this.poll(asked, generation);
         this.dropEnded();
       }
@@ -218,7 +224,8 @@ export class StatusPoller {
         this.deps.store.apply(answer.statuses, answer.leftOutNeverRan ? taskIds.filter((id) => !seen.has(id)) : []);
         // A task that changed state (queued -> extracting -> ended) is followed closely for a while.
         // (Learning a state for the first time is not a change.)
-        if (taskIds.some((id, i) => before[i] !== '' && this.kindKey(id) !== before[i])) this.followUntil = this.elapsed + FOLLOW_WINDOW_MS;
+        if (taskIds.some((id, i) => before[i] !== '' && this.kindKey(id) !== before[i]))
+          this.followUntil = this.elapsed + FOLLOW_WINDOW_MS;
       }
     } catch (error) {
       if (generation !== this.generation || abort.signal.aborted) return;

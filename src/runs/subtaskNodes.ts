@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 import type { SubtaskStatus } from '../api/schemas/runSchemas';
 import { COMMANDS } from '../platform/commandIds';
-import { type IconSpec,RUN_ICONS, runKindOf, statusText } from './runKinds';
+import { type IconSpec, RUN_ICONS, runKindOf, statusText } from './runKinds';
 
 const t = vscode.l10n.t;
 

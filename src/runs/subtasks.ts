@@ -21,7 +21,12 @@ export class SubtaskPages {
   private readonly pages = new Map<string, number>();
 
   /** The pages shown of a task's subtasks, read now. */
-  async read(client: SubtaskReader, taskId: string, expected: number | null, signal?: AbortSignal): Promise<SubtaskList> {
+  async read(
+    client: SubtaskReader,
+    taskId: string,
+    expected: number | null,
+    signal?: AbortSignal,
+  ): Promise<SubtaskList> {
     const wanted = this.pages.get(taskId) ?? 1;
     const items: SubtaskStatus[] = [];
     let lastFull = false;

@@ -26,7 +26,12 @@ export function hasDotSegments(target: string | undefined): boolean {
 }
 
 export function dotSegmentsRefused(pathname: string): ReturnType<typeof matchRoute> {
-  return { kind: 'error', id: 'unknown', iface: 'main', reply: errorReply('main', 'not-found', `No route for a path with . or .. segments (${pathname})`) };
+  return {
+    kind: 'error',
+    id: 'unknown',
+    iface: 'main',
+    reply: errorReply('main', 'not-found', `No route for a path with . or .. segments (${pathname})`),
+  };
 }
 
 export function isJson(contentType: string | undefined): boolean {

@@ -8,7 +8,7 @@
  */
 import { errorMessage } from '../api/errors/errors';
 import type { SandboxInfo } from './seed/info';
-import { DEFAULTS, type SandboxOptions,startSandbox } from './server';
+import { DEFAULTS, type SandboxOptions, startSandbox } from './server';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
                [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]
@@ -27,7 +27,8 @@ function fail(message: string): never {
 
 function number(flag: string, text: string | undefined, check: (n: number) => boolean): number {
   const n = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(n) || !check(n)) fail(`${flag} needs a valid number (got ${text ?? 'nothing'})`);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(n) || !check(n))
+    fail(`${flag} needs a valid number (got ${text ?? 'nothing'})`);
   return n;
 }
 
@@ -35,31 +36,67 @@ export function parseArgs(argv: string[]): Cli {
   const cli: Cli = { options: {}, json: false, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
-    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const [name, inline] = flag.includes('=')
+      ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
+      : [flag, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     switch (name) {
-      case '--json': cli.json = true; break;
-      case '--quiet': cli.quiet = true; break;
-      case '--port': cli.options.port = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535); break;
-      case '--host': cli.options.host = value() ?? fail('--host needs a value'); break;
-      case '--token-ttl': cli.options.tokenTtlSeconds = number(name, value(), (n) => Number.isInteger(n) && n > 0); break;
-      case '--rate-limit': cli.options.rateLimit = number(name, value(), (n) => Number.isInteger(n) && n >= 0); break;
-      case '--faults': cli.options.faults = number(name, value(), (n) => n >= 0 && n <= 1); break;
-      case '--seed': cli.options.seed = number(name, value(), (n) => Number.isInteger(n)); break;
-      case '--run-seconds': cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400); break;
-      case '--queue-seconds': cli.options.queueSeconds = number(name, value(), (n) => n >= 0 && n <= 3600); break;
-      case '--never-run-as-stopped': cli.options.neverRun = 'stopped'; break;
-      case '--state': cli.options.statePath = value() ?? fail('--state needs a file'); break;
-      case '--big-task-rows': cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000); break;
-      case '--extra-tasks': cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000); break;
+      case '--json':
+        cli.json = true;
+        break;
+      case '--quiet':
+        cli.quiet = true;
+        break;
+      case '--port':
+        cli.options.port = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        break;
+      case '--host':
+        cli.options.host = value() ?? fail('--host needs a value');
+        break;
+      case '--token-ttl':
+        cli.options.tokenTtlSeconds = number(name, value(), (n) => Number.isInteger(n) && n > 0);
+        break;
+      case '--rate-limit':
+        cli.options.rateLimit = number(name, value(), (n) => Number.isInteger(n) && n >= 0);
+        break;
+      case '--faults':
+        cli.options.faults = number(name, value(), (n) => n >= 0 && n <= 1);
+        break;
+      case '--seed':
+        cli.options.seed = number(name, value(), (n) => Number.isInteger(n));
+        break;
+      case '--run-seconds':
+        cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400);
+        break;
+      case '--queue-seconds':
+        cli.options.queueSeconds = number(name, value(), (n) => n >= 0 && n <= 3600);
+        break;
+      case '--never-run-as-stopped':
+        cli.options.neverRun = 'stopped';
+        break;
+      case '--state':
+        cli.options.statePath = value() ?? fail('--state needs a file');
+        break;
+      case '--big-task-rows':
+        cli.options.bigTaskRows = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000_000);
+        break;
+      case '--extra-tasks':
+        cli.options.extraTasks = number(name, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 100_000);
+        break;
       case '--subtask-path': {
         const v = value();
-        if (v !== 'both' && v !== 'colon' && v !== 'slash') fail(`--subtask-path needs both, colon or slash (got ${v ?? 'nothing'})`);
+        if (v !== 'both' && v !== 'colon' && v !== 'slash')
+          fail(`--subtask-path needs both, colon or slash (got ${v ?? 'nothing'})`);
         cli.options.subtaskSpelling = v;
         break;
       }
-      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-      default: fail(`unknown option ${flag}`);
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        fail(`unknown option ${flag}`);
     }
   }
   return cli;
@@ -84,7 +121,10 @@ function banner(info: SandboxInfo, options: SandboxOptions): string {
 
 async function main(): Promise<void> {
   const cli = parseArgs(process.argv.slice(2));
-  const sandbox = await startSandbox({ ...cli.options, log: cli.quiet ? undefined : (line) => process.stderr.write(`${line}\n`) });
+  const sandbox = await startSandbox({
+    ...cli.options,
+    log: cli.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+  });
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -98,8 +138,14 @@ async function main(): Promise<void> {
   process.stdout.write(`${cli.json ? JSON.stringify(sandbox.info) : banner(sandbox.info, cli.options)}\n`);
   // On stderr: stdout's first line stays the info for harnesses.
   const kept = sandbox.state;
-  if (kept?.setAside) process.stderr.write(`sandbox: the state file could not be used (${kept.setAside.reason}); it was kept as ${kept.setAside.movedTo} and the sandbox starts from the seed\n`);
-  else if (kept !== undefined) process.stderr.write(`sandbox: state ${kept.loaded ? 'restored from' : 'will be kept in'} ${cli.options.statePath ?? ''}\n`);
+  if (kept?.setAside)
+    process.stderr.write(
+      `sandbox: the state file could not be used (${kept.setAside.reason}); it was kept as ${kept.setAside.movedTo} and the sandbox starts from the seed\n`,
+    );
+  else if (kept !== undefined)
+    process.stderr.write(
+      `sandbox: state ${kept.loaded ? 'restored from' : 'will be kept in'} ${cli.options.statePath ?? ''}\n`,
+    );
 }
 
 main().catch((err: unknown) => {

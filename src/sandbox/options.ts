@@ -49,4 +49,13 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULTS = { port: 0, host: '127.0.0.1', tokenTtlSeconds: 7200, rateLimit: 20, faults: 0, seed: 1, runSeconds: DEFAULT_RUN_SECONDS, queueSeconds: DEFAULT_QUEUE_SECONDS } as const;
+export const DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  tokenTtlSeconds: 7200,
+  rateLimit: 20,
+  faults: 0,
+  seed: 1,
+  runSeconds: DEFAULT_RUN_SECONDS,
+  queueSeconds: DEFAULT_QUEUE_SECONDS,
+} as const;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { todayUtc } from '../api/schemas/dates';
 import { FaultInjector, faultReply } from './http/faults';
 import { RateLimiter } from './http/rateLimit';
-import { errorReply, type Reply,retryAfter } from './http/respond';
+import { errorReply, type Reply, retryAfter } from './http/respond';
 import { dotSegmentsRefused, hasDotSegments, isJson, MAX_BODY_BYTES, parseTarget, readBody } from './incoming';
 import { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
 import { DATAHUB_PREFIX, matchRoute } from './routes/router';
@@ -24,7 +24,7 @@ import { RunBook } from './state/runBook';
 import { newStats, type RouteRequest, type SandboxState } from './state/state';
 
 export { DEFAULTS, type RunningSandbox, type SandboxOptions } from './options';
-export type { SandboxAccount,SandboxInfo } from './seed/info';
+export type { SandboxAccount, SandboxInfo } from './seed/info';
 export type { SandboxStats } from './state/state';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -33,7 +33,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? DEFAULTS.host;
   const log = options.log;
   const bigTaskRows = Math.max(0, Math.floor(options.bigTaskRows ?? 0));
-  const world = buildWorld(seed, { bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true });
+  const world = buildWorld(seed, {
+    bigTaskRows,
+    extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)),
+    extraTasksOneMethod: options.extraTasksOneMethod === true,
+    extraTasksOnly: options.extraTasksOnly === true,
+  });
   // Precomputed once per UTC day (again only if the sandbox outlives midnight): queries only
   // filter, bucket and page.
   type Engine = { today: string; query: (q: RecordQuery) => RecordPage; cloud: Map<string, CloudHistory> };
@@ -79,7 +84,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   // A saved state, read before the first request (a file of another world is set aside, not used).
-  const kept = keepState(state, options.statePath, { seed, bigTaskRows, extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)), extraTasksOneMethod: options.extraTasksOneMethod === true, extraTasksOnly: options.extraTasksOnly === true }, log, (options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds) * 1000);
+  const kept = keepState(
+    state,
+    options.statePath,
+    {
+      seed,
+      bigTaskRows,
+      extraTasks: Math.max(0, Math.floor(options.extraTasks ?? 0)),
+      extraTasksOneMethod: options.extraTasksOneMethod === true,
+      extraTasksOnly: options.extraTasksOnly === true,
+    },
+    log,
+    (options.tokenTtlSeconds ?? DEFAULTS.tokenTtlSeconds) * 1000,
+  );
 
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -93,7 +110,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   function send(res: ServerResponse, reply: Reply, requestId: string): void {
     stats.byStatus[String(reply.status)] = (stats.byStatus[String(reply.status)] ?? 0) + 1;
     if (reply.status === 429) stats.status429++;
-    const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...reply.headers };
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      ...reply.headers,
+    };
     if (reply.text) {
       res.writeHead(reply.status, { ...headers, 'content-type': reply.text.contentType });
       res.end(reply.text.content);
@@ -141,9 +162,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         if (fault.kind === 'slow') await delay(fault.delayMs);
         else reply = faultReply(fault, iface);
       }
-      if (!reply && body.tooLarge) reply = errorReply(iface, 'bad-request', `body: larger than ${MAX_BODY_BYTES} bytes`);
+      if (!reply && body.tooLarge)
+        reply = errorReply(iface, 'bad-request', `body: larger than ${MAX_BODY_BYTES} bytes`);
       if (!reply && method === 'POST' && body.text !== '' && !isJson(req.headers['content-type'])) {
-        reply = errorReply(iface, 'unsupported-media-type', 'The request body must be JSON (Content-Type: application/json).');
+        reply = errorReply(
+          iface,
+          'unsupported-media-type',
+          'The request body must be JSON (Content-Type: application/json).',
+        );
       }
       if (!reply && match.kind === 'error') reply = match.reply;
       if (!reply && match.kind === 'route') {
@@ -152,7 +178,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         const decision = key === undefined ? { ok: true as const } : limiter.take(key, arrivedAt);
         reply = decision.ok
           ? match.route.handle(routeReq, state)
-          : retryAfter(iface, 'rate-limited', `Too many requests: slow down (${perSecond} requests per second per credential).`, decision.retryAfterMs);
+          : retryAfter(
+              iface,
+              'rate-limited',
+              `Too many requests: slow down (${perSecond} requests per second per credential).`,
+              decision.retryAfterMs,
+            );
         // Written before the answer leaves: a client that saw it done finds it done after a restart.
         if (decision.ok && match.route.mutates === true && reply.status < 400) kept.save();
       }
@@ -162,7 +193,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } catch (err) {
       status = '500';
       if (!res.headersSent && !res.destroyed) {
-        send(res, errorReply(match.kind === 'route' ? match.route.iface : match.iface, 'internal', 'Internal server error.'), requestId);
+        send(
+          res,
+          errorReply(match.kind === 'route' ? match.route.iface : match.iface, 'internal', 'Internal server error.'),
+          requestId,
+        );
       }
       // The error's message, not the request: it could carry a secret.
       note += ` error=${err instanceof Error ? err.name : 'unknown'}`;

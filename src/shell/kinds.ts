@@ -164,13 +164,15 @@ export const customReadonlyEditorProvider =
 
 export const DECORATIONS_KEY = 'decorations';
 
-export const fileDecorationProvider = (): ShellEntry => ({ slot }) =>
-  vscode.window.registerFileDecorationProvider(
-    forward(slot<vscode.FileDecorationProvider>(DECORATIONS_KEY), {
-      methods: { provideFileDecoration: () => undefined },
-      events: ['onDidChangeFileDecorations'],
-    }),
-  );
+export const fileDecorationProvider =
+  (): ShellEntry =>
+  ({ slot }) =>
+    vscode.window.registerFileDecorationProvider(
+      forward(slot<vscode.FileDecorationProvider>(DECORATIONS_KEY), {
+        methods: { provideFileDecoration: () => undefined },
+        events: ['onDidChangeFileDecorations'],
+      }),
+    );
 
 export const toolKey = (name: string): string => `tool:${name}`;
 
@@ -191,7 +193,11 @@ export const languageModelTool =
 export const contributedLanguageModelTools = (): ShellEntry => (parts) => {
   const contributes = (parts.manifest as { contributes?: { languageModelTools?: unknown } } | undefined)?.contributes;
   const tools = Array.isArray(contributes?.languageModelTools) ? (contributes.languageModelTools as unknown[]) : [];
-  const names = tools.flatMap((t) => (typeof t === 'object' && t !== null && typeof (t as { name?: unknown }).name === 'string' ? [(t as { name: string }).name] : []));
+  const names = tools.flatMap((t) =>
+    typeof t === 'object' && t !== null && typeof (t as { name?: unknown }).name === 'string'
+      ? [(t as { name: string }).name]
+      : [],
+  );
   return vscode.Disposable.from(...names.map((name) => languageModelTool(name)(parts)));
 };
 
@@ -226,7 +232,10 @@ export const mcpServerDefinitionProvider =
     };
     // Hosts without MCP support (older code-server builds) simply do not get it.
     const lm = vscode.lm as Partial<typeof vscode.lm>;
-    const registration = typeof lm.registerMcpServerDefinitionProvider === 'function' ? lm.registerMcpServerDefinitionProvider(id, proxy) : new vscode.Disposable(() => undefined);
+    const registration =
+      typeof lm.registerMcpServerDefinitionProvider === 'function'
+        ? lm.registerMcpServerDefinitionProvider(id, proxy)
+        : new vscode.Disposable(() => undefined);
     return new vscode.Disposable(() => {
       clearTimeout(timer);
       registration.dispose();

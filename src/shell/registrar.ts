@@ -26,7 +26,10 @@ import type { Slot } from './slot';
 export function createRegistrar(slots: ReadonlyMap<string, Slot<object>>, views: ShellParts['views']): Registrar {
   const provide = (key: string, target: object): vscode.Disposable => {
     const slot = slots.get(key);
-    if (slot === undefined) throw new Error(`Scrapedeck: the activation shell has no proxy for ${key}; add its line to src/shell/registrations.ts`);
+    if (slot === undefined)
+      throw new Error(
+        `Scrapedeck: the activation shell has no proxy for ${key}; add its line to src/shell/registrations.ts`,
+      );
     return slot.set(target);
   };
 
@@ -34,15 +37,24 @@ export function createRegistrar(slots: ReadonlyMap<string, Slot<object>>, views:
     registerCommand: (id, handler) => provide(commandKey(id), handler),
     createTreeView<T>(viewId: string, options: vscode.TreeViewOptions<T>): vscode.TreeView<T> {
       const shell = views.get(viewId);
-      if (shell === undefined) throw new Error(`Scrapedeck: the activation shell created no tree view ${viewId}; add its line to src/shell/registrations.ts`);
+      if (shell === undefined)
+        throw new Error(
+          `Scrapedeck: the activation shell created no tree view ${viewId}; add its line to src/shell/registrations.ts`,
+        );
       const dnd = options.dragAndDropController;
-      const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+      const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+        JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
       const mismatch =
         Boolean(options.showCollapseAll) !== Boolean(shell.showCollapseAll) ||
         Boolean(options.canSelectMany) !== Boolean(shell.canSelectMany) ||
         (dnd === undefined) !== (shell.dragAndDrop === undefined) ||
-        (dnd !== undefined && (!same(dnd.dragMimeTypes, shell.dragAndDrop?.dragMimeTypes) || !same(dnd.dropMimeTypes, shell.dragAndDrop?.dropMimeTypes)));
-      if (mismatch) throw new Error(`Scrapedeck: tree view ${viewId} is created with other options than src/shell/registrations.ts declares`);
+        (dnd !== undefined &&
+          (!same(dnd.dragMimeTypes, shell.dragAndDrop?.dragMimeTypes) ||
+            !same(dnd.dropMimeTypes, shell.dragAndDrop?.dropMimeTypes)));
+      if (mismatch)
+        throw new Error(
+          `Scrapedeck: tree view ${viewId} is created with other options than src/shell/registrations.ts declares`,
+        );
       provide(treeKey(viewId), options.treeDataProvider);
       if (dnd !== undefined) provide(dragAndDropKey(viewId), dnd);
       return shell.view as vscode.TreeView<unknown> as vscode.TreeView<T>;

@@ -34,7 +34,11 @@ export interface Shell<Api> {
   readonly state: 'idle' | 'loading' | 'loaded' | 'failed';
 }
 
-export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () => MainModule<Api>, entries = REGISTRATIONS): Shell<Api> {
+export function createShell<Api>(
+  context: vscode.ExtensionContext,
+  loadMain: () => MainModule<Api>,
+  entries = REGISTRATIONS,
+): Shell<Api> {
   const slots = new Map<string, Slot<object>>();
   const views: ShellParts['views'] = new Map();
   const registrar = createRegistrar(slots, views);
@@ -45,12 +49,18 @@ export function createShell<Api>(context: vscode.ExtensionContext, loadMain: () 
   let activateEnd = activateStart;
 
   const complain = (): void => {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Scrapedeck could not start: {0}. Reloading the window may help.', failure));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Scrapedeck could not start: {0}. Reloading the window may help.', failure),
+    );
   };
   const load = (firstCall: string): void => {
     if (state !== 'idle') return;
     state = 'loading';
-    const timings: ShellTimings = { activateMs: activateEnd - activateStart, firstCall, idleMs: performance.now() - activateEnd };
+    const timings: ShellTimings = {
+      activateMs: activateEnd - activateStart,
+      firstCall,
+      idleMs: performance.now() - activateEnd,
+    };
     try {
       result = loadMain().start(context, registrar, timings);
       state = 'loaded';

@@ -13,7 +13,8 @@ import * as vscode from 'vscode';
 
 export class Slot<T extends object> {
   private target: T | undefined;
-  private readonly relays: { name: string; emitter: vscode.EventEmitter<unknown>; subscription?: vscode.Disposable }[] = [];
+  private readonly relays: { name: string; emitter: vscode.EventEmitter<unknown>; subscription?: vscode.Disposable }[] =
+    [];
 
   constructor(
     readonly key: string,
@@ -38,7 +39,8 @@ export class Slot<T extends object> {
     const events = target as unknown as Record<string, unknown>;
     for (const relay of this.relays) {
       const event = events[relay.name];
-      if (typeof event === 'function') relay.subscription = (event as vscode.Event<unknown>)((e) => relay.emitter.fire(e));
+      if (typeof event === 'function')
+        relay.subscription = (event as vscode.Event<unknown>)((e) => relay.emitter.fire(e));
     }
     return new vscode.Disposable(() => {
       if (this.target !== target) return;
@@ -67,7 +69,9 @@ type MethodName<T> = { [K in keyof T]-?: NonNullable<T[K]> extends Method ? K : 
 
 export interface ForwardSpec<T> {
   /** Every method VS Code may call, with what it answers when there is no target (or the target lacks an optional method). */
-  readonly methods: { readonly [K in MethodName<T>]?: (...args: Parameters<Extract<NonNullable<T[K]>, Method>>) => unknown };
+  readonly methods: {
+    readonly [K in MethodName<T>]?: (...args: Parameters<Extract<NonNullable<T[K]>, Method>>) => unknown;
+  };
   /** Events VS Code subscribes to at registration. */
   readonly events?: readonly (keyof T & string)[];
   /** Plain values VS Code reads at registration (e.g. a drag-and-drop controller's MIME types). */
@@ -81,7 +85,9 @@ export function forward<T extends object>(slot: Slot<T>, spec: ForwardSpec<T>): 
     proxy[name] = (...args: unknown[]): unknown => {
       const target = slot.get() as Record<string, unknown> | undefined;
       const method = target?.[name];
-      return typeof method === 'function' ? (method as (...a: unknown[]) => unknown).apply(target, args) : fallback(...args);
+      return typeof method === 'function'
+        ? (method as (...a: unknown[]) => unknown).apply(target, args)
+        : fallback(...args);
     };
   }
   for (const name of spec.events ?? []) proxy[name] = slot.relay(name).event;

@@ -24,8 +24,19 @@ export class AttentionGroupNode extends vscode.TreeItem {
     const updated = s ? age(health.now() - s.computedAt) : undefined;
     this.description = updated === undefined ? String(count) : t('{0} · updated {1}', count, updated);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown('**').appendText(count === 1 ? t('1 task needs attention') : t('{0} tasks need attention', count)).appendMarkdown('**  \n');
-    if (s) md.appendText(t('Over {0}: a failure rate above {1}% or runs more than {2}× slower than in {3}.', windowText(s), Math.round(health.thresholds.failureRate * 100), health.thresholds.slowdownFactor, daysBefore(s.windowDays)));
+    md.appendMarkdown('**')
+      .appendText(count === 1 ? t('1 task needs attention') : t('{0} tasks need attention', count))
+      .appendMarkdown('**  \n');
+    if (s)
+      md.appendText(
+        t(
+          'Over {0}: a failure rate above {1}% or runs more than {2}× slower than in {3}.',
+          windowText(s),
+          Math.round(health.thresholds.failureRate * 100),
+          health.thresholds.slowdownFactor,
+          daysBefore(s.windowDays),
+        ),
+      );
     this.tooltip = md;
   }
 }
@@ -54,7 +65,11 @@ export class HealthUnavailableNode extends vscode.TreeItem {
     this.description = t('analytics not in this plan');
     const md = new vscode.MarkdownString();
     md.appendText(message).appendMarkdown('  \n');
-    md.appendText(t('Task health needs task analytics, which a Standard, Professional or Enterprise plan includes. Click to try again.'));
+    md.appendText(
+      t(
+        'Task health needs task analytics, which a Standard, Professional or Enterprise plan includes. Click to try again.',
+      ),
+    );
     if (requestId) md.appendMarkdown('  \n').appendText(t('Request ID: {0}', requestId));
     this.tooltip = md;
     this.command = { command: COMMANDS.healthRefresh, title: t('Refresh Task Health') };

@@ -31,7 +31,9 @@ export function taskCommands(deps: TaskCommandDeps) {
     tasksFilter: async () => {
       const text = await deps.ui.showInputBox({
         title: t('Filter Tasks by Name'),
-        prompt: t('Shows the tasks and groups whose name contains this text (case does not matter). Empty clears the filter.'),
+        prompt: t(
+          'Shows the tasks and groups whose name contains this text (case does not matter). Empty clears the filter.',
+        ),
         placeHolder: t('e.g. amazon'),
         value: tasks.provider.model.filter,
       });
@@ -49,7 +51,9 @@ export function taskCommands(deps: TaskCommandDeps) {
       const only = selection.length === 1 ? taskArgSchema.safeParse(selection[0]) : undefined;
       const task = picked.success ? picked.data : only?.success === true ? only.data : undefined;
       if (task === undefined) return vscode.commands.executeCommand('list.select');
-      return vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, { task: { taskId: task.taskId, taskName: task.taskName } });
+      return vscode.commands.executeCommand(COMMANDS.analyticsOpenForTask, {
+        task: { taskId: task.taskId, taskName: task.taskName },
+      });
     },
 
     tasksLoadMore: (arg) => {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ClientHolder } from '../account/clientHolder';
 import type { SyncView } from '../data/sync/syncBoard';
 import type { HealthView } from '../health/healthBoard';
-import { type CommandSet,registerHandlers } from '../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../platform/commandHandlers';
 import type { Configuration } from '../platform/configuration';
 import type { Registrar } from '../platform/registrar';
 import type { Reporter } from '../platform/reporter';
@@ -62,12 +62,15 @@ export interface TasksCapability {
   readonly commands: CommandSet<keyof ReturnType<typeof taskCommands>>;
 }
 
-
 export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): TasksCapability {
   const { account, reporter, runs } = deps;
   const progress = withTasksViewProgress;
 
-  const model = new TasksModel(clientTaskSource(() => account.getClient()), undefined, vscode.l10n.t);
+  const model = new TasksModel(
+    clientTaskSource(() => account.getClient()),
+    undefined,
+    vscode.l10n.t,
+  );
   const provider = new TasksTreeProvider(model, {
     signedIn: () => account.account !== undefined,
     report: (error, context, subject) => void reporter.report(error, context, subject),
@@ -78,11 +81,22 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
-  const dragAndDrop = runs && new TasksDragAndDrop({
-    move: (tasks, target) => runs.moveTasks(tasks, target),
-    moved: (tasks, target) => provider.moved(tasks.map(({ taskId, taskName }) => ({ taskId, taskName })), target),
+  const dragAndDrop =
+    runs &&
+    new TasksDragAndDrop({
+      move: (tasks, target) => runs.moveTasks(tasks, target),
+      moved: (tasks, target) =>
+        provider.moved(
+          tasks.map(({ taskId, taskName }) => ({ taskId, taskName })),
+          target,
+        ),
+    });
+  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+    canSelectMany: true,
+    dragAndDropController: dragAndDrop,
   });
-  const view = deps.registrar.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dragAndDrop });
   // Runs poll only what is on screen: the view's visibility and which groups are open.
   runs?.setViewVisible(view.visible);
 
@@ -111,7 +125,16 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     provider.setFilter(text);
     showFilter(model.filter);
   };
-  const commands = registerHandlers(context, deps.registrar, taskCommands({ tasks: { provider, setFilter }, ui: deps.ui, duplicate: runs && ((task) => runs.duplicate(task)), selection: () => view.selection }));
+  const commands = registerHandlers(
+    context,
+    deps.registrar,
+    taskCommands({
+      tasks: { provider, setFilter },
+      ui: deps.ui,
+      duplicate: runs && ((task) => runs.duplicate(task)),
+      selection: () => view.selection,
+    }),
+  );
   return {
     provider,
     view,

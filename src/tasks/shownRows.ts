@@ -20,13 +20,20 @@ export class ShownRows {
       set.add(row);
       this.byTask.set(row.taskId, set);
     }
-    this.runs?.tasksShown(scope, rows.map((n) => n.task));
+    this.runs?.tasksShown(
+      scope,
+      rows.map((n) => n.task),
+    );
   }
 
   /** A scope opened again (VS Code keeps its rows): runs hears its tasks are on screen again. */
   again(scope: string): void {
     const rows = this.byScope.get(scope);
-    if (rows) this.runs?.tasksShown(scope, rows.map((n) => n.task));
+    if (rows)
+      this.runs?.tasksShown(
+        scope,
+        rows.map((n) => n.task),
+      );
   }
 
   /** The rows of these tasks, each given its run state as runs has it now. */

@@ -42,14 +42,21 @@ export class TasksDragAndDrop implements vscode.TreeDragAndDropController<TasksN
 
   /** The drop; resolves to what the move did (undefined when it was not onto a group's row). */
   async drop(target: TasksNode | undefined, dataTransfer: vscode.DataTransfer): Promise<MoveOutcome | undefined> {
-    const group = target instanceof TaskGroupNode || target instanceof TaskNode || target instanceof LoadMoreNode ? target.group : undefined;
+    const group =
+      target instanceof TaskGroupNode || target instanceof TaskNode || target instanceof LoadMoreNode
+        ? target.group
+        : undefined;
     const item = dataTransfer.get(TASKS_MIME);
     if (group === undefined || item === undefined) return undefined;
     const parsed = movingSchema.safeParse(item.value);
     if (!parsed.success) return undefined;
     const into: GroupRef = { taskGroupId: group.taskGroupId, taskGroupName: group.taskGroupName };
     const outcome = await this.deps.move(parsed.data, into);
-    if (outcome.moved.length > 0) this.deps.moved(parsed.data.filter((t) => outcome.moved.includes(t.taskId)), into);
+    if (outcome.moved.length > 0)
+      this.deps.moved(
+        parsed.data.filter((t) => outcome.moved.includes(t.taskId)),
+        into,
+      );
     return outcome;
   }
 }

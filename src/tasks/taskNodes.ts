@@ -12,7 +12,7 @@ import type { HealthRowParts } from '../health/rowParts';
 import { COMMANDS } from '../platform/commandIds';
 import { plainText } from '../platform/plainText';
 import type { RunPresentation } from '../runs/runText';
-import { type SubtaskRow,themeIcon } from '../runs/subtaskNodes';
+import { type SubtaskRow, themeIcon } from '../runs/subtaskNodes';
 import { loadMoreLabel } from './paging';
 
 /**
@@ -44,7 +44,10 @@ export class TaskGroupNode extends vscode.TreeItem {
     private readonly health?: HealthView,
   ) {
     // With a filter on, groups open by themselves so the matches are visible at once.
-    super(group.taskGroupName, filtered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    super(
+      group.taskGroupName,
+      filtered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     this.id = `taskGroup:${group.taskGroupId}`;
     this.iconPath = new vscode.ThemeIcon(GROUP_ICON);
     this.setCount(count, filtered);
@@ -53,7 +56,12 @@ export class TaskGroupNode extends vscode.TreeItem {
   /** Shows how many tasks the group has; returns whether the row changed (then the view must hear of it). */
   setCount(count: Count | undefined, filtered: boolean): boolean {
     const t = vscode.l10n.t;
-    const counted = count === undefined ? undefined : filtered && count.matching !== count.total ? t('{0} of {1} match', count.matching, count.total) : tasksCount(count.total);
+    const counted =
+      count === undefined
+        ? undefined
+        : filtered && count.matching !== count.total
+          ? t('{0} of {1} match', count.matching, count.total)
+          : tasksCount(count.total);
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**').appendText(this.group.taskGroupName).appendMarkdown('**  \n');
     // Ids as plain text, not code spans: appendText's escapes would show literally inside backticks.
@@ -61,7 +69,10 @@ export class TaskGroupNode extends vscode.TreeItem {
     if (count) md.appendMarkdown('  \n').appendText(tasksCount(count.total));
     // Each area adds its part of the description (and tooltip lines) with one call here.
     const description = joinParts([counted, groupHealthPart(this, md, this.health, this.group.taskGroupId)]);
-    const label = count === undefined ? t('Task group {0}', plainText(this.group.taskGroupName)) : t('Task group {0}, {1}', plainText(this.group.taskGroupName), tasksCount(count.total));
+    const label =
+      count === undefined
+        ? t('Task group {0}', plainText(this.group.taskGroupName))
+        : t('Task group {0}, {1}', plainText(this.group.taskGroupName), tasksCount(count.total));
     const changed = description !== this.description;
     this.description = description;
     this.tooltip = md;
@@ -111,10 +122,16 @@ export class TaskNode extends vscode.TreeItem {
   setDescriptionPart(area: DescriptionPart, text: string | undefined): void {
     if (text) this.parts.set(area, text);
     else this.parts.delete(area);
-    const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p)).filter((p) => p !== undefined).join(' · ');
+    const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p))
+      .filter((p) => p !== undefined)
+      .join(' · ');
     this.description = joined === '' ? undefined : joined;
     // Colours and badges are not read out: the description (run state, health) is.
-    const label = vscode.l10n.t('Task {0}, in group {1}', plainText(this.task.taskName), plainText(this.group.taskGroupName));
+    const label = vscode.l10n.t(
+      'Task {0}, in group {1}',
+      plainText(this.task.taskName),
+      plainText(this.group.taskGroupName),
+    );
     this.accessibilityInformation = { label: joined === '' ? label : `${label}, ${joined}` };
   }
 
@@ -123,15 +140,21 @@ export class TaskNode extends vscode.TreeItem {
     this.run = run;
     this.iconPath = run === undefined ? taskIcon() : themeIcon(run.icon);
     // `syncing`: Stop Keeping in Sync is offered (package.json).
-    this.contextValue = ['task', ...(run?.flags ?? ['runnable']), ...(this.sync === undefined ? [] : ['syncing'])].join(' ');
+    this.contextValue = ['task', ...(run?.flags ?? ['runnable']), ...(this.sync === undefined ? [] : ['syncing'])].join(
+      ' ',
+    );
     this.setDescriptionPart('attention', this.healthParts.lead);
     this.setDescriptionPart('health', this.healthParts.tail);
     // Never run in the cloud, yet health counts runs: they ran on someone's computer. Said so, or
     // the row would read as two stories ("never run" beside "20 runs").
     const localOnly = run?.kind === 'neverRun' && this.healthRuns > 0;
-    this.setDescriptionPart('run', localOnly ? vscode.l10n.t('Never run in the cloud (local runs only)') : run?.description);
+    this.setDescriptionPart(
+      'run',
+      localOnly ? vscode.l10n.t('Never run in the cloud (local runs only)') : run?.description,
+    );
     const md = new vscode.MarkdownString(this.baseTooltip);
-    for (const line of [...(run?.tooltip ?? []), ...(this.sync === undefined ? [] : [this.sync.tooltip])]) md.appendMarkdown('  \n').appendText(line);
+    for (const line of [...(run?.tooltip ?? []), ...(this.sync === undefined ? [] : [this.sync.tooltip])])
+      md.appendMarkdown('  \n').appendText(line);
     this.tooltip = md;
     this.setDescriptionPart('sync', this.sync?.description);
     const running = run?.flags.includes('running') ?? false;

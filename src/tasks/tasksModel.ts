@@ -6,7 +6,16 @@
 import { ApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { english, type Translate } from '../platform/errorText';
-import { FilteredGroup, filterGroups, matchesFilter, nextLimit, normaliseFilter, sliceTasks,TASK_PAGE_SIZE, TaskSlice } from './paging';
+import {
+  FilteredGroup,
+  filterGroups,
+  matchesFilter,
+  nextLimit,
+  normaliseFilter,
+  sliceTasks,
+  TASK_PAGE_SIZE,
+  TaskSlice,
+} from './paging';
 import type { Cached, Loaded, TaskRow, TaskSource } from './taskReads';
 
 export class TasksModel {
@@ -108,18 +117,30 @@ export class TasksModel {
     const groups = await this.loadGroups(signal);
     if (groups.value === undefined) {
       // No value and no error: signed out (or reset meanwhile). Never throw undefined.
-      throw groups.error ?? new ApiError({ kind: 'auth', message: this.t('Not signed in: sign in to choose from your tasks.') });
+      throw (
+        groups.error ??
+        new ApiError({ kind: 'auth', message: this.t('Not signed in: sign in to choose from your tasks.') })
+      );
     }
     const rows: TaskRow[] = [];
     const loads = await Promise.all(groups.value.map((g) => this.loadTasks(g.taskGroupId, signal)));
     groups.value.forEach((g, i) => {
       const tasks = loads[i]?.value;
       if (tasks === undefined) return;
-      for (const t of tasks) rows.push({ taskId: t.taskId, taskName: t.taskName, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
+      for (const t of tasks)
+        rows.push({
+          taskId: t.taskId,
+          taskName: t.taskName,
+          taskGroupId: g.taskGroupId,
+          taskGroupName: g.taskGroupName,
+        });
     });
     const failed = groups.error ?? loads.find((l) => l.value === undefined)?.error;
     if (failed !== undefined && rows.length === 0) throw failed;
-    return { rows, complete: groups.error === undefined && loads.every((l) => l.error === undefined && l.value !== undefined) };
+    return {
+      rows,
+      complete: groups.error === undefined && loads.every((l) => l.error === undefined && l.value !== undefined),
+    };
   }
 
   /**
@@ -141,7 +162,8 @@ export class TasksModel {
   /** The ids of the loaded tasks named `name` (no request), to tell tasks of one name apart in suggested file names. */
   taskIdsNamed(name: string): string[] {
     const ids = new Set<string>();
-    for (const cached of this.tasksCache.values()) for (const task of cached.value) if (task.taskName === name) ids.add(task.taskId);
+    for (const cached of this.tasksCache.values())
+      for (const task of cached.value) if (task.taskName === name) ids.add(task.taskId);
     return [...ids];
   }
 
@@ -167,7 +189,8 @@ export class TasksModel {
   applyMove(tasks: readonly Task[], targetGroupId: string): void {
     const moving = new Set(tasks.map((t) => t.taskId));
     for (const [id, cached] of this.tasksCache) {
-      if (id !== targetGroupId && cached.value.some((t) => moving.has(t.taskId))) cached.value = cached.value.filter((t) => !moving.has(t.taskId));
+      if (id !== targetGroupId && cached.value.some((t) => moving.has(t.taskId)))
+        cached.value = cached.value.filter((t) => !moving.has(t.taskId));
     }
     const target = this.tasksCache.get(targetGroupId);
     if (target) {

@@ -60,7 +60,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   getParent(element: TasksNode): TasksNode | undefined {
     if (element instanceof AttentionTaskNode) return element.parentNode;
-    if (element instanceof TaskNode || element instanceof LoadMoreNode) return this.groupNodes.get(element.group.taskGroupId);
+    if (element instanceof TaskNode || element instanceof LoadMoreNode)
+      return this.groupNodes.get(element.group.taskGroupId);
     return undefined;
   }
 
@@ -69,7 +70,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (element === undefined) return this.rootChildren();
     if (element instanceof TaskGroupNode) return this.groupChildren(element.group);
     if (element instanceof AttentionGroupNode) return this.attentionChildren(element);
-    if (element instanceof TaskNode && element.isRunning && this.deps.runs) return this.deps.runs.subtaskRows(element.taskId);
+    if (element instanceof TaskNode && element.isRunning && this.deps.runs)
+      return this.deps.runs.subtaskRows(element.taskId);
     return [];
   }
 
@@ -154,16 +156,34 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (groups === undefined) {
       return loaded.error === undefined
         ? []
-        : [new TaskMessageNode('groups-failed', vscode.l10n.t('Could not load task groups. Click to try again.'), 'warning', refresh())];
+        : [
+            new TaskMessageNode(
+              'groups-failed',
+              vscode.l10n.t('Could not load task groups. Click to try again.'),
+              'warning',
+              refresh(),
+            ),
+          ];
     }
     if (groups.length === 0) {
       return this.model.isFiltered
-        ? [new TaskMessageNode('no-match', vscode.l10n.t('No task or group name contains “{0}”', this.model.filter), 'search-stop')]
+        ? [
+            new TaskMessageNode(
+              'no-match',
+              vscode.l10n.t('No task or group name contains “{0}”', this.model.filter),
+              'search-stop',
+            ),
+          ]
         : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
     }
     this.groupNodes.clear();
     const nodes = groups.map(({ group }) => {
-      const node = new TaskGroupNode(group, this.model.taskCount(group.taskGroupId), this.model.isFiltered, this.deps.health);
+      const node = new TaskGroupNode(
+        group,
+        this.model.taskCount(group.taskGroupId),
+        this.model.isFiltered,
+        this.deps.health,
+      );
       this.groupNodes.set(group.taskGroupId, node);
       return node;
     });
@@ -193,14 +213,25 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (slice === undefined) {
       return loaded.error === undefined
         ? []
-        : [new TaskMessageNode(`tasks-failed:${id}`, vscode.l10n.t('Could not load the tasks. Click to try again.'), 'warning', refresh())];
+        : [
+            new TaskMessageNode(
+              `tasks-failed:${id}`,
+              vscode.l10n.t('Could not load the tasks. Click to try again.'),
+              'warning',
+              refresh(),
+            ),
+          ];
     }
     this.showCount(id);
     if (slice.total === 0) {
-      const text = this.model.isFiltered ? vscode.l10n.t('No task name matches the filter') : vscode.l10n.t('No tasks in this group');
+      const text = this.model.isFiltered
+        ? vscode.l10n.t('No task name matches the filter')
+        : vscode.l10n.t('No tasks in this group');
       return [new TaskMessageNode(`empty:${id}`, text, 'info')];
     }
-    const rows = slice.visible.map((task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)));
+    const rows = slice.visible.map(
+      (task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)),
+    );
     this.trackRows(groupScope(id), rows);
     const nodes: TasksNode[] = rows;
     if (slice.hasMore) nodes.push(new LoadMoreNode(group, slice.shown, slice.total));
@@ -211,7 +242,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private attentionChildren(parent: AttentionGroupNode): TasksNode[] {
     const health = this.deps.health;
     if (!health) return [];
-    const rows = health.attention().map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
+    const rows = health
+      .attention()
+      .map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
     this.trackRows(ATTENTION_SCOPE, rows);
     return rows;
   }
@@ -233,7 +266,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** A group's tasks were listed: its row shows their count at once (the view hears of it when it changed). */
   private showCount(taskGroupId: string): void {
     const node = this.groupNodes.get(taskGroupId);
-    if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered)) this.changed.fire(node);
+    if (node !== undefined && node.setCount(this.model.taskCount(taskGroupId), this.model.isFiltered))
+      this.changed.fire(node);
   }
 
   private setPlanLimited(limited: boolean): void {

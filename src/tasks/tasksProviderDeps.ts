@@ -29,7 +29,12 @@ export interface TasksProviderDeps {
 }
 
 /** Hands a read's failure to `report`, unless the read was cancelled (nothing to tell the user). */
-export function reportUnlessCancelled(deps: TasksProviderDeps, error: unknown, context: 'loadGroups' | 'loadTasks', subject?: string): void {
+export function reportUnlessCancelled(
+  deps: TasksProviderDeps,
+  error: unknown,
+  context: 'loadGroups' | 'loadTasks',
+  subject?: string,
+): void {
   if (error === undefined) return;
   if (isApiError(error) && error.kind === 'cancelled') return;
   deps.report(error, context, subject);

@@ -37,8 +37,14 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     // The journey starts signed out, with no editor open. A step that timed out may have left a
     // reload half done: wait for the workbench first, or passOn's sign-out goes nowhere.
     leaving: async () => {
-      await page?.locator('.monaco-workbench').waitFor({ timeout: 120_000 }).catch(() => undefined);
-      await wb?.activityEntry().waitFor({ timeout: 120_000 }).catch(() => undefined);
+      await page
+        ?.locator('.monaco-workbench')
+        .waitFor({ timeout: 120_000 })
+        .catch(() => undefined);
+      await wb
+        ?.activityEntry()
+        .waitFor({ timeout: 120_000 })
+        .catch(() => undefined);
     },
   });
 
@@ -52,7 +58,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await wb.screenshot('activation-01-palette-sign-in');
   });
 
-  it('A2. the Tasks view lists the account\'s task groups, each of them', async () => {
+  it("A2. the Tasks view lists the account's task groups, each of them", async () => {
     const groups = await sandboxRequest<{ taskGroupName: string }[]>(info, account, 'GET', '/taskGroup');
     assert.ok(groups.length > 0, 'the account has task groups');
     await wb.openScrapedeck();
@@ -76,16 +82,25 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     const shown = (await range.innerText()).trim();
     // With the Explorer in the side bar, the panel is all of Scrapedeck on screen after the reload.
     await wb.runCommand('View: Show Explorer');
-    await page.locator('.part.sidebar .title-label').filter({ hasText: /explorer/i }).first().waitFor();
+    await page
+      .locator('.part.sidebar .title-label')
+      .filter({ hasText: /explorer/i })
+      .first()
+      .waitFor();
     const hostsBefore = scrapedeckActivations(e2e().run.ud).length;
     await wb.reload();
     // The restored page, waited for by its state (the tab's title describes the query and
     // changes while the page restores): the same result and the same form.
     const restored = wb.webview();
-    await waitUntil('the restored result', async () => (await restored.locator('#rows-range').innerText()).trim() === shown && (await restored.locator('#f-granularity').inputValue()) === 'Month');
+    await waitUntil(
+      'the restored result',
+      async () =>
+        (await restored.locator('#rows-range').innerText()).trim() === shown &&
+        (await restored.locator('#f-granularity').inputValue()) === 'Month',
+    );
     await wb.screenshot('activation-03-panel-restored');
     // The new window's extension host activated Scrapedeck for the panel (its serializer).
-    const hosts = await waitUntil('Scrapedeck\'s activation in the new window\'s host log', () => {
+    const hosts = await waitUntil("Scrapedeck's activation in the new window's host log", () => {
       const all = scrapedeckActivations(e2e().run.ud);
       return all.length > hostsBefore ? all : undefined;
     });
@@ -96,10 +111,21 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     // The window A3 reloaded, its Tasks view shown only now. Health comes back from storage at
     // once ("2 failing"); the counts must come with it.
     await wb.openScrapedeck();
-    const withHealth = wb.view('Tasks').locator('.monaco-list-row[aria-level="1"]').filter({ hasText: /\d+ failing/ }).first();
+    const withHealth = wb
+      .view('Tasks')
+      .locator('.monaco-list-row[aria-level="1"]')
+      .filter({ hasText: /\d+ failing/ })
+      .first();
     await withHealth.waitFor({ timeout: 120_000 });
     const reads = async (): Promise<string> => (await withHealth.innerText()).replace(/\s+/g, ' ');
-    const counted = await waitUntil('the group\'s count beside its health', async () => /\d+ tasks? · \d+ failing/.test(await reads()) || undefined, { timeoutMs: 15_000 }).then(() => true, () => false);
+    const counted = await waitUntil(
+      "the group's count beside its health",
+      async () => /\d+ tasks? · \d+ failing/.test(await reads()) || undefined,
+      { timeoutMs: 15_000 },
+    ).then(
+      () => true,
+      () => false,
+    );
     await wb.screenshot('activation-04-counts-after-reload');
     assert.ok(counted, `the group reads: ${await reads()}`);
   });

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-const LINE = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[info\] ExtensionService#_doActivateExtension ([\w.-]+), startup: (true|false), activationEvent: '([^']*)'/;
+const LINE =
+  /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[info\] ExtensionService#_doActivateExtension ([\w.-]+), startup: (true|false), activationEvent: '([^']*)'/;
 
 export interface HostActivation {
   host: string;
@@ -35,14 +36,33 @@ export function scrapedeckActivations(userDataDir: string, windowMs = 20): HostA
       .split('\n')
       .flatMap((line) => {
         const m = LINE.exec(line);
-        return m ? [{ at: Date.parse((m[1] as string).replace(' ', 'T')), id: m[2] as string, startup: m[3] === 'true', event: m[4] as string }] : [];
+        return m
+          ? [
+              {
+                at: Date.parse((m[1] as string).replace(' ', 'T')),
+                id: m[2] as string,
+                startup: m[3] === 'true',
+                event: m[4] as string,
+              },
+            ]
+          : [];
       });
     const ours = rows.find((r) => r.id === 'scrapedeck.scrapedeck');
     if (ours === undefined) continue;
-    const alongside = rows.filter((r) => r !== ours && Math.abs(r.at - ours.at) <= windowMs).map((r) => `${r.id} (${r.event})`);
+    const alongside = rows
+      .filter((r) => r !== ours && Math.abs(r.at - ours.at) <= windowMs)
+      .map((r) => `${r.id} (${r.event})`);
     const ownLog = path.join(path.dirname(file), 'scrapedeck.scrapedeck', 'Scrapedeck.log');
     const own = existsSync(ownLog) ? /Activation shell: (.*)$/m.exec(readFileSync(ownLog, 'utf8'))?.[1] : undefined;
-    found.push({ at: ours.at, item: { host: path.relative(userDataDir, file), event: `${ours.event}${ours.startup ? ', start-up' : ''}`, alongside, own } });
+    found.push({
+      at: ours.at,
+      item: {
+        host: path.relative(userDataDir, file),
+        event: `${ours.event}${ours.startup ? ', start-up' : ''}`,
+        alongside,
+        own,
+      },
+    });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.item);
 }

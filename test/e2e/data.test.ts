@@ -26,7 +26,13 @@ interface Row {
 }
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
-const call = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
+const call = <T>(
+  info: SandboxInfo,
+  account: SandboxAccount,
+  method: 'GET' | 'POST',
+  pathAndQuery: string,
+  body?: unknown,
+): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
 
 const jsonLines = (file: string): Row[] =>
   readFileSync(file, 'utf8')
@@ -47,11 +53,24 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
   let pulledDb: { taskId: string; taskName: string };
   let removed: { taskId: string; taskName: string };
 
-  const total = async (taskId: string) => (await call<{ total: number }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`)).total;
+  const total = async (taskId: string) =>
+    (
+      await call<{ total: number }>(
+        info,
+        account,
+        'GET',
+        `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`,
+      )
+    ).total;
   const allRows = async (taskId: string): Promise<Row[]> => {
     const rows: Row[] = [];
-    for (let offset = 0; ; ) {
-      const page = await call<{ offset: number; restTotal: number; data: Row[] }>(info, account, 'GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=${offset}&size=1000`);
+    for (let offset = 0; ;) {
+      const page = await call<{ offset: number; restTotal: number; data: Row[] }>(
+        info,
+        account,
+        'GET',
+        `/data/all?taskId=${encodeURIComponent(taskId)}&offset=${offset}&size=1000`,
+      );
       rows.push(...page.data);
       if (page.restTotal === 0) return rows;
       offset = page.offset;
@@ -69,25 +88,54 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
   const notificationButton = async (text: RegExp, button: string) => {
     const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
     if (await toast.isVisible()) {
-      const clicked = await toast.getByRole('button', { name: button, exact: true }).click({ timeout: 5_000 }).then(() => true, () => false);
+      const clicked = await toast
+        .getByRole('button', { name: button, exact: true })
+        .click({ timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       if (clicked) return;
     }
     await wb.runCommand('Notifications: Show Notifications');
     // Exact: "Open" must not find "Open in Data Browser".
-    await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().getByRole('button', { name: button, exact: true }).click();
+    await page
+      .locator('.notifications-center .notification-list-item')
+      .filter({ hasText: text })
+      .first()
+      .getByRole('button', { name: button, exact: true })
+      .click();
   };
 
   const prepare = async (sandbox: SandboxInfo): Promise<void> => {
     info = sandbox;
     account = info.accounts[0] as SandboxAccount;
-    group = (await call<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup'))[0] as typeof group;
-    const tasks = await call<{ taskId: string; taskName: string }[]>(info, account, 'GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    group = (
+      await call<{ taskGroupId: string; taskGroupName: string }[]>(info, account, 'GET', '/taskGroup')
+    )[0] as typeof group;
+    const tasks = await call<{ taskId: string; taskName: string }[]>(
+      info,
+      account,
+      'GET',
+      `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`,
+    );
     // The journey charts the first task: these steps use others. Asking for not-exported rows
     // hands them out without marking them, so the pull still gets them.
     const withRows: typeof tasks = [];
     const fresh: typeof tasks = [];
     for (const t of tasks.slice(1)) {
-      if (fresh.length < 2 && (await call<{ total: number }>(info, account, 'GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`)).total > 0) fresh.push(t);
+      if (
+        fresh.length < 2 &&
+        (
+          await call<{ total: number }>(
+            info,
+            account,
+            'GET',
+            `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`,
+          )
+        ).total > 0
+      )
+        fresh.push(t);
       else if ((await total(t.taskId)) > 0) withRows.push(t);
       if (fresh.length >= 2 && withRows.length >= 2) break;
     }
@@ -120,17 +168,37 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const done = wb.notification(/Exported [\d,]+ rows of /);
     await done.waitFor();
     assert.match(await done.innerText(), new RegExp(`Exported ${rows.length.toLocaleString('en')} rows of “`));
-    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Exporting the data of' }).waitFor({ state: 'hidden' });
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: 'Exporting the data of' })
+      .waitFor({ state: 'hidden' });
     await done.hover(); // a focused toast shows its buttons
     await wb.screenshot('data-03-exported');
     // What a spreadsheet reads: the header, then one line per row.
-    const table = JSON.parse(execFileSync('python3', ['-c', 'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file], { encoding: 'utf8' })) as string[][];
+    const table = JSON.parse(
+      execFileSync(
+        'python3',
+        [
+          '-c',
+          'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))',
+          file,
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as string[][];
     assert.equal(table.length, rows.length + 1);
-    assert.deepEqual(table[0], Object.keys(rows[0] ?? {}).map((k) => (/^[=+\-@\t\r\n\0]/.test(k) ? `'${k}` : k)));
+    assert.deepEqual(
+      table[0],
+      Object.keys(rows[0] ?? {}).map((k) => (/^[=+\-@\t\r\n\0]/.test(k) ? `'${k}` : k)),
+    );
 
     await notificationButton(/Exported [\d,]+ rows of /, 'Open');
     await page.locator('.tabs-container .tab').filter({ hasText: 'data-export.csv' }).first().waitFor();
-    await page.locator('.editor-instance .view-lines').filter({ hasText: Object.keys(rows[0] ?? {})[0] ?? '' }).first().waitFor();
+    await page
+      .locator('.editor-instance .view-lines')
+      .filter({ hasText: Object.keys(rows[0] ?? {})[0] ?? '' })
+      .first()
+      .waitFor();
     await shot('data-04-opened');
     // A second export, as JSON Lines this time (the name's ending decides), revealed in the Explorer.
     await wb.clearNotifications();
@@ -143,7 +211,11 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await again.waitFor();
     assert.deepEqual(jsonLines(path.join(e2e().run.ws, 'data-export.jsonl')), rows);
     await notificationButton(/Exported [\d,]+ rows of /, 'Reveal in Explorer');
-    await page.locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused').filter({ hasText: 'data-export.jsonl' }).first().waitFor();
+    await page
+      .locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused')
+      .filter({ hasText: 'data-export.jsonl' })
+      .first()
+      .waitFor();
     await shot('data-05-revealed');
 
     // And as an Excel workbook: what openpyxl reads back is the header and every row, as sent.
@@ -158,10 +230,24 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await xlsx.waitFor();
     await xlsx.hover();
     await shot('data-05b-exported-xlsx');
-    const sheet = JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps([[c.value for c in r] for ws in wb.worksheets for r in ws.iter_rows()]))', path.join(e2e().run.ws, 'data-export.xlsx')], { encoding: 'utf8' })) as unknown[][];
+    const sheet = JSON.parse(
+      execFileSync(
+        '/usr/bin/python3',
+        [
+          '-c',
+          'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps([[c.value for c in r] for ws in wb.worksheets for r in ws.iter_rows()]))',
+          path.join(e2e().run.ws, 'data-export.xlsx'),
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as unknown[][];
     const names = Object.keys(rows[0] ?? {});
-    assert.deepEqual(sheet[0], names, 'the header is the task\'s fields');
-    assert.deepEqual(sheet.slice(1), rows.map((r) => names.map((n) => r[n] ?? null)), 'every row, text as text');
+    assert.deepEqual(sheet[0], names, "the header is the task's fields");
+    assert.deepEqual(
+      sheet.slice(1),
+      rows.map((r) => names.map((n) => r[n] ?? null)),
+      'every row, text as text',
+    );
   });
 
   it('D3. Pull New Rows twice into a workspace file: the second pull appends only what a run added', async () => {
@@ -190,19 +276,31 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const after = await allRows(pulled.taskId);
 
     await wb.contextMenu(wb.taskRow(pulled.taskName), 'Pull New Rows');
-    const second = wb.notification(new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `));
+    const second = wb.notification(
+      new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `),
+    );
     await second.waitFor();
     const lines = jsonLines(file);
-    assert.equal(lines.length, once + after.length - before, 'only the new rows were appended (no file asked the second time)');
+    assert.equal(
+      lines.length,
+      once + after.length - before,
+      'only the new rows were appended (no file asked the second time)',
+    );
     assert.deepEqual(lines.slice(once), after.slice(before));
-    await notificationButton(new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `), 'Open');
+    await notificationButton(
+      new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `),
+      'Open',
+    );
     await page.locator('.tabs-container .tab').filter({ hasText: 'new-rows.jsonl' }).first().waitFor();
     await page.locator('.editor-instance .view-lines').first().waitFor();
-    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Pulling the new rows of' }).waitFor({ state: 'hidden' });
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: 'Pulling the new rows of' })
+      .waitFor({ state: 'hidden' });
     await shot('data-08-pulled-twice-opened');
   });
 
-  it('D3b. Pull New Rows twice into an SQLite database: the task\'s table gets only the new rows the second time', async () => {
+  it("D3b. Pull New Rows twice into an SQLite database: the task's table gets only the new rows the second time", async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.clearNotifications();
     await wb.openScrapedeck();
@@ -217,7 +315,19 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await first.hover();
     await shot('data-08c-pulled-into-sqlite');
     const file = path.join(e2e().run.ws, 'pulled', 'rows.sqlite');
-    const read = () => JSON.parse(execFileSync('/usr/bin/python3', ['-c', 'import json,sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\ncur=db.execute(\'SELECT * FROM "%s" ORDER BY rowid\' % t.replace(\'"\',\'""\'))\nc=[d[0] for d in cur.description]\nprint(json.dumps([dict(zip(c,r)) for r in cur]))', file, pulledDb.taskId], { encoding: 'utf8' })) as Row[];
+    const read = () =>
+      JSON.parse(
+        execFileSync(
+          '/usr/bin/python3',
+          [
+            '-c',
+            'import json,sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\ncur=db.execute(\'SELECT * FROM "%s" ORDER BY rowid\' % t.replace(\'"\',\'""\'))\nc=[d[0] for d in cur.description]\nprint(json.dumps([dict(zip(c,r)) for r in cur]))',
+            file,
+            pulledDb.taskId,
+          ],
+          { encoding: 'utf8' },
+        ),
+      ) as Row[];
     const once = read().length;
     assert.ok(once > 0);
     await wb.clearNotifications();
@@ -231,18 +341,35 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await wb.contextMenu(wb.taskRow(pulledDb.taskName), 'Pull New Rows');
     const second = wb.notification(new RegExp(`Wrote ${(after.length - before).toLocaleString('en')} new rows? of `));
     await second.waitFor();
-    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Pulling the new rows of' }).waitFor({ state: 'hidden' });
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: 'Pulling the new rows of' })
+      .waitFor({ state: 'hidden' });
     await second.hover();
-    assert.ok(await second.locator('.monaco-button').filter({ hasText: 'Reveal in Explorer' }).count() > 0, 'a database is revealed, not opened as text');
+    assert.ok(
+      (await second.locator('.monaco-button').filter({ hasText: 'Reveal in Explorer' }).count()) > 0,
+      'a database is revealed, not opened as text',
+    );
     await shot('data-08d-pulled-into-sqlite-twice');
     const table = read();
     assert.equal(table.length, once + after.length - before, 'only the new rows the second time');
     assert.deepEqual(table.slice(once), after.slice(before), 'in order, as sent');
   });
 
-  it('D3c. the pulled database opens in the data browser from the pull\'s message and with Open With…, as does a 1,000,000-row CSV', async () => {
+  it("D3c. the pulled database opens in the data browser from the pull's message and with Open With…, as does a 1,000,000-row CSV", async () => {
     const file = path.join(e2e().run.ws, 'pulled', 'rows.sqlite');
-    const count = Number(execFileSync('/usr/bin/python3', ['-c', 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\nprint(db.execute(\'SELECT count(*) FROM "%s"\' % t.replace(\'"\',\'""\')).fetchone()[0])', file, pulledDb.taskId], { encoding: 'utf8' }).trim());
+    const count = Number(
+      execFileSync(
+        '/usr/bin/python3',
+        [
+          '-c',
+          'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\nt=db.execute("SELECT table_name FROM _scrapedeck_tables WHERE task_id=?",(sys.argv[2],)).fetchone()[0]\nprint(db.execute(\'SELECT count(*) FROM "%s"\' % t.replace(\'"\',\'""\')).fetchone()[0])',
+          file,
+          pulledDb.taskId,
+        ],
+        { encoding: 'utf8' },
+      ).trim(),
+    );
     const before = readFileSync(file);
     await wb.runCommand('View: Close All Editors');
     // D3b's second pull said "Wrote … new rows" with Open in Data Browser.
@@ -257,10 +384,14 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const openWith = async (name: string, folder?: string): Promise<void> => {
       await wb.runCommand('View: Close All Editors');
       await wb.runCommand('View: Show Explorer');
-      const row = (text: string) => page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: text }).first();
+      const row = (text: string) =>
+        page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: text }).first();
       if (folder !== undefined && !(await row(name).isVisible())) await row(folder).click();
       await row(name).click({ button: 'right' });
-      const item = page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: 'Open With' }).first();
+      const item = page
+        .locator('.context-view .monaco-menu .action-item a.action-menu-item')
+        .filter({ hasText: 'Open With' })
+        .first();
       await item.hover();
       await item.press('Enter');
       await wb.pickItem('Scrapedeck Data Browser');
@@ -272,17 +403,24 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await view.locator('[role=columnheader][aria-sort=ascending]').waitFor({ timeout: 30_000 });
     await shot('walk-05g-sqlite-open-with');
     assert.ok(readFileSync(file).equals(before), 'the database was only read');
-    assert.equal(existsSync(`${file}-journal`) || existsSync(`${file}-wal`) || existsSync(`${file}.lock`), false, 'nothing was made beside it');
+    assert.equal(
+      existsSync(`${file}-journal`) || existsSync(`${file}-wal`) || existsSync(`${file}.lock`),
+      false,
+      'nothing was made beside it',
+    );
 
     const csv = path.join(e2e().run.ws, 'million.csv');
     const out = createWriteStream(csv);
     out.write('id,name,price,url\n');
     for (let i = 0; i < 1_000_000; i += 10_000) {
       let chunk = '';
-      for (let j = i; j < i + 10_000; j++) chunk += `${j},item ${j % 977},${(j % 1000) / 4},https://shop.example/items/${j}\n`;
+      for (let j = i; j < i + 10_000; j++)
+        chunk += `${j},item ${j % 977},${(j % 1000) / 4},https://shop.example/items/${j}\n`;
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     try {
       await openWith('million.csv');
       await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
@@ -295,7 +433,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await wb.openScrapedeck();
   });
 
-  it('D4. Browse Data shows the task\'s rows in the data browser, under the task\'s own column names, as text', async () => {
+  it("D4. Browse Data shows the task's rows in the data browser, under the task's own column names, as text", async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.clearNotifications();
     await wb.openScrapedeck();
@@ -303,10 +441,15 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const view = wb.webview();
     await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
     const rows = await allRows(exported.taskId);
-    await view.locator('.count', { hasText: `${rows.length.toLocaleString('en-US')} rows` }).waitFor({ timeout: 60_000 });
+    await view
+      .locator('.count', { hasText: `${rows.length.toLocaleString('en-US')} rows` })
+      .waitFor({ timeout: 60_000 });
     const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     // The first header is the row number; the rest are the columns drawn in view, in the task's order.
-    const drawn = (await view.locator('[role=columnheader]').allInnerTexts()).slice(1).map((h) => h.trim()).filter((h) => h !== '');
+    const drawn = (await view.locator('[role=columnheader]').allInnerTexts())
+      .slice(1)
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
     assert.ok(drawn.length > 0, 'column headers are drawn');
     assert.deepEqual(drawn, names.slice(0, drawn.length));
     // Values are text: a URL or address in the data is not made a link (the seeded rows have one).

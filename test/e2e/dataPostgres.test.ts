@@ -14,9 +14,18 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
-import { type TestServer,testServer } from '../shared/pgServer';
+import { type TestServer, testServer } from '../shared/pgServer';
 import { openWindow, passOn, type SpecWindow } from './session';
-import { e2e, type E2eContext, type SandboxAccount, type SandboxInfo, sandboxInfo, sandboxRequest, until, type Workbench } from './support';
+import {
+  e2e,
+  type E2eContext,
+  type SandboxAccount,
+  type SandboxInfo,
+  sandboxInfo,
+  sandboxRequest,
+  until,
+  type Workbench,
+} from './support';
 
 type Row = Record<string, string | number | boolean | null>;
 
@@ -34,12 +43,17 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
   let pulled: { taskId: string; taskName: string };
   let synced: { taskId: string; taskName: string };
 
-  const call = <T>(method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
-  const total = async (taskId: string) => (await call<{ total: number }>('GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`)).total;
+  const call = <T>(method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> =>
+    sandboxRequest<T>(info, account, method, pathAndQuery, body);
+  const total = async (taskId: string) =>
+    (await call<{ total: number }>('GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=0&size=1`)).total;
   const allRows = async (taskId: string): Promise<Row[]> => {
     const rows: Row[] = [];
-    for (let offset = 0; ; ) {
-      const p = await call<{ offset: number; restTotal: number; data: Row[] }>('GET', `/data/all?taskId=${encodeURIComponent(taskId)}&offset=${offset}&size=1000`);
+    for (let offset = 0; ;) {
+      const p = await call<{ offset: number; restTotal: number; data: Row[] }>(
+        'GET',
+        `/data/all?taskId=${encodeURIComponent(taskId)}&offset=${offset}&size=1000`,
+      );
       rows.push(...p.data);
       if (p.restTotal === 0) return rows;
       offset = p.offset;
@@ -47,17 +61,25 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
   };
   /** The task's rows in its table, by a query. */
   const counted = (taskId: string): number => {
-    const table = psql(server, `SELECT table_name FROM ${schema}."_scrapedeck_tables" WHERE task_id = '${taskId.replace(/'/g, "''")}'`);
+    const table = psql(
+      server,
+      `SELECT table_name FROM ${schema}."_scrapedeck_tables" WHERE task_id = '${taskId.replace(/'/g, "''")}'`,
+    );
     return table === '' ? 0 : Number(psql(server, `SELECT count(*) FROM ${schema}."${table.replace(/"/g, '""')}"`));
   };
   /** Rows not marked exported yet (the seeded tasks had some marked before these steps). */
-  const notExported = async (taskId: string) => (await call<{ total: number }>('GET', `/data/notexported?taskId=${encodeURIComponent(taskId)}&size=1`)).total;
+  const notExported = async (taskId: string) =>
+    (await call<{ total: number }>('GET', `/data/notexported?taskId=${encodeURIComponent(taskId)}&size=1`)).total;
   const shot = async (name: string) => {
     await page.mouse.move(900, 450);
     await wb.screenshot(name);
   };
   const pickServer = async () => {
-    const item = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: `${server.user}@${server.host}:${server.port}` }).first();
+    const item = wb
+      .quickInput()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: `${server.user}@${server.host}:${server.port}` })
+      .first();
     await item.waitFor();
     return item;
   };
@@ -69,11 +91,18 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
     server = testServer();
     schema = freshSchema(server, 'e2e_pg');
     group = (await call<{ taskGroupId: string; taskGroupName: string }[]>('GET', '/taskGroup'))[0] as typeof group;
-    const tasks = await call<{ taskId: string; taskName: string }[]>('GET', `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    const tasks = await call<{ taskId: string; taskName: string }[]>(
+      'GET',
+      `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`,
+    );
     // Tasks with rows not exported yet, from the end of the group (the other specs take the first ones).
     const fresh: typeof tasks = [];
     for (const t of [...tasks].reverse()) {
-      if ((await call<{ total: number }>('GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`)).total > 0) fresh.push(t);
+      if (
+        (await call<{ total: number }>('GET', `/data/notexported?taskId=${encodeURIComponent(t.taskId)}&size=1`))
+          .total > 0
+      )
+        fresh.push(t);
       if (fresh.length >= 2) break;
     }
     [pulled, synced] = fresh as [typeof pulled, typeof synced];
@@ -138,7 +167,11 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
     await wb.contextMenu(wb.taskRow(pulled.taskName), 'Pull New Rows');
     await wb.notification(new RegExp(`Wrote ${(after.length - before).toLocaleString('en')} new rows? of `)).waitFor();
     await shot('pg-05-pulled-twice');
-    assert.deepEqual(readBackPg(server, schema, pulled.taskId), after.slice(exportedBefore).map(expectedPg), 'every row once, in order');
+    assert.deepEqual(
+      readBackPg(server, schema, pulled.taskId),
+      after.slice(exportedBefore).map(expectedPg),
+      'every row once, in order',
+    );
   });
 
   it('P3. Keep in Sync…: the row says where; a run started there ends and its rows arrive by themselves (checked by a query)', async () => {
@@ -150,7 +183,9 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
     await wb.contextMenu(row, 'Keep in Sync…');
     await (await pickServer()).click();
     await wb.notification(/is kept in sync with PostgreSQL/).waitFor();
-    await until('the row to say where it syncs', async () => /syncs to PostgreSQL/.test((await wb.taskRow(synced.taskName).getAttribute('aria-label')) ?? ''));
+    await until('the row to say where it syncs', async () =>
+      /syncs to PostgreSQL/.test((await wb.taskRow(synced.taskName).getAttribute('aria-label')) ?? ''),
+    );
     await shot('pg-07-row-syncs-to');
     await wb.clearNotifications();
     assert.equal(counted(synced.taskId), 0, 'nothing pulled before a run ends');
@@ -159,16 +194,36 @@ describe('PostgreSQL end to end: add a connection, pull twice, keep a task in sy
     const exportedBefore = before - (await notExported(synced.taskId));
     await wb.inlineAction(wb.taskRow(synced.taskName), 'Start Run');
     // The sandbox's run: 3 s queued, 15 s extracting (test-e2e.mjs); then its end is seen and synced.
-    await until('the run to end and its rows to arrive', async () => {
-      const rows = await total(synced.taskId);
-      return rows > before && counted(synced.taskId) === rows - exportedBefore && (await notExported(synced.taskId)) === 0;
-    }, 120_000);
+    await until(
+      'the run to end and its rows to arrive',
+      async () => {
+        const rows = await total(synced.taskId);
+        return (
+          rows > before && counted(synced.taskId) === rows - exportedBefore && (await notExported(synced.taskId)) === 0
+        );
+      },
+      120_000,
+    );
     await shot('pg-08-synced-after-run');
-    assert.deepEqual(readBackPg(server, schema, synced.taskId), (await allRows(synced.taskId)).slice(exportedBefore).map(expectedPg), 'every row not exported before, once, in order');
-    assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ hasText: /in sync/ }).count(), 0, 'no message about the sync');
+    assert.deepEqual(
+      readBackPg(server, schema, synced.taskId),
+      (await allRows(synced.taskId)).slice(exportedBefore).map(expectedPg),
+      'every row not exported before, once, in order',
+    );
+    assert.equal(
+      await page
+        .locator('.notifications-toasts .notification-toast')
+        .filter({ hasText: /in sync/ })
+        .count(),
+      0,
+      'no message about the sync',
+    );
 
     await wb.contextMenu(wb.taskRow(synced.taskName), 'Stop Keeping in Sync');
-    await until('the row to say nothing of a sync', async () => !/syncs to/.test((await wb.taskRow(synced.taskName).getAttribute('aria-label')) ?? ''));
+    await until(
+      'the row to say nothing of a sync',
+      async () => !/syncs to/.test((await wb.taskRow(synced.taskName).getAttribute('aria-label')) ?? ''),
+    );
   });
 
   it('P4. Remove PostgreSQL Connection…: after a modal that says the tables stay, Export offers files alone again', async () => {

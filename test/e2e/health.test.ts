@@ -13,16 +13,35 @@ import type { Page } from 'playwright-core';
 import { addDays } from '../../src/api/schemas/dates';
 import { secretTargets } from './secrets';
 import { useWorkbench } from './session';
-import { e2e, type E2eContext, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
+import {
+  e2e,
+  type E2eContext,
+  type SandboxAccount,
+  type SandboxInfo,
+  sandboxRequest,
+  until,
+  type Workbench,
+} from './support';
 
 /** The names of the tasks over the default thresholds, computed from a raw Day query (both windows, all tasks). */
 async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promise<Map<string, 'failing' | 'slowing'>> {
   const today = new Date().toISOString().slice(0, 10);
   const start = addDays(today, -6);
-  type Rec = { taskId: string; taskName: string | null; dayKey: string; executionMetrics: { runCount: number | null; failureCount: number | null; totalExecutionSeconds: number | null } };
+  type Rec = {
+    taskId: string;
+    taskName: string | null;
+    dayKey: string;
+    executionMetrics: { runCount: number | null; failureCount: number | null; totalExecutionSeconds: number | null };
+  };
   const records: Rec[] = [];
   for (let page = 1; ; page++) {
-    const body = await sandboxRequest<{ total: number; data: Rec[] }>(info, account, 'POST', '/taskanalytics/queries', { start: addDays(today, -13), end: today, timeGranularity: 'Day', page, pageSize: 100 });
+    const body = await sandboxRequest<{ total: number; data: Rec[] }>(info, account, 'POST', '/taskanalytics/queries', {
+      start: addDays(today, -13),
+      end: today,
+      timeGranularity: 'Day',
+      page,
+      pageSize: 100,
+    });
     records.push(...body.data);
     if (page * 100 >= body.total) break;
   }
@@ -45,7 +64,8 @@ async function overThresholds(info: SandboxInfo, account: SandboxAccount): Promi
   for (const [id, [runs = 0, failures = 0, secs = 0, timed = 0, , , secsBefore = 0, timedBefore = 0]] of sums) {
     const name = names.get(id) ?? id;
     if (runs > 0 && failures / runs > 0.2) out.set(name, 'failing');
-    else if (timed > 0 && timedBefore > 0 && secsBefore > 0 && secs / timed > 1.5 * (secsBefore / timedBefore)) out.set(name, 'slowing');
+    else if (timed > 0 && timedBefore > 0 && secsBefore > 0 && secs / timed > 1.5 * (secsBefore / timedBefore))
+      out.set(name, 'slowing');
   }
   return out;
 }
@@ -128,11 +148,20 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
 
   it('H4. groups show the worst of their tasks; the tree with health', async () => {
     // A group holding a failing task says so in its row; opened, its tasks carry their figures.
-    const group = wb.view('Tasks').locator('.monaco-list-row[aria-level="1"]').filter({ hasText: /\d+ failing/ }).first();
+    const group = wb
+      .view('Tasks')
+      .locator('.monaco-list-row[aria-level="1"]')
+      .filter({ hasText: /\d+ failing/ })
+      .first();
     await group.waitFor();
     assert.match(await group.innerText(), /\d+ tasks · \d+ failing/);
     await group.click();
-    await wb.view('Tasks').locator('.monaco-list-row[aria-level="2"]').filter({ hasText: /% failed/ }).first().waitFor();
+    await wb
+      .view('Tasks')
+      .locator('.monaco-list-row[aria-level="2"]')
+      .filter({ hasText: /% failed/ })
+      .first()
+      .waitFor();
     await wb.screenshot('h4-tasks-with-health');
   });
 
@@ -148,7 +177,10 @@ describe('Task health (real workbench, packaged .vsix, sandbox)', function () {
     // that line, not a pause, proves nothing more is coming.
     await until('the health refresh after signing in again is logged', async () => settledLines(e2e()).length > before);
     const settled = settledLines(e2e()).slice(before);
-    assert.ok(settled.every((line) => / 0 announced as new$/.test(line)), settled.join(' | '));
+    assert.ok(
+      settled.every((line) => / 0 announced as new$/.test(line)),
+      settled.join(' | '),
+    );
     assert.equal(await wb.notification('tasks need attention').count(), 0, 'no second announcement of the same tasks');
     await wb.screenshot('h5-health-no-repeat-after-sign-in');
   });

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { FrameLocator } from 'playwright-core';
 
-import { type DayRange,formatInt } from '../../src/analytics/model/format';
+import { type DayRange, formatInt } from '../../src/analytics/model/format';
 import { buildSeries } from '../../src/analytics/model/series';
 import { summarize } from '../../src/analytics/model/summary';
 import { COLUMNS, formatCell } from '../../src/analytics/model/tableModel';
@@ -30,10 +30,17 @@ interface Named {
 }
 
 /** Asks the sandbox itself, with the account's API key, what the UI should show (support.ts waits out a 429). */
-const sandboxGet = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
+const sandboxGet = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> =>
+  sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
-async function sandboxAnalytics(info: SandboxInfo, account: SandboxAccount, body: Record<string, unknown>): Promise<{ total: number; records: AnalyticsRecord[] }> {
-  const page = analyticsPageSchema.parse(await sandboxRequest<unknown>(info, account, 'POST', '/taskanalytics/queries', body));
+async function sandboxAnalytics(
+  info: SandboxInfo,
+  account: SandboxAccount,
+  body: Record<string, unknown>,
+): Promise<{ total: number; records: AnalyticsRecord[] }> {
+  const page = analyticsPageSchema.parse(
+    await sandboxRequest<unknown>(info, account, 'POST', '/taskanalytics/queries', body),
+  );
   return { total: page.total, records: page.data };
 }
 
@@ -52,16 +59,24 @@ async function shownRows(view: FrameLocator): Promise<string[]> {
   const cells = await view.locator('table.records tbody tr:not(.spacer) > :is(td, th)').allTextContents();
   assert.equal(cells.length % COLUMNS.length, 0, 'cells per row = columns');
   const rows: string[] = [];
-  for (let i = 0; i < cells.length; i += COLUMNS.length) rows.push(cells.slice(i, i + COLUMNS.length).map((c) => c.trim()).join(' | '));
+  for (let i = 0; i < cells.length; i += COLUMNS.length)
+    rows.push(
+      cells
+        .slice(i, i + COLUMNS.length)
+        .map((c) => c.trim())
+        .join(' | '),
+    );
   return rows;
 }
 
 /** The same lines for records as the sandbox returns them, formatted by the table model for the query's days. */
-const expectedRows = (records: AnalyticsRecord[], range: DayRange): string[] => records.map((r) => COLUMNS.map((c) => formatCell(c, r, range)).join(' | '));
+const expectedRows = (records: AnalyticsRecord[], range: DayRange): string[] =>
+  records.map((r) => COLUMNS.map((c) => formatCell(c, r, range)).join(' | '));
 
 /** A CSV file as a spreadsheet reads it: Python's csv module (RFC 4180, UTF-8 with or without BOM). */
 function readCsvLikeASpreadsheet(file: string): string[][] {
-  const script = 'import csv, json, sys\nwith open(sys.argv[1], encoding="utf-8-sig", newline="") as f:\n    print(json.dumps(list(csv.reader(f))))';
+  const script =
+    'import csv, json, sys\nwith open(sys.argv[1], encoding="utf-8-sig", newline="") as f:\n    print(json.dumps(list(csv.reader(f))))';
   return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as string[][];
 }
 
@@ -84,7 +99,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
 
   it('1. shows the welcome and signs in with username and password', async () => {
     await wb.openScrapedeck();
-    const signIn = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
+    const signIn = wb
+      .view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with Username and Password' });
     await signIn.waitFor();
     await wb.screenshot('01-welcome');
     await signIn.click();
@@ -103,7 +121,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   it('1b. the Accounts menu lists the Scrapedeck account, with Sign Out', async () => {
     await page.locator('.part.activitybar .action-item a[aria-label^="Accounts"]').first().click();
     const menu = page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
-    const entry = menu.locator('.action-item').filter({ hasText: `${account.username} (Scrapedeck)` }).first();
+    const entry = menu
+      .locator('.action-item')
+      .filter({ hasText: `${account.username} (Scrapedeck)` })
+      .first();
     await entry.waitFor();
     await entry.hover();
     const signOut = page.locator('.monaco-menu .action-item').filter({ hasText: 'Sign Out' }).first();
@@ -113,7 +134,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await page.keyboard.press('Escape');
   });
 
-  it('1c. another installed extension gets nothing from Scrapedeck\'s exports: no secret, no prompt to answer, no address to change', async () => {
+  it("1c. another installed extension gets nothing from Scrapedeck's exports: no secret, no prompt to answer, no address to change", async () => {
     await wb.runCommand('Prober: Probe Scrapedeck Exports');
     const toast = wb.notification(/^PROBE /);
     await toast.waitFor();
@@ -130,7 +151,14 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const row = page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: 'Scrapedeck' }).first();
     await row.locator('.activation-time').first().waitFor();
     const activation = (await row.locator('.activation-time').first().innerText()).trim();
-    const reason = (await row.locator('.activation-reason, .msg-label').allInnerTexts().catch(() => [])).join(' ').trim();
+    const reason = (
+      await row
+        .locator('.activation-reason, .msg-label')
+        .allInnerTexts()
+        .catch(() => [])
+    )
+      .join(' ')
+      .trim();
     console.log(`      Scrapedeck activation as VS Code records it: ${activation}${reason ? ` (${reason})` : ''}`);
     writeFileSync(path.join(e2e().artifacts, 'activation.txt'), `${activation}\n${reason}\n`);
     await wb.screenshot('02b-running-extensions');
@@ -139,7 +167,11 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   it('2. expands a task group and lists its tasks', async () => {
-    const tasks = await sandboxGet<{ taskId: string; taskName: string }[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
+    const tasks = await sandboxGet<{ taskId: string; taskName: string }[]>(
+      info,
+      account,
+      `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`,
+    );
     assert.ok(tasks.length > 0, 'the first group has tasks');
     task = tasks[0] as typeof task;
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.row('Tasks', task.taskName).first());
@@ -174,18 +206,30 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     // The table: one row per record, every cell as the table model formats the sandbox's record.
     const rows = view.locator('table.records tbody tr:not(.spacer)');
     await until(`${expected.records.length} table rows`, async () => (await rows.count()) === expected.records.length);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(expected.records, form)].sort(), 'the table shows the seeded figures');
+    assert.deepEqual(
+      [...(await shownRows(view))].sort(),
+      [...expectedRows(expected.records, form)].sort(),
+      'the table shows the seeded figures',
+    );
 
     // The summary figures over those rows.
     const summary = summarize(expected.records);
     assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(summary.runs));
-    assert.equal((await view.locator('dd[data-figure="collected"]').textContent())?.trim(), formatInt(summary.collected));
+    assert.equal(
+      (await view.locator('dd[data-figure="collected"]').textContent())?.trim(),
+      formatInt(summary.collected),
+    );
     assert.equal((await view.locator('dd[data-figure="failures"]').textContent())?.trim(), formatInt(summary.failures));
 
     // The charts: drawn over the same Week buckets.
     const buckets = buildSeries(expected.records, form);
     const label = await view.locator('canvas#chart-runs').getAttribute('aria-label');
-    assert.ok(label?.includes(`${buckets.length} date buckets from ${buckets[0]?.label} to ${buckets[buckets.length - 1]?.label}`), `chart label: ${label}`);
+    assert.ok(
+      label?.includes(
+        `${buckets.length} date buckets from ${buckets[0]?.label} to ${buckets[buckets.length - 1]?.label}`,
+      ),
+      `chart label: ${label}`,
+    );
     await wb.screenshot('04-analytics-dark');
 
     await wb.setColorTheme('Light Modern');
@@ -211,16 +255,32 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const day1 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 5 });
     assert.ok(day1.total > 5, `two weeks of Day rows for ${task.taskName} (${day1.total})`);
     const pages = Math.ceil(day1.total / 5);
-    await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
+    await view
+      .locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` })
+      .waitFor();
     assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day1.records, base)].sort(), 'Day, page 1');
     // The figures cover the whole query, not the 5 rows on screen, without a "Fetch all pages" click.
     const everyDay = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
-    await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows of this query.` }).waitFor();
+    await view
+      .locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows of this query.` })
+      .waitFor();
     const daySummary = summarize(everyDay.records);
-    assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(daySummary.runs), 'runs over every row');
-    assert.equal((await view.locator('dd[data-figure="collected"]').textContent())?.trim(), formatInt(daySummary.collected), 'collected over every row');
+    assert.equal(
+      (await view.locator('dd[data-figure="runs"]').textContent())?.trim(),
+      formatInt(daySummary.runs),
+      'runs over every row',
+    );
+    assert.equal(
+      (await view.locator('dd[data-figure="collected"]').textContent())?.trim(),
+      formatInt(daySummary.collected),
+      'collected over every row',
+    );
     await view.locator('#page-next').click();
-    await view.locator('#rows-range', { hasText: `Rows 6–${Math.min(10, day1.total)} of ${formatInt(day1.total)} · Page 2 of ${pages}` }).waitFor();
+    await view
+      .locator('#rows-range', {
+        hasText: `Rows 6–${Math.min(10, day1.total)} of ${formatInt(day1.total)} · Page 2 of ${pages}`,
+      })
+      .waitFor();
     const day2 = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 2, pageSize: 5 });
     assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(day2.records, base)].sort(), 'Day, page 2');
 
@@ -231,24 +291,38 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await view.locator('#rows-range', { hasText: `of ${formatInt(month.total)} · Page 1 of` }).waitFor();
     await until('the Month rows', async () => (await shownRows(view)).length === month.records.length);
     assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(month.records, base)].sort(), 'Month');
-    assert.ok(month.records.every((r) => /^\d{4}-\d{2}$/.test(r.dayKey)), 'month buckets');
+    assert.ok(
+      month.records.every((r) => /^\d{4}-\d{2}$/.test(r.dayKey)),
+      'month buckets',
+    );
 
     // Fetch all pages (Day): every row of the two weeks, whatever the page size; the table pages them.
     await view.locator('#f-granularity').selectOption('Day');
     await view.locator('#fetch-all').click();
-    await view.locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` }).waitFor();
+    await view
+      .locator('#rows-range', { hasText: `Rows 1–5 of ${formatInt(day1.total)} · Page 1 of ${pages}` })
+      .waitFor();
     await view.locator('#coverage', { hasText: `Figures for all ${formatInt(day1.total)} rows` }).waitFor();
     const all = await sandboxAnalytics(info, account, { ...base, timeGranularity: 'Day', page: 1, pageSize: 100 });
     assert.equal(all.records.length, day1.total);
-    assert.deepEqual([...(await shownRows(view))].sort(), [...expectedRows(all.records.slice(0, 5), base)].sort(), 'the first page of every row');
-    assert.equal((await view.locator('dd[data-figure="runs"]').textContent())?.trim(), formatInt(summarize(all.records).runs));
+    assert.deepEqual(
+      [...(await shownRows(view))].sort(),
+      [...expectedRows(all.records.slice(0, 5), base)].sort(),
+      'the first page of every row',
+    );
+    assert.equal(
+      (await view.locator('dd[data-figure="runs"]').textContent())?.trim(),
+      formatInt(summarize(all.records).runs),
+    );
     await wb.screenshot('05b-fetch-all');
 
     // Export CSV through VS Code's save dialog, accepting the offered name in the workspace folder.
     await view.locator('#export-csv').click();
     const input = wb.quickInput().locator('.quick-input-box input');
     await input.waitFor();
-    await until('the offered file name', async () => /scrapedeck-analytics-.*-day\.csv$/.test(await input.inputValue()));
+    await until('the offered file name', async () =>
+      /scrapedeck-analytics-.*-day\.csv$/.test(await input.inputValue()),
+    );
     const offered = await input.inputValue();
     await wb.screenshot('05c-save-dialog');
     await input.press('Enter');
@@ -260,7 +334,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     assert.deepEqual(header?.slice(0, 4), ['taskId', 'userId', 'taskName', 'dayKey']);
     assert.equal(lines.length, all.records.length, 'one line per row');
     const width = header?.length ?? 0;
-    assert.ok(lines.every((l) => l.length === width), 'every line has every column');
+    assert.ok(
+      lines.every((l) => l.length === width),
+      'every line has every column',
+    );
     const runCount = header?.indexOf('executionMetrics.runCount') ?? -1;
     assert.ok(runCount > 0, 'a runCount column');
     const byKey = new Map(all.records.map((r) => [`${r.taskId} ${r.dayKey} ${r.collectionMethod}`, r]));
@@ -268,7 +345,11 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     for (const l of lines) {
       const r = byKey.get(`${l[0]} ${l[3]} ${l[method]}`);
       assert.ok(r, `a row the sandbox returned: ${l.slice(0, 4).join(',')}`);
-      assert.equal(l[runCount], r.executionMetrics.runCount === null ? '' : String(r.executionMetrics.runCount), 'runCount as a number, empty when unknown');
+      assert.equal(
+        l[runCount],
+        r.executionMetrics.runCount === null ? '' : String(r.executionMetrics.runCount),
+        'runCount as a number, empty when unknown',
+      );
     }
   });
 
@@ -295,7 +376,9 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
   });
 
   it('3. refuses an app the account does not author with the 404 message', async () => {
-    const other = info.accounts.find((a) => a.username !== account.username && a.apps.some((r) => !account.apps.includes(r)));
+    const other = info.accounts.find(
+      (a) => a.username !== account.username && a.apps.some((r) => !account.apps.includes(r)),
+    );
     assert.ok(other, 'another seeded account authors an app');
     const ref = other.apps.find((r) => !account.apps.includes(r)) as string;
     const name = ref.split('/')[1] as string;
@@ -318,7 +401,11 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.clearNotifications();
     await wb.runCommand('Scrapedeck: Sign Out');
     await wb.notification('Signed out of Scrapedeck').waitFor();
-    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
+    await wb
+      .view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with Username and Password' })
+      .waitFor();
     await wb.screenshot('09-signed-out');
   });
 
@@ -328,21 +415,35 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     await wb.openScrapedeck();
     await wb.clearNotifications();
     // From the signed-out welcome, as a user would (the palette's wait is for commands without a box).
-    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
+    await wb
+      .view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with API Key' })
+      .click();
     await wb.answerInput('Sign In to Scrapedeck with an API Key (1/2)', free.apiKey);
     await wb.answerInput('Sign In to Scrapedeck with an API Key (2/2)', 'Fiona (Free)');
     await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
     const welcome = wb.view('Tasks').locator('.welcome-view-content');
     await welcome.filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor();
     await wb.screenshot('10-free-plan');
-    assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ hasText: /plan|Could not/ }).count(), 0, 'no toast about the plan');
+    assert.equal(
+      await page
+        .locator('.notifications-toasts .notification-toast')
+        .filter({ hasText: /plan|Could not/ })
+        .count(),
+      0,
+      'no toast about the plan',
+    );
 
     // Signing out from VS Code's Accounts menu is Scrapedeck's own sign-out.
     await wb.clearNotifications();
     await page.locator('.part.activitybar .action-item a[aria-label^="Accounts"]').first().click();
     const entry = page.locator('.monaco-menu .action-item').filter({ hasText: 'Fiona (Free) (Scrapedeck)' }).first();
     await entry.hover();
-    const signOut = page.locator('.monaco-menu .action-item').filter({ hasText: /^\s*Sign Out\s*$/ }).first();
+    const signOut = page
+      .locator('.monaco-menu .action-item')
+      .filter({ hasText: /^\s*Sign Out\s*$/ })
+      .first();
     await signOut.hover();
     await signOut.click();
     // VS Code may ask first which extensions lose the account; that dialog's Sign Out confirms.
@@ -350,7 +451,11 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const signedOut = wb.notification('Signed out of Scrapedeck');
     await Promise.race([confirm.waitFor().then(() => confirm.click()), signedOut.waitFor()]);
     await signedOut.waitFor();
-    await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).waitFor();
+    await wb
+      .view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with Username and Password' })
+      .waitFor();
     await wb.screenshot('10b-signed-out-from-accounts-menu');
   });
 
@@ -359,7 +464,10 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const targets = secretTargets(e2e());
     assert.ok(targets.extensionLogs.length > 0, `the Scrapedeck log file exists under ${e2e().run.dir}`);
     assert.ok(targets.globalState.length > 0, `a globalState store exists under ${e2e().run.dir}`);
-    const found = findSecrets([...targets.extensionLogs, ...targets.globalState, e2e().sandboxLog, e2e().settingsFile], secrets);
+    const found = findSecrets(
+      [...targets.extensionLogs, ...targets.globalState, e2e().sandboxLog, e2e().settingsFile],
+      secrets,
+    );
     assert.deepEqual(found, [], 'no secret in the files');
     // And nowhere else in the run's folder either (code-server keeps globalState in the browser's
     // IndexedDB, which is inside the run's chromium profile).
@@ -370,7 +478,7 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const logs = findFiles(path.join(e2e().run.ud, 'logs'), (f) => /exthost\.log$/.test(f));
     assert.ok(logs.length > 0, `an extension host log under ${e2e().run.ud}`);
     const text = logs.map((f) => readFileSync(f, 'utf8')).join('\n');
-    assert.match(text, /_doActivateExtension scrapedeck\.scrapedeck/, 'the log covers Scrapedeck\'s activation');
+    assert.match(text, /_doActivateExtension scrapedeck\.scrapedeck/, "the log covers Scrapedeck's activation");
     // An entry is a dated line and the stack lines under it.
     const entries = text.split(/\n(?=\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+ \[)/);
     // A window reload (the activation spec reloads once before this step) cancels the tree
@@ -378,8 +486,17 @@ describe('Scrapedeck end to end (real workbench, packaged .vsix, sandbox)', func
     const cancelledByReload = /Unable to refresh tree view scrapedeck\.\w+: Canceled\s*$/;
     // VS Code's own stack frames name code-server's files, whose path can hold "scrapedeck" too
     // (CI installs it under /tmp/scrapedeck-ci-cache.*): only what is left names Scrapedeck.
-    const withoutCodeServer = (e: string): string => e.replace(/[^\s()]*\/node_modules\/code-server\/[^\s()]*/g, '<code-server>');
-    const ours = entries.filter((e) => /\[error\]/.test(e.split('\n')[0] ?? '') && /scrapedeck/i.test(withoutCodeServer(e)) && !cancelledByReload.test(e.split('\n')[0] ?? ''));
-    assert.deepEqual(ours.map((e) => e.split('\n').slice(0, 3).join(' / ')), []);
+    const withoutCodeServer = (e: string): string =>
+      e.replace(/[^\s()]*\/node_modules\/code-server\/[^\s()]*/g, '<code-server>');
+    const ours = entries.filter(
+      (e) =>
+        /\[error\]/.test(e.split('\n')[0] ?? '') &&
+        /scrapedeck/i.test(withoutCodeServer(e)) &&
+        !cancelledByReload.test(e.split('\n')[0] ?? ''),
+    );
+    assert.deepEqual(
+      ours.map((e) => e.split('\n').slice(0, 3).join(' / ')),
+      [],
+    );
   });
 });

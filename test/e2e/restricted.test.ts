@@ -32,7 +32,10 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
   it('R1. the folder is in Restricted Mode, and Scrapedeck still activates and signs in to the sandbox', async () => {
     await page.locator('.statusbar-item').filter({ hasText: 'Restricted Mode' }).first().waitFor();
     await wb.openScrapedeck();
-    const tryIt = wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Try the Sandbox' });
+    const tryIt = wb
+      .view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Try the Sandbox' });
     await tryIt.click();
     await wb.notification(/Scrapedeck sandbox/).waitFor();
     const groups = wb.view('Tasks').locator('.monaco-list-row');
@@ -57,12 +60,25 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     await pick.click();
     // Restricted Mode: a name the folder already holds is refused as it is typed (issue 44 item 5).
     const box = wb.quickInput();
-    await box.locator('.quick-input-title').filter({ hasText: /New File for the Rows of/ }).waitFor();
+    await box
+      .locator('.quick-input-title')
+      .filter({ hasText: /New File for the Rows of/ })
+      .waitFor();
     await box.locator('.quick-input-box input').fill('shipped rows.jsonl');
-    await box.locator('.quick-input-message').filter({ hasText: /Restricted Mode: type the name of a new file/ }).waitFor();
+    await box
+      .locator('.quick-input-message')
+      .filter({ hasText: /Restricted Mode: type the name of a new file/ })
+      .waitFor();
     await box.locator('.quick-input-box input').press('Enter');
     await wb.screenshot('r1b-restricted-symlink-refused');
-    assert.equal(await box.locator('.quick-input-title').filter({ hasText: /New File for the Rows of/ }).count(), 1, 'Enter does not take a name that is there');
+    assert.equal(
+      await box
+        .locator('.quick-input-title')
+        .filter({ hasText: /New File for the Rows of/ })
+        .count(),
+      1,
+      'Enter does not take a name that is there',
+    );
     assert.equal(readFileSync(outside, 'utf8'), profile, 'the file outside the folder is as it was');
     await page.keyboard.press('Escape');
   });
@@ -73,22 +89,35 @@ describe('Scrapedeck in Restricted Mode, and its walkthrough (real workbench, wo
     // task's table, a CSV with a record claiming an interrupted batch inside its quoted cells, and
     // the database's lock folder as a link to a folder outside holding an `owner` file.
     const db = path.join(ws, 'rows.sqlite');
-    execFileSync('python3', ['-c', `import sqlite3,sys
+    execFileSync('python3', [
+      '-c',
+      `import sqlite3,sys
 c=sqlite3.connect(sys.argv[1])
 c.execute('CREATE TABLE "_scrapedeck_pending"(task_id TEXT, rows INTEGER, hash TEXT)')
 c.execute('CREATE TABLE "eBay product details"(x TEXT)')
 c.execute('CREATE TRIGGER drop_rows AFTER INSERT ON "_scrapedeck_pending" BEGIN DELETE FROM "eBay product details"; END')
-c.commit()`, db]);
+c.commit()`,
+      db,
+    ]);
     const csv = path.join(ws, 'rows.csv');
-    writeFileSync(csv, `"Title","Price"\r\n${Array.from({ length: 14 }, (_, i) => `"row ${i}, mine","${i}"\r\n`).join('')}`);
-    writeFileSync(path.join(ws, '.rows.csv.scrapedeck-pull'), JSON.stringify({ version: 1, taskId: 'any', taskName: 'x', offset: 40, rows: 5, hash: 'a'.repeat(64) }));
+    writeFileSync(
+      csv,
+      `"Title","Price"\r\n${Array.from({ length: 14 }, (_, i) => `"row ${i}, mine","${i}"\r\n`).join('')}`,
+    );
+    writeFileSync(
+      path.join(ws, '.rows.csv.scrapedeck-pull'),
+      JSON.stringify({ version: 1, taskId: 'any', taskName: 'x', offset: 40, rows: 5, hash: 'a'.repeat(64) }),
+    );
     const lockTarget = path.join(ctx.restricted.run.dir, 'outside-lock');
     mkdirSync(lockTarget, { recursive: true });
     writeFileSync(path.join(lockTarget, 'owner'), '1\n');
     symlinkSync(lockTarget, `${db}.lock`);
     const old = Date.now() / 1000 - 3600;
     lutimesSync(`${db}.lock`, old, old);
-    const shipped = ['rows.sqlite', 'rows.csv', '.rows.csv.scrapedeck-pull'].map((n) => ({ n, bytes: readFileSync(path.join(ws, n)) }));
+    const shipped = ['rows.sqlite', 'rows.csv', '.rows.csv.scrapedeck-pull'].map((n) => ({
+      n,
+      bytes: readFileSync(path.join(ws, n)),
+    }));
     const before = readdirSync(ws).sort();
 
     const task = wb.taskRow('eBay product details');
@@ -97,19 +126,26 @@ c.commit()`, db]);
     await rows.filter({ hasText: 'New File…' }).first().waitFor();
     await wb.screenshot('r1c-restricted-only-new-files');
     const offered = (await rows.allInnerTexts()).join('\n');
-    for (const name of ['rows.sqlite', 'rows.csv', 'shipped rows.jsonl']) assert.ok(!offered.includes(name), `${name} is not offered:\n${offered}`);
+    for (const name of ['rows.sqlite', 'rows.csv', 'shipped rows.jsonl'])
+      assert.ok(!offered.includes(name), `${name} is not offered:\n${offered}`);
     assert.match(offered, /only a new file/);
     await rows.filter({ hasText: 'New File…' }).first().click();
     await wb.answerInput(/New File for the Rows of/, 'pulled rows.jsonl');
-    await wb.notification(/new rows of “eBay product details” to pulled rows\.jsonl|No new rows for “eBay product details”/).waitFor();
+    await wb
+      .notification(/new rows of “eBay product details” to pulled rows\.jsonl|No new rows for “eBay product details”/)
+      .waitFor();
     await wb.screenshot('r1c-restricted-pulled-new-file');
 
-    for (const { n, bytes } of shipped) assert.deepEqual(readFileSync(path.join(ws, n)), bytes, `${n} is as it was shipped`);
+    for (const { n, bytes } of shipped)
+      assert.deepEqual(readFileSync(path.join(ws, n)), bytes, `${n} is as it was shipped`);
     assert.ok(lstatSync(`${db}.lock`).isSymbolicLink(), 'the lock link is left as it is');
     assert.deepEqual(readdirSync(lockTarget), ['owner'], 'nothing outside is touched');
     assert.equal(readFileSync(path.join(lockTarget, 'owner'), 'utf8'), '1\n');
     const added = readdirSync(ws).filter((n) => !before.includes(n));
-    assert.ok(added.every((n) => n === 'pulled rows.jsonl'), `only the new file is added: ${added.join(', ')}`);
+    assert.ok(
+      added.every((n) => n === 'pulled rows.jsonl'),
+      `only the new file is added: ${added.join(', ')}`,
+    );
     await page.keyboard.press('Escape');
   });
 
@@ -120,7 +156,12 @@ c.commit()`, db]);
     // Chosen with the keyboard, not clicks: a row's hover (its description) can cover the next row
     // the mouse would click, when the list is drawn again under the pointer.
     await wb.pickItem('Welcome: Open Walkthrough', { typed: '>Welcome: Open Walkthrough' });
-    await wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Get Started with Scrapedeck' }).first().waitFor();
+    await wb
+      .quickInput()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: 'Get Started with Scrapedeck' })
+      .first()
+      .waitFor();
     await wb.pickItem('Get Started with Scrapedeck');
     const steps = page.locator('.gettingStartedSlideDetails .getting-started-step');
     await steps.first().waitFor();
@@ -132,18 +173,31 @@ c.commit()`, db]);
   it('R2. the walkthrough is listed, and its steps complete on the real events', async () => {
     let steps = await openWalkthrough();
     const titles = (await steps.locator('.step-title').allInnerTexts()).map((t) => t.trim());
-    assert.deepEqual(titles, ['Sign in, or try the sandbox', 'Browse your task groups and tasks', 'Chart how your tasks perform', 'Track and deprecate a data app']);
+    assert.deepEqual(titles, [
+      'Sign in, or try the sandbox',
+      'Browse your task groups and tasks',
+      'Chart how your tasks perform',
+      'Track and deprecate a data app',
+    ]);
     await wb.screenshot('r2-walkthrough');
 
     // onView: the Tasks view coming into sight completes "Browse your task groups and tasks".
     await wb.runCommand('View: Show Explorer');
-    await page.locator('.part.sidebar .title-label').filter({ hasText: /explorer/i }).first().waitFor();
+    await page
+      .locator('.part.sidebar .title-label')
+      .filter({ hasText: /explorer/i })
+      .first()
+      .waitFor();
     await wb.openScrapedeck();
     await wb.view('Tasks').locator('.monaco-list-row').first().waitFor();
 
     // onCommand: opening analytics completes "Chart how your tasks perform".
     await wb.runCommand('Scrapedeck: Open Task Analytics');
-    await page.locator('.tabs-container .tab').filter({ hasText: /Analytics/ }).first().waitFor();
+    await page
+      .locator('.tabs-container .tab')
+      .filter({ hasText: /Analytics/ })
+      .first()
+      .waitFor();
     // Signing in (again) completes the first step (onCommand / onContext:scrapedeck.signedIn).
     await wb.runCommand('Scrapedeck: Sign Out');
     await wb.runCommand('Scrapedeck: Try the Sandbox');
@@ -152,7 +206,11 @@ c.commit()`, db]);
     await steps.filter({ hasText: 'Chart how your tasks perform' }).first().locator(checked).waitFor();
     await steps.filter({ hasText: 'Sign in, or try the sandbox' }).first().locator(checked).waitFor();
     await steps.filter({ hasText: 'Browse your task groups and tasks' }).first().locator(checked).waitFor();
-    assert.equal(await steps.filter({ hasText: 'Track and deprecate a data app' }).first().locator(checked).count(), 0, 'a step with no event yet stays open');
+    assert.equal(
+      await steps.filter({ hasText: 'Track and deprecate a data app' }).first().locator(checked).count(),
+      0,
+      'a step with no event yet stays open',
+    );
     await wb.screenshot('r3-walkthrough-progress');
 
     // onCommand: starting "Add Data App…" completes the last step, even when the box is dismissed.

@@ -27,7 +27,9 @@ export function secretTargets(ctx: E2eContext): { extensionLogs: string[]; globa
   const all = walk(ctx.run.dir);
   const extensionLogs = all.filter((f) => /scrapedeck/i.test(path.basename(f)) && f.endsWith('.log'));
   // globalState: state.vscdb (server side, SQLite) and the browser's own storage of the workbench.
-  const globalState = all.filter((f) => /state\.vscdb(\.backup)?$/.test(f) || (f.startsWith(ctx.run.profile) && /IndexedDB|Local Storage/.test(f)));
+  const globalState = all.filter(
+    (f) => /state\.vscdb(\.backup)?$/.test(f) || (f.startsWith(ctx.run.profile) && /IndexedDB|Local Storage/.test(f)),
+  );
   return { extensionLogs, globalState, all };
 }
 

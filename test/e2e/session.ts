@@ -10,7 +10,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 
-import { e2e, type E2eContext, launch, type SandboxInfo,sandboxInfo, Workbench } from './support';
+import { e2e, type E2eContext, launch, type SandboxInfo, sandboxInfo, Workbench } from './support';
 
 let browser: Promise<{ context: BrowserContext; page: Page }> | undefined;
 /** Windows left as found, by the address they were opened at. */
@@ -40,8 +40,16 @@ export async function isAsFound(wb: Workbench): Promise<boolean> {
   try {
     const checks = [
       await page.locator('.monaco-workbench .part.activitybar').isVisible(),
-      await wb.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).isVisible(),
-      await page.locator('.part.sidebar .title-label').filter({ hasText: /scrapedeck/i }).first().isVisible(),
+      await wb
+        .view('Tasks')
+        .locator('.welcome-view-content .monaco-button')
+        .filter({ hasText: 'Sign In with Username and Password' })
+        .isVisible(),
+      await page
+        .locator('.part.sidebar .title-label')
+        .filter({ hasText: /scrapedeck/i })
+        .first()
+        .isVisible(),
       await none('.tabs-container .tab'),
       await none('.notifications-toasts .notification-toast'),
       await none('.notifications-center.visible'),
@@ -67,7 +75,11 @@ async function closeWindow(page: Page): Promise<void> {
  * before passed on when it is at that address and still as found, else a new one, loaded.
  * `fresh` always loads a new one (a spec about a fresh window).
  */
-export async function openWindow(ctx: E2eContext, spec: string, options: { url?: string; fresh?: boolean } = {}): Promise<SpecWindow> {
+export async function openWindow(
+  ctx: E2eContext,
+  spec: string,
+  options: { url?: string; fresh?: boolean } = {},
+): Promise<SpecWindow> {
   const url = options.url ?? ctx.workbenchUrl;
   const { context, page: first } = await sharedBrowser(ctx);
   const previous = kept.get(url);

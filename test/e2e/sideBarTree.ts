@@ -17,7 +17,10 @@ export async function revealRow(page: Page, row: Locator): Promise<void> {
   const [rowBox, bodyBox, stickyBox] = await Promise.all([
     row.boundingBox({ timeout: 5_000 }).catch(() => null),
     body.boundingBox({ timeout: 5_000 }).catch(() => null),
-    sticky.count().then((n) => (n > 0 ? sticky.boundingBox({ timeout: 1_000 }) : null)).catch(() => null),
+    sticky
+      .count()
+      .then((n) => (n > 0 ? sticky.boundingBox({ timeout: 1_000 }) : null))
+      .catch(() => null),
   ]);
   if (rowBox === null || bodyBox === null) return;
   const top = Math.max(bodyBox.y, stickyBox === null ? 0 : stickyBox.y + stickyBox.height);
@@ -34,13 +37,17 @@ export async function revealRow(page: Page, row: Locator): Promise<void> {
  */
 async function scrollOf(list: Locator): Promise<{ top: number; max: number } | undefined> {
   return list
-    .evaluate((el) => {
-      const rows = el.querySelector('.monaco-list-rows');
-      if (rows === null) return undefined;
-      const view = el.getBoundingClientRect();
-      const all = rows.getBoundingClientRect();
-      return { top: Math.round(view.top - all.top), max: Math.max(0, Math.round(all.height - view.height)) };
-    }, undefined, { timeout: 5_000 })
+    .evaluate(
+      (el) => {
+        const rows = el.querySelector('.monaco-list-rows');
+        if (rows === null) return undefined;
+        const view = el.getBoundingClientRect();
+        const all = rows.getBoundingClientRect();
+        return { top: Math.round(view.top - all.top), max: Math.max(0, Math.round(all.height - view.height)) };
+      },
+      undefined,
+      { timeout: 5_000 },
+    )
     .catch(() => undefined);
 }
 
@@ -53,10 +60,14 @@ async function scrollBy(page: Page, list: Locator, dy: number): Promise<boolean>
   if (before === undefined || Math.abs(dy) < 1) return false;
   if ((dy > 0 && before.top >= before.max) || (dy < 0 && before.top <= 0)) return false;
   await page.mouse.wheel(0, dy);
-  await waitUntil('the list to scroll', async () => {
-    const now = await scrollOf(list);
-    return now !== undefined && now.top !== before.top;
-  }, { timeoutMs: 5_000, intervalMs: 50 });
+  await waitUntil(
+    'the list to scroll',
+    async () => {
+      const now = await scrollOf(list);
+      return now !== undefined && now.top !== before.top;
+    },
+    { timeoutMs: 5_000, intervalMs: 50 },
+  );
   return true;
 }
 

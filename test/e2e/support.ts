@@ -66,7 +66,7 @@ export function accountNamed(info: SandboxInfo, username: string): SandboxAccoun
 
 // The one wait of the steps, and the sandbox asked behind the UI, live in waits.ts; every spec
 // imports them from here.
-export { POLL_MS, sandboxRequest, UI_TIMEOUT, until, type WaitOptions,waitUntil } from './waits';
+export { POLL_MS, sandboxRequest, UI_TIMEOUT, until, type WaitOptions, waitUntil } from './waits';
 
 /** Prints how long a part of the harness (not a step) took: the per-spec costs the tier's reporter sums up. */
 export function logTime(what: string, since: number): void {
@@ -120,7 +120,9 @@ export class Workbench {
   /** After a failed step: a screenshot named after the spec (`prefix`) and the step, for the artifacts. */
   async screenshotIfFailed(prefix: string, test: { state?: string; title: string } | undefined): Promise<void> {
     if (test?.state !== 'failed') return;
-    await this.screenshot(`failed-${prefix}-${(test.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(() => undefined);
+    await this.screenshot(`failed-${prefix}-${(test.title || 'step').replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -131,11 +133,23 @@ export class Workbench {
   async leaveAsFound(): Promise<void> {
     const t0 = Date.now();
     // No tab, no editor: the palette round trip is only for a window with something open.
-    if ((await this.page.locator('.tabs-container .tab').count().catch(() => 1)) > 0) await this.runCommand('View: Close All Editors').catch(() => undefined);
+    if (
+      (await this.page
+        .locator('.tabs-container .tab')
+        .count()
+        .catch(() => 1)) > 0
+    )
+      await this.runCommand('View: Close All Editors').catch(() => undefined);
     await this.openScrapedeck().catch(() => undefined);
     // Only a tree has Collapse All: signed out, or on a Free plan, the view shows its welcome and
     // a click would wait out the whole UI timeout for an action that is not there.
-    if ((await this.view('Tasks').locator('.monaco-list-row').count().catch(() => 0)) > 0) await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
+    if (
+      (await this.view('Tasks')
+        .locator('.monaco-list-row')
+        .count()
+        .catch(() => 0)) > 0
+    )
+      await this.viewAction('Tasks', 'Collapse All').catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
     await this.signedOut().catch(() => undefined);
     await this.clearNotifications().catch(() => undefined);
@@ -150,8 +164,14 @@ export class Workbench {
   async signedOut(): Promise<void> {
     await this.openScrapedeck();
     const tasks = this.view('Tasks');
-    const signIn = tasks.locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' });
-    await signIn.or(tasks.locator('.monaco-list-row')).or(tasks.locator('.welcome-view-content').filter({ hasText: /plan/ })).first().waitFor();
+    const signIn = tasks
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with Username and Password' });
+    await signIn
+      .or(tasks.locator('.monaco-list-row'))
+      .or(tasks.locator('.welcome-view-content').filter({ hasText: /plan/ }))
+      .first()
+      .waitFor();
     if (await signIn.isVisible()) return;
     await this.runCommand('Scrapedeck: Sign Out');
     await signIn.waitFor();
@@ -164,7 +184,11 @@ export class Workbench {
   }
 
   /** The first steps of a walk: Scrapedeck's view, signed in with the account's password, the group open until `shown` is drawn in it. */
-  async signInAndOpenGroup(account: { username: string; password: string }, groupName: string, shown: Locator): Promise<void> {
+  async signInAndOpenGroup(
+    account: { username: string; password: string },
+    groupName: string,
+    shown: Locator,
+  ): Promise<void> {
     await this.openScrapedeck();
     await this.signInWithPassword(account.username, account.password);
     await this.expand(this.row('Tasks', groupName).first(), shown);
@@ -174,7 +198,10 @@ export class Workbench {
   async signInWithPassword(username: string, password: string): Promise<void> {
     // From the welcome, whatever the spec before left (its own clean-up may have failed with it).
     await this.signedOut();
-    await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with Username and Password' }).click();
+    await this.view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with Username and Password' })
+      .click();
     await this.answerInput('Sign In to Scrapedeck (1/2)', username);
     await this.answerInput('Sign In to Scrapedeck (2/2)', password);
     await this.notification(`Signed in to Scrapedeck as ${username}`).waitFor();
@@ -185,7 +212,10 @@ export class Workbench {
   async signInWithApiKey(apiKey: string, label: string): Promise<void> {
     await this.signedOut(); // from the welcome, as signInWithPassword
     await this.clearNotifications();
-    await this.view('Tasks').locator('.welcome-view-content .monaco-button').filter({ hasText: 'Sign In with API Key' }).click();
+    await this.view('Tasks')
+      .locator('.welcome-view-content .monaco-button')
+      .filter({ hasText: 'Sign In with API Key' })
+      .click();
     await this.answerInput('Sign In to Scrapedeck with an API Key (1/2)', apiKey);
     await this.answerInput('Sign In to Scrapedeck with an API Key (2/2)', label);
     await this.notification(`Signed in to Scrapedeck with ${label}`).waitFor();
@@ -193,20 +223,27 @@ export class Workbench {
 
   /** The Scrapedeck entry of the activity bar. */
   activityEntry(): Locator {
-    return this.page.locator('.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a').first();
+    return this.page
+      .locator(
+        '.part.activitybar a.action-label[aria-label^="Scrapedeck"], .part.activitybar .action-item[aria-label^="Scrapedeck"] a',
+      )
+      .first();
   }
 
   async openScrapedeck(): Promise<void> {
     const sidebar = this.page.locator('.part.sidebar');
     const title = sidebar.locator('.composite.title .title-label, .title-label').filter({ hasText: /scrapedeck/i });
     // The list item, not its label: a badge (task health's count) covers the label's centre.
-    if (!(await title.isVisible().catch(() => false))) await this.activityEntry().locator('xpath=ancestor::li[1]').click();
+    if (!(await title.isVisible().catch(() => false)))
+      await this.activityEntry().locator('xpath=ancestor::li[1]').click();
     await title.first().waitFor();
   }
 
   /** One view (pane) of the side bar, by its name. */
   view(name: string): Locator {
-    return this.page.locator('.part.sidebar .pane').filter({ has: this.page.locator(`.pane-header[aria-label^="${name}"]`) });
+    return this.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: this.page.locator(`.pane-header[aria-label^="${name}"]`) });
   }
 
   /** A row of a view's tree whose text contains `text`. */
@@ -223,7 +260,8 @@ export class Workbench {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.reveal(row);
-        if ((await row.getAttribute('aria-expanded', { timeout: 10_000 })) !== 'true') await row.click({ timeout: 10_000 });
+        if ((await row.getAttribute('aria-expanded', { timeout: 10_000 })) !== 'true')
+          await row.click({ timeout: 10_000 });
         await child.waitFor({ state: 'attached', timeout: 5_000 }).catch(() => this.reveal(child));
         await child.waitFor({ timeout: 5_000 });
         return;
@@ -247,7 +285,9 @@ export class Workbench {
    * group …"); the first drawn, for a task listed under "Needs attention" too.
    */
   taskRow(name: string): Locator {
-    return this.view('Tasks').locator(`.monaco-list-row[aria-label^="Task ${name.replace(/["\\]/g, '\\$&')},"]`).first();
+    return this.view('Tasks')
+      .locator(`.monaco-list-row[aria-label^="Task ${name.replace(/["\\]/g, '\\$&')},"]`)
+      .first();
   }
 
   /** Hovers the view's header and clicks one of its title actions, by its title. */
@@ -264,7 +304,10 @@ export class Workbench {
    * expand the row's parent again (as found on the first try) and click again.
    */
   async openContextMenu(row: Locator, item: string): Promise<Locator> {
-    const menuItem = this.page.locator('.context-view .monaco-menu .action-item a.action-menu-item').filter({ hasText: item }).first();
+    const menuItem = this.page
+      .locator('.context-view .monaco-menu .action-item a.action-menu-item')
+      .filter({ hasText: item })
+      .first();
     let parent: Locator | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -287,25 +330,35 @@ export class Workbench {
    * follows ", " changes as counts and states arrive). Undefined for a top-level row or one not drawn.
    */
   async parentRow(row: Locator): Promise<Locator | undefined> {
-    const label = await row.evaluate((el) => {
-      const level = Number(el.getAttribute('aria-level'));
-      const index = Number(el.getAttribute('data-index'));
-      if (!(level > 1) || !Number.isFinite(index)) return undefined;
-      let parentLabel: string | undefined;
-      let parentIndex = -1;
-      for (const r of Array.from(el.parentElement?.children ?? []) as (typeof el)[]) {
-        const i = Number(r.getAttribute('data-index'));
-        if (i < index && i > parentIndex && Number(r.getAttribute('aria-level')) === level - 1) {
-          parentIndex = i;
-          parentLabel = r.getAttribute('aria-label') ?? undefined;
-        }
-      }
-      return parentLabel;
-    }, undefined, { timeout: 5_000 }).catch(() => undefined);
+    const label = await row
+      .evaluate(
+        (el) => {
+          const level = Number(el.getAttribute('aria-level'));
+          const index = Number(el.getAttribute('data-index'));
+          if (!(level > 1) || !Number.isFinite(index)) return undefined;
+          let parentLabel: string | undefined;
+          let parentIndex = -1;
+          for (const r of Array.from(el.parentElement?.children ?? []) as (typeof el)[]) {
+            const i = Number(r.getAttribute('data-index'));
+            if (i < index && i > parentIndex && Number(r.getAttribute('aria-level')) === level - 1) {
+              parentIndex = i;
+              parentLabel = r.getAttribute('aria-label') ?? undefined;
+            }
+          }
+          return parentLabel;
+        },
+        undefined,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
     if (!label) return undefined;
     const name = (label.split(', ')[0] ?? label).replace(/["\\]/g, '\\$&');
     // Rows of the list itself, not the sticky header's copy of a parent scrolled past.
-    return this.page.locator(`.part.sidebar .monaco-list-rows > .monaco-list-row[aria-label="${name}"], .part.sidebar .monaco-list-rows > .monaco-list-row[aria-label^="${name}, "]`).first();
+    return this.page
+      .locator(
+        `.part.sidebar .monaco-list-rows > .monaco-list-row[aria-label="${name}"], .part.sidebar .monaco-list-rows > .monaco-list-row[aria-label^="${name}, "]`,
+      )
+      .first();
   }
 
   /** Opens a row's context menu and chooses `item`. */
@@ -318,7 +371,10 @@ export class Workbench {
         // that a redrawing tree closed first makes it fail here (and the menu is opened again)
         // instead of landing on the tree row (seen once: the group's analytics never opened).
         await menuItem.hover({ timeout: 5_000 });
-        await this.page.locator('.context-view .monaco-menu .action-item.focused').filter({ hasText: item }).waitFor({ timeout: 5_000 });
+        await this.page
+          .locator('.context-view .monaco-menu .action-item.focused')
+          .filter({ hasText: item })
+          .waitFor({ timeout: 5_000 });
         await menuItem.press('Enter', { timeout: 5_000 });
         await menuItem.waitFor({ state: 'detached' });
         break;
@@ -343,7 +399,10 @@ export class Workbench {
     await until(`the tooltip with "${text}"`, async () => {
       await this.moveAway();
       await row.hover();
-      return hover.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+      return hover.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
     });
     return hover;
   }
@@ -395,7 +454,11 @@ export class Workbench {
     for (let attempt = 1; ; attempt++) {
       try {
         await box.fill(typed, { timeout: 10_000 });
-        await waitUntil(`“${label}” as the picker's active row`, async () => (await active.innerText({ timeout: 1_000 })).includes(label), { timeoutMs: 15_000 });
+        await waitUntil(
+          `“${label}” as the picker's active row`,
+          async () => (await active.innerText({ timeout: 1_000 })).includes(label),
+          { timeoutMs: 15_000 },
+        );
         await box.press('Enter', { timeout: 5_000 });
         return;
       } catch (error) {
@@ -414,13 +477,23 @@ export class Workbench {
   async dragOnto(source: Locator, target: Locator, done: Locator): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       await source.dragTo(target);
-      const dropped = await done.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      const dropped = await done.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
       if (dropped) return;
       await this.page.mouse.up().catch(() => undefined);
       await this.page.keyboard.press('Escape');
       // A drop that landed late still counts; only a lost one is tried again.
-      if (await done.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
-      if (attempt >= 3) throw new Error(`the drop never took effect after ${attempt} drags (waited for ${String(done)})`);
+      if (
+        await done.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+      if (attempt >= 3)
+        throw new Error(`the drop never took effect after ${attempt} drags (waited for ${String(done)})`);
     }
   }
 
@@ -453,7 +526,11 @@ export class Workbench {
     await this.page.keyboard.press('F1');
     const palette = this.quickInput().locator('.quick-input-box input');
     await palette.fill('>Preferences: Color Theme');
-    await this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: /^Preferences: Color Theme/ }).first().click();
+    await this.quickInput()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: /^Preferences: Color Theme/ })
+      .first()
+      .click();
     const input = this.quickInput().locator('.quick-input-box input[placeholder*="Color Theme"]');
     await input.fill(label);
     await this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: label }).first().click();
@@ -462,7 +539,10 @@ export class Workbench {
 
   /** A notification toast containing `text`. */
   notification(text: string | RegExp): Locator {
-    return this.page.locator('.notifications-toasts .notification-toast, .notification-list-item').filter({ hasText: text }).first();
+    return this.page
+      .locator('.notifications-toasts .notification-toast, .notification-list-item')
+      .filter({ hasText: text })
+      .first();
   }
 
   /**
@@ -476,20 +556,31 @@ export class Workbench {
       if ((await toasts.count()) === 0) return true;
       await this.runCommand('Notifications: Clear All Notifications');
       // Cleared toasts go within ~0.1 s: one still there after a second came later, or is progress.
-      return toasts.first().waitFor({ state: 'detached', timeout: 1_000 }).then(() => true, () => false);
+      return toasts
+        .first()
+        .waitFor({ state: 'detached', timeout: 1_000 })
+        .then(
+          () => true,
+          () => false,
+        );
     });
   }
 
   /** The labels of the modal dialog's buttons, sorted (their order on screen is the platform's). */
   async dialogButtonLabels(): Promise<string[]> {
-    const buttons = this.page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button');
+    const buttons = this.page.locator(
+      '.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button',
+    );
     await buttons.first().waitFor();
     return (await buttons.allInnerTexts()).map((label) => label.trim()).sort();
   }
 
   /** The modal dialog's button with this label. */
   dialogButton(label: string): Locator {
-    return this.page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button').filter({ hasText: label }).first();
+    return this.page
+      .locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons button')
+      .filter({ hasText: label })
+      .first();
   }
 
   /** The content of the (single) webview panel: two iframes deep. */

@@ -15,10 +15,14 @@ import type { Page } from 'playwright-core';
 import { isAsFound, useWorkbench } from './session';
 import { type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
-interface Named { taskId: string; taskName: string }
+interface Named {
+  taskId: string;
+  taskName: string;
+}
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
-const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
+const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> =>
+  sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
 describe('Analytics task choice: named chips, "+N more", focus back on the trigger (real workbench)', function () {
   this.timeout(240_000);
@@ -32,7 +36,9 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
   const prepare = async (sandbox: SandboxInfo): Promise<void> => {
     info = sandbox;
     account = info.accounts[0] as SandboxAccount;
-    group = (await get<{ taskGroupId: string; taskGroupName: string }[]>(info, account, '/taskGroup'))[0] as typeof group;
+    group = (
+      await get<{ taskGroupId: string; taskGroupName: string }[]>(info, account, '/taskGroup')
+    )[0] as typeof group;
     tasks = await get<Named[]>(info, account, `/task/search?taskGroupId=${encodeURIComponent(group.taskGroupId)}`);
     assert.ok(tasks.length > 5, 'the first group has more tasks than chips shown');
   };
@@ -56,19 +62,27 @@ describe('Analytics task choice: named chips, "+N more", focus back on the trigg
     const view = wb.webview();
     const chips = view.locator('#f-tasks li');
     await chips.first().waitFor();
-    assert.deepEqual(await view.locator('#f-tasks li:visible').allInnerTexts(), tasks.slice(0, 5).map((t) => t.taskName), 'names, not ids');
+    assert.deepEqual(
+      await view.locator('#f-tasks li:visible').allInnerTexts(),
+      tasks.slice(0, 5).map((t) => t.taskName),
+      'names, not ids',
+    );
     assert.equal(await chips.first().getAttribute('title'), `Task ID ${tasks[0]?.taskId ?? ''}`);
     const more = view.locator('#f-tasks-more');
     assert.equal(await more.innerText(), `+${tasks.length - 5} more`);
     const run = await view.locator('#run').boundingBox();
-    assert.ok(run && run.y >= 0 && run.y + run.height <= 900, `Run on the first screen of the 1400x900 window: ${JSON.stringify(run)}`);
+    assert.ok(
+      run && run.y >= 0 && run.y + run.height <= 900,
+      `Run on the first screen of the 1400x900 window: ${JSON.stringify(run)}`,
+    );
     await wb.screenshot('picker-01-group-chips');
   });
 
   it('P2. keyboard: "+N more" expands and collapses with focus on it; Esc in the task picker returns focus to "Choose tasks…"', async () => {
     const view = wb.webview();
     const more = view.locator('#f-tasks-more');
-    const focused = (selector: string) => view.locator(selector).evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement);
+    const focused = (selector: string) =>
+      view.locator(selector).evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement);
     await more.focus();
     await page.keyboard.press('Enter');
     assert.equal(await more.getAttribute('aria-expanded'), 'true');

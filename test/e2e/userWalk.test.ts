@@ -18,7 +18,14 @@ import { shortDay } from '../../src/analytics/model/format';
 import { addDays } from '../../src/api/schemas/dates';
 import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
 import { useWorkbench } from './session';
-import { accountNamed, type SandboxAccount, type SandboxInfo, sandboxRequest, waitUntil, type Workbench } from './support';
+import {
+  accountNamed,
+  type SandboxAccount,
+  type SandboxInfo,
+  sandboxRequest,
+  waitUntil,
+  type Workbench,
+} from './support';
 
 type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
 type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;
@@ -29,7 +36,13 @@ interface WeekRecord {
 }
 
 /** The sandbox asked with the account's key (support.ts waits out a 429 through the one wait). */
-const call = <T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
+const call = <T>(
+  info: SandboxInfo,
+  account: SandboxAccount,
+  method: 'GET' | 'POST',
+  pathAndQuery: string,
+  body?: unknown,
+): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
 
 /** What a week bucket's label must say: the days of it inside the query, written out here, not by the code under test. */
 function expectedWeekLabel(r: WeekRecord, start: string, end: string): string {
@@ -44,7 +57,10 @@ function expectedWeekLabel(r: WeekRecord, start: string, end: string): string {
  * which: steps screenshot either way, then assert.
  */
 async function settled(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  return waitUntil('a step\'s state', async () => (await check()) || undefined, { timeoutMs }).then(() => true, () => false);
+  return waitUntil("a step's state", async () => (await check()) || undefined, { timeoutMs }).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('User walk: counts, run state, week labels, tab titles (real workbench, issue 32)', function () {
@@ -63,8 +79,10 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.screenshot(name);
   };
   /** The row's text as drawn: label and description. */
-  const rowText = async (text: string | RegExp): Promise<string> => (await wb.row('Tasks', text).first().innerText()).replace(/\s+/g, ' ');
-  const tabLabels = async (): Promise<string[]> => (await page.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
+  const rowText = async (text: string | RegExp): Promise<string> =>
+    (await wb.row('Tasks', text).first().innerText()).replace(/\s+/g, ' ');
+  const tabLabels = async (): Promise<string[]> =>
+    (await page.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
 
   useWorkbench('userWalk', {
     shots: 'walk',
@@ -84,13 +102,17 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.row('Tasks', 'Needs attention').first().waitFor();
     // The rows between "Needs attention" and the first group: their icons and words.
     const attentionRows = async (): Promise<{ text: string; icon: string }[]> => {
-      const rows = await wb.view('Tasks').locator('.monaco-list-row').evaluateAll((els) =>
-        els.map((el) => ({
-          level: el.getAttribute('aria-level'),
-          text: (el as unknown as { innerText: string }).innerText.replace(/\s+/g, ' '),
-          icon: /codicon-([\w-]+)/.exec(el.querySelector('.custom-view-tree-node-item-icon')?.className ?? '')?.[1] ?? '',
-        })),
-      );
+      const rows = await wb
+        .view('Tasks')
+        .locator('.monaco-list-row')
+        .evaluateAll((els) =>
+          els.map((el) => ({
+            level: el.getAttribute('aria-level'),
+            text: (el as unknown as { innerText: string }).innerText.replace(/\s+/g, ' '),
+            icon:
+              /codicon-([\w-]+)/.exec(el.querySelector('.custom-view-tree-node-item-icon')?.className ?? '')?.[1] ?? '',
+          })),
+        );
       const start = rows.findIndex((r) => r.text.startsWith('Needs attention'));
       const out: { text: string; icon: string }[] = [];
       for (const r of rows.slice(start + 1)) {
@@ -127,7 +149,11 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.reveal(copy);
     await copy.waitFor();
     await wb.reveal(drafts);
-    await wb.dragOnto(copy, drafts, page.locator('.part.statusbar').filter({ hasText: `Moved “${copyName}” to “Drafts”` }));
+    await wb.dragOnto(
+      copy,
+      drafts,
+      page.locator('.part.statusbar').filter({ hasText: `Moved “${copyName}” to “Drafts”` }),
+    );
     // The row's text runs label and description together ("Drafts1 task").
     const counted = await settled(async () => /(?<!\d)1 task\b/.test(await rowText(/^Drafts/)), 10_000);
     await shot('walk-02-copy-moved-to-drafts');
@@ -147,17 +173,43 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await view.locator('#f-granularity').selectOption('Week');
     await view.locator('#f-start').fill(start);
     await view.locator('#run').click();
-    const records = (await call<{ data: WeekRecord[] }>(info, ada, 'POST', '/taskanalytics/queries', { start, end, taskIds: [task.taskId], timeGranularity: 'Week', page: 1, pageSize: 100 })).data;
+    const records = (
+      await call<{ data: WeekRecord[] }>(info, ada, 'POST', '/taskanalytics/queries', {
+        start,
+        end,
+        taskIds: [task.taskId],
+        timeGranularity: 'Week',
+        page: 1,
+        pageSize: 100,
+      })
+    ).data;
     const want = [...new Set(records.map((r) => expectedWeekLabel(r, start, end)))].sort();
     assert.ok(want.length > 0, `Week records for ${task.taskName}`);
     const cells = async (): Promise<string[]> => {
-      const column = (await view.locator('table.records thead th').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')))).indexOf('dayKey');
-      const texts = await view.locator('table.records tbody tr:not(.spacer)').evaluateAll((trs, i) => trs.map((tr) => (tr as unknown as { cells: ArrayLike<{ textContent: string | null } | undefined> }).cells[i]?.textContent?.trim() ?? ''), column);
+      const column = (
+        await view
+          .locator('table.records thead th')
+          .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')))
+      ).indexOf('dayKey');
+      const texts = await view
+        .locator('table.records tbody tr:not(.spacer)')
+        .evaluateAll(
+          (trs, i) =>
+            trs.map(
+              (tr) =>
+                (tr as unknown as { cells: ArrayLike<{ textContent: string | null } | undefined> }).cells[
+                  i
+                ]?.textContent?.trim() ?? '',
+            ),
+          column,
+        );
       return [...new Set(texts)].sort();
     };
     const ticks = async (): Promise<string[][]> =>
       view.locator('body').evaluate(() => {
-        const hook = (globalThis as unknown as { __scrapedeckCharts: { charts(): { ticks: { x: { text: string }[] } }[] } }).__scrapedeckCharts;
+        const hook = (
+          globalThis as unknown as { __scrapedeckCharts: { charts(): { ticks: { x: { text: string }[] } }[] } }
+        ).__scrapedeckCharts;
         return hook.charts().map((c) => c.ticks.x.map((t) => t.text));
       });
     await settled(async () => (await cells()).length === want.length, 60_000);
@@ -169,10 +221,11 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     assert.deepEqual(await cells(), want, 'the table labels each week with the days asked for');
     // A chart draws a label on two lines (the probe joins them): compare without the brackets.
     const plain = (l: string): string => l.replace(/[()]/g, '');
-    for (const chart of await ticks()) assert.deepEqual(chart.map(plain).sort(), want.map(plain), 'every chart labels every bucket');
+    for (const chart of await ticks())
+      assert.deepEqual(chart.map(plain).sort(), want.map(plain), 'every chart labels every bucket');
   });
 
-  it('W5. a group\'s analytics tab is named after the group', async () => {
+  it("W5. a group's analytics tab is named after the group", async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
     await wb.contextMenu(wb.row('Tasks', group.taskGroupName).first(), 'Open Analytics for All Tasks in Group');
@@ -180,17 +233,30 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     // The page names the query on screen once it has its state: give it that moment.
     await settled(async () => (await wb.webview().locator('#subtitle').innerText()).trim() !== '', 15_000);
     // The host names the tab once the page has said what it shows: wait for that name, not for time.
-    await settled(async () => (await tabLabels()).some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), 15_000);
+    await settled(
+      async () => (await tabLabels()).some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`),
+      15_000,
+    );
     await shot('walk-05-group-analytics-tab');
     const labels = await tabLabels();
-    assert.ok(labels.some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`), `tabs: ${labels.join(' | ')}`);
+    assert.ok(
+      labels.some((l) => l.split('\n')[0]?.trim() === `Analytics: ${group.taskGroupName}`),
+      `tabs: ${labels.join(' | ')}`,
+    );
   });
 
-  it('W5b. Browse Data shows a task\'s rows in a grid: sorted by a click on a header, searched, a column profiled', async () => {
+  it("W5b. Browse Data shows a task's rows in a grid: sorted by a click on a header, searched, a column profiled", async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
     const task = tasks[0] as Task;
-    const total = (await call<{ total: number }>(info, ada, 'GET', `/data/all?taskId=${encodeURIComponent(task.taskId)}&offset=0&size=1`)).total;
+    const total = (
+      await call<{ total: number }>(
+        info,
+        ada,
+        'GET',
+        `/data/all?taskId=${encodeURIComponent(task.taskId)}&offset=0&size=1`,
+      )
+    ).total;
     assert.ok(total > 0, `${task.taskName} has rows`);
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(task.taskName));
     await wb.contextMenu(wb.taskRow(task.taskName), 'Browse Data');
@@ -204,7 +270,10 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await view.locator('[role=columnheader][aria-sort=ascending]').waitFor();
     await shot('walk-05c-browse-sorted');
     // The sorted window's rows arrive after the header says so: search for the first cell once it is drawn.
-    const term = await waitUntil('the first cell of the sorted rows', async () => (await view.locator('#cell-0-0').innerText()).trim() || undefined);
+    const term = await waitUntil(
+      'the first cell of the sorted rows',
+      async () => (await view.locator('#cell-0-0').innerText()).trim() || undefined,
+    );
     await view.getByLabel('Search all columns').fill(term);
     await view.locator('.count', { hasText: 'match' }).waitFor({ timeout: 30_000 });
     await shot('walk-05d-browse-searched');
@@ -215,12 +284,21 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     assert.match(await view.locator('.side').innerText(), /Distinct values/);
   });
 
-  it('W6. after switching account, no tab names the previous account\'s task', async () => {
+  it("W6. after switching account, no tab names the previous account's task", async () => {
     await wb.runCommand('View: Close All Editors');
     await wb.openScrapedeck();
     let withRows: Task | undefined;
     for (const t of tasks) {
-      if ((await call<{ total: number }>(info, ada, 'GET', `/data/all?taskId=${encodeURIComponent(t.taskId)}&offset=0&size=1`)).total > 0) {
+      if (
+        (
+          await call<{ total: number }>(
+            info,
+            ada,
+            'GET',
+            `/data/all?taskId=${encodeURIComponent(t.taskId)}&offset=0&size=1`,
+          )
+        ).total > 0
+      ) {
         withRows = t;
         break;
       }
@@ -229,7 +307,10 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.expand(wb.row('Tasks', group.taskGroupName).first(), wb.taskRow(withRows.taskName));
     await wb.contextMenu(wb.taskRow(withRows.taskName), 'Browse Data');
     // The browser's tab is named after the task.
-    const previewTab = page.locator('.tabs-container .tab').filter({ hasText: `Data of “${withRows.taskName}”` }).first();
+    const previewTab = page
+      .locator('.tabs-container .tab')
+      .filter({ hasText: `Data of “${withRows.taskName}”` })
+      .first();
     await previewTab.waitFor();
     await wb.clearNotifications();
     const switchAccount = () => wb.runCommand('Scrapedeck: Switch Account…');
@@ -241,7 +322,12 @@ describe('User walk: counts, run state, week labels, tab titles (real workbench,
     await wb.notification('Signed in to Scrapedeck with Fiona (Free)').waitFor();
     const gone = await settled(async () => (await previewTab.count()) === 0, 15_000);
     // The Tasks view done with the switch too (fiona's plan lists no tasks), so the picture is of one moment.
-    await wb.view('Tasks').locator('.welcome-view-content').filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor({ timeout: 30_000 }).catch(() => undefined);
+    await wb
+      .view('Tasks')
+      .locator('.welcome-view-content')
+      .filter({ hasText: 'Standard, Professional or Enterprise plan' })
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
     await shot('walk-06-tabs-after-switch');
     assert.ok(gone, `tabs: ${(await tabLabels()).join(' | ')}`);
   });

@@ -24,7 +24,11 @@ export interface WaitOptions {
  * A check that throws counts as "not yet". After `timeoutMs` it fails, naming `what` and the last
  * error. Steps never sleep: a pause is only ever this poll interval.
  */
-export async function waitUntil<T>(what: string, check: () => Promise<T | false | undefined | null> | T | false | undefined | null, options: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  check: () => Promise<T | false | undefined | null> | T | false | undefined | null,
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = UI_TIMEOUT, intervalMs = POLL_MS } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -54,17 +58,32 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
  * per account are shared with the extension: a 429 is waited out, through waitUntil, as its
  * Retry-After says.
  */
-export async function sandboxRequest<T>(info: SandboxInfo, account: SandboxAccount, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown): Promise<T> {
-  const res = await waitUntil(`${method} ${pathAndQuery} past the sandbox's rate limit`, async () => {
-    const r = await fetch(`${info.baseUrl}${pathAndQuery}`, {
-      method,
-      headers: { 'x-api-key': account.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (r.status !== 429) return r;
-    await r.arrayBuffer();
-    return undefined;
-  }, { intervalMs: 1000 }); // the sandbox's Retry-After: its window is one second
-  if (res.status !== 200) throw new Error(`${method} ${pathAndQuery}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+export async function sandboxRequest<T>(
+  info: SandboxInfo,
+  account: SandboxAccount,
+  method: 'GET' | 'POST',
+  pathAndQuery: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await waitUntil(
+    `${method} ${pathAndQuery} past the sandbox's rate limit`,
+    async () => {
+      const r = await fetch(`${info.baseUrl}${pathAndQuery}`, {
+        method,
+        headers: {
+          'x-api-key': account.apiKey,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (r.status !== 429) return r;
+      await r.arrayBuffer();
+      return undefined;
+    },
+    { intervalMs: 1000 },
+  ); // the sandbox's Retry-After: its window is one second
+  if (res.status !== 200)
+    throw new Error(`${method} ${pathAndQuery}: ${res.status} ${(await res.text()).slice(0, 200)}`);
   return ((await res.json()) as { data: T }).data;
 }

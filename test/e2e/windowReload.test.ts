@@ -18,12 +18,15 @@ import { useWorkbench } from './session';
 import { accountNamed, type SandboxAccount, type SandboxInfo, sandboxRequest, until, type Workbench } from './support';
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
-const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> => sandboxRequest<T>(info, account, 'GET', pathAndQuery);
+const get = <T>(info: SandboxInfo, account: SandboxAccount, pathAndQuery: string): Promise<T> =>
+  sandboxRequest<T>(info, account, 'GET', pathAndQuery);
 
 /** Everything a user could read in the page: its text, and the values in its form fields. */
 async function pageText(view: FrameLocator): Promise<string> {
   const text = await view.locator('body').innerText();
-  const values = await view.locator('input, textarea, select').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+  const values = await view
+    .locator('input, textarea, select')
+    .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
   return `${text}\n${values.join('\n')}`;
 }
 
@@ -56,7 +59,12 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     const groups = await get<{ taskGroupId: string }[]>(info, linus, '/taskGroup');
     const names = new Set<string>();
     for (const g of groups) {
-      for (const t of await get<{ taskName: string }[]>(info, linus, `/task/search?taskGroupId=${encodeURIComponent(g.taskGroupId)}`)) names.add(t.taskName);
+      for (const t of await get<{ taskName: string }[]>(
+        info,
+        linus,
+        `/task/search?taskGroupId=${encodeURIComponent(g.taskGroupId)}`,
+      ))
+        names.add(t.taskName);
     }
     await wb.runCommand('Scrapedeck: Open Task Analytics');
     const view = wb.webview();
@@ -64,7 +72,7 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     if (await view.locator('#f-clear-tasks').isVisible()) await view.locator('#f-clear-tasks').click();
     await view.locator('#run').click();
     // His rows are on the page: the names it shows are the marks that must go later.
-    await until('linus\'s task names in the page', async () => {
+    await until("linus's task names in the page", async () => {
       const text = await pageText(view);
       marks = [...names].filter((n) => n.length > 3 && text.includes(n));
       return marks.length >= 3;
@@ -77,7 +85,10 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     await wb.runCommand('Scrapedeck: Sign Out');
     await wb.notification('Signed out of Scrapedeck').waitFor();
     const view = wb.webview();
-    await view.getByText("the previous account's results and task choice were cleared", { exact: false }).first().waitFor();
+    await view
+      .getByText("the previous account's results and task choice were cleared", { exact: false })
+      .first()
+      .waitFor();
     await until('no name of linus in the page', async () => (await leaks()).length === 0);
     await wb.screenshot('boundary-2-signed-out');
   });
@@ -96,12 +107,16 @@ describe('Analytics account boundary end to end: linus, sign out, fiona, reload 
     await view.locator('#run').waitFor({ timeout: 120_000 });
     // The restored page has had its state (and the host its init) by the time the form is filled.
     await until('the restored form', async () => (await view.locator('#f-end').inputValue()) !== '');
-    assert.deepEqual(await leaks(), [], 'none of linus\'s task names in the restored page');
+    assert.deepEqual(await leaks(), [], "none of linus's task names in the restored page");
     const chips = await view.locator('#f-tasks').innerText();
     assert.match(chips, /All tasks/, 'no task preset of linus survives the reload');
     // The reloaded window is fiona's: the Tasks view states what her plan allows.
     await wb.openScrapedeck();
-    await wb.view('Tasks').locator('.welcome-view-content').filter({ hasText: 'Standard, Professional or Enterprise plan' }).waitFor();
+    await wb
+      .view('Tasks')
+      .locator('.welcome-view-content')
+      .filter({ hasText: 'Standard, Professional or Enterprise plan' })
+      .waitFor();
     await wb.screenshot('boundary-4-reloaded');
   });
 });

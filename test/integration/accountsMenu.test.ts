@@ -10,7 +10,14 @@ import * as vscode from 'vscode';
 
 import { AUTH_PROVIDER_ID } from '../../src/account/authProvider';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { getApi, pointAtSandbox, type SandboxSession,signInWithApiKey, signInWithPassword, waitFor } from './viewsHarness';
+import {
+  getApi,
+  pointAtSandbox,
+  type SandboxSession,
+  signInWithApiKey,
+  signInWithPassword,
+  waitFor,
+} from './viewsHarness';
 
 describe('Accounts menu (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -54,10 +61,13 @@ describe('Accounts menu (real VS Code, sandbox)', () => {
 
     await vscode.commands.executeCommand('scrapedeck.signOut');
     await waitFor('the session to go', async () => (await current()) === undefined);
-    assert.ok(events.some((e) => e.provider.id === AUTH_PROVIDER_ID), 'VS Code heard of the change');
+    assert.ok(
+      events.some((e) => e.provider.id === AUTH_PROVIDER_ID),
+      'VS Code heard of the change',
+    );
   });
 
-  it('names an API-key account by its key\'s last characters only', async () => {
+  it("names an API-key account by its key's last characters only", async () => {
     const grace = session.account('grace');
     await signInWithApiKey(api, grace.apiKey);
     await waitFor('the Accounts menu session', async () => (await current()) !== undefined);

@@ -17,7 +17,15 @@ import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { assess, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, type SandboxSession,signInWithApiKey, signInWithPassword } from './viewsHarness';
+import {
+  answerInputs,
+  getApi,
+  invokeTool as invoke,
+  pointAtSandbox,
+  type SandboxSession,
+  signInWithApiKey,
+  signInWithPassword,
+} from './viewsHarness';
 
 const READ_TOOLS = AGENT_TOOLS.filter((t) => t.readOnly).map((t) => t.name);
 
@@ -42,7 +50,11 @@ async function prepare(api: ScrapedeckTestApi, name: string, input: object): Pro
 
 /** A confirmation as the person reads it: a MarkdownString's escapes and hard breaks undone. */
 const text = (m: string | vscode.MarkdownString | undefined): string =>
-  m === undefined ? '' : typeof m === 'string' ? m : m.value.replace(/ {2}\n/g, '\n').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  m === undefined
+    ? ''
+    : typeof m === 'string'
+      ? m
+      : m.value.replace(/ {2}\n/g, '\n').replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 describe('Agent tools and the MCP server definition (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -70,7 +82,10 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
       assert.equal(info.description, tool.modelDescription);
       assert.deepEqual(info.inputSchema, tool.jsonSchema());
     }
-    assert.deepEqual([...api.agents.tools.keys()], AGENT_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      [...api.agents.tools.keys()],
+      AGENT_TOOLS.map((t) => t.name),
+    );
   });
 
   it('scrapedeck_list_tasks through vscode.lm.invokeTool: the total and the first tasks, as the client reads them', async () => {
@@ -79,50 +94,94 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
     const groups = (await client.listTaskGroups()).data;
     const all: string[] = [];
     for (const g of groups) for (const t of (await client.searchTasks(g.taskGroupId)).data) all.push(t.taskId);
-    const data = jsonOf<{ total: number; tasks: { taskId: string }[] }>(await invoke('scrapedeck_list_tasks', { limit: 5 }));
+    const data = jsonOf<{ total: number; tasks: { taskId: string }[] }>(
+      await invoke('scrapedeck_list_tasks', { limit: 5 }),
+    );
     assert.equal(data.total, all.length);
-    assert.deepEqual(data.tasks.map((t) => t.taskId), all.slice(0, 5));
+    assert.deepEqual(
+      data.tasks.map((t) => t.taskId),
+      all.slice(0, 5),
+    );
   });
 
   it('"which tasks failed most this week": scrapedeck_task_analytics ranks by failures, totals as the client reads them', async () => {
     const reply = await invoke('scrapedeck_task_analytics', { period: 'thisWeek', sortBy: 'failures', limit: 3 });
-    const data = jsonOf<{ range: { start: string; end: string }; totals: { runs: number; failures: number }; tasks: { taskId: string; failures: number }[] }>(reply);
+    const data = jsonOf<{
+      range: { start: string; end: string };
+      totals: { runs: number; failures: number };
+      tasks: { taskId: string; failures: number }[];
+    }>(reply);
     const client = api.account.getClient();
     assert.ok(client);
     const records = (await client.queryAllTaskAnalytics({ start: data.range.start, end: data.range.end })).records;
     const failures = new Map<string, number>();
-    for (const r of records) failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
-    assert.equal(data.totals.failures, [...failures.values()].reduce((n, f) => n + f, 0));
-    assert.equal(data.totals.runs, records.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0));
+    for (const r of records)
+      failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
+    assert.equal(
+      data.totals.failures,
+      [...failures.values()].reduce((n, f) => n + f, 0),
+    );
+    assert.equal(
+      data.totals.runs,
+      records.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0),
+    );
     assert.equal(data.tasks[0]?.failures, Math.max(...failures.values()));
   });
 
   it('scrapedeck_task_health through vscode.lm.invokeTool: ada’s three failing and three slowing tasks, as the health model judges the raw records', async () => {
     type Listed = { taskId: string; level: string; runs: number; failures: number };
     const reply = await invoke('scrapedeck_task_health', { limit: 10 });
-    const data = jsonOf<{ window: { current: { start: string; end: string }; previous: { start: string; end: string } }; counts: { failing: number; slowing: number }; attention: Listed[] }>(reply);
+    const data = jsonOf<{
+      window: { current: { start: string; end: string }; previous: { start: string; end: string } };
+      counts: { failing: number; slowing: number };
+      attention: Listed[];
+    }>(reply);
     assert.match(reply, /^Task health of \d+ tasks over the last 7 days .* 3 failing .* 3 slowing/);
     const client = api.account.getClient();
     assert.ok(client);
-    const totals = async (w: { start: string; end: string }) => totalsByTask((await client.queryAllTaskAnalytics({ ...w, timeGranularity: 'Day' })).records);
+    const totals = async (w: { start: string; end: string }) =>
+      totalsByTask((await client.queryAllTaskAnalytics({ ...w, timeGranularity: 'Day' })).records);
     const [now, before] = await Promise.all([totals(data.window.current), totals(data.window.previous)]);
     const judged = [...now.keys()].map((id) => ({ id, h: assess(now.get(id), before.get(id), DEFAULT_THRESHOLDS) }));
-    const ids = (level: string) => judged.filter((j) => j.h.level === level).map((j) => j.id).sort();
-    assert.deepEqual(data.attention.filter((a) => a.level === 'failing').map((a) => a.taskId).sort(), ids('failing'));
-    assert.deepEqual(data.attention.filter((a) => a.level === 'slowing').map((a) => a.taskId).sort(), ids('slowing'));
-    for (const a of data.attention.filter((x) => x.level !== 'noRuns')) assert.deepEqual([a.runs, a.failures], [now.get(a.taskId)?.runs, now.get(a.taskId)?.failures], a.taskId);
+    const ids = (level: string) =>
+      judged
+        .filter((j) => j.h.level === level)
+        .map((j) => j.id)
+        .sort();
+    assert.deepEqual(
+      data.attention
+        .filter((a) => a.level === 'failing')
+        .map((a) => a.taskId)
+        .sort(),
+      ids('failing'),
+    );
+    assert.deepEqual(
+      data.attention
+        .filter((a) => a.level === 'slowing')
+        .map((a) => a.taskId)
+        .sort(),
+      ids('slowing'),
+    );
+    for (const a of data.attention.filter((x) => x.level !== 'noRuns'))
+      assert.deepEqual([a.runs, a.failures], [now.get(a.taskId)?.runs, now.get(a.taskId)?.failures], a.taskId);
   });
 
   it('scrapedeck_run_status and scrapedeck_sample_rows through vscode.lm.invokeTool, as the client reads them', async () => {
     const client = api.account.getClient();
     assert.ok(client);
-    const status = jsonOf<{ tasks: { taskId: string; status: string }[] }>(await invoke('scrapedeck_run_status', { limit: 3 }));
+    const status = jsonOf<{ tasks: { taskId: string; status: string }[] }>(
+      await invoke('scrapedeck_run_status', { limit: 3 }),
+    );
     assert.equal(status.tasks.length, 3);
-    const direct = new Map((await client.getTaskStatuses(status.tasks.map((t) => t.taskId))).data.map((s) => [s.taskId, s.status]));
+    const direct = new Map(
+      (await client.getTaskStatuses(status.tasks.map((t) => t.taskId))).data.map((s) => [s.taskId, s.status]),
+    );
     // A task the statuses leave out never ran in the cloud, and the tool says so.
     for (const t of status.tasks) assert.equal(t.status, direct.get(t.taskId) ?? 'Never run in the cloud');
     const first = status.tasks[0]?.taskId ?? '';
-    const rows = jsonOf<{ total: number; columns: string[]; rows: unknown[][] }>(await invoke('scrapedeck_sample_rows', { task: first, rows: 3 }));
+    const rows = jsonOf<{ total: number; columns: string[]; rows: unknown[][] }>(
+      await invoke('scrapedeck_sample_rows', { task: first, rows: 3 }),
+    );
     const page = (await client.getData(first, { offset: 0, size: 3 })).data;
     assert.equal(rows.total, page.total);
     assert.deepEqual(rows.columns, Object.keys(page.data[0] ?? {}));
@@ -137,7 +196,9 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
   });
 
   it('start, stop and deprecate: prepareInvocation asks, naming the task or app and what will happen', async () => {
-    const list = jsonOf<{ tasks: { taskId: string; taskName: string }[] }>(await invoke('scrapedeck_list_tasks', { limit: 1 }));
+    const list = jsonOf<{ tasks: { taskId: string; taskName: string }[] }>(
+      await invoke('scrapedeck_list_tasks', { limit: 1 }),
+    );
     const task = list.tasks[0];
     assert.ok(task);
     const start = await prepare(api, 'scrapedeck_start_run', { task: task.taskId });
@@ -151,7 +212,10 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
     assert.match(text(deprecate.confirmationMessages?.title), /ada\/lead-finder/);
     const account = api.account.account;
     assert.ok(account);
-    assert.ok(text(deprecate.confirmationMessages?.message).startsWith(`Account ${accountsMenuLabel(account)}.`), 'names the account');
+    assert.ok(
+      text(deprecate.confirmationMessages?.message).startsWith(`Account ${accountsMenuLabel(account)}.`),
+      'names the account',
+    );
     assert.match(text(deprecate.confirmationMessages?.message), /The app leaves market search/);
     // Bad input still asks (with the reason), so nothing can slip through unconfirmed.
     const bad = await prepare(api, 'scrapedeck_deprecate_app', { app: 'lead-finder' });
@@ -174,7 +238,10 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
     };
     const before = deprecateCalls();
     try {
-      assert.match(await invoke('scrapedeck_deprecate_app', { app: 'ada/lead-finder' }), /^ada\/lead-finder is deprecated \(/);
+      assert.match(
+        await invoke('scrapedeck_deprecate_app', { app: 'ada/lead-finder' }),
+        /^ada\/lead-finder is deprecated \(/,
+      );
     } finally {
       tool.prepareInvocation = original;
     }
@@ -188,17 +255,29 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
     assert.equal(defs.length, 1);
     const def = defs[0];
     assert.ok(def);
-    assert.deepEqual(def.args.map((a) => path.basename(a)), ['mcp.js']);
+    assert.deepEqual(
+      def.args.map((a) => path.basename(a)),
+      ['mcp.js'],
+    );
     assert.equal(def.env.SCRAPEDECK_BASE_URL, session.sandbox.info.baseUrl);
     assert.equal(def.env.SCRAPEDECK_DATAHUB_URL, session.sandbox.info.datahubUrl);
     assert.equal(def.env.SCRAPEDECK_API_KEY, undefined, 'not offered with the key');
     const resolved = await api.agents.mcp.resolveMcpServerDefinition(def);
     assert.ok(resolved);
     assert.equal(resolved.env.SCRAPEDECK_API_KEY, adaKey);
-    assert.ok(!resolved.args.some((a) => a.includes(adaKey)) && !resolved.command.includes(adaKey), 'the key is not in the arguments');
-    assert.equal(typeof vscode.lm.registerMcpServerDefinitionProvider, 'function', 'this VS Code has MCP server definition providers');
+    assert.ok(
+      !resolved.args.some((a) => a.includes(adaKey)) && !resolved.command.includes(adaKey),
+      'the key is not in the arguments',
+    );
+    assert.equal(
+      typeof vscode.lm.registerMcpServerDefinitionProvider,
+      'function',
+      'this VS Code has MCP server definition providers',
+    );
     // Started as VS Code would start it: the MCP handshake, then a tool call.
-    const env = Object.fromEntries(Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const env = Object.fromEntries(
+      Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
     const mcp = await startMcpSession(resolved.args[0] ?? '', env);
     try {
       const listed = await mcp.call('scrapedeck_list_tasks', { limit: 1 });
@@ -227,7 +306,10 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
       assert.equal(given.asked.length, 1);
       assert.equal(given.asked[0]?.password, true);
       assert.equal(resolved?.env.SCRAPEDECK_API_KEY, adaKey);
-      assert.ok(!Object.values(resolved?.env ?? {}).some((v) => typeof v === 'string' && /^eyJ/.test(v)), 'no token in the environment');
+      assert.ok(
+        !Object.values(resolved?.env ?? {}).some((v) => typeof v === 'string' && /^eyJ/.test(v)),
+        'no token in the environment',
+      );
     } finally {
       given.restore();
     }
@@ -242,8 +324,14 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
 
   it('signed out: a tool says how to sign in, and no MCP server is offered', async () => {
     await vscode.commands.executeCommand('scrapedeck.signOut');
-    assert.match(await invoke('scrapedeck_list_tasks', {}), /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/);
-    assert.match(await invoke('scrapedeck_task_health', {}), /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/);
+    assert.match(
+      await invoke('scrapedeck_list_tasks', {}),
+      /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/,
+    );
+    assert.match(
+      await invoke('scrapedeck_task_health', {}),
+      /^Scrapedeck is not signed in, so nothing was read or changed\. Ask the user to sign in/,
+    );
     assert.deepEqual(api.agents.mcp.provideMcpServerDefinitions(), []);
   });
 });

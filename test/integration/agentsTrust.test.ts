@@ -18,12 +18,27 @@ import type { Task } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox } from '../../src/sandbox/server';
 import { startMcpSession } from '../unit/helpers/mcpSession';
-import { answerInputs, getApi, invokeTool as invoke, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, signInWithPassword, waitFor } from './viewsHarness';
+import {
+  answerInputs,
+  getApi,
+  invokeTool as invoke,
+  pointAtSandbox,
+  replaceUi,
+  type SandboxSession,
+  signInWithApiKey,
+  signInWithPassword,
+  waitFor,
+} from './viewsHarness';
 
 const START = 'POST /cloudextraction/start';
 
 /** Runs `between` after the tool's confirmation was prepared and before VS Code invokes it. */
-async function invokeWith(api: ScrapedeckTestApi, name: string, input: object, between: () => Promise<void>): Promise<{ reply: string; titles: string[] }> {
+async function invokeWith(
+  api: ScrapedeckTestApi,
+  name: string,
+  input: object,
+  between: () => Promise<void>,
+): Promise<{ reply: string; titles: string[] }> {
   const tool = api.agents.tools.get(name);
   assert.ok(tool?.prepareInvocation);
   const original = tool.prepareInvocation.bind(tool);
@@ -88,13 +103,21 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     await signInAs('linus');
     const linus = await tasksOf();
     await signInAs('ada');
-    const count = (list: Task[], name: string) => list.filter((t) => t.taskName.toLowerCase() === name.toLowerCase()).length;
+    const count = (list: Task[], name: string) =>
+      list.filter((t) => t.taskName.toLowerCase() === name.toLowerCase()).length;
     const shared = ada.find((t) => count(ada, t.taskName) === 1 && count(linus, t.taskName) === 1);
     assert.ok(shared, 'ada and linus each have one task of the same name');
     const before = starts();
-    const { reply, titles } = await invokeWith(api, 'scrapedeck_start_run', { task: shared.taskName }, () => signInAs('linus'));
+    const { reply, titles } = await invokeWith(api, 'scrapedeck_start_run', { task: shared.taskName }, () =>
+      signInAs('linus'),
+    );
     assert.deepEqual(titles, [`Start a cloud run of “${shared.taskName}”?`], 'VS Code asked, for ada’s task');
-    assert.match(reply, new RegExp(`^The user confirmed “Start a cloud run of “${escape(shared.taskName)}”\\?” for the account .+, but the account signed in now is .+, so nothing was changed or sent\\.`));
+    assert.match(
+      reply,
+      new RegExp(
+        `^The user confirmed “Start a cloud run of “${escape(shared.taskName)}”\\?” for the account .+, but the account signed in now is .+, so nothing was changed or sent\\.`,
+      ),
+    );
     assert.equal(starts(), before, 'no start sent, for either account');
     await signInAs('ada');
   });
@@ -112,7 +135,12 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
       await client.copyTask(source.taskId);
     });
     assert.deepEqual(titles, ['Start a cloud run?'], 'the confirmation said nothing would be started');
-    assert.match(reply, new RegExp(`^The user confirmed “Start a cloud run\\?”, but the call now resolves to something else \\(“Start a cloud run of “${escape(name)}”\\?”\\), so nothing was changed or sent\\.`));
+    assert.match(
+      reply,
+      new RegExp(
+        `^The user confirmed “Start a cloud run\\?”, but the call now resolves to something else \\(“Start a cloud run of “${escape(name)}”\\?”\\), so nothing was changed or sent\\.`,
+      ),
+    );
     assert.equal(starts(), before);
     // Asked again, it is confirmed for that task and runs.
     const again = await invoke('scrapedeck_start_run', { task: name });
@@ -126,8 +154,17 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     assert.ok(tool);
     const source = new vscode.CancellationTokenSource();
     try {
-      const result = await tool.invoke({ input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<unknown>, source.token);
-      return (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart || (typeof p === 'object' && p !== null && 'value' in p) ? String((p as { value: unknown }).value) : '')).join('');
+      const result = await tool.invoke(
+        { input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<unknown>,
+        source.token,
+      );
+      return (result?.content ?? [])
+        .map((p) =>
+          p instanceof vscode.LanguageModelTextPart || (typeof p === 'object' && p !== null && 'value' in p)
+            ? String((p as { value: unknown }).value)
+            : '',
+        )
+        .join('');
     } finally {
       source.dispose();
     }
@@ -139,7 +176,10 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     assert.ok(task);
     const before = starts();
     const reply = await invokeOnly('scrapedeck_start_run', { task: task.taskId });
-    assert.match(reply, /^scrapedeck_start_run was not confirmed by the user \(VS Code did not ask first\), so nothing was changed or sent\./);
+    assert.match(
+      reply,
+      /^scrapedeck_start_run was not confirmed by the user \(VS Code did not ask first\), so nothing was changed or sent\./,
+    );
     assert.equal(starts(), before);
   });
 
@@ -150,15 +190,28 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     await vscode.commands.executeCommand('scrapedeck.signOut');
     try {
       const prepared = await prepare(api, 'scrapedeck_start_run', { task: task.taskId });
-      assert.match(String((prepared.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ?? prepared.confirmationMessages?.message), /not signed in/);
-      assert.match(await invokeOnly('scrapedeck_start_run', { task: task.taskId }), /^Scrapedeck is not signed in, so nothing was read or changed\./, 'signed out still');
+      assert.match(
+        String(
+          (prepared.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ??
+            prepared.confirmationMessages?.message,
+        ),
+        /not signed in/,
+      );
+      assert.match(
+        await invokeOnly('scrapedeck_start_run', { task: task.taskId }),
+        /^Scrapedeck is not signed in, so nothing was read or changed\./,
+        'signed out still',
+      );
       // Confirmed while signed out again, then signed in before the call.
       await prepare(api, 'scrapedeck_start_run', { task: task.taskId });
     } finally {
       await signInAs('ada');
     }
     const reply = await invokeOnly('scrapedeck_start_run', { task: task.taskId });
-    assert.match(reply, /^The user confirmed “.*” while Scrapedeck was signed out, but the account signed in now is .+, so nothing was changed or sent\./);
+    assert.match(
+      reply,
+      /^The user confirmed “.*” while Scrapedeck was signed out, but the account signed in now is .+, so nothing was changed or sent\./,
+    );
     assert.equal(starts(), before);
   });
 
@@ -179,7 +232,12 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     try {
       const stop = await prepare(api, 'scrapedeck_stop_run', { task: target.taskId });
       const title = stop.confirmationMessages?.title ?? '';
-      assert.ok(title.startsWith('Stop the cloud run of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt padding'), title);
+      assert.ok(
+        title.startsWith(
+          'Stop the cloud run of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt padding',
+        ),
+        title,
+      );
       assert.ok(title.length <= 200 && title.includes('…'), `cut: ${title.length}`);
       assert.doesNotMatch(title, /[\n\r\u202E]/);
       const message = stop.confirmationMessages?.message;
@@ -190,8 +248,13 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
       assert.doesNotMatch(message.value, /Prices {2}\n|Prices\n|\u202E/, 'the name is one line');
 
       // A model-supplied app reference (valid: no white space, one slash) with a link in it.
-      const deprecate = await prepare(api, 'scrapedeck_deprecate_app', { app: 'ada/[x](command:workbench.action.terminal.new)' });
-      assert.equal(deprecate.confirmationMessages?.title, 'Deprecate ada/[x] (command :workbench.action.terminal.new)?');
+      const deprecate = await prepare(api, 'scrapedeck_deprecate_app', {
+        app: 'ada/[x](command:workbench.action.terminal.new)',
+      });
+      assert.equal(
+        deprecate.confirmationMessages?.title,
+        'Deprecate ada/[x] (command :workbench.action.terminal.new)?',
+      );
       const body = deprecate.confirmationMessages?.message;
       assert.ok(body instanceof vscode.MarkdownString);
       assert.doesNotMatch(body.value, /(^|[^\\])\[x\]\(command:/);
@@ -210,12 +273,23 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
         },
       });
       try {
-        assert.equal(await vscode.commands.executeCommand('scrapedeck.data.remove', { taskId: target.taskId, taskName: 'Harmless test task' }), 'declined');
+        assert.equal(
+          await vscode.commands.executeCommand('scrapedeck.data.remove', {
+            taskId: target.taskId,
+            taskName: 'Harmless test task',
+          }),
+          'declined',
+        );
       } finally {
         restore();
       }
       assert.equal(asked.length, 1);
-      assert.ok(asked[0]?.message.startsWith('Remove all data of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt'), asked[0]?.message);
+      assert.ok(
+        asked[0]?.message.startsWith(
+          'Remove all data of “Prices **Approved by IT** [run this] (command :workbench.action.terminal.new) exe.txt',
+        ),
+        asked[0]?.message,
+      );
       assert.doesNotMatch(asked[0]?.message ?? '', /[\n\u202E]|Harmless/);
       assert.doesNotMatch(`${boxes[0]?.title ?? ''} ${boxes[0]?.prompt ?? ''}`, /[\n\u202E]/);
     } finally {
@@ -227,7 +301,8 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     const tasks = await tasksOf();
     const task = tasks[0];
     assert.ok(task);
-    const hostile = '[Accept](command:workbench.action.terminal.new) ![x](https://evil.example/p.png) <command:workbench.action.openSettings> $(warning)';
+    const hostile =
+      '[Accept](command:workbench.action.terminal.new) ![x](https://evil.example/p.png) <command:workbench.action.openSettings> $(warning)';
     const shown: string[] = [];
     const record = (m: string) => {
       shown.push(m);
@@ -236,7 +311,9 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
     const restore = replaceUi(api, { showInformationMessage: record, showErrorMessage: record });
     try {
       // The Tasks view hands the task (its node) as the service named it; Duplicate names it in its notification.
-      await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', { task: { taskId: task.taskId, taskName: hostile } });
+      await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', {
+        task: { taskId: task.taskId, taskName: hostile },
+      });
     } finally {
       restore();
     }
@@ -282,7 +359,9 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
           [other.info.baseUrl, other.info.datahubUrl, adaThere.apiKey],
         );
         // Started as VS Code would start it: it reads the service it was resolved for.
-        const env = Object.fromEntries(Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+        const env = Object.fromEntries(
+          Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        );
         const mcp = await startMcpSession(resolved.args[0] ?? '', env);
         try {
           const listed = await mcp.call('scrapedeck_list_tasks', { limit: 1 });

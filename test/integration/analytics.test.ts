@@ -14,15 +14,19 @@ import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import { summarize } from '../../src/analytics/model/summary';
 import type { HostMessage } from '../../src/analytics/protocol';
 import { addDays, todayUtc } from '../../src/api/schemas/dates';
-import { type AnalyticsQuery, type AnalyticsRecord,analyticsResponseSchema } from '../../src/api/schemas/schemas';
+import { type AnalyticsQuery, type AnalyticsRecord, analyticsResponseSchema } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { ask } from './panelHarness';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -51,12 +55,15 @@ async function rawRows(baseUrl: string, apiKey: string, query: AnalyticsQuery): 
 
 /** Sums written out here, not through the page's summary code. */
 function sums(rows: AnalyticsRecord[]): { runs: number; failures: number; collected: number; rows: number } {
-  return rows.reduce((a, r) => ({
-    runs: a.runs + (r.executionMetrics.runCount ?? 0),
-    failures: a.failures + (r.executionMetrics.failureCount ?? 0),
-    collected: a.collected + (r.dataVolumeMetrics.totalCollected ?? 0),
-    rows: a.rows + 1,
-  }), { runs: 0, failures: 0, collected: 0, rows: 0 });
+  return rows.reduce(
+    (a, r) => ({
+      runs: a.runs + (r.executionMetrics.runCount ?? 0),
+      failures: a.failures + (r.executionMetrics.failureCount ?? 0),
+      collected: a.collected + (r.dataVolumeMetrics.totalCollected ?? 0),
+      rows: a.rows + 1,
+    }),
+    { runs: 0, failures: 0, collected: 0, rows: 0 },
+  );
 }
 
 function last(messages: HostMessage[]): HostMessage {
@@ -122,17 +129,20 @@ describe('Task analytics panel (integration, sandbox)', function () {
     // so the request counts of the steps below are theirs alone.
     let figures: HostMessage | undefined;
     const sub = panel.onDidPost((m) => {
-      if (m.type === 'fetchAllResult' || (m.type === 'queryResult' && m.page.total <= m.page.data.length)) figures ??= m;
+      if (m.type === 'fetchAllResult' || (m.type === 'queryResult' && m.page.total <= m.page.data.length))
+        figures ??= m;
     });
     assert.ok(api.analytics.panels().includes(panel));
     assert.deepEqual(panel.preset, { taskIds: [task.taskId], label: task.taskName });
     // The real page loads under the CSP (nonce, webview URIs) and says ready.
     await Promise.race([
       panel.pageReady,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000),
+      ),
     ]);
     try {
-      await waitFor('the page to show the task\'s figures without Run query', () => figures, 30_000);
+      await waitFor("the page to show the task's figures without Run query", () => figures, 30_000);
     } finally {
       sub.dispose();
     }
@@ -158,7 +168,13 @@ describe('Task analytics panel (integration, sandbox)', function () {
 
   it('runs a Week query and gets week rows back', async () => {
     const today = todayUtc();
-    const query: AnalyticsQuery = { start: addDays(today, -27), end: today, timeGranularity: 'Week', taskIds: [task.taskId], pageSize: 50 };
+    const query: AnalyticsQuery = {
+      start: addDays(today, -27),
+      end: today,
+      timeGranularity: 'Week',
+      taskIds: [task.taskId],
+      pageSize: 50,
+    };
     const before = analyticsRequests();
     const reply = last(await ask(panel, { type: 'query', id: 'it-week', query }));
     assert.equal(reply.type, 'queryResult', JSON.stringify(reply));
@@ -176,7 +192,13 @@ describe('Task analytics panel (integration, sandbox)', function () {
   it('refuses a query whose end is after today before sending anything', async () => {
     const today = todayUtc();
     const before = analyticsRequests();
-    const reply = last(await ask(panel, { type: 'query', id: 'it-future', query: { start: today, end: addDays(today, 1), timeGranularity: 'Week' } }));
+    const reply = last(
+      await ask(panel, {
+        type: 'query',
+        id: 'it-future',
+        query: { start: today, end: addDays(today, 1), timeGranularity: 'Week' },
+      }),
+    );
     assert.ok(reply.type === 'error', JSON.stringify(reply));
     assert.equal(reply.error.kind, 'invalid-request');
     assert.equal(reply.error.field, 'end');
@@ -186,7 +208,13 @@ describe('Task analytics panel (integration, sandbox)', function () {
   it("ada's all-tasks week: Run query brings the whole query's figures, with no Fetch all pages", async () => {
     const today = todayUtc();
     // What the page sends for Run query: page 1 at 100 rows, and the rest by itself.
-    const query: AnalyticsQuery = { start: addDays(today, -6), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
+    const query: AnalyticsQuery = {
+      start: addDays(today, -6),
+      end: today,
+      timeGranularity: 'Day',
+      page: 1,
+      pageSize: 100,
+    };
     const before = analyticsRequests();
     const count = { batches: 0, streamedRows: 0, tailRows: 0 };
     const replies = await ask(panel, { type: 'query', id: 'it-whole', query, rest: 'auto' }, count);
@@ -198,21 +226,41 @@ describe('Task analytics panel (integration, sandbox)', function () {
     assert.equal(first.page.data.length, 100, 'the first page shows at once');
     assert.equal(whole.resultId, first.resultId);
     assert.equal(whole.records.length, whole.total, 'every row, below scrapedeck.analytics.autoFetchRows');
-    assert.ok(replies.some((m) => m.type === 'fetchAllProgress'), 'progress while the rest arrives');
-    assert.deepEqual([count.streamedRows, count.tailRows], [whole.total, 0], 'the rows came with the progress, none left for the end');
+    assert.ok(
+      replies.some((m) => m.type === 'fetchAllProgress'),
+      'progress while the rest arrives',
+    );
+    assert.deepEqual(
+      [count.streamedRows, count.tailRows],
+      [whole.total, 0],
+      'the rows came with the progress, none left for the end',
+    );
     assert.ok(count.batches > 1, `in batches (${count.batches})`);
-    assert.equal(analyticsRequests() - before, Math.ceil(whole.total / 100), 'each page asked once, within the one client');
+    assert.equal(
+      analyticsRequests() - before,
+      Math.ceil(whole.total / 100),
+      'each page asked once, within the one client',
+    );
 
     const raw = await rawRows(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '', query);
     assert.equal(raw.length, whole.total);
     const expected = sums(raw);
     const shown = summarize(whole.records); // what the page's cards show
-    assert.deepEqual({ runs: shown.runs, failures: shown.failures, collected: shown.collected, rows: shown.rows }, expected);
+    assert.deepEqual(
+      { runs: shown.runs, failures: shown.failures, collected: shown.collected, rows: shown.rows },
+      expected,
+    );
   });
 
   it('a new query cancels the rest of the one before: nothing of it arrives late', async () => {
     const today = todayUtc();
-    const older: AnalyticsQuery = { start: addDays(today, -13), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
+    const older: AnalyticsQuery = {
+      start: addDays(today, -13),
+      end: today,
+      timeGranularity: 'Day',
+      page: 1,
+      pageSize: 100,
+    };
     const seen: HostMessage[] = [];
     const sub = panel.onDidPost((m) => {
       if ('id' in m && m.id === 'it-old') seen.push(m);
@@ -223,7 +271,12 @@ describe('Task analytics panel (integration, sandbox)', function () {
       await waitFor('the rest under way', () => seen.filter((m) => m.type === 'fetchAllProgress').length >= 2);
       // As the page does on Run query: cancel the pending request, then ask the new one.
       await panel.handleMessage({ type: 'cancel', id: 'it-old' });
-      const newReplies = ask(panel, { type: 'query', id: 'it-new', query: { ...older, start: addDays(today, -1) }, rest: 'auto' });
+      const newReplies = ask(panel, {
+        type: 'query',
+        id: 'it-new',
+        query: { ...older, start: addDays(today, -1) },
+        rest: 'auto',
+      });
       await running;
       const newer = last(await newReplies);
       await new Promise((r) => setTimeout(r, 500));
@@ -232,7 +285,10 @@ describe('Task analytics panel (integration, sandbox)', function () {
       const oldPages = Math.ceil(first.page.total / 100);
       assert.ok(oldPages > 8, `the old query has many pages (${oldPages})`);
       const cancelled = seen[seen.length - 1];
-      assert.ok(cancelled?.type === 'error' && cancelled.error.kind === 'cancelled', 'the old query ends with its cancel');
+      assert.ok(
+        cancelled?.type === 'error' && cancelled.error.kind === 'cancelled',
+        'the old query ends with its cancel',
+      );
       assert.ok(!seen.some((m) => m.type === 'fetchAllResult'), 'no whole result of the old query, however late');
       assert.ok(newer.type === 'fetchAllResult' || newer.type === 'queryResult', JSON.stringify(newer).slice(0, 200));
       const newPages = Math.ceil((newer.type === 'fetchAllResult' ? newer.total : newer.page.total) / 100);
@@ -245,7 +301,11 @@ describe('Task analytics panel (integration, sandbox)', function () {
 
   it('fetches every page with progress under one id', async () => {
     const today = todayUtc();
-    const replies = await ask(panel, { type: 'fetchAll', id: 'it-all', query: { start: addDays(today, -13), end: today, timeGranularity: 'Day' } });
+    const replies = await ask(panel, {
+      type: 'fetchAll',
+      id: 'it-all',
+      query: { start: addDays(today, -13), end: today, timeGranularity: 'Day' },
+    });
     const result = last(replies);
     assert.ok(result.type === 'fetchAllResult', JSON.stringify(result).slice(0, 300));
     assert.equal(result.records.length, result.total);
@@ -274,7 +334,10 @@ describe('Task analytics panel (integration, sandbox)', function () {
     } finally {
       Object.assign(api.ui, { showSaveDialog });
     }
-    assert.match(path.basename(offered?.defaultUri?.path ?? ''), /^scrapedeck-analytics-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-day\.csv$/);
+    assert.match(
+      path.basename(offered?.defaultUri?.path ?? ''),
+      /^scrapedeck-analytics-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-day\.csv$/,
+    );
     const bytes = await fs.readFile(target.fsPath);
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).split('\r\n');
@@ -290,7 +353,9 @@ describe('Task analytics panel (integration, sandbox)', function () {
       const today = todayUtc();
       const page = last(await ask(panel, { type: 'query', id: 'it-rows-no', query: { start: today, end: today } }));
       assert.ok(page.type === 'queryResult');
-      const reply = last(await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', resultId: page.resultId }));
+      const reply = last(
+        await ask(panel, { type: 'export', id: 'it-export-no', format: 'json', resultId: page.resultId }),
+      );
       assert.ok(reply.type === 'error' && reply.error.kind === 'cancelled');
     } finally {
       Object.assign(api.ui, { showSaveDialog });
@@ -314,7 +379,12 @@ describe('Task analytics panel (integration, sandbox)', function () {
       if ('id' in m && m.id === 'it-account') seen.push(m);
     });
     try {
-      const running = panel.handleMessage({ type: 'query', id: 'it-account', query: { start: addDays(today, -13), end: today, page: 1, pageSize: 100 }, rest: 'auto' });
+      const running = panel.handleMessage({
+        type: 'query',
+        id: 'it-account',
+        query: { start: addDays(today, -13), end: today, page: 1, pageSize: 100 },
+        rest: 'auto',
+      });
       await waitFor('the rest under way', () => seen.some((m) => m.type === 'fetchAllProgress'));
       await vscode.commands.executeCommand('scrapedeck.signOut');
       await running;
@@ -349,7 +419,9 @@ describe('Task analytics panel (integration, sandbox)', function () {
       Object.assign(api.ui, { showInformationMessage });
     }
     // The open page was told, and a query now explains that sign-in is needed.
-    const reply = last(await ask(panel, { type: 'query', id: 'it-signed-out', query: { start: todayUtc(), end: todayUtc() } }));
+    const reply = last(
+      await ask(panel, { type: 'query', id: 'it-signed-out', query: { start: todayUtc(), end: todayUtc() } }),
+    );
     assert.ok(reply.type === 'error' && reply.error.kind === 'auth');
   });
 });

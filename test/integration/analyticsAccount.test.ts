@@ -16,7 +16,7 @@ import { addDays, todayUtc } from '../../src/api/schemas/dates';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { ask } from './panelHarness';
-import { getApi, pointAtSandbox, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import { getApi, pointAtSandbox, type SandboxSession, signInWithApiKey, waitFor } from './viewsHarness';
 
 /** The `init` (and `signedIn`) a page gets when it loads now. */
 async function initOf(panel: AnalyticsPanel): Promise<HostMessage[]> {
@@ -51,7 +51,9 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
   });
 
   /** Every value of linus's rows that must not show up under fiona (names, ids, request ids). */
-  const linusMarks = (): string[] => [...new Set(linusRecords.flatMap((r) => [r.taskId, r.taskName ?? ''].filter((v) => v.length > 3)))];
+  const linusMarks = (): string[] => [
+    ...new Set(linusRecords.flatMap((r) => [r.taskId, r.taskName ?? ''].filter((v) => v.length > 3))),
+  ];
 
   it('linus opens analytics for all tasks and fetches every row', async () => {
     await signInWithApiKey(api, session.account('linus').apiKey);
@@ -60,7 +62,13 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
     panel = opened;
     await panel.pageReady;
     const today = todayUtc();
-    const query: AnalyticsQuery = { start: addDays(today, -6), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
+    const query: AnalyticsQuery = {
+      start: addDays(today, -6),
+      end: today,
+      timeGranularity: 'Day',
+      page: 1,
+      pageSize: 100,
+    };
     const replies = await ask(panel, { type: 'fetchAll', id: 'linus-all', query, scope: 'all' });
     const whole = replies[replies.length - 1];
     assert.ok(whole?.type === 'fetchAllResult', JSON.stringify(whole).slice(0, 300));
@@ -70,12 +78,21 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
     const key = accountKey(api.account.account ?? assert.fail('signed in'));
     // What linus's page saved (VS Code keeps it for the serializer).
     linusState = {
-      version: 2, account: key, preset: { taskIds: [linusRecords[0]?.taskId ?? 'x'], label: linusRecords[0]?.taskName ?? 'x' },
-      result: { query, total: whole.total, records: linusRecords.slice(0, 500), requestIds: whole.requestIds.slice(0, 10), fetchedAt: new Date().toISOString(), resultId: linusResultId },
+      version: 2,
+      account: key,
+      preset: { taskIds: [linusRecords[0]?.taskId ?? 'x'], label: linusRecords[0]?.taskName ?? 'x' },
+      result: {
+        query,
+        total: whole.total,
+        records: linusRecords.slice(0, 500),
+        requestIds: whole.requestIds.slice(0, 10),
+        fetchedAt: new Date().toISOString(),
+        resultId: linusResultId,
+      },
     };
   });
 
-  it('sign-out, then fiona: the open panel drops linus\'s results (no export), preset and state, and says so', async () => {
+  it("sign-out, then fiona: the open panel drops linus's results (no export), preset and state, and says so", async () => {
     const posted: HostMessage[] = [];
     const sub = panel.onDidPost((m) => posted.push(m));
     await vscode.commands.executeCommand('scrapedeck.signOut');
@@ -105,8 +122,13 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
     assert.equal(panel.preset, undefined);
   });
 
-  it('a window reload under fiona restores none of linus\'s saved state', async () => {
-    const webviewPanel = vscode.window.createWebviewPanel(ANALYTICS_VIEW_TYPE, 'Task Analytics', vscode.ViewColumn.Active, {});
+  it("a window reload under fiona restores none of linus's saved state", async () => {
+    const webviewPanel = vscode.window.createWebviewPanel(
+      ANALYTICS_VIEW_TYPE,
+      'Task Analytics',
+      vscode.ViewColumn.Active,
+      {},
+    );
     const restored = await api.analytics.restore(webviewPanel, linusState);
     assert.equal(restored.preset, undefined, 'no preset of linus');
     const init = (await initOf(restored)).find((m) => m.type === 'init');
@@ -123,7 +145,12 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
   it('signed out, a reload restores none of it either', async () => {
     await vscode.commands.executeCommand('scrapedeck.signOut');
     await waitFor('signed out', () => api.account.account === undefined);
-    const webviewPanel = vscode.window.createWebviewPanel(ANALYTICS_VIEW_TYPE, 'Task Analytics', vscode.ViewColumn.Active, {});
+    const webviewPanel = vscode.window.createWebviewPanel(
+      ANALYTICS_VIEW_TYPE,
+      'Task Analytics',
+      vscode.ViewColumn.Active,
+      {},
+    );
     const restored = await api.analytics.restore(webviewPanel, linusState);
     const init = (await initOf(restored)).find((m) => m.type === 'init');
     assert.ok(init?.type === 'init');

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { addDays, todayUtc } from '../../src/api/schemas/dates';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { ask } from './panelHarness';
-import { getApi, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import { getApi, pointAtSandbox, replaceUi, type SandboxSession, signInWithApiKey, waitFor } from './viewsHarness';
 
 describe('Analytics export: Open and Reveal (real VS Code, sandbox)', function () {
   this.timeout(90_000);
@@ -37,7 +37,11 @@ describe('Analytics export: Open and Reveal (real VS Code, sandbox)', function (
   it('offers Open and Reveal once the file is written; Open shows it in an editor', async () => {
     const panel = api.analytics.openPanel();
     const today = todayUtc();
-    const replies = await ask(panel, { type: 'query', id: 'x-rows', query: { start: addDays(today, -6), end: today, page: 1, pageSize: 100 } });
+    const replies = await ask(panel, {
+      type: 'query',
+      id: 'x-rows',
+      query: { start: addDays(today, -6), end: today, page: 1, pageSize: 100 },
+    });
     const page = replies[0];
     assert.ok(page?.type === 'queryResult');
     const target = vscode.Uri.file(path.join(dir, 'rows.csv'));
@@ -57,7 +61,10 @@ describe('Analytics export: Open and Reveal (real VS Code, sandbox)', function (
       assert.ok(shown);
       assert.deepEqual(shown.items, ['Open', 'Reveal']);
       assert.match(shown.message, /^Exported [\d,]+ analytics rows? to rows\.csv\.$/);
-      await waitFor('the file in an editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === target.fsPath);
+      await waitFor(
+        'the file in an editor',
+        () => vscode.window.activeTextEditor?.document.uri.fsPath === target.fsPath,
+      );
     } finally {
       restore();
     }

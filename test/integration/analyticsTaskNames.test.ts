@@ -10,17 +10,20 @@ import * as vscode from 'vscode';
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { HostMessage } from '../../src/analytics/protocol';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { getApi, labelOf, pointAtSandbox, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import { getApi, labelOf, pointAtSandbox, type SandboxSession, signInWithApiKey, waitFor } from './viewsHarness';
 
 /** linus's group of 60 tasks: the issue's case. */
 const GROUP = 'Marketplace crawl';
 
 /** The label of the editor tab showing `panel` (its title, which the page sets from what it shows). */
 function tabLabels(): string[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).map((t) => t.label);
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview)
+    .map((t) => t.label);
 }
 
-describe('Analytics task chips: the analytics page names a group\'s tasks from the tree (real VS Code, sandbox)', function () {
+describe("Analytics task chips: the analytics page names a group's tasks from the tree (real VS Code, sandbox)", function () {
   this.timeout(60_000);
   let api: ScrapedeckTestApi;
   let session: SandboxSession;
@@ -55,7 +58,10 @@ describe('Analytics task chips: the analytics page names a group\'s tasks from t
     assert.ok(groupId);
     tasks = (await client.searchTasks(groupId)).data.map((t) => ({ taskId: t.taskId, taskName: t.taskName }));
     assert.equal(tasks.length, 60, 'a group of 60 (chips collapse to "+55 more")');
-    assert.deepEqual(panel.preset?.taskIds, tasks.map((t) => t.taskId));
+    assert.deepEqual(
+      panel.preset?.taskIds,
+      tasks.map((t) => t.taskId),
+    );
 
     // What the page is told on `ready` (the same path the page's own message takes).
     const posted: HostMessage[] = [];

@@ -9,7 +9,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { answerInputs, getApi, pointAtSandbox, replaceUi, type SandboxSession,signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
+import {
+  answerInputs,
+  getApi,
+  pointAtSandbox,
+  replaceUi,
+  type SandboxSession,
+  signInWithApiKey,
+  tooltipText,
+  waitFor,
+} from './viewsHarness';
 
 const SHARED = 'linus/catalog-sync';
 
@@ -22,7 +31,11 @@ describe('Data apps per account (real VS Code, sandbox)', function () {
     if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
     await signInWithApiKey(api, session.account(username).apiKey);
   };
-  const refs = () => api.views.apps.tracked().map((a) => a.ref).sort();
+  const refs = () =>
+    api.views.apps
+      .tracked()
+      .map((a) => a.ref)
+      .sort();
   const deprecate = async (ref: string): Promise<string | undefined> => {
     const restore = replaceUi(api, { showModalWarning: (_m, _d, ...items) => Promise.resolve(items[0]) });
     const typed = answerInputs(api, [ref]);
@@ -44,7 +57,9 @@ describe('Data apps per account (real VS Code, sandbox)', function () {
   before(async () => {
     api = await getApi();
     session = await pointAtSandbox(api);
-    await vscode.workspace.getConfiguration('scrapedeck').update('trackedApps', [SHARED], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck')
+      .update('trackedApps', [SHARED], vscode.ConfigurationTarget.Global);
     await signInAs('ada');
   });
 

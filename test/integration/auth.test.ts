@@ -10,7 +10,17 @@ import * as vscode from 'vscode';
 
 import { statusBarText } from '../../src/account/statusBar';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { answerInputs, getApi, KEEP_VALUE, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import {
+  answerInputs,
+  getApi,
+  KEEP_VALUE,
+  pointAtSandbox,
+  recordMessages,
+  replaceUi,
+  type SandboxSession,
+  signInWithApiKey,
+  waitFor,
+} from './viewsHarness';
 
 describe('Sign-in and account (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -59,7 +69,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(retry.value, wrong, 'the rejected value is kept');
     assert.match(retry.prompt ?? '', /^That API key was not accepted\. .+\. Check the key and try again\.$/);
     assert.doesNotMatch(retry.prompt ?? '', /\.\./);
-    assert.ok(retry.requestId, 'the refusal\'s request ID is offered on the box');
+    assert.ok(retry.requestId, "the refusal's request ID is offered on the box");
     assert.ok(!(retry.prompt ?? '').includes(retry.requestId ?? '-'), 'as a button, not as text');
     assert.equal(await retry.validateInput?.('   '), 'Enter an API key.');
 
@@ -99,7 +109,10 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(asked.length, 4);
     assert.equal(asked[1]?.password, true);
     assert.equal(asked[2]?.value, grace.username, 'the username is kept');
-    assert.match(asked[2]?.prompt ?? '', /^The username or password was not accepted\. .*username or password.*\. Check them and try again\.$/i);
+    assert.match(
+      asked[2]?.prompt ?? '',
+      /^The username or password was not accepted\. .*username or password.*\. Check them and try again\.$/i,
+    );
     assert.ok(asked[2]?.requestId, 'the request ID is offered on the box');
 
     const account = api.account.account;
@@ -131,7 +144,15 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
 
   it('a session that cannot be renewed brings one "Sign In Again" notification, however many calls fail', async () => {
     await api.accountHooks.store(
-      { kind: 'session', session: { accessToken: 'dead-access-token', refreshToken: 'dead-refresh-token', tokenType: 'Bearer', expiresAt: 0 } },
+      {
+        kind: 'session',
+        session: {
+          accessToken: 'dead-access-token',
+          refreshToken: 'dead-refresh-token',
+          tokenType: 'Bearer',
+          expiresAt: 0,
+        },
+      },
       { label: 'grace', method: 'password', username: 'grace' },
     );
     secrets.add('dead-access-token').add('dead-refresh-token');
@@ -146,7 +167,11 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     try {
       const client = api.account.getClient();
       assert.ok(client);
-      const failures = await Promise.allSettled([client.listTaskGroups(), client.listTaskGroups(), client.listTaskGroups()]);
+      const failures = await Promise.allSettled([
+        client.listTaskGroups(),
+        client.listTaskGroups(),
+        client.listTaskGroups(),
+      ]);
       for (const f of failures) assert.equal(f.status, 'rejected');
       for (const f of failures) {
         if (f.status === 'rejected') void api.reporter.report(f.reason, 'loadGroups');
@@ -201,7 +226,10 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
       assert.equal(api.account.endpoints.datahubUrl, session.sandbox.info.datahubUrl);
     } finally {
       await vscode.workspace.fs.delete(file);
-      await waitFor('the workspace value to go', () => vscode.workspace.getConfiguration('scrapedeck').get('requestsPerSecond') === 20);
+      await waitFor(
+        'the workspace value to go',
+        () => vscode.workspace.getConfiguration('scrapedeck').get('requestsPerSecond') === 20,
+      );
     }
   });
 
@@ -217,8 +245,15 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     assert.equal(api.account.account?.method, 'sandbox');
     assert.equal(api.account.account?.label, first.username);
     assert.equal(api.account.account?.datahubUrl, session.sandbox.info.datahubUrl);
-    assert.ok(messages.some((m) => m.text.includes(first.username)), 'the info message names the account');
-    assert.equal(statusBarText(api.account.account, api.account.endpoints.baseUrl).text, `$(beaker) ${first.username} (sandbox)`, 'the status bar says who and how');
+    assert.ok(
+      messages.some((m) => m.text.includes(first.username)),
+      'the info message names the account',
+    );
+    assert.equal(
+      statusBarText(api.account.account, api.account.endpoints.baseUrl).text,
+      `$(beaker) ${first.username} (sandbox)`,
+      'the status bar says who and how',
+    );
     await vscode.commands.executeCommand('scrapedeck.signOut');
     assert.equal(api.account.account, undefined);
   });
@@ -246,12 +281,15 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
     }
   });
 
-  it('one sign-in is one write and one read of the secret storage; the write\'s own change event is ignored', async () => {
+  it("one sign-in is one write and one read of the secret storage; the write's own change event is ignored", async () => {
     if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
     await api.account.idle(); // the settings changes of `before` are read first
     const before = api.accountHooks.vaultStats();
     await signInWithApiKey(api, session.account('ada').apiKey);
-    await waitFor('the change event of the write', () => api.accountHooks.vaultStats().ignoredOwnEvents > before.ignoredOwnEvents);
+    await waitFor(
+      'the change event of the write',
+      () => api.accountHooks.vaultStats().ignoredOwnEvents > before.ignoredOwnEvents,
+    );
     const after = api.accountHooks.vaultStats();
     assert.equal(after.writes - before.writes, 1, 'one write');
     assert.equal(after.reads - before.reads, 1, 'one read');
@@ -260,7 +298,10 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
 
   it('the log received request lines and no secret', () => {
     const text = api.logLines.join('\n');
-    assert.ok(api.logLines.some((l) => l.includes('/token')), 'token requests were logged');
+    assert.ok(
+      api.logLines.some((l) => l.includes('/token')),
+      'token requests were logged',
+    );
     for (const secret of secrets) assert.ok(!text.includes(secret), `a secret (…${secret.slice(-4)}) reached the log`);
   });
 });

@@ -16,14 +16,32 @@ import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { dataClient } from './dataClient';
-import { getApi, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import {
+  getApi,
+  pointAtSandbox,
+  recordMessages,
+  replaceUi,
+  type SandboxSession,
+  signInWithApiKey,
+  waitFor,
+} from './viewsHarness';
 
 interface TaskArg {
   task: { taskId: string; taskName: string };
 }
 
 const pythonCsv = (file: string): string[][] =>
-  JSON.parse(execFileSync('python3', ['-c', 'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file], { encoding: 'utf8', maxBuffer: 64 << 20 })) as string[][];
+  JSON.parse(
+    execFileSync(
+      'python3',
+      [
+        '-c',
+        'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))',
+        file,
+      ],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    ),
+  ) as string[][];
 const jsonLines = (file: string): DataRow[] =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -48,7 +66,7 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const children = await api.views.tasks.getChildren(groups[0]);
     const found = children.filter((c): c is typeof c & TaskArg => 'task' in c)[index];
     assert.ok(found, `task ${index} of the first group`);
-    assert.equal(found.task.taskId, tasks[index]?.taskId, 'the tree lists the tasks in the service\'s order');
+    assert.equal(found.task.taskId, tasks[index]?.taskId, "the tree lists the tasks in the service's order");
     return found;
   };
   const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
@@ -68,7 +86,10 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       if ((await client().getData(t.taskId, { offset: 0, size: 1 })).data.total > 0) withRows.push(i);
       if ((await client().getNotExportedData(t.taskId, 1)).data.total > 0) withNew.push(i);
     }
-    assert.ok(withRows.length >= 4 && withNew.length >= 1, `seeded tasks with rows: ${withRows.length}, with new rows: ${withNew.length}`);
+    assert.ok(
+      withRows.length >= 4 && withNew.length >= 1,
+      `seeded tasks with rows: ${withRows.length}, with new rows: ${withNew.length}`,
+    );
     withRows = withRows.filter((i) => i !== withNew[0]);
   });
 
@@ -78,7 +99,11 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
   });
 
   /** Runs Export Data… with the save dialog answered by `file` (in the workspace folder). */
-  const exportTo = async (arg: TaskArg, file: string | undefined, extra: Partial<Parameters<typeof replaceUi>[1]> = {}) => {
+  const exportTo = async (
+    arg: TaskArg,
+    file: string | undefined,
+    extra: Partial<Parameters<typeof replaceUi>[1]> = {},
+  ) => {
     const dialogs: vscode.SaveDialogOptions[] = [];
     const restore = replaceUi(api, {
       showSaveDialog: (o) => {
@@ -88,13 +113,16 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       ...extra,
     });
     try {
-      return { reply: await run<{ outcome: string; rows?: number; file?: vscode.Uri }>('scrapedeck.data.export', arg), dialogs };
+      return {
+        reply: await run<{ outcome: string; rows?: number; file?: vscode.Uri }>('scrapedeck.data.export', arg),
+        dialogs,
+      };
     } finally {
       restore();
     }
   };
 
-  it('exports CSV: UTF-8 with BOM that Python reads back as the task\'s rows, with Open and Reveal in Explorer', async () => {
+  it("exports CSV: UTF-8 with BOM that Python reads back as the task's rows, with Open and Reveal in Explorer", async () => {
     const arg = await node(withRows[0]);
     const rows = await allRows(arg.task.taskId);
     assert.ok(rows.length > 0, 'the task has rows');
@@ -109,14 +137,30 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       assert.deepEqual([...readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
       const [header, ...lines] = pythonCsv(file);
       const names = Object.keys(rows[0] ?? {});
-      assert.deepEqual(header, names.map(neutraliseFormula), 'the task\'s field names');
+      assert.deepEqual(header, names.map(neutraliseFormula), "the task's field names");
       assert.equal(lines.length, rows.length);
-      lines.forEach((line, i) => assert.deepEqual(line, names.map((n) => { const v = rows[i]?.[n]; return v === null || v === undefined ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v); }), `row ${i}`));
+      lines.forEach((line, i) =>
+        assert.deepEqual(
+          line,
+          names.map((n) => {
+            const v = rows[i]?.[n];
+            return v === null || v === undefined ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v);
+          }),
+          `row ${i}`,
+        ),
+      );
       await waitFor('the done message', () => messages.some((m) => m.text.startsWith('Exported')));
       const done = messages.find((m) => m.text.startsWith('Exported'));
-      assert.match(done?.text ?? '', new RegExp(`rows of “${arg.task.taskName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” to export-one\\.csv`));
+      assert.match(
+        done?.text ?? '',
+        new RegExp(`rows of “${arg.task.taskName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” to export-one\\.csv`),
+      );
       assert.deepEqual(done?.buttons, ['Open', 'Reveal in Explorer', 'Open in Data Browser']);
-      assert.deepEqual(readdirSync(ws.fsPath).filter((f) => f.includes('scrapedeck-tmp')), [], 'no temporary file left');
+      assert.deepEqual(
+        readdirSync(ws.fsPath).filter((f) => f.includes('scrapedeck-tmp')),
+        [],
+        'no temporary file left',
+      );
     } finally {
       stop();
     }
@@ -169,11 +213,19 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       const marksBefore = calls('POST /data/markexported');
       const one = await run<{ outcome: string; rows: number; file: vscode.Uri }>('scrapedeck.data.pullNewRows', arg);
       assert.equal(one.outcome, 'pulled');
-      assert.ok(one.rows > 0, 'the last run\'s rows were not exported yet');
+      assert.ok(one.rows > 0, "the last run's rows were not exported yet");
       assert.equal(picks.length, 1);
       assert.match(picks[0]?.[0] ?? '', /New File…/);
-      assert.equal(inputs[0]?.validateInput?.('../outside.jsonl') !== undefined, true, 'a path leaving the workspace is refused as typed');
-      assert.equal(inputs[0]?.validateInput?.('rows.txt') !== undefined, true, 'a name without .jsonl or .csv is refused');
+      assert.equal(
+        inputs[0]?.validateInput?.('../outside.jsonl') !== undefined,
+        true,
+        'a path leaving the workspace is refused as typed',
+      );
+      assert.equal(
+        inputs[0]?.validateInput?.('rows.txt') !== undefined,
+        true,
+        'a name without .jsonl or .csv is refused',
+      );
       const file = path.join(ws.fsPath, 'pulled', 'new-rows.jsonl');
       assert.equal(jsonLines(file).length, one.rows);
       assert.ok(calls('POST /data/markexported') > marksBefore, 'marked after writing');
@@ -181,7 +233,11 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       // A run adds rows; stop it once some have arrived, so the count is settled.
       const before = (await client().getData(taskId, { offset: 0, size: 1 })).data.total;
       await client().startTask(taskId);
-      await waitFor('rows from the run', async () => (await client().getData(taskId, { offset: 0, size: 1 })).data.total > before, 60_000);
+      await waitFor(
+        'rows from the run',
+        async () => (await client().getData(taskId, { offset: 0, size: 1 })).data.total > before,
+        60_000,
+      );
       await client().stopTask(taskId);
       const after = await allRows(taskId);
       const added = after.length - before;
@@ -194,7 +250,11 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       assert.equal(lines.length, one.rows + added);
       assert.deepEqual(lines.slice(one.rows), after.slice(before), 'the new rows, in order, appended');
       await waitFor('the pulled message', () => messages.filter((m) => m.text.startsWith('Appended')).length === 2);
-      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[1]?.buttons, ['Open', 'Open in Data Browser', 'Change File…']);
+      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[1]?.buttons, [
+        'Open',
+        'Open in Data Browser',
+        'Change File…',
+      ]);
 
       const three = await run<{ outcome: string }>('scrapedeck.data.pullNewRows', arg);
       assert.equal(three.outcome, 'nothing-new');
@@ -205,28 +265,40 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     }
   });
 
-  it('Browse Data: the first page shows at once with the task\'s own column names, in a browser tab, the rest streaming in', async () => {
+  it("Browse Data: the first page shows at once with the task's own column names, in a browser tab, the rest streaming in", async () => {
     // The task with the most rows in the first group.
-    const totals = await Promise.all(tasks.slice(0, 6).map(async (t) => ({ t, total: (await client().getData(t.taskId, { offset: 0, size: 1 })).data.total })));
+    const totals = await Promise.all(
+      tasks
+        .slice(0, 6)
+        .map(async (t) => ({ t, total: (await client().getData(t.taskId, { offset: 0, size: 1 })).data.total })),
+    );
     const pick = totals.sort((a, b) => b.total - a.total)[0];
     assert.ok(pick && pick.total > 0);
-    const reply = await run<{ outcome: string; title: string; rows: number; total: number; columns: string[] }>('scrapedeck.data.browse', { task: pick.t });
+    const reply = await run<{ outcome: string; title: string; rows: number; total: number; columns: string[] }>(
+      'scrapedeck.data.browse',
+      { task: pick.t },
+    );
     assert.equal(reply.outcome, 'shown');
     assert.equal(reply.rows, Math.min(1000, pick.total));
     assert.equal(reply.total, pick.total);
     const first = (await client().getData(pick.t.taskId, { offset: 0, size: 1000 })).data.data;
     assert.deepEqual(reply.columns, [...new Set(first.flatMap((r) => Object.keys(r)))]);
-    await waitFor('the browser tab', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === reply.title)), 30_000);
+    await waitFor(
+      'the browser tab',
+      () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === reply.title)),
+      30_000,
+    );
   });
 
-  it('Remove Data…: nothing is sent without the modal\'s button, or with a wrong name; removed with the typed name', async () => {
+  it("Remove Data…: nothing is sent without the modal's button, or with a wrong name; removed with the typed name", async () => {
     const arg = await node(withRows[2]);
     const { taskId, taskName } = arg.task;
     assert.ok((await client().getData(taskId, { offset: 0, size: 1 })).data.total > 0);
     const removes = () => calls('POST /data/remove');
     const before = removes();
     const ask = async (modal: string | undefined, typed: string | undefined) => {
-      const seen: { modal?: { message: string; detail: string; buttons: string[] }; input?: vscode.InputBoxOptions } = {};
+      const seen: { modal?: { message: string; detail: string; buttons: string[] }; input?: vscode.InputBoxOptions } =
+        {};
       const restore = replaceUi(api, {
         showModalWarning: (message, detail, ...buttons) => {
           seen.modal = { message, detail, buttons };
@@ -271,9 +343,16 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const picker = replaceUi(api, { showQuickPick: () => Promise.reject(new Error('no file should be offered')) });
     const { messages, stop } = recordMessages(api);
     try {
-      const pull = await run<{ outcome: string; file?: unknown }>('scrapedeck.data.pullNewRows', arg, { chooseFile: true });
+      const pull = await run<{ outcome: string; file?: unknown }>('scrapedeck.data.pullNewRows', arg, {
+        chooseFile: true,
+      });
       assert.deepEqual([pull.outcome, pull.file], ['nothing-new', undefined]);
-      assert.ok(messages.some((m) => m.text.startsWith(`“${taskName}” holds no data at the service, so there is nothing to pull.`)), JSON.stringify(messages));
+      assert.ok(
+        messages.some((m) =>
+          m.text.startsWith(`“${taskName}” holds no data at the service, so there is nothing to pull.`),
+        ),
+        JSON.stringify(messages),
+      );
     } finally {
       stop();
       picker();
@@ -291,11 +370,22 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       },
     });
     try {
-      assert.equal(await run<string>('scrapedeck.data.remove', { taskId: arg.task.taskId, taskName: 'Harmless test task' }), 'declined');
+      assert.equal(
+        await run<string>('scrapedeck.data.remove', { taskId: arg.task.taskId, taskName: 'Harmless test task' }),
+        'declined',
+      );
       assert.deepEqual(asked, [`Remove all data of “${arg.task.taskName}”?`]);
-      assert.equal(await run<string>('scrapedeck.data.remove', { taskId: 'no-such-task-0000', taskName: 'Ghost task' }), 'unknown-task');
+      assert.equal(
+        await run<string>('scrapedeck.data.remove', { taskId: 'no-such-task-0000', taskName: 'Ghost task' }),
+        'unknown-task',
+      );
       assert.equal(asked.length, 1, 'nothing asked for an id the account does not have');
-      assert.ok(messages.some((m) => m.text === 'This account has no task with the id no-such-task-0000, so nothing was removed.'), JSON.stringify(messages));
+      assert.ok(
+        messages.some(
+          (m) => m.text === 'This account has no task with the id no-such-task-0000, so nothing was removed.',
+        ),
+        JSON.stringify(messages),
+      );
     } finally {
       restore();
       stop();
@@ -306,7 +396,8 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     const task = { taskId: 'no-such-task-0000', taskName: 'Ghost task' };
     const { messages, stop } = recordMessages(api);
     const restore = replaceUi(api, {
-      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((list) => list[0]),
+      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+        Promise.resolve(items).then((list) => list[0]),
       showInputBox: () => Promise.resolve('refused/rows.jsonl'),
     });
     try {
@@ -318,24 +409,34 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
         assert.ok(m.text.includes('“Ghost task”'), `names the task: ${m.text}`);
         assert.deepEqual(m.buttons, ['Copy Request ID', 'Show Log'], 'offers the request ID');
       }
-      assert.match(messages.find((m) => m.level === 'error' && m.text.startsWith('Could not pull'))?.text ?? '', /no row is lost or written twice/);
+      assert.match(
+        messages.find((m) => m.level === 'error' && m.text.startsWith('Could not pull'))?.text ?? '',
+        /no row is lost or written twice/,
+      );
       assert.equal(existsSync(path.join(ws.fsPath, 'refused.csv')), false);
-      assert.equal(existsSync(path.join(ws.fsPath, 'refused', 'rows.jsonl')), false, 'no file for a pull the service refused');
-      assert.ok(api.logLines.some((l) => /Ghost task.*request ID/.test(l)), 'the log has the request ID too');
+      assert.equal(
+        existsSync(path.join(ws.fsPath, 'refused', 'rows.jsonl')),
+        false,
+        'no file for a pull the service refused',
+      );
+      assert.ok(
+        api.logLines.some((l) => /Ghost task.*request ID/.test(l)),
+        'the log has the request ID too',
+      );
     } finally {
       restore();
       stop();
     }
   });
 
-  it('signed out: browsers of the service\'s rows are closed (their tabs name the old account\'s tasks), and the commands ask to sign in', async () => {
+  it("signed out: browsers of the service's rows are closed (their tabs name the old account's tasks), and the commands ask to sign in", async () => {
     const arg = await node(withRows[0]);
     const reply = await run<{ outcome: string; title: string }>('scrapedeck.data.browse', arg);
     assert.equal(reply.outcome, 'shown');
     const browserTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === reply.title);
     await waitFor('the browser tab', () => browserTabs().length > 0, 30_000);
     await run('scrapedeck.signOut');
-    await waitFor('the tab naming the old account\'s task to close', () => browserTabs().length === 0, 30_000);
+    await waitFor("the tab naming the old account's task to close", () => browserTabs().length === 0, 30_000);
     const { messages, stop } = recordMessages(api);
     try {
       assert.equal((await run<{ outcome: string }>('scrapedeck.data.export', arg)).outcome, 'signed-out');

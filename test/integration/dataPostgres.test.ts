@@ -12,10 +12,18 @@ import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
-import { type TestServer,testServer } from '../shared/pgServer';
+import { type TestServer, testServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
 import { connectionAnswers, pickServer } from './pgHarness';
-import { getApi, pointAtSandbox, recordMessages, replaceUi, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import {
+  getApi,
+  pointAtSandbox,
+  recordMessages,
+  replaceUi,
+  type SandboxSession,
+  signInWithApiKey,
+  waitFor,
+} from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
 
@@ -62,20 +70,33 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
     await session.dispose();
   });
 
-  it('adds a connection through the command, tests it, pulls twice into the task\'s table (0 missing, 0 twice), exports into a new table, then removes it', async () => {
+  it("adds a connection through the command, tests it, pulls twice into the task's table (0 missing, 0 twice), exports into a new table, then removes it", async () => {
     const { messages, stop } = recordMessages(api);
     try {
       let restore = replaceUi(api, answers(server.password));
       const saved = await run<{ id: string } | undefined>('scrapedeck.data.addPostgresConnection');
       restore();
       assert.ok(saved?.id, 'the connection was added');
-      assert.ok(messages.some((m) => m.text.startsWith('Added the PostgreSQL connection')), JSON.stringify(messages));
-      assert.equal(JSON.stringify(vscode.workspace.getConfiguration('scrapedeck')).includes(server.password), false, 'no password in settings');
+      assert.ok(
+        messages.some((m) => m.text.startsWith('Added the PostgreSQL connection')),
+        JSON.stringify(messages),
+      );
+      assert.equal(
+        JSON.stringify(vscode.workspace.getConfiguration('scrapedeck')).includes(server.password),
+        false,
+        'no password in settings',
+      );
 
-      restore = replaceUi(api, { showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((l) => l[0]) });
+      restore = replaceUi(api, {
+        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+          Promise.resolve(items).then((l) => l[0]),
+      });
       assert.equal(await run<boolean>('scrapedeck.data.testPostgresConnection'), true);
       restore();
-      assert.ok(messages.some((m) => m.text.includes(`works: Scrapedeck can create its tables in the schema ${schema}`)), JSON.stringify(messages));
+      assert.ok(
+        messages.some((m) => m.text.includes(`works: Scrapedeck can create its tables in the schema ${schema}`)),
+        JSON.stringify(messages),
+      );
 
       const seen: string[][] = [];
       restore = replaceUi(api, { showQuickPick: (items) => pickServer(items, seen) });
@@ -119,21 +140,37 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
 
       // Export Data offers the connection beside the files; every row goes to a new table.
       const exportPicks: string[][] = [];
-      restore = replaceUi(api, { showQuickPick: (items) => pickServer(items, exportPicks), showSaveDialog: () => Promise.reject(new Error('a save dialog for a server')) });
+      restore = replaceUi(api, {
+        showQuickPick: (items) => pickServer(items, exportPicks),
+        showSaveDialog: () => Promise.reject(new Error('a save dialog for a server')),
+      });
       try {
-        const exported = await run<{ outcome: string; rows: number; table: string }>('scrapedeck.data.export', { task });
+        const exported = await run<{ outcome: string; rows: number; table: string }>('scrapedeck.data.export', {
+          task,
+        });
         assert.equal(exported.outcome, 'exported', JSON.stringify(messages));
         assert.match(exportPicks[0]?.[0] ?? '', /A File…/, 'files come first');
         const rows = (await allRows(task.taskId)).map(expectedPg);
-        const read = JSON.parse(psql(server, `SELECT coalesce(json_agg(t ORDER BY t."_scrapedeck_row"), '[]') FROM ${schema}."${exported.table.replace(/"/g, '""')}" t`)) as Record<string, unknown>[];
-        const table = read.map((r) => expectedPg(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_'))) as DataRow));
+        const read = JSON.parse(
+          psql(
+            server,
+            `SELECT coalesce(json_agg(t ORDER BY t."_scrapedeck_row"), '[]') FROM ${schema}."${exported.table.replace(/"/g, '""')}" t`,
+          ),
+        ) as Record<string, unknown>[];
+        const table = read.map((r) =>
+          expectedPg(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_'))) as DataRow),
+        );
         assert.equal(exported.rows, rows.length);
         assert.deepEqual(table, rows, 'every row, once, in order');
       } finally {
         restore();
       }
 
-      restore = replaceUi(api, { showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((l) => l[0]), showModalWarning: (_m, _d, action) => Promise.resolve(action) });
+      restore = replaceUi(api, {
+        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+          Promise.resolve(items).then((l) => l[0]),
+        showModalWarning: (_m, _d, action) => Promise.resolve(action),
+      });
       assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
       restore();
     } finally {
@@ -182,24 +219,41 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
       await waitFor('four refusals', () => messages.filter((m) => m.text === REFUSAL).length === 4);
       // Choosing again: the picker offers no server.
       await run('scrapedeck.data.pullNewRows', { task }, { chooseFile: true });
-      assert.equal(prompts.some((p) => p.startsWith('$(server)')), false, JSON.stringify(prompts));
+      assert.equal(
+        prompts.some((p) => p.startsWith('$(server)')),
+        false,
+        JSON.stringify(prompts),
+      );
       assert.equal(marks(), marksBefore, 'nothing marked exported');
       // Export Data goes straight to its save dialog: no server is offered.
       const dialogs: string[] = [];
-      const files = replaceUi(api, { showSaveDialog: (o) => { dialogs.push(o.title ?? ''); return Promise.resolve(undefined); } });
+      const files = replaceUi(api, {
+        showSaveDialog: (o) => {
+          dialogs.push(o.title ?? '');
+          return Promise.resolve(undefined);
+        },
+      });
       try {
         assert.equal((await run<{ outcome: string }>('scrapedeck.data.export', { task })).outcome, 'declined');
       } finally {
         files();
       }
       assert.equal(dialogs.length, 1, 'the save dialog');
-      assert.equal(prompts.some((p) => p.startsWith('$(server)')), false, JSON.stringify(prompts));
+      assert.equal(
+        prompts.some((p) => p.startsWith('$(server)')),
+        false,
+        JSON.stringify(prompts),
+      );
     } finally {
       stop();
       restore();
     }
     // Trusted again: the connection is still there to remove.
-    restore = replaceUi(api, { showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((l) => l[0]), showModalWarning: (_m, _d, action) => Promise.resolve(action) });
+    restore = replaceUi(api, {
+      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+        Promise.resolve(items).then((l) => l[0]),
+      showModalWarning: (_m, _d, action) => Promise.resolve(action),
+    });
     assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
     restore();
   });

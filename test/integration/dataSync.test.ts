@@ -13,9 +13,9 @@ import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, readBackPg } from '../shared/pgPull';
-import { type TestServer,testServer } from '../shared/pgServer';
+import { type TestServer, testServer } from '../shared/pgServer';
 import { connectionAnswers, pickServer } from './pgHarness';
-import { QUEUE_MS, type Row, rowWhen, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
+import { QUEUE_MS, type Row, rowWhen, type RunsSession, startRunsSession, taskRow, taskRows } from './runsHarness';
 import { getApi, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
 const GROUP = 'Price monitoring';
@@ -56,7 +56,14 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       assert.equal(await run<string>('scrapedeck.data.keepInSync', { task }), 'following');
       restore();
       assert.equal(seen.length, 1, 'the destinations Pull New Rows offers');
-      const row = await rowWhen(api, GROUP, task.taskId, 'the sync part', (r) => /(^| · )syncs to PostgreSQL$/.test(String(r.description)), 5_000);
+      const row = await rowWhen(
+        api,
+        GROUP,
+        task.taskId,
+        'the sync part',
+        (r) => /(^| · )syncs to PostgreSQL$/.test(String(r.description)),
+        5_000,
+      );
       assert.match(row.contextValue ?? '', /\bsyncing\b/, 'Stop Keeping in Sync is offered');
 
       // Restricted Mode: the command says so; an ended run pulls nothing.
@@ -65,7 +72,9 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       restore = replaceUi(api, { isWorkspaceTrusted: () => false });
       try {
         assert.equal(await run<string>('scrapedeck.data.keepInSync', { task }), 'restricted');
-        await waitFor('the refusal', () => messages.some((m) => m.text.startsWith('Keep in Sync is off in Restricted Mode')));
+        await waitFor('the refusal', () =>
+          messages.some((m) => m.text.startsWith('Keep in Sync is off in Restricted Mode')),
+        );
         api.sync.follower.runsEnded([task.taskId]);
         await api.sync.follower.idle();
         assert.equal(notExported(), asked, 'nothing asked of the service');
@@ -74,7 +83,9 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       }
 
       // A run started here ends: its rows (and the task's earlier ones not exported yet) arrive without asking.
-      const exportedBefore = (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total - (await ada.getNotExportedData(task.taskId, 1)).data.total;
+      const exportedBefore =
+        (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total -
+        (await ada.getNotExportedData(task.taskId, 1)).data.total;
       const shown = messages.length;
       await run('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
       session.clock.advance(QUEUE_MS);
@@ -106,12 +117,23 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
 
       // Stop Keeping in Sync: the row says nothing of it, and the follow is gone.
       assert.equal(await run<string>('scrapedeck.data.stopSync', { task }), 'stopped');
-      const plain = await rowWhen(api, GROUP, task.taskId, 'no sync part', (r) => !String(r.description ?? '').includes('syncs to'), 5_000);
+      const plain = await rowWhen(
+        api,
+        GROUP,
+        task.taskId,
+        'no sync part',
+        (r) => !String(r.description ?? '').includes('syncs to'),
+        5_000,
+      );
       assert.doesNotMatch(plain.contextValue ?? '', /\bsyncing\b/);
       assert.equal(await run<string>('scrapedeck.data.stopSync', { task }), 'not-following');
     } finally {
       stop();
-      restore = replaceUi(api, { showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) => Promise.resolve(items).then((l) => l[0]), showModalWarning: (_m, _d, action) => Promise.resolve(action) });
+      restore = replaceUi(api, {
+        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+          Promise.resolve(items).then((l) => l[0]),
+        showModalWarning: (_m, _d, action) => Promise.resolve(action),
+      });
       await run<boolean>('scrapedeck.data.removePostgresConnection');
       restore();
     }

@@ -48,7 +48,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
    * Runs the deprecate command on a node with the modal answered by `answer` and the input boxes
    * that follow answered by `inputs` (by default, when the modal was accepted: the typed reference).
    */
-  const deprecate = async (ref: string, answer: string | undefined, inputs: InputAnswer[] = answer === 'Deprecate…' ? [ref] : []) => {
+  const deprecate = async (
+    ref: string,
+    answer: string | undefined,
+    inputs: InputAnswer[] = answer === 'Deprecate…' ? [ref] : [],
+  ) => {
     const modals: { message: string; detail: string; buttons: string[] }[] = [];
     const restore = replaceUi(api, {
       showModalWarning: (message, detail, ...buttons) => {
@@ -137,7 +141,15 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.ok(modal);
     assert.deepEqual(modal.buttons, ['Deprecate…', 'Keep the App']);
     assert.match(modal.message, /ada\/price-tracker/);
-    for (const phrase of [/no longer maintained/, /leaves market search/, /releases .* rejected/, /Runs .* still allowed/, /readable/, /Supply is not cut/, /undeprecate/]) {
+    for (const phrase of [
+      /no longer maintained/,
+      /leaves market search/,
+      /releases .* rejected/,
+      /Runs .* still allowed/,
+      /readable/,
+      /Supply is not cut/,
+      /undeprecate/,
+    ]) {
       assert.match(modal.detail, phrase);
     }
   });
@@ -158,7 +170,11 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     assert.equal(node.description, 'deprecated · v1.2.3');
     assert.match(tooltipText(node), /PROXY_TOKEN, SLACK_WEBHOOK/);
     assert.ok(
-      messages.some((m) => m.level === 'warning' && m.text === 'ada/price-tracker is deprecated, but these secrets are missing: PROXY_TOKEN, SLACK_WEBHOOK'),
+      messages.some(
+        (m) =>
+          m.level === 'warning' &&
+          m.text === 'ada/price-tracker is deprecated, but these secrets are missing: PROXY_TOKEN, SLACK_WEBHOOK',
+      ),
       JSON.stringify(messages),
     );
     // Remembered in globalState: the record is what the provider reads back.
@@ -173,7 +189,10 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
       const restore = replaceUi(api, { showModalWarning: () => Promise.resolve('Deprecate…') });
       const typed = answerInputs(api, ['ada/news-digest']);
       try {
-        assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'ada/news-digest'), 'deprecated');
+        assert.equal(
+          await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'ada/news-digest'),
+          'deprecated',
+        );
       } finally {
         typed.restore();
         restore();
@@ -194,7 +213,10 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
       stop();
     }
     const error = messages.find((m) => m.level === 'error');
-    assert.equal(error?.text, 'App grace/review-miner was not found, or you are not its author (only the author can deprecate).');
+    assert.equal(
+      error?.text,
+      'App grace/review-miner was not found, or you are not its author (only the author can deprecate).',
+    );
     assert.deepEqual(error?.buttons, ['Copy Request ID']);
     const node = await appNode('grace/review-miner');
     assert.equal(node.contextValue, 'app unknown', 'no "deprecatable": the menus offer no Deprecate');
@@ -214,7 +236,10 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     const before = deprecateCalls();
     const modal = replaceUi(api, { showModalWarning: () => Promise.reject(new Error('no modal expected')) });
     try {
-      assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'grace/review-miner'), 'not-found');
+      assert.equal(
+        await vscode.commands.executeCommand('scrapedeck.apps.deprecate', 'grace/review-miner'),
+        'not-found',
+      );
     } finally {
       modal();
     }
@@ -230,10 +255,15 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
   });
 
   it('Stop Tracking removes an added app; one from settings says where to remove it', async () => {
-    assert.equal(await vscode.commands.executeCommand('scrapedeck.apps.remove', await appNode('grace/review-miner')), true);
+    assert.equal(
+      await vscode.commands.executeCommand('scrapedeck.apps.remove', await appNode('grace/review-miner')),
+      true,
+    );
     assert.ok(!(await api.views.apps.getChildren()).some((n) => labelOf(n) === 'grace'));
 
-    await vscode.workspace.getConfiguration('scrapedeck').update('trackedApps', ['linus/catalog-sync'], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck')
+      .update('trackedApps', ['linus/catalog-sync'], vscode.ConfigurationTarget.Global);
     const fromSettings = await appNode('linus/catalog-sync');
     assert.equal(fromSettings.description, '(from settings)');
     const answers: string[] = [];
@@ -263,7 +293,10 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
     let outcome: string;
     let asked: { title?: string }[];
     try {
-      ({ outcome, asked } = await deprecate('ada/lead-finder', 'Deprecate…', ['ada/lead-finder', 'not-a-valid-hub-key']));
+      ({ outcome, asked } = await deprecate('ada/lead-finder', 'Deprecate…', [
+        'ada/lead-finder',
+        'not-a-valid-hub-key',
+      ]));
     } finally {
       stop();
     }

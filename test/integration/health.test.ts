@@ -10,8 +10,18 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { type Expected,expectedHealth } from './healthExpected';
-import { getApi, labelOf, pointAtSandbox, recordMessages, type SandboxSession, type ShownMessage,signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
+import { type Expected, expectedHealth } from './healthExpected';
+import {
+  getApi,
+  labelOf,
+  pointAtSandbox,
+  recordMessages,
+  type SandboxSession,
+  type ShownMessage,
+  signInWithApiKey,
+  tooltipText,
+  waitFor,
+} from './viewsHarness';
 
 const ANALYTICS = 'POST /taskanalytics/queries';
 
@@ -43,7 +53,9 @@ describe('Task health (real VS Code, sandbox)', function () {
 
   after(async () => {
     stopRecording();
-    await vscode.workspace.getConfiguration('scrapedeck.health').update('failureRateThreshold', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck.health')
+      .update('failureRateThreshold', undefined, vscode.ConfigurationTarget.Global);
     await hideView();
     await session.dispose();
   });
@@ -60,7 +72,10 @@ describe('Task health (real VS Code, sandbox)', function () {
 
   it('when the view shows, health arrives; "Needs attention", the badge and the decorations equal what the data implies', async () => {
     expected = await expectedHealth(session.sandbox.info.baseUrl, session.account('ada').apiKey);
-    assert.ok(expected.attention.size >= 6, `the sandbox seeds 6 tasks over the thresholds (${expected.attention.size})`);
+    assert.ok(
+      expected.attention.size >= 6,
+      `the sandbox seeds 6 tasks over the thresholds (${expected.attention.size})`,
+    );
     const mine = analyticsRequests();
     await showView();
     await waitFor('health', () => api.health.board.snapshot !== undefined && !api.health.controller.refreshing, 60_000);
@@ -79,7 +94,10 @@ describe('Task health (real VS Code, sandbox)', function () {
     assert.deepEqual([...ids].sort(), [...expected.attention.keys()].sort());
     // Failing first, then slowing.
     const kinds = ids.map((id) => expected.attention.get(id));
-    assert.deepEqual(kinds, [...kinds].sort((a, b) => (a === b ? 0 : a === 'failing' ? -1 : 1)));
+    assert.deepEqual(
+      kinds,
+      [...kinds].sort((a, b) => (a === b ? 0 : a === 'failing' ? -1 : 1)),
+    );
 
     for (const node of listed) {
       const id = (node as unknown as { task: { taskId: string } }).task.taskId;
@@ -89,11 +107,24 @@ describe('Task health (real VS Code, sandbox)', function () {
       const deco = api.health.decorations.provideFileDecoration(node.resourceUri) as vscode.FileDecoration | undefined;
       const kind = expected.attention.get(id);
       assert.equal(deco?.badge, kind === 'failing' ? 'F' : 'S');
-      assert.equal((deco?.color as vscode.ThemeColor | undefined)?.id, kind === 'failing' ? 'testing.iconFailed' : 'charts.yellow');
+      assert.equal(
+        (deco?.color as vscode.ThemeColor | undefined)?.id,
+        kind === 'failing' ? 'testing.iconFailed' : 'charts.yellow',
+      );
       // Why it needs attention leads the row (its run state may follow), short (issue 48 item 5).
-      assert.ok(String(node.description).startsWith(figures.description), `${String(node.description)} starts with ${figures.description}`);
+      assert.ok(
+        String(node.description).startsWith(figures.description),
+        `${String(node.description)} starts with ${figures.description}`,
+      );
       const tip = tooltipText(node);
-      assert.ok(tip.includes(kind === 'failing' ? 'F beside the name: failing, more than 20% of its runs failed.' : 'S beside the name: slowing'), `the letter is explained: ${tip}`);
+      assert.ok(
+        tip.includes(
+          kind === 'failing'
+            ? 'F beside the name: failing, more than 20% of its runs failed.'
+            : 'S beside the name: slowing',
+        ),
+        `the letter is explained: ${tip}`,
+      );
       assert.ok(tip.includes('Counted from analytics: runs in the cloud and on computers, in this window only.'), tip);
       assert.ok(tip.includes(`${expected.window.start} – ${expected.window.end}`), tip);
       assert.ok(tip.includes(`Failed: ${figures.failures} of ${figures.runs} runs`), tip);
@@ -104,19 +135,27 @@ describe('Task health (real VS Code, sandbox)', function () {
     const [attention] = await roots();
     assert.ok(attention);
     const idOf = (n: vscode.TreeItem): string => (n as unknown as { task: { taskId: string } }).task.taskId;
-    const iconOf = (n: vscode.TreeItem): string | undefined => (n.iconPath instanceof vscode.ThemeIcon ? n.iconPath.id : undefined);
+    const iconOf = (n: vscode.TreeItem): string | undefined =>
+      n.iconPath instanceof vscode.ThemeIcon ? n.iconPath.id : undefined;
     // Listing them asks their statuses (as an open group's rows are); when they arrive the rows are
     // drawn again as new items, so each try reads the rows anew.
     let listed = await api.views.tasks.getChildren(attention);
-    await waitFor('the run state of the rows under Needs attention', async () => {
-      listed = await api.views.tasks.getChildren(attention);
-      return listed.every((n) => api.runs.present(idOf(n)) !== undefined && iconOf(n) !== 'globe');
-    }, 60_000);
+    await waitFor(
+      'the run state of the rows under Needs attention',
+      async () => {
+        listed = await api.views.tasks.getChildren(attention);
+        return listed.every((n) => api.runs.present(idOf(n)) !== undefined && iconOf(n) !== 'globe');
+      },
+      60_000,
+    );
     for (const node of listed) {
       const run = api.runs.present(idOf(node));
       assert.ok(run);
-      assert.equal(iconOf(node), run.icon.id, 'the run state\'s icon, not the generic task icon');
-      assert.ok(run.description === '' || String(node.description).includes(run.description), `${String(node.description)} holds ${run.description}`);
+      assert.equal(iconOf(node), run.icon.id, "the run state's icon, not the generic task icon");
+      assert.ok(
+        run.description === '' || String(node.description).includes(run.description),
+        `${String(node.description)} holds ${run.description}`,
+      );
       assert.match(node.contextValue ?? '', run.flags.includes('running') ? /\brunning\b/ : /\brunnable\b/);
     }
     // The same task in its group reads the same (each one listed on its group's first page).
@@ -125,10 +164,13 @@ describe('Task health (real VS Code, sandbox)', function () {
       const groupName = (node as unknown as { group: { taskGroupName: string } }).group.taskGroupName;
       const group = (await roots()).find((n) => labelOf(n) === groupName);
       assert.ok(group, groupName);
-      const rowOf = async () => (await api.views.tasks.getChildren(group)).find((n) => n.contextValue?.startsWith('task') && idOf(n) === idOf(node));
+      const rowOf = async () =>
+        (await api.views.tasks.getChildren(group)).find(
+          (n) => n.contextValue?.startsWith('task') && idOf(n) === idOf(node),
+        );
       let inGroup = await rowOf();
       if (!inGroup) continue;
-      await waitFor('the group row\'s run state', async () => {
+      await waitFor("the group row's run state", async () => {
         inGroup = await rowOf();
         return inGroup !== undefined && iconOf(inGroup) !== 'globe';
       });
@@ -146,22 +188,33 @@ describe('Task health (real VS Code, sandbox)', function () {
     for (const group of groups) {
       const id = (group as unknown as { group: { taskGroupId: string } }).group.taskGroupId;
       const worst = expected.groupWorst.get(id);
-      const deco = group.resourceUri && (api.health.decorations.provideFileDecoration(group.resourceUri) as vscode.FileDecoration | undefined);
+      const deco =
+        group.resourceUri &&
+        (api.health.decorations.provideFileDecoration(group.resourceUri) as vscode.FileDecoration | undefined);
       const letter = { failing: 'F', slowing: 'S', idle: '0', ok: undefined }[worst ?? 'ok'];
       assert.equal(deco?.badge, letter, `${labelOf(group)}: ${worst}`);
     }
     const price = groups.find((g) => labelOf(g) === 'Price monitoring');
     assert.ok(price);
     const tasks = await api.views.tasks.getChildren(price);
-    const healthy = tasks.find((n) => expected.tasks.get((n as unknown as { task: { taskId: string } }).task.taskId)?.level === 'ok');
+    const healthy = tasks.find(
+      (n) => expected.tasks.get((n as unknown as { task: { taskId: string } }).task.taskId)?.level === 'ok',
+    );
     assert.ok(healthy?.resourceUri);
     assert.equal(api.health.decorations.provideFileDecoration(healthy.resourceUri), undefined);
     const figures = expected.tasks.get((healthy as unknown as { task: { taskId: string } }).task.taskId);
     // After its run state, when that is known (the rows of a group on screen ask for it).
     const run = api.runs.present((healthy as unknown as { task: { taskId: string } }).task.taskId)?.description;
     assert.equal(figures?.description, '');
-    assert.equal(healthy.description, run || undefined, 'a healthy task says its run state only; its figures are in the tooltip');
-    assert.ok(tooltipText(healthy).includes('Counted from analytics: runs in the cloud and on computers, in this window only.'), tooltipText(healthy));
+    assert.equal(
+      healthy.description,
+      run || undefined,
+      'a healthy task says its run state only; its figures are in the tooltip',
+    );
+    assert.ok(
+      tooltipText(healthy).includes('Counted from analytics: runs in the cloud and on computers, in this window only.'),
+      tooltipText(healthy),
+    );
   });
 
   it('told the user once, naming the tasks, with "Open Analytics"', async () => {
@@ -170,19 +223,33 @@ describe('Task health (real VS Code, sandbox)', function () {
     assert.equal(told[0]?.level, 'warning');
     assert.match(told[0]?.text ?? '', new RegExp(`^${expected.attention.size} tasks need attention: `));
     assert.deepEqual(told[0]?.buttons, ['Open Analytics']);
-    assert.deepEqual(messages.filter((m) => m.level === 'error'), [], 'no error per task');
+    assert.deepEqual(
+      messages.filter((m) => m.level === 'error'),
+      [],
+      'no error per task',
+    );
   });
 
   it('new thresholds judge again without a request', async () => {
     const before = analyticsRequests();
-    await vscode.workspace.getConfiguration('scrapedeck.health').update('failureRateThreshold', 0.9, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck.health')
+      .update('failureRateThreshold', 0.9, vscode.ConfigurationTarget.Global);
     // Now only a failure rate above 90% or a slowdown counts.
     const over = [...expected.tasks].filter(([, f]) => f.slowing || (f.failureRate ?? 0) > 0.9).map(([id]) => id);
     await waitFor('the new threshold', () => api.health.board.attention().length === over.length);
-    assert.deepEqual(api.health.board.attention().map((i) => i.task.taskId).sort(), over.sort());
+    assert.deepEqual(
+      api.health.board
+        .attention()
+        .map((i) => i.task.taskId)
+        .sort(),
+      over.sort(),
+    );
     assert.equal(api.health.tasksViewBadge()?.value, over.length);
     assert.equal(analyticsRequests(), before);
-    await vscode.workspace.getConfiguration('scrapedeck.health').update('failureRateThreshold', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck.health')
+      .update('failureRateThreshold', undefined, vscode.ConfigurationTarget.Global);
     await waitFor('the default threshold', () => api.health.board.attention().length === expected.attention.size);
   });
 
@@ -202,8 +269,16 @@ describe('Task health (real VS Code, sandbox)', function () {
     assert.equal(analyticsRequests(), before, 'its task list is refused already: analytics is not asked');
     assert.equal(api.health.tasksViewBadge(), undefined);
     await vscode.commands.executeCommand('scrapedeck.health.refresh');
-    await waitFor('health unavailable again', () => api.health.board.status.kind === 'unavailable' && !api.health.controller.refreshing, 60_000);
+    await waitFor(
+      'health unavailable again',
+      () => api.health.board.status.kind === 'unavailable' && !api.health.controller.refreshing,
+      60_000,
+    );
     assert.deepEqual(await roots(), []);
-    assert.equal(messages.filter((m) => /health/i.test(m.text)).length <= 1, true, `health says it at most once, when asked: ${JSON.stringify(messages)}`);
+    assert.equal(
+      messages.filter((m) => /health/i.test(m.text)).length <= 1,
+      true,
+      `health says it at most once, when asked: ${JSON.stringify(messages)}`,
+    );
   });
 });

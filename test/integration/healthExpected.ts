@@ -63,11 +63,22 @@ export async function expectedHealth(baseUrl: string, apiKey: string, days = 7):
   const tasks: { taskId: string; taskGroupId: string }[] = [];
   for (const g of await call<{ taskGroupId: string | number }[]>(baseUrl, apiKey, '/taskGroup')) {
     const id = String(g.taskGroupId);
-    for (const t of await call<{ taskId: string }[]>(baseUrl, apiKey, `/task/search?taskGroupId=${encodeURIComponent(id)}`)) tasks.push({ taskId: t.taskId, taskGroupId: id });
+    for (const t of await call<{ taskId: string }[]>(
+      baseUrl,
+      apiKey,
+      `/task/search?taskGroupId=${encodeURIComponent(id)}`,
+    ))
+      tasks.push({ taskId: t.taskId, taskGroupId: id });
   }
   const records: AnalyticsRecord[] = [];
   for (let page = 1; ; page++) {
-    const p = await call<{ total: number; data: AnalyticsRecord[] }>(baseUrl, apiKey, '/taskanalytics/queries', { start: previousStart, end: today, timeGranularity: 'Day', page, pageSize: 100 });
+    const p = await call<{ total: number; data: AnalyticsRecord[] }>(baseUrl, apiKey, '/taskanalytics/queries', {
+      start: previousStart,
+      end: today,
+      timeGranularity: 'Day',
+      page,
+      pageSize: 100,
+    });
     records.push(...p.data);
     if (page * 100 >= p.total) break;
   }
@@ -85,17 +96,28 @@ export async function expectedHealth(baseUrl: string, apiKey: string, days = 7):
       w.timed += m.runCount ?? 0;
     }
   }
-  const out: Expected = { window: { start, end: today }, tasks: new Map(), attention: new Map(), groupWorst: new Map() };
+  const out: Expected = {
+    window: { start, end: today },
+    tasks: new Map(),
+    attention: new Map(),
+    groupWorst: new Map(),
+  };
   const rank: Record<Level, number> = { ok: 0, idle: 1, slowing: 2, failing: 3 };
   for (const { taskId, taskGroupId } of tasks) {
     const [now, before] = sums.get(taskId) ?? [empty(), empty()];
     const failureRate = now.runs > 0 ? now.failures / now.runs : null;
-    const slowdown = now.timed > 0 && before.timed > 0 && before.seconds > 0 ? now.seconds / now.timed / (before.seconds / before.timed) : null;
+    const slowdown =
+      now.timed > 0 && before.timed > 0 && before.seconds > 0
+        ? now.seconds / now.timed / (before.seconds / before.timed)
+        : null;
     const failing = failureRate !== null && failureRate > 0.2;
     const slowing = slowdown !== null && slowdown > 1.5;
     const level: Level = now.runs === 0 ? 'idle' : failing ? 'failing' : slowing ? 'slowing' : 'ok';
     // Health's part of the row: why it needs attention (leading the row), or that it had no runs; a healthy task adds nothing.
-    const why = [failing && failureRate !== null ? `${pct(failureRate)} failed` : undefined, slowing && slowdown !== null ? `${slowdown.toFixed(1)}× slower` : undefined].filter((x) => x !== undefined);
+    const why = [
+      failing && failureRate !== null ? `${pct(failureRate)} failed` : undefined,
+      slowing && slowdown !== null ? `${slowdown.toFixed(1)}× slower` : undefined,
+    ].filter((x) => x !== undefined);
     const description = now.runs === 0 ? `no runs in ${days} days` : why.join(', ');
     out.tasks.set(taskId, { level, runs: now.runs, failures: now.failures, failureRate, slowing, description });
     if (failing || slowing) out.attention.set(taskId, failing ? 'failing' : 'slowing');

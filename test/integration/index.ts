@@ -48,7 +48,14 @@ function prefixConsole(prefix: string | undefined): () => void {
  * fails the run, and so does a run in which no test passed (a --grep that matches nothing).
  */
 export function runFiles(files: string[], grep?: string): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 60_000, color: false, forbidOnly: true, forbidPending: true });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    reporter: 'spec',
+    timeout: 60_000,
+    color: false,
+    forbidOnly: true,
+    forbidPending: true,
+  });
   if (grep) mocha.grep(grep);
   for (const file of files) mocha.addFile(file);
   return new Promise<void>((resolve, reject) => {

@@ -28,7 +28,10 @@ if (locale !== undefined) {
       assert.equal(view.text, '$(account) Anmelden');
       assert.equal(view.tooltip, 'Scrapedeck: nicht bei https://openapi.example.com angemeldet. Zum Anmelden klicken.');
       // A string the bundle does not translate stays English rather than breaking.
-      assert.equal(vscode.l10n.t('Scrapedeck has no translation for this sentence.'), 'Scrapedeck has no translation for this sentence.');
+      assert.equal(
+        vscode.l10n.t('Scrapedeck has no translation for this sentence.'),
+        'Scrapedeck has no translation for this sentence.',
+      );
     });
 
     it('a notification and a quick pick of the running extension are in German', async () => {
@@ -40,7 +43,10 @@ if (locale !== undefined) {
           shown.push(message);
           return Promise.resolve(undefined);
         },
-        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions) =>
+        showQuickPick: <T extends vscode.QuickPickItem>(
+          items: readonly T[] | Thenable<readonly T[]>,
+          options: vscode.QuickPickOptions,
+        ) =>
           Promise.resolve(items).then((list) => {
             picks.push({ labels: list.map((i) => i.label), title: options.title });
             return undefined;
@@ -50,7 +56,10 @@ if (locale !== undefined) {
         // A data command without a task says how to choose one: a real notification text.
         await vscode.commands.executeCommand('scrapedeck.data.export');
         await waitFor('the notification', () => shown.length > 0);
-        assert.equal(shown[0], 'Wählen Sie eine Aufgabe in der Scrapedeck-Ansicht „Aufgaben“ und verwenden Sie ihr Kontextmenü.');
+        assert.equal(
+          shown[0],
+          'Wählen Sie eine Aufgabe in der Scrapedeck-Ansicht „Aufgaben“ und verwenden Sie ihr Kontextmenü.',
+        );
         // The account menu, signed in or not, offers its settings and log in German.
         await vscode.commands.executeCommand('scrapedeck.accountMenu');
         await waitFor('the account menu', () => picks.length > 0);
@@ -80,7 +89,9 @@ if (locale !== undefined) {
       assert.equal(panel.title, 'Aufgabenanalyse');
       await Promise.race([
         panel.pageReady,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000)),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('the page never said ready (script blocked or missing?)')), 20_000),
+        ),
       ]);
       // Then the page's own: it names the query on screen from its table ('Analytics: {0}' and
       // 'All tasks' of src/analytics/model/pageStrings.ts), which only the German table words so.
@@ -92,7 +103,12 @@ if (locale !== undefined) {
       const ext = vscode.extensions.getExtension('scrapedeck.scrapedeck');
       assert.ok(ext);
       type Localized = string | { value: string; original: string };
-      const manifest = ext.packageJSON as { contributes: { commands: { command: string; title: Localized }[]; views: Record<string, { id: string; name: string }[]> } };
+      const manifest = ext.packageJSON as {
+        contributes: {
+          commands: { command: string; title: Localized }[];
+          views: Record<string, { id: string; name: string }[]>;
+        };
+      };
       // A localized command title arrives as { value, original } (original: the English one).
       const title = (id: string) => {
         const found = manifest.contributes.commands.find((c) => c.command === id)?.title;

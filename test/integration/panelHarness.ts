@@ -4,13 +4,17 @@
  */
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { HostMessage } from '../../src/analytics/protocol';
-import { type StreamCount,streamJoiner } from '../shared/streamedReplies';
+import { type StreamCount, streamJoiner } from '../shared/streamedReplies';
 
 /**
  * Sends one page message through the panel and resolves with every reply carrying its id; a
  * result's rows that came with its progress are joined in front of its own, as the page does.
  */
-export async function ask(panel: AnalyticsPanel, message: { type: string; id: string } & Record<string, unknown>, count?: StreamCount): Promise<HostMessage[]> {
+export async function ask(
+  panel: AnalyticsPanel,
+  message: { type: string; id: string } & Record<string, unknown>,
+  count?: StreamCount,
+): Promise<HostMessage[]> {
   const seen: HostMessage[] = [];
   const join = streamJoiner(count);
   const sub = panel.onDidPost((m) => {

@@ -16,8 +16,26 @@ import * as vscode from 'vscode';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/runs/runActions';
 import type { TasksNode } from '../../src/tasks/taskNodes';
-import { iconOf, QUEUE_MS, REFRESH_SECONDS, type Row, rowWhen, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
-import { answerInputs, getApi, recordMessages, replaceUi, signInWithApiKey, tooltipText, waitFor } from './viewsHarness';
+import {
+  iconOf,
+  QUEUE_MS,
+  REFRESH_SECONDS,
+  type Row,
+  rowWhen,
+  type RunsSession,
+  startRunsSession,
+  taskRow,
+  taskRows,
+} from './runsHarness';
+import {
+  answerInputs,
+  getApi,
+  recordMessages,
+  replaceUi,
+  signInWithApiKey,
+  tooltipText,
+  waitFor,
+} from './viewsHarness';
 
 const GROUP = 'Price monitoring';
 const RUN_MS = 31_000;
@@ -41,7 +59,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     rows = await taskRows(api, GROUP);
     assert.ok(rows.length >= 8);
     // Each visible row gets its state from one status poll.
-    await waitFor('the rows’ run state', async () => (await taskRows(api, GROUP)).every((r) => iconOf(r) !== 'checklist'));
+    await waitFor('the rows’ run state', async () =>
+      (await taskRows(api, GROUP)).every((r) => iconOf(r) !== 'checklist'),
+    );
   });
 
   after(async () => {
@@ -51,7 +71,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
 
   it('every row shows its state from the service: icon, description, tooltip with times read as UTC', async () => {
     // The row as last drawn with its run state (health's redraw hands VS Code new row objects).
-    const row = await rowWhen(api, GROUP, (rows[0] as Row).task.taskId, 'its run state', (r) => /Run status:/.test(tooltipText(r)));
+    const row = await rowWhen(api, GROUP, (rows[0] as Row).task.taskId, 'its run state', (r) =>
+      /Run status:/.test(tooltipText(r)),
+    );
     const status = await statusAtService(row.task.taskId);
     assert.ok(status);
     assert.notEqual(iconOf(row), 'sync~spin');
@@ -62,19 +84,25 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     if (status.startExecuteTime !== null) assert.match(tip, /read as UTC and shown in your time zone/);
   });
 
-  it('Start Run: the row says so at once, then Queued, then spins and counts rows; the run ends, a notification says how many and offers this run\'s data', async () => {
+  it("Start Run: the row says so at once, then Queued, then spins and counts rows; the run ends, a notification says how many and offers this run's data", async () => {
     const task = (rows[1] as Row).task;
     const seen: string[] = [];
     const watch = api.views.tasks.onDidChangeTreeData((e) => {
-      for (const item of Array.isArray(e) ? e : e ? [e] : []) if ((item as Row).task?.taskId === task.taskId) seen.push(String(item.description));
+      for (const item of Array.isArray(e) ? e : e ? [e] : [])
+        if ((item as Row).task?.taskId === task.taskId) seen.push(String(item.description));
     });
     const { messages, stop } = recordMessages(api);
     try {
-      const outcome = (await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId))) as RunOutcome;
+      const outcome = (await vscode.commands.executeCommand(
+        'scrapedeck.runs.start',
+        await taskRow(api, GROUP, task.taskId),
+      )) as RunOutcome;
       assert.deepEqual(outcome.done, [task.taskId]);
       assert.ok(seen[0]?.startsWith('Starting'), `first redraw: ${seen.join(' | ')}`);
       // Queued for a cloud node: shown as queued (not unknown), Stop Run applies, still polled.
-      const queued = await rowWhen(api, GROUP, task.taskId, 'the queued state', (r) => /(^| · )Queued( · |$)/.test(String(r.description)));
+      const queued = await rowWhen(api, GROUP, task.taskId, 'the queued state', (r) =>
+        /(^| · )Queued( · |$)/.test(String(r.description)),
+      );
       assert.equal(iconOf(queued), 'watch');
       assert.match(queued.contextValue ?? '', /\brunning\b/);
       assert.match(tooltipText(queued), /Run status: Waiting/);
@@ -84,19 +112,35 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       assert.match(String(spinning.description), /(^| · )Extracting, \d+ rows?( · |$)/);
       assert.match(spinning.contextValue ?? '', /\brunning\b/);
       assert.doesNotMatch(spinning.contextValue ?? '', /\brunnable\b/, 'only Stop Run is offered');
-      assert.equal(spinning.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'a running task opens to its subtasks');
+      assert.equal(
+        spinning.collapsibleState,
+        vscode.TreeItemCollapsibleState.Collapsed,
+        'a running task opens to its subtasks',
+      );
       const subtasks = await api.views.tasks.getChildren(spinning as unknown as TasksNode);
       assert.ok(subtasks.length >= 2, 'two to six subtasks');
       assert.ok(subtasks.every((s) => s.contextValue === 'subtask' && typeof s.description === 'string'));
 
       session.clock.advance(12_000);
-      await rowWhen(api, GROUP, task.taskId, 'rows to grow', (r) => /Extracting, [1-9][\d,]* rows?/.test(String(r.description)));
+      await rowWhen(api, GROUP, task.taskId, 'rows to grow', (r) =>
+        /Extracting, [1-9][\d,]* rows?/.test(String(r.description)),
+      );
       session.clock.advance(RUN_MS);
-      const ended = await rowWhen(api, GROUP, task.taskId, 'the run to end', (r) => iconOf(r) !== 'sync~spin' && !/Starting|Stopping|Queued/.test(String(r.description)));
+      const ended = await rowWhen(
+        api,
+        GROUP,
+        task.taskId,
+        'the run to end',
+        (r) => iconOf(r) !== 'sync~spin' && !/Starting|Stopping|Queued/.test(String(r.description)),
+      );
       const status = await statusAtService(task.taskId);
       assert.ok(status && /Finished|Failed/.test(status.status));
       assert.equal(iconOf(ended), status.status === 'Finished' ? 'pass' : 'error');
-      assert.match(ended.contextValue ?? '', /\blot\b/, 'Export This Run\'s Data is offered on the task while it is the last run');
+      assert.match(
+        ended.contextValue ?? '',
+        /\blot\b/,
+        "Export This Run's Data is offered on the task while it is the last run",
+      );
       // Not health's "tasks need attention" notice, which may name the same task.
       const isRunNotice = (m: { text: string }) => m.text.includes(task.taskName) && /(finished|failed):/.test(m.text);
       await waitFor('the notification', () => messages.some(isRunNotice));
@@ -104,22 +148,32 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const rowsText = (status.currentTotalExtractCount ?? -1).toLocaleString('en-US');
       assert.match(notice?.text ?? '', new RegExp(`“.*” (finished|failed): ${rowsText} rows? collected`));
       const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.exportRun');
-      assert.deepEqual(notice?.buttons, canExport ? ['Open Analytics', 'Browse This Run\'s Data', 'Export This Run\'s Data'] : ['Open Analytics']);
+      assert.deepEqual(
+        notice?.buttons,
+        canExport ? ['Open Analytics', "Browse This Run's Data", "Export This Run's Data"] : ['Open Analytics'],
+      );
 
       // Export This Run's Data from the task: only this run's rows, read by its lot.
       const dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-run-export-'));
       const lotNo = api.runs.store.lotOf(task.taskId)?.lotNo;
       assert.match(lotNo ?? '', /^\d{19}$/);
       const before = session.sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0;
-      const restore = replaceUi(api, { showSaveDialog: () => Promise.resolve(vscode.Uri.file(path.join(dir, 'run.jsonl'))) });
+      const restore = replaceUi(api, {
+        showSaveDialog: () => Promise.resolve(vscode.Uri.file(path.join(dir, 'run.jsonl'))),
+      });
       try {
-        const reply = (await vscode.commands.executeCommand('scrapedeck.data.exportRun', ended)) as { outcome: string; rows?: number };
+        const reply = (await vscode.commands.executeCommand('scrapedeck.data.exportRun', ended)) as {
+          outcome: string;
+          rows?: number;
+        };
         assert.equal(reply.outcome, 'exported');
         assert.equal(reply.rows, status.currentTotalExtractCount);
-        const written = readFileSync(path.join(dir, 'run.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+        const written = readFileSync(path.join(dir, 'run.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l !== '');
         assert.equal(written.length, status.currentTotalExtractCount);
         const all = (await session.client('ada').getData(task.taskId, { offset: 0, size: 1 })).data.total;
-        assert.ok(all > written.length, 'fewer than all the task\'s rows');
+        assert.ok(all > written.length, "fewer than all the task's rows");
         assert.ok((session.sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0) > before, 'read by its lot');
       } finally {
         restore();
@@ -133,7 +187,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
 
   it('Remove Data: the row\'s count follows at once, not the old "Finished, N rows" (issue 32 item 5)', async () => {
     const task = (rows[1] as Row).task;
-    const row = await rowWhen(api, GROUP, task.taskId, 'the ended run with rows', (r) => /(^| · )(Finished|Failed): [1-9][\d,]* rows? last run/.test(String(r.description)));
+    const row = await rowWhen(api, GROUP, task.taskId, 'the ended run with rows', (r) =>
+      /(^| · )(Finished|Failed): [1-9][\d,]* rows? last run/.test(String(r.description)),
+    );
     const restore = replaceUi(api, {
       showModalWarning: (_message, _detail, ...items) => Promise.resolve(items.find((i) => /^Remove Data/.test(i))),
       showInputBox: () => Promise.resolve(task.taskName),
@@ -144,7 +200,14 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       restore();
     }
     // Nothing runs, so no poll is due: the removal itself asks the task's status again.
-    const after = await rowWhen(api, GROUP, task.taskId, 'the count after the removal', (r) => /(^| · )(Finished|Failed): 0 rows last run( · |$)/.test(String(r.description)), REFRESH_SECONDS * 1000);
+    const after = await rowWhen(
+      api,
+      GROUP,
+      task.taskId,
+      'the count after the removal',
+      (r) => /(^| · )(Finished|Failed): 0 rows last run( · |$)/.test(String(r.description)),
+      REFRESH_SECONDS * 1000,
+    );
     assert.match(tooltipText(after), /Rows of its last run: 0 \(Export Data writes all of the task’s rows\)/);
   });
 
@@ -156,17 +219,31 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       if (task !== undefined) found = { group: g.taskGroupName, taskId: task.taskId };
     }
     assert.ok(found, 'the seeded task of issue 32 item 3');
-    assert.deepEqual((await client.getTaskStatuses([found.taskId])).data, [], 'left out of the statuses: never ran in the cloud');
-    const row = await rowWhen(api, found.group, found.taskId, 'never run, with health', (r) => /(^| · )Never run in the cloud \(local runs only\)$/.test(String(r.description)), 60_000);
+    assert.deepEqual(
+      (await client.getTaskStatuses([found.taskId])).data,
+      [],
+      'left out of the statuses: never ran in the cloud',
+    );
+    const row = await rowWhen(
+      api,
+      found.group,
+      found.taskId,
+      'never run, with health',
+      (r) => /(^| · )Never run in the cloud \(local runs only\)$/.test(String(r.description)),
+      60_000,
+    );
     assert.equal(iconOf(row), 'circle-large-outline');
     assert.match(row.contextValue ?? '', /\brunnable\b/);
     const tip = tooltipText(row);
-    assert.match(tip, /Never run in the cloud: the service has no cloud run of this task \(runs on your own computer are not counted here\)/);
+    assert.match(
+      tip,
+      /Never run in the cloud: the service has no cloud run of this task \(runs on your own computer are not counted here\)/,
+    );
     assert.match(tip, /Failed: \d+ of \d+ runs?/);
     assert.doesNotMatch(tip, /Runs so far|Not run yet|Could not/);
   });
 
-  it('Stop Run asks like Remove Data and Deprecate: one action button and one named way to say no (Keep Running, also Escape), then the task\'s name typed; declining or Enter alone sends nothing; stopping ends the run without a notice', async () => {
+  it("Stop Run asks like Remove Data and Deprecate: one action button and one named way to say no (Keep Running, also Escape), then the task's name typed; declining or Enter alone sends nothing; stopping ends the run without a notice", async () => {
     const task = (rows[2] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
     await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /(^| · )Queued/.test(String(r.description)));
@@ -185,7 +262,11 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome;
       assert.equal(declined.declined, true);
       assert.equal((await statusAtService(task.taskId))?.status, 'Extracting', 'nothing sent');
-      assert.deepEqual(asked[0]?.items, ['Stop Run…', 'Keep Running'], 'one action and one way to say no, named for what it keeps');
+      assert.deepEqual(
+        asked[0]?.items,
+        ['Stop Run…', 'Keep Running'],
+        'one action and one way to say no, named for what it keeps',
+      );
       assert.match(asked[0]?.message ?? '', new RegExp(`Stop the run of “${task.taskName}”`));
       assert.match(asked[0]?.detail ?? '', /cannot be resumed/);
 
@@ -193,7 +274,10 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       answer = 'Stop Run…';
       const escaped = answerInputs(api, [undefined]);
       try {
-        assert.equal(((await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome).declined, true);
+        assert.equal(
+          ((await vscode.commands.executeCommand('scrapedeck.runs.stop', running)) as RunOutcome).declined,
+          true,
+        );
       } finally {
         escaped.restore();
       }
@@ -242,7 +326,10 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const typed = answerInputs(api, ['2']);
     try {
       const a2 = await taskRow(api, GROUP, a.taskId);
-      const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', a2, [a2, await taskRow(api, GROUP, b.taskId)])) as RunOutcome;
+      const stopped = (await vscode.commands.executeCommand('scrapedeck.runs.stop', a2, [
+        a2,
+        await taskRow(api, GROUP, b.taskId),
+      ])) as RunOutcome;
       assert.equal(stopped.done.length, 2);
       assert.deepEqual(asked, ['Stop 2 runs?', 'Stop 2 Runs…', 'Keep Them Running']);
       assert.equal(typed.asked[0]?.title, 'Stop 2 Runs (2/2)');
@@ -253,7 +340,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     await rowWhen(api, GROUP, b.taskId, 'B stopped', (r) => iconOf(r) === 'debug-stop');
   });
 
-  it('Stop Run names the task as the service does: a caller\'s made-up name is not shown, an id the account does not have is left alone', async () => {
+  it("Stop Run names the task as the service does: a caller's made-up name is not shown, an id the account does not have is left alone", async () => {
     const task = (rows[6] as Row).task;
     await vscode.commands.executeCommand('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
     await rowWhen(api, GROUP, task.taskId, 'queued', (r) => /(^| · )Queued/.test(String(r.description)));
@@ -267,7 +354,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       },
     });
     try {
-      const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', { task: { taskId: task.taskId, taskName: 'Harmless test task' } })) as RunOutcome;
+      const declined = (await vscode.commands.executeCommand('scrapedeck.runs.stop', {
+        task: { taskId: task.taskId, taskName: 'Harmless test task' },
+      })) as RunOutcome;
       assert.equal(declined.declined, true);
       assert.deepEqual(asked, [`Stop the run of “${task.taskName}”?`]);
     } finally {
@@ -278,7 +367,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
   });
 
   it('with notifications turned off, a run that ends says nothing', async () => {
-    await vscode.workspace.getConfiguration('scrapedeck').update('runs.notifyOnFinish', false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('scrapedeck')
+      .update('runs.notifyOnFinish', false, vscode.ConfigurationTarget.Global);
     await waitFor('the setting', () => !api.runs.settings().notifyOnFinish);
     const task = (rows[5] as Row).task;
     const { messages, stop } = recordMessages(api);
@@ -293,7 +384,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       assert.equal(messages.filter((m) => m.text.includes(task.taskName)).length, 0);
     } finally {
       stop();
-      await vscode.workspace.getConfiguration('scrapedeck').update('runs.notifyOnFinish', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('scrapedeck')
+        .update('runs.notifyOnFinish', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -304,7 +397,10 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const groups = await api.views.tasks.getChildren();
     const first = groups[0];
     assert.ok(first);
-    const graceRows = (await taskRows(api, String(typeof first.label === 'string' ? first.label : first.label?.label))) as Row[];
+    const graceRows = (await taskRows(
+      api,
+      String(typeof first.label === 'string' ? first.label : first.label?.label),
+    )) as Row[];
     const row = graceRows[0] as Row;
     assert.equal(row.description, undefined, 'no run state: the plan has no run statuses');
     assert.match(row.contextValue ?? '', /\brunnable\b/, 'Start Run is still offered, to be told why not');

@@ -11,7 +11,7 @@ import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import type { TasksNode } from '../../src/tasks/tasksProvider';
 import { labelOf, waitFor } from './viewsHarness';
 
@@ -41,12 +41,21 @@ export async function startRunsSession(api: ScrapedeckTestApi): Promise<RunsSess
   const clock = new TestClock();
   // No rate limit: the sandbox counts requests per second of its clock, and this clock stands
   // still between the test's moves (the extension's own limiter still spaces its requests).
-  const sandbox = await startSandbox({ port: 0, now: clock.now, runSeconds: 30, queueSeconds: QUEUE_MS / 1000, rateLimit: 0 });
+  const sandbox = await startSandbox({
+    port: 0,
+    now: clock.now,
+    runSeconds: 30,
+    queueSeconds: QUEUE_MS / 1000,
+    rateLimit: 0,
+  });
   const config = vscode.workspace.getConfiguration('scrapedeck');
   await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);
   await config.update('runs.refreshSeconds', REFRESH_SECONDS, vscode.ConfigurationTarget.Global);
-  await waitFor('the account service to follow the settings', () => api.account.endpoints.baseUrl === sandbox.info.baseUrl);
+  await waitFor(
+    'the account service to follow the settings',
+    () => api.account.endpoints.baseUrl === sandbox.info.baseUrl,
+  );
   await waitFor('the refresh setting', () => api.runs.settings().refreshSeconds === REFRESH_SECONDS);
   const apiKey = (username: string): string => {
     const a = sandbox.info.accounts.find((x) => x.username === username);
@@ -59,13 +68,19 @@ export async function startRunsSession(api: ScrapedeckTestApi): Promise<RunsSess
     clock,
     apiKey,
     client(username) {
-      const c = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: apiKey(username) }), env: {}, limiter: new UnlimitedLimiter() });
+      const c = new ScrapedeckClient({
+        baseUrl: sandbox.info.baseUrl,
+        credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: apiKey(username) }),
+        env: {},
+        limiter: new UnlimitedLimiter(),
+      });
       clients.push(c);
       return c;
     },
     async dispose() {
       if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
-      for (const key of ['baseUrl', 'datahubUrl', 'runs.refreshSeconds', 'runs.notifyOnFinish']) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+      for (const key of ['baseUrl', 'datahubUrl', 'runs.refreshSeconds', 'runs.notifyOnFinish'])
+        await config.update(key, undefined, vscode.ConfigurationTarget.Global);
       await Promise.all(clients.map((c) => c.close()));
       await sandbox.close();
     },
@@ -91,7 +106,9 @@ export async function groupRow(api: ScrapedeckTestApi, name: string): Promise<Ta
 /** The group's task rows, as the view has them now (listing them marks them as on screen). */
 export async function taskRows(api: ScrapedeckTestApi, groupName: string): Promise<Row[]> {
   const rows = await api.views.tasks.getChildren(await groupRow(api, groupName));
-  return rows.filter((r): r is Row & (typeof rows)[number] => /\btask\b/.test(r.contextValue ?? '')) as unknown as Row[];
+  return rows.filter((r): r is Row & (typeof rows)[number] =>
+    /\btask\b/.test(r.contextValue ?? ''),
+  ) as unknown as Row[];
 }
 
 export async function taskRow(api: ScrapedeckTestApi, groupName: string, taskId: string): Promise<Row> {
@@ -101,12 +118,22 @@ export async function taskRow(api: ScrapedeckTestApi, groupName: string, taskId:
 }
 
 /** Waits until the row satisfies `check` (the poll runs every REFRESH_SECONDS); returns it. */
-export async function rowWhen(api: ScrapedeckTestApi, groupName: string, taskId: string, what: string, check: (row: Row) => boolean, timeoutMs = 30_000): Promise<Row> {
+export async function rowWhen(
+  api: ScrapedeckTestApi,
+  groupName: string,
+  taskId: string,
+  what: string,
+  check: (row: Row) => boolean,
+  timeoutMs = 30_000,
+): Promise<Row> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const row = await taskRow(api, groupName, taskId);
     if (check(row)) return row;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the row shows ${iconOf(row)} "${String(row.description)}" [${row.contextValue ?? ''}]`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}; the row shows ${iconOf(row)} "${String(row.description)}" [${row.contextValue ?? ''}]`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -10,8 +10,18 @@ import * as vscode from 'vscode';
 
 import type { TaskActions } from '../../src/api/schemas/taskOpsSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { groupRow, type Row, type RunsSession,startRunsSession, taskRow, taskRows } from './runsHarness';
-import { answerInputs, answerPicks, getApi, KEEP_VALUE, labelOf, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
+import { groupRow, type Row, type RunsSession, startRunsSession, taskRow, taskRows } from './runsHarness';
+import {
+  answerInputs,
+  answerPicks,
+  getApi,
+  KEEP_VALUE,
+  labelOf,
+  recordMessages,
+  replaceUi,
+  signInWithApiKey,
+  waitFor,
+} from './viewsHarness';
 
 const GROUP = 'Lead generation';
 const OTHER_GROUP = 'News & media';
@@ -42,22 +52,32 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await signInWithApiKey(api, session.apiKey('ada'));
     const rows = await taskRows(api, GROUP);
     const actions = (await session.client('ada').getActions(rows.map((r) => r.task.taskId))).data;
-    const loopsOf = (taskId: string) => actions.find((a) => a.taskId === taskId)?.actions.filter((a) => a.loopItems !== null) ?? [];
+    const loopsOf = (taskId: string) =>
+      actions.find((a) => a.taskId === taskId)?.actions.filter((a) => a.loopItems !== null) ?? [];
     // A task with a URL list and a text list, so the picker names both kinds.
-    const several = rows.find((r) => loopsOf(r.task.taskId).length >= 2 && loopsOf(r.task.taskId).some((l) => l.loopType === 'URLList') && loopsOf(r.task.taskId).some((l) => l.loopType === 'TextList'));
-    const one = rows.find((r) => loopsOf(r.task.taskId).length === 1 && loopsOf(r.task.taskId)[0]?.loopType === 'URLList');
+    const several = rows.find(
+      (r) =>
+        loopsOf(r.task.taskId).length >= 2 &&
+        loopsOf(r.task.taskId).some((l) => l.loopType === 'URLList') &&
+        loopsOf(r.task.taskId).some((l) => l.loopType === 'TextList'),
+    );
+    const one = rows.find(
+      (r) => loopsOf(r.task.taskId).length === 1 && loopsOf(r.task.taskId)[0]?.loopType === 'URLList',
+    );
     assert.ok(several && one, 'the seed has tasks with one and with several loops');
     severalLoops = { task: several.task, loops: loopsOf(several.task.taskId) };
     oneLoop = { task: one.task, loop: loopsOf(one.task.taskId)[0] as Loop };
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('workbench.action.revertAndCloseActiveEditor')
+      .then(undefined, () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await session?.dispose();
   });
 
-  it('Edit URL or Text List asks which loop when the task has several, naming each one\'s kind, and opens it named after the task and the loop', async () => {
+  it("Edit URL or Text List asks which loop when the task has several, naming each one's kind, and opens it named after the task and the loop", async () => {
     let offered: string[] = [];
     let kinds: (string | undefined)[] = [];
     const urlLoop = severalLoops.loops.find((l) => l.loopType === 'URLList') as Loop;
@@ -71,19 +91,28 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     });
     let uri: vscode.Uri | undefined;
     try {
-      uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, severalLoops.task.taskId))) as vscode.Uri | undefined;
+      uri = (await vscode.commands.executeCommand(
+        'scrapedeck.runs.editUrlList',
+        await taskRow(api, GROUP, severalLoops.task.taskId),
+      )) as vscode.Uri | undefined;
     } finally {
       restore();
     }
     assert.ok(uri);
     assert.equal(offered.length, severalLoops.loops.length);
     // In words, never the service's raw type ("TextList").
-    assert.deepEqual(kinds, severalLoops.loops.map((l) => (l.loopType === 'URLList' ? 'URL list' : 'Text list')));
+    assert.deepEqual(
+      kinds,
+      severalLoops.loops.map((l) => (l.loopType === 'URLList' ? 'URL list' : 'Text list')),
+    );
     assert.equal(uri.scheme, 'scrapedeck');
     const name = uri.path.split('/').pop() ?? '';
     // VS Code shows the whole address in its own messages: it holds the list's name and nothing else.
     assert.equal(uri.toString(true), `scrapedeck:/${name}`);
-    assert.ok(!uri.toString().includes(severalLoops.task.taskId) && !uri.toString().includes(urlLoop.actionId), uri.toString());
+    assert.ok(
+      !uri.toString().includes(severalLoops.task.taskId) && !uri.toString().includes(urlLoop.actionId),
+      uri.toString(),
+    );
     assert.ok(name.includes(severalLoops.task.taskName) && name.includes(urlLoop.name ?? urlLoop.actionId), name);
     await waitFor('the editor', () => vscode.window.activeTextEditor?.document.uri.toString() === uri?.toString());
     doc = (vscode.window.activeTextEditor as vscode.TextEditor).document;
@@ -92,7 +121,12 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
 
   it('a list is a “Scrapedeck List” document: where auto save is on, a list with lines to fix is not saved until they are fixed', async () => {
     assert.equal(doc.languageId, 'scrapedeck-list');
-    assert.equal(vscode.workspace.getConfiguration('files', { uri: doc.uri, languageId: doc.languageId }).get('autoSaveWhenNoErrors'), true);
+    assert.equal(
+      vscode.workspace
+        .getConfiguration('files', { uri: doc.uri, languageId: doc.languageId })
+        .get('autoSaveWhenNoErrors'),
+      true,
+    );
     const files = vscode.workspace.getConfiguration('files');
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
     await files.update('autoSaveDelay', 1000, vscode.ConfigurationTarget.Global);
@@ -138,7 +172,7 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.deepEqual(await itemsAtService(severalLoops.task.taskId, ref?.actionId ?? ''), before);
   });
 
-  it('Ctrl+S on a list with bad lines (Save URL List): one sentence with the document\'s name and the count, not its address; nothing sent; the lines stay underlined', async () => {
+  it("Ctrl+S on a list with bad lines (Save URL List): one sentence with the document's name and the count, not its address; nothing sent; the lines stay underlined", async () => {
     const ref = api.runs.addresses.refOf(doc.uri);
     await vscode.window.showTextDocument(doc);
     await setText(`https://ok.example/a\nno-scheme.example/1\nhttps://ok.example/b\nalso bad\n`);
@@ -153,10 +187,22 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     const name = doc.uri.path.split('/').pop() ?? '';
     assert.deepEqual(
       messages.map((m) => [m.level, m.text, m.buttons]),
-      [['warning', `“${name}” was not saved: 2 lines need fixing first (they are underlined); nothing was sent.`, ['Show Problems']]],
+      [
+        [
+          'warning',
+          `“${name}” was not saved: 2 lines need fixing first (they are underlined); nothing was sent.`,
+          ['Show Problems'],
+        ],
+      ],
     );
     assert.ok(name.includes(severalLoops.task.taskName));
-    for (const m of messages) assert.ok(!m.text.includes('scrapedeck:') && !m.text.includes(ref?.actionId ?? '-') && !m.text.includes(severalLoops.task.taskId), 'no address, no ids');
+    for (const m of messages)
+      assert.ok(
+        !m.text.includes('scrapedeck:') &&
+          !m.text.includes(ref?.actionId ?? '-') &&
+          !m.text.includes(severalLoops.task.taskId),
+        'no address, no ids',
+      );
     assert.equal(updates(), sent, 'nothing sent');
     assert.ok(doc.isDirty, 'nothing typed is lost');
     assert.equal(vscode.languages.getDiagnostics(doc.uri).length, 2, 'the lines stay underlined');
@@ -176,14 +222,25 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     await waitFor('no diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length === 0);
     assert.equal(await doc.save(), true);
     assert.equal(doc.isDirty, false);
-    assert.deepEqual(await itemsAtService(severalLoops.task.taskId, api.runs.addresses.refOf(doc.uri)?.actionId ?? ''), mine);
+    assert.deepEqual(
+      await itemsAtService(severalLoops.task.taskId, api.runs.addresses.refOf(doc.uri)?.actionId ?? ''),
+      mine,
+    );
   });
 
   it('saving after someone else changed the list shows both side by side and sends nothing; saving again replaces theirs', async () => {
     const q = api.runs.addresses.refOf(doc.uri);
     const actionId = q?.actionId ?? '';
     const theirs = ['https://someone.example/else'];
-    await session.client('ada').updateLoopItems({ taskId: severalLoops.task.taskId, actionId, loopType: q?.loopType ?? '', loopItems: theirs, isAppend: false });
+    await session
+      .client('ada')
+      .updateLoopItems({
+        taskId: severalLoops.task.taskId,
+        actionId,
+        loopType: q?.loopType ?? '',
+        loopItems: theirs,
+        isAppend: false,
+      });
     const mine = ['https://shop.example.com/new/1', 'https://shop.example.com/new/3'];
     await setText(`${mine.join('\n')}\n`);
     const sent = updates();
@@ -193,11 +250,19 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     let diff: vscode.TabInputTextDiff | undefined;
     await waitFor('the side-by-side comparison', () => {
       const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
-      diff = tabs.map((t) => t.input).find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.toString() === doc.uri.toString());
+      diff = tabs
+        .map((t) => t.input)
+        .find(
+          (i): i is vscode.TabInputTextDiff =>
+            i instanceof vscode.TabInputTextDiff && i.modified.toString() === doc.uri.toString(),
+        );
       return diff !== undefined;
     });
     assert.ok(diff);
-    assert.ok(api.runs.addresses.refOf(diff.original)?.snapshot !== undefined, 'the service\'s list is a read-only copy');
+    assert.ok(
+      api.runs.addresses.refOf(diff.original)?.snapshot !== undefined,
+      "the service's list is a read-only copy",
+    );
     assert.match(diff.original.path, /\(on the service\)\.txt$/);
     assert.equal(diff.original.query, '', 'its address holds no ids either');
     assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), `${theirs.join('\n')}\n`);
@@ -210,7 +275,10 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
   it('a task with one list opens it without asking', async () => {
     const restore = replaceUi(api, { showQuickPick: () => Promise.reject(new Error('no question expected')) });
     try {
-      const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+      const uri = (await vscode.commands.executeCommand(
+        'scrapedeck.runs.editUrlList',
+        await taskRow(api, GROUP, oneLoop.task.taskId),
+      )) as vscode.Uri;
       assert.match(uri.path, new RegExp(oneLoop.task.taskName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     } finally {
       restore();
@@ -219,24 +287,33 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
 
   it('Duplicate Task adds the copy to the same group', async () => {
     const source = (await taskRows(api, GROUP))[0] as Row;
-    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as { taskId: string; taskName: string } | undefined;
+    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as
+      { taskId: string; taskName: string } | undefined;
     assert.ok(copy);
     assert.equal(copy.taskName, `${source.task.taskName} (copy)`);
-    await waitFor('the copy in the tree', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+    await waitFor('the copy in the tree', async () =>
+      (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId),
+    );
   });
 
-  it('a copy dropped on a closed group shows in that group\'s count at once, and leaves its own group\'s (issue 32)', async () => {
+  it("a copy dropped on a closed group shows in that group's count at once, and leaves its own group's (issue 32)", async () => {
     const dnd = api.runs.dragAndDrop;
     assert.ok(dnd);
     // Drafts was listed once (its count, "0 tasks", is known) and is closed again.
     await api.views.tasks.getChildren(await groupRow(api, 'Drafts'));
-    const countOf = async (name: string): Promise<string> => String((await groupRow(api, name)).description ?? '').split(' · ')[0] ?? '';
+    const countOf = async (name: string): Promise<string> =>
+      String((await groupRow(api, name)).description ?? '').split(' · ')[0] ?? '';
     assert.equal(await countOf('Drafts'), '0 tasks');
     // As a new user did: duplicate a task, then drag the copy onto Drafts.
-    const source = (await taskRows(api, GROUP)).find((r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId) as Row;
-    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as { taskId: string; taskName: string } | undefined;
+    const source = (await taskRows(api, GROUP)).find(
+      (r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId,
+    ) as Row;
+    const copy = (await vscode.commands.executeCommand('scrapedeck.tasks.duplicate', source)) as
+      { taskId: string; taskName: string } | undefined;
     assert.ok(copy);
-    await waitFor('the copy in its group', async () => (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId));
+    await waitFor('the copy in its group', async () =>
+      (await taskRows(api, GROUP)).some((r) => r.task.taskId === copy.taskId),
+    );
     const copyRow = await taskRow(api, GROUP, copy.taskId);
     const before = Number.parseInt(await countOf(GROUP), 10);
     const drag = new vscode.DataTransfer();
@@ -253,7 +330,9 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.ok(dnd);
     const target = await groupRow(api, OTHER_GROUP);
     // Not the tasks whose lists the other steps open (the last step opens one in this group).
-    const [a, b, c] = (await taskRows(api, GROUP)).filter((r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId);
+    const [a, b, c] = (await taskRows(api, GROUP)).filter(
+      (r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId,
+    );
     assert.ok(a && b && c);
     const asked: string[][] = [];
     let answer: 'move' | 'keep' = 'keep';
@@ -283,31 +362,55 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     }
     const groupId = (target as unknown as { group: { taskGroupId: string } }).group.taskGroupId;
     const there = (await session.client('ada').searchTasks(groupId)).data.map((t) => t.taskId);
-    for (const id of [a.task.taskId, b.task.taskId, c.task.taskId]) assert.ok(there.includes(id), `${id} moved at the service`);
-    await waitFor('the tree to show them in their new group', async () => (await taskRows(api, OTHER_GROUP)).filter((r) => [a, b, c].some((x) => x.task.taskId === r.task.taskId)).length === 3);
+    for (const id of [a.task.taskId, b.task.taskId, c.task.taskId])
+      assert.ok(there.includes(id), `${id} moved at the service`);
+    await waitFor(
+      'the tree to show them in their new group',
+      async () =>
+        (await taskRows(api, OTHER_GROUP)).filter((r) => [a, b, c].some((x) => x.task.taskId === r.task.taskId))
+          .length === 3,
+    );
     assert.ok((await taskRows(api, GROUP)).every((r) => ![a, b, c].some((x) => x.task.taskId === r.task.taskId)));
   });
 
   it('signing out closes the account’s lists; under another account they cannot be read', async () => {
-    const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+    const uri = (await vscode.commands.executeCommand(
+      'scrapedeck.runs.editUrlList',
+      await taskRow(api, GROUP, oneLoop.task.taskId),
+    )) as vscode.Uri;
     await vscode.commands.executeCommand('scrapedeck.signOut');
-    await waitFor('the list editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'scrapedeck'));
+    await waitFor(
+      'the list editor to close',
+      () =>
+        !vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'scrapedeck'),
+    );
     await signInWithApiKey(api, session.apiKey('linus'));
     // Another account's list reads as a read-only placeholder: nothing of ada's list.
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     assert.match(text, /belongs to another Scrapedeck account/);
     assert.ok(!(oneLoop.loop.loopItems ?? []).some((item) => text.includes(item)), text);
     assert.equal((await vscode.workspace.fs.stat(uri)).permissions, vscode.FilePermission.Readonly);
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('https://example.com/\n'))), /another Scrapedeck account/);
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('https://example.com/\n'))),
+      /another Scrapedeck account/,
+    );
     assert.equal(labelOf((await api.views.tasks.getChildren())[0] as vscode.TreeItem) !== GROUP, true);
     await vscode.commands.executeCommand('scrapedeck.signOut');
   });
 
-  it('after Switch Account, View: Reopen Closed Editor brings back no item of the other account\'s list', async () => {
+  it("after Switch Account, View: Reopen Closed Editor brings back no item of the other account's list", async () => {
     await signInWithApiKey(api, session.apiKey('ada'));
-    const uri = (await vscode.commands.executeCommand('scrapedeck.runs.editUrlList', await taskRow(api, GROUP, oneLoop.task.taskId))) as vscode.Uri;
+    const uri = (await vscode.commands.executeCommand(
+      'scrapedeck.runs.editUrlList',
+      await taskRow(api, GROUP, oneLoop.task.taskId),
+    )) as vscode.Uri;
     const items = oneLoop.loop.loopItems ?? [];
-    assert.ok(items.length > 0 && items.some((item) => vscode.window.activeTextEditor?.document.getText().includes(item)), 'ada\'s list is shown');
+    assert.ok(
+      items.length > 0 && items.some((item) => vscode.window.activeTextEditor?.document.getText().includes(item)),
+      "ada's list is shown",
+    );
     const changes: string[] = [];
     const listening = api.runs.loops.onDidChangeFile((events) => changes.push(...events.map((e) => e.uri.toString())));
     try {
@@ -321,13 +424,21 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
         picks.restore();
       }
       // Closed here if the switch has not closed it yet: what is checked is what Reopen Closed Editor brings back.
-      const listTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+      const listTabs = () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
       await vscode.window.tabGroups.close(listTabs());
       await waitFor('the list editor to close', () => listTabs().length === 0);
       assert.ok(changes.includes(uri.toString()), 'the list was announced as changed when the account changed');
       await vscode.commands.executeCommand('workbench.action.reopenClosedEditor');
-      await waitFor('the list to come back', () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
-      await waitFor('the placeholder', () => /belongs to another Scrapedeck account/.test(vscode.window.activeTextEditor?.document.getText() ?? ''));
+      await waitFor(
+        'the list to come back',
+        () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString(),
+      );
+      await waitFor('the placeholder', () =>
+        /belongs to another Scrapedeck account/.test(vscode.window.activeTextEditor?.document.getText() ?? ''),
+      );
       const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
       assert.ok(!items.some((item) => shown.includes(item)), `nothing of ada's list: ${shown}`);
       assert.equal(api.runs.diagnostics.get(uri).length, 0, 'the placeholder is not checked as a list');

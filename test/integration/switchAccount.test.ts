@@ -10,7 +10,17 @@ import * as vscode from 'vscode';
 import { AUTH_PROVIDER_ID } from '../../src/account/authProvider';
 import { statusBarText } from '../../src/account/statusBar';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { answerInputs, answerPicks, getApi, KEEP_VALUE, pointAtSandbox, recordMessages, type SandboxSession,signInWithApiKey, waitFor } from './viewsHarness';
+import {
+  answerInputs,
+  answerPicks,
+  getApi,
+  KEEP_VALUE,
+  pointAtSandbox,
+  recordMessages,
+  type SandboxSession,
+  signInWithApiKey,
+  waitFor,
+} from './viewsHarness';
 
 describe('Switch Account and account names (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -42,7 +52,10 @@ describe('Switch Account and account names (real VS Code, sandbox)', () => {
     await signInWithApiKey(api, session.account('ada').apiKey, 'Ada — production');
     assert.equal(api.account.account?.label, 'Ada — production');
     assert.equal(statusBarText(api.account.account, api.account.endpoints.baseUrl).text, '$(account) Ada — production');
-    await waitFor('the Accounts menu', async () => (await vscode.authentication.getAccounts(AUTH_PROVIDER_ID))[0]?.label === 'Ada — production');
+    await waitFor(
+      'the Accounts menu',
+      async () => (await vscode.authentication.getAccounts(AUTH_PROVIDER_ID))[0]?.label === 'Ada — production',
+    );
     const titles = answerPicks(api, [undefined]);
     try {
       await vscode.commands.executeCommand('scrapedeck.accountMenu');
@@ -97,7 +110,11 @@ describe('Switch Account and account names (real VS Code, sandbox)', () => {
     try {
       assert.equal(await switchWith('Try the Sandbox'), true);
       // Right after the previous test's password sign-in: the window is in the sandbox at once.
-      assert.equal(api.account.account?.method, 'sandbox', `the window's account: ${JSON.stringify(api.account.account)}`);
+      assert.equal(
+        api.account.account?.method,
+        'sandbox',
+        `the window's account: ${JSON.stringify(api.account.account)}`,
+      );
       assert.equal(api.account.account?.label, session.account('ada').username);
       const linus = session.account('linus');
       assert.equal(await switchWith('Sign In with API Key', [linus.apiKey, 'Linus']), true);
@@ -107,16 +124,29 @@ describe('Switch Account and account names (real VS Code, sandbox)', () => {
     assert.equal(api.account.account?.label, 'Linus');
     assert.equal(api.account.account?.method, 'apiKey');
     assert.equal(api.account.usingSandboxOverride, false);
-    assert.deepEqual(await api.accountHooks.readStoredCredentials(), { kind: 'apiKey', apiKey: session.account('linus').apiKey });
+    assert.deepEqual(await api.accountHooks.readStoredCredentials(), {
+      kind: 'apiKey',
+      apiKey: session.account('linus').apiKey,
+    });
   });
 
   it('an input box with a request ID: a real box that accepts a valid value and refuses an invalid one', async () => {
-    const valid = api.ui.showInputBox({ title: 'Request ID box', value: 'abc', requestId: 'req-42', validateInput: (v) => (v === 'abc' ? undefined : 'no') });
+    const valid = api.ui.showInputBox({
+      title: 'Request ID box',
+      value: 'abc',
+      requestId: 'req-42',
+      validateInput: (v) => (v === 'abc' ? undefined : 'no'),
+    });
     await new Promise((r) => setTimeout(r, 300));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal(await valid, 'abc');
 
-    const invalid = api.ui.showInputBox({ title: 'Request ID box', value: 'x', requestId: 'req-43', validateInput: () => 'not this' });
+    const invalid = api.ui.showInputBox({
+      title: 'Request ID box',
+      value: 'x',
+      requestId: 'req-43',
+      validateInput: () => 'not this',
+    });
     await new Promise((r) => setTimeout(r, 300));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

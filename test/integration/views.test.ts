@@ -22,7 +22,14 @@ import {
   waitFor,
 } from './viewsHarness';
 
-const SEEDED_GROUPS = ['Price monitoring', 'Lead generation', 'News & media', 'Product catalog', 'Social listening', 'Drafts'];
+const SEEDED_GROUPS = [
+  'Price monitoring',
+  'Lead generation',
+  'News & media',
+  'Product catalog',
+  'Social listening',
+  'Drafts',
+];
 
 describe('Tasks view (real VS Code, sandbox)', () => {
   let api: ScrapedeckTestApi;
@@ -30,7 +37,8 @@ describe('Tasks view (real VS Code, sandbox)', () => {
   let sandboxClosed = false;
   const roots = async () => api.views.tasks.getChildren();
   /** The rows the listing draws: the root without health's own rows (Needs attention shows once health has found something). */
-  const listed = async () => (await roots()).filter((n) => n.contextValue !== 'healthAttention' && n.contextValue !== 'healthUnavailable');
+  const listed = async () =>
+    (await roots()).filter((n) => n.contextValue !== 'healthAttention' && n.contextValue !== 'healthUnavailable');
   const groupNode = async (name: string) => {
     const node = (await roots()).find((n) => labelOf(n) === name);
     assert.ok(node, `group ${name} shown`);
@@ -72,11 +80,12 @@ describe('Tasks view (real VS Code, sandbox)', () => {
 
   const SEEDED_COUNTS = ['14 tasks', '9 tasks', '22 tasks', '160 tasks', '6 tasks', '0 tasks'];
   /** Each group row's count, the first part of its description (health may add its own). */
-  const countsShown = (groups: readonly vscode.TreeItem[]): string[] => groups.map((g) => String(g.description ?? '').split(' · ')[0] ?? '');
+  const countsShown = (groups: readonly vscode.TreeItem[]): string[] =>
+    groups.map((g) => String(g.description ?? '').split(' · ')[0] ?? '');
 
   it('every group shows its task count without being opened (the group listing carries none: each group is listed in the background)', async () => {
     // The view is told each row's count as it arrives (VS Code then draws it again); read the rows anew.
-    await waitFor('every group\'s count', async () => countsShown(await listed()).every((c) => /^\d+ tasks?$/.test(c)));
+    await waitFor("every group's count", async () => countsShown(await listed()).every((c) => /^\d+ tasks?$/.test(c)));
     assert.deepEqual(countsShown(await listed()), SEEDED_COUNTS);
   });
 
@@ -84,16 +93,20 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     await waitFor('task health to settle', () => !api.health.controller.refreshing, 90_000);
     const refreshes = api.health.controller.stats.refreshes;
     api.views.tasks.reset(); // what a new extension host starts from: no task listed
-    await waitFor('every group\'s count', async () => countsShown(await listed()).every((c) => /^\d+ tasks?$/.test(c)));
+    await waitFor("every group's count", async () => countsShown(await listed()).every((c) => /^\d+ tasks?$/.test(c)));
     assert.deepEqual(countsShown(await listed()), SEEDED_COUNTS);
-    assert.equal(api.health.controller.stats.refreshes, refreshes, 'the counts are the tree\'s own, not a health refresh\'s');
+    assert.equal(
+      api.health.controller.stats.refreshes,
+      refreshes,
+      "the counts are the tree's own, not a health refresh's",
+    );
   });
 
   it('a group expands to its tasks, each with a task icon and a tooltip naming id and group', async () => {
     const price = await groupNode('Price monitoring');
     const tasks = await api.views.tasks.getChildren(price);
     assert.equal(tasks.length, 14);
-    assert.match(String(price.description), /^14 tasks( · |$)/, 'its count (then health\'s part, once health has run)');
+    assert.match(String(price.description), /^14 tasks( · |$)/, "its count (then health's part, once health has run)");
     const first = tasks[0];
     assert.ok(first);
     assert.match(first.contextValue ?? '', /^task\b/);
@@ -102,7 +115,10 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     // from then on that state's icon, with its words in the description.
     const icon = first.iconPath.id;
     const runIcon = Object.values(RUN_ICONS).some((i) => i.id === icon);
-    assert.ok(icon === 'globe' || (runIcon && first.description !== undefined), `a web-extraction task (globe) or its run state, not ${icon} (${String(first.description)})`);
+    assert.ok(
+      icon === 'globe' || (runIcon && first.description !== undefined),
+      `a web-extraction task (globe) or its run state, not ${icon} (${String(first.description)})`,
+    );
     const task = (first as unknown as { task: { taskId: string; taskName: string } }).task;
     const tip = tooltipText(first);
     assert.ok(tip.includes(task.taskId), tip);
@@ -113,13 +129,20 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     const [task] = await api.views.tasks.getChildren(await groupNode('Lead generation'));
     assert.ok(task);
     assert.equal(task.command, undefined, 'a click runs no command: it selects the row');
-    const enter = (vscode.extensions.getExtension('scrapedeck.scrapedeck')?.packageJSON as { contributes: { keybindings: { key: string; command: string; when: string }[] } }).contributes.keybindings.find((k) => k.key === 'enter');
+    const enter = (
+      vscode.extensions.getExtension('scrapedeck.scrapedeck')?.packageJSON as {
+        contributes: { keybindings: { key: string; command: string; when: string }[] };
+      }
+    ).contributes.keybindings.find((k) => k.key === 'enter');
     assert.equal(enter?.command, 'scrapedeck.tasks.openSelected');
     assert.match(enter?.when ?? '', /focusedView == scrapedeck\.tasks/);
     const t = (task as unknown as { task: { taskId: string } }).task;
     const panelsBefore = api.analytics.panels().length;
     await api.tasksView.reveal(task, { select: true, focus: true });
-    assert.deepEqual(api.tasksView.selection.map((n) => (n as vscode.TreeItem).id), [task.id]);
+    assert.deepEqual(
+      api.tasksView.selection.map((n) => (n as vscode.TreeItem).id),
+      [task.id],
+    );
     assert.equal(api.analytics.panels().length, panelsBefore, 'selecting opened nothing');
     await vscode.commands.executeCommand('scrapedeck.tasks.openSelected');
     assert.deepEqual(api.analytics.panels().at(-1)?.preset?.taskIds, [t.taskId]);
@@ -164,7 +187,10 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     assert.deepEqual(groups.map(labelOf), ['Product catalog']);
     assert.equal(groups[0]?.description, '10 of 160 match');
     const tasks = await api.views.tasks.getChildren(groups[0]);
-    assert.deepEqual(tasks.map(labelOf), Array.from({ length: 10 }, (_, i) => `Catalog — category 15${i}`));
+    assert.deepEqual(
+      tasks.map(labelOf),
+      Array.from({ length: 10 }, (_, i) => `Catalog — category 15${i}`),
+    );
 
     const none = answerInputs(api, ['no such thing']);
     try {
@@ -203,7 +229,10 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     }
     const groupPanel = api.analytics.panels().at(-1);
     assert.equal(groupPanel?.preset?.taskIds?.length, 100);
-    assert.ok(messages.some((m) => /160 tasks.*at most 100/.test(m.text)), JSON.stringify(messages));
+    assert.ok(
+      messages.some((m) => /160 tasks.*at most 100/.test(m.text)),
+      JSON.stringify(messages),
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -223,7 +252,10 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     }
     assert.deepEqual(
       messages.map((m) => `${m.level}: ${m.text}`),
-      ['info: Signed out of Scrapedeck (API key …' + session.account('ada').apiKey.slice(-4) + ').', `info: Signed in to Scrapedeck with API key …${session.account('fiona').apiKey.slice(-4)}.`],
+      [
+        'info: Signed out of Scrapedeck (API key …' + session.account('ada').apiKey.slice(-4) + ').',
+        `info: Signed in to Scrapedeck with API key …${session.account('fiona').apiKey.slice(-4)}.`,
+      ],
       'sign-out and sign-in are said; the plan only in the welcome area',
     );
   });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 
 import type { ScrapedeckTestApi } from '../../src/extension';
 import type { InputOptions, Ui } from '../../src/platform/ui';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 
@@ -21,7 +21,11 @@ export async function getApi(): Promise<ScrapedeckTestApi> {
   return api;
 }
 
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -73,12 +77,20 @@ export interface SandboxSession {
 
 /** Starts a sandbox and points the Global settings (and so the account service) at it. */
 /** `now`: the sandbox's clock (default the real one); a test moves a run on by moving it, not by waiting. */
-export async function pointAtSandbox(api: ScrapedeckTestApi, options: { now?: () => number } = {}): Promise<SandboxSession> {
+export async function pointAtSandbox(
+  api: ScrapedeckTestApi,
+  options: { now?: () => number } = {},
+): Promise<SandboxSession> {
   const sandbox = await startSandbox({ port: 0, ...(options.now === undefined ? {} : { now: options.now }) });
   const config = vscode.workspace.getConfiguration('scrapedeck');
   await config.update('baseUrl', sandbox.info.baseUrl, vscode.ConfigurationTarget.Global);
   await config.update('datahubUrl', sandbox.info.datahubUrl, vscode.ConfigurationTarget.Global);
-  await waitFor('the account service to follow the settings', () => api.account.endpoints.baseUrl === sandbox.info.baseUrl && api.account.endpoints.datahubUrl === sandbox.info.datahubUrl);
+  await waitFor(
+    'the account service to follow the settings',
+    () =>
+      api.account.endpoints.baseUrl === sandbox.info.baseUrl &&
+      api.account.endpoints.datahubUrl === sandbox.info.datahubUrl,
+  );
   return {
     sandbox,
     account(name) {
@@ -103,13 +115,17 @@ export type InputAnswer = string | undefined | ((options: InputOptions) => strin
 export const KEEP_VALUE: InputAnswer = (options) => options.value ?? '';
 
 /** Answers input boxes in order; fails the test if more are asked than answered. */
-export function answerInputs(api: ScrapedeckTestApi, answers: InputAnswer[]): { asked: InputOptions[]; restore: () => void } {
+export function answerInputs(
+  api: ScrapedeckTestApi,
+  answers: InputAnswer[],
+): { asked: InputOptions[]; restore: () => void } {
   const asked: InputOptions[] = [];
   const queue = [...answers];
   const restore = replaceUi(api, {
     showInputBox: (options) => {
       asked.push(options);
-      if (queue.length === 0) return Promise.reject(new Error(`unexpected input box: ${options.title ?? options.prompt ?? ''}`));
+      if (queue.length === 0)
+        return Promise.reject(new Error(`unexpected input box: ${options.title ?? options.prompt ?? ''}`));
       const answer = queue.shift();
       return Promise.resolve(typeof answer === 'function' ? answer(options) : answer);
     },
@@ -118,11 +134,17 @@ export function answerInputs(api: ScrapedeckTestApi, answers: InputAnswer[]): { 
 }
 
 /** Answers quick picks in order by the start of an item's label (codicons aside); undefined = Escape. */
-export function answerPicks(api: ScrapedeckTestApi, answers: (string | undefined)[]): { asked: string[]; restore: () => void } {
+export function answerPicks(
+  api: ScrapedeckTestApi,
+  answers: (string | undefined)[],
+): { asked: string[]; restore: () => void } {
   const asked: string[] = [];
   const queue = [...answers];
   const restore = replaceUi(api, {
-    showQuickPick: async <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions) => {
+    showQuickPick: async <T extends vscode.QuickPickItem>(
+      items: readonly T[] | Thenable<readonly T[]>,
+      options: vscode.QuickPickOptions,
+    ) => {
       asked.push(options.title ?? '');
       if (queue.length === 0) throw new Error(`unexpected quick pick: ${options.title ?? ''}`);
       const wanted = queue.shift();
@@ -136,7 +158,11 @@ export function answerPicks(api: ScrapedeckTestApi, answers: (string | undefined
 }
 
 /** Signs in with an API key, accepting the suggested name unless `label` is given. */
-export async function signInWithApiKey(api: ScrapedeckTestApi, apiKey: string, label: InputAnswer = KEEP_VALUE): Promise<void> {
+export async function signInWithApiKey(
+  api: ScrapedeckTestApi,
+  apiKey: string,
+  label: InputAnswer = KEEP_VALUE,
+): Promise<void> {
   const { restore } = answerInputs(api, [apiKey, label]);
   try {
     await vscode.commands.executeCommand('scrapedeck.signInWithApiKey');

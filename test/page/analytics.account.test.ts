@@ -20,20 +20,44 @@ describe('analytics page: account boundary', function () {
 
   const query = { start: '2026-11-01', end: '2026-11-20', page: 1, pageSize: 100, timeGranularity: 'Day' as const };
   // Figures no seeded or default value shares: 987,654 collected rows of "Linus secret task".
-  const records = [record({ taskId: 'linus-1', taskName: 'Linus secret task', dataVolumeMetrics: { totalCollected: 987_654, deduplicatedVolume: 1 } })];
-  const form = { start: '2026-11-01', end: '2026-11-20', timeGranularity: 'Day' as const, collectionMethod: 'All' as const, taskIds: ['linus-1'], taskLabels: ['Linus secret task'], memberNames: 'linus', pageSize: '20', page: 1 };
+  const records = [
+    record({
+      taskId: 'linus-1',
+      taskName: 'Linus secret task',
+      dataVolumeMetrics: { totalCollected: 987_654, deduplicatedVolume: 1 },
+    }),
+  ];
+  const form = {
+    start: '2026-11-01',
+    end: '2026-11-20',
+    timeGranularity: 'Day' as const,
+    collectionMethod: 'All' as const,
+    taskIds: ['linus-1'],
+    taskLabels: ['Linus secret task'],
+    memberNames: 'linus',
+    pageSize: '20',
+    page: 1,
+  };
   const stateOfA: PageState = {
     version: 2,
     account: A,
     preset: { taskIds: ['linus-1'], label: 'Linus secret task' },
     form,
-    result: { query, total: 1, records, requestIds: ['req-linus'], fetchedAt: '2026-11-20T10:00:00.000Z', resultId: 'result-1' },
+    result: {
+      query,
+      total: 1,
+      records,
+      requestIds: ['req-linus'],
+      fetchedAt: '2026-11-20T10:00:00.000Z',
+      resultId: 'result-1',
+    },
     sort: { column: 'runCount', direction: 'desc' },
   };
 
   async function assertNothingOfA(page: AnalyticsPage): Promise<void> {
     const text = await page.page.locator('body').innerText();
-    for (const leak of ['Linus secret task', '987,654', '987654', 'linus-1', 'req-linus']) assert.ok(!text.includes(leak), `"${leak}" on the page`);
+    for (const leak of ['Linus secret task', '987,654', '987654', 'linus-1', 'req-linus'])
+      assert.ok(!text.includes(leak), `"${leak}" on the page`);
     assert.equal(await page.page.locator('#results').isHidden(), true, 'no result shown');
     assert.equal(await page.page.inputValue('#f-members'), '', 'no member names of A');
     assert.equal(await page.text('#f-tasks'), 'All tasks');
@@ -44,7 +68,8 @@ describe('analytics page: account boundary', function () {
       return st !== undefined && st.result === undefined;
     });
     const saved = JSON.stringify(await page.vsState());
-    for (const leak of ['Linus', '987654', 'linus', 'req-linus']) assert.ok(!saved.includes(leak), `"${leak}" in the saved state: ${saved}`);
+    for (const leak of ['Linus', '987654', 'linus', 'req-linus'])
+      assert.ok(!saved.includes(leak), `"${leak}" in the saved state: ${saved}`);
   }
 
   it('restores its own saved state for the same account', async () => {
@@ -57,7 +82,7 @@ describe('analytics page: account boundary', function () {
   it('drops a saved state of another account (window reload under B), keeps the dates and says why', async () => {
     p = await host.open({ account: B }, { vsState: stateOfA });
     await assertNothingOfA(p);
-    assert.equal(await p.page.inputValue('#f-start'), '2026-11-01', 'the dates are the user\'s, not the account\'s');
+    assert.equal(await p.page.inputValue('#f-start'), '2026-11-01', "the dates are the user's, not the account's");
     assert.match(await p.text('#notice'), /account changed.*cleared/);
     assert.equal((await p.postedOf('fetchAll')).length, 0, 'nothing of A is fetched again');
     await assertClean(p);

@@ -13,7 +13,7 @@ import { contrast, GRAPHIC_CONTRAST, parseColour, type Rgb } from '../../src/ana
 import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
 import { probeCharts } from './chartsProbe';
 import { assertClean, runAndAnswer, TODAY } from './flows';
-import { type AnalyticsPage,repoRoot } from './harness';
+import { type AnalyticsPage, repoRoot } from './harness';
 import { grid } from './records';
 import { useStandIn } from './standIn';
 
@@ -50,7 +50,9 @@ async function switchTheme(p: AnalyticsPage, theme: string): Promise<void> {
 describe('analytics page: charts follow the theme', function () {
   const host = useStandIn();
   const out = join(repoRoot(), 'artifacts', 'page');
-  before(() => { mkdirSync(out, { recursive: true }); });
+  before(() => {
+    mkdirSync(out, { recursive: true });
+  });
 
   for (const theme of THEMES) {
     it(`switched to ${theme} while results are shown: redrawn in place, legend agrees, every series stands out`, async () => {
@@ -66,15 +68,27 @@ describe('analytics page: charts follow the theme', function () {
         drawnColours(c).forEach((colour, i) => {
           const series = `${c.id} ${c.datasets[i]?.label ?? i}`;
           const drawn = rgb(colour, series);
-          assert.deepEqual(drawn, rgb(c.swatches[i] ?? '', `${series} swatch`), `${series}: drawn in its legend's colour`);
+          assert.deepEqual(
+            drawn,
+            rgb(c.swatches[i] ?? '', `${series} swatch`),
+            `${series}: drawn in its legend's colour`,
+          );
           const ratio = contrast(drawn, bg);
-          assert.ok(ratio >= GRAPHIC_CONTRAST, `${series} in ${theme}: ${colour} on ${c.background} is ${ratio.toFixed(2)}:1`);
+          assert.ok(
+            ratio >= GRAPHIC_CONTRAST,
+            `${series} in ${theme}: ${colour} on ${c.background} is ${ratio.toFixed(2)}:1`,
+          );
         });
       }
       const changed = after.some((c, i) => JSON.stringify(c.datasets) !== JSON.stringify(before[i]?.datasets));
-      assert.ok(changed, `the series were redrawn from ${start}'s colours to ${theme}'s (fills, lines, high contrast's outlines)`);
+      assert.ok(
+        changed,
+        `the series were redrawn from ${start}'s colours to ${theme}'s (fills, lines, high contrast's outlines)`,
+      );
       assert.equal((await p.postedOf('query')).length, 1, 'no query ran again');
-      await p.page.locator('.charts').screenshot({ path: join(out, `charts-theme-${theme.replace('vscode-', '')}.png`) });
+      await p.page
+        .locator('.charts')
+        .screenshot({ path: join(out, `charts-theme-${theme.replace('vscode-', '')}.png`) });
       await assertClean(p);
     });
   }
@@ -91,9 +105,15 @@ describe('analytics page: charts follow the theme', function () {
     await assertClean(fresh);
   });
 
-  it('draws the date fields\' native parts (the calendar icon) for the theme, dark in high contrast', async () => {
+  it("draws the date fields' native parts (the calendar icon) for the theme, dark in high contrast", async () => {
     const p = await host.open({}, { theme: 'vscode-high-contrast' });
-    const scheme = (): Promise<string> => p.page.$eval('#f-start', (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { colorScheme: string } }).getComputedStyle(e).colorScheme);
+    const scheme = (): Promise<string> =>
+      p.page.$eval(
+        '#f-start',
+        (e) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { colorScheme: string } }).getComputedStyle(e)
+            .colorScheme,
+      );
     assert.equal(await scheme(), 'dark', 'a light icon on the black page');
     await p.page.locator('#f-start').screenshot({ path: join(out, 'date-field-high-contrast.png') });
     await switchTheme(p, 'vscode-high-contrast-light');

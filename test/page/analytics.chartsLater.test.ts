@@ -28,7 +28,10 @@ interface Seen {
 /** Dispatches `message` as the host's, and reads what was on the page before any frame could run. */
 function deliver(p: AnalyticsPage, message: unknown): Promise<Seen> {
   return p.page.evaluate(async (m) => {
-    type D = { querySelector(s: string): { textContent: string | null } | null; querySelectorAll(s: string): { length: number } };
+    type D = {
+      querySelector(s: string): { textContent: string | null } | null;
+      querySelectorAll(s: string): { length: number };
+    };
     const g = globalThis as unknown as {
       document: D;
       dispatchEvent(e: unknown): void;
@@ -45,26 +48,38 @@ function deliver(p: AnalyticsPage, message: unknown): Promise<Seen> {
     const drawnAtOnce = count('scrapedeck:charts-draw') - draws;
     const runsFigure = g.document.querySelector('[data-figure="runs"]')?.textContent ?? '';
     const bodyRows = g.document.querySelectorAll('table.records tbody tr:not(.spacer)').length;
-    for (let i = 0; i < 600 && count('scrapedeck:charts-draw') === draws; i++) await new Promise<void>((resolve) => g.requestAnimationFrame(() => resolve()));
+    for (let i = 0; i < 600 && count('scrapedeck:charts-draw') === draws; i++)
+      await new Promise<void>((resolve) => g.requestAnimationFrame(() => resolve()));
     return { rendered, drawnAtOnce, runsFigure, bodyRows, drawnLater: count('scrapedeck:charts-draw') - draws };
   }, message);
 }
 
-const runsOf = (rows: AnalyticsRecord[]): string => formatInt(rows.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0));
+const runsOf = (rows: AnalyticsRecord[]): string =>
+  formatInt(rows.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0));
 
-describe('analytics page: a large result\'s charts are drawn after its figures and table', function () {
+describe("analytics page: a large result's charts are drawn after its figures and table", function () {
   const host = useStandIn();
   let p: AnalyticsPage;
-  beforeEach(async () => { p = await host.open({}, { width: 1280, height: 800 }); });
+  beforeEach(async () => {
+    p = await host.open({}, { width: 1280, height: 800 });
+  });
 
   it('3,000 rows: figures and the first page of the table at once, the charts after the frame', async () => {
     const all = grid(30, 100, TODAY);
     assert.ok(all.length > DRAW_CHARTS_LATER_ROWS);
     const q = await runAndAnswer(p, all.slice(0, 100), all.length);
-    const seen = await deliver(p, encodeForPage({
-      type: 'fetchAllResult', id: String(q.id), resultId: resultIdOf(q), query: analyticsQuerySchema.parse(q.query),
-      total: all.length, records: all, requestIds: ['req-rest'],
-    }));
+    const seen = await deliver(
+      p,
+      encodeForPage({
+        type: 'fetchAllResult',
+        id: String(q.id),
+        resultId: resultIdOf(q),
+        query: analyticsQuerySchema.parse(q.query),
+        total: all.length,
+        records: all,
+        requestIds: ['req-rest'],
+      }),
+    );
     assert.deepEqual(seen, { rendered: 1, drawnAtOnce: 0, runsFigure: runsOf(all), bodyRows: 20, drawnLater: 1 });
     await p.page.locator('#coverage', { hasText: 'Figures for all 3,000 rows' }).waitFor();
     await assertClean(p);
@@ -76,7 +91,14 @@ describe('analytics page: a large result\'s charts are drawn after its figures a
     const before = (await p.postedOf('query')).length;
     await p.page.click('#run');
     const q = await p.waitForPosted('query', before + 1);
-    const seen = await deliver(p, { type: 'queryResult', id: q.id, resultId: resultIdOf(q), query: q.query, page: { total: rows.length, data: rows }, requestId: 'req-page' });
+    const seen = await deliver(p, {
+      type: 'queryResult',
+      id: q.id,
+      resultId: resultIdOf(q),
+      query: q.query,
+      page: { total: rows.length, data: rows },
+      requestId: 'req-page',
+    });
     assert.deepEqual(seen, { rendered: 1, drawnAtOnce: 1, runsFigure: runsOf(rows), bodyRows: 20, drawnLater: 1 });
     await assertClean(p);
   });

@@ -8,7 +8,9 @@ import { useStandIn } from './standIn';
 describe('analytics page: query form', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
-  beforeEach(async () => { p = await host.open(); });
+  beforeEach(async () => {
+    p = await host.open();
+  });
 
   async function sent(): Promise<number> {
     return (await p.postedOf('query')).length + (await p.postedOf('fetchAll')).length;
@@ -25,7 +27,10 @@ describe('analytics page: query form', function () {
     assert.match(await error.innerText(), message);
     const control = p.page.locator(selector);
     assert.equal(await control.getAttribute('aria-invalid'), 'true');
-    assert.ok((await control.getAttribute('aria-describedby'))?.split(' ').includes(errorId), 'the message describes the field');
+    assert.ok(
+      (await control.getAttribute('aria-describedby'))?.split(' ').includes(errorId),
+      'the message describes the field',
+    );
     assert.equal(await sent(), 0, 'nothing is posted while the form is invalid');
   }
 
@@ -50,7 +55,12 @@ describe('analytics page: query form', function () {
   });
 
   it('refuses a start before the three-month limit, inline', async () => {
-    await expectRefused('#f-start', '2026-08-21', 'err-start', /within the last three months \(not before 2026-08-22\)/);
+    await expectRefused(
+      '#f-start',
+      '2026-08-21',
+      'err-start',
+      /within the last three months \(not before 2026-08-22\)/,
+    );
   });
 
   it('refuses page size 0 and 101, inline', async () => {
@@ -66,7 +76,13 @@ describe('analytics page: query form', function () {
   it('moves focus to the first field with an issue when Run is pressed', async () => {
     await p.page.fill('#f-pageSize', '0');
     await p.page.click('#run');
-    assert.equal(await p.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id), 'f-pageSize');
+    assert.equal(
+      await p.page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id,
+      ),
+      'f-pageSize',
+    );
   });
 
   it('clears the message once the value is fixed, then Enter in a field runs the query', async () => {
@@ -82,7 +98,13 @@ describe('analytics page: query form', function () {
     const q = await p.waitForPosted('query');
     assert.deepEqual(q.query, {
       // 100 rows a request (the fewest against the rate limit); the 50 pages the table.
-      start: '2026-11-16', end: TODAY, page: 1, pageSize: 100, collectionMethod: 'Cloud', timeGranularity: 'Week', memberNames: ['ann', 'bob', 'carl'],
+      start: '2026-11-16',
+      end: TODAY,
+      page: 1,
+      pageSize: 100,
+      collectionMethod: 'Cloud',
+      timeGranularity: 'Week',
+      memberNames: ['ann', 'bob', 'carl'],
     });
     await assertClean(p);
   });
@@ -109,7 +131,18 @@ describe('analytics page: query form', function () {
   it('shows a 400 from the server next to the form with its code, message and request id, and copies the id', async () => {
     await p.page.click('#run');
     const q = await p.waitForPosted('query');
-    await p.send({ type: 'error', id: q.id, error: { kind: 'invalid-request', status: 400, code: 1002, message: 'end is after the current date', requestId: 'req-400-abc', field: 'end' } });
+    await p.send({
+      type: 'error',
+      id: q.id,
+      error: {
+        kind: 'invalid-request',
+        status: 400,
+        code: 1002,
+        message: 'end is after the current date',
+        requestId: 'req-400-abc',
+        field: 'end',
+      },
+    });
     const box = p.page.locator('#form-error');
     await box.waitFor({ state: 'visible' });
     const text = await box.innerText();

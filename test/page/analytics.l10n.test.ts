@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { axeProblems } from './axe';
 import { assertClean, runAndAnswer } from './flows';
-import { type AnalyticsPage,repoRoot } from './harness';
+import { type AnalyticsPage, repoRoot } from './harness';
 import { record } from './records';
 import { useStandIn } from './standIn';
 
@@ -19,8 +19,10 @@ describe('analytics page: its words come from the host-provided table', function
   const out = join(repoRoot(), 'artifacts', 'page');
   before(() => mkdirSync(out, { recursive: true }));
 
-  const attr = (p: AnalyticsPage, selector: string, name: string): Promise<string | null> => p.page.locator(selector).first().getAttribute(name);
-  const first = async (p: AnalyticsPage, selector: string): Promise<string> => (await p.page.locator(selector).first().innerText()).trim();
+  const attr = (p: AnalyticsPage, selector: string, name: string): Promise<string | null> =>
+    p.page.locator(selector).first().getAttribute(name);
+  const first = async (p: AnalyticsPage, selector: string): Promise<string> =>
+    (await p.page.locator(selector).first().innerText()).trim();
 
   it('German table: the first paint is German, before the host says anything', async () => {
     const p = await host.openRaw({ lang: 'de', l10n: 'de' });
@@ -44,7 +46,12 @@ describe('analytics page: its words come from the host-provided table', function
     assert.equal(await attr(p, '#f-members', 'placeholder'), 'Nur ich');
     assert.equal(await p.text('#help-pageSize'), '1–100 Zeilen pro Seite.');
     // An option says the word in German; its value stays the service's.
-    assert.deepEqual(await p.page.$$eval('#f-granularity option', (os) => os.map((o) => `${o.getAttribute('value') ?? ''}=${o.textContent ?? ''}`)), ['Day=Tag', 'Week=Woche', 'Month=Monat']);
+    assert.deepEqual(
+      await p.page.$$eval('#f-granularity option', (os) =>
+        os.map((o) => `${o.getAttribute('value') ?? ''}=${o.textContent ?? ''}`),
+      ),
+      ['Day=Tag', 'Week=Woche', 'Month=Monat'],
+    );
     assert.match(await p.text('#subtitle'), /^Alle Aufgaben · .* · nach Tag$/);
     const titles = await p.postedOf('title');
     assert.equal(titles[titles.length - 1]?.title, 'Analyse: Alle Aufgaben');
@@ -62,9 +69,15 @@ describe('analytics page: its words come from the host-provided table', function
     assert.equal(await attr(p, '#summary', 'aria-label'), 'Zusammenfassung aller Zeilen der Abfrage');
     assert.equal(await p.text('[data-figure="collected"]'), '12.345');
     assert.equal(await first(p, '.chart figcaption'), 'Erfolgreiche und fehlgeschlagene Läufe');
-    assert.match(await attr(p, '#chart-runs', 'aria-label') ?? '', /^Erfolgreiche und fehlgeschlagene Läufe, ein Zeitraum, .*Die Tabelle darunter listet jede Zahl auf\.$/);
+    assert.match(
+      (await attr(p, '#chart-runs', 'aria-label')) ?? '',
+      /^Erfolgreiche und fehlgeschlagene Läufe, ein Zeitraum, .*Die Tabelle darunter listet jede Zahl auf\.$/,
+    );
     assert.equal(await p.text('th[data-column="task"] button'), 'Aufgabe');
-    assert.equal(await attr(p, 'th[data-column="task"] button', 'title'), 'Aufgabenname, oder die Aufgaben-ID, wenn der Name nicht bekannt ist. Nach Aufgabe sortieren');
+    assert.equal(
+      await attr(p, 'th[data-column="task"] button', 'title'),
+      'Aufgabenname, oder die Aufgaben-ID, wenn der Name nicht bekannt ist. Nach Aufgabe sortieren',
+    );
     assert.equal(await attr(p, 'table.records', 'aria-label'), 'Analysedatensätze');
     await p.page.screenshot({ path: join(out, 'analytics-german.png'), fullPage: true });
     // German names still match what each control shows (axe's label-content-name-mismatch and the rest).
@@ -73,7 +86,11 @@ describe('analytics page: its words come from the host-provided table', function
     // A failure: the headline, the code line and the copy button.
     await p.page.click('#run');
     const q = await p.waitForPosted('query', 2);
-    await p.send({ type: 'error', id: q.id, error: { kind: 'server', status: 500, code: 'E1', message: 'Boom', requestId: 'req-9' } });
+    await p.send({
+      type: 'error',
+      id: q.id,
+      error: { kind: 'server', status: 500, code: 'E1', message: 'Boom', requestId: 'req-9' },
+    });
     await p.page.locator('#error').waitFor({ state: 'visible' });
     assert.equal(await p.text('#error .error-headline'), 'Die Abfrage ist fehlgeschlagen (HTTP 500).');
     assert.equal(await p.text('#error .error-detail'), 'Code E1: Boom');

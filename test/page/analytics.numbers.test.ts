@@ -10,7 +10,7 @@ import type { AnalyticsPage } from './harness';
 import { grid } from './records';
 import { useStandIn } from './standIn';
 
-describe('analytics page: one number format, the UI language\'s', function () {
+describe("analytics page: one number format, the UI language's", function () {
   const host = useStandIn();
   let p: AnalyticsPage;
   const all = grid(30, 34, '2026-11-22'); // 1,020 rows
@@ -19,18 +19,26 @@ describe('analytics page: one number format, the UI language\'s', function () {
   /** Every text on the page that holds a count of four digits or more. */
   async function counts(page: AnalyticsPage): Promise<string[]> {
     const text = await page.page.locator('body').innerText();
-    const labels = await page.page.$$eval('[aria-label], [title]', (els) => els.map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`));
+    const labels = await page.page.$$eval('[aria-label], [title]', (els) =>
+      els.map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`),
+    );
     return [text, ...labels].flatMap((t) => t.match(/\d{1,3}(?:[.,\u00a0\u202f]\d{3})+(?![\d])/g) ?? []);
   }
 
-  for (const [lang, sep, wrong] of [['de', '.', ','], ['en', ',', '.']] as const) {
+  for (const [lang, sep, wrong] of [
+    ['de', '.', ','],
+    ['en', ',', '.'],
+  ] as const) {
     it(`${lang}: groups every count with "${sep}"`, async function () {
       this.timeout(120_000);
       p = await host.open({}, { lang });
       const q = await runAndAnswer(p, all.slice(0, 100), all.length);
       await p.send({ type: 'fetchAllProgress', id: q.id, fetched: 600, total: 1020 });
       await p.page.locator('#busy-text', { hasText: `600 of 1${sep}020` }).waitFor();
-      assert.equal(await p.text('#coverage-text'), `Figures for the first 100 of 1${sep}020 rows only. Fetching the rest…`);
+      assert.equal(
+        await p.text('#coverage-text'),
+        `Figures for the first 100 of 1${sep}020 rows only. Fetching the rest…`,
+      );
       await answerRest(p, q, all, all.length);
       await p.page.locator('#coverage', { hasText: `all 1${sep}020 rows` }).waitFor();
       assert.equal(await p.text('#rows-range'), `Rows 1–20 of 1${sep}020 · Page 1 of 51`);

@@ -14,12 +14,15 @@ describe('analytics page: opened for a group, its figures at once (issue 48 item
   const host = useStandIn();
   let p: AnalyticsPage;
 
-  it('a group\'s panel runs its query as it opens, for just the group\'s tasks; a Day result has no week columns; ids are whole', async function () {
+  it("a group's panel runs its query as it opens, for just the group's tasks; a Day result has no week columns; ids are whole", async function () {
     this.timeout(60_000);
     const ids = Array.from({ length: 14 }, (_, i) => `0b6c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c${String(i).padStart(2, '0')}`);
-    p = await host.open({ preset: { taskIds: ids, label: 'Price monitoring' }, account: 'account-a' }, { width: 1280, height: 900 });
+    p = await host.open(
+      { preset: { taskIds: ids, label: 'Price monitoring' }, account: 'account-a' },
+      { width: 1280, height: 900 },
+    );
     const q = await p.waitForPosted('query', 1);
-    assert.deepEqual((q.query as { taskIds?: string[] }).taskIds, ids, 'the group\'s tasks, asked with no click');
+    assert.deepEqual((q.query as { taskIds?: string[] }).taskIds, ids, "the group's tasks, asked with no click");
     await answer(p, q, [record({ taskId: ids[0], taskName: 'Indeed stock levels' })]);
     // By day: the week's start and end would say "—" on every row.
     assert.equal(await p.page.locator('th[data-column="weekStartDate"]').isVisible(), false);
@@ -29,7 +32,12 @@ describe('analytics page: opened for a group, its figures at once (issue 48 item
     assert.equal(await row.locator('> :nth-child(6)').isVisible(), false);
     assert.equal(await row.locator('> :nth-child(4)').isVisible(), true, 'the date bucket stays');
     // The task id is shown whole: its cell is not cut.
-    const cut = await p.page.locator('table.records tbody tr:not(.spacer)').first().locator('td').first().evaluate((td) => td.scrollWidth > td.clientWidth);
+    const cut = await p.page
+      .locator('table.records tbody tr:not(.spacer)')
+      .first()
+      .locator('td')
+      .first()
+      .evaluate((td) => td.scrollWidth > td.clientWidth);
     assert.equal(cut, false, 'the Task ID cell holds the whole id');
     assert.match(await p.text('th[data-column="proxyIpCount"]'), /Proxy IP usage/);
     await assertClean(p);

@@ -12,23 +12,43 @@ import { useStandIn } from './standIn';
 describe('analytics page: paging and fetch all', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
-  beforeEach(async () => { p = await host.open(); });
+  beforeEach(async () => {
+    p = await host.open();
+  });
 
   const all = grid(9, 5, '2026-11-22'); // 45 rows: pages of 20, 20, 5
   const disabled = async (id: string): Promise<boolean> => p.page.locator(`#${id}`).isDisabled();
-  const buttons = async (): Promise<boolean[]> => [await disabled('page-first'), await disabled('page-prev'), await disabled('page-next'), await disabled('page-last')];
+  const buttons = async (): Promise<boolean[]> => [
+    await disabled('page-first'),
+    await disabled('page-prev'),
+    await disabled('page-next'),
+    await disabled('page-last'),
+  ];
   const taskIds = async (): Promise<string[]> => (await tableRows(p)).map((r) => r[1] ?? '');
 
   it('asks the service for 100 rows a page, whatever the page size, and pages the table itself', async () => {
     const q = await runAndAnswer(p, all);
-    assert.deepEqual(q.query, { start: '2026-11-16', end: '2026-11-22', page: 1, pageSize: 100, collectionMethod: 'All', timeGranularity: 'Day' });
+    assert.deepEqual(q.query, {
+      start: '2026-11-16',
+      end: '2026-11-22',
+      page: 1,
+      pageSize: 100,
+      collectionMethod: 'All',
+      timeGranularity: 'Day',
+    });
     assert.equal(await p.text('#rows-range'), 'Rows 1–20 of 45 · Page 1 of 3');
     assert.deepEqual(await buttons(), [true, true, false, false]);
-    assert.deepEqual(await taskIds(), all.slice(0, 20).map((r) => r.taskId));
+    assert.deepEqual(
+      await taskIds(),
+      all.slice(0, 20).map((r) => r.taskId),
+    );
 
     await p.page.click('#page-next');
     await p.page.locator('#rows-range', { hasText: 'Rows 21–40 of 45 · Page 2 of 3' }).waitFor();
-    assert.deepEqual(await taskIds(), all.slice(20, 40).map((r) => r.taskId));
+    assert.deepEqual(
+      await taskIds(),
+      all.slice(20, 40).map((r) => r.taskId),
+    );
     assert.deepEqual(await buttons(), [false, false, false, false]);
 
     await p.page.click('#page-last');
@@ -73,14 +93,25 @@ describe('analytics page: paging and fetch all', function () {
     await p.send({ type: 'fetchAllProgress', id: f.id, fetched: 100, total: 250 });
     await p.page.locator('#busy-text', { hasText: 'Fetched 100 of 250 rows' }).waitFor();
     const progress = p.page.locator('#fetch-progress');
-    assert.deepEqual([await progress.getAttribute('value'), await progress.getAttribute('max')].map(Number), [100, 250]);
+    assert.deepEqual(
+      [await progress.getAttribute('value'), await progress.getAttribute('max')].map(Number),
+      [100, 250],
+    );
     await p.page.click('#cancel');
     assert.deepEqual(await p.waitForPosted('cancel'), { type: 'cancel', id: f.id });
     await p.page.locator('#busy').waitFor({ state: 'hidden' });
     await p.page.locator('#notice', { hasText: 'cancelled' }).waitFor();
     // Late messages for the cancelled request change nothing.
     await p.send({ type: 'fetchAllProgress', id: f.id, fetched: 200, total: 250 });
-    await p.send({ type: 'fetchAllResult', id: f.id, resultId: 'result-late', query: f.query, total: 45, records: all, requestIds: ['a'] });
+    await p.send({
+      type: 'fetchAllResult',
+      id: f.id,
+      resultId: 'result-late',
+      query: f.query,
+      total: 45,
+      records: all,
+      requestIds: ['a'],
+    });
     await p.page.waitForTimeout(100);
     assert.equal(await p.page.locator('#busy').isHidden(), true);
     assert.equal(await p.page.locator('#results').isHidden(), true);

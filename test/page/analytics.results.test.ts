@@ -10,14 +10,27 @@ import { useStandIn } from './standIn';
 describe('analytics page: results', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
-  beforeEach(async () => { p = await host.open(); });
+  beforeEach(async () => {
+    p = await host.open();
+  });
 
   const rows = [
     record({ taskId: 't-1', taskName: 'Prices <script>x</script>' }),
     record({
-      taskId: 't-2', taskName: null, collectionMethod: 'Local', dayKey: '2026-11-21',
+      taskId: 't-2',
+      taskName: null,
+      collectionMethod: 'Local',
+      dayKey: '2026-11-21',
       dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: 0 },
-      executionMetrics: { runCount: 6, successCount: null, failureCount: 0, durationPerRunSeconds: null, totalExecutionSeconds: 3725, successRate: null, failureRate: 0 },
+      executionMetrics: {
+        runCount: 6,
+        successCount: null,
+        failureCount: 0,
+        durationPerRunSeconds: null,
+        totalExecutionSeconds: 3725,
+        successRate: null,
+        failureRate: 0,
+      },
       resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
     }),
   ];
@@ -30,8 +43,15 @@ describe('analytics page: results', function () {
     type Cells = string[][];
     /** Every body cell as text|class|title, row by row, straight from the DOM. */
     type Cell = { textContent: string | null; className: string; getAttribute(name: string): string | null };
-    const cellsOf = (page: AnalyticsPage): Promise<Cells> => page.page.$$eval('table.records tbody tr:not(.spacer)', (trs) =>
-      trs.map((tr) => Array.from((tr as unknown as { cells: ArrayLike<Cell> }).cells, (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`)));
+    const cellsOf = (page: AnalyticsPage): Promise<Cells> =>
+      page.page.$$eval('table.records tbody tr:not(.spacer)', (trs) =>
+        trs.map((tr) =>
+          Array.from(
+            (tr as unknown as { cells: ArrayLike<Cell> }).cells,
+            (c) => `${c.textContent ?? ''}|${c.className}|${c.getAttribute('title') ?? ''}`,
+          ),
+        ),
+      );
     /** The same result on a brand-new document (a reused tab navigates afresh): nothing there to reuse. */
     const reference = async (result: AnalyticsRecord[]): Promise<Cells> => {
       const fresh = await host.open();
@@ -50,7 +70,10 @@ describe('analytics page: results', function () {
       assert.deepEqual(await cellsOf(p), await reference(result), `step ${step} (${result.length} rows)`);
     }
     const first = await reference([nulls]);
-    assert.ok(first[0]?.some((c) => c.endsWith('|Not reported')), 'null cells carry their tooltip (the test would see a stale one)');
+    assert.ok(
+      first[0]?.some((c) => c.endsWith('|Not reported')),
+      'null cells carry their tooltip (the test would see a stale one)',
+    );
     await assertClean(p);
   });
 
@@ -104,26 +127,41 @@ describe('analytics page: results', function () {
     await runAndAnswer(p, [weekRecord('2026-11-18'), weekRecord('2026-11-10', { taskId: 't-9' })]);
     const table = await tableRows(p);
     const bucket = await columnIndex(p, 'dayKey');
-    assert.deepEqual(table.map((r) => r[bucket]), ['2026-W47 (Nov 16 – Nov 22)', '2026-W46 (Nov 9 – Nov 15)']);
+    assert.deepEqual(
+      table.map((r) => r[bucket]),
+      ['2026-W47 (Nov 16 – Nov 22)', '2026-W46 (Nov 9 – Nov 15)'],
+    );
     assert.equal(table[0]?.[await columnIndex(p, 'weekStartDate')], '2026-11-16');
     const label = await p.page.locator('#chart-runs').getAttribute('aria-label');
     assert.match(label ?? '', /2 date buckets from 2026-W46 \(Nov 9 – Nov 15\) to 2026-W47 \(Nov 16 – Nov 22\)/);
   });
 
   it('sorts by a header with the mouse and the keyboard, nulls last both ways', async () => {
-    const many = [3, null, 1, 7].map((runs, i) => record({ taskId: `t-${i}`, executionMetrics: { ...record().executionMetrics, runCount: runs } }));
+    const many = [3, null, 1, 7].map((runs, i) =>
+      record({ taskId: `t-${i}`, executionMetrics: { ...record().executionMetrics, runCount: runs } }),
+    );
     await runAndAnswer(p, many);
     const runs = await columnIndex(p, 'runCount');
     const header = p.page.locator('th[data-column="runCount"]');
     await header.locator('button').click();
     assert.equal(await header.getAttribute('aria-sort'), 'ascending');
-    assert.deepEqual((await tableRows(p)).map((r) => r[runs]), ['1', '3', '7', '—']);
+    assert.deepEqual(
+      (await tableRows(p)).map((r) => r[runs]),
+      ['1', '3', '7', '—'],
+    );
     await header.locator('button').focus();
     await p.page.keyboard.press('Enter');
     assert.equal(await header.getAttribute('aria-sort'), 'descending');
-    assert.deepEqual((await tableRows(p)).map((r) => r[runs]), ['7', '3', '1', '—']);
+    assert.deepEqual(
+      (await tableRows(p)).map((r) => r[runs]),
+      ['7', '3', '1', '—'],
+    );
     assert.equal(await p.page.locator('th[aria-sort]').count(), 1);
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { sort?: { direction: string } } }).__vsState?.sort?.direction === 'desc');
+    await p.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __vsState?: { sort?: { direction: string } } }).__vsState?.sort?.direction ===
+        'desc',
+    );
     await assertClean(p);
   });
 
@@ -131,7 +169,11 @@ describe('analytics page: results', function () {
     await p.page.click('#run');
     const q = await p.waitForPosted('query');
     await p.send({ type: 'error', id: 'not-this-one', error: { kind: 'server', message: 'stale' } });
-    await p.send({ type: 'error', id: q.id, error: { kind: 'rate-limited', status: 429, message: 'Too many requests, slow down.', requestId: 'req-429' } });
+    await p.send({
+      type: 'error',
+      id: q.id,
+      error: { kind: 'rate-limited', status: 429, message: 'Too many requests, slow down.', requestId: 'req-429' },
+    });
     const box = p.page.locator('#error');
     await box.waitFor({ state: 'visible' });
     assert.match(await box.innerText(), /The query failed \(HTTP 429\)\.[\s\S]*Too many requests[\s\S]*req-429/);
@@ -151,7 +193,13 @@ describe('analytics page: results', function () {
     await p.page.click('#cancel');
     assert.deepEqual(await p.waitForPosted('cancel'), { type: 'cancel', id: q.id });
     await p.page.locator('#busy').waitFor({ state: 'hidden' });
-    await p.send({ type: 'queryResult', id: q.id, resultId: `result-${String(q.id)}`, query: q.query, page: { total: 1, data: rows } });
+    await p.send({
+      type: 'queryResult',
+      id: q.id,
+      resultId: `result-${String(q.id)}`,
+      query: q.query,
+      page: { total: 1, data: rows },
+    });
     await p.page.waitForTimeout(100);
     assert.equal(await p.page.locator('#results').isHidden(), true, 'a reply to a cancelled request is ignored');
   });
@@ -171,7 +219,11 @@ describe('analytics page: results', function () {
     assert.equal(j.format, 'json');
     await p.send({ type: 'error', id: j.id, error: { kind: 'cancelled', message: 'Cancelled.' } });
     await p.page.locator('#notice').waitFor({ state: 'hidden' });
-    assert.equal(await p.page.locator('#error').isHidden(), true, `a dismissed save dialog is not an error: ${await p.page.locator('#error').innerText()}`);
+    assert.equal(
+      await p.page.locator('#error').isHidden(),
+      true,
+      `a dismissed save dialog is not an error: ${await p.page.locator('#error').innerText()}`,
+    );
     await assertClean(p);
   });
 
@@ -179,11 +231,15 @@ describe('analytics page: results', function () {
     await runAndAnswer(p, rows);
     await p.page.click('#export-csv');
     const e = await p.waitForPosted('export');
-    const message = 'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.';
+    const message =
+      'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.';
     await p.send({ type: 'error', id: e.id, error: { kind: 'not-found', message } });
     const box = p.page.locator('#error');
     await box.waitFor({ state: 'visible' });
-    assert.match(await box.innerText(), /The export failed\.[\s\S]*no longer holds the rows of this result[\s\S]*Run the query again/);
+    assert.match(
+      await box.innerText(),
+      /The export failed\.[\s\S]*no longer holds the rows of this result[\s\S]*Run the query again/,
+    );
     assert.equal(await p.page.locator('#notice').isHidden(), true, 'the "Exporting…" notice is gone');
     await assertClean(p);
   });

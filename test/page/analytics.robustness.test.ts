@@ -22,22 +22,45 @@ function prng(seed: number): () => number {
   };
 }
 
-const TYPES = ['init', 'queryResult', 'fetchAllProgress', 'fetchAllResult', 'tasksPicked', 'exportDone', 'error', 'signedIn', 'state', 'ready', '__proto__', 'constructor', ''];
+const TYPES = [
+  'init',
+  'queryResult',
+  'fetchAllProgress',
+  'fetchAllResult',
+  'tasksPicked',
+  'exportDone',
+  'error',
+  'signedIn',
+  'state',
+  'ready',
+  '__proto__',
+  'constructor',
+  '',
+];
 
 function junk(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 2 ? 7 : 10));
   switch (pick) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return [Number.NaN, -1, 0, 1.5, 1e308, -0, 2 ** 53 + 1][Math.floor(rand() * 7)];
-    case 3: return 'x'.repeat(Math.floor(rand() * 10));
-    case 4: return rand() < 0.1 ? 'y'.repeat(200_000) : '<img src=x onerror=alert(1)>';
-    case 5: return undefined;
-    case 6: return '2026-13-45';
-    case 7: return Array.from({ length: Math.floor(rand() * 4) }, () => junk(rand, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return [Number.NaN, -1, 0, 1.5, 1e308, -0, 2 ** 53 + 1][Math.floor(rand() * 7)];
+    case 3:
+      return 'x'.repeat(Math.floor(rand() * 10));
+    case 4:
+      return rand() < 0.1 ? 'y'.repeat(200_000) : '<img src=x onerror=alert(1)>';
+    case 5:
+      return undefined;
+    case 6:
+      return '2026-13-45';
+    case 7:
+      return Array.from({ length: Math.floor(rand() * 4) }, () => junk(rand, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (const k of ['id', 'query', 'page', 'records', 'error', 'total', 'today', 'state', 'data', 'taskIds']) if (rand() < 0.4) o[k] = junk(rand, depth + 1);
+      for (const k of ['id', 'query', 'page', 'records', 'error', 'total', 'today', 'state', 'data', 'taskIds'])
+        if (rand() < 0.4) o[k] = junk(rand, depth + 1);
       return o;
     }
   }
@@ -81,14 +104,28 @@ describe('analytics page: malformed messages', function () {
     const messages = Array.from({ length: 500 }, (_, i) => malformed(rand, i));
     // Posted inside the page in batches: the same path as real host messages, without 500 round trips.
     for (let i = 0; i < messages.length; i += 50) {
-      await p.page.evaluate((batch) => {
-        for (const m of batch) (globalThis as unknown as { postMessage(m: unknown, t: string): void }).postMessage(m, '*');
-      }, messages.slice(i, i + 50));
+      await p.page.evaluate(
+        (batch) => {
+          for (const m of batch)
+            (globalThis as unknown as { postMessage(m: unknown, t: string): void }).postMessage(m, '*');
+        },
+        messages.slice(i, i + 50),
+      );
     }
-    await p.page.waitForFunction(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'log').length >= 450);
+    await p.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'log').length >=
+        450,
+    );
     const logs = await p.postedOf('log');
-    assert.ok(logs.every((l) => l.level === 'warn' && String(l.message).includes('malformed')), 'each refusal is a warning');
-    assert.ok(logs.every((l) => String(l.message).length <= 4000), 'log lines stay inside the protocol limit');
+    assert.ok(
+      logs.every((l) => l.level === 'warn' && String(l.message).includes('malformed')),
+      'each refusal is a warning',
+    );
+    assert.ok(
+      logs.every((l) => String(l.message).length <= 4000),
+      'log lines stay inside the protocol limit',
+    );
     assert.deepEqual(p.errors, [], 'no page errors');
 
     // Still alive: a query runs and renders.
@@ -100,8 +137,22 @@ describe('analytics page: malformed messages', function () {
   it('ignores messages that are valid but answer nothing it asked', async () => {
     p = await host.open();
     const query = { start: '2026-11-16', end: '2026-11-22' };
-    await p.send({ type: 'queryResult', id: 'never-asked', resultId: 'result-x', query, page: { total: 1, data: [record()] } });
-    await p.send({ type: 'fetchAllResult', id: 'never-asked', resultId: 'result-x', query, total: 1, records: [record()], requestIds: [] });
+    await p.send({
+      type: 'queryResult',
+      id: 'never-asked',
+      resultId: 'result-x',
+      query,
+      page: { total: 1, data: [record()] },
+    });
+    await p.send({
+      type: 'fetchAllResult',
+      id: 'never-asked',
+      resultId: 'result-x',
+      query,
+      total: 1,
+      records: [record()],
+      requestIds: [],
+    });
     await p.send({ type: 'tasksPicked', id: 'never-asked', taskIds: ['z'], taskLabels: ['Z'] });
     await p.send({ type: 'exportDone', id: 'never-asked', path: '/tmp/x' });
     await p.page.waitForTimeout(100);
@@ -120,13 +171,35 @@ describe('analytics page: malformed messages', function () {
     const id = String(q.id);
     const resultId = resultIdOf(q);
     const over: unknown[] = [
-      { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ taskName: `HUGE${'n'.repeat(1_000_000)}` })] } },
+      {
+        type: 'queryResult',
+        id,
+        resultId,
+        query,
+        page: { total: 1, data: [record({ taskName: `HUGE${'n'.repeat(1_000_000)}` })] },
+      },
       { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ taskId: 'i'.repeat(129) })] } },
       { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ userId: 'u'.repeat(129) })] } },
       { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record({ dayKey: 'd'.repeat(65) })] } },
       { type: 'queryResult', id, resultId, query, page: { total: 1, data: [record()] }, requestId: 'r'.repeat(129) },
-      encodeForPage({ type: 'fetchAllResult', id, resultId, query: { start: query.start, end: query.end }, total: 1, records: [record({ taskName: 'n'.repeat(301) })], requestIds: [] }),
-      { type: 'fetchAllResult', id, resultId, query, total: 1, records: [record()], requestIds: Array.from({ length: 1_002 }, () => 'r') },
+      encodeForPage({
+        type: 'fetchAllResult',
+        id,
+        resultId,
+        query: { start: query.start, end: query.end },
+        total: 1,
+        records: [record({ taskName: 'n'.repeat(301) })],
+        requestIds: [],
+      }),
+      {
+        type: 'fetchAllResult',
+        id,
+        resultId,
+        query,
+        total: 1,
+        records: [record()],
+        requestIds: Array.from({ length: 1_002 }, () => 'r'),
+      },
       { type: 'tasksPicked', id, taskIds: Array.from({ length: 101 }, () => 't'), taskLabels: [] },
       { type: 'tasksPicked', id, taskIds: ['t'.repeat(129)], taskLabels: ['T'] },
       { type: 'exportDone', id, path: `/tmp/${'p'.repeat(40_000)}` },
@@ -134,12 +207,21 @@ describe('analytics page: malformed messages', function () {
     const logsBefore = (await p.postedOf('log')).length;
     // Posted inside the page, as the host's messages arrive (p.send would add its own sentinel message).
     await p.page.evaluate((batch) => {
-      for (const m of batch) (globalThis as unknown as { postMessage(m: unknown, t: string): void }).postMessage(m, '*');
+      for (const m of batch)
+        (globalThis as unknown as { postMessage(m: unknown, t: string): void }).postMessage(m, '*');
     }, over);
-    await p.page.waitForFunction((n) => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'log').length >= n, logsBefore + over.length);
+    await p.page.waitForFunction(
+      (n) =>
+        (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'log').length >=
+        n,
+      logsBefore + over.length,
+    );
     const logs = (await p.postedOf('log')).slice(logsBefore);
     assert.equal(logs.length, over.length, 'one log line per refused message');
-    assert.ok(logs.every((l) => l.level === 'warn' && /malformed/.test(String(l.message)) && String(l.message).length <= 4000), JSON.stringify(logs).slice(0, 400));
+    assert.ok(
+      logs.every((l) => l.level === 'warn' && /malformed/.test(String(l.message)) && String(l.message).length <= 4000),
+      JSON.stringify(logs).slice(0, 400),
+    );
     assert.equal(await p.page.locator('#results').isHidden(), true, 'no result shown');
     assert.ok(!(await p.page.locator('body').innerText()).includes('HUGE'), 'nothing of the huge name on the page');
     // The query still waits for its real answer, and takes it.

@@ -11,16 +11,42 @@ describe('analytics page: state', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
 
-  const query = { start: '2026-11-01', end: '2026-11-20', page: 1, pageSize: 100, collectionMethod: 'Local' as const, timeGranularity: 'Day' as const };
+  const query = {
+    start: '2026-11-01',
+    end: '2026-11-20',
+    page: 1,
+    pageSize: 100,
+    collectionMethod: 'Local' as const,
+    timeGranularity: 'Day' as const,
+  };
   // Seven rows, run counts 1..7: sorted by runs, descending, page 2 of 2-row pages holds 5 and 4.
   const names = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta', 'Eta'];
-  const records = names.map((taskName, i) => record({ taskId: `t${i}`, taskName, executionMetrics: { ...record().executionMetrics, runCount: i + 1 } }));
-  const form = { start: '2026-11-01', end: '2026-11-20', timeGranularity: 'Day' as const, collectionMethod: 'Local' as const, taskIds: ['t0'], taskLabels: ['Alpha'], memberNames: 'ann', pageSize: '2', page: 2 };
+  const records = names.map((taskName, i) =>
+    record({ taskId: `t${i}`, taskName, executionMetrics: { ...record().executionMetrics, runCount: i + 1 } }),
+  );
+  const form = {
+    start: '2026-11-01',
+    end: '2026-11-20',
+    timeGranularity: 'Day' as const,
+    collectionMethod: 'Local' as const,
+    taskIds: ['t0'],
+    taskLabels: ['Alpha'],
+    memberNames: 'ann',
+    pageSize: '2',
+    page: 2,
+  };
   const state: PageState = {
     version: 2,
     preset: { taskIds: ['t0'], label: 'Alpha' },
     form,
-    result: { query, total: 7, records, requestIds: ['r'], fetchedAt: '2026-11-20T10:00:00.000Z', resultId: 'result-3' },
+    result: {
+      query,
+      total: 7,
+      records,
+      requestIds: ['r'],
+      fetchedAt: '2026-11-20T10:00:00.000Z',
+      resultId: 'result-3',
+    },
     sort: { column: 'runCount', direction: 'desc' },
   };
 
@@ -34,7 +60,10 @@ describe('analytics page: state', function () {
     assert.equal(await page.text('#rows-range'), 'Rows 3–4 of 7 · Page 2 of 4');
     assert.equal(await page.page.locator('th[data-column="runCount"]').getAttribute('aria-sort'), 'descending');
     const task = await columnIndex(page, 'task');
-    assert.deepEqual((await tableRows(page)).map((r) => r[task]), ['Epsilon', 'Delta']);
+    assert.deepEqual(
+      (await tableRows(page)).map((r) => r[task]),
+      ['Epsilon', 'Delta'],
+    );
     // The header describes the query on screen: the restored result's (all tasks, Nov 1 – Nov 20).
     assert.equal(await page.text('#subtitle'), 'All tasks · Nov 1 – Nov 20, 2026 · by day');
   }
@@ -50,8 +79,15 @@ describe('analytics page: state', function () {
     await expectRestored(p);
     await p.page.click('#page-next');
     await p.page.locator('#rows-range', { hasText: 'Rows 5–6 of 7 · Page 3 of 4' }).waitFor();
-    assert.deepEqual((await tableRows(p)).map((r) => r[1]), ['t2', 't1']);
-    assert.equal((await p.postedOf('query')).length + (await p.postedOf('fetchAll')).length, 0, 'the rows are here: nothing asked');
+    assert.deepEqual(
+      (await tableRows(p)).map((r) => r[1]),
+      ['t2', 't1'],
+    );
+    assert.equal(
+      (await p.postedOf('query')).length + (await p.postedOf('fetchAll')).length,
+      0,
+      'the rows are here: nothing asked',
+    );
   });
 
   it('reads a state saved by the version before: its form and sort, not its one-page result', async () => {
@@ -85,11 +121,16 @@ describe('analytics page: state', function () {
   it('saves with setState after changes: the form as typed, the result and the sort', async () => {
     p = await host.open();
     await p.page.fill('#f-pageSize', '0');
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { form?: { pageSize: string } } }).__vsState?.form?.pageSize === '0');
+    await p.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __vsState?: { form?: { pageSize: string } } }).__vsState?.form?.pageSize === '0',
+    );
     await p.page.fill('#f-pageSize', '5');
     await runAndAnswer(p, records);
     await p.page.click('th[data-column="task"] button');
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { sort?: unknown } }).__vsState?.sort !== undefined);
+    await p.page.waitForFunction(
+      () => (globalThis as unknown as { __vsState?: { sort?: unknown } }).__vsState?.sort !== undefined,
+    );
     const saved = (await p.vsState()) as PageState;
     assert.equal(saved.version, 2);
     assert.equal(saved.form?.pageSize, '5');
@@ -103,7 +144,11 @@ describe('analytics page: state', function () {
     const q = await runAndAnswer(p, big.slice(0, 100), big.length);
     await answerRest(p, q, big);
     await p.page.locator('#coverage', { hasText: 'Figures for all 6,000 rows' }).waitFor();
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { result?: { records: unknown[] } } }).__vsState?.result?.records.length === 0);
+    await p.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __vsState?: { result?: { records: unknown[] } } }).__vsState?.result?.records
+          .length === 0,
+    );
     const saved = (await p.vsState()) as PageState;
     assert.equal(saved.result?.records.length, 0);
     assert.equal(saved.result?.total, 6000);

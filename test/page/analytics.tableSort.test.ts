@@ -15,12 +15,16 @@ import { useStandIn } from './standIn';
 
 /** The first rows the table should show for `sort`, as the cells read. */
 const expectedTop = (all: AnalyticsRecord[], sort: SortState, n: number): string[][] =>
-  sortRecords(all, sort).slice(0, n).map((r) => COLUMNS.map((c) => formatCell(c, r)));
+  sortRecords(all, sort)
+    .slice(0, n)
+    .map((r) => COLUMNS.map((c) => formatCell(c, r)));
 
 async function showAll(p: AnalyticsPage, all: AnalyticsRecord[]): Promise<void> {
   const q = await runAndAnswer(p, all.slice(0, 100), all.length);
   await answerRest(p, q, all);
-  await p.page.locator('#coverage', { hasText: `Figures for all ${all.length.toLocaleString('en-US')} rows` }).waitFor();
+  await p.page
+    .locator('#coverage', { hasText: `Figures for all ${all.length.toLocaleString('en-US')} rows` })
+    .waitFor();
   await p.page.click('#show-all');
   await p.page.locator('#rows-range', { hasText: `All ${all.length.toLocaleString('en-US')} rows` }).waitFor();
 }
@@ -28,7 +32,9 @@ async function showAll(p: AnalyticsPage, all: AnalyticsRecord[]): Promise<void> 
 describe('analytics page: sorting a long table', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
-  beforeEach(async () => { p = await host.open({}, { width: 1400, height: 900 }); });
+  beforeEach(async () => {
+    p = await host.open({}, { width: 1400, height: 900 });
+  });
 
   it('sorts 20,000 rows by each column kind, both directions, as the comparator ordered them', async () => {
     const all = grid(200, 100, '2026-11-22');
@@ -36,7 +42,9 @@ describe('analytics page: sorting a long table', function () {
     for (const column of ['task', 'dayKey', 'runCount', 'durationPerRunSeconds', 'successRate', 'balance']) {
       for (const direction of ['asc', 'desc'] as const) {
         await p.page.click(`th[data-column="${column}"] button`);
-        await p.page.locator(`th[data-column="${column}"][aria-sort="${direction === 'asc' ? 'ascending' : 'descending'}"]`).waitFor();
+        await p.page
+          .locator(`th[data-column="${column}"][aria-sort="${direction === 'asc' ? 'ascending' : 'descending'}"]`)
+          .waitFor();
         const shown = await tableRows(p);
         assert.ok(shown.length > 10 && shown.length < 120, `a window of rows (${shown.length})`);
         assert.deepEqual(shown, expectedTop(all, { column, direction }, shown.length), `${column} ${direction}`);
@@ -52,15 +60,32 @@ describe('analytics page: sorting a long table', function () {
     await showAll(p, all);
     for (const direction of ['asc', 'desc'] as const) {
       await p.page.click('th[data-column="durationPerRunSeconds"] button');
-      await p.page.locator(`th[data-column="durationPerRunSeconds"][aria-sort="${direction === 'asc' ? 'ascending' : 'descending'}"]`).waitFor();
-      await p.page.locator(':root').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+      await p.page
+        .locator(
+          `th[data-column="durationPerRunSeconds"][aria-sort="${direction === 'asc' ? 'ascending' : 'descending'}"]`,
+        )
+        .waitFor();
+      await p.page.locator(':root').evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
       await p.page.locator(`table.records tbody tr[aria-rowindex="${all.length + 1}"]`).waitFor();
       const last = await p.page.locator(`table.records tbody tr[aria-rowindex="${all.length + 1}"]`).innerText();
       const expected = sortRecords(all, { column: 'durationPerRunSeconds', direction }).at(-1) as AnalyticsRecord;
       assert.equal(expected.executionMetrics.durationPerRunSeconds, null, 'the reference puts a null last');
       // innerText leaves out the week columns a by-day result hides.
-      assert.equal(last.split('\t').map((c) => c.trim()).join('|'), shownColumns('Day').map((c) => formatCell(c, expected)).join('|'), direction);
-      await p.page.locator(':root').evaluate((el) => { el.scrollTop = 0; });
+      assert.equal(
+        last
+          .split('\t')
+          .map((c) => c.trim())
+          .join('|'),
+        shownColumns('Day')
+          .map((c) => formatCell(c, expected))
+          .join('|'),
+        direction,
+      );
+      await p.page.locator(':root').evaluate((el) => {
+        el.scrollTop = 0;
+      });
     }
   });
 
@@ -70,7 +95,10 @@ describe('analytics page: sorting a long table', function () {
     await p.page.click('th[data-column="runCount"] button');
     await p.page.locator('th[data-column="runCount"][aria-sort="ascending"]').waitFor();
     // Another query with the same row count but other rows (another range of days).
-    const second = grid(30, 100, '2026-10-01').map((r, i) => ({ ...r, executionMetrics: { ...r.executionMetrics, runCount: (i * 7919) % 1000 } }));
+    const second = grid(30, 100, '2026-10-01').map((r, i) => ({
+      ...r,
+      executionMetrics: { ...r.executionMetrics, runCount: (i * 7919) % 1000 },
+    }));
     const q = await runAndAnswer(p, second.slice(0, 100), second.length);
     await answerRest(p, q, second);
     await p.page.locator('#coverage', { hasText: 'Figures for all 3,000 rows' }).waitFor();
@@ -79,11 +107,13 @@ describe('analytics page: sorting a long table', function () {
     assert.deepEqual(shown, expectedTop(second, { column: 'runCount', direction: 'asc' }, shown.length));
   });
 
-  it('saves the sort with setState after the frame that shows it, not in the click\'s task', async () => {
+  it("saves the sort with setState after the frame that shows it, not in the click's task", async () => {
     const all = grid(40, 100, '2026-11-22');
     await showAll(p, all);
     // Let the saves of loading the result happen first.
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { showAll?: boolean } }).__vsState?.showAll === true);
+    await p.page.waitForFunction(
+      () => (globalThis as unknown as { __vsState?: { showAll?: boolean } }).__vsState?.showAll === true,
+    );
     const seen = await p.page.evaluate(async () => {
       type G = {
         __setStateCalls: number;
@@ -100,18 +130,25 @@ describe('analytics page: sorting a long table', function () {
       return { inTheClick, atTheFrame };
     });
     assert.deepEqual(seen, { inTheClick: 0, atTheFrame: 0 }, 'nothing saved before the frame');
-    await p.page.waitForFunction(() => (globalThis as unknown as { __vsState?: { sort?: { column: string } } }).__vsState?.sort?.column === 'balance');
+    await p.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { __vsState?: { sort?: { column: string } } }).__vsState?.sort?.column === 'balance',
+    );
     const saved = (await p.vsState()) as { sort?: unknown; result?: { records: unknown[] } };
     assert.deepEqual(saved.sort, { column: 'balance', direction: 'asc' });
     assert.equal(saved.result?.records.length, all.length, 'the kept result is saved with it');
   });
 
-  it('saves a small result\'s sort in the next task, without waiting for a frame (a tab hidden at once keeps it)', async () => {
+  it("saves a small result's sort in the next task, without waiting for a frame (a tab hidden at once keeps it)", async () => {
     const all = grid(5, 10, '2026-11-22');
     await runAndAnswer(p, all, all.length);
     await p.page.locator('#coverage', { hasText: `Figures for all ${all.length} rows` }).waitFor();
     const seen = await p.page.evaluate(async () => {
-      type G = { __setStateCalls: number; __vsState?: { sort?: { column: string } }; document: { querySelector(s: string): { click(): void } | null } };
+      type G = {
+        __setStateCalls: number;
+        __vsState?: { sort?: { column: string } };
+        document: { querySelector(s: string): { click(): void } | null };
+      };
       const g = globalThis as unknown as G;
       await new Promise((r) => setTimeout(r, 300)); // the saves of loading the result are done
       const before = g.__setStateCalls;

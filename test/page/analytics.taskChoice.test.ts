@@ -8,20 +8,24 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { assertClean, TODAY } from './flows';
-import { type AnalyticsPage,repoRoot } from './harness';
+import { type AnalyticsPage, repoRoot } from './harness';
 import { useStandIn } from './standIn';
 
 type Doc = { document: { activeElement: { id: string; blur(): void } | null } };
 
 const ids = Array.from({ length: 60 }, (_, i) => `task-${String(i + 1).padStart(2, '0')}`);
 /** The host names all but tasks 3 and 60 (not in its cache). */
-const names = ids.filter((id) => id !== 'task-03' && id !== 'task-60').map((taskId) => ({ taskId, taskName: `Price watch ${taskId.slice(5)}` }));
+const names = ids
+  .filter((id) => id !== 'task-03' && id !== 'task-60')
+  .map((taskId) => ({ taskId, taskName: `Price watch ${taskId.slice(5)}` }));
 
 describe('analytics page: task choice', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
   const out = join(repoRoot(), 'artifacts', 'page');
-  before(() => { mkdirSync(out, { recursive: true }); });
+  before(() => {
+    mkdirSync(out, { recursive: true });
+  });
 
   const openGroup = (): Promise<AnalyticsPage> =>
     host.open({ preset: { taskIds: ids, label: 'Price watchers' }, taskNames: names }, { width: 1400, height: 900 });
@@ -48,8 +52,11 @@ describe('analytics page: task choice', function () {
     p = await openGroup();
     const chips = p.page.locator('#f-tasks li');
     assert.equal(await chips.count(), 60);
-    assert.deepEqual(await p.page.locator('#f-tasks li:visible').allInnerTexts(),
-      ['Price watch 01', 'Price watch 02', 'task-03', 'Price watch 04', 'Price watch 05'], 'names from the host; an unnamed task shows its id');
+    assert.deepEqual(
+      await p.page.locator('#f-tasks li:visible').allInnerTexts(),
+      ['Price watch 01', 'Price watch 02', 'task-03', 'Price watch 04', 'Price watch 05'],
+      'names from the host; an unnamed task shows its id',
+    );
     assert.equal(await chips.nth(0).getAttribute('title'), 'Task ID task-01');
     assert.equal(await chips.nth(2).getAttribute('title'), 'Task ID task-03');
     const more = p.page.locator('#f-tasks-more');
@@ -61,7 +68,10 @@ describe('analytics page: task choice', function () {
     assert.ok(run, 'the Run button is rendered');
     const scrollY = await p.page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
     assert.equal(scrollY, 0, 'nothing scrolled');
-    assert.ok(run.y >= 0 && run.y + run.height <= 900 && run.x + run.width <= 1400, `Run inside the 1400x900 viewport: ${JSON.stringify(run)}`);
+    assert.ok(
+      run.y >= 0 && run.y + run.height <= 900 && run.x + run.width <= 1400,
+      `Run inside the 1400x900 viewport: ${JSON.stringify(run)}`,
+    );
     await p.page.screenshot({ path: join(out, 'task-choice-60-collapsed.png') });
 
     await more.click();
@@ -110,24 +120,46 @@ describe('analytics page: task choice', function () {
     await tabTo('f-clear-tasks');
     await p.page.keyboard.press('Enter');
     assert.equal(await p.text('#f-tasks'), 'All tasks');
-    assert.equal(await active(), 'f-choose-tasks', '"Use all tasks" hides itself: focus goes to the trigger, not the body');
+    assert.equal(
+      await active(),
+      'f-choose-tasks',
+      '"Use all tasks" hides itself: focus goes to the trigger, not the body',
+    );
     await assertClean(p);
   });
 
-  it('labels come from the host: a saved label is replaced, a late name fills an id, another account\'s names are ignored', async () => {
+  it("labels come from the host: a saved label is replaced, a late name fills an id, another account's names are ignored", async () => {
     const form = {
-      start: '2026-11-16', end: TODAY, timeGranularity: 'Day', collectionMethod: 'All', memberNames: '', pageSize: '20', page: 1,
-      taskIds: ['t-1', 't-2', 't-3'], taskLabels: ['Saved by the page', 'Old name', 'Kept from before'],
+      start: '2026-11-16',
+      end: TODAY,
+      timeGranularity: 'Day',
+      collectionMethod: 'All',
+      memberNames: '',
+      pageSize: '20',
+      page: 1,
+      taskIds: ['t-1', 't-2', 't-3'],
+      taskLabels: ['Saved by the page', 'Old name', 'Kept from before'],
     };
     p = await host.open({
       account: 'acct-a',
       state: { version: 2, account: 'acct-a', form },
       taskNames: [{ taskId: 't-2', taskName: 'Stock levels' }],
     });
-    assert.deepEqual(await p.page.locator('#f-tasks li').allInnerTexts(), ['t-1', 'Stock levels', 't-3'], 'only the host names tasks');
+    assert.deepEqual(
+      await p.page.locator('#f-tasks li').allInnerTexts(),
+      ['t-1', 'Stock levels', 't-3'],
+      'only the host names tasks',
+    );
     await p.send({ type: 'taskNames', account: 'acct-b', names: [{ taskId: 't-1', taskName: 'Other account' }] });
     assert.deepEqual(await p.page.locator('#f-tasks li').allInnerTexts(), ['t-1', 'Stock levels', 't-3']);
-    await p.send({ type: 'taskNames', account: 'acct-a', names: [{ taskId: 't-1', taskName: 'Prices' }, { taskId: 't-9', taskName: 'Not chosen' }] });
+    await p.send({
+      type: 'taskNames',
+      account: 'acct-a',
+      names: [
+        { taskId: 't-1', taskName: 'Prices' },
+        { taskId: 't-9', taskName: 'Not chosen' },
+      ],
+    });
     assert.deepEqual(await p.page.locator('#f-tasks li').allInnerTexts(), ['Prices', 'Stock levels', 't-3']);
     // The state is saved off the render path: wait for it, then check what was kept.
     await p.page.waitForFunction(() => {

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { assertClean, runAndAnswer } from './flows';
-import { type AnalyticsPage,repoRoot } from './harness';
+import { type AnalyticsPage, repoRoot } from './harness';
 import { grid } from './records';
 import { useStandIn } from './standIn';
 
@@ -15,7 +15,9 @@ describe('analytics page: themes', function () {
   const host = useStandIn();
   let p: AnalyticsPage;
   const out = join(repoRoot(), 'artifacts', 'page');
-  before(() => { mkdirSync(out, { recursive: true }); });
+  before(() => {
+    mkdirSync(out, { recursive: true });
+  });
 
   const records = grid(6, 14, '2026-11-22');
 
@@ -28,7 +30,10 @@ describe('analytics page: themes', function () {
       const file = join(out, `analytics-${theme.replace('vscode-', '')}.png`);
       await p.page.screenshot({ path: file, fullPage: true });
       const fg = await p.page.evaluate(() => {
-        const d = globalThis as unknown as { getComputedStyle(e: unknown): { color: string }; document: { body: unknown } };
+        const d = globalThis as unknown as {
+          getComputedStyle(e: unknown): { color: string };
+          document: { body: unknown };
+        };
         return d.getComputedStyle(d.document.body).color;
       });
       assert.notEqual(fg, '', 'the theme variables apply');

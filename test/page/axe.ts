@@ -22,11 +22,15 @@ export async function axeProblems(p: AnalyticsPage, where: string): Promise<stri
   source ??= readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
   // Once per document: compiling axe's 500 KB again for each check of the same page cost a second.
   if (!(await p.page.evaluate(() => 'axe' in globalThis))) await p.page.evaluate(source);
-  const violations = await p.page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+  const violations = (await p.page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } }
+    ).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      resultTypes: ['violations'],
+    });
     return result.violations;
-  }) as AxeViolation[];
+  })) as AxeViolation[];
   const problems: string[] = [];
   for (const v of violations) {
     for (const n of v.nodes) {

@@ -7,7 +7,11 @@ import { AnalyticsPage, type Posted, type StandIn } from './harness';
 
 export const TODAY = '2026-11-22';
 
-export async function openInitialised(standIn: StandIn, init: Record<string, unknown> = {}, options: Parameters<typeof AnalyticsPage.open>[1] = {}): Promise<AnalyticsPage> {
+export async function openInitialised(
+  standIn: StandIn,
+  init: Record<string, unknown> = {},
+  options: Parameters<typeof AnalyticsPage.open>[1] = {},
+): Promise<AnalyticsPage> {
   const p = await AnalyticsPage.open(standIn, options);
   await p.send({ type: 'init', today: TODAY, ...init });
   await p.page.locator('form.query-form').waitFor({ state: 'visible' });
@@ -19,7 +23,11 @@ export async function openInitialised(standIn: StandIn, init: Record<string, unk
  * asks for 100 rows at a time) and waits for the results. When `total` is more than `records`,
  * the page then waits for the rest, which the host fetches under the query's id (see answerRest).
  */
-export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[], total = records.length): Promise<Posted> {
+export async function runAndAnswer(
+  p: AnalyticsPage,
+  records: AnalyticsRecord[],
+  total = records.length,
+): Promise<Posted> {
   const before = (await p.postedOf('query')).length;
   await p.page.click('#run');
   const q = await p.waitForPosted('query', before + 1);
@@ -27,8 +35,20 @@ export async function runAndAnswer(p: AnalyticsPage, records: AnalyticsRecord[],
   return q;
 }
 
-export async function answer(p: AnalyticsPage, q: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
-  await p.send({ type: 'queryResult', id: q.id, resultId: resultIdOf(q), query: q.query, page: { total, data: records }, requestId: 'req-page' });
+export async function answer(
+  p: AnalyticsPage,
+  q: Posted,
+  records: AnalyticsRecord[],
+  total = records.length,
+): Promise<void> {
+  await p.send({
+    type: 'queryResult',
+    id: q.id,
+    resultId: resultIdOf(q),
+    query: q.query,
+    page: { total, data: records },
+    requestId: 'req-page',
+  });
   await p.page.locator('#results').waitFor({ state: 'visible' });
 }
 
@@ -42,7 +62,12 @@ export function resultIdOf(q: Posted): string {
  * in a few batches with the progress (packed), then the result with none left (`streamed`). `r` is
  * a Run query (whose rest the host fetches under the query's id) or a fetchAll.
  */
-export async function answerRest(p: AnalyticsPage, r: Posted, records: AnalyticsRecord[], total = records.length): Promise<void> {
+export async function answerRest(
+  p: AnalyticsPage,
+  r: Posted,
+  records: AnalyticsRecord[],
+  total = records.length,
+): Promise<void> {
   const resultId = typeof r.resultId === 'string' ? r.resultId : resultIdOf(r);
   const query = analyticsQuerySchema.parse(r.query);
   const id = String(r.id);
@@ -51,18 +76,34 @@ export async function answerRest(p: AnalyticsPage, r: Posted, records: Analytics
     const rows = records.slice(at, at + batch);
     await p.send(encodeForPage({ type: 'fetchAllProgress', id, fetched: at + rows.length, total, at, records: rows }));
   }
-  await p.send(encodeForPage({ type: 'fetchAllResult', id, resultId, query, total, records: [], streamed: records.length, requestIds: ['req-rest'] }));
+  await p.send(
+    encodeForPage({
+      type: 'fetchAllResult',
+      id,
+      resultId,
+      query,
+      total,
+      records: [],
+      streamed: records.length,
+      requestIds: ['req-rest'],
+    }),
+  );
 }
 
 /** The cells of the table body, row by row. */
 export async function tableRows(p: AnalyticsPage): Promise<string[][]> {
   type Cell = { textContent: string | null };
   return p.page.$$eval('table.records tbody tr:not(.spacer)', (rows) =>
-    rows.map((r) => Array.from((r as unknown as { children: ArrayLike<Cell> }).children, (c) => (c.textContent ?? '').trim())));
+    rows.map((r) =>
+      Array.from((r as unknown as { children: ArrayLike<Cell> }).children, (c) => (c.textContent ?? '').trim()),
+    ),
+  );
 }
 
 export async function columnIndex(p: AnalyticsPage, id: string): Promise<number> {
-  const ids = await p.page.$$eval('table.records thead th', (ths) => ths.map((th) => th.getAttribute('data-column') ?? ''));
+  const ids = await p.page.$$eval('table.records thead th', (ths) =>
+    ths.map((th) => th.getAttribute('data-column') ?? ''),
+  );
   const i = ids.indexOf(id);
   assert.ok(i >= 0, `column ${id}`);
   return i;

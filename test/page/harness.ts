@@ -41,7 +41,14 @@ export function repoRoot(): string {
   }
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 
 /**
  * The panel's HTML as renderAnalyticsHtml writes it (its CSP, nonce, stylesheet and script), with
@@ -51,26 +58,36 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
  */
 function standInHtml(origin: string, theme: string, lang: string | undefined, l10n: string | undefined): string {
   const nonce = createNonce();
-  let html = renderAnalyticsHtml({
-    cspSource: origin,
-    scriptUri: `${origin}/dist/webview/analytics.js`,
-    styleUri: `${origin}/media/analytics.css`,
-    title: 'Task analytics (stand-in host)',
-    lang,
-    strings: l10n === 'de' ? germanPageStrings() : undefined,
-  }, nonce);
+  let html = renderAnalyticsHtml(
+    {
+      cspSource: origin,
+      scriptUri: `${origin}/dist/webview/analytics.js`,
+      styleUri: `${origin}/media/analytics.css`,
+      title: 'Task analytics (stand-in host)',
+      lang,
+      strings: l10n === 'de' ? germanPageStrings() : undefined,
+    },
+    nonce,
+  );
   // A table the host could never write: the page must still come up, in English (and say so in
   // <html lang>, which names `lang` as the host would for the table it meant to send).
   const said = lang === undefined ? '$1' : pageLang(lang);
-  if (l10n === 'garbled') html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="{&quot;form.run&quot;: 7, oops"`);
-  if (l10n === 'wrong') html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="[&quot;Abfrage&quot;]"`);
+  if (l10n === 'garbled')
+    html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="{&quot;form.run&quot;: 7, oops"`);
+  if (l10n === 'wrong')
+    html = html.replace(/<html lang="([^"]*)"/, `<html lang="${said}" data-l10n="[&quot;Abfrage&quot;]"`);
   const extras = `<link rel="stylesheet" href="/fixtures/theme.css">\n<script nonce="${nonce}" src="/fixtures/fake-vscode.js"></script>\n`;
-  return html.replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`).replace('<body>', `<body class="${theme}">`);
+  return html
+    .replace('<link rel="stylesheet"', `${extras}<link rel="stylesheet"`)
+    .replace('<body>', `<body class="${theme}">`);
 }
 
 /** The page's table as the host builds it in a German VS Code: each entry through l10n/bundle.l10n.de.json. */
 export function germanPageStrings(): Record<string, string> {
-  const de = JSON.parse(readFileSync(join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>;
+  const de = JSON.parse(readFileSync(join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
   const out: Record<string, string> = {};
   for (const [key, english] of Object.entries(PAGE_STRINGS)) {
     const text = de[english];
@@ -107,13 +124,19 @@ export interface StandIn {
 export async function startStandIn(options: { reusePages?: boolean; reducedMotion?: boolean } = {}): Promise<StandIn> {
   const root = repoRoot();
   const assetCache = options.reusePages ? 'max-age=3600' : 'no-store';
-  if (!existsSync(join(root, 'dist/webview/analytics.js'))) throw new Error('dist/webview/analytics.js is missing: run `npm run build`');
+  if (!existsSync(join(root, 'dist/webview/analytics.js')))
+    throw new Error('dist/webview/analytics.js is missing: run `npm run build`');
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/' || url.pathname === '/host.html') {
       const theme = url.searchParams.get('theme') ?? 'vscode-dark';
-      const html = standInHtml(origin, theme.replace(/[^a-z-]/g, ''), url.searchParams.get('lang') ?? undefined, url.searchParams.get('l10n') ?? undefined);
+      const html = standInHtml(
+        origin,
+        theme.replace(/[^a-z-]/g, ''),
+        url.searchParams.get('lang') ?? undefined,
+        url.searchParams.get('l10n') ?? undefined,
+      );
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
       return;
@@ -122,13 +145,20 @@ export async function startStandIn(options: { reusePages?: boolean; reducedMotio
       res.writeHead(204).end();
       return;
     }
-    const mounts: Record<string, [folder: string, cache: string]> = { '/media/': ['media', assetCache], '/dist/webview/': ['dist/webview', assetCache], '/fixtures/': ['test/page/fixtures', 'no-store'] };
+    const mounts: Record<string, [folder: string, cache: string]> = {
+      '/media/': ['media', assetCache],
+      '/dist/webview/': ['dist/webview', assetCache],
+      '/fixtures/': ['test/page/fixtures', 'no-store'],
+    };
     for (const [prefix, [folder, cache]] of Object.entries(mounts)) {
       if (!url.pathname.startsWith(prefix)) continue;
       const base = join(root, folder);
       const file = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
       if (!file.startsWith(base + sep) || !existsSync(file)) break;
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': cache });
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': cache,
+      });
       res.end(readFileSync(file));
       return;
     }
@@ -138,7 +168,11 @@ export async function startStandIn(options: { reusePages?: boolean; reducedMotio
   const { port } = server.address() as AddressInfo;
   // Loaded at run time (an ES module beside the other scripts), as bench/workbenchSession.ts does.
   const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as ProjectBrowser;
-  const browser = await chromium.launch({ executablePath: project.testChromium(), headless: true, args: options.reducedMotion ? project.TEST_CHROMIUM_ARGS : project.CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: project.testChromium(),
+    headless: true,
+    args: options.reducedMotion ? project.TEST_CHROMIUM_ARGS : project.CHROMIUM_ARGS,
+  });
   return {
     origin: `http://127.0.0.1:${port}`,
     browser,
@@ -167,31 +201,52 @@ export interface PageGlobals {
 export class AnalyticsPage {
   readonly errors: string[] = [];
   private closed = false;
-  private readonly onPageError = (e: Error): void => { this.errors.push(`pageerror: ${e.message}`); };
+  private readonly onPageError = (e: Error): void => {
+    this.errors.push(`pageerror: ${e.message}`);
+  };
   private readonly onConsole = (m: ConsoleMessage): void => {
     if (m.type() === 'error') this.errors.push(`console: ${m.text()}`);
   };
 
   /** `spare`: where close() puts the tab for the next open (undefined: close() closes it). */
-  private constructor(readonly page: Page, private readonly spare: Page[] | undefined) {
+  private constructor(
+    readonly page: Page,
+    private readonly spare: Page[] | undefined,
+  ) {
     page.on('pageerror', this.onPageError);
     page.on('console', this.onConsole);
   }
 
   /** `toHost`: every message the page posts is also handed to it (a real host behind the page). */
-  static async open(standIn: StandIn, options: { theme?: string; vsState?: unknown; width?: number; height?: number; toHost?: (message: unknown) => void; lang?: string; l10n?: 'de' | 'garbled' | 'wrong' } = {}): Promise<AnalyticsPage> {
+  static async open(
+    standIn: StandIn,
+    options: {
+      theme?: string;
+      vsState?: unknown;
+      width?: number;
+      height?: number;
+      toHost?: (message: unknown) => void;
+      lang?: string;
+      l10n?: 'de' | 'garbled' | 'wrong';
+    } = {},
+  ): Promise<AnalyticsPage> {
     const viewport = { width: options.width ?? 1280, height: options.height ?? 900 };
     const reusable = standIn.spare !== undefined && options.toHost === undefined && options.vsState === undefined;
     const kept = reusable ? standIn.spare?.pop() : undefined;
     const size = kept?.viewportSize();
-    if (kept && (size?.width !== viewport.width || size.height !== viewport.height)) await kept.setViewportSize(viewport);
-    const page = kept ?? await standIn.browser.newPage({ viewport });
+    if (kept && (size?.width !== viewport.width || size.height !== viewport.height))
+      await kept.setViewportSize(viewport);
+    const page = kept ?? (await standIn.browser.newPage({ viewport }));
     const p = new AnalyticsPage(page, reusable ? standIn.spare : undefined);
     if (options.toHost) await page.exposeFunction('__toHost', options.toHost);
     if (options.vsState !== undefined) {
-      await page.addInitScript((state) => { (globalThis as unknown as PageGlobals).__vsState = state; }, options.vsState);
+      await page.addInitScript((state) => {
+        (globalThis as unknown as PageGlobals).__vsState = state;
+      }, options.vsState);
     }
-    await page.goto(`${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}${options.lang ? `&lang=${encodeURIComponent(options.lang)}` : ''}${options.l10n ? `&l10n=${options.l10n}` : ''}`);
+    await page.goto(
+      `${standIn.origin}/host.html?theme=${options.theme ?? 'vscode-dark'}${options.lang ? `&lang=${encodeURIComponent(options.lang)}` : ''}${options.l10n ? `&l10n=${options.l10n}` : ''}`,
+    );
     await p.waitForPosted('ready');
     return p;
   }
@@ -207,30 +262,38 @@ export class AnalyticsPage {
     // A message JSON carries exactly goes over as one string (see isPlainJson); the page posts
     // the object it parses from it, so the listeners see the same message either way.
     const arg = isPlainJson(message) ? { json: JSON.stringify(message) } : { value: message };
-    await this.page.evaluate(async ({ json, value }) => {
-      const m: unknown = json === undefined ? value : JSON.parse(json);
-      type W = {
-        postMessage(v: unknown, o: string): void;
-        addEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
-        removeEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
-        requestAnimationFrame(cb: () => void): void;
-      };
-      const w = globalThis as unknown as W;
-      const sentinel = { __harnessSentinel: Math.random() };
-      const handled = new Promise<void>((resolve) => {
-        const listener = (e: { data: unknown }): void => {
-          if (e.data === sentinel || (typeof e.data === 'object' && e.data !== null && (e.data as typeof sentinel).__harnessSentinel === sentinel.__harnessSentinel)) {
-            w.removeEventListener('message', listener);
-            resolve();
-          }
+    await this.page.evaluate(
+      async ({ json, value }) => {
+        const m: unknown = json === undefined ? value : JSON.parse(json);
+        type W = {
+          postMessage(v: unknown, o: string): void;
+          addEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
+          removeEventListener(t: 'message', l: (e: { data: unknown }) => void): void;
+          requestAnimationFrame(cb: () => void): void;
         };
-        w.addEventListener('message', listener);
-      });
-      w.postMessage(m, '*');
-      w.postMessage(sentinel, '*');
-      await handled;
-      await new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
-    }, arg as { json?: string; value?: unknown });
+        const w = globalThis as unknown as W;
+        const sentinel = { __harnessSentinel: Math.random() };
+        const handled = new Promise<void>((resolve) => {
+          const listener = (e: { data: unknown }): void => {
+            if (
+              e.data === sentinel ||
+              (typeof e.data === 'object' &&
+                e.data !== null &&
+                (e.data as typeof sentinel).__harnessSentinel === sentinel.__harnessSentinel)
+            ) {
+              w.removeEventListener('message', listener);
+              resolve();
+            }
+          };
+          w.addEventListener('message', listener);
+        });
+        w.postMessage(m, '*');
+        w.postMessage(sentinel, '*');
+        await handled;
+        await new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
+      },
+      arg as { json?: string; value?: unknown },
+    );
   }
 
   async posted(): Promise<Posted[]> {

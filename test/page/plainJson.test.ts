@@ -11,8 +11,14 @@ import { grid } from './records';
 describe('page harness: which messages go over as JSON', () => {
   it('takes the messages the tests send: packed rows, nulls, nested objects, empty arrays', () => {
     const records = grid(3, 4, '2026-11-22');
-    assert.equal(isPlainJson(encodeForPage({ type: 'fetchAllProgress', id: '1', fetched: 12, total: 12, at: 0, records })), true);
-    assert.equal(isPlainJson({ type: 'queryResult', id: 1, page: { total: 0, data: [] }, x: null, f: false, s: '\ud800' }), true);
+    assert.equal(
+      isPlainJson(encodeForPage({ type: 'fetchAllProgress', id: '1', fetched: 12, total: 12, at: 0, records })),
+      true,
+    );
+    assert.equal(
+      isPlainJson({ type: 'queryResult', id: 1, page: { total: 0, data: [] }, x: null, f: false, s: '\ud800' }),
+      true,
+    );
     assert.equal(isPlainJson(Object.assign(Object.create(null) as object, { a: 1 })), true);
   });
 
@@ -24,10 +30,21 @@ describe('page harness: which messages go over as JSON', () => {
     const holey = [1, 2, 3];
     delete holey[1];
     for (const [what, value] of [
-      ['undefined', undefined], ['an undefined field', { a: undefined }], ['NaN', NaN], ['Infinity', { n: -Infinity }],
-      ['-0', [-0]], ['a bigint', 1n], ['a function', { f: () => 1 }], ['a symbol', Symbol('s')],
-      ['a hole', holey], ['a named array property', named], ['a Date', new Date(0)], ['a Map', new Map()],
-      ['an object reached twice', [shared, shared]], ['a cycle', cyclic], ['a symbol key', { [Symbol('k')]: 1 }],
+      ['undefined', undefined],
+      ['an undefined field', { a: undefined }],
+      ['NaN', NaN],
+      ['Infinity', { n: -Infinity }],
+      ['-0', [-0]],
+      ['a bigint', 1n],
+      ['a function', { f: () => 1 }],
+      ['a symbol', Symbol('s')],
+      ['a hole', holey],
+      ['a named array property', named],
+      ['a Date', new Date(0)],
+      ['a Map', new Map()],
+      ['an object reached twice', [shared, shared]],
+      ['a cycle', cyclic],
+      ['a symbol key', { [Symbol('k')]: 1 }],
     ] as [string, unknown][]) {
       assert.equal(isPlainJson(value), false, what);
     }

@@ -13,8 +13,13 @@ export function record(overrides: Partial<AnalyticsRecord> = {}): AnalyticsRecor
     collectionMethod: 'Cloud',
     dataVolumeMetrics: { totalCollected: 1200, deduplicatedVolume: 1100 },
     executionMetrics: {
-      runCount: 4, successCount: 3, failureCount: 1, durationPerRunSeconds: 90,
-      totalExecutionSeconds: 360, successRate: 0.75, failureRate: 0.25,
+      runCount: 4,
+      successCount: 3,
+      failureCount: 1,
+      durationPerRunSeconds: 90,
+      totalExecutionSeconds: 360,
+      successRate: 0.75,
+      failureRate: 0.25,
     },
     resourceUsageMetrics: { captchaCount: 2, simpleTemplateCount: 1, proxyIpCount: 3, balance: 1.5 },
     ...overrides,
@@ -37,20 +42,34 @@ export function grid(tasks: number, days: number, lastDay: string): AnalyticsRec
       const collected = Math.floor(rand() * 5000);
       const duration = 30 + rand() * 600;
       const unknown = rand() < 0.05; // some rows do not report their metrics
-      out.push(record({
-        taskId: `task-${t}`,
-        userId: `user-${t % 7}`,
-        taskName: t % 13 === 0 ? null : `Task <${t}> "prices" & co`,
-        dayKey: day,
-        collectionMethod: t % 3 === 0 ? 'Local' : 'Cloud',
-        dataVolumeMetrics: { totalCollected: unknown ? null : collected, deduplicatedVolume: unknown ? null : Math.floor(collected * 0.9) },
-        executionMetrics: {
-          runCount: runs, successCount: runs - fails, failureCount: fails,
-          durationPerRunSeconds: unknown ? null : duration, totalExecutionSeconds: unknown ? null : duration * runs,
-          successRate: runs > 0 ? (runs - fails) / runs : null, failureRate: runs > 0 ? fails / runs : null,
-        },
-        resourceUsageMetrics: { captchaCount: Math.floor(rand() * 10), simpleTemplateCount: null, proxyIpCount: rand() * 5, balance: rand() * 3 },
-      }));
+      out.push(
+        record({
+          taskId: `task-${t}`,
+          userId: `user-${t % 7}`,
+          taskName: t % 13 === 0 ? null : `Task <${t}> "prices" & co`,
+          dayKey: day,
+          collectionMethod: t % 3 === 0 ? 'Local' : 'Cloud',
+          dataVolumeMetrics: {
+            totalCollected: unknown ? null : collected,
+            deduplicatedVolume: unknown ? null : Math.floor(collected * 0.9),
+          },
+          executionMetrics: {
+            runCount: runs,
+            successCount: runs - fails,
+            failureCount: fails,
+            durationPerRunSeconds: unknown ? null : duration,
+            totalExecutionSeconds: unknown ? null : duration * runs,
+            successRate: runs > 0 ? (runs - fails) / runs : null,
+            failureRate: runs > 0 ? fails / runs : null,
+          },
+          resourceUsageMetrics: {
+            captchaCount: Math.floor(rand() * 10),
+            simpleTemplateCount: null,
+            proxyIpCount: rand() * 5,
+            balance: rand() * 3,
+          },
+        }),
+      );
     }
   }
   return out;

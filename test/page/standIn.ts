@@ -8,7 +8,7 @@
  * cost seconds each.
  */
 import { openInitialised } from './flows';
-import { AnalyticsPage, type StandIn,startStandIn } from './harness';
+import { AnalyticsPage, type StandIn, startStandIn } from './harness';
 
 let shared: Promise<StandIn> | undefined;
 
@@ -48,9 +48,15 @@ export function useStandIn(): SuiteHost {
     pages.push(p);
     return p;
   };
-  before(async () => { running = await sharedStandIn(); });
-  afterEach(async () => { await Promise.all(pages.splice(0).map((p) => p.close())); });
-  after(() => { running = undefined; });
+  before(async () => {
+    running = await sharedStandIn();
+  });
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((p) => p.close()));
+  });
+  after(() => {
+    running = undefined;
+  });
   return {
     get standIn(): StandIn {
       if (!running) throw new Error('the stand-in host is not running (use it inside tests and hooks)');

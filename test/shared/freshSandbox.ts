@@ -4,7 +4,7 @@
  */
 import type { ScrapedeckClient } from '../../src/api/client';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { allRows, bigTask, sandboxClient } from './pullScenario';
 
 export interface FreshSandbox {

@@ -71,7 +71,10 @@ export class KillSwitch<P extends string> {
  * In the forked child: the spec from `flag`, and `pull` run with a kill switch; the process exits
  * 3 when the point was never reached, 4 when the pull failed. Returns false in any other process.
  */
-export function runKillChild<S extends KillSpecBase<P>, P extends string>(flag: string, pull: (spec: S, kill: KillSwitch<P>) => Promise<unknown>): boolean {
+export function runKillChild<S extends KillSpecBase<P>, P extends string>(
+  flag: string,
+  pull: (spec: S, kill: KillSwitch<P>) => Promise<unknown>,
+): boolean {
   const raw = process.env[flag];
   if (raw === undefined) return false;
   const spec = JSON.parse(raw) as S;
@@ -88,8 +91,15 @@ export function runKillChild<S extends KillSpecBase<P>, P extends string>(flag: 
 /** Runs the child; resolves once it is dead. Rejects unless it died by SIGKILL (the point was reached). */
 export function killedChild(script: string, flag: string, spec: { point: string; batch: number }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, [flag]: JSON.stringify(spec) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, [], {
+      env: { ...process.env, [flag]: JSON.stringify(spec) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.once('error', reject);
-    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the pull was not killed at ${spec.point} of batch ${spec.batch} (exit ${code ?? signal})`))));
+    child.once('exit', (code, signal) =>
+      signal === 'SIGKILL'
+        ? resolve()
+        : reject(new Error(`the pull was not killed at ${spec.point} of batch ${spec.batch} (exit ${code ?? signal})`)),
+    );
   });
 }

@@ -5,7 +5,7 @@
  * rolls back whatever transaction it had open. The parent then pulls again and compares.
  */
 import type { PgConnection } from '../../src/data/postgres/pgConnection';
-import { killedChild, type KillSpecBase,runKillChild } from './killSwitch';
+import { killedChild, type KillSpecBase, runKillChild } from './killSwitch';
 import { pgPullOnce } from './pgPull';
 
 const FLAG = 'SCRAPEDECK_KILL_PG_PULL';
@@ -18,7 +18,13 @@ const FLAG = 'SCRAPEDECK_KILL_PG_PULL';
  * - `mark-applied`: the mark answered, the record not yet dropped
  */
 export type PgKillPoint = 'before-begin' | 'in-transaction' | 'before-mark' | 'mark-in-flight' | 'mark-applied';
-export const PG_KILL_POINTS: PgKillPoint[] = ['before-begin', 'in-transaction', 'before-mark', 'mark-in-flight', 'mark-applied'];
+export const PG_KILL_POINTS: PgKillPoint[] = [
+  'before-begin',
+  'in-transaction',
+  'before-mark',
+  'mark-in-flight',
+  'mark-applied',
+];
 
 export interface PgKillSpec extends KillSpecBase<PgKillPoint> {
   connection: PgConnection;

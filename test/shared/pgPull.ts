@@ -27,7 +27,13 @@ export interface PgPullRun {
 
 /** One pull as the extension runs it: the sink opened, the protocol, the sink closed. */
 export async function pgPullOnce(run: PgPullRun): Promise<PullResult> {
-  const sink = await PostgresPullSink.open({ taskId: run.task.taskId, taskName: run.task.taskName, connection: run.connection, password: run.password, ...run.sink });
+  const sink = await PostgresPullSink.open({
+    taskId: run.task.taskId,
+    taskName: run.task.taskName,
+    connection: run.connection,
+    password: run.password,
+    ...run.sink,
+  });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {
@@ -37,11 +43,30 @@ export async function pgPullOnce(run: PgPullRun): Promise<PullResult> {
 
 /** `sql` run by psql as the cluster's superuser; its one value. */
 export function psql(server: TestServer, sql: string): string {
-  return execFileSync('psql', ['-X', '-At', '-v', 'ON_ERROR_STOP=1', '-h', server.host, '-p', String(server.port), '-U', server.admin.user, '-d', server.database, '-c', sql], {
-    encoding: 'utf8',
-    env: { ...process.env, PGPASSWORD: server.admin.password },
-    maxBuffer: 1 << 30,
-  }).trim();
+  return execFileSync(
+    'psql',
+    [
+      '-X',
+      '-At',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-h',
+      server.host,
+      '-p',
+      String(server.port),
+      '-U',
+      server.admin.user,
+      '-d',
+      server.database,
+      '-c',
+      sql,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, PGPASSWORD: server.admin.password },
+      maxBuffer: 1 << 30,
+    },
+  ).trim();
 }
 
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
@@ -49,7 +74,13 @@ const ident = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
 /** A row as one string: its fields with a value (null and missing are the same in a table), keys sorted. */
 function canonical(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ),
+  );
 }
 
 export function expectedPg(row: DataRow): string {
@@ -61,13 +92,31 @@ export function readBackPg(server: TestServer, schema: string, taskId: string): 
   const s = ident(schema);
   const table = psql(server, `SELECT table_name FROM ${s}."_scrapedeck_tables" WHERE task_id = ${literal(taskId)}`);
   if (table === '') return [];
-  const map = JSON.parse(psql(server, `SELECT coalesce(json_object_agg(column_name, field), '{}') FROM ${s}."_scrapedeck_columns" WHERE table_name = ${literal(table)}`)) as Record<string, string>;
-  const rows = JSON.parse(psql(server, `SELECT coalesce(json_agg(t ORDER BY t."_scrapedeck_row"), '[]') FROM ${s}.${ident(table)} t`)) as Record<string, unknown>[];
-  return rows.map((r) => canonical(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_')).map(([k, v]) => [map[k] ?? k, v]))));
+  const map = JSON.parse(
+    psql(
+      server,
+      `SELECT coalesce(json_object_agg(column_name, field), '{}') FROM ${s}."_scrapedeck_columns" WHERE table_name = ${literal(table)}`,
+    ),
+  ) as Record<string, string>;
+  const rows = JSON.parse(
+    psql(server, `SELECT coalesce(json_agg(t ORDER BY t."_scrapedeck_row"), '[]') FROM ${s}.${ident(table)} t`),
+  ) as Record<string, unknown>[];
+  return rows.map((r) =>
+    canonical(
+      Object.fromEntries(
+        Object.entries(r)
+          .filter(([k]) => !k.startsWith('_scrapedeck_'))
+          .map(([k, v]) => [map[k] ?? k, v]),
+      ),
+    ),
+  );
 }
 
 /** A fresh schema owned by the test role. */
 export function freshSchema(server: TestServer, name: string): string {
-  psql(server, `DROP SCHEMA IF EXISTS ${ident(name)} CASCADE; CREATE SCHEMA ${ident(name)} AUTHORIZATION ${ident(server.user)}`);
+  psql(
+    server,
+    `DROP SCHEMA IF EXISTS ${ident(name)} CASCADE; CREATE SCHEMA ${ident(name)} AUTHORIZATION ${ident(server.user)}`,
+  );
   return name;
 }

@@ -23,7 +23,9 @@ export function testServer(): TestServer {
   const admin = process.env.SCRAPEDECK_PG_ADMIN_URL;
   const dataDir = process.env.SCRAPEDECK_PG_DATA;
   if (url === undefined || admin === undefined || dataDir === undefined) {
-    throw new Error(`no PostgreSQL server for the tests: ${process.env.SCRAPEDECK_PG_MISSING ?? 'SCRAPEDECK_PG_URL is not set (the unit tier starts one: run it through .mocharc.unit.json)'}`);
+    throw new Error(
+      `no PostgreSQL server for the tests: ${process.env.SCRAPEDECK_PG_MISSING ?? 'SCRAPEDECK_PG_URL is not set (the unit tier starts one: run it through .mocharc.unit.json)'}`,
+    );
   }
   const u = new URL(url);
   const a = new URL(admin);

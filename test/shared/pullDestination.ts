@@ -50,22 +50,37 @@ export function readBack(file: string, format: DestinationFormat, taskId = ''): 
     } catch {
       return [];
     }
-    return text.split('\n').filter((l) => l !== '').map((l) => JSON.stringify(JSON.parse(l)));
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.stringify(JSON.parse(l)));
   }
   try {
     readFileSync(file);
   } catch {
     return [];
   }
-  const rows = JSON.parse(execFileSync(PYTHON, ['-c', READER, format, file, taskId], { encoding: 'utf8', maxBuffer: 1 << 30 })) as Record<string, unknown>[];
+  const rows = JSON.parse(
+    execFileSync(PYTHON, ['-c', READER, format, file, taskId], { encoding: 'utf8', maxBuffer: 1 << 30 }),
+  ) as Record<string, unknown>[];
   return rows.map((r) => JSON.stringify(r));
 }
 
 /** The same string for a row the sandbox has, as `readBack` gives it for that format. */
 export function expected(row: DataRow, format: DestinationFormat): string {
   if (format === 'jsonl') return JSON.stringify(row);
-  if (format === 'sqlite') return JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])));
-  return JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [neutraliseFormula(k), v === null ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v)])));
+  if (format === 'sqlite')
+    return JSON.stringify(
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v])),
+    );
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [
+        neutraliseFormula(k),
+        v === null ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v),
+      ]),
+    ),
+  );
 }
 
 export interface Comparison {

@@ -5,7 +5,7 @@
  * compares the destination with the sandbox row by row. Shared by the unit tests and the bench.
  */
 import type { PullFormat } from '../../src/data/pull/pullSinks';
-import { killedChild, type KillSpecBase,runKillChild } from './killSwitch';
+import { killedChild, type KillSpecBase, runKillChild } from './killSwitch';
 import { pullOnce, wasmDir } from './pullScenario';
 
 const FLAG = 'SCRAPEDECK_KILL_PULL';

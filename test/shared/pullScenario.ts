@@ -26,7 +26,12 @@ export function wasmDir(): string {
 }
 
 export function sandboxClient(baseUrl: string, apiKey: string, limited = false): ScrapedeckClient {
-  return new ScrapedeckClient({ baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }), env: {}, limiter: limited ? undefined : new UnlimitedLimiter() });
+  return new ScrapedeckClient({
+    baseUrl,
+    credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }),
+    env: {},
+    limiter: limited ? undefined : new UnlimitedLimiter(),
+  });
 }
 
 export async function bigTask(client: ScrapedeckClient): Promise<{ taskId: string; taskName: string }> {
@@ -72,7 +77,15 @@ export const TEST_RECORDS = ((): string => {
 
 /** One pull as the extension runs it: the sink opened (checks included), the protocol, the sink closed. */
 export async function pullOnce(run: PullRun): Promise<PullResult> {
-  const sink = await openPullSink(run.file, run.format, { taskId: run.task.taskId, taskName: run.task.taskName, wasmDir: wasmDir(), records: TEST_RECORDS, trusted: true, logDir: logDir(), ...run.sink });
+  const sink = await openPullSink(run.file, run.format, {
+    taskId: run.task.taskId,
+    taskName: run.task.taskName,
+    wasmDir: wasmDir(),
+    records: TEST_RECORDS,
+    trusted: true,
+    logDir: logDir(),
+    ...run.sink,
+  });
   try {
     return await pullNewRows(run.source, { taskId: run.task.taskId, sink, batchSize: run.batchSize, ...run.pull });
   } finally {

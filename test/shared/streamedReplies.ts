@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type HostMessage,StreamedRows } from '../../src/analytics/protocol';
+import { type HostMessage, StreamedRows } from '../../src/analytics/protocol';
 
 export interface StreamCount {
   /** Progress messages that carried rows. */

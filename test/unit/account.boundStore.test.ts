@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type ClientRecipe,createClient } from '../../src/account/clientFactory';
+import { type ClientRecipe, createClient } from '../../src/account/clientFactory';
 import { ClientHolder, type SettingsSource } from '../../src/account/clientHolder';
 import { CredentialsVault, type MementoLike, type SecretStorageLike } from '../../src/account/vault';
 import type { Credentials, CredentialsStore } from '../../src/api/auth/auth';
@@ -15,10 +15,18 @@ import { DEFAULT_SETTINGS } from '../../src/platform/settings';
 
 const BASE_URL = 'http://127.0.0.1:9';
 const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const settings: SettingsSource = { settings: { ...DEFAULT_SETTINGS, baseUrl: BASE_URL }, onDidChange: new Emitter<{ changed: [] }>().event };
+const settings: SettingsSource = {
+  settings: { ...DEFAULT_SETTINGS, baseUrl: BASE_URL },
+  onDidChange: new Emitter<{ changed: [] }>().event,
+};
 const session = (name: string): Credentials => ({
   kind: 'session',
-  session: { accessToken: `access-${name}`, refreshToken: `refresh-${name}`, tokenType: 'Bearer', expiresAt: Date.now() + 7_200_000 },
+  session: {
+    accessToken: `access-${name}`,
+    refreshToken: `refresh-${name}`,
+    tokenType: 'Bearer',
+    expiresAt: Date.now() + 7_200_000,
+  },
 });
 const sandboxKey: Credentials = { kind: 'apiKey', apiKey: 'op_sandbox_ada_0123456789' };
 
@@ -79,7 +87,11 @@ describe('account: the store a client was built with belongs to its sign-in', ()
       assert.ok(graceStore && adaStore && graceStore !== adaStore);
 
       await graceStore.set(session('grace-renewed'));
-      assert.deepEqual((await w.vault.read(BASE_URL))?.credentials, sandboxKey, 'the stored record is still the sandbox key');
+      assert.deepEqual(
+        (await w.vault.read(BASE_URL))?.credentials,
+        sandboxKey,
+        'the stored record is still the sandbox key',
+      );
       assert.deepEqual(await adaStore.get(), sandboxKey, 'the new client still sends the sandbox key');
       assert.equal(await graceStore.get(), undefined, 'the old client reads "signed out"');
       assert.equal(w.holder.account?.method, 'sandbox');

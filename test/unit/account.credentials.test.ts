@@ -17,14 +17,28 @@ import {
 import type { Credentials } from '../../src/api/auth/auth';
 import { english } from '../../src/platform/errorText';
 
-const session = { accessToken: 'access-0123456789', refreshToken: 'refresh-0123456789', tokenType: 'Bearer', expiresAt: 1_700_000_000_000 };
+const session = {
+  accessToken: 'access-0123456789',
+  refreshToken: 'refresh-0123456789',
+  tokenType: 'Bearer',
+  expiresAt: 1_700_000_000_000,
+};
 
 describe('account credentials', () => {
   describe('secret key naming', () => {
     it('keys secrets by the normalised service address', () => {
-      assert.equal(credentialsKey('https://openapi.octoparse.com'), 'scrapedeck.credentials:https://openapi.octoparse.com');
-      assert.equal(credentialsKey('HTTPS://OpenAPI.Octoparse.com:443/'), credentialsKey('https://openapi.octoparse.com'));
-      assert.equal(accountMetaKey('https://openapi.octoparse.com/'), 'scrapedeck.account:https://openapi.octoparse.com');
+      assert.equal(
+        credentialsKey('https://openapi.octoparse.com'),
+        'scrapedeck.credentials:https://openapi.octoparse.com',
+      );
+      assert.equal(
+        credentialsKey('HTTPS://OpenAPI.Octoparse.com:443/'),
+        credentialsKey('https://openapi.octoparse.com'),
+      );
+      assert.equal(
+        accountMetaKey('https://openapi.octoparse.com/'),
+        'scrapedeck.account:https://openapi.octoparse.com',
+      );
     });
 
     it('keeps a sandbox and the real service apart, and two sandbox ports apart', () => {
@@ -50,7 +64,8 @@ describe('account credentials', () => {
         { kind: 'session', session },
         { kind: 'session', session: { ...session, issuedAt: 1_699_999_000_000 }, hubApiKey: 'hub-key-123456' },
       ];
-      for (const c of all) assert.deepEqual(parseStoredCredentials(serializeCredentials(c)), { ok: true, credentials: c });
+      for (const c of all)
+        assert.deepEqual(parseStoredCredentials(serializeCredentials(c)), { ok: true, credentials: c });
     });
 
     it('reads nothing stored as signed out', () => {
@@ -77,7 +92,9 @@ describe('account credentials', () => {
     });
 
     it('drops unknown extra fields', () => {
-      const parsed = parseStoredCredentials(JSON.stringify({ kind: 'apiKey', apiKey: 'op_key_abcdefghijkl', password: 'x' }));
+      const parsed = parseStoredCredentials(
+        JSON.stringify({ kind: 'apiKey', apiKey: 'op_key_abcdefghijkl', password: 'x' }),
+      );
       assert.deepEqual(parsed, { ok: true, credentials: { kind: 'apiKey', apiKey: 'op_key_abcdefghijkl' } });
     });
   });
@@ -96,10 +113,17 @@ describe('account credentials', () => {
     });
 
     it('validates metadata and falls back when it is missing', () => {
-      assert.deepEqual(parseAccountMeta({ label: 'ada', method: 'password', username: 'ada' }), { label: 'ada', method: 'password', username: 'ada' });
+      assert.deepEqual(parseAccountMeta({ label: 'ada', method: 'password', username: 'ada' }), {
+        label: 'ada',
+        method: 'password',
+        username: 'ada',
+      });
       assert.equal(parseAccountMeta({ label: 'ada', method: 'magic' }), undefined);
       assert.equal(parseAccountMeta(undefined), undefined);
-      assert.deepEqual(fallbackMeta({ kind: 'apiKey', apiKey: 'op_live_0123456789abcd' }), { label: 'API key …abcd', method: 'apiKey' });
+      assert.deepEqual(fallbackMeta({ kind: 'apiKey', apiKey: 'op_live_0123456789abcd' }), {
+        label: 'API key …abcd',
+        method: 'apiKey',
+      });
       assert.equal(fallbackMeta({ kind: 'session', session }).method, 'password');
     });
   });

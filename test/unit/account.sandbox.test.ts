@@ -7,12 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { probeSandbox, sandboxAddressProblem, sandboxInfoProblem } from '../../src/account/sandbox/sandboxProbe';
-import { obtainSession, type ProbeClientFactory,verifyApiKey } from '../../src/account/verify';
+import { obtainSession, type ProbeClientFactory, verifyApiKey } from '../../src/account/verify';
 import type { Credentials } from '../../src/api/auth/auth';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 describe('account checks against the sandbox', () => {
   let sandbox: RunningSandbox;
@@ -116,7 +116,9 @@ describe('account checks against the sandbox', () => {
 
 describe('a sandbox is only ever an address on this machine', () => {
   /** A loopback server that answers /__sandbox with whatever description the test gives it. */
-  async function impostor(answer: (origin: string) => unknown): Promise<{ origin: string; hits: string[]; server: Server }> {
+  async function impostor(
+    answer: (origin: string) => unknown,
+  ): Promise<{ origin: string; hits: string[]; server: Server }> {
     const hits: string[] = [];
     const server = createServer((req, res) => {
       hits.push(req.url ?? '');
@@ -137,7 +139,12 @@ describe('a sandbox is only ever an address on this machine', () => {
       throw new Error('no network in this test');
     }) as typeof fetch;
     try {
-      for (const address of ['https://openapi.octoparse.com', 'http://10.0.0.5:8080', 'http://sandbox.localhost:1', 'http://user:pw@127.0.0.1:9']) {
+      for (const address of [
+        'https://openapi.octoparse.com',
+        'http://10.0.0.5:8080',
+        'http://sandbox.localhost:1',
+        'http://user:pw@127.0.0.1:9',
+      ]) {
         assert.equal(await probeSandbox(address), undefined, address);
       }
     } finally {
@@ -159,7 +166,10 @@ describe('a sandbox is only ever an address on this machine', () => {
         assert.equal(await probeSandbox(fake.origin, { onRefused: (r) => refused.push(r) }), undefined);
         assert.deepEqual(fake.hits, ['/__sandbox'], 'the local address was asked once');
         assert.equal(refused.length, 1);
-        assert.match(refused[0] ?? '', new RegExp(`its ${field} names collector\\.example\\.net, which is not this machine`));
+        assert.match(
+          refused[0] ?? '',
+          new RegExp(`its ${field} names collector\\.example\\.net, which is not this machine`),
+        );
       } finally {
         fake.server.close();
       }
@@ -177,10 +187,22 @@ describe('a sandbox is only ever an address on this machine', () => {
   });
 
   it('applies the same rule to what was remembered for a restore', () => {
-    assert.equal(sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:4000', datahubUrl: 'http://[::1]:4000/datahub' }), undefined);
-    assert.equal(sandboxInfoProblem({ baseUrl: 'http://localhost:4000', datahubUrl: 'http://localhost:4000/datahub' }), undefined);
-    assert.match(sandboxInfoProblem({ baseUrl: 'https://evil.example', datahubUrl: 'http://127.0.0.1:1/datahub' }) ?? '', /baseUrl names evil\.example/);
-    assert.match(sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:1', datahubUrl: 'http://127.0.0.1.nip.io/datahub' }) ?? '', /datahubUrl names/);
+    assert.equal(
+      sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:4000', datahubUrl: 'http://[::1]:4000/datahub' }),
+      undefined,
+    );
+    assert.equal(
+      sandboxInfoProblem({ baseUrl: 'http://localhost:4000', datahubUrl: 'http://localhost:4000/datahub' }),
+      undefined,
+    );
+    assert.match(
+      sandboxInfoProblem({ baseUrl: 'https://evil.example', datahubUrl: 'http://127.0.0.1:1/datahub' }) ?? '',
+      /baseUrl names evil\.example/,
+    );
+    assert.match(
+      sandboxInfoProblem({ baseUrl: 'http://127.0.0.1:1', datahubUrl: 'http://127.0.0.1.nip.io/datahub' }) ?? '',
+      /datahubUrl names/,
+    );
     assert.match(sandboxAddressProblem('ftp://127.0.0.1/') ?? '', /ftp:/);
     assert.match(sandboxAddressProblem('http://a:b@localhost:1') ?? '', /user name or password/);
   });

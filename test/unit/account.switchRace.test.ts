@@ -38,10 +38,18 @@ function fakeSecrets(loop: Loop, values: Map<string, string>): SecretStorageLike
 
 const BASE_URL = 'http://127.0.0.1:9';
 const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const settings: SettingsSource = { settings: { ...DEFAULT_SETTINGS, baseUrl: BASE_URL }, onDidChange: new Emitter<{ changed: [] }>().event };
+const settings: SettingsSource = {
+  settings: { ...DEFAULT_SETTINGS, baseUrl: BASE_URL },
+  onDidChange: new Emitter<{ changed: [] }>().event,
+};
 const graceSession: Credentials = {
   kind: 'session',
-  session: { accessToken: 'access-grace', refreshToken: 'refresh-grace', tokenType: 'Bearer', expiresAt: Date.now() + 7_200_000 },
+  session: {
+    accessToken: 'access-grace',
+    refreshToken: 'refresh-grace',
+    tokenType: 'Bearer',
+    expiresAt: Date.now() + 7_200_000,
+  },
 };
 const sandboxKey: Credentials = { kind: 'apiKey', apiKey: 'op_sandbox_ada_0123456789' };
 
@@ -70,10 +78,22 @@ describe('account: a sign-in right after another, while another feature writes g
       await signedIn;
       await loop.drain();
 
-      assert.deepEqual([holder.account?.label, holder.account?.method], ['ada', 'sandbox'], 'the window shows the sandbox account');
-      const nextStart = new CredentialsVault(fakeSecrets(loop, new Map(secrets)), new EchoingMemento(loop, memento.stored), log);
+      assert.deepEqual(
+        [holder.account?.label, holder.account?.method],
+        ['ada', 'sandbox'],
+        'the window shows the sandbox account',
+      );
+      const nextStart = new CredentialsVault(
+        fakeSecrets(loop, new Map(secrets)),
+        new EchoingMemento(loop, memento.stored),
+        log,
+      );
       const stored = await nextStart.read(BASE_URL);
-      assert.deepEqual([stored?.meta.label, stored?.meta.method], ['ada', 'sandbox'], 'the next start shows the sandbox account');
+      assert.deepEqual(
+        [stored?.meta.label, stored?.meta.method],
+        ['ada', 'sandbox'],
+        'the next start shows the sandbox account',
+      );
       assert.deepEqual(stored?.credentials, sandboxKey);
     } finally {
       holder.dispose();
@@ -84,7 +104,9 @@ describe('account: a sign-in right after another, while another feature writes g
   it('a record an older version wrote (no name in it) keeps the name it kept in globalState', async () => {
     const loop = new Loop();
     const secrets = new Map([[`scrapedeck.credentials:${BASE_URL}`, JSON.stringify(graceSession)]]);
-    const memento = new EchoingMemento(loop, { [`scrapedeck.account:${BASE_URL}`]: { label: 'grace', method: 'password', username: 'grace' } });
+    const memento = new EchoingMemento(loop, {
+      [`scrapedeck.account:${BASE_URL}`]: { label: 'grace', method: 'password', username: 'grace' },
+    });
     const vault = new CredentialsVault(fakeSecrets(loop, secrets), memento, log);
     try {
       const stored = await vault.read(BASE_URL);

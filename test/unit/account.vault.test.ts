@@ -11,7 +11,7 @@ import { signIn } from '../../src/account/signIn';
 import { CredentialsVault, type MementoLike, type SecretStorageLike } from '../../src/account/vault';
 import { Emitter } from '../../src/platform/emitter';
 import { DEFAULT_SETTINGS } from '../../src/platform/settings';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 /** One machine's secret store, shared by "windows"; each window counts its own calls. */
 class SharedSecrets {
@@ -75,7 +75,10 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
 
   const window = () => {
     const secrets = shared.window();
-    const settings: SettingsSource = { settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl }, onDidChange: new Emitter<{ changed: [] }>().event };
+    const settings: SettingsSource = {
+      settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl },
+      onDidChange: new Emitter<{ changed: [] }>().event,
+    };
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const vault = new CredentialsVault(secrets, globalState, log);
     const holder = new ClientHolder({ vault, configuration: settings, log });
@@ -122,12 +125,15 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
     assert.equal(holder.account, undefined);
   });
 
-  it('another window\'s sign-in and sign-out are followed with one read each', async () => {
+  it("another window's sign-in and sign-out are followed with one read each", async () => {
     const a = window();
     const b = window();
     await Promise.all([a.holder.ready, b.holder.ready]);
     const readsBefore = b.secrets.gets;
-    await signIn(a.holder, 'password', { username: seeded('Professional').username, password: seeded('Professional').password });
+    await signIn(a.holder, 'password', {
+      username: seeded('Professional').username,
+      password: seeded('Professional').password,
+    });
     await settle();
     assert.equal(b.secrets.gets, readsBefore + 1, 'window b read once');
     assert.equal(b.holder.account?.method, 'password');
@@ -155,14 +161,18 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
     assert.equal(holder.account, undefined);
   });
 
-  it('an API key\'s label is kept with the account, never the key itself', async () => {
+  it("an API key's label is kept with the account, never the key itself", async () => {
     const { holder } = window();
     await holder.ready;
     const key = seeded('Standard').apiKey;
     await signIn(holder, 'apiKey', { apiKey: key, label: '  Team account  ' });
     assert.equal(holder.account?.label, 'Team account');
     await signIn(holder, 'apiKey', { apiKey: key, label: `mine ${key}` });
-    assert.equal(holder.account?.label, `API key …${key.slice(-4)}`, 'a label holding the key falls back to the default');
+    assert.equal(
+      holder.account?.label,
+      `API key …${key.slice(-4)}`,
+      'a label holding the key falls back to the default',
+    );
   });
 });
 
@@ -183,7 +193,10 @@ describe('account: two windows with one password session renew it without asking
     const open: { dispose(): void }[] = [];
     const window = () => {
       const secrets = shared.window();
-      const settings: SettingsSource = { settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl }, onDidChange: new Emitter<{ changed: [] }>().event };
+      const settings: SettingsSource = {
+        settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl },
+        onDidChange: new Emitter<{ changed: [] }>().event,
+      };
       const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
       const vault = new CredentialsVault(secrets, globalState, log);
       const holder = new ClientHolder({ vault, configuration: settings, log, now });
@@ -197,7 +210,10 @@ describe('account: two windows with one password session renew it without asking
       const b = window();
       await Promise.all([a.ready, b.ready]);
       let prompts = 0;
-      open.push(a.onDidExpire(() => prompts++), b.onDidExpire(() => prompts++));
+      open.push(
+        a.onDidExpire(() => prompts++),
+        b.onDidExpire(() => prompts++),
+      );
       assert.equal((await signIn(a, 'password', { username: ada.username, password: ada.password }, { now })).ok, true);
       await settle();
       const clients = [a.getClient(), b.getClient()];
@@ -205,8 +221,12 @@ describe('account: two windows with one password session renew it without asking
       const grantsBefore = sandbox.stats.refreshGrants;
       // The 2 s token is within its renewal margin (its last quarter) after 1.5 s: both windows find it so together.
       clock += 1_600;
-      const results = await Promise.allSettled(clients.flatMap((c) => Array.from({ length: 50 }, () => c!.listTaskGroups())));
-      const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+      const results = await Promise.allSettled(
+        clients.flatMap((c) => Array.from({ length: 50 }, () => c!.listTaskGroups())),
+      );
+      const failed = results
+        .filter((r) => r.status === 'rejected')
+        .map((r) => String((r as PromiseRejectedResult).reason));
       assert.deepEqual(failed, []);
       assert.equal(prompts, 0, 'no window asked to sign in again');
       const grants = sandbox.stats.refreshGrants - grantsBefore;

@@ -7,7 +7,11 @@ describe('Accounts menu session', () => {
   const ada = { label: 'ada', method: 'password' as const, baseUrl: 'https://openapi.example.com' };
 
   it('never carries a secret: the token VS Code (and other extensions) could read is empty', () => {
-    const session = accountsMenuSession({ label: 'API key …Lz8G', method: 'apiKey', baseUrl: 'https://openapi.example.com' });
+    const session = accountsMenuSession({
+      label: 'API key …Lz8G',
+      method: 'apiKey',
+      baseUrl: 'https://openapi.example.com',
+    });
     assert.equal(session.accessToken, '');
     assert.deepEqual(session.scopes, []);
     assert.equal(session.account.label, 'API key …Lz8G');

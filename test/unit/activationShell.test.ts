@@ -26,7 +26,10 @@ function sources(dir = path.join(ROOT, 'src')): string[] {
 }
 
 function probe(scenario: string): Record<string, unknown> {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'shell-probe.cjs'), scenario], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'shell-probe.cjs'), scenario], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   const result = JSON.parse(out.trim().split('\n').pop() as string) as Record<string, unknown>;
   assert.equal(result['error'], undefined, String(result['error']));
   return result;
@@ -49,14 +52,20 @@ describe('activation shell', () => {
         {
           name: 'main-is-lazy',
           setup(build) {
-            build.onResolve({ filter: /^\.\/main$/ }, (args) => (args.kind === 'require-call' ? { path: './main.js', external: true } : undefined));
+            build.onResolve({ filter: /^\.\/main$/ }, (args) =>
+              args.kind === 'require-call' ? { path: './main.js', external: true } : undefined,
+            );
           },
         },
       ],
     });
     const inputs = Object.keys(result.metafile.inputs).sort();
     const allowed = /^src\/(extension\.ts|shell\/[a-zA-Z]+\.ts|platform\/(commandIds|registrar)\.ts)$/;
-    assert.deepEqual(inputs.filter((f) => !allowed.test(f)), [], 'only the shell and the command id table');
+    assert.deepEqual(
+      inputs.filter((f) => !allowed.test(f)),
+      [],
+      'only the shell and the command id table',
+    );
     const bytes = result.outputFiles?.[0]?.contents.byteLength ?? Infinity;
     assert.ok(bytes < 20_000, `the shell bundle is ${bytes} bytes`);
   });
@@ -71,7 +80,13 @@ describe('activation shell', () => {
     assert.deepEqual([...(r['commands'] as string[])].sort(), [...COMMAND_IDS].sort());
     const mime = 'application/vnd.code.tree.scrapedeck.tasks';
     assert.deepEqual(r['views'], {
-      'scrapedeck.tasks': { showCollapseAll: true, canSelectMany: true, dragMimeTypes: [mime], dropMimeTypes: [mime], handles: true },
+      'scrapedeck.tasks': {
+        showCollapseAll: true,
+        canSelectMany: true,
+        dragMimeTypes: [mime],
+        dropMimeTypes: [mime],
+        handles: true,
+      },
       'scrapedeck.apps': { showCollapseAll: false, canSelectMany: false },
     });
     assert.deepEqual(r['fileSystems'], { scrapedeck: { isCaseSensitive: true } });
@@ -79,7 +94,10 @@ describe('activation shell', () => {
     assert.deepEqual(r['auth'], { scrapedeck: { label: 'Scrapedeck', options: { supportsMultipleAccounts: false } } });
     const after = r['afterFirstCall'] as string[];
     assert.ok(after.includes('out/src/main.js'), 'the first tree call loaded main');
-    assert.ok(after.some((f) => f.includes('node_modules/zod/')), 'and with it zod');
+    assert.ok(
+      after.some((f) => f.includes('node_modules/zod/')),
+      'and with it zod',
+    );
     assert.equal(r['children'], 0, 'signed out, the real provider answers an empty tree');
     assert.equal(r['sessions'], 0);
     assert.deepEqual(r['errors'], []);
@@ -105,7 +123,11 @@ describe('activation shell', () => {
     assert.equal(r['state'], 'loaded');
     assert.equal(r['starts'], 1);
     const timings = r['timings'] as { activateMs: number; firstCall: string; idleMs: number };
-    assert.equal(timings.firstCall, 'command:scrapedeck.tasks.refresh', 'main is told which proxy loaded it (it logs that)');
+    assert.equal(
+      timings.firstCall,
+      'command:scrapedeck.tasks.refresh',
+      'main is told which proxy loaded it (it logs that)',
+    );
     assert.ok(timings.activateMs >= 0 && timings.idleMs >= 0);
     assert.equal(r['result'], 'done', 'the command returns what the real handler returned');
     assert.deepEqual(r['children'], ['a', 'b']);
@@ -154,7 +176,10 @@ describe('activation shell', () => {
     const importsOtherwise: string[] = [];
     for (const file of sources().filter((f) => !f.startsWith('src/shell/'))) {
       const text = readFileSync(path.join(ROOT, file), 'utf8');
-      for (const match of text.matchAll(direct)) found.push(`${file}: vscode.${match[1]}.${match[2]} (use registrar.${match[2]}, and add its line to src/shell/registrations.ts)`);
+      for (const match of text.matchAll(direct))
+        found.push(
+          `${file}: vscode.${match[1]}.${match[2]} (use registrar.${match[2]}, and add its line to src/shell/registrations.ts)`,
+        );
       // Named imports (`import { commands } from 'vscode'`) would slip past the check above.
       if (/import\s+(type\s+)?\{[^}]*\}\s+from\s+'vscode'/.test(text)) importsOtherwise.push(file);
     }

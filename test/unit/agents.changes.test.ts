@@ -11,7 +11,7 @@ import type { AppOutcome } from '../../src/agents/tool';
 import type { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { english } from '../../src/platform/errorText';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run, tool } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 
@@ -49,7 +49,12 @@ describe('agents: tools that change something', function () {
     const before = sandbox.stats.byRoute['POST /cloudextraction/start'] ?? 0;
     const c = await confirmation('scrapedeck_start_run', { task: task.taskName.toLowerCase() });
     assert.equal(c.title, `Start a cloud run of “${task.taskName}”?`);
-    assert.match(c.message, new RegExp(`^Task “${escape(task.taskName)}” \\(id ${task.taskId}\\) in the group “${escape(task.groupName)}”, account ada \\(test\\)\\. Its status now: \\w+`));
+    assert.match(
+      c.message,
+      new RegExp(
+        `^Task “${escape(task.taskName)}” \\(id ${task.taskId}\\) in the group “${escape(task.groupName)}”, account ada \\(test\\)\\. Its status now: \\w+`,
+      ),
+    );
     assert.match(c.message, /Scrapedeck will start a cloud run of this task/);
     assert.equal(sandbox.stats.byRoute['POST /cloudextraction/start'] ?? 0, before, 'confirming sends no start');
 
@@ -57,7 +62,7 @@ describe('agents: tools that change something', function () {
     assert.equal(started.ok, true, started.text);
     const { lotNo, ...rest } = dataOf<{ lotNo: string }>(started);
     assert.deepEqual(rest, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, started: true });
-    assert.match(lotNo, /^\d{19}$/, 'the run\'s lot, for reading its rows');
+    assert.match(lotNo, /^\d{19}$/, "the run's lot, for reading its rows");
     assert.equal((await ada.getTaskStatuses([task.taskId])).data[0]?.status, 'Extracting');
 
     // The sample-rows tool reads this run's rows alone (issue 28 item 1).
@@ -67,14 +72,23 @@ describe('agents: tools that change something', function () {
     const lotPage = (await ada.getLotData(task.taskId, lotNo, { offset: 0, size: 5 })).data;
     const sample = dataOf<{ lotNo: string; total: number; rows: unknown[][] }>(sampled);
     assert.deepEqual([sample.lotNo, sample.total, sample.rows.length], [lotNo, lotPage.total, lotPage.data.length]);
-    assert.ok(lotPage.total > 0 && lotPage.total < (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total, 'one run\'s rows, not all of them');
+    assert.ok(
+      lotPage.total > 0 && lotPage.total < (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total,
+      "one run's rows, not all of them",
+    );
     assert.match(sampled.text, new RegExp(`rows of run ${lotNo} of “`));
     const bad = tool('scrapedeck_sample_rows').parse({ task: task.taskId, lotNo: '12ab' }, english);
     assert.equal(bad.ok, false, 'a lot number is digits');
 
     const again = await run('scrapedeck_start_run', { task: task.taskId }, ctx());
     assert.equal(again.ok, false);
-    assert.match(again.text, new RegExp(`^Could not start a run of “${escape(task.taskName)}” \\(${task.taskId}\\)\\. .*running.*Request ID \\(for support\\): [\\w-]+\\.$`, 'i'));
+    assert.match(
+      again.text,
+      new RegExp(
+        `^Could not start a run of “${escape(task.taskName)}” \\(${task.taskId}\\)\\. .*running.*Request ID \\(for support\\): [\\w-]+\\.$`,
+        'i',
+      ),
+    );
   });
 
   it('stop: confirmed with what stopping keeps; then stops; stopping a stopped task is refused with its request id', async () => {
@@ -95,7 +109,10 @@ describe('agents: tools that change something', function () {
     const before = sandbox.stats.byRoute['POST /cloudextraction/start'] ?? 0;
     const c = await confirmation('scrapedeck_start_run', { task: 'Nothing by this name' });
     assert.equal(c.title, 'Start a cloud run?');
-    assert.match(c.message, /No task of this account has the id or name “Nothing by this name”.*Nothing will be started or stopped/);
+    assert.match(
+      c.message,
+      /No task of this account has the id or name “Nothing by this name”.*Nothing will be started or stopped/,
+    );
     const reply = await run('scrapedeck_start_run', { task: 'Nothing by this name' }, ctx());
     assert.equal(reply.ok, false);
     assert.equal(sandbox.stats.byRoute['POST /cloudextraction/start'] ?? 0, before);
@@ -108,25 +125,45 @@ describe('agents: tools that change something', function () {
     assert.match(c.message, /New releases of it are rejected\./);
     assert.match(c.message, /cannot undo this/);
     const outcomes: [string, AppOutcome][] = [];
-    const reply = await run('scrapedeck_deprecate_app', { app: 'ada/lead-finder' }, contextFor(ada, clock.now, { onAppOutcome: (ref, o) => void outcomes.push([ref, o]) }));
+    const reply = await run(
+      'scrapedeck_deprecate_app',
+      { app: 'ada/lead-finder' },
+      contextFor(ada, clock.now, { onAppOutcome: (ref, o) => void outcomes.push([ref, o]) }),
+    );
     assert.equal(reply.ok, true, reply.text);
     assert.match(reply.text, /^ada\/lead-finder is deprecated \(.+ · v0\.9\.1\)\./);
-    assert.deepEqual(dataOf(reply), { app: 'ada/lead-finder', status: dataOf<{ status: string }>(reply).status, version: '0.9.1', missingSecrets: [] });
+    assert.deepEqual(dataOf(reply), {
+      app: 'ada/lead-finder',
+      status: dataOf<{ status: string }>(reply).status,
+      version: '0.9.1',
+      missingSecrets: [],
+    });
     assert.equal(outcomes[0]?.[0], 'ada/lead-finder');
     assert.equal(outcomes[0]?.[1].kind, 'deprecated');
   });
 
   it('an app the account does not author: not found, the request id, and the view told so', async () => {
     const outcomes: AppOutcome[] = [];
-    const reply = await run('scrapedeck_deprecate_app', { app: 'grace/review-miner' }, contextFor(ada, clock.now, { onAppOutcome: (_r, o) => void outcomes.push(o) }));
+    const reply = await run(
+      'scrapedeck_deprecate_app',
+      { app: 'grace/review-miner' },
+      contextFor(ada, clock.now, { onAppOutcome: (_r, o) => void outcomes.push(o) }),
+    );
     assert.equal(reply.ok, false);
-    assert.match(reply.text, /^Could not deprecate grace\/review-miner\. App grace\/review-miner was not found, or you are not its author.*Request ID \(for support\): [\w-]+\.$/);
+    assert.match(
+      reply.text,
+      /^Could not deprecate grace\/review-miner\. App grace\/review-miner was not found, or you are not its author.*Request ID \(for support\): [\w-]+\.$/,
+    );
     assert.equal(outcomes[0]?.kind, 'not-found');
   });
 
   it('a hub that cannot be called (the adapter says why): nothing is sent', async () => {
     const before = sandbox.stats.byRoute[DEPRECATE] ?? 0;
-    const reply = await run('scrapedeck_deprecate_app', { app: 'ada/news-digest' }, contextFor(ada, clock.now, { hubProblem: () => 'The hub needs a key (test).' }));
+    const reply = await run(
+      'scrapedeck_deprecate_app',
+      { app: 'ada/news-digest' },
+      contextFor(ada, clock.now, { hubProblem: () => 'The hub needs a key (test).' }),
+    );
     assert.deepEqual(reply, { ok: false, text: 'The hub needs a key (test).' });
     assert.equal(sandbox.stats.byRoute[DEPRECATE] ?? 0, before);
   });
@@ -135,12 +172,35 @@ describe('agents: tools that change something', function () {
 describe('agents: failure sentences', () => {
   const ctx = { t: english, signInHint: 'Sign in (hint).' };
   it('a start that may have been carried out says so, and to check first', () => {
-    const e = new ApiError({ kind: 'server', status: 502, message: 'Bad gateway. It may have been carried out: check before trying again.', requestId: 'r-1', maybeApplied: true });
-    assert.equal(failureText(e, { failed: 'Could not start a run of “X” (1)' }, ctx), 'Could not start a run of “X” (1). Bad gateway. It may have been carried out: check before trying again. Request ID (for support): r-1.');
+    const e = new ApiError({
+      kind: 'server',
+      status: 502,
+      message: 'Bad gateway. It may have been carried out: check before trying again.',
+      requestId: 'r-1',
+      maybeApplied: true,
+    });
+    assert.equal(
+      failureText(e, { failed: 'Could not start a run of “X” (1)' }, ctx),
+      'Could not start a run of “X” (1). Bad gateway. It may have been carried out: check before trying again. Request ID (for support): r-1.',
+    );
   });
   it('a cancelled call is said as such; a time-out names what to check', () => {
-    assert.equal(failureText(new ApiError({ kind: 'cancelled', message: 'Cancelled' }), { failed: 'Could not list the tasks' }, ctx), 'Could not list the tasks: the call was cancelled before it finished.');
-    assert.match(failureText(new ApiError({ kind: 'timeout', message: 'No answer within 30 s' }), { failed: 'Could not list the tasks' }, ctx), /No answer within 30 s\. The service could not be reached: check the connection and the service address\.$/);
+    assert.equal(
+      failureText(
+        new ApiError({ kind: 'cancelled', message: 'Cancelled' }),
+        { failed: 'Could not list the tasks' },
+        ctx,
+      ),
+      'Could not list the tasks: the call was cancelled before it finished.',
+    );
+    assert.match(
+      failureText(
+        new ApiError({ kind: 'timeout', message: 'No answer within 30 s' }),
+        { failed: 'Could not list the tasks' },
+        ctx,
+      ),
+      /No answer within 30 s\. The service could not be reached: check the connection and the service address\.$/,
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type Confirmed,ConfirmedCalls } from '../../src/agents/confirmedCalls';
+import { type Confirmed, ConfirmedCalls } from '../../src/agents/confirmedCalls';
 
 const shown = (title: string): Confirmed => ({ identity: 'ada@sandbox', target: `task:${title}`, title });
 
@@ -17,7 +17,11 @@ describe('agents: a confirmation is taken only with the input it was shown for',
     assert.equal(calls.take({ taskId: 't-1' }), undefined, 'a field left out');
     assert.equal(calls.take({ taskId: 't-1', name: 'Prices', force: true }), undefined, 'a field added');
     assert.equal(calls.take(undefined), undefined, 'no input');
-    assert.deepEqual(calls.take({ name: 'Prices', taskId: 't-1' }), shown('Start Prices'), 'the same input, keys in another order');
+    assert.deepEqual(
+      calls.take({ name: 'Prices', taskId: 't-1' }),
+      shown('Start Prices'),
+      'the same input, keys in another order',
+    );
     assert.equal(calls.take({ taskId: 't-1', name: 'Prices' }), undefined, 'one confirmation, one call');
   });
 

@@ -11,7 +11,7 @@ import type { ScrapedeckClient } from '../../src/api/client';
 import { addDays } from '../../src/api/schemas/dates';
 import { assess, attentionOrder, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, refused, run, summaryOf } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 
@@ -47,7 +47,8 @@ describe('agents: scrapedeck_task_health against the sandbox', function () {
     all = [];
     const seen = new Set<string>();
     for (const g of (await ada.listTaskGroups()).data) {
-      for (const t of (await ada.searchTasks(g.taskGroupId)).data) if (!seen.has(t.taskId) && seen.add(t.taskId)) all.push({ ...t, groupName: g.taskGroupName });
+      for (const t of (await ada.searchTasks(g.taskGroupId)).data)
+        if (!seen.has(t.taskId) && seen.add(t.taskId)) all.push({ ...t, groupName: g.taskGroupName });
     }
   });
   after(async () => {
@@ -86,15 +87,27 @@ describe('agents: scrapedeck_task_health against the sandbox', function () {
     assert.deepEqual(data.window.previous, { start: addDays(TODAY, -13), end: addDays(TODAY, -7) });
 
     // On its own: every task's Day records of each window, through the model.
-    const raw = async (start: string, end: string) => totalsByTask((await ada.queryAllTaskAnalytics({ start, end, timeGranularity: 'Day' })).records);
+    const raw = async (start: string, end: string) =>
+      totalsByTask((await ada.queryAllTaskAnalytics({ start, end, timeGranularity: 'Day' })).records);
     const now = await raw(data.window.current.start, data.window.current.end);
     const before = await raw(data.window.previous.start, data.window.previous.end);
-    const judged = all.map((task) => ({ task: { taskId: task.taskId, taskName: task.taskName, groupId: '', groupName: task.groupName }, health: assess(now.get(task.taskId), before.get(task.taskId), DEFAULT_THRESHOLDS) }));
+    const judged = all.map((task) => ({
+      task: { taskId: task.taskId, taskName: task.taskName, groupId: '', groupName: task.groupName },
+      health: assess(now.get(task.taskId), before.get(task.taskId), DEFAULT_THRESHOLDS),
+    }));
     const level = (l: string) => judged.filter((j) => j.health.level === l).length;
-    assert.deepEqual(data.counts, { failing: level('failing'), slowing: level('slowing'), noRuns: level('idle'), ok: level('ok') });
+    assert.deepEqual(data.counts, {
+      failing: level('failing'),
+      slowing: level('slowing'),
+      noRuns: level('idle'),
+      ok: level('ok'),
+    });
     assert.equal(data.tasksJudged, all.length);
 
-    const expected = judged.filter((j) => j.health.level !== 'ok').sort((a, b) => attentionOrder(a.health, b.health)).map((j) => view(j.task, j.health));
+    const expected = judged
+      .filter((j) => j.health.level !== 'ok')
+      .sort((a, b) => attentionOrder(a.health, b.health))
+      .map((j) => view(j.task, j.health));
     assert.equal(data.attention.length + data.moreNeedingAttention, expected.length);
     assert.deepEqual(
       data.attention.map((a) => [a.taskId, a.level, a.runs, a.failures, a.failureRate]),
@@ -103,15 +116,39 @@ describe('agents: scrapedeck_task_health against the sandbox', function () {
     for (const [i, a] of data.attention.entries()) {
       const e = expected[i] as Listed;
       for (const key of ['averageSeconds', 'previousAverageSeconds', 'slowdown'] as const) {
-        assert.ok(a[key] === e[key] || Math.abs((a[key] ?? NaN) - (e[key] ?? NaN)) <= 0.02 * Math.abs(e[key] ?? 0) + 0.1, `${a.taskName} ${key}: ${a[key]} vs ${e[key]}`);
+        assert.ok(
+          a[key] === e[key] || Math.abs((a[key] ?? NaN) - (e[key] ?? NaN)) <= 0.02 * Math.abs(e[key] ?? 0) + 0.1,
+          `${a.taskName} ${key}: ${a[key]} vs ${e[key]}`,
+        );
       }
     }
 
     // The seeded ones, and only they, cross the thresholds.
-    assert.deepEqual(data.attention.filter((a) => a.failing).map((a) => a.taskId).sort(), seeded('failing'));
-    assert.deepEqual(data.attention.filter((a) => a.level === 'slowing').map((a) => a.taskId).sort(), seeded('slowing'));
-    assert.deepEqual(data.attention.slice(0, 3).map((a) => a.level), ['failing', 'failing', 'failing'], 'failing first');
-    assert.match(summaryOf(reply), new RegExp(`^Task health of ${all.length} tasks over the last 7 days \\(2026-11-13 to 2026-11-19, UTC\\) against the 7 days before: 3 failing \\(failure rate above 20%\\), 3 slowing \\(average run time above 1.5x\\), \\d+ with no runs, \\d+ fine\\.`));
+    assert.deepEqual(
+      data.attention
+        .filter((a) => a.failing)
+        .map((a) => a.taskId)
+        .sort(),
+      seeded('failing'),
+    );
+    assert.deepEqual(
+      data.attention
+        .filter((a) => a.level === 'slowing')
+        .map((a) => a.taskId)
+        .sort(),
+      seeded('slowing'),
+    );
+    assert.deepEqual(
+      data.attention.slice(0, 3).map((a) => a.level),
+      ['failing', 'failing', 'failing'],
+      'failing first',
+    );
+    assert.match(
+      summaryOf(reply),
+      new RegExp(
+        `^Task health of ${all.length} tasks over the last 7 days \\(2026-11-13 to 2026-11-19, UTC\\) against the 7 days before: 3 failing \\(failure rate above 20%\\), 3 slowing \\(average run time above 1.5x\\), \\d+ with no runs, \\d+ fine\\.`,
+      ),
+    );
   });
 
   it('caps the list and says how many more; one task by name; thresholds from the input', async () => {
@@ -124,7 +161,10 @@ describe('agents: scrapedeck_task_health against the sandbox', function () {
     assert.ok(task);
     const one = dataOf<Answer>(await run(NAME, { task: task.taskName.toUpperCase() }, ctx()));
     assert.equal(one.tasksJudged, 1);
-    assert.deepEqual(one.attention.map((a) => [a.taskId, a.level]), [[task.taskId, 'failing']]);
+    assert.deepEqual(
+      one.attention.map((a) => [a.taskId, a.level]),
+      [[task.taskId, 'failing']],
+    );
 
     const lenient = dataOf<Answer>(await run(NAME, { failureRate: 0.99, slowdownFactor: 100, windowDays: 3 }, ctx()));
     assert.deepEqual([lenient.counts.failing, lenient.counts.slowing, lenient.window.days], [0, 0, 3]);

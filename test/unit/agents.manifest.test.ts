@@ -14,7 +14,8 @@ import { languageModelToolsContribution, languageModelToolsNls, MCP_PROVIDER_ID 
 import { AGENT_TOOLS, RESERVED_TOOL_NAMES } from '../../src/agents/table';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
+const json = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
 
 const manifestSchema = z.object({
   bin: z.record(z.string(), z.string()).optional(),
@@ -30,7 +31,11 @@ describe('agents: package.json follows the tool table', () => {
   const FIX = 'run `npm run compile-tests && node scripts/sync-agent-manifest.mjs`';
 
   it('declares every tool of the table, and no other', () => {
-    assert.deepEqual(declared.map((t) => t.name), AGENT_TOOLS.map((t) => t.name), FIX);
+    assert.deepEqual(
+      declared.map((t) => t.name),
+      AGENT_TOOLS.map((t) => t.name),
+      FIX,
+    );
   });
 
   it('each declaration is the table’s: display name, model description, schema, tags', () => {
@@ -41,19 +46,32 @@ describe('agents: package.json follows the tool table', () => {
   it('display names and user descriptions are in package.nls.json, with the table’s English', () => {
     const nls = json('package.nls.json');
     for (const [key, text] of Object.entries(languageModelToolsNls())) assert.equal(nls[key], text, `${key}: ${FIX}`);
-    const stale = Object.keys(nls).filter((k) => k.startsWith('languageModelTools.') && !(k in languageModelToolsNls()));
+    const stale = Object.keys(nls).filter(
+      (k) => k.startsWith('languageModelTools.') && !(k in languageModelToolsNls()),
+    );
     assert.deepEqual(stale, []);
   });
 
   it('a reserved name is not declared until its tool exists', () => {
     for (const name of RESERVED_TOOL_NAMES) {
-      assert.equal(declared.some((t) => t.name === name), false, name);
-      assert.equal(AGENT_TOOLS.some((t) => t.name === name), false, name);
+      assert.equal(
+        declared.some((t) => t.name === name),
+        false,
+        name,
+      );
+      assert.equal(
+        AGENT_TOOLS.some((t) => t.name === name),
+        false,
+        name,
+      );
     }
   });
 
   it('offers the MCP server: the provider id the code registers; dist/mcp.js is run by its path, never by a registry name', () => {
-    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id), [MCP_PROVIDER_ID]);
+    assert.deepEqual(
+      pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id),
+      [MCP_PROVIDER_ID],
+    );
     // A `bin` name invites `npx <name>`, which runs whatever the registry holds under that name.
     assert.equal(pkg.bin, undefined);
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -94,13 +112,17 @@ describe('agents: the tool table', () => {
       assert.equal(schema.additionalProperties, false, tool.name);
       assert.equal('$schema' in schema, false, tool.name);
       const props = schema.properties as Record<string, { description?: string }>;
-      for (const [key, prop] of Object.entries(props)) assert.ok(prop.description, `${tool.name}.${key} has a description`);
+      for (const [key, prop] of Object.entries(props))
+        assert.ok(prop.description, `${tool.name}.${key} has a description`);
     }
   });
 
   it('model descriptions say what comes back and stay short enough for a model’s tool list', () => {
     for (const tool of AGENT_TOOLS) {
-      assert.ok(tool.modelDescription.length > 150 && tool.modelDescription.length < 1200, `${tool.name}: ${tool.modelDescription.length} characters`);
+      assert.ok(
+        tool.modelDescription.length > 150 && tool.modelDescription.length < 1200,
+        `${tool.name}: ${tool.modelDescription.length} characters`,
+      );
       assert.match(tool.modelDescription, /Returns|returns|Fails|answers/i, tool.name);
     }
   });

@@ -15,9 +15,9 @@ import { readMcpArgs, readMcpEnv } from '../../src/agents/mcpEnv';
 import { periodRange } from '../../src/agents/periods';
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
-import { type McpSession,startMcpSession } from './helpers/mcpSession';
+import { type McpSession, startMcpSession } from './helpers/mcpSession';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SERVER = path.join(ROOT, 'out', 'src', 'mcp.js');
@@ -29,7 +29,11 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
   let ada: ScrapedeckClient;
   let apiKey: string;
   let session: McpSession;
-  const env = () => ({ SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl, SCRAPEDECK_DATAHUB_URL: sandbox.info.datahubUrl });
+  const env = () => ({
+    SCRAPEDECK_API_KEY: apiKey,
+    SCRAPEDECK_BASE_URL: sandbox.info.baseUrl,
+    SCRAPEDECK_DATAHUB_URL: sandbox.info.datahubUrl,
+  });
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, seed: 7 });
@@ -45,7 +49,10 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
 
   it('lists the table’s tools with their schemas, and annotations that mark what changes things', async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      AGENT_TOOLS.map((t) => t.name),
+    );
     for (const [i, t] of tools.entries()) {
       const def = AGENT_TOOLS[i];
       assert.ok(def);
@@ -55,7 +62,14 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
       assert.equal(t.annotations?.destructiveHint, def.destructive, t.name);
     }
     const deprecate = tools.find((t) => t.name === 'scrapedeck_deprecate_app');
-    assert.deepEqual([deprecate?.annotations?.readOnlyHint, deprecate?.annotations?.destructiveHint, deprecate?.annotations?.idempotentHint], [false, true, true]);
+    assert.deepEqual(
+      [
+        deprecate?.annotations?.readOnlyHint,
+        deprecate?.annotations?.destructiveHint,
+        deprecate?.annotations?.idempotentHint,
+      ],
+      [false, true, true],
+    );
     const health = tools.find((t) => t.name === 'scrapedeck_task_health');
     assert.deepEqual([health?.annotations?.readOnlyHint, health?.annotations?.destructiveHint], [true, false]);
     const stop = tools.find((t) => t.name === 'scrapedeck_stop_run');
@@ -75,11 +89,17 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
     assert.ok(first);
 
     const status = await session.call('scrapedeck_run_status', { tasks: [first.taskId] });
-    assert.equal(jsonOf<{ tasks: { status: string }[] }>(status.text).tasks[0]?.status, (await ada.getTaskStatuses([first.taskId])).data[0]?.status);
+    assert.equal(
+      jsonOf<{ tasks: { status: string }[] }>(status.text).tasks[0]?.status,
+      (await ada.getTaskStatuses([first.taskId])).data[0]?.status,
+    );
 
     const rows = await session.call('scrapedeck_sample_rows', { task: first.taskId, rows: 3 });
     assert.equal(rows.isError, false, rows.text);
-    assert.equal(jsonOf<{ total: number }>(rows.text).total, (await ada.getData(first.taskId, { offset: 0, size: 1 })).data.total);
+    assert.equal(
+      jsonOf<{ total: number }>(rows.text).total,
+      (await ada.getData(first.taskId, { offset: 0, size: 1 })).data.total,
+    );
   });
 
   it('"which tasks failed most this week": the analytics ranked by failures', async () => {
@@ -87,7 +107,8 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
     assert.equal(reply.isError, false, reply.text);
     const { start, end } = periodRange('thisWeek', Date.now());
     const failures = new Map<string, number>();
-    for (const r of (await ada.queryAllTaskAnalytics({ start, end })).records) failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
+    for (const r of (await ada.queryAllTaskAnalytics({ start, end })).records)
+      failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
     const data = jsonOf<{ range: { start: string }; tasks: { taskId: string; failures: number }[] }>(reply.text);
     assert.equal(data.range.start, start);
     assert.equal(data.tasks[0]?.failures, Math.max(...failures.values()));
@@ -97,14 +118,20 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
     const before = sandbox.stats.byRoute['POST /datahub/v1/data-apps/{app_id}/deprecate'] ?? 0;
     const reply = await session.call('scrapedeck_deprecate_app', { app: 'ada/lead-finder' });
     assert.equal(reply.isError, true);
-    assert.match(reply.text, /^scrapedeck_deprecate_app would deprecate the data app ada\/lead-finder .*--allow-changes/);
+    assert.match(
+      reply.text,
+      /^scrapedeck_deprecate_app would deprecate the data app ada\/lead-finder .*--allow-changes/,
+    );
     assert.equal(sandbox.stats.byRoute['POST /datahub/v1/data-apps/{app_id}/deprecate'] ?? 0, before);
   });
 
   it('bad arguments and unknown tools are isError sentences, not protocol errors; nothing is sent', async () => {
     const before = sandbox.stats.requests;
     const bad = await session.call('scrapedeck_sample_rows', { task: 'x', rows: 500 });
-    assert.deepEqual([bad.isError, /^The input of scrapedeck_sample_rows was not valid: rows: /.test(bad.text)], [true, true]);
+    assert.deepEqual(
+      [bad.isError, /^The input of scrapedeck_sample_rows was not valid: rows: /.test(bad.text)],
+      [true, true],
+    );
     const unknown = await session.call('scrapedeck_export_everything', {});
     assert.match(unknown.text, /^There is no Scrapedeck tool named “scrapedeck_export_everything”/);
     assert.equal(sandbox.stats.requests, before);
@@ -131,10 +158,16 @@ describe('agents: the MCP server over stdio (SDK client, sandbox)', function () 
   });
 
   it('a misconfigured address is said by every call, with the key kept out of it', async () => {
-    const wrong = await startMcpSession(SERVER, { SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: 'http://example.com' });
+    const wrong = await startMcpSession(SERVER, {
+      SCRAPEDECK_API_KEY: apiKey,
+      SCRAPEDECK_BASE_URL: 'http://example.com',
+    });
     try {
       const reply = await wrong.call('scrapedeck_run_status', {});
-      assert.match(reply.text, /^The Scrapedeck MCP server is misconfigured: SCRAPEDECK_BASE_URL must start with https:\/\//);
+      assert.match(
+        reply.text,
+        /^The Scrapedeck MCP server is misconfigured: SCRAPEDECK_BASE_URL must start with https:\/\//,
+      );
       assert.equal(reply.text.includes(apiKey) || wrong.stderr().includes(apiKey), false);
     } finally {
       await wrong.close();
@@ -146,19 +179,34 @@ describe('agents: the MCP server’s environment', () => {
   it('reads the key and addresses; the production address by default', () => {
     assert.deepEqual(readMcpEnv({ SCRAPEDECK_API_KEY: ' sdk_abc ' }), {
       ok: true,
-      config: { apiKey: 'sdk_abc', baseUrl: 'https://openapi.octoparse.com', datahubUrl: undefined, requestsPerSecond: 20, runNotices: undefined },
+      config: {
+        apiKey: 'sdk_abc',
+        baseUrl: 'https://openapi.octoparse.com',
+        datahubUrl: undefined,
+        requestsPerSecond: 20,
+        runNotices: undefined,
+      },
     });
   });
   it('refuses a key that cannot be a header by position only, never quoting it', () => {
     const r = readMcpEnv({ SCRAPEDECK_API_KEY: 'sdk_sécret\u2603' });
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.problem, /SCRAPEDECK_API_KEY has a character that cannot be sent in an HTTP header \(at position 11\)/);
+    assert.match(
+      r.ok ? '' : r.problem,
+      /SCRAPEDECK_API_KEY has a character that cannot be sent in an HTTP header \(at position 11\)/,
+    );
     assert.equal(r.ok ? '' : r.problem.includes('\u2603'), false);
   });
   it('refuses a bad rate and a hub address with a password in it', () => {
-    const r = readMcpEnv({ SCRAPEDECK_REQUESTS_PER_SECOND: '50', SCRAPEDECK_DATAHUB_URL: 'https://u:p@hub.example.com' });
+    const r = readMcpEnv({
+      SCRAPEDECK_REQUESTS_PER_SECOND: '50',
+      SCRAPEDECK_DATAHUB_URL: 'https://u:p@hub.example.com',
+    });
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.problem, /SCRAPEDECK_DATAHUB_URL must not contain a user name or password; SCRAPEDECK_REQUESTS_PER_SECOND must be a whole number from 1 to 20/);
+    assert.match(
+      r.ok ? '' : r.problem,
+      /SCRAPEDECK_DATAHUB_URL must not contain a user name or password; SCRAPEDECK_REQUESTS_PER_SECOND must be a whole number from 1 to 20/,
+    );
   });
 });
 
@@ -181,12 +229,19 @@ describe('agents: the bundled dist/mcp.js runs without node_modules', function (
 
   it('lists the tools and answers a call, from a folder with no node_modules above it', async () => {
     const apiKey = sandbox.info.accounts[0]?.apiKey ?? '';
-    const session = await startMcpSession(path.join(dir, 'mcp.js'), { SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl }, dir);
+    const session = await startMcpSession(
+      path.join(dir, 'mcp.js'),
+      { SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl },
+      dir,
+    );
     try {
       assert.equal((await session.client.listTools()).tools.length, AGENT_TOOLS.length);
       const reply = await session.call('scrapedeck_list_tasks', { limit: 1 });
       assert.equal(reply.isError, false, reply.text);
-      assert.equal(session.client.getServerVersion()?.version, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+      assert.equal(
+        session.client.getServerVersion()?.version,
+        (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      );
     } finally {
       await session.close();
     }
@@ -211,6 +266,9 @@ describe('agents: the MCP server’s arguments', () => {
   it('anything else is refused by name (cut), so a misspelt flag is never taken for no flag', () => {
     const r = readMcpArgs(['--allow-change', `--${'x'.repeat(100)}`]);
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.problem, /^The Scrapedeck MCP server is misconfigured: it takes no argument but --allow-changes, and was given "--allow-change", "--x{38}"\./);
+    assert.match(
+      r.ok ? '' : r.problem,
+      /^The Scrapedeck MCP server is misconfigured: it takes no argument but --allow-changes, and was given "--allow-change", "--x{38}"\./,
+    );
   });
 });

@@ -13,9 +13,9 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckClient } from '../../src/api/client';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
-import { type McpSession,startMcpSession } from './helpers/mcpSession';
+import { type McpSession, startMcpSession } from './helpers/mcpSession';
 import { RecordingServer } from './helpers/recordingServer';
 
 const SERVER = path.join(__dirname, '..', '..', 'src', 'mcp.js');
@@ -29,7 +29,11 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
   let apiKey: string;
   let task: { taskId: string; taskName: string; groupName: string };
   const sessions: McpSession[] = [];
-  const env = () => ({ SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl, SCRAPEDECK_DATAHUB_URL: sandbox.info.datahubUrl });
+  const env = () => ({
+    SCRAPEDECK_API_KEY: apiKey,
+    SCRAPEDECK_BASE_URL: sandbox.info.baseUrl,
+    SCRAPEDECK_DATAHUB_URL: sandbox.info.datahubUrl,
+  });
   const count = (route: string) => sandbox.stats.byRoute[route] ?? 0;
   const status = async () => (await ada.getTaskStatuses([task.taskId])).data[0]?.status;
   const open = async (options: Parameters<typeof startMcpSession>[2]) => {
@@ -61,13 +65,21 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
     const s = await open({});
     const { tools } = await s.client.listTools();
     const changing = tools.filter((t) => t.annotations?.readOnlyHint === false);
-    assert.deepEqual(changing.map((t) => t.name), AGENT_TOOLS.filter((t) => !t.readOnly).map((t) => t.name));
-    assert.deepEqual(changing.map((t) => t.name).sort(), ['scrapedeck_deprecate_app', 'scrapedeck_start_run', 'scrapedeck_stop_run']);
+    assert.deepEqual(
+      changing.map((t) => t.name),
+      AGENT_TOOLS.filter((t) => !t.readOnly).map((t) => t.name),
+    );
+    assert.deepEqual(changing.map((t) => t.name).sort(), [
+      'scrapedeck_deprecate_app',
+      'scrapedeck_start_run',
+      'scrapedeck_stop_run',
+    ]);
     for (const t of changing) {
       assert.equal(t.annotations?.destructiveHint, true, t.name);
       assert.match(t.description ?? '', /after the user confirms/, t.name);
     }
-    for (const t of tools.filter((x) => x.annotations?.readOnlyHint === true)) assert.equal(t.annotations?.destructiveHint, false, t.name);
+    for (const t of tools.filter((x) => x.annotations?.readOnlyHint === true))
+      assert.equal(t.annotations?.destructiveHint, false, t.name);
     assert.match(s.client.getInstructions() ?? '', /asks the user itself \(MCP elicitation\).*--allow-changes/);
   });
 
@@ -79,7 +91,12 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
     assert.equal(reply.isError, false, reply.text);
     assert.match(reply.text, /^Started a cloud run of/);
     assert.equal(asked.length, 1, 'asked once');
-    assert.match(asked[0]?.message ?? '', new RegExp(`^Start a cloud run of “${escape(task.taskName)}”\\?\\n\\nTask “${escape(task.taskName)}” \\(id ${task.taskId}\\) in the group “${escape(task.groupName)}”`));
+    assert.match(
+      asked[0]?.message ?? '',
+      new RegExp(
+        `^Start a cloud run of “${escape(task.taskName)}”\\?\\n\\nTask “${escape(task.taskName)}” \\(id ${task.taskId}\\) in the group “${escape(task.groupName)}”`,
+      ),
+    );
     assert.equal(count(START), before + 1);
     assert.equal(await status(), 'Extracting');
   });
@@ -91,7 +108,12 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
       const before = count(STOP);
       const reply = await s.call('scrapedeck_stop_run', { task: task.taskId });
       assert.equal(reply.isError, true);
-      assert.match(reply.text, new RegExp(`^The user ${action === 'decline' ? 'declined' : 'dismissed'} scrapedeck_stop_run .*nothing was sent`));
+      assert.match(
+        reply.text,
+        new RegExp(
+          `^The user ${action === 'decline' ? 'declined' : 'dismissed'} scrapedeck_stop_run .*nothing was sent`,
+        ),
+      );
       assert.equal(asked, 1);
       assert.equal(count(STOP), before, 'no stop sent');
       assert.equal(await status(), 'Extracting', 'still running');
@@ -100,14 +122,19 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
 
   it('asking fails (the client answers the elicitation with an error): nothing is changed and no stop is sent', async () => {
     let asked = 0;
-    const s = await open({ elicit: (): ElicitResult => {
-      asked++;
-      throw new Error('the dialog could not be shown');
-    } });
+    const s = await open({
+      elicit: (): ElicitResult => {
+        asked++;
+        throw new Error('the dialog could not be shown');
+      },
+    });
     const before = count(STOP);
     const reply = await s.call('scrapedeck_stop_run', { task: task.taskId });
     assert.equal(reply.isError, true);
-    assert.match(reply.text, /^scrapedeck_stop_run needs the user’s agreement, and asking the user through the MCP client failed \(.*the dialog could not be shown.*\), so nothing was changed and nothing was sent\.$/);
+    assert.match(
+      reply.text,
+      /^scrapedeck_stop_run needs the user’s agreement, and asking the user through the MCP client failed \(.*the dialog could not be shown.*\), so nothing was changed and nothing was sent\.$/,
+    );
     assert.equal(asked, 1);
     assert.equal(count(STOP), before, 'no stop sent');
   });
@@ -118,7 +145,12 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
     const before = sandbox.stats.requests;
     const stop = await s.call('scrapedeck_stop_run', { task: task.taskName });
     assert.equal(stop.isError, true);
-    assert.match(stop.text, new RegExp(`^scrapedeck_stop_run would stop the cloud run of the task “${escape(task.taskName)}” for the account of SCRAPEDECK_API_KEY at [\\w.:]+\\. It was not run, and nothing was sent to the service`));
+    assert.match(
+      stop.text,
+      new RegExp(
+        `^scrapedeck_stop_run would stop the cloud run of the task “${escape(task.taskName)}” for the account of SCRAPEDECK_API_KEY at [\\w.:]+\\. It was not run, and nothing was sent to the service`,
+      ),
+    );
     assert.match(stop.text, /MCP elicitation.*restart the server with the --allow-changes argument/);
     const deprecate = await s.call('scrapedeck_deprecate_app', { app: 'ada/lead-finder' });
     assert.match(deprecate.text, /^scrapedeck_deprecate_app would deprecate the data app ada\/lead-finder /);
@@ -150,7 +182,10 @@ describe('agents: the MCP server asks before it changes anything (SDK client ove
     const before = sandbox.stats.requests;
     const reply = await s.call('scrapedeck_list_tasks', {});
     assert.equal(reply.isError, true);
-    assert.match(reply.text, /^The Scrapedeck MCP server is misconfigured: it takes no argument but --allow-changes, and was given "--allow-change"/);
+    assert.match(
+      reply.text,
+      /^The Scrapedeck MCP server is misconfigured: it takes no argument but --allow-changes, and was given "--allow-change"/,
+    );
     assert.equal(sandbox.stats.requests, before);
   });
 });
@@ -162,12 +197,18 @@ describe('agents: a request id from the service never carries the key into an MC
   after(() => server.close());
 
   it('the id is redacted in the result and the log, the rest of the sentence kept', async () => {
-    server.handler = () => ({ status: 500, body: { error: { code: 'InternalError', message: 'Something broke' }, requestId: `req-${apiKey}-9` } });
+    server.handler = () => ({
+      status: 500,
+      body: { error: { code: 'InternalError', message: 'Something broke' }, requestId: `req-${apiKey}-9` },
+    });
     const s = await startMcpSession(SERVER, { SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: server.baseUrl });
     try {
       const reply = await s.call('scrapedeck_list_tasks', {});
       assert.equal(reply.isError, true);
-      assert.match(reply.text, /^Could not list the task groups\. .*Something broke\..*Request ID \(for support\): req-\[redacted\]-9\.$/);
+      assert.match(
+        reply.text,
+        /^Could not list the task groups\. .*Something broke\..*Request ID \(for support\): req-\[redacted\]-9\.$/,
+      );
       assert.equal(reply.text.includes(apiKey), false);
       for (const text of [...s.stdout, s.stderr()]) assert.equal(text.includes(apiKey), false);
     } finally {

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 
 import type { ScrapedeckClient } from '../../src/api/client';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, refused, run, summaryOf } from './helpers/agents';
 import { FakeClock } from './helpers/sandbox';
 
@@ -34,7 +34,8 @@ describe('agents: read tools against the sandbox', function () {
     ada = clientFor(sandbox, 'ada');
     const groups = (await ada.listTaskGroups()).data;
     all = [];
-    for (const g of groups) for (const t of (await ada.searchTasks(g.taskGroupId)).data) all.push({ ...t, groupName: g.taskGroupName });
+    for (const g of groups)
+      for (const t of (await ada.searchTasks(g.taskGroupId)).data) all.push({ ...t, groupName: g.taskGroupName });
   });
   after(async () => {
     await ada.close();
@@ -50,7 +51,11 @@ describe('agents: read tools against the sandbox', function () {
       ['scrapedeck_list_tasks', { taskName: 'x' }, /taskName/],
       ['scrapedeck_list_tasks', 'all of them', /input/],
       ['scrapedeck_task_analytics', { start: '2026-11-01' }, /start and end go together/],
-      ['scrapedeck_task_analytics', { period: 'thisWeek', start: '2026-11-01', end: '2026-11-02' }, /either period or start\/end/],
+      [
+        'scrapedeck_task_analytics',
+        { period: 'thisWeek', start: '2026-11-01', end: '2026-11-02' },
+        /either period or start\/end/,
+      ],
       ['scrapedeck_task_analytics', { period: 'thisDecade' }, /period/],
       ['scrapedeck_task_analytics', { tasks: [] }, /tasks/],
       ['scrapedeck_task_analytics', { tasks: ['a'], group: 'b' }, /either tasks or group/],
@@ -101,11 +106,20 @@ describe('agents: read tools against the sandbox', function () {
       const reply = await run('scrapedeck_list_tasks', { limit: 20 }, ctx());
       const data = dataOf<Listed>(reply);
       assert.equal(data.total, all.length);
-      assert.deepEqual(data.tasks.map((t) => t.taskId), all.slice(0, 20).map((t) => t.taskId));
+      assert.deepEqual(
+        data.tasks.map((t) => t.taskId),
+        all.slice(0, 20).map((t) => t.taskId),
+      );
       assert.equal(data.nextOffset, 20);
-      assert.match(summaryOf(reply), new RegExp(`^${all.length} tasks match; tasks 1-20 are listed. Call again with offset 20`));
+      assert.match(
+        summaryOf(reply),
+        new RegExp(`^${all.length} tasks match; tasks 1-20 are listed. Call again with offset 20`),
+      );
       const next = dataOf<Listed>(await run('scrapedeck_list_tasks', { limit: 20, offset: 200 }, ctx()));
-      assert.deepEqual(next.tasks.map((t) => t.taskId), all.slice(200, 220).map((t) => t.taskId));
+      assert.deepEqual(
+        next.tasks.map((t) => t.taskId),
+        all.slice(200, 220).map((t) => t.taskId),
+      );
       assert.equal(next.nextOffset, null);
     });
 
@@ -114,9 +128,17 @@ describe('agents: read tools against the sandbox', function () {
       const amazon = all.filter((t) => t.taskName.toLowerCase().includes(word.toLowerCase()));
       assert.ok(word.length > 2 && amazon.length > 1, `${word}: ${amazon.length}`);
       const data = dataOf<Listed>(await run('scrapedeck_list_tasks', { query: word.toUpperCase() }, ctx()));
-      assert.deepEqual(data.tasks.map((t) => t.taskName), amazon.map((t) => t.taskName));
-      assert.equal(data.groups.reduce((n, g) => n + g.matchingTasks, 0), amazon.length);
-      const catalog = dataOf<Listed>(await run('scrapedeck_list_tasks', { group: 'product CATALOG', limit: 100 }, ctx()));
+      assert.deepEqual(
+        data.tasks.map((t) => t.taskName),
+        amazon.map((t) => t.taskName),
+      );
+      assert.equal(
+        data.groups.reduce((n, g) => n + g.matchingTasks, 0),
+        amazon.length,
+      );
+      const catalog = dataOf<Listed>(
+        await run('scrapedeck_list_tasks', { group: 'product CATALOG', limit: 100 }, ctx()),
+      );
       assert.equal(catalog.total, 160);
       assert.ok(catalog.tasks.every((t) => t.group === 'Product catalog'));
     });
@@ -124,70 +146,130 @@ describe('agents: read tools against the sandbox', function () {
     it('an unknown group is a sentence that names the groups there are', async () => {
       const reply = await run('scrapedeck_list_tasks', { group: 'Nope' }, ctx());
       assert.equal(reply.ok, false);
-      assert.match(reply.text, /^No task group has the name or id “Nope”. The groups are: “Price monitoring”, “Lead generation”/);
+      assert.match(
+        reply.text,
+        /^No task group has the name or id “Nope”. The groups are: “Price monitoring”, “Lead generation”/,
+      );
     });
   });
 
   describe('scrapedeck_task_analytics', () => {
-    const thisWeek = async (): Promise<AnalyticsRecord[]> => (await ada.queryAllTaskAnalytics({ start: '2026-11-16', end: '2026-11-19' })).records;
+    const thisWeek = async (): Promise<AnalyticsRecord[]> =>
+      (await ada.queryAllTaskAnalytics({ start: '2026-11-16', end: '2026-11-19' })).records;
 
     it('answers "which tasks failed most this week": every task, ranked by failures, totals as the client reads them', async () => {
       const reply = await run('scrapedeck_task_analytics', { period: 'thisWeek', sortBy: 'failures', limit: 5 }, ctx());
       assert.equal(reply.ok, true, reply.text);
-      const data = dataOf<{ range: { start: string; end: string }; totals: { runs: number; failures: number }; tasks: { taskId: string; failures: number }[]; tasksWithRecords: number; periods: { period: string }[] }>(reply);
+      const data = dataOf<{
+        range: { start: string; end: string };
+        totals: { runs: number; failures: number };
+        tasks: { taskId: string; failures: number }[];
+        tasksWithRecords: number;
+        periods: { period: string }[];
+      }>(reply);
       assert.deepEqual([data.range.start, data.range.end], ['2026-11-16', '2026-11-19']);
       const records = await thisWeek();
       const failures = new Map<string, number>();
-      for (const r of records) failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
+      for (const r of records)
+        failures.set(r.taskId, (failures.get(r.taskId) ?? 0) + (r.executionMetrics.failureCount ?? 0));
       const most = Math.max(...failures.values());
       assert.equal(data.tasks.length, 5);
       assert.equal(data.tasks[0]?.failures, most);
-      for (let i = 1; i < data.tasks.length; i++) assert.ok((data.tasks[i - 1]?.failures ?? 0) >= (data.tasks[i]?.failures ?? 0), 'highest first');
+      for (let i = 1; i < data.tasks.length; i++)
+        assert.ok((data.tasks[i - 1]?.failures ?? 0) >= (data.tasks[i]?.failures ?? 0), 'highest first');
       assert.equal(data.tasksWithRecords, failures.size);
-      assert.equal(data.totals.failures, records.reduce((n, r) => n + (r.executionMetrics.failureCount ?? 0), 0));
-      assert.equal(data.totals.runs, records.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0));
-      assert.deepEqual(data.periods.map((p) => p.period), ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19']);
-      assert.match(summaryOf(reply), /^From 2026-11-16 to 2026-11-19 \(UTC, by Day\), \d+ tasks of all tasks of the account had records: \d+ runs, \d+ failures, success rate \d+\.\d%/);
+      assert.equal(
+        data.totals.failures,
+        records.reduce((n, r) => n + (r.executionMetrics.failureCount ?? 0), 0),
+      );
+      assert.equal(
+        data.totals.runs,
+        records.reduce((n, r) => n + (r.executionMetrics.runCount ?? 0), 0),
+      );
+      assert.deepEqual(
+        data.periods.map((p) => p.period),
+        ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19'],
+      );
+      assert.match(
+        summaryOf(reply),
+        /^From 2026-11-16 to 2026-11-19 \(UTC, by Day\), \d+ tasks of all tasks of the account had records: \d+ runs, \d+ failures, success rate \d+\.\d%/,
+      );
     });
 
     it('a group of 160 tasks goes out as two queries of at most 100 ids, and adds up to the same figures', async () => {
       const catalogIds = all.filter((t) => t.groupName === 'Product catalog').map((t) => t.taskId);
       const before = sandbox.stats.byRoute[ANALYTICS] ?? 0;
-      const reply = await run('scrapedeck_task_analytics', { group: 'Product catalog', period: 'last7Days', granularity: 'Week', sortBy: 'runs' }, ctx());
+      const reply = await run(
+        'scrapedeck_task_analytics',
+        { group: 'Product catalog', period: 'last7Days', granularity: 'Week', sortBy: 'runs' },
+        ctx(),
+      );
       const data = dataOf<{ tasksSelected: number; totals: { runs: number }; periods: { period: string }[] }>(reply);
       assert.equal(data.tasksSelected, 160);
       assert.ok((sandbox.stats.byRoute[ANALYTICS] ?? 0) - before >= 2, 'at least one request per 100 ids');
       let runs = 0;
       for (const ids of [catalogIds.slice(0, 100), catalogIds.slice(100)]) {
-        for (const r of (await ada.queryAllTaskAnalytics({ start: '2026-11-13', end: '2026-11-19', taskIds: ids, timeGranularity: 'Week' })).records) runs += r.executionMetrics.runCount ?? 0;
+        for (const r of (
+          await ada.queryAllTaskAnalytics({
+            start: '2026-11-13',
+            end: '2026-11-19',
+            taskIds: ids,
+            timeGranularity: 'Week',
+          })
+        ).records)
+          runs += r.executionMetrics.runCount ?? 0;
       }
       assert.equal(data.totals.runs, runs);
-      assert.deepEqual(data.periods.map((p) => p.period), ['2026-W46', '2026-W47']);
+      assert.deepEqual(
+        data.periods.map((p) => p.period),
+        ['2026-W46', '2026-W47'],
+      );
     });
 
     it('named tasks (by id or exact name) and an unknown one', async () => {
       const [a, b] = all;
       assert.ok(a && b);
-      const data = dataOf<{ tasksSelected: number; tasks: { taskId: string }[] }>(await run('scrapedeck_task_analytics', { tasks: [a.taskId, b.taskName.toUpperCase()], period: 'lastWeek' }, ctx()));
+      const data = dataOf<{ tasksSelected: number; tasks: { taskId: string }[] }>(
+        await run(
+          'scrapedeck_task_analytics',
+          { tasks: [a.taskId, b.taskName.toUpperCase()], period: 'lastWeek' },
+          ctx(),
+        ),
+      );
       assert.equal(data.tasksSelected, 2);
       assert.ok(data.tasks.every((t) => t.taskId === a.taskId || t.taskId === b.taskId));
       const unknown = await run('scrapedeck_task_analytics', { tasks: ['No such task'] }, ctx());
       assert.equal(unknown.ok, false);
-      assert.match(unknown.text, /^No task of this account has the id or name “No such task”. Use scrapedeck_list_tasks to find it.$/);
+      assert.match(
+        unknown.text,
+        /^No task of this account has the id or name “No such task”. Use scrapedeck_list_tasks to find it.$/,
+      );
     });
   });
 
   describe('scrapedeck_run_status', () => {
     it('every task, counted per status, the listed ones as the client reads them', async () => {
       const reply = await run('scrapedeck_run_status', { limit: 10 }, ctx());
-      const data = dataOf<{ total: number; byStatus: Record<string, number>; tasks: { taskId: string; status: string; started: string | null }[] }>(reply);
+      const data = dataOf<{
+        total: number;
+        byStatus: Record<string, number>;
+        tasks: { taskId: string; status: string; started: string | null }[];
+      }>(reply);
       assert.equal(data.total, all.length);
-      assert.equal(Object.values(data.byStatus).reduce((n, c) => n + c, 0), all.length);
+      assert.equal(
+        Object.values(data.byStatus).reduce((n, c) => n + c, 0),
+        all.length,
+      );
       assert.equal(data.tasks.length, 10);
-      const direct = new Map((await ada.getTaskStatuses(data.tasks.map((t) => t.taskId))).data.map((s) => [s.taskId, s.status]));
+      const direct = new Map(
+        (await ada.getTaskStatuses(data.tasks.map((t) => t.taskId))).data.map((s) => [s.taskId, s.status]),
+      );
       // A task the service leaves out of v2 never ran in the cloud, and says so.
       for (const t of data.tasks) assert.equal(t.status, direct.get(t.taskId) ?? 'Never run in the cloud');
-      assert.ok((data.byStatus['Never run in the cloud'] ?? 0) > 0, 'tasks with only local runs never ran in the cloud');
+      assert.ok(
+        (data.byStatus['Never run in the cloud'] ?? 0) > 0,
+        'tasks with only local runs never ran in the cloud',
+      );
       for (const t of data.tasks) if (t.started !== null) assert.match(t.started, /Z$/, 'times are written as UTC');
     });
 
@@ -200,7 +282,10 @@ describe('agents: read tools against the sandbox', function () {
       const matching = all.filter((t) => t.taskName.toLowerCase().includes(task.taskName.toLowerCase())).length;
       if (matching === 1) assert.equal(summaryOf(listed), '1 task matches; it is listed.');
       const rows = await run('scrapedeck_sample_rows', { task: task.taskId, rows: 1 }, ctx());
-      assert.match(summaryOf(rows), new RegExp(`^1 row of “${task.taskName}” from offset 0; it has [\\d,]+ rows? in all`));
+      assert.match(
+        summaryOf(rows),
+        new RegExp(`^1 row of “${task.taskName}” from offset 0; it has [\\d,]+ rows? in all`),
+      );
     });
 
     it('a plan without cloud extraction (grace, Standard): the plan named, and the request id', async () => {
@@ -227,9 +312,15 @@ describe('agents: read tools against the sandbox', function () {
       assert.equal(data.total, direct.total);
       assert.ok(data.rows.length <= 5);
       assert.deepEqual(data.columns, Object.keys(direct.data[0] ?? {}));
-      assert.deepEqual(data.rows[0], data.columns.map((c) => direct.data[0]?.[c] ?? null));
+      assert.deepEqual(
+        data.rows[0],
+        data.columns.map((c) => direct.data[0]?.[c] ?? null),
+      );
       assert.equal(data.nextOffset, direct.restTotal > 0 ? direct.offset : null);
-      assert.match(summaryOf(reply), new RegExp(`^${data.rows.length} rows of “${task.taskName}” from offset 0; it has ${direct.total} rows in all`));
+      assert.match(
+        summaryOf(reply),
+        new RegExp(`^${data.rows.length} rows of “${task.taskName}” from offset 0; it has ${direct.total} rows in all`),
+      );
     });
   });
 
@@ -239,7 +330,10 @@ describe('agents: read tools against the sandbox', function () {
       try {
         const reply = await run('scrapedeck_list_tasks', {}, contextFor(bad, clock.now));
         assert.equal(reply.ok, false);
-        assert.match(reply.text, /^Could not list the task groups\. .+ Sign in again \(test hint\)\. Request ID \(for support\): [\w-]+\.$/);
+        assert.match(
+          reply.text,
+          /^Could not list the task groups\. .+ Sign in again \(test hint\)\. Request ID \(for support\): [\w-]+\.$/,
+        );
       } finally {
         await bad.close();
       }

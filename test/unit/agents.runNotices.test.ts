@@ -15,7 +15,7 @@ import { readMcpEnv } from '../../src/agents/mcpEnv';
 import { RunNoticeFollower } from '../../src/agents/runNoticeFollower';
 import { NoticeReader, noticeWriter } from '../../src/agents/runNotices';
 import type { RunHook } from '../../src/agents/tool';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor } from './helpers/agents';
 import { startMcpSession } from './helpers/mcpSession';
 
@@ -27,7 +27,8 @@ function recorder(): RunHook & { seen: string[] } {
   return {
     seen,
     before: (verb, task) => seen.push(`before ${verb} ${task.taskId} ${task.taskName}`),
-    after: (verb, taskId, result) => seen.push(`after ${verb} ${taskId} ${result.ok ? `ok ${result.lotNo ?? 'no lot'}` : 'failed'}`),
+    after: (verb, taskId, result) =>
+      seen.push(`after ${verb} ${taskId} ${result.ok ? `ok ${result.lotNo ?? 'no lot'}` : 'failed'}`),
   };
 }
 
@@ -48,7 +49,11 @@ describe('agents: runs started through the MCP server reach this window (notices
       const task = (await ada.searchTasks(group.taskGroupId)).data[0];
       assert.ok(task);
       const apiKey = sandbox.info.accounts.find((a) => a.username === 'ada')?.apiKey ?? '';
-      const env = { SCRAPEDECK_API_KEY: apiKey, SCRAPEDECK_BASE_URL: sandbox.info.baseUrl, SCRAPEDECK_RUN_NOTICES: file };
+      const env = {
+        SCRAPEDECK_API_KEY: apiKey,
+        SCRAPEDECK_BASE_URL: sandbox.info.baseUrl,
+        SCRAPEDECK_RUN_NOTICES: file,
+      };
       const session = await startMcpSession(SERVER, env, { args: ['--allow-changes'] });
       try {
         const reply = await session.call('scrapedeck_start_run', { task: task.taskId });
@@ -75,7 +80,10 @@ describe('agents: runs started through the MCP server reach this window (notices
     const reader = new NoticeReader(file, hook);
 
     writer.before('stop', { taskId: 't-1', taskName: 'Prices' });
-    appendFileSync(file, 'not json\n{"phase":"after","verb":"start","taskId":"t-2"}\n{"phase":"before","verb":"start","taskId":"bad id <b>","taskName":"x"}\n');
+    appendFileSync(
+      file,
+      'not json\n{"phase":"after","verb":"start","taskId":"t-2"}\n{"phase":"before","verb":"start","taskId":"bad id <b>","taskName":"x"}\n',
+    );
     appendFileSync(file, '{"phase":"after","verb":"stop","taskId":"t-1",');
     reader.poll();
     assert.deepEqual(hook.seen, ['before stop t-1 Prices']);
@@ -104,15 +112,27 @@ describe('agents: runs started through the MCP server reach this window (notices
 
   it('the window follows the signed-in account’s file only: a notice there reaches runs, another account’s does not', async () => {
     const follower = new RunNoticeFollower(path.join(dir, 'mcp-runs'), { warn: () => undefined });
-    const account = (label: string): Account => ({ label, method: 'apiKey', baseUrl: 'http://127.0.0.1:9', datahubUrl: undefined, hasHubKey: true });
+    const account = (label: string): Account => ({
+      label,
+      method: 'apiKey',
+      baseUrl: 'http://127.0.0.1:9',
+      datahubUrl: undefined,
+      hasHubKey: true,
+    });
     const ada = account('ada');
     const grace = account('grace');
     assert.notEqual(follower.fileFor(ada), follower.fileFor(grace));
-    assert.ok(!follower.fileFor(ada).includes('ada') && !follower.fileFor(ada).includes('127.0.0.1'), 'no name or address in the file name');
+    assert.ok(
+      !follower.fileFor(ada).includes('ada') && !follower.fileFor(ada).includes('127.0.0.1'),
+      'no name or address in the file name',
+    );
     const hook = recorder();
     try {
       follower.follow(ada, hook);
-      noticeWriter(follower.fileFor(grace), () => undefined).before('start', { taskId: 't-grace', taskName: 'Not hers' });
+      noticeWriter(follower.fileFor(grace), () => undefined).before('start', {
+        taskId: 't-grace',
+        taskName: 'Not hers',
+      });
       noticeWriter(follower.fileFor(ada), () => undefined).before('start', { taskId: 't-ada', taskName: 'Hers' });
       // fs.watch reports the change a moment later: wait for it (no time is asserted).
       for (let i = 0; i < 200 && hook.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));

@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 
-import { contentSecurityPolicy, createNonce, type HtmlResources,renderAnalyticsHtml } from '../../src/analytics/host/html';
+import {
+  contentSecurityPolicy,
+  createNonce,
+  type HtmlResources,
+  renderAnalyticsHtml,
+} from '../../src/analytics/host/html';
 
 const resources: HtmlResources = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
@@ -20,7 +25,12 @@ describe('analytics panel HTML shell', () => {
     const html = renderAnalyticsHtml(resources, 'abc123==');
     const csp = cspOf(html);
     assert.equal(csp, contentSecurityPolicy(resources.cspSource, 'abc123=='));
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k as string, v]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k as string, v]),
+    );
     assert.deepEqual(directives.get('default-src'), ["'none'"]);
     assert.deepEqual(directives.get('script-src'), ["'nonce-abc123=='"]);
     assert.deepEqual(directives.get('style-src'), [resources.cspSource]);
@@ -29,7 +39,11 @@ describe('analytics panel HTML shell', () => {
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
     const sources = [...directives.values()].flat();
     const allowed = new Set(["'none'", "'nonce-abc123=='", resources.cspSource, 'data:']);
-    assert.deepEqual(sources.filter((s) => !allowed.has(s)), [], 'only the webview origin (no CDN, no https: wildcard)');
+    assert.deepEqual(
+      sources.filter((s) => !allowed.has(s)),
+      [],
+      'only the webview origin (no CDN, no https: wildcard)',
+    );
   });
 
   it('loads one script with the nonce and one stylesheet, both by webview URI, and has the app root', () => {
@@ -65,15 +79,24 @@ describe('analytics panel HTML shell', () => {
     const m = /<html lang="de" data-locale="de" data-l10n="([^"]*)">/.exec(html);
     assert.ok(m?.[1], 'data-l10n on <html>');
     assert.doesNotMatch(m[1], /[<>"]/, 'no entry can end the attribute or open a tag');
-    const decoded = m[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const decoded = m[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     assert.deepEqual(JSON.parse(decoded), strings);
-    assert.deepEqual(html.match(/<script\b[^>]*>/g), [`<script nonce="n0nce" src="${resources.scriptUri}">`], 'still one script, no inline one');
+    assert.deepEqual(
+      html.match(/<script\b[^>]*>/g),
+      [`<script nonce="n0nce" src="${resources.scriptUri}">`],
+      'still one script, no inline one',
+    );
     for (const none of [undefined, {}]) {
       assert.doesNotMatch(renderAnalyticsHtml({ ...resources, strings: none }, 'n0nce'), /data-l10n/);
     }
   });
-  it('names the language of the words in <html lang> (English without a table) and VS Code\'s in data-locale (numbers)', () => {
-    const tag = (r: Partial<typeof resources> & { lang?: string; strings?: Record<string, string> }) => /<html lang="([^"]*)" data-locale="([^"]*)"/.exec(renderAnalyticsHtml({ ...resources, ...r }, 'n0nce'))?.slice(1);
+  it("names the language of the words in <html lang> (English without a table) and VS Code's in data-locale (numbers)", () => {
+    const tag = (r: Partial<typeof resources> & { lang?: string; strings?: Record<string, string> }) =>
+      /<html lang="([^"]*)" data-locale="([^"]*)"/.exec(renderAnalyticsHtml({ ...resources, ...r }, 'n0nce'))?.slice(1);
     assert.deepEqual(tag({ lang: 'de', strings: { 'form.run': 'Abfrage ausführen' } }), ['de', 'de']);
     assert.deepEqual(tag({ lang: 'fr' }), ['en', 'fr'], 'no French table: English words, French numbers');
     assert.deepEqual(tag({ lang: 'en-gb' }), ['en-gb', 'en-gb']);

@@ -19,7 +19,15 @@ const rec: AnalyticsRecord = {
   weekEndDate: '2026-11-22',
   collectionMethod: 'Cloud',
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: 9 },
-  executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: 2, totalExecutionSeconds: 2, successRate: 1, failureRate: 0 },
+  executionMetrics: {
+    runCount: 1,
+    successCount: 1,
+    failureCount: 0,
+    durationPerRunSeconds: 2,
+    totalExecutionSeconds: 2,
+    successRate: 1,
+    failureRate: 0,
+  },
   resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: 0, proxyIpCount: 0, balance: 0 },
 };
 const tasks: TaskListing[] = [
@@ -64,7 +72,11 @@ function harness(overrides: Partial<MessageRouterDeps> = {}, client: Partial<Ana
     ui: { showQuickPick: async () => undefined },
     exportRecords: async () => '/tmp/out.csv',
     writeClipboard: async () => undefined,
-    log: { info: (m: string) => void logged.push(m), warn: (m: string) => void warnings.push(m), error: (m: string) => void logged.push(`E ${m}`) },
+    log: {
+      info: (m: string) => void logged.push(m),
+      warn: (m: string) => void warnings.push(m),
+      error: (m: string) => void logged.push(`E ${m}`),
+    },
     post: (m) => {
       // Everything the host sends must parse on the page's side.
       assert.ok(hostMessageSchema.safeParse(m).success, `host message parses: ${JSON.stringify(m).slice(0, 200)}`);
@@ -90,18 +102,47 @@ describe('analytics panel messages', () => {
     await h.router.handle({ type: 'ready' });
     assert.deepEqual(h.posted, [
       // The one-task preset's label names its chip (no task cache in this harness).
-      { type: 'init', today: '2026-11-22', preset: { taskIds: ['t1'], label: 'Prices' }, state, taskNames: [{ taskId: 't1', taskName: 'Prices' }] },
+      {
+        type: 'init',
+        today: '2026-11-22',
+        preset: { taskIds: ['t1'], label: 'Prices' },
+        state,
+        taskNames: [{ taskId: 't1', taskName: 'Prices' }],
+      },
       { type: 'signedIn', signedIn: true },
     ]);
   });
 
   it('logs and ignores malformed messages, never throws, never answers', async () => {
     const h = harness();
-    const junk: unknown[] = [null, 42, 'ready', {}, { type: 'nope' }, { type: 'query', id: 'q' }, { type: 'query', id: '', query },
-      { type: 'export', id: 'e', format: 'xlsx', query, records: [] }, { type: 'copy', text: 'x'.repeat(1001) }, [1, 2]];
+    const junk: unknown[] = [
+      null,
+      42,
+      'ready',
+      {},
+      { type: 'nope' },
+      { type: 'query', id: 'q' },
+      { type: 'query', id: '', query },
+      { type: 'export', id: 'e', format: 'xlsx', query, records: [] },
+      { type: 'copy', text: 'x'.repeat(1001) },
+      [1, 2],
+    ];
     let seed = 7;
-    const rnd = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
-    const pieces: unknown[] = [undefined, null, true, -1, Number.POSITIVE_INFINITY, '', 'query', 'fetchAll', { start: 1 }, [], query, 'x'.repeat(70)];
+    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const pieces: unknown[] = [
+      undefined,
+      null,
+      true,
+      -1,
+      Number.POSITIVE_INFINITY,
+      '',
+      'query',
+      'fetchAll',
+      { start: 1 },
+      [],
+      query,
+      'x'.repeat(70),
+    ];
     for (let i = 0; i < 500; i++) {
       const msg: Record<string, unknown> = {};
       for (const key of ['type', 'id', 'query', 'records', 'format', 'selected', 'text', 'level', 'message', 'state']) {
@@ -118,22 +159,80 @@ describe('analytics panel messages', () => {
 
   it('refuses, with a log line, a message with any item over its limit; stores nothing of it', async () => {
     const h = harness();
-    const form = { start: '2026-11-01', end: '2026-11-22', timeGranularity: 'Day', collectionMethod: 'All', taskIds: [], taskLabels: [], memberNames: '', pageSize: '20', page: 1 };
+    const form = {
+      start: '2026-11-01',
+      end: '2026-11-22',
+      timeGranularity: 'Day',
+      collectionMethod: 'All',
+      taskIds: [],
+      taskLabels: [],
+      memberNames: '',
+      pageSize: '20',
+      page: 1,
+    };
     const over: unknown[] = [
       { type: 'pickTasks', id: 'p1', selected: ['t'.repeat(10_000)] },
       { type: 'state', state: { version: 1, form: { ...form, taskIds: ['x'.repeat(129)] } } },
       { type: 'state', state: { version: 1, form: { ...form, memberNames: 'm'.repeat(100 * 257 + 1) } } },
       { type: 'state', state: { version: 1, form: { ...form, taskLabels: ['l'.repeat(301)] } } },
       { type: 'state', state: { version: 1, sort: { column: 'c'.repeat(65), direction: 'asc' } } },
-      { type: 'state', state: { version: 1, result: { mode: 'page', query, total: 0, records: [], requestIds: Array.from({ length: 1_002 }, () => 'r'), fetchedAt: 'now' } } },
+      {
+        type: 'state',
+        state: {
+          version: 1,
+          result: {
+            mode: 'page',
+            query,
+            total: 0,
+            records: [],
+            requestIds: Array.from({ length: 1_002 }, () => 'r'),
+            fetchedAt: 'now',
+          },
+        },
+      },
       { type: 'query', id: 'q', query: { ...query, taskIds: ['t'.repeat(129)] } },
       { type: 'log', level: 'info', message: 'x'.repeat(4_001) },
       // Saved results: every string of a record and every array has a maximum.
-      ...(['taskId', 'userId', 'dayKey'] as const).map((key) => (
-        { type: 'state', state: { version: 2, result: { query, total: 1, records: [{ ...rec, [key]: 'k'.repeat(129) }], requestIds: [], fetchedAt: 'now' } } })),
-      { type: 'state', state: { version: 2, result: { query, total: 1, records: [{ ...rec, taskName: 'n'.repeat(1_000_000) }], requestIds: [], fetchedAt: 'now' } } },
-      { type: 'state', state: { version: 2, result: { query, total: 1, records: Array.from({ length: 100_001 }, () => rec), requestIds: [], fetchedAt: 'now' } } },
-      { type: 'state', state: { version: 2, result: { query, total: 1, records: [rec], requestIds: ['r'.repeat(129)], fetchedAt: 'now' } } },
+      ...(['taskId', 'userId', 'dayKey'] as const).map((key) => ({
+        type: 'state',
+        state: {
+          version: 2,
+          result: { query, total: 1, records: [{ ...rec, [key]: 'k'.repeat(129) }], requestIds: [], fetchedAt: 'now' },
+        },
+      })),
+      {
+        type: 'state',
+        state: {
+          version: 2,
+          result: {
+            query,
+            total: 1,
+            records: [{ ...rec, taskName: 'n'.repeat(1_000_000) }],
+            requestIds: [],
+            fetchedAt: 'now',
+          },
+        },
+      },
+      {
+        type: 'state',
+        state: {
+          version: 2,
+          result: {
+            query,
+            total: 1,
+            records: Array.from({ length: 100_001 }, () => rec),
+            requestIds: [],
+            fetchedAt: 'now',
+          },
+        },
+      },
+      {
+        type: 'state',
+        state: {
+          version: 2,
+          result: { query, total: 1, records: [rec], requestIds: ['r'.repeat(129)], fetchedAt: 'now' },
+        },
+      },
       { type: 'state', state: { version: 2, preset: { taskIds: Array.from({ length: 101 }, () => 't') } } },
       { type: 'state', state: { version: 2, preset: { label: 'l'.repeat(201) } } },
       { type: 'pickTasks', id: 'p2', selected: Array.from({ length: 101 }, () => 't') },
@@ -150,7 +249,11 @@ describe('analytics panel messages', () => {
 
   it('writes a page log message on one line, without control characters or escapes, and short', async () => {
     const h = harness();
-    await h.router.handle({ type: 'log', level: 'info', message: `ok\r\n2026-11-23 [error] forged line\u001b[31m red ${'y'.repeat(3_000)}` });
+    await h.router.handle({
+      type: 'log',
+      level: 'info',
+      message: `ok\r\n2026-11-23 [error] forged line\u001b[31m red ${'y'.repeat(3_000)}`,
+    });
     const line = h.logged.find((l) => l.startsWith('analytics page:'));
     assert.ok(line);
     assert.ok(!/[\r\n]/.test(line) && !line.includes(String.fromCharCode(27)), line);
@@ -161,19 +264,49 @@ describe('analytics panel messages', () => {
   it('query → queryResult under the same id', async () => {
     const h = harness();
     await h.router.handle({ type: 'query', id: 'q1', query });
-    assert.deepEqual(h.posted, [{ type: 'queryResult', id: 'q1', resultId: 'result-1', query, page: { total: 1, data: [rec] }, requestId: 'req-1' }]);
+    assert.deepEqual(h.posted, [
+      {
+        type: 'queryResult',
+        id: 'q1',
+        resultId: 'result-1',
+        query,
+        page: { total: 1, data: [rec] },
+        requestId: 'req-1',
+      },
+    ]);
     assert.equal(h.router.pending, 0);
   });
 
   it('an ApiError becomes a wire error with kind, status, code, requestId and field', async () => {
-    const h = harness({}, {
-      queryTaskAnalytics: async () => {
-        throw new ApiError({ kind: 'invalid-request', status: 400, code: 4001, message: 'end is after today', requestId: 'r-9', field: 'end' });
+    const h = harness(
+      {},
+      {
+        queryTaskAnalytics: async () => {
+          throw new ApiError({
+            kind: 'invalid-request',
+            status: 400,
+            code: 4001,
+            message: 'end is after today',
+            requestId: 'r-9',
+            field: 'end',
+          });
+        },
       },
-    });
+    );
     await h.router.handle({ type: 'query', id: 'q2', query });
     assert.deepEqual(h.posted, [
-      { type: 'error', id: 'q2', error: { kind: 'invalid-request', message: 'end is after today', status: 400, code: 4001, requestId: 'r-9', field: 'end' } },
+      {
+        type: 'error',
+        id: 'q2',
+        error: {
+          kind: 'invalid-request',
+          message: 'end is after today',
+          status: 400,
+          code: 4001,
+          requestId: 'r-9',
+          field: 'end',
+        },
+      },
     ]);
   });
 
@@ -186,13 +319,18 @@ describe('analytics panel messages', () => {
   });
 
   it('an unexpected failure is an internal error, not a crash', async () => {
-    const h = harness({}, {
-      queryTaskAnalytics: async () => {
-        throw new TypeError('boom');
+    const h = harness(
+      {},
+      {
+        queryTaskAnalytics: async () => {
+          throw new TypeError('boom');
+        },
       },
-    });
+    );
     await h.router.handle({ type: 'query', id: 'q4', query });
-    assert.deepEqual(h.posted, [{ type: 'error', id: 'q4', error: { kind: 'internal', message: 'Something went wrong in Scrapedeck: boom' } }]);
+    assert.deepEqual(h.posted, [
+      { type: 'error', id: 'q4', error: { kind: 'internal', message: 'Something went wrong in Scrapedeck: boom' } },
+    ]);
   });
 
   it('fetchAll reports progress then the result, all under its id; the rows come with the progress', async () => {
@@ -200,18 +338,30 @@ describe('analytics panel messages', () => {
     await h.router.handle({ type: 'fetchAll', id: 'f1', query });
     assert.deepEqual(h.posted, [
       { type: 'fetchAllProgress', id: 'f1', fetched: 1, total: 1, at: 0, records: [rec] },
-      { type: 'fetchAllResult', id: 'f1', resultId: 'result-1', query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [], streamed: 1, requestIds: ['req-1'] },
+      {
+        type: 'fetchAllResult',
+        id: 'f1',
+        resultId: 'result-1',
+        query: { ...query, page: 1, pageSize: 100 },
+        total: 1,
+        records: [],
+        streamed: 1,
+        requestIds: ['req-1'],
+      },
     ]);
   });
 
   it('cancel aborts that request only and settles it as cancelled', async () => {
-    const h = harness({}, {
-      queryTaskAnalytics: async (q, o) => {
-        if (q.pageSize === 100) return untilAborted(o?.signal); // the fetch
-        await new Promise((r) => setTimeout(r, 5));
-        return { data: { total: o?.signal?.aborted ? -1 : 0, data: [] }, requestId: undefined };
+    const h = harness(
+      {},
+      {
+        queryTaskAnalytics: async (q, o) => {
+          if (q.pageSize === 100) return untilAborted(o?.signal); // the fetch
+          await new Promise((r) => setTimeout(r, 5));
+          return { data: { total: o?.signal?.aborted ? -1 : 0, data: [] }, requestId: undefined };
+        },
       },
-    });
+    );
     const fetching = h.router.handle({ type: 'fetchAll', id: 'f2', query });
     const querying = h.router.handle({ type: 'query', id: 'q5', query });
     assert.equal(h.router.pending, 2);
@@ -219,19 +369,29 @@ describe('analytics panel messages', () => {
     await Promise.all([fetching, querying]);
     assert.deepEqual(h.posted, [
       { type: 'error', id: 'f2', error: { kind: 'cancelled', message: 'cancelled' } },
-      { type: 'queryResult', id: 'q5', resultId: 'result-1', query, page: { total: 0, data: [] }, requestId: undefined },
+      {
+        type: 'queryResult',
+        id: 'q5',
+        resultId: 'result-1',
+        query,
+        page: { total: 0, data: [] },
+        requestId: undefined,
+      },
     ]);
     assert.deepEqual(h.warnings, [], 'a cancel is not worth a warning');
   });
 
   it('dispose aborts everything in flight and posts nothing more', async () => {
     const seen: AbortSignal[] = [];
-    const h = harness({}, {
-      queryTaskAnalytics: (_q, o) => {
-        if (o?.signal) seen.push(o.signal);
-        return untilAborted(o?.signal);
+    const h = harness(
+      {},
+      {
+        queryTaskAnalytics: (_q, o) => {
+          if (o?.signal) seen.push(o.signal);
+          return untilAborted(o?.signal);
+        },
       },
-    });
+    );
     const a = h.router.handle({ type: 'fetchAll', id: 'a', query });
     const b = h.router.handle({ type: 'fetchAll', id: 'b', query });
     h.router.dispose();
@@ -246,7 +406,10 @@ describe('analytics panel messages', () => {
     let canPickMany: boolean | undefined;
     const h = harness({
       ui: {
-        showQuickPick: async <T extends QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: QuickPickOptions) => {
+        showQuickPick: async <T extends QuickPickItem>(
+          items: readonly T[] | Thenable<readonly T[]>,
+          options: QuickPickOptions,
+        ) => {
           const all = await items;
           offered = all;
           canPickMany = options.canPickMany;
@@ -257,8 +420,17 @@ describe('analytics panel messages', () => {
     });
     await h.router.handle({ type: 'pickTasks', id: 'p1', selected: ['t2', 'gone'] });
     assert.equal(canPickMany, true);
-    assert.deepEqual(offered.map((i) => [i.label, i.picked]), [['Prices', false], ['Reviews', true], ['gone', true]]);
-    assert.deepEqual(h.posted, [{ type: 'tasksPicked', id: 'p1', taskIds: ['t2', 'gone'], taskLabels: ['Reviews', 'gone'] }]);
+    assert.deepEqual(
+      offered.map((i) => [i.label, i.picked]),
+      [
+        ['Prices', false],
+        ['Reviews', true],
+        ['gone', true],
+      ],
+    );
+    assert.deepEqual(h.posted, [
+      { type: 'tasksPicked', id: 'p1', taskIds: ['t2', 'gone'], taskLabels: ['Reviews', 'gone'] },
+    ]);
   });
 
   it('pickTasks dismissed → cancelled; more than 100 → an invalid-request error on taskIds', async () => {
@@ -267,7 +439,10 @@ describe('analytics panel messages', () => {
     assert.deepEqual(h.posted, [{ type: 'error', id: 'p2', error: { kind: 'cancelled', message: 'Cancelled.' } }]);
 
     const many = Array.from({ length: 101 }, (_, i) => ({ taskId: `t${i}`, taskName: `T${i}`, taskGroupName: 'G' }));
-    const h2 = harness({ listTasks: async () => many, ui: { showQuickPick: async (items) => (await items) as unknown as never } });
+    const h2 = harness({
+      listTasks: async () => many,
+      ui: { showQuickPick: async (items) => (await items) as unknown as never },
+    });
     await h2.router.handle({ type: 'pickTasks', id: 'p3', selected: [] });
     const [reply] = h2.posted;
     assert.ok(reply?.type === 'error' && reply.error.kind === 'invalid-request' && reply.error.field === 'taskIds');
@@ -290,17 +465,21 @@ describe('analytics panel messages', () => {
     await h.router.handle({ type: 'export', id: 'e1', format: 'csv', resultId: 'result-1' });
     answer = undefined;
     await h.router.handle({ type: 'export', id: 'e2', format: 'json', resultId: 'result-2' });
-    assert.deepEqual(calls, [
-      ['csv', { query, total: 1, records: [rec], requestIds: ['req-1'] }],
-      ['json', { query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [rec], requestIds: ['req-1'] }],
-    ], 'the rows come from the host, not the message');
+    assert.deepEqual(
+      calls,
+      [
+        ['csv', { query, total: 1, records: [rec], requestIds: ['req-1'] }],
+        ['json', { query: { ...query, page: 1, pageSize: 100 }, total: 1, records: [rec], requestIds: ['req-1'] }],
+      ],
+      'the rows come from the host, not the message',
+    );
     assert.deepEqual(h.posted, [
       { type: 'exportDone', id: 'e1', path: '/home/u/a.csv' },
       { type: 'error', id: 'e2', error: { kind: 'cancelled', message: 'Cancelled.' } },
     ]);
   });
 
-  it('export: the result stops being the panel\'s to write when the account changes while the save dialog is open', async () => {
+  it("export: the result stops being the panel's to write when the account changes while the save dialog is open", async () => {
     const seen: boolean[] = [];
     const box: { router?: MessageRouter } = {};
     let changeAccountDuringDialog = false;
@@ -359,6 +538,12 @@ describe('analytics panel messages', () => {
 
   it('builds quick-pick items once per task, ticking the selection', () => {
     const items = buildItems([...tasks, tasks[0] as TaskListing], ['t1']);
-    assert.deepEqual(items.map((i) => [i.taskId, i.picked, i.description]), [['t1', true, 'Shop'], ['t2', false, 'Shop']]);
+    assert.deepEqual(
+      items.map((i) => [i.taskId, i.picked, i.description]),
+      [
+        ['t1', true, 'Shop'],
+        ['t2', false, 'Shop'],
+      ],
+    );
   });
 });

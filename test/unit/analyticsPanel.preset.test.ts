@@ -12,7 +12,9 @@ describe('analytics presets', () => {
   });
 
   it('keeps task ids and a label', () => {
-    assert.deepEqual(parsePreset({ taskIds: ['a', 'b'], label: 'Prices' }), { preset: { taskIds: ['a', 'b'], label: 'Prices' } });
+    assert.deepEqual(parsePreset({ taskIds: ['a', 'b'], label: 'Prices' }), {
+      preset: { taskIds: ['a', 'b'], label: 'Prices' },
+    });
     assert.deepEqual(parsePreset({ taskIds: ['a', 'a'] }), { preset: { taskIds: ['a'] } });
   });
 

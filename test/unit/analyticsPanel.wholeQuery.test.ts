@@ -9,19 +9,33 @@ import * as assert from 'node:assert/strict';
 import { MessageRouter } from '../../src/analytics/host/messages';
 import type { HeldResult } from '../../src/analytics/host/results';
 import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
-import { type HostMessage,hostMessageSchema } from '../../src/analytics/protocol';
+import { type HostMessage, hostMessageSchema } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { type StreamCount,streamJoiner } from '../shared/streamedReplies';
+import { type StreamCount, streamJoiner } from '../shared/streamedReplies';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day' };
 const asked: AnalyticsQuery = { ...query, page: 1, pageSize: 100 };
 
 function rows(n: number): AnalyticsRecord[] {
   return Array.from({ length: n }, (_, i) => ({
-    taskId: `t${i}`, userId: 'u', taskName: null, dayKey: '2026-11-20', weekStartDate: null, weekEndDate: null, collectionMethod: 'Cloud',
+    taskId: `t${i}`,
+    userId: 'u',
+    taskName: null,
+    dayKey: '2026-11-20',
+    weekStartDate: null,
+    weekEndDate: null,
+    collectionMethod: 'Cloud',
     dataVolumeMetrics: { totalCollected: i, deduplicatedVolume: null },
-    executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: null, totalExecutionSeconds: null, successRate: null, failureRate: null },
+    executionMetrics: {
+      runCount: 1,
+      successCount: 1,
+      failureCount: 0,
+      durationPerRunSeconds: null,
+      totalExecutionSeconds: null,
+      successRate: null,
+      failureRate: null,
+    },
     resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
   }));
 }
@@ -36,9 +50,15 @@ class FakeService implements AnalyticsClient {
   /** Every page's answer (or refusal), so a test can wait until each page asked has settled. */
   private readonly answers: Promise<unknown>[] = [];
   private readonly held: (() => void)[] = [];
-  constructor(private readonly data: AnalyticsRecord[], private readonly fail?: { page: number; error: ApiError }) {}
+  constructor(
+    private readonly data: AnalyticsRecord[],
+    private readonly fail?: { page: number; error: ApiError },
+  ) {}
 
-  async queryTaskAnalytics(q: AnalyticsQuery, o?: { signal?: AbortSignal }): ReturnType<AnalyticsClient['queryTaskAnalytics']> {
+  async queryTaskAnalytics(
+    q: AnalyticsQuery,
+    o?: { signal?: AbortSignal },
+  ): ReturnType<AnalyticsClient['queryTaskAnalytics']> {
     const page = q.page ?? 1;
     const size = q.pageSize ?? 20;
     this.pagesAsked.push(page);
@@ -55,7 +75,10 @@ class FakeService implements AnalyticsClient {
       this.answers.push(answer.catch(() => undefined));
       await answer;
       if (this.fail?.page === page) throw this.fail.error;
-      return { data: { total: this.data.length, data: this.data.slice((page - 1) * size, page * size) }, requestId: `req-${page}` };
+      return {
+        data: { total: this.data.length, data: this.data.slice((page - 1) * size, page * size) },
+        requestId: `req-${page}`,
+      };
     } finally {
       this.inFlight--;
     }
@@ -74,7 +97,10 @@ class FakeService implements AnalyticsClient {
   }
 }
 
-function harness(service: FakeService, autoFetchRows = 10_000): { router: MessageRouter; posted: HostMessage[]; exported: Readonly<HeldResult>[]; count: StreamCount } {
+function harness(
+  service: FakeService,
+  autoFetchRows = 10_000,
+): { router: MessageRouter; posted: HostMessage[]; exported: Readonly<HeldResult>[]; count: StreamCount } {
   const posted: HostMessage[] = [];
   const count: StreamCount = { batches: 0, streamedRows: 0, tailRows: 0 };
   const join = streamJoiner(count);
@@ -118,23 +144,39 @@ describe('analytics panel: the whole query', () => {
     const [result] = of(h.posted, 'fetchAllResult');
     assert.ok(result);
     assert.equal(result.resultId, page.resultId, 'the same result, grown');
-    assert.deepEqual(result.records.map((r) => r.taskId), data.map((r) => r.taskId), 'every row, in the service order');
-    assert.deepEqual(service.pagesAsked.slice().sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert.deepEqual(
+      result.records.map((r) => r.taskId),
+      data.map((r) => r.taskId),
+      'every row, in the service order',
+    );
+    assert.deepEqual(
+      service.pagesAsked.slice().sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    );
     assert.equal(result.requestIds.length, 11);
     const progress = of(h.posted, 'fetchAllProgress');
     const counts = progress.map((p) => p.fetched);
     assert.equal(counts.length, 11, 'one report to start, then one per page');
-    assert.ok(counts.every((n, i) => i === 0 || n > (counts[i - 1] ?? 0)), `growing: ${counts.join(', ')}`);
+    assert.ok(
+      counts.every((n, i) => i === 0 || n > (counts[i - 1] ?? 0)),
+      `growing: ${counts.join(', ')}`,
+    );
     assert.deepEqual([counts[0], counts[counts.length - 1]], [100, 1020]);
     assert.ok(progress.every((p) => p.total === 1020 && p.target === undefined));
-    assert.ok(service.maxInFlight > 1 && service.maxInFlight <= 6, `a few pages at once (${service.maxInFlight}), the limiter paces them`);
+    assert.ok(
+      service.maxInFlight > 1 && service.maxInFlight <= 6,
+      `a few pages at once (${service.maxInFlight}), the limiter paces them`,
+    );
   });
 
   it('Run query goes on to the rest under the same id, with no round trip through the page', async () => {
     const service = new FakeService(data);
     const h = harness(service);
     await h.router.handle({ type: 'query', id: 'run', query: asked, rest: 'auto' });
-    assert.deepEqual(h.posted.map((m) => m.type), ['queryResult', ...Array<string>(11).fill('fetchAllProgress'), 'fetchAllResult']);
+    assert.deepEqual(
+      h.posted.map((m) => m.type),
+      ['queryResult', ...Array<string>(11).fill('fetchAllProgress'), 'fetchAllResult'],
+    );
     assert.ok(h.posted.every((m) => 'id' in m && m.id === 'run'));
     const [page] = of(h.posted, 'queryResult');
     const [whole] = of(h.posted, 'fetchAllResult');
@@ -151,7 +193,10 @@ describe('analytics panel: the whole query', () => {
     // A result that fits in one page is answered once, as before.
     const small = harness(new FakeService(rows(40)));
     await small.router.handle({ type: 'query', id: 'run', query: asked, rest: 'auto' });
-    assert.deepEqual(small.posted.map((m) => m.type), ['queryResult']);
+    assert.deepEqual(
+      small.posted.map((m) => m.type),
+      ['queryResult'],
+    );
   });
 
   it('cancelling a Run query while its rest is fetched stops it: no result, nothing late', async () => {
@@ -166,7 +211,10 @@ describe('analytics panel: the whole query', () => {
     await service.drain();
     await running;
     await service.drain();
-    assert.deepEqual(h.posted.slice(seen).map((m) => m.type), ['error']);
+    assert.deepEqual(
+      h.posted.slice(seen).map((m) => m.type),
+      ['error'],
+    );
     assert.equal(of(h.posted, 'fetchAllResult').length, 0);
   });
 
@@ -179,14 +227,24 @@ describe('analytics panel: the whole query', () => {
     const capped = of(h.posted, 'fetchAllResult')[0];
     assert.equal(capped?.records.length, 300);
     assert.equal(capped?.total, 1020);
-    assert.ok(of(h.posted, 'fetchAllProgress').every((p) => p.target === 300), 'progress says where it stops');
+    assert.ok(
+      of(h.posted, 'fetchAllProgress').every((p) => p.target === 300),
+      'progress says where it stops',
+    );
     await h.router.handle({ type: 'export', id: 'e1', format: 'csv', resultId: resultId ?? '' });
-    assert.deepEqual([h.exported[0]?.records.length, h.exported[0]?.total], [300, 1020], 'an export knows it is partial');
+    assert.deepEqual(
+      [h.exported[0]?.records.length, h.exported[0]?.total],
+      [300, 1020],
+      'an export knows it is partial',
+    );
 
     await h.router.handle({ type: 'fetchAll', id: 'all', query: asked, resultId, scope: 'all' });
     const all = of(h.posted, 'fetchAllResult')[1];
     assert.equal(all?.records.length, 1020);
-    assert.deepEqual(all?.records.map((r) => r.taskId), data.map((r) => r.taskId));
+    assert.deepEqual(
+      all?.records.map((r) => r.taskId),
+      data.map((r) => r.taskId),
+    );
     assert.deepEqual(service.pagesAsked.filter((p) => p === 1).length, 1, 'page 1 was asked once');
     assert.equal(service.pagesAsked.length, 11, 'no page twice');
   });
@@ -197,7 +255,13 @@ describe('analytics panel: the whole query', () => {
     await h.router.handle({ type: 'fetchAll', id: 'f1', query: asked, resultId: 'result-77', scope: 'auto' });
     await h.router.handle({ type: 'query', id: 'q', query: asked });
     const resultId = of(h.posted, 'queryResult')[0]?.resultId;
-    await h.router.handle({ type: 'fetchAll', id: 'f2', query: { ...asked, timeGranularity: 'Week' }, resultId, scope: 'auto' });
+    await h.router.handle({
+      type: 'fetchAll',
+      id: 'f2',
+      query: { ...asked, timeGranularity: 'Week' },
+      resultId,
+      scope: 'auto',
+    });
     const results = of(h.posted, 'fetchAllResult');
     assert.equal(results.length, 2);
     assert.ok(results.every((r) => r.records.length === 1020));
@@ -219,7 +283,10 @@ describe('analytics panel: the whole query', () => {
     await service.drain();
     await fetching;
     await service.drain();
-    assert.deepEqual(h.posted.slice(seen).map((m) => m.type), ['error']);
+    assert.deepEqual(
+      h.posted.slice(seen).map((m) => m.type),
+      ['error'],
+    );
     assert.equal(of(h.posted, 'fetchAllResult').length, 0);
     await h.router.handle({ type: 'export', id: 'e', format: 'csv', resultId });
     assert.equal(h.exported[0]?.records.length, 100, 'the kept result still holds only its first page');
@@ -236,12 +303,19 @@ describe('analytics panel: the whole query', () => {
     h.router.stopQueries('The account changed. Run the query again.');
     await fetching;
     const [error] = of(h.posted, 'error');
-    assert.deepEqual(error, { type: 'error', id: 'f', error: { kind: 'cancelled', message: 'The account changed. Run the query again.' } });
+    assert.deepEqual(error, {
+      type: 'error',
+      id: 'f',
+      error: { kind: 'cancelled', message: 'The account changed. Run the query again.' },
+    });
     assert.equal(of(h.posted, 'fetchAllResult').length, 0);
   });
 
   it('the first failure stops the other pages and is the one reported', async () => {
-    const service = new FakeService(data, { page: 3, error: new ApiError({ kind: 'server', status: 503, message: 'Service unavailable', requestId: 'r-503' }) });
+    const service = new FakeService(data, {
+      page: 3,
+      error: new ApiError({ kind: 'server', status: 503, message: 'Service unavailable', requestId: 'r-503' }),
+    });
     for (let p = 5; p <= 11; p++) service.hang.add(p); // still out when page 3 fails
     const h = harness(service);
     await h.router.handle({ type: 'fetchAll', id: 'f', query: asked });
@@ -255,7 +329,10 @@ describe('analytics panel: the whole query', () => {
 
   it('refuses Fetch all pages past 100,000 rows after the first page, but fetches up to the setting by itself', async () => {
     const huge: AnalyticsClient = {
-      queryTaskAnalytics: async (q) => ({ data: { total: 250_000, data: rows(100).map((r, i) => ({ ...r, taskId: `${q.page}-${i}` })) }, requestId: undefined }),
+      queryTaskAnalytics: async (q) => ({
+        data: { total: 250_000, data: rows(100).map((r, i) => ({ ...r, taskId: `${q.page}-${i}` })) },
+        requestId: undefined,
+      }),
     };
     const h = harness(huge as FakeService, 200);
     await h.router.handle({ type: 'fetchAll', id: 'all', query: asked, scope: 'all' });

@@ -12,7 +12,7 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { kindOfKnownCode } from '../../src/api/errors/errorCodes';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { fails } from './helpers/apiFailure';
-import { errorAnswer, okReply,RecordingServer } from './helpers/recordingServer';
+import { errorAnswer, okReply, RecordingServer } from './helpers/recordingServer';
 
 describe('api: errors by code (the published examples are all HTTP 400)', function () {
   const server = new RecordingServer();
@@ -52,13 +52,20 @@ describe('api: errors by code (the published examples are all HTTP 400)', functi
     server.reset(serverError);
     const e = await fails(client.getData('t1', { offset: 0, size: 10 }));
     assert.equal(server.seen.length, 4, 'the first try and 3 retries');
-    assert.deepEqual([e.kind, e.status, e.code, e.requestId, e.retryable], ['server', 400, 'ServerError', 'req-400', true]);
+    assert.deepEqual(
+      [e.kind, e.status, e.code, e.requestId, e.retryable],
+      ['server', 400, 'ServerError', 'req-400', true],
+    );
     assert.match(e.message, /The service failed to get the data of task t1/);
     assert.doesNotMatch(e.message, /rejected the request/);
   });
 
   it('an error envelope with ServerError on HTTP 200 is a server fault too', async () => {
-    server.reset((_s, i) => (i === 0 ? { status: 200, body: { error: { code: 'ServerError', message: 'Internal Server Error' }, requestId: 'r' } } : okReply([])));
+    server.reset((_s, i) =>
+      i === 0
+        ? { status: 200, body: { error: { code: 'ServerError', message: 'Internal Server Error' }, requestId: 'r' } }
+        : okReply([]),
+    );
     assert.deepEqual((await client.getTaskStatuses(['a'])).data, []);
     assert.equal(server.seen.length, 2);
   });
@@ -75,8 +82,26 @@ describe('api: errors by code (the published examples are all HTTP 400)', functi
     const cases: [string, string, (c: ScrapedeckClient) => Promise<unknown>][] = [
       ['InvalidTaskId', 'not-found', (c) => c.copyTask('nope')],
       ['InvalidParameter', 'invalid-request', (c) => c.searchTasks('1')],
-      ['InvalidParameter.Required', 'invalid-request', (c) => c.updateActionProperties('t1', [{ actionType: 'LoopAction', actionId: 'a', properties: [{ name: 'name', value: 'x' }] }])],
-      ['TaskUpdateFail', 'invalid-request', (c) => c.updateLoopItems({ taskId: 't1', actionId: 'a', loopType: 'URLList', loopItems: ['https://a.example'], isAppend: false })],
+      [
+        'InvalidParameter.Required',
+        'invalid-request',
+        (c) =>
+          c.updateActionProperties('t1', [
+            { actionType: 'LoopAction', actionId: 'a', properties: [{ name: 'name', value: 'x' }] },
+          ]),
+      ],
+      [
+        'TaskUpdateFail',
+        'invalid-request',
+        (c) =>
+          c.updateLoopItems({
+            taskId: 't1',
+            actionId: 'a',
+            loopType: 'URLList',
+            loopItems: ['https://a.example'],
+            isAppend: false,
+          }),
+      ],
     ];
     for (const [code, kind, call] of cases) {
       server.reset(() => errorAnswer(400, code, 'as published'));
@@ -95,11 +120,23 @@ describe('api: errors by code (the published examples are all HTTP 400)', functi
 
   describe('on a refresh', () => {
     const session = () =>
-      new MemoryCredentialsStore({ kind: 'session', session: { accessToken: 'old-access', refreshToken: 'old-refresh', tokenType: 'Bearer', expiresAt: now - 1, issuedAt: now - 3_600_000 } });
+      new MemoryCredentialsStore({
+        kind: 'session',
+        session: {
+          accessToken: 'old-access',
+          refreshToken: 'old-refresh',
+          tokenType: 'Bearer',
+          expiresAt: now - 1,
+          issuedAt: now - 3_600_000,
+        },
+      });
 
     it('Invalid.Grant (HTTP 400) is a sign-in problem: the session is over, and nothing else is sent', async () => {
       client = make(session());
-      server.reset(() => ({ status: 400, body: { error: { code: 'Invalid.Grant', message: 'The refresh token is invalid.' }, requestId: 'r-grant' } }));
+      server.reset(() => ({
+        status: 400,
+        body: { error: { code: 'Invalid.Grant', message: 'The refresh token is invalid.' }, requestId: 'r-grant' },
+      }));
       const e = await fails(client.listTaskGroups());
       assert.equal(e.kind, 'auth');
       assert.match(e.message, /sign in again/);
@@ -113,7 +150,16 @@ describe('api: errors by code (the published examples are all HTTP 400)', functi
       const e = await fails(client.listTaskGroups());
       assert.equal(e.kind, 'server');
       assert.equal(expired, 0, 'not signed out');
-      server.reset((s) => (s.path === '/token' ? okReply({ access_token: 'new-access', expires_in: 3600, token_type: 'Bearer', refresh_token: 'new-refresh' }) : okReply([])));
+      server.reset((s) =>
+        s.path === '/token'
+          ? okReply({
+              access_token: 'new-access',
+              expires_in: 3600,
+              token_type: 'Bearer',
+              refresh_token: 'new-refresh',
+            })
+          : okReply([]),
+      );
       assert.deepEqual((await client.listTaskGroups()).data, []);
     });
   });

@@ -9,7 +9,7 @@ import { findTool } from '../../src/agents/table';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
-import { redact, REDACTED, redactHeaders,SecretSet } from '../../src/api/errors/redact';
+import { redact, REDACTED, redactHeaders, SecretSet } from '../../src/api/errors/redact';
 import { proxyConfig } from '../../src/api/http/proxy';
 import { backoffDelay, parseRetryAfter, retryDelayFromBody } from '../../src/api/http/retry';
 import { appRefPath, checkBaseUrl, isLoopbackHost, maskUserinfo } from '../../src/api/http/urls';
@@ -70,7 +70,8 @@ describe('api: redaction', () => {
       'GET /x?token=abc&taskGroupId=12',
     ].join('\n');
     const out = redact(text);
-    for (const secret of ['eyJhbGciOi', 'sdk_zzzzzzzz', 'p@ss', 'r1"', 'a1"', 'token=abc']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    for (const secret of ['eyJhbGciOi', 'sdk_zzzzzzzz', 'p@ss', 'r1"', 'a1"', 'token=abc'])
+      assert.ok(!out.includes(secret), `${secret} in ${out}`);
     assert.ok(out.includes('"username":"ada"'));
     assert.ok(out.includes('taskGroupId=12'));
   });
@@ -88,7 +89,10 @@ describe('api: redaction', () => {
       ['GET /x?refresh_token=r-secret', 'r-secret'],
     ];
     for (const [text, secret] of alone) assert.ok(!redact(text).includes(secret), `${secret} left in ${redact(text)}`);
-    assert.equal(redact('GET /taskGroup 200 3ms requestId=abc retries=0'), 'GET /taskGroup 200 3ms requestId=abc retries=0');
+    assert.equal(
+      redact('GET /taskGroup 200 3ms requestId=abc retries=0'),
+      'GET /taskGroup 200 3ms requestId=abc retries=0',
+    );
   });
   it('removes a secret added after the set was first used', () => {
     const secrets = new SecretSet();
@@ -131,7 +135,12 @@ describe('api: app references', () => {
     // Through the client: refused before any request, with the same short sentence.
     const server = new RecordingServer();
     await server.start();
-    const client = new ScrapedeckClient({ baseUrl: server.baseUrl, datahubUrl: `${server.baseUrl}/hub`, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_test_key_1234' }), env: {} });
+    const client = new ScrapedeckClient({
+      baseUrl: server.baseUrl,
+      datahubUrl: `${server.baseUrl}/hub`,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_test_key_1234' }),
+      env: {},
+    });
     try {
       await assert.rejects(client.deprecateApp(huge), (e: unknown) => e instanceof Error && e.message.length < 200);
       assert.deepEqual(server.seen, []);
@@ -142,7 +151,10 @@ describe('api: app references', () => {
     // An agent's input is refused the same way, and its answer does not echo the reference.
     const call = findTool('scrapedeck_deprecate_app')?.parse({ app: huge }, english);
     assert.equal(call?.ok, false);
-    assert.ok(call !== undefined && !call.ok && call.text.length < 300 && /at most 200 characters/.test(call.text), call && !call.ok ? call.text.slice(0, 300) : '');
+    assert.ok(
+      call !== undefined && !call.ok && call.text.length < 300 && /at most 200 characters/.test(call.text),
+      call && !call.ok ? call.text.slice(0, 300) : '',
+    );
   });
   it('still takes parts that merely contain dots', () => {
     assert.equal(appRefPath('my.org/app..v2'), 'my.org/app..v2');
@@ -159,15 +171,28 @@ describe('api: app references', () => {
 
 describe('api: https rule', () => {
   it('knows loopback hosts', () => {
-    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.255.0.9', '::1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.255.0.9', '::1', '[::1]'])
+      assert.ok(isLoopbackHost(h), h);
     // *.localhost goes to the system resolver, which may send it anywhere.
-    for (const h of ['api.localhost', '128.0.0.1', '127.0.0.256', 'localhost.example.com', '10.0.0.1', 'example.com', '::2']) assert.ok(!isLoopbackHost(h), h);
+    for (const h of [
+      'api.localhost',
+      '128.0.0.1',
+      '127.0.0.256',
+      'localhost.example.com',
+      '10.0.0.1',
+      'example.com',
+      '::2',
+    ])
+      assert.ok(!isLoopbackHost(h), h);
   });
   it('accepts https anywhere and http only on loopback, trimming the trailing slash', () => {
     assert.equal(checkBaseUrl('https://openapi.octoparse.com/', 'baseUrl'), 'https://openapi.octoparse.com');
     assert.equal(checkBaseUrl('http://127.0.0.1:8080/api/', 'baseUrl'), 'http://127.0.0.1:8080/api');
     assert.equal(checkBaseUrl('http://[::1]:9/', 'datahubUrl'), 'http://[::1]:9');
-    assert.throws(() => checkBaseUrl('http://openapi.octoparse.com', 'baseUrl'), (e: unknown) => isApiError('invalid-request', 'baseUrl')(e) && /https/.test((e as Error).message));
+    assert.throws(
+      () => checkBaseUrl('http://openapi.octoparse.com', 'baseUrl'),
+      (e: unknown) => isApiError('invalid-request', 'baseUrl')(e) && /https/.test((e as Error).message),
+    );
     assert.throws(() => checkBaseUrl('ftp://x', 'baseUrl'), isApiError('invalid-request', 'baseUrl'));
     assert.throws(() => checkBaseUrl('not a url', 'baseUrl'), isApiError('invalid-request', 'baseUrl'));
   });
@@ -177,7 +202,13 @@ describe('api: https rule', () => {
       isApiError('invalid-request', 'baseUrl'),
     );
     assert.throws(
-      () => new ScrapedeckClient({ baseUrl: 'https://example.com', datahubUrl: 'http://hub.example.com', credentials: new MemoryCredentialsStore(), env: {} }),
+      () =>
+        new ScrapedeckClient({
+          baseUrl: 'https://example.com',
+          datahubUrl: 'http://hub.example.com',
+          credentials: new MemoryCredentialsStore(),
+          env: {},
+        }),
       isApiError('invalid-request', 'datahubUrl'),
     );
   });
@@ -193,7 +224,10 @@ describe('api: proxy selection', () => {
       httpsProxy: 'http://p:3128/',
       noProxy: 'localhost,.corp',
     });
-    assert.deepEqual(proxyConfig(undefined, { http_proxy: 'http://low:1', HTTP_PROXY: 'http://up:2' }), { httpProxy: 'http://low:1/', noProxy: '' });
+    assert.deepEqual(proxyConfig(undefined, { http_proxy: 'http://low:1', HTTP_PROXY: 'http://up:2' }), {
+      httpProxy: 'http://low:1/',
+      noProxy: '',
+    });
   });
   it('an explicit proxyUrl wins over the environment and serves both schemes', () => {
     assert.deepEqual(proxyConfig('http://explicit:8080', { HTTPS_PROXY: 'http://env:1', NO_PROXY: '*.internal' }), {
@@ -206,20 +240,38 @@ describe('api: proxy selection', () => {
     assert.throws(() => proxyConfig('socks://x:1', {}), isApiError('invalid-request', 'proxyUrl'));
   });
   it('reads a scheme-less environment proxy as http://, as curl does', () => {
-    assert.deepEqual(proxyConfig(undefined, { HTTPS_PROXY: 'proxy.corp:3128' }), { httpsProxy: 'http://proxy.corp:3128/', noProxy: '' });
+    assert.deepEqual(proxyConfig(undefined, { HTTPS_PROXY: 'proxy.corp:3128' }), {
+      httpsProxy: 'http://proxy.corp:3128/',
+      noProxy: '',
+    });
   });
   it('names an unusable environment proxy without repeating its password', () => {
     assert.throws(
       () => proxyConfig(undefined, { HTTPS_PROXY: 'http://user:s3cret@[bad' }),
-      (e: unknown) => isApiError('invalid-request', 'proxyUrl')(e) && /HTTPS_PROXY environment variable/.test((e as Error).message) && !(e as Error).message.includes('s3cret'),
+      (e: unknown) =>
+        isApiError('invalid-request', 'proxyUrl')(e) &&
+        /HTTPS_PROXY environment variable/.test((e as Error).message) &&
+        !(e as Error).message.includes('s3cret'),
     );
   });
   it('refuses a proxy password with a stray % by name, not with a URIError', () => {
     for (const make of [
       () => proxyConfig('http://user:p%zz@127.0.0.1:9', {}),
-      () => new ScrapedeckClient({ baseUrl: 'http://127.0.0.1:9', credentials: new MemoryCredentialsStore(), proxyUrl: 'http://user:p%zz@127.0.0.1:9', env: {} }),
+      () =>
+        new ScrapedeckClient({
+          baseUrl: 'http://127.0.0.1:9',
+          credentials: new MemoryCredentialsStore(),
+          proxyUrl: 'http://user:p%zz@127.0.0.1:9',
+          env: {},
+        }),
     ]) {
-      assert.throws(make, (e: unknown) => isApiError('invalid-request', 'proxyUrl')(e) && /not a valid escape/.test((e as Error).message) && !(e as Error).message.includes('p%zz'));
+      assert.throws(
+        make,
+        (e: unknown) =>
+          isApiError('invalid-request', 'proxyUrl')(e) &&
+          /not a valid escape/.test((e as Error).message) &&
+          !(e as Error).message.includes('p%zz'),
+      );
     }
   });
   it('masks credentials before the last @ in any quoted address', () => {

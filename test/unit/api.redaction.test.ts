@@ -43,7 +43,10 @@ describe('api: a secret fed back by the other side is redacted', () => {
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(next.status, { 'content-type': 'application/json', ...(next.requestId ? { 'x-request-id': next.requestId } : {}) });
+        res.writeHead(next.status, {
+          'content-type': 'application/json',
+          ...(next.requestId ? { 'x-request-id': next.requestId } : {}),
+        });
         res.end(JSON.stringify(next.body));
       });
     });
@@ -53,14 +56,24 @@ describe('api: a secret fed back by the other side is redacted', () => {
   after(() => server.close());
 
   const client = (log?: (line: string) => void) =>
-    new ScrapedeckClient({ baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: KEY }), env: {}, maxRetries: 0, limiter: new UnlimitedLimiter(), log });
+    new ScrapedeckClient({
+      baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: KEY }),
+      env: {},
+      maxRetries: 0,
+      limiter: new UnlimitedLimiter(),
+      log,
+    });
 
   it('a server error whose message repeats the API key: the error says what the server said, without the key', async () => {
-    next = { status: 400, body: { requestId: 'req-1', error: { code: 'InvalidParameter', message: `Key ${KEY} may not list task groups` } } };
+    next = {
+      status: 400,
+      body: { requestId: 'req-1', error: { code: 'InvalidParameter', message: `Key ${KEY} may not list task groups` } },
+    };
     const c = client();
     try {
       const e = await failure(() => c.listTaskGroups());
-      assert.match(e.message, /may not list task groups/, 'the service\'s own words are kept');
+      assert.match(e.message, /may not list task groups/, "the service's own words are kept");
       assertClean(e.message, KEY);
     } finally {
       await c.close();
@@ -68,7 +81,13 @@ describe('api: a secret fed back by the other side is redacted', () => {
   });
 
   it('a sign-in refused with the password repeated back: the error holds no password', async () => {
-    next = { status: 400, body: { requestId: 'req-2', error: { code: 'Invalid.Grant', message: `password "${PASSWORD}" is wrong for ada` } } };
+    next = {
+      status: 400,
+      body: {
+        requestId: 'req-2',
+        error: { code: 'Invalid.Grant', message: `password "${PASSWORD}" is wrong for ada` },
+      },
+    };
     const c = client();
     try {
       const e = await failure(() => c.obtainToken('ada', PASSWORD));
@@ -105,7 +124,7 @@ describe('api: a secret fed back by the other side is redacted', () => {
     }
   });
 
-  it('a request id that echoes the API key, as the client hands it on: the result\'s and the error\'s id hold no key', async () => {
+  it("a request id that echoes the API key, as the client hands it on: the result's and the error's id hold no key", async () => {
     // What "Copy Request ID" and a language-model tool's failure text show: nothing redacts it after the client.
     const c = client();
     try {
@@ -113,7 +132,11 @@ describe('api: a secret fed back by the other side is redacted', () => {
       const ok = await c.listTaskGroups();
       assert.ok(ok.requestId !== undefined);
       assertClean(ok.requestId, KEY);
-      next = { status: 400, body: { requestId: `bad-${KEY}`, error: { code: 'InvalidParameter', message: 'no' } }, requestId: `bad-${KEY}` };
+      next = {
+        status: 400,
+        body: { requestId: `bad-${KEY}`, error: { code: 'InvalidParameter', message: 'no' } },
+        requestId: `bad-${KEY}`,
+      };
       const e = await failure(() => c.listTaskGroups());
       assert.ok(e.requestId !== undefined);
       assertClean(e.requestId, KEY);

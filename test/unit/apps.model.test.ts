@@ -6,7 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { APP_STORE_KEY, AppStore, hubKey, LEGACY_APP_STORE_KEY, type MementoLike,parseStore } from '../../src/apps/appStore';
+import {
+  APP_STORE_KEY,
+  AppStore,
+  hubKey,
+  LEGACY_APP_STORE_KEY,
+  type MementoLike,
+  parseStore,
+} from '../../src/apps/appStore';
 import {
   confirmationText,
   deprecationDescription,
@@ -14,7 +21,13 @@ import {
   recordFromResult,
   versionLabel,
 } from '../../src/apps/deprecation';
-import { groupByNamespace, mergeTracked, parseAppRef, parseSettingsApps, validateAppRefInput } from '../../src/apps/trackedApps';
+import {
+  groupByNamespace,
+  mergeTracked,
+  parseAppRef,
+  parseSettingsApps,
+  validateAppRefInput,
+} from '../../src/apps/trackedApps';
 
 class MapMemento implements MementoLike {
   readonly map = new Map<string, unknown>();
@@ -38,8 +51,13 @@ const GRACE = { hub: HUB, account: 'acct-grace' };
 
 describe('apps: references and settings', () => {
   it('parses namespace/name, trimmed, and rejects everything else', () => {
-    assert.deepEqual(parseAppRef('  acme/price-tracker '), { ref: 'acme/price-tracker', namespace: 'acme', name: 'price-tracker' });
-    for (const bad of ['acme', 'acme/', '/x', 'a/b/c', 'a b/c', '', 42, null]) assert.equal(parseAppRef(bad), undefined, String(bad));
+    assert.deepEqual(parseAppRef('  acme/price-tracker '), {
+      ref: 'acme/price-tracker',
+      namespace: 'acme',
+      name: 'price-tracker',
+    });
+    for (const bad of ['acme', 'acme/', '/x', 'a/b/c', 'a b/c', '', 42, null])
+      assert.equal(parseAppRef(bad), undefined, String(bad));
   });
 
   it('reads the setting: valid refs deduplicated, invalid ones listed once', () => {
@@ -57,23 +75,31 @@ describe('apps: references and settings', () => {
     // A sentence of its own in the input box: it starts upper-case.
     assert.equal(validateAppRefInput('ada', find), 'An app reference is namespace/name, e.g. acme/price-tracker');
     assert.equal(validateAppRefInput('ada/x', find), 'ada/x is already tracked');
-    assert.match(validateAppRefInput(' ada/y ', find) ?? '', /already tracked \(from the scrapedeck\.trackedApps setting\)/);
+    assert.match(
+      validateAppRefInput(' ada/y ', find) ?? '',
+      /already tracked \(from the scrapedeck\.trackedApps setting\)/,
+    );
     assert.equal(validateAppRefInput('ada/z', find), undefined);
   });
 
   it('merges both sources without duplicates; settings win', () => {
     const m = mergeTracked(['ada/x', 'ada/y', 'bad'], ['ada/y', 'bob/z']);
-    assert.deepEqual(
-      m.map((a) => [a.ref, a.source]).sort(),
-      [['ada/x', 'added'], ['ada/y', 'settings'], ['bob/z', 'settings']],
-    );
+    assert.deepEqual(m.map((a) => [a.ref, a.source]).sort(), [
+      ['ada/x', 'added'],
+      ['ada/y', 'settings'],
+      ['bob/z', 'settings'],
+    ]);
   });
 
   it('groups by namespace, sorted, apps sorted by name', () => {
     const g = groupByNamespace(mergeTracked(['zeta/b', 'Acme/z', 'acme/b', 'zeta/a', 'acme/a10', 'acme/a9'], []));
     assert.deepEqual(
       g.map((x) => [x.namespace, x.apps.map((a) => a.name)]),
-      [['Acme', ['z']], ['acme', ['a9', 'a10', 'b']], ['zeta', ['a', 'b']]],
+      [
+        ['Acme', ['z']],
+        ['acme', ['a9', 'a10', 'b']],
+        ['zeta', ['a', 'b']],
+      ],
     );
   });
 });
@@ -109,13 +135,22 @@ describe('apps: store in globalState', () => {
     const m = new MapMemento();
     const store = new AppStore(m);
     await store.add(ADA, 'ada/price-tracker');
-    await store.recordDeprecation(ADA, 'ada/price-tracker', { status: 'deprecated', version: '1.2.0', missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'], at: 9 });
+    await store.recordDeprecation(ADA, 'ada/price-tracker', {
+      status: 'deprecated',
+      version: '1.2.0',
+      missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'],
+      at: 9,
+    });
     await store.recordDeprecation(ADA, 'shared/from-settings', { status: 'deprecated', missingSecrets: [], at: 9 });
     await store.recordNotFound(ADA, 'grace/review-miner', { at: 3, requestId: 'r-1' });
     const again = new AppStore(m);
     assert.deepEqual(again.apps(GRACE), []);
     assert.equal(again.deprecation(GRACE, 'ada/price-tracker'), undefined);
-    assert.equal(again.deprecation(GRACE, 'shared/from-settings'), undefined, 'an app both see: its outcome is the account’s');
+    assert.equal(
+      again.deprecation(GRACE, 'shared/from-settings'),
+      undefined,
+      'an app both see: its outcome is the account’s',
+    );
     assert.equal(again.notFound(GRACE, 'grace/review-miner'), undefined, 'another account may be the author');
     assert.deepEqual(again.apps(ADA), ['ada/price-tracker']);
     assert.deepEqual(again.deprecation(ADA, 'ada/price-tracker')?.missingSecrets, ['PROXY_TOKEN', 'SLACK_WEBHOOK']);
@@ -195,10 +230,18 @@ describe('apps: store in globalState', () => {
     const m = new MapMemento();
     const store = new AppStore(m);
     await store.add(ADA, 'ada/a');
-    const rec = recordFromResult({ app_name: 'a', namespace: 'ada', version: '1.2.0', status: 'deprecated', missing_secrets: ['X'] }, 1000);
+    const rec = recordFromResult(
+      { app_name: 'a', namespace: 'ada', version: '1.2.0', status: 'deprecated', missing_secrets: ['X'] },
+      1000,
+    );
     await store.recordDeprecation(ADA, 'ada/a', rec);
     const again = new AppStore(m);
-    assert.deepEqual(again.deprecation(ADA, 'ada/a'), { status: 'deprecated', version: '1.2.0', missingSecrets: ['X'], at: 1000 });
+    assert.deepEqual(again.deprecation(ADA, 'ada/a'), {
+      status: 'deprecated',
+      version: '1.2.0',
+      missingSecrets: ['X'],
+      at: 1000,
+    });
     await again.remove(ADA, 'ada/a');
     await again.add(ADA, 'ada/a');
     assert.equal(again.deprecation(ADA, 'ada/a')?.status, 'deprecated');
@@ -226,7 +269,17 @@ describe('apps: an app the hub says does not exist (404)', () => {
     await store.recordNotFound(ADA, 'ada/a', { at: 1 });
     await store.recordDeprecation(ADA, 'ada/a', { status: 'deprecated', missingSecrets: [], at: 2 });
     assert.equal(store.notFound(ADA, 'ada/a'), undefined);
-    const parsed = parseStore({ hubs: { [hubKey(HUB)]: { [ADA.account]: { apps: ['ada/a'], deprecations: {}, notFound: { 'ada/a': { at: 'soon' }, 'ada/b': { at: 3 } } } } } });
+    const parsed = parseStore({
+      hubs: {
+        [hubKey(HUB)]: {
+          [ADA.account]: {
+            apps: ['ada/a'],
+            deprecations: {},
+            notFound: { 'ada/a': { at: 'soon' }, 'ada/b': { at: 3 } },
+          },
+        },
+      },
+    });
     assert.deepEqual(Object.keys(parsed.hubs[hubKey(HUB)]?.[ADA.account]?.notFound ?? {}), ['ada/b']);
   });
 });
@@ -242,7 +295,10 @@ describe('apps: deprecation wording', () => {
   });
 
   it('turns an empty version and absent secrets into "none"', () => {
-    const r = recordFromResult({ app_name: 'n', version: '', status: 'deprecated', namespace: undefined, missing_secrets: undefined }, 7);
+    const r = recordFromResult(
+      { app_name: 'n', version: '', status: 'deprecated', namespace: undefined, missing_secrets: undefined },
+      7,
+    );
     assert.deepEqual(r, { status: 'deprecated', version: undefined, missingSecrets: [], at: 7 });
   });
 
@@ -255,7 +311,17 @@ describe('apps: deprecation wording', () => {
   it('the confirmation says what deprecation means and that there is no undeprecate', () => {
     const { message, detail } = confirmationText('ada/x');
     assert.match(message, /ada\/x/);
-    for (const phrase of [/no longer maintained/, /migrat/, /leaves market search/, /New releases .* rejected/, /Runs .* still allowed/, /readable/, /Supply is not cut/, /maintenance switch/, /undeprecate/]) {
+    for (const phrase of [
+      /no longer maintained/,
+      /migrat/,
+      /leaves market search/,
+      /New releases .* rejected/,
+      /Runs .* still allowed/,
+      /readable/,
+      /Supply is not cut/,
+      /maintenance switch/,
+      /undeprecate/,
+    ]) {
       assert.match(detail, phrase);
     }
   });

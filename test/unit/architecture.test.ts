@@ -100,7 +100,9 @@ function edges(): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   for (const file of files(SRC)) {
     const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)'(\.{1,2}(?:\/[^']*)?)'/g)].map((m) => m[1] as string);
+    const specifiers = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)'(\.{1,2}(?:\/[^']*)?)'/g)].map(
+      (m) => m[1] as string,
+    );
     for (const spec of specifiers) {
       const target = path.resolve(path.dirname(file), spec);
       const from = unitOf(file);
@@ -128,7 +130,9 @@ function fileEdges(): Map<string, string[]> {
   return new Map(
     files(SRC).map((file) => {
       const text = readFileSync(file, 'utf8');
-      const specs = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)'(\.{1,2}(?:\/[^']*)?)'/g)].map((m) => m[1] as string);
+      const specs = [...text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)'(\.{1,2}(?:\/[^']*)?)'/g)].map(
+        (m) => m[1] as string,
+      );
       return [file, specs.map((spec) => resolve(file, spec)).filter((f): f is string => f !== undefined)];
     }),
   );
@@ -187,10 +191,25 @@ describe('architecture: no folder imports one above it', () => {
   });
 
   it('the folders that run without VS Code import no `vscode` at run time', () => {
-    const pure = ['api', 'sandbox', 'analytics/model', 'analytics/protocol'].flatMap((dir) => files(path.join(SRC, dir)));
-    const extra = ['account/vault.ts', 'account/clientHolder.ts', 'account/signIn.ts', 'account/credentials.ts', 'account/verify.ts', 'platform/commandIds.ts', 'platform/emitter.ts'];
-    const offenders = [...pure, ...extra.map((f) => path.join(SRC, f))].filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
+    const pure = ['api', 'sandbox', 'analytics/model', 'analytics/protocol'].flatMap((dir) =>
+      files(path.join(SRC, dir)),
+    );
+    const extra = [
+      'account/vault.ts',
+      'account/clientHolder.ts',
+      'account/signIn.ts',
+      'account/credentials.ts',
+      'account/verify.ts',
+      'platform/commandIds.ts',
+      'platform/emitter.ts',
+    ];
+    const offenders = [...pure, ...extra.map((f) => path.join(SRC, f))].filter((f) =>
+      /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(
+      offenders.map((f) => path.relative(SRC, f)),
+      [],
+    );
   });
 
   it('the MCP server (src/mcp.ts) reaches no `vscode`, however deep: it runs in plain Node', () => {
@@ -206,32 +225,43 @@ describe('architecture: no folder imports one above it', () => {
     };
     visit(path.join(SRC, 'mcp.ts'));
     assert.ok(seen.has(path.join(SRC, 'agents', 'table.ts')), 'the MCP server serves the one tool table');
-    const offenders = [...seen].filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
+    const offenders = [...seen].filter((f) =>
+      /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(
+      offenders.map((f) => path.relative(SRC, f)),
+      [],
+    );
   });
 
   it('the analytics page imports only its protocol and its model', () => {
     const inPage = (unit: string) => unit === 'analytics/page' || unit.startsWith('analytics/page/');
-    const leaving = [...all.keys()].map((key) => key.split(' -> ') as [string, string]).filter(([from, to]) => inPage(from) && !inPage(to));
+    const leaving = [...all.keys()]
+      .map((key) => key.split(' -> ') as [string, string])
+      .filter(([from, to]) => inPage(from) && !inPage(to));
     assert.ok(leaving.length > 0);
     assert.deepEqual([...new Set(leaving.map(([, to]) => to))].sort(), ['analytics/model', 'analytics/protocol']);
   });
 
-  it('the data browser\'s page imports only its protocol', () => {
+  it("the data browser's page imports only its protocol", () => {
     const fromPage = [...all.keys()].filter((key) => key.startsWith('data/browse/page -> ')).sort();
     assert.deepEqual(fromPage, ['data/browse/page -> data/browse/protocol']);
   });
 
-  it('the data browser\'s store and protocol import no `vscode` at run time', () => {
+  it("the data browser's store and protocol import no `vscode` at run time", () => {
     const pure = ['data/browse/store'].flatMap((dir) => files(path.join(SRC, dir)));
     assert.ok(pure.length > 0);
     const offenders = pure.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'vscode'/m.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(offenders.map((f) => path.relative(SRC, f)), []);
+    assert.deepEqual(
+      offenders.map((f) => path.relative(SRC, f)),
+      [],
+    );
   });
 
   it('every folder of src/ is a room with a floor (no cross-feature commands/, views/, webview/ or analyticsModel/)', () => {
     const rooms = new Set(files(SRC).map(unitOf));
-    for (const gone of ['commands', 'views', 'webview', 'analyticsModel', 'sandboxHost']) assert.equal(rooms.has(gone), false, gone);
+    for (const gone of ['commands', 'views', 'webview', 'analyticsModel', 'sandboxHost'])
+      assert.equal(rooms.has(gone), false, gone);
     for (const room of rooms) floorOf(room);
   });
 
@@ -250,9 +280,15 @@ describe('architecture: no folder imports one above it', () => {
       const folder = path.relative(SRC, path.dirname(f)).split(path.sep).join('/');
       folders.set(folder, (folders.get(folder) ?? 0) + 1);
     }
-    const crowded = [...folders].filter(([folder, n]) => n > 20 && !KNOWN_CROWDED.has(folder)).map(([folder, n]) => `${folder}: ${n}`);
+    const crowded = [...folders]
+      .filter(([folder, n]) => n > 20 && !KNOWN_CROWDED.has(folder))
+      .map(([folder, n]) => `${folder}: ${n}`);
     assert.deepEqual(crowded, []);
-    assert.equal(unitOf(path.join(SRC, 'account', 'sandbox', 'sandboxHost.ts')), 'account', 'account/sandbox/ is in the account\'s room');
+    assert.equal(
+      unitOf(path.join(SRC, 'account', 'sandbox', 'sandboxHost.ts')),
+      'account',
+      "account/sandbox/ is in the account's room",
+    );
   });
 
   it('no files import each other in a loop, inside a folder either', () => {
@@ -263,7 +299,25 @@ describe('architecture: no folder imports one above it', () => {
     const a = path.join(SRC, 'a.ts');
     const b = path.join(SRC, 'b.ts');
     const c = path.join(SRC, 'c.ts');
-    assert.deepEqual(importLoops(new Map([[a, [b]], [b, [c]], [c, [a]]])), [['a.ts', 'b.ts', 'c.ts']]);
-    assert.deepEqual(importLoops(new Map([[a, [b]], [b, [c]], [c, []]])), []);
+    assert.deepEqual(
+      importLoops(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+        ]),
+      ),
+      [['a.ts', 'b.ts', 'c.ts']],
+    );
+    assert.deepEqual(
+      importLoops(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, []],
+        ]),
+      ),
+      [],
+    );
   });
 });

@@ -33,7 +33,11 @@ describe('bench: judging fails closed', () => {
     assert.equal(missed('x', 'why').pass, false);
     assert.equal(boundRow('x', undefined, 100, String).pass, false);
     assert.equal(boundRow('x', 50, 100, String).pass, true);
-    assert.equal(boundRow('x', 50, 100, String, { problems: ['a refresh failed'] }).pass, false, 'a figure within bound with a failed check is not met');
+    assert.equal(
+      boundRow('x', 50, 100, String, { problems: ['a refresh failed'] }).pass,
+      false,
+      'a figure within bound with a failed check is not met',
+    );
   });
 
   it('a case that throws is one MISSED row with the reason, and its figures pushed so far are dropped', async () => {
@@ -48,8 +52,22 @@ describe('bench: judging fails closed', () => {
   it('webviewTable: the slowest cold order is MISSED when any column (or every one) was not warmed, not 0 ms', () => {
     const columns = ['task', 'dayKey', 'runCount'];
     assert.equal(coldOrderRow([], columns, 100).pass, false);
-    assert.equal(coldOrderRow([{ column: 'task', ms: 10 }, { column: 'dayKey', ms: 20 }], columns, 100).pass, false);
-    const all = coldOrderRow(columns.map((column, i) => ({ column, ms: 10 * (i + 1) })), columns, 100);
+    assert.equal(
+      coldOrderRow(
+        [
+          { column: 'task', ms: 10 },
+          { column: 'dayKey', ms: 20 },
+        ],
+        columns,
+        100,
+      ).pass,
+      false,
+    );
+    const all = coldOrderRow(
+      columns.map((column, i) => ({ column, ms: 10 * (i + 1) })),
+      columns,
+      100,
+    );
     assert.equal(all.pass, true);
     assert.equal(all.value, '30.0 ms');
   });
@@ -61,15 +79,37 @@ describe('bench: judging fails closed', () => {
   });
 
   it('health: a partial or failed refresh passes neither its request count nor its time', () => {
-    const figures = { label: 'fixture', runs: 2, firstCounts: [12, 12], againCounts: [6, 6], walls: [650, 660], limited: 0, sent: 36, currentRecords: 1000, previousRecords: 150 };
+    const figures = {
+      label: 'fixture',
+      runs: 2,
+      firstCounts: [12, 12],
+      againCounts: [6, 6],
+      walls: [650, 660],
+      limited: 0,
+      sent: 36,
+      currentRecords: 1000,
+      previousRecords: 150,
+    };
     assert.deepEqual(passes(refreshRows({ ...figures, problems: [] })).slice(0, 3), [true, true, true], 'the control');
     const partial = refreshRows({ ...figures, problems: ['first refresh 1: health for 400 of 1000 tasks'] });
     assert.deepEqual(passes(partial).slice(0, 3), [false, false, false]);
-    assert.deepEqual(passes(refreshRows({ ...figures, firstCounts: [12], problems: [] })), [false], 'a run not measured');
+    assert.deepEqual(
+      passes(refreshRows({ ...figures, firstCounts: [12], problems: [] })),
+      [false],
+      'a run not measured',
+    );
   });
 
   it('runs: the note that no row text was presented fails the rows (it is checked before they are judged)', () => {
-    const figures = { perRefresh: Array(15).fill(10), repaints: Array(15).fill(5), changedPerRefresh: Array(15).fill(30), walls: Array(15).fill(600), extracting: 30, scheduled: true, problems: [] };
+    const figures = {
+      perRefresh: Array(15).fill(10),
+      repaints: Array(15).fill(5),
+      changedPerRefresh: Array(15).fill(30),
+      walls: Array(15).fill(600),
+      extracting: 30,
+      scheduled: true,
+      problems: [],
+    };
     assert.equal(statusRows({ ...figures, drawn: 1000 })[0]?.pass, true, 'the control');
     const rows = statusRows({ ...figures, drawn: 0 });
     assert.equal(rows[0]?.pass, false);
@@ -86,13 +126,30 @@ describe('bench: judging fails closed', () => {
   });
 
   it('activation in VS Code: a reload without a figure, or activated by another event, fails its row', () => {
-    const good = { times: [300, 310], events: ['onWebviewPanel:scrapedeck.analytics, start-up', 'onWebviewPanel:scrapedeck.analytics, start-up'], figures: [] };
+    const good = {
+      times: [300, 310],
+      events: ['onWebviewPanel:scrapedeck.analytics, start-up', 'onWebviewPanel:scrapedeck.analytics, start-up'],
+      figures: [],
+    };
     const ok = (e: string): boolean => e === 'onWebviewPanel:scrapedeck.analytics, start-up';
     // RELOADS is 5 by default: two reloads are not all of them.
     assert.ok(anyMissed(seriesRows('restore', good, ok, 'the panel')));
-    const five = { times: [1, 2, 3, 4, 5], events: Array(5).fill('onWebviewPanel:scrapedeck.analytics, start-up') as string[], figures: [] };
+    const five = {
+      times: [1, 2, 3, 4, 5],
+      events: Array(5).fill('onWebviewPanel:scrapedeck.analytics, start-up') as string[],
+      figures: [],
+    };
     assert.ok(!anyMissed(seriesRows('restore', five, ok, 'the panel')), 'the control');
-    assert.ok(anyMissed(seriesRows('restore', { ...five, events: [...five.events.slice(1), 'onView:scrapedeck.tasks, start-up'] }, ok, 'the panel')));
+    assert.ok(
+      anyMissed(
+        seriesRows(
+          'restore',
+          { ...five, events: [...five.events.slice(1), 'onView:scrapedeck.tasks, start-up'] },
+          ok,
+          'the panel',
+        ),
+      ),
+    );
     assert.ok(anyMissed(seriesRows('restore', { ...five, times: [] }, ok, 'the panel')));
   });
 
@@ -108,7 +165,10 @@ describe('bench: judging fails closed', () => {
     assert.equal(report.missedOf(threw).length, 1);
     const empty = await report.settleSection('y.bench.ts', async () => ({ title: 'Y', rows: [] }));
     assert.deepEqual(passes(empty.rows), [false]);
-    const nan = await report.settleSection('z.bench.ts', async () => ({ title: 'Z', rows: [{ name: 'a', value: 'NaN ms', ratio: Number.NaN, pass: true }] }));
+    const nan = await report.settleSection('z.bench.ts', async () => ({
+      title: 'Z',
+      rows: [{ name: 'a', value: 'NaN ms', ratio: Number.NaN, pass: true }],
+    }));
     assert.deepEqual(passes(nan.rows), [false]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type AnswerFigures,answerRows } from '../../bench/agents.bench';
+import { type AnswerFigures, answerRows } from '../../bench/agents.bench';
 import { statusRows, type StatusRun } from '../../bench/data.bench';
 import { decorateRow } from '../../bench/healthRows';
 import { no429Row } from '../../bench/judge';
@@ -27,10 +27,21 @@ describe('bench: rows judge what they observed', () => {
   });
 
   it('health: decorating on time with nothing (or the wrong tasks) decorated is MISSED', () => {
-    const good = { times: Array(15).fill(4) as number[], runs: 15, nodes: 1000, withUri: 1000, decorated: 230, unwell: 230 };
+    const good = {
+      times: Array(15).fill(4) as number[],
+      runs: 15,
+      nodes: 1000,
+      withUri: 1000,
+      decorated: 230,
+      unwell: 230,
+    };
     assert.equal(decorateRow(good).pass, true, 'the control');
     assert.equal(decorateRow({ ...good, decorated: 0 }).pass, false, '0 rows decorated');
-    assert.equal(decorateRow({ ...good, decorated: 0, unwell: 0 }).pass, false, 'a board with nothing to decorate measures nothing');
+    assert.equal(
+      decorateRow({ ...good, decorated: 0, unwell: 0 }).pass,
+      false,
+      'a board with nothing to decorate measures nothing',
+    );
     assert.equal(decorateRow({ ...good, decorated: 1000 }).pass, false, 'healthy tasks decorated too');
     assert.equal(decorateRow({ ...good, withUri: 0, decorated: 0 }).pass, false, 'no node carried a URI');
     assert.equal(decorateRow({ ...good, times: [4, 4] }).pass, false, 'runs not all timed');
@@ -39,12 +50,24 @@ describe('bench: rows judge what they observed', () => {
   it('agents: a refused answer, one over no record or one sent without a query is MISSED, quick as it is', () => {
     const digest = (withRecords: number, listed: number, runs: number | null): string =>
       `From … ranked by failures.\n${JSON.stringify({ totals: { runs }, tasksWithRecords: withRecords, tasks: Array.from({ length: listed }, (_, i) => ({ taskId: `t${i}` })) })}`;
-    const answer = (over: Partial<AnswerFigures> = {}): AnswerFigures => ({ wall: 300, requests: 3, ok: true, text: digest(120, 50, 900), ...over });
+    const answer = (over: Partial<AnswerFigures> = {}): AnswerFigures => ({
+      wall: 300,
+      requests: 3,
+      ok: true,
+      text: digest(120, 50, 900),
+      ...over,
+    });
     const five = (a: AnswerFigures): AnswerFigures[] => Array.from({ length: 5 }, () => a);
-    assert.ok(judged(answerRows(five(answer()))).every((r) => r.pass === true), 'the control');
+    assert.ok(
+      judged(answerRows(five(answer()))).every((r) => r.pass === true),
+      'the control',
+    );
     const failed = (answers: AnswerFigures[]): boolean => answerRows(answers)[0]?.pass === false;
     assert.ok(failed(five(answer({ ok: false, text: 'Could not read the task analytics.' }))), 'a refusal');
-    assert.ok(failed(five(answer({ text: 'No analytics records of all tasks: nothing ran in that range.' }))), 'no digest');
+    assert.ok(
+      failed(five(answer({ text: 'No analytics records of all tasks: nothing ran in that range.' }))),
+      'no digest',
+    );
     assert.ok(failed(five(answer({ text: digest(0, 0, null) }))), 'an answer over no record');
     assert.ok(failed(five(answer({ text: digest(120, 3, 900) }))), 'fewer tasks listed than the limit allows');
     assert.ok(failed(five(answer({ requests: 0 }))), 'no query reached the server');
@@ -55,27 +78,84 @@ describe('bench: rows judge what they observed', () => {
   it('renewal: a burst without its renewals, or whose calls failed fast, is not on time', () => {
     const wanted = renewalsExpected(200);
     assert.ok(wanted >= 2, 'a 200-call burst at 20 req/s outlives two 4 s tokens');
-    const good = { elapsed: 10_800, calls: 200, failed: 0, renewals: wanted, callArrivals: 200, worst: 20, overLimit: 0, expiredTokenCalls: 0 };
-    assert.ok(judged(renewalRows(good)).every((r) => r.pass === true), 'the control');
+    const good = {
+      elapsed: 10_800,
+      calls: 200,
+      failed: 0,
+      renewals: wanted,
+      callArrivals: 200,
+      worst: 20,
+      overLimit: 0,
+      expiredTokenCalls: 0,
+    };
+    assert.ok(
+      judged(renewalRows(good)).every((r) => r.pass === true),
+      'the control',
+    );
     assert.deepEqual(passes(renewalRows({ ...good, renewals: 0 })).slice(0, 2), [false, false], '0 renewals');
     const fast = renewalRows({ ...good, elapsed: 40, failed: 200, callArrivals: 0, worst: 0 });
-    assert.ok(fast.every((r) => r.pass === false), 'every call failed before reaching the server');
-    assert.equal(renewalRows({ ...good, elapsed: 2000, failed: 150, callArrivals: 50 })[0]?.pass, false, 'calls failing fast make a short time');
+    assert.ok(
+      fast.every((r) => r.pass === false),
+      'every call failed before reaching the server',
+    );
+    assert.equal(
+      renewalRows({ ...good, elapsed: 2000, failed: 150, callArrivals: 50 })[0]?.pass,
+      false,
+      'calls failing fast make a short time',
+    );
   });
 
   it('data: statuses met only at ceil(tasks / 100) requests with every task answered or known as never run', () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
     const neverRan = ids.slice(859);
-    const run = (over: Partial<StatusRun> = {}): StatusRun => ({ wall: 500, requests: 10, answered: ids.slice(0, 859), leftOutNeverRan: true, ...over });
+    const run = (over: Partial<StatusRun> = {}): StatusRun => ({
+      wall: 500,
+      requests: 10,
+      answered: ids.slice(0, 859),
+      leftOutNeverRan: true,
+      ...over,
+    });
     const three = (r: StatusRun): StatusRun[] => [r, r, r];
-    assert.equal(statusRows({ ids, neverRan, runs: three(run()) })[0]?.pass, true, 'the control: 859 answered, 141 never ran');
-    assert.equal(statusRows({ ids, neverRan: [], runs: three(run()) })[0]?.pass, false, 'left-out tasks not known as never run');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ answered: ids.slice(0, 500) })) })[0]?.pass, false, 'tasks missing');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ requests: 5, answered: ids.slice(0, 500) })) })[0]?.pass, false, 'fewer requests, fewer tasks');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ requests: 0, answered: [] })) })[0]?.pass, false, 'nothing sent');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ requests: 11 })) })[0]?.pass, false, 'more than the batches');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ leftOutNeverRan: false })) })[0]?.pass, false, 'a v1 answer leaves nothing out');
-    assert.equal(statusRows({ ids, neverRan, runs: three(run({ answered: [...ids.slice(0, 859), 'stranger'] })) })[0]?.pass, false, 'a task not asked');
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run()) })[0]?.pass,
+      true,
+      'the control: 859 answered, 141 never ran',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan: [], runs: three(run()) })[0]?.pass,
+      false,
+      'left-out tasks not known as never run',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ answered: ids.slice(0, 500) })) })[0]?.pass,
+      false,
+      'tasks missing',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ requests: 5, answered: ids.slice(0, 500) })) })[0]?.pass,
+      false,
+      'fewer requests, fewer tasks',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ requests: 0, answered: [] })) })[0]?.pass,
+      false,
+      'nothing sent',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ requests: 11 })) })[0]?.pass,
+      false,
+      'more than the batches',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ leftOutNeverRan: false })) })[0]?.pass,
+      false,
+      'a v1 answer leaves nothing out',
+    );
+    assert.equal(
+      statusRows({ ids, neverRan, runs: three(run({ answered: [...ids.slice(0, 859), 'stranger'] })) })[0]?.pass,
+      false,
+      'a task not asked',
+    );
     assert.equal(statusRows({ ids, neverRan, runs: [run()] })[0]?.pass, false, 'runs missing');
   });
 });

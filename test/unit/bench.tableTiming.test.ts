@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type Evaluator,timed } from '../../bench/tableTiming';
+import { type Evaluator, timed } from '../../bench/tableTiming';
 
 interface FakeEl {
   attrs: Map<string, string>;
@@ -20,11 +20,22 @@ interface FakeEl {
 
 function el(onClick: () => void = () => undefined): FakeEl {
   const attrs = new Map<string, string>();
-  return { attrs, scrollTop: 0, scrollHeight: 10_000, textContent: '', click: onClick, getAttribute: (n) => attrs.get(n) ?? null, getBoundingClientRect: () => ({}) };
+  return {
+    attrs,
+    scrollTop: 0,
+    scrollHeight: 10_000,
+    textContent: '',
+    click: onClick,
+    getAttribute: (n) => attrs.get(n) ?? null,
+    getBoundingClientRect: () => ({}),
+  };
 }
 
 /** A page whose header click does `onClick` (given the header), and whose rows hold `rowShown()`. */
-function page(onClick: (header: FakeEl) => void, rowShown: () => boolean = () => false): { evaluator: Evaluator; restore(): void } {
+function page(
+  onClick: (header: FakeEl) => void,
+  rowShown: () => boolean = () => false,
+): { evaluator: Evaluator; restore(): void } {
   const header = el();
   const button = el(() => onClick(header));
   const table = el();
@@ -74,7 +85,10 @@ describe('bench: the table timing fails instead of timing nothing', () => {
   it('a header whose aria-sort changed with no sort done is not a sort: an error after the frames, not a time', async () => {
     const p = page((header) => header.attrs.set('aria-sort', 'ascending'));
     try {
-      await assert.rejects(timed(p.evaluator, 'sort', 'runCount', 5), /the sort to runCount did not show within 5 frames/);
+      await assert.rejects(
+        timed(p.evaluator, 'sort', 'runCount', 5),
+        /the sort to runCount did not show within 5 frames/,
+      );
     } finally {
       p.restore();
     }
@@ -93,12 +107,18 @@ describe('bench: the table timing fails instead of timing nothing', () => {
   it('a scroll whose row never comes is an error; the row coming is a time', async () => {
     const never = page(() => undefined);
     try {
-      await assert.rejects(timed(never.evaluator, 'scroll', 'end', 5), /the scroll to end did not show within 5 frames/);
+      await assert.rejects(
+        timed(never.evaluator, 'scroll', 'end', 5),
+        /the scroll to end did not show within 5 frames/,
+      );
     } finally {
       never.restore();
     }
     let frames = 0;
-    const later = page(() => undefined, () => ++frames > 2);
+    const later = page(
+      () => undefined,
+      () => ++frames > 2,
+    );
     try {
       const t = await timed(later.evaluator, 'scroll', 'middle', 5);
       assert.ok(Number.isFinite(t.frame));

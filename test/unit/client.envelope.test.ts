@@ -52,8 +52,14 @@ describe('client: an error envelope is an error whatever its status', () => {
     assert.fail('the call succeeded');
   }
 
-  it('token: Invalid.Grant on HTTP 200 is the service\'s sign-in error, with its message and request id', async () => {
-    next = { status: 200, body: { error: { code: 'Invalid.Grant', message: 'The username or password is incorrect.' }, requestId: 'req-tok-1' } };
+  it("token: Invalid.Grant on HTTP 200 is the service's sign-in error, with its message and request id", async () => {
+    next = {
+      status: 200,
+      body: {
+        error: { code: 'Invalid.Grant', message: 'The username or password is incorrect.' },
+        requestId: 'req-tok-1',
+      },
+    };
     const e = await failure((c) => c.obtainToken('ada', 'wrong'));
     assert.equal(e.kind, 'auth');
     assert.equal(e.code, 'Invalid.Grant');
@@ -63,7 +69,10 @@ describe('client: an error envelope is an error whatever its status', () => {
   });
 
   it('task groups: a string code on HTTP 200 keeps its code, message and request id', async () => {
-    next = { status: 200, body: { error: { code: 'InvalidParameter', message: 'taskGroupId is not valid' }, requestId: 'req-grp-2' } };
+    next = {
+      status: 200,
+      body: { error: { code: 'InvalidParameter', message: 'taskGroupId is not valid' }, requestId: 'req-grp-2' },
+    };
     const e = await failure((c) => c.listTaskGroups());
     assert.equal(e.kind, 'invalid-request');
     assert.equal(e.code, 'InvalidParameter');
@@ -73,24 +82,41 @@ describe('client: an error envelope is an error whatever its status', () => {
   });
 
   it('analytics: an integer code on HTTP 200 reads as the status it starts with', async () => {
-    next = { status: 200, body: { error: { code: 40300, message: 'This account is on the Free plan' }, requestId: 'req-ana-3' } };
-    const e = await failure((c) => c.queryTaskAnalytics({ start: new Date().toISOString().slice(0, 10), end: new Date().toISOString().slice(0, 10) }));
+    next = {
+      status: 200,
+      body: { error: { code: 40300, message: 'This account is on the Free plan' }, requestId: 'req-ana-3' },
+    };
+    const e = await failure((c) =>
+      c.queryTaskAnalytics({
+        start: new Date().toISOString().slice(0, 10),
+        end: new Date().toISOString().slice(0, 10),
+      }),
+    );
     assert.equal(e.kind, 'forbidden');
     assert.equal(e.code, 40300);
     assert.match(e.message, /Free plan/);
     assert.equal(e.requestId, 'req-ana-3');
   });
 
-  it('hub: the hub\'s shape on HTTP 200 is an error too', async () => {
-    next = { status: 200, body: { error: { code: 'not_found', category: 'not_found', message: 'No such app', retryable: false } } };
+  it("hub: the hub's shape on HTTP 200 is an error too", async () => {
+    next = {
+      status: 200,
+      body: { error: { code: 'not_found', category: 'not_found', message: 'No such app', retryable: false } },
+    };
     const e = await failure((c) => c.deprecateApp('ada/lead-finder'));
     assert.equal(e.kind, 'not-found');
     assert.equal(e.category, 'not_found');
     assert.match(e.message, /No such app/);
   });
 
-  it('refresh: a refused refresh token on HTTP 200 keeps the service\'s code and request id', async () => {
-    next = { status: 200, body: { error: { code: 'Invalid.Grant', message: 'The refresh token has already been used.' }, requestId: 'req-ref-5' } };
+  it("refresh: a refused refresh token on HTTP 200 keeps the service's code and request id", async () => {
+    next = {
+      status: 200,
+      body: {
+        error: { code: 'Invalid.Grant', message: 'The refresh token has already been used.' },
+        requestId: 'req-ref-5',
+      },
+    };
     const e = await failure((c) => c.refreshToken('rt-used'));
     assert.equal(e.kind, 'auth');
     assert.equal(e.code, 'Invalid.Grant');
@@ -99,7 +125,10 @@ describe('client: an error envelope is an error whatever its status', () => {
   });
 
   it('task search: a string code on HTTP 200 is that error (InvalidTaskId, the published code for an unknown id: not found)', async () => {
-    next = { status: 200, body: { error: { code: 'InvalidTaskId', message: 'No such task group' }, requestId: 'req-sea-6' } };
+    next = {
+      status: 200,
+      body: { error: { code: 'InvalidTaskId', message: 'No such task group' }, requestId: 'req-sea-6' },
+    };
     const e = await failure((c) => c.searchTasks('42'));
     assert.equal(e.kind, 'not-found');
     assert.equal(e.code, 'InvalidTaskId');
@@ -114,8 +143,14 @@ describe('client: an error envelope is an error whatever its status', () => {
     assert.equal(e.requestId, 'req-all-7');
   });
 
-  it('hub: a request id sent with the hub\'s error is kept', async () => {
-    next = { status: 200, body: { error: { code: 'not_found', category: 'not_found', message: 'No such app', retryable: false }, requestId: 'req-hub-8' } };
+  it("hub: a request id sent with the hub's error is kept", async () => {
+    next = {
+      status: 200,
+      body: {
+        error: { code: 'not_found', category: 'not_found', message: 'No such app', retryable: false },
+        requestId: 'req-hub-8',
+      },
+    };
     const e = await failure((c) => c.deprecateApp('ada/lead-finder'));
     assert.equal(e.kind, 'not-found');
     assert.equal(e.requestId, 'req-hub-8');

@@ -7,13 +7,13 @@
 import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 
-import { type Credentials,sessionFromToken } from '../../src/api/auth/auth';
-import { type ClientOptions,ScrapedeckClient } from '../../src/api/client';
+import { type Credentials, sessionFromToken } from '../../src/api/auth/auth';
+import { type ClientOptions, ScrapedeckClient } from '../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { addDays, todayUtc } from '../../src/api/schemas/dates';
-import { type RunningSandbox, type SandboxOptions,startSandbox } from '../../src/sandbox/server';
-import { assertNoSecrets,LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server';
+import { assertNoSecrets, LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
 import { RequestClock } from './helpers/requestClock';
 
 const SEED = 5;
@@ -38,14 +38,23 @@ describe('client: load, expiry and faults against the sandbox', function () {
   };
   const client = (s: RunningSandbox, creds: Credentials | undefined, extra: Partial<ClientOptions> = {}) => {
     const store = new TrackingStore(seen, creds);
-    const c = new ScrapedeckClient({ baseUrl: s.info.baseUrl, datahubUrl: s.info.datahubUrl, credentials: store, env: {}, log: logs.sink, ...extra });
+    const c = new ScrapedeckClient({
+      baseUrl: s.info.baseUrl,
+      datahubUrl: s.info.datahubUrl,
+      credentials: store,
+      env: {},
+      log: logs.sink,
+      ...extra,
+    });
     clients.push(c);
     return { client: c, store };
   };
-  const password = (s: RunningSandbox, username: string): string => s.info.accounts.find((a) => a.username === username)?.password ?? '';
+  const password = (s: RunningSandbox, username: string): string =>
+    s.info.accounts.find((a) => a.username === username)?.password ?? '';
   /** Refresh grants asked for, refused ones included (a second ask for one expiry is the bug, even when the sandbox refuses it). */
   const refreshAsks = (s: RunningSandbox): number => (s.stats.byRoute['POST /token'] ?? 0) - 1; // less the sign-in
-  const apiKey = (s: RunningSandbox, username: string): string => s.info.accounts.find((a) => a.username === username)?.apiKey ?? '';
+  const apiKey = (s: RunningSandbox, username: string): string =>
+    s.info.accounts.find((a) => a.username === username)?.apiKey ?? '';
 
   it('a 2 s token: 50 concurrent calls across its expiry all succeed with exactly one refresh', async () => {
     const clock = new RequestClock(Date.now());
@@ -53,14 +62,22 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const { client: signIn } = client(s, undefined, { now: clock.now });
     const token = seen.token((await signIn.obtainToken('ada', password(s, 'ada'))).data);
     // No limiter: the 50 calls are on the wire together (a limiter would space them, one renewal done before the next 401).
-    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, clock.now()) }, { now: clock.now, limiter: new UnlimitedLimiter() });
+    const { client: c, store } = client(
+      s,
+      { kind: 'session', session: sessionFromToken(token, clock.now()) },
+      { now: clock.now, limiter: new UnlimitedLimiter() },
+    );
     const groupId = (await c.listTaskGroups()).data[0]?.taskGroupId ?? '';
     // The token expires as the sandbox takes the 10th of these calls: the first nine succeed with
     // it, the other 41 come back 401 at once and must share one renewal. The clock stops there, so
     // the renewed token stays fresh: one refresh however slowly a loaded machine runs them.
     clock.jumpAfter(s, 10, 2_100);
     const calls = Array.from({ length: 50 }, (_, i) =>
-      i % 3 === 0 ? c.listTaskGroups() : i % 3 === 1 ? c.searchTasks(groupId) : c.queryTaskAnalytics({ start: today, end: today, pageSize: 5 }),
+      i % 3 === 0
+        ? c.listTaskGroups()
+        : i % 3 === 1
+          ? c.searchTasks(groupId)
+          : c.queryTaskAnalytics({ start: today, end: today, pageSize: 5 }),
     );
     const results = await Promise.allSettled(calls);
     const failures = results.filter((r) => r.status === 'rejected');
@@ -78,10 +95,18 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const { client: signIn } = client(s, undefined, { now: clock.now });
     const token = seen.token((await signIn.obtainToken('grace', password(s, 'grace'))).data);
     // A clock that disagrees with the server's: the client believes the token has an hour left.
-    const session = { ...sessionFromToken(token, clock.now()), expiresAt: clock.now() + 3_600_000, issuedAt: undefined };
+    const session = {
+      ...sessionFromToken(token, clock.now()),
+      expiresAt: clock.now() + 3_600_000,
+      issuedAt: undefined,
+    };
     let expired = 0;
     // No limiter: the eight 401s arrive together (a limiter would space them, one renewal done before the next).
-    const { client: c } = client(s, { kind: 'session', session }, { onSessionExpired: () => expired++, now: clock.now, limiter: new UnlimitedLimiter() });
+    const { client: c } = client(
+      s,
+      { kind: 'session', session },
+      { onSessionExpired: () => expired++, now: clock.now, limiter: new UnlimitedLimiter() },
+    );
     clock.advance(1_100); // past the server's expiry; the renewed token then stays fresh (the clock stops)
     const results = await Promise.all(Array.from({ length: 8 }, () => c.listTaskGroups()));
     assert.equal(results.length, 8);
@@ -98,11 +123,15 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const token = seen.token((await signIn.obtainToken('ada', password(s, 'ada'))).data);
     // Like an async secret store: get() answers what it held when asked, 40 ms later.
     let expired = 0;
-    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, clock.now()) }, {
-      onSessionExpired: () => expired++,
-      limiter: new UnlimitedLimiter(),
-      now: clock.now,
-    });
+    const { client: c, store } = client(
+      s,
+      { kind: 'session', session: sessionFromToken(token, clock.now()) },
+      {
+        onSessionExpired: () => expired++,
+        limiter: new UnlimitedLimiter(),
+        now: clock.now,
+      },
+    );
     const read = store.get.bind(store);
     store.get = async () => {
       const snapshot = await read();
@@ -118,7 +147,10 @@ describe('client: load, expiry and faults against the sandbox', function () {
       await new Promise((r) => setTimeout(r, 20));
     }
     const results = await Promise.allSettled(calls);
-    assert.deepEqual(results.filter((r) => r.status === 'rejected'), []);
+    assert.deepEqual(
+      results.filter((r) => r.status === 'rejected'),
+      [],
+    );
     // The clock ends at 2 s: the renewed token never comes near its own renewal point.
     assert.equal(s.stats.refreshGrants, 1);
     assert.equal(refreshAsks(s), 1, 'no stale read replayed the used refresh token');
@@ -133,20 +165,27 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const lines: string[] = [];
     let expired = 0;
     clock.advance(1_900); // within the renewal margin; the clock stops, so the renewed token stays fresh
-    const { client: c, store } = client(s, { kind: 'session', session: sessionFromToken(token, clock.now() - 1_900) }, {
-      onSessionExpired: () => expired++,
-      log: (line) => {
-        lines.push(line);
-        logs.sink(line);
+    const { client: c, store } = client(
+      s,
+      { kind: 'session', session: sessionFromToken(token, clock.now() - 1_900) },
+      {
+        onSessionExpired: () => expired++,
+        log: (line) => {
+          lines.push(line);
+          logs.sink(line);
+        },
+        now: clock.now,
       },
-      now: clock.now,
-    });
+    );
     store.set = () => Promise.reject(new Error('keychain locked'));
     for (let i = 0; i < 3; i++) assert.ok((await c.listTaskGroups()).data.length > 0);
     assert.equal(s.stats.refreshGrants, 1);
     assert.equal(refreshAsks(s), 1);
     assert.equal(expired, 0);
-    assert.ok(lines.some((l) => /could not store the renewed session \(it stays in use\): keychain locked/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /could not store the renewed session \(it stays in use\): keychain locked/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('a session that cannot be renewed says sign-in is needed, and tells the owner once', async () => {
@@ -159,7 +198,12 @@ describe('client: load, expiry and faults against the sandbox', function () {
     const { client: c } = client(s, { kind: 'session', session: stale }, { onSessionExpired: () => expired++ });
     const results = await Promise.allSettled([c.listTaskGroups(), c.listTaskGroups(), c.searchTasks('1')]);
     for (const r of results) {
-      assert.ok(r.status === 'rejected' && r.reason instanceof ApiError && r.reason.kind === 'auth' && /sign in again/.test(r.reason.message));
+      assert.ok(
+        r.status === 'rejected' &&
+          r.reason instanceof ApiError &&
+          r.reason.kind === 'auth' &&
+          /sign in again/.test(r.reason.message),
+      );
     }
     assert.equal(expired, 1);
   });
@@ -201,7 +245,10 @@ describe('client: load, expiry and faults against the sandbox', function () {
         { name: 'searchTasks', run: async (x) => (await x.searchTasks(groupId)).data },
         { name: 'queryTaskAnalytics', run: async (x) => (await x.queryTaskAnalytics(query)).data },
         { name: 'deprecateApp', run: async (x) => (await x.deprecateApp('ada/lead-finder')).data },
-        { name: 'obtainToken', run: async (x) => seen.token((await x.obtainToken('ada', password(faulty, 'ada'))).data).token_type },
+        {
+          name: 'obtainToken',
+          run: async (x) => seen.token((await x.obtainToken('ada', password(faulty, 'ada'))).data).token_type,
+        },
       ];
       const expected = new Map<string, unknown>();
       for (const op of ops) expected.set(op.name, await op.run(reference));
@@ -223,7 +270,8 @@ describe('client: load, expiry and faults against the sandbox', function () {
             if (e instanceof assert.AssertionError) throw e;
             assert.ok(e instanceof ApiError, `${op.name} #${i} failed with a non-ApiError: ${String(e)}`);
             assert.ok(allowed.has(e.kind), `${op.name} #${i}: unexpected kind ${e.kind} (${e.message})`);
-            if (serverAnswered.has(e.kind)) assert.ok(e.requestId, `${op.name} #${i}: ${e.kind} without the server's requestId`);
+            if (serverAnswered.has(e.kind))
+              assert.ok(e.requestId, `${op.name} #${i}: ${e.kind} without the server's requestId`);
             tally.failed++;
             tally.byKind[e.kind] = (tally.byKind[e.kind] ?? 0) + 1;
           }
@@ -234,7 +282,9 @@ describe('client: load, expiry and faults against the sandbox', function () {
       assert.equal(tally.ok + tally.failed, 1000);
       assert.ok(faulty.stats.faultsInjected > 100, `only ${faulty.stats.faultsInjected} faults injected`);
       assert.ok(tally.ok > 900, `only ${tally.ok} of 1000 succeeded`);
-      console.log(`      (${tally.ok} ok, ${tally.failed} failed ${JSON.stringify(tally.byKind)}; ${faulty.stats.faultsInjected} faults injected, ${c.stats.retries} retries)`);
+      console.log(
+        `      (${tally.ok} ok, ${tally.failed} failed ${JSON.stringify(tally.byKind)}; ${faulty.stats.faultsInjected} faults injected, ${c.stats.retries} retries)`,
+      );
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

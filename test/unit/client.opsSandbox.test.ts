@@ -11,8 +11,8 @@ import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { parseServiceTime } from '../../src/api/schemas/runSchemas';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
-import { lotNumber,LOTS_KEPT } from '../../src/sandbox/state/runBook';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import { lotNumber, LOTS_KEPT } from '../../src/sandbox/state/runBook';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -31,21 +31,36 @@ describe('client: runs, parameters and data against the sandbox', function () {
     const account = sandbox.info.accounts.find((a) => a.username === username);
     assert.ok(account);
     // The operations are under test, not the pacing (the sandbox's limit is off too).
-    const c = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: account.apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    const c = new ScrapedeckClient({
+      baseUrl: sandbox.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: account.apiKey }),
+      env: {},
+      limiter: new UnlimitedLimiter(),
+    });
     clients.push(c);
     return c;
   };
-  const refusal = (kind: ApiErrorKind, status: number, code: string, message?: RegExp) => (e: unknown): boolean => {
-    assert.ok(e instanceof ApiError, String(e));
-    assert.deepEqual([e.kind, e.status, e.code, e.maybeApplied], [kind, status, code, false]);
-    assert.ok(e.requestId, 'a request id');
-    if (message) assert.match(e.message, message);
-    return true;
-  };
+  const refusal =
+    (kind: ApiErrorKind, status: number, code: string, message?: RegExp) =>
+    (e: unknown): boolean => {
+      assert.ok(e instanceof ApiError, String(e));
+      assert.deepEqual([e.kind, e.status, e.code, e.maybeApplied], [kind, status, code, false]);
+      assert.ok(e.requestId, 'a request id');
+      if (message) assert.match(e.message, message);
+      return true;
+    };
   const routeCount = (route: string): number => sandbox.stats.byRoute[route] ?? 0;
 
   before(async () => {
-    sandbox = await startSandbox({ now: clock.now, rateLimit: 0, seed: 21, runSeconds: 30, queueSeconds: 0, bigTaskRows: BIG, extraTasks: 250 });
+    sandbox = await startSandbox({
+      now: clock.now,
+      rateLimit: 0,
+      seed: 21,
+      runSeconds: 30,
+      queueSeconds: 0,
+      bigTaskRows: BIG,
+      extraTasks: 250,
+    });
     ada = clientFor('ada');
     groups = (await ada.listTaskGroups()).data;
     tasks = (await ada.searchTasks(groups[1]?.taskGroupId ?? '')).data;
@@ -63,21 +78,28 @@ describe('client: runs, parameters and data against the sandbox', function () {
     assert.equal(routeCount('POST /cloudextraction/statuses/v2') - before, 3);
     const answered = new Set(r.data.map((s) => s.taskId));
     assert.ok(answered.size > 150, 'most bench tasks ran in the cloud');
-    assert.deepEqual(r.data.map((s) => s.taskId), bench.map((t) => t.taskId).filter((id) => answered.has(id)), 'the ones that never ran are left out');
+    assert.deepEqual(
+      r.data.map((s) => s.taskId),
+      bench.map((t) => t.taskId).filter((id) => answered.has(id)),
+      'the ones that never ran are left out',
+    );
     assert.ok(r.data.every((s) => s.source === 'v2' && typeof s.executedTimes === 'number'));
   });
 
   it('start → Extracting with rows growing → stop → Stopped; the refusals as ApiErrors', async () => {
     const id = tasks[2]?.taskId as string;
     const started = await ada.startTask(id);
-    assert.match(started.data?.lotNo ?? '', /^\d{19}$/, 'the run\'s lot, 19 digits, kept as text');
+    assert.match(started.data?.lotNo ?? '', /^\d{19}$/, "the run's lot, 19 digits, kept as text");
     assert.equal(started.data?.status, 'Extracting');
     clock.advance(10_000);
     const [running] = (await ada.getTaskStatuses([id])).data;
     assert.equal(running?.status, 'Extracting');
     assert.ok((running?.currentTotalExtractCount ?? 0) > 0);
     assert.equal(parseServiceTime(running?.startExecuteTime), T0);
-    await assert.rejects(ada.startTask(id), refusal('invalid-request', 409, 'TaskAlreadyRunning', /start task .* already running/));
+    await assert.rejects(
+      ada.startTask(id),
+      refusal('invalid-request', 409, 'TaskAlreadyRunning', /start task .* already running/),
+    );
     const subtasks = (await ada.getSubtaskStatuses(id, { page: 1, size: 20 })).data;
     assert.equal(subtasks.length, running?.subTaskCount);
     await ada.stopSubtasks(id, [subtasks[subtasks.length - 1]?.subTaskId as string]);
@@ -90,16 +112,27 @@ describe('client: runs, parameters and data against the sandbox', function () {
     await assert.rejects(ada.stopTask(id), refusal('invalid-request', 409, 'TaskNotRunning'));
     await assert.rejects(ada.startTask('no-such-task'), refusal('not-found', 404, 'InvalidTaskId', /no-such-task/));
     const lot = (await ada.getLotData(id, started.data?.lotNo ?? '', { offset: 0, size: 1000 })).data;
-    assert.equal(lot.total, stopped?.currentTotalExtractCount, 'the started run\'s rows, by its lot');
+    assert.equal(lot.total, stopped?.currentTotalExtractCount, "the started run's rows, by its lot");
   });
 
   it('plans: Standard is refused cloud extraction and parameters (forbidden, Forbidden.Plan, the plan note); Free is refused data', async () => {
     const grace = clientFor('grace');
-    await assert.rejects(grace.getTaskStatuses(['x']), refusal('forbidden', 403, 'Forbidden.Plan', /Standard plan.*Cloud extraction needs a Professional or Enterprise plan/));
+    await assert.rejects(
+      grace.getTaskStatuses(['x']),
+      refusal(
+        'forbidden',
+        403,
+        'Forbidden.Plan',
+        /Standard plan.*Cloud extraction needs a Professional or Enterprise plan/,
+      ),
+    );
     await assert.rejects(grace.startTask('x'), refusal('forbidden', 403, 'Forbidden.Plan'));
     await assert.rejects(grace.getActions(['x']), refusal('forbidden', 403, 'Forbidden.Plan', /Task parameters need/));
     const fiona = clientFor('fiona');
-    await assert.rejects(fiona.getData('x', { offset: 0, size: 10 }), refusal('forbidden', 403, 'Forbidden.Plan', /Free plan.*Data operations need/));
+    await assert.rejects(
+      fiona.getData('x', { offset: 0, size: 10 }),
+      refusal('forbidden', 403, 'Forbidden.Plan', /Free plan.*Data operations need/),
+    );
     await assert.rejects(fiona.copyTask('x'), refusal('forbidden', 403, 'Forbidden.Plan', /Duplicating and moving/));
   });
 
@@ -108,14 +141,42 @@ describe('client: runs, parameters and data against the sandbox', function () {
     const loop = (await ada.getActions([id])).data[0]?.actions[0];
     assert.ok(loop && loop.loopType !== null);
     const items = loop.loopType === 'URLList' ? ['https://example.com/1', 'https://example.com/2'] : ['one', 'two'];
-    assert.deepEqual((await ada.updateLoopItems({ taskId: id, actionId: loop.actionId, loopType: loop.loopType, loopItems: items, isAppend: false })).data, { message: 'success' });
-    await ada.updateLoopItems({ taskId: id, actionId: loop.actionId, loopType: loop.loopType, loopItems: items.slice(0, 1), isAppend: true });
+    assert.deepEqual(
+      (
+        await ada.updateLoopItems({
+          taskId: id,
+          actionId: loop.actionId,
+          loopType: loop.loopType,
+          loopItems: items,
+          isAppend: false,
+        })
+      ).data,
+      { message: 'success' },
+    );
+    await ada.updateLoopItems({
+      taskId: id,
+      actionId: loop.actionId,
+      loopType: loop.loopType,
+      loopItems: items.slice(0, 1),
+      isAppend: true,
+    });
     const after = (await ada.getActions([id])).data[0]?.actions.find((a) => a.actionId === loop.actionId);
     assert.deepEqual(after?.loopItems, [...items, items[0]]);
-    await ada.updateActionProperties(id, [{ actionType: 'LoopAction', actionId: loop.actionId, properties: [{ name: 'name', value: 'Start pages' }] }]);
-    assert.equal((await ada.getActions([id])).data[0]?.actions.find((a) => a.actionId === loop.actionId)?.name, 'Start pages');
+    await ada.updateActionProperties(id, [
+      { actionType: 'LoopAction', actionId: loop.actionId, properties: [{ name: 'name', value: 'Start pages' }] },
+    ]);
+    assert.equal(
+      (await ada.getActions([id])).data[0]?.actions.find((a) => a.actionId === loop.actionId)?.name,
+      'Start pages',
+    );
     await assert.rejects(
-      ada.updateLoopItems({ taskId: id, actionId: 'nope', loopType: 'URLList', loopItems: ['https://x.example'], isAppend: false }),
+      ada.updateLoopItems({
+        taskId: id,
+        actionId: 'nope',
+        loopType: 'URLList',
+        loopItems: ['https://x.example'],
+        isAppend: false,
+      }),
       refusal('invalid-request', 400, 'TaskUpdateFail', /actionId/),
     );
   });
@@ -132,12 +193,14 @@ describe('client: runs, parameters and data against the sandbox', function () {
     await assert.rejects(ada.moveTask(copy.taskId, '1'), refusal('not-found', 404, 'InvalidTaskGroupId'));
   });
 
-  it('data: pages, one run\'s rows, not exported then marked, remove', async () => {
+  it("data: pages, one run's rows, not exported then marked, remove", async () => {
     const id = tasks[5]?.taskId as string;
     const first = (await ada.getData(id, { offset: 0, size: 10 })).data;
     assert.ok(first.total > 0);
     const runs = (await ada.getTaskStatuses([id])).data[0]?.executedTimes ?? 0;
-    const lot1 = (await ada.getLotData(id, lotNumber(21, id, Math.max(1, runs - LOTS_KEPT + 1)), { offset: 0, size: 10 })).data;
+    const lot1 = (
+      await ada.getLotData(id, lotNumber(21, id, Math.max(1, runs - LOTS_KEPT + 1)), { offset: 0, size: 10 })
+    ).data;
     assert.deepEqual(lot1.data, first.data.slice(0, lot1.data.length), 'the oldest lot kept holds the first rows');
     await assert.rejects(ada.getLotData(id, '999', { offset: 0, size: 10 }), refusal('not-found', 404, 'InvalidLotNo'));
     const pending = (await ada.getNotExportedData(id, 1000)).data;
@@ -165,11 +228,14 @@ describe('client: runs, parameters and data against the sandbox', function () {
     assert.deepEqual(lastRow, (await ada.getData(big.taskId, { offset: BIG - 1, size: 1 })).data.data[0]);
   });
 
-  it('the reader over an empty task: one request, no rows; over one run\'s rows with lotNo', async () => {
+  it("the reader over an empty task: one request, no rows; over one run's rows with lotNo", async () => {
     const copy = (await ada.copyTask(tasks[6]?.taskId as string)).data;
     const pages = [];
     for await (const page of ada.readData(copy.taskId)) pages.push(page);
-    assert.deepEqual(pages.map((p) => [p.rows.length, p.restTotal]), [[0, 0]]);
+    assert.deepEqual(
+      pages.map((p) => [p.rows.length, p.restTotal]),
+      [[0, 0]],
+    );
     const id = tasks[7]?.taskId as string;
     const runs = (await ada.getTaskStatuses([id])).data[0]?.executedTimes ?? 0;
     const lotNo = lotNumber(21, id, runs);

@@ -122,7 +122,12 @@ describe('client: limits on replies and on server text', function () {
     const giant = `req-${'x'.repeat(100_000)}`;
     handler = (res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 40001, message: `bad\r\nFAKE LOG LINE\u001b[31m ${'y'.repeat(5000)}` }, requestId: `${giant}\nGET /forged 200` }));
+      res.end(
+        JSON.stringify({
+          error: { code: 40001, message: `bad\r\nFAKE LOG LINE\u001b[31m ${'y'.repeat(5000)}` },
+          requestId: `${giant}\nGET /forged 200`,
+        }),
+      );
     };
     lines.length = 0;
     const c = client();

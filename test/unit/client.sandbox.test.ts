@@ -4,12 +4,12 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type Credentials,sessionFromToken } from '../../src/api/auth/auth';
-import { type ClientOptions, type FetchAllProgress,ScrapedeckClient } from '../../src/api/client';
+import { type Credentials, sessionFromToken } from '../../src/api/auth/auth';
+import { type ClientOptions, type FetchAllProgress, ScrapedeckClient } from '../../src/api/client';
 import { addDays, earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import { buildWorld } from '../../src/sandbox/seed/seed';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
-import { assertNoSecrets, isKind,LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import { assertNoSecrets, isKind, LogCapture, SecretsSeen, TrackingStore } from './helpers/clientHarness';
 
 const SEED = 11;
 
@@ -47,7 +47,8 @@ describe('client: every operation and error against the sandbox', function () {
     clients.push(c);
     return c;
   };
-  const keyClient = (username: string, extra: Partial<ClientOptions> = {}) => client({ kind: 'apiKey', apiKey: account(username).apiKey }, extra);
+  const keyClient = (username: string, extra: Partial<ClientOptions> = {}) =>
+    client({ kind: 'apiKey', apiKey: account(username).apiKey }, extra);
   const noRequestsDuring = async (fn: () => Promise<unknown>): Promise<void> => {
     const before = sandbox.stats.requests;
     await fn();
@@ -67,12 +68,21 @@ describe('client: every operation and error against the sandbox', function () {
     it('a wrong password is an auth error with Invalid.Grant, the server message and a requestId', async () => {
       await assert.rejects(
         client().obtainToken('ada', 'not-the-password'),
-        isKind('auth', (e) => e.code === 'Invalid.Grant' && /incorrect/.test(e.message) && e.requestId !== undefined && e.status === 400),
+        isKind(
+          'auth',
+          (e) =>
+            e.code === 'Invalid.Grant' && /incorrect/.test(e.message) && e.requestId !== undefined && e.status === 400,
+        ),
       );
     });
 
     it('an empty password never leaves the machine', async () => {
-      await noRequestsDuring(() => assert.rejects(client().obtainToken('ada', ''), isKind('invalid-request', (e) => e.field === 'password')));
+      await noRequestsDuring(() =>
+        assert.rejects(
+          client().obtainToken('ada', ''),
+          isKind('invalid-request', (e) => e.field === 'password'),
+        ),
+      );
     });
 
     it('refreshes a token (integer expires_in); a used refresh token is refused as auth', async () => {
@@ -82,14 +92,20 @@ describe('client: every operation and error against the sandbox', function () {
       seen.token(renewed.data);
       assert.notEqual(renewed.data.access_token, first.access_token);
       assert.equal(typeof renewed.data.expires_in, 'number');
-      await assert.rejects(c.refreshToken(first.refresh_token), isKind('auth', (e) => e.code === 'Invalid.Grant' && /already been used/.test(e.message)));
+      await assert.rejects(
+        c.refreshToken(first.refresh_token),
+        isKind('auth', (e) => e.code === 'Invalid.Grant' && /already been used/.test(e.message)),
+      );
     });
   });
 
   describe('task groups and tasks', () => {
     it('lists task groups with an API key', async () => {
       const result = await keyClient('ada').listTaskGroups();
-      const expected = world.accounts[0]?.groups.map((g) => ({ taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName }));
+      const expected = world.accounts[0]?.groups.map((g) => ({
+        taskGroupId: g.taskGroupId,
+        taskGroupName: g.taskGroupName,
+      }));
       assert.deepEqual(result.data, expected);
       assert.ok(result.requestId);
     });
@@ -112,17 +128,27 @@ describe('client: every operation and error against the sandbox', function () {
     });
 
     it('an unknown group is not-found with its code and requestId', async () => {
-      await assert.rejects(keyClient('ada').searchTasks('1'), isKind('not-found', (e) => e.code === 'InvalidTaskGroupId' && e.requestId !== undefined));
+      await assert.rejects(
+        keyClient('ada').searchTasks('1'),
+        isKind('not-found', (e) => e.code === 'InvalidTaskGroupId' && e.requestId !== undefined),
+      );
     });
 
     it('an invalid API key is auth (401)', async () => {
-      await assert.rejects(client({ kind: 'apiKey', apiKey: 'sdk_wrong' }).listTaskGroups(), isKind('auth', (e) => e.status === 401 && e.requestId !== undefined));
+      await assert.rejects(
+        client({ kind: 'apiKey', apiKey: 'sdk_wrong' }).listTaskGroups(),
+        isKind('auth', (e) => e.status === 401 && e.requestId !== undefined),
+      );
     });
 
     it('the Free plan is forbidden, and the message names the plans that may', async () => {
       await assert.rejects(
         keyClient('fiona').listTaskGroups(),
-        isKind('forbidden', (e) => e.status === 403 && /Standard, Professional or Enterprise/.test(e.message) && e.requestId !== undefined),
+        isKind(
+          'forbidden',
+          (e) =>
+            e.status === 403 && /Standard, Professional or Enterprise/.test(e.message) && e.requestId !== undefined,
+        ),
       );
     });
   });
@@ -149,14 +175,23 @@ describe('client: every operation and error against the sandbox', function () {
       it(`refuses ${label} before sending (field ${field})`, async () => {
         const c = keyClient('ada');
         // The cast feeds deliberately invalid input through the typed API, as untyped callers (the webview) might.
-        await noRequestsDuring(() => assert.rejects(c.queryTaskAnalytics(query as never), isKind('invalid-request', (e) => e.field === field)));
+        await noRequestsDuring(() =>
+          assert.rejects(
+            c.queryTaskAnalytics(query as never),
+            isKind('invalid-request', (e) => e.field === field),
+          ),
+        );
       });
     }
 
     it('a server-side 400 (a member outside the team) keeps the integer code, field and requestId', async () => {
       await assert.rejects(
         keyClient('ada').queryTaskAnalytics({ start: today, end: today, memberNames: ['nobody-here'] }),
-        isKind('invalid-request', (e) => e.status === 400 && typeof e.code === 'number' && e.field === 'memberNames' && e.requestId !== undefined),
+        isKind(
+          'invalid-request',
+          (e) =>
+            e.status === 400 && typeof e.code === 'number' && e.field === 'memberNames' && e.requestId !== undefined,
+        ),
       );
     });
 
@@ -175,7 +210,8 @@ describe('client: every operation and error against the sandbox', function () {
       assert.equal(all.requestIds.length, pages);
       assert.deepEqual(progress.at(-1), { fetched: all.total, total: all.total, page: pages, pages });
       const sequential = [];
-      for (let page = 1; page <= pages; page++) sequential.push(...(await c.queryTaskAnalytics({ ...query, page, pageSize: 100 })).data.data);
+      for (let page = 1; page <= pages; page++)
+        sequential.push(...(await c.queryTaskAnalytics({ ...query, page, pageSize: 100 })).data.data);
       assert.deepEqual(all.records, sequential);
     });
 
@@ -193,7 +229,13 @@ describe('client: every operation and error against the sandbox', function () {
     it('deprecates an app of the caller, idempotently', async () => {
       const c = keyClient('ada');
       const first = await c.deprecateApp('ada/price-tracker');
-      assert.deepEqual(first.data, { app_name: 'price-tracker', namespace: 'ada', version: '1.2.3', status: 'deprecated', missing_secrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'] });
+      assert.deepEqual(first.data, {
+        app_name: 'price-tracker',
+        namespace: 'ada',
+        version: '1.2.3',
+        status: 'deprecated',
+        missing_secrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'],
+      });
       const again = await c.deprecateApp('ada/price-tracker');
       assert.equal(again.data.status, 'deprecated');
     });
@@ -204,27 +246,46 @@ describe('client: every operation and error against the sandbox', function () {
 
     it('with a session, the hub uses hubApiKey', async () => {
       const token = seen.token((await client().obtainToken('ada', account('ada').password)).data);
-      const c = client({ kind: 'session', session: sessionFromToken(token, Date.now()), hubApiKey: account('ada').apiKey });
+      const c = client({
+        kind: 'session',
+        session: sessionFromToken(token, Date.now()),
+        hubApiKey: account('ada').apiKey,
+      });
       assert.equal((await c.deprecateApp('ada/lead-finder')).data.app_name, 'lead-finder');
     });
 
     it("someone else's app is not-found (404)", async () => {
-      await assert.rejects(keyClient('ada').deprecateApp('grace/review-miner'), isKind('not-found', (e) => e.status === 404 && e.code === 'not_found' && /not its author/.test(e.message)));
+      await assert.rejects(
+        keyClient('ada').deprecateApp('grace/review-miner'),
+        isKind('not-found', (e) => e.status === 404 && e.code === 'not_found' && /not its author/.test(e.message)),
+      );
     });
 
     it('a missing or invalid API key is auth with code unauthorized, category forbidden', async () => {
       await assert.rejects(
         client({ kind: 'apiKey', apiKey: 'sdk_nope' }).deprecateApp('ada/price-tracker'),
-        isKind('auth', (e) => e.status === 401 && e.code === 'unauthorized' && e.category === 'forbidden' && e.requestId !== undefined),
+        isKind(
+          'auth',
+          (e) =>
+            e.status === 401 && e.code === 'unauthorized' && e.category === 'forbidden' && e.requestId !== undefined,
+        ),
       );
     });
 
     it('a malformed app reference never leaves the machine', async () => {
-      await noRequestsDuring(() => assert.rejects(keyClient('ada').deprecateApp('price-tracker'), isKind('invalid-request', (e) => e.field === 'appRef')));
+      await noRequestsDuring(() =>
+        assert.rejects(
+          keyClient('ada').deprecateApp('price-tracker'),
+          isKind('invalid-request', (e) => e.field === 'appRef'),
+        ),
+      );
     });
 
     it('no datahubUrl: a clear invalid-request', async () => {
-      await assert.rejects(keyClient('ada', { datahubUrl: undefined }).deprecateApp('ada/price-tracker'), isKind('invalid-request', (e) => /not configured/.test(e.message)));
+      await assert.rejects(
+        keyClient('ada', { datahubUrl: undefined }).deprecateApp('ada/price-tracker'),
+        isKind('invalid-request', (e) => /not configured/.test(e.message)),
+      );
     });
   });
 

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { type Credentials,MemoryCredentialsStore } from '../../src/api/auth/auth';
-import { type ClientOptions,ScrapedeckClient } from '../../src/api/client';
+import { type Credentials, MemoryCredentialsStore } from '../../src/api/auth/auth';
+import { type ClientOptions, ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 
@@ -59,7 +59,10 @@ describe('client: transport against a scripted server', () => {
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
-  const make = (creds: Credentials | undefined = { kind: 'apiKey', apiKey: 'sdk_scripted_key' }, extra: Partial<ClientOptions> = {}) => {
+  const make = (
+    creds: Credentials | undefined = { kind: 'apiKey', apiKey: 'sdk_scripted_key' },
+    extra: Partial<ClientOptions> = {},
+  ) => {
     const client = new ScrapedeckClient({
       baseUrl: base,
       datahubUrl: `${base}/datahub`,
@@ -81,7 +84,12 @@ describe('client: transport against a scripted server', () => {
     await client.listTaskGroups();
     script.push((_q, r) => json(r, 200, { data: { app_name: 'a', status: 'deprecated' } }));
     await client.deprecateApp('ns/a');
-    script.push((_q, r) => json(r, 200, { data: { access_token: 'acc_1234', refresh_token: 'ref_1234', token_type: 'Bearer', expires_in: '7200' }, requestId: 't' }));
+    script.push((_q, r) =>
+      json(r, 200, {
+        data: { access_token: 'acc_1234', refresh_token: 'ref_1234', token_type: 'Bearer', expires_in: '7200' },
+        requestId: 't',
+      }),
+    );
     const token = await client.obtainToken('ada', 'secret-pw');
     assert.equal(token.data.expires_in, 7200); // a numeric string is accepted
     const [main, hub, tok] = seen;
@@ -119,7 +127,14 @@ describe('client: transport against a scripted server', () => {
   });
 
   it('waits as retryGuidance says on a 429, then retries', async () => {
-    script.push((_q, r) => json(r, 429, { error: { code: 42900, message: 'slow down' }, retryGuidance: { retryAfterMs: 30 }, requestId: 'r' }, { 'retry-after': '1' }));
+    script.push((_q, r) =>
+      json(
+        r,
+        429,
+        { error: { code: 42900, message: 'slow down' }, retryGuidance: { retryAfterMs: 30 }, requestId: 'r' },
+        { 'retry-after': '1' },
+      ),
+    );
     const client = make();
     const result = await client.listTaskGroups();
     assert.equal(result.data[0]?.taskGroupId, '7');
@@ -128,8 +143,12 @@ describe('client: transport against a scripted server', () => {
   });
 
   it('gives up after the retry budget with the last error, its requestId and kind', async () => {
-    for (let i = 0; i < 5; i++) script.push((_q, r) => json(r, 500, { error: { code: 50000, message: 'boom' }, requestId: `r${i}` }));
-    await assert.rejects(make(undefined, { maxRetries: 2 }).listTaskGroups(), (e: unknown) => kind('server')(e) && (e as ApiError).requestId === 'r2' && (e as ApiError).retryable);
+    for (let i = 0; i < 5; i++)
+      script.push((_q, r) => json(r, 500, { error: { code: 50000, message: 'boom' }, requestId: `r${i}` }));
+    await assert.rejects(
+      make(undefined, { maxRetries: 2 }).listTaskGroups(),
+      (e: unknown) => kind('server')(e) && (e as ApiError).requestId === 'r2' && (e as ApiError).retryable,
+    );
     assert.equal(seen.length, 3);
   });
 
@@ -164,12 +183,21 @@ describe('client: transport against a scripted server', () => {
 
   it('a reply of the wrong shape is bad-response naming the field and keeping the requestId', async () => {
     script.push((_q, r) => json(r, 200, { data: [{ taskGroupId: 1 }], requestId: 'shape-1' }));
-    await assert.rejects(make().listTaskGroups(), (e: unknown) => kind('bad-response')(e) && (e as ApiError).field === 'data.0.taskGroupName' && (e as ApiError).requestId === 'shape-1');
+    await assert.rejects(
+      make().listTaskGroups(),
+      (e: unknown) =>
+        kind('bad-response')(e) &&
+        (e as ApiError).field === 'data.0.taskGroupName' &&
+        (e as ApiError).requestId === 'shape-1',
+    );
     script.push((_q, r) => {
       r.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'hdr-9' });
       r.end('<html>');
     });
-    await assert.rejects(make(undefined, { maxRetries: 0 }).listTaskGroups(), (e: unknown) => kind('bad-response')(e) && (e as ApiError).requestId === 'hdr-9');
+    await assert.rejects(
+      make(undefined, { maxRetries: 0 }).listTaskGroups(),
+      (e: unknown) => kind('bad-response')(e) && (e as ApiError).requestId === 'hdr-9',
+    );
   });
 
   it('retries a 200 that is not JSON (a gateway error page) for reads', async () => {
@@ -183,9 +211,29 @@ describe('client: transport against a scripted server', () => {
 
   it('maps 403 to forbidden with the plan note, hub errors with code and category', async () => {
     script.push((_q, r) => json(r, 403, { error: { code: 40300, message: 'Plan too low' }, requestId: 'f' }));
-    await assert.rejects(make().listTaskGroups(), (e: unknown) => kind('forbidden')(e) && /Standard, Professional or Enterprise/.test((e as Error).message) && (e as ApiError).code === 40300);
-    script.push((_q, r) => json(r, 401, { error: { code: 'unauthorized', category: 'forbidden', message: 'bad key', retryable: false } }, { 'x-request-id': 'h1' }));
-    await assert.rejects(make().deprecateApp('ns/a'), (e: unknown) => kind('auth')(e) && (e as ApiError).category === 'forbidden' && (e as ApiError).code === 'unauthorized' && (e as ApiError).requestId === 'h1');
+    await assert.rejects(
+      make().listTaskGroups(),
+      (e: unknown) =>
+        kind('forbidden')(e) &&
+        /Standard, Professional or Enterprise/.test((e as Error).message) &&
+        (e as ApiError).code === 40300,
+    );
+    script.push((_q, r) =>
+      json(
+        r,
+        401,
+        { error: { code: 'unauthorized', category: 'forbidden', message: 'bad key', retryable: false } },
+        { 'x-request-id': 'h1' },
+      ),
+    );
+    await assert.rejects(
+      make().deprecateApp('ns/a'),
+      (e: unknown) =>
+        kind('auth')(e) &&
+        (e as ApiError).category === 'forbidden' &&
+        (e as ApiError).code === 'unauthorized' &&
+        (e as ApiError).requestId === 'h1',
+    );
   });
 
   it('a session renews before expiry, with one refresh for many calls, and stores the new session', async () => {
@@ -195,35 +243,77 @@ describe('client: transport against a scripted server', () => {
       session: { accessToken: 'old_access', refreshToken: 'old_refresh', tokenType: 'Bearer', expiresAt: now + 30_000 },
       hubApiKey: 'sdk_hub',
     });
-    const client = new ScrapedeckClient({ baseUrl: base, credentials: store, env: {}, limiter: new UnlimitedLimiter(), now: () => now });
+    const client = new ScrapedeckClient({
+      baseUrl: base,
+      credentials: store,
+      env: {},
+      limiter: new UnlimitedLimiter(),
+      now: () => now,
+    });
     clients.push(client);
-    script.push((_q, r) => json(r, 200, { data: { access_token: 'new_access', refresh_token: 'new_refresh', token_type: 'Bearer', expires_in: 7200 }, requestId: 'rt' }));
+    script.push((_q, r) =>
+      json(r, 200, {
+        data: { access_token: 'new_access', refresh_token: 'new_refresh', token_type: 'Bearer', expires_in: 7200 },
+        requestId: 'rt',
+      }),
+    );
     await Promise.all(Array.from({ length: 5 }, () => client.listTaskGroups()));
     now += 0; // still within the 60 s margin: renewed up front
     const tokenCalls = seen.filter((s) => s.url === '/token');
     assert.equal(tokenCalls.length, 1);
-    assert.deepEqual(JSON.parse(tokenCalls[0]?.body ?? ''), { refresh_token: 'old_refresh', grant_type: 'refresh_token' });
-    for (const s of seen.filter((x) => x.url === '/taskGroup')) assert.equal(s.headers.authorization, 'Bearer new_access');
+    assert.deepEqual(JSON.parse(tokenCalls[0]?.body ?? ''), {
+      refresh_token: 'old_refresh',
+      grant_type: 'refresh_token',
+    });
+    for (const s of seen.filter((x) => x.url === '/taskGroup'))
+      assert.equal(s.headers.authorization, 'Bearer new_access');
     const stored = await store.get();
-    assert.ok(stored?.kind === 'session' && stored.session.refreshToken === 'new_refresh' && stored.hubApiKey === 'sdk_hub');
+    assert.ok(
+      stored?.kind === 'session' && stored.session.refreshToken === 'new_refresh' && stored.hubApiKey === 'sdk_hub',
+    );
   });
 
   it('a refused refresh means sign-in: kind auth, onSessionExpired once', async () => {
-    const store = new MemoryCredentialsStore({ kind: 'session', session: { accessToken: 'a_x', refreshToken: 'r_x', tokenType: 'Bearer', expiresAt: 0 } });
+    const store = new MemoryCredentialsStore({
+      kind: 'session',
+      session: { accessToken: 'a_x', refreshToken: 'r_x', tokenType: 'Bearer', expiresAt: 0 },
+    });
     let expired = 0;
-    const client = new ScrapedeckClient({ baseUrl: base, credentials: store, env: {}, limiter: new UnlimitedLimiter(), onSessionExpired: () => expired++ });
+    const client = new ScrapedeckClient({
+      baseUrl: base,
+      credentials: store,
+      env: {},
+      limiter: new UnlimitedLimiter(),
+      onSessionExpired: () => expired++,
+    });
     clients.push(client);
-    script.push((_q, r) => json(r, 400, { error: { code: 'Invalid.Grant', message: 'refresh token used' }, requestId: 'g' }));
-    const results = await Promise.allSettled([client.listTaskGroups(), client.listTaskGroups(), client.searchTasks('1')]);
-    for (const r of results) assert.ok(r.status === 'rejected' && kind('auth')(r.reason) && /sign in/.test((r.reason as Error).message));
+    script.push((_q, r) =>
+      json(r, 400, { error: { code: 'Invalid.Grant', message: 'refresh token used' }, requestId: 'g' }),
+    );
+    const results = await Promise.allSettled([
+      client.listTaskGroups(),
+      client.listTaskGroups(),
+      client.searchTasks('1'),
+    ]);
+    for (const r of results)
+      assert.ok(r.status === 'rejected' && kind('auth')(r.reason) && /sign in/.test((r.reason as Error).message));
     assert.equal(expired, 1);
     assert.equal(seen.length, 1);
   });
 
   it('a session without a hub key cannot deprecate; without datahubUrl neither', async () => {
-    const session: Credentials = { kind: 'session', session: { accessToken: 'a_y', refreshToken: 'r_y', tokenType: 'Bearer', expiresAt: Date.now() + 3_600_000 } };
-    await assert.rejects(make(session).deprecateApp('ns/a'), (e: unknown) => kind('auth')(e) && /API key is needed for the data-app hub/.test((e as Error).message));
-    await assert.rejects(make(undefined, { datahubUrl: undefined }).deprecateApp('ns/a'), (e: unknown) => kind('invalid-request')(e) && /hub URL is not configured/.test((e as Error).message));
+    const session: Credentials = {
+      kind: 'session',
+      session: { accessToken: 'a_y', refreshToken: 'r_y', tokenType: 'Bearer', expiresAt: Date.now() + 3_600_000 },
+    };
+    await assert.rejects(
+      make(session).deprecateApp('ns/a'),
+      (e: unknown) => kind('auth')(e) && /API key is needed for the data-app hub/.test((e as Error).message),
+    );
+    await assert.rejects(
+      make(undefined, { datahubUrl: undefined }).deprecateApp('ns/a'),
+      (e: unknown) => kind('invalid-request')(e) && /hub URL is not configured/.test((e as Error).message),
+    );
     assert.equal(seen.length, 0);
   });
 
@@ -237,11 +327,17 @@ describe('client: transport against a scripted server', () => {
 
   it('log lines carry method, path, status, ms, requestId and retries, and no secret', async () => {
     logs.length = 0;
-    script.push((_q, r) => json(r, 200, { data: { access_token: 'acc_zz99', refresh_token: 'ref_zz99', token_type: 'Bearer', expires_in: 60 }, requestId: 'tok-1' }));
+    script.push((_q, r) =>
+      json(r, 200, {
+        data: { access_token: 'acc_zz99', refresh_token: 'ref_zz99', token_type: 'Bearer', expires_in: 60 },
+        requestId: 'tok-1',
+      }),
+    );
     await make().obtainToken('ada', 'pw-secret-1');
     await make().listTaskGroups();
     assert.match(logs[0] ?? '', /^POST \/token \(password\) 200 \d+ms requestId=tok-1 retries=0$/);
     assert.match(logs[1] ?? '', /^GET \/taskGroup 200 \d+ms requestId=req-ok retries=0$/);
-    for (const secret of ['pw-secret-1', 'acc_zz99', 'ref_zz99', 'sdk_scripted_key']) assert.ok(!logs.join('\n').includes(secret));
+    for (const secret of ['pw-secret-1', 'acc_zz99', 'ref_zz99', 'sdk_scripted_key'])
+      assert.ok(!logs.join('\n').includes(secret));
   });
 });

@@ -9,9 +9,14 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type Credentials, type CredentialsStore,MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth/auth';
+import {
+  type Credentials,
+  type CredentialsStore,
+  MemoryCredentialsStore,
+  sessionFromToken,
+} from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 /** One window's view of the shared SecretStorage: its writes reach the others after `lagMs`. */
 class WindowStore implements CredentialsStore {
@@ -41,7 +46,11 @@ describe('client: two windows renewing one session', function () {
     it(`50 calls in each window across an expiry: no failure, no sign-in prompt, one refresh grant per window at most (store lag ${lagMs} ms)`, async () => {
       const ada = sandbox.info.accounts.find((a) => a.username === 'ada');
       assert.ok(ada);
-      const signIn = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore(), now });
+      const signIn = new ScrapedeckClient({
+        baseUrl: sandbox.info.baseUrl,
+        credentials: new MemoryCredentialsStore(),
+        now,
+      });
       const token = await signIn.obtainToken(ada.username, ada.password);
       await signIn.close();
       const shared = new MemoryCredentialsStore({ kind: 'session', session: sessionFromToken(token.data, now()) });
@@ -62,7 +71,9 @@ describe('client: two windows renewing one session', function () {
         clock += 1_600;
         const calls = windows.flatMap((w) => Array.from({ length: 50 }, () => w.listTaskGroups()));
         const results = await Promise.allSettled(calls);
-        const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+        const failed = results
+          .filter((r) => r.status === 'rejected')
+          .map((r) => String((r as PromiseRejectedResult).reason));
         assert.deepEqual(failed, []);
         assert.equal(prompts, 0, 'no window asked to sign in again');
         const grants = sandbox.stats.refreshGrants - grantsBefore;

@@ -17,7 +17,7 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { RateLimiter } from '../../src/api/http/limiter';
-import { startStrictServer, type StrictServerOptions,worstWindow } from './helpers/strictServer';
+import { startStrictServer, type StrictServerOptions, worstWindow } from './helpers/strictServer';
 
 const N = 20;
 const WINDOW_MS = 500;
@@ -103,10 +103,15 @@ async function runOnce(seed: number): Promise<void> {
     // granted is the server's roll when renewals can fail (a refused one fails the calls waiting on it).
     const asks = report.arrivals.filter((a) => a.grant === 'refresh_token').length;
     assert.ok(asks >= 1, `${describeRun}: the burst crossed an expiry, so a renewal was expected`);
-    if (options.refreshFailRate === 0) assert.ok(report.renewals >= 1, `${describeRun}: no renewal was granted, though none can fail`);
+    if (options.refreshFailRate === 0)
+      assert.ok(report.renewals >= 1, `${describeRun}: no renewal was granted, though none can fail`);
     const minGap = options.tokenTtlSeconds * 1000 * 0.75 - 50;
     report.renewalTimes.forEach((t, i) => {
-      if (i > 0) assert.ok(t - (report.renewalTimes[i - 1] as number) >= minGap, `${describeRun}: two renewals of one token's lifetime`);
+      if (i > 0)
+        assert.ok(
+          t - (report.renewalTimes[i - 1] as number) >= minGap,
+          `${describeRun}: two renewals of one token's lifetime`,
+        );
     });
     const faultFree = options.rate429 + options.rate5xx + options.rateDrop + options.refreshFailRate === 0;
     if (faultFree) {

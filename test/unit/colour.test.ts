@@ -9,7 +9,8 @@ describe('chart colours', () => {
     assert.equal(opaque(' rgba(209, 134, 22, 0.5) '), 'rgb(209, 134, 22)');
   });
   it('leaves opaque and unknown colours as they are', () => {
-    for (const c of ['#d18616', '#abc', 'rgb(1, 2, 3)', 'orange', 'var(--x)', '#abcde', '#abcdef1']) assert.equal(opaque(c), c);
+    for (const c of ['#d18616', '#abc', 'rgb(1, 2, 3)', 'orange', 'var(--x)', '#abcde', '#abcdef1'])
+      assert.equal(opaque(c), c);
   });
 });
 
@@ -33,7 +34,11 @@ describe('chart colours against the background', () => {
     assert.notEqual(orange, '#3b3b3b', 'still its own colour, not the ink');
   });
   it('never returns the background colour itself, even with an unhelpful ink', () => {
-    for (const [colour, bg, ink] of [['#000000', '#000000', '#000000'], ['#ffffff', '#ffffff', '#fefefe'], ['rgb(0, 0, 0)', 'rgb(0, 0, 0)', 'nonsense']] as const) {
+    for (const [colour, bg, ink] of [
+      ['#000000', '#000000', '#000000'],
+      ['#ffffff', '#ffffff', '#fefefe'],
+      ['rgb(0, 0, 0)', 'rgb(0, 0, 0)', 'nonsense'],
+    ] as const) {
       const out = parseColour(legible(colour, bg, ink));
       const back = parseColour(bg);
       assert.ok(out && back && contrast(out, back) >= GRAPHIC_CONTRAST, `${colour} on ${bg}`);

@@ -26,12 +26,18 @@ const viewIds = Object.values(manifest.contributes.views).flatMap((list) => list
 describe('command id table and package.json', () => {
   it('every contributed command is in the table', () => {
     const table = new Set<string>(COMMAND_IDS);
-    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).filter((id) => !table.has(id)), []);
+    assert.deepEqual(
+      manifest.contributes.commands.map((c) => c.command).filter((id) => !table.has(id)),
+      [],
+    );
   });
 
   it('every id of the table is contributed, once', () => {
     const contributed = manifest.contributes.commands.map((c) => c.command);
-    assert.deepEqual(COMMAND_IDS.filter((id) => !contributed.includes(id)), []);
+    assert.deepEqual(
+      COMMAND_IDS.filter((id) => !contributed.includes(id)),
+      [],
+    );
     assert.equal(new Set(contributed).size, contributed.length, 'no command contributed twice');
     assert.equal(new Set(COMMAND_IDS).size, COMMAND_IDS.length, 'no id twice in the table');
   });
@@ -40,7 +46,10 @@ describe('command id table and package.json', () => {
     const table = new Set<string>(COMMAND_IDS);
     const named = Object.values(manifest.contributes.menus).flatMap((entries) => entries.map((e) => e.command));
     assert.ok(named.length > 10, `${named.length} menu entries`);
-    assert.deepEqual(named.filter((id) => !table.has(id)), []);
+    assert.deepEqual(
+      named.filter((id) => !table.has(id)),
+      [],
+    );
   });
 
   it('every command: link of the welcome views and the walkthrough is in the table (or a view focus)', () => {
@@ -50,7 +59,10 @@ describe('command id table and package.json', () => {
     const focus = new Set(viewIds.map((id) => `${id}.focus`));
     const table = new Set<string>(COMMAND_IDS);
     assert.ok(linked.length > 5);
-    assert.deepEqual([...linked, ...events].filter((id) => !table.has(id) && !focus.has(id)), []);
+    assert.deepEqual(
+      [...linked, ...events].filter((id) => !table.has(id) && !focus.has(id)),
+      [],
+    );
   });
 
   it('the table keys name their ids (a key cannot point at another command by mistake)', () => {
@@ -61,7 +73,9 @@ describe('command id table and package.json', () => {
   });
 
   it('a plan that cannot list tasks gets one Tasks welcome entry naming the plans, with Refresh and Switch Account', () => {
-    const welcome = (JSON.parse(manifestText) as { contributes: { viewsWelcome: { view: string; contents: string; when: string }[] } }).contributes.viewsWelcome;
+    const welcome = (
+      JSON.parse(manifestText) as { contributes: { viewsWelcome: { view: string; contents: string; when: string }[] } }
+    ).contributes.viewsWelcome;
     const plan = welcome.filter((w) => w.view === 'scrapedeck.tasks' && w.when.includes('scrapedeck.planLimited'));
     assert.equal(plan.length, 1);
     assert.equal(plan[0]?.when, 'scrapedeck.signedIn && scrapedeck.planLimited');

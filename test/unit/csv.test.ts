@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 
-import { CSV_COLUMNS, csvCell, neutraliseFormula, recordsToCsv,UTF8_BOM } from '../../src/analytics/host/csv';
-import { type AnalyticsRecord,analyticsRecordSchema } from '../../src/api/schemas/schemas';
+import { CSV_COLUMNS, csvCell, neutraliseFormula, recordsToCsv, UTF8_BOM } from '../../src/analytics/host/csv';
+import { type AnalyticsRecord, analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
 /** A strict RFC 4180 reader, as a spreadsheet would read the file: quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
@@ -161,7 +161,13 @@ describe('analytics CSV', () => {
           const top = (rec as unknown as Record<string, unknown>)[group];
           const value = leaf === undefined ? top : (top as Record<string, unknown>)[leaf];
           const expected =
-            value === null ? '' : typeof value === 'number' ? String(value) : /^[=+\-@\t\r]/.test(String(value)) ? `'${String(value)}` : String(value);
+            value === null
+              ? ''
+              : typeof value === 'number'
+                ? String(value)
+                : /^[=+\-@\t\r]/.test(String(value))
+                  ? `'${String(value)}`
+                  : String(value);
           assert.equal(row[c], expected, `row ${i}, column ${name}`);
         });
       });

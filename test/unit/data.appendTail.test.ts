@@ -9,7 +9,17 @@
  *   it was (widening it would rewrite bytes that belong to the batch in flight).
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -31,7 +41,12 @@ describe('data: the appended file, between its check and its open, and after an 
     rmSync(outside, { recursive: true, force: true });
   });
 
-  async function written(file: string, format: 'csv' | 'jsonl', rows: Record<string, string>[], root = dir): Promise<AppendFile> {
+  async function written(
+    file: string,
+    format: 'csv' | 'jsonl',
+    rows: Record<string, string>[],
+    root = dir,
+  ): Promise<AppendFile> {
     const f = await AppendFile.open(file, format, { root });
     await f.write(await f.pieces(rows));
     return f;
@@ -59,7 +74,10 @@ describe('data: the appended file, between its check and its open, and after an 
     const file = path.join(dir, 'new.csv');
     const planted = path.join(outside, 'planted.csv');
     const f = await AppendFile.open(file, 'csv', { root: dir, beforeOpen: () => symlinkSync(planted, file) });
-    await assert.rejects(f.write(await f.pieces([{ a: '1' }])), (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST' || e instanceof UnsafeFileError);
+    await assert.rejects(
+      f.write(await f.pieces([{ a: '1' }])),
+      (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST' || e instanceof UnsafeFileError,
+    );
     assert.equal(existsSync(planted), false, 'nothing was written through the link');
   });
 
@@ -85,9 +103,16 @@ describe('data: the appended file, between its check and its open, and after an 
       const resumed = await AppendFile.open(file, format, { root: dir, pendingOffset: offset });
       const cut = await resumed.acceptTail();
       assert.equal(cut, Buffer.byteLength(partial), 'the partial row, and only it, is cut');
-      assert.equal(readFileSync(file, 'utf8'), before.slice(0, before.length - partial.length), 'the file ends after the last whole row');
+      assert.equal(
+        readFileSync(file, 'utf8'),
+        before.slice(0, before.length - partial.length),
+        'the file ends after the last whole row',
+      );
       await resumed.write(await resumed.pieces([{ a: '4', b: 'z' }]));
-      const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/);
+      const lines = readFileSync(file, 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split(/\r?\n/);
       assert.equal(lines.length, format === 'csv' ? 4 : 3, lines.join(' | '));
       assert.match(lines[lines.length - 1] ?? '', /4/, 'the next batch follows the kept row');
     });
@@ -100,7 +125,11 @@ describe('data: the appended file, between its check and its open, and after an 
     appendFileSync(file, '2,y\r\n');
     const before = readFileSync(file);
     const resumed = await AppendFile.open(file, 'csv', { root: dir, pendingOffset: offset });
-    await assert.rejects(resumed.pieces([{ a: '2', b: 'y', c: 'new' }]), (e: unknown) => e instanceof UnusableFileError && e.reason === 'changed' && /fields its header lacks/.test(e.message));
+    await assert.rejects(
+      resumed.pieces([{ a: '2', b: 'y', c: 'new' }]),
+      (e: unknown) =>
+        e instanceof UnusableFileError && e.reason === 'changed' && /fields its header lacks/.test(e.message),
+    );
     assert.deepEqual(readFileSync(file), before, 'no byte changed: no widening under a batch in flight');
   });
 

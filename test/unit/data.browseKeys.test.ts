@@ -25,7 +25,10 @@ describe('data browser: sort keys and search', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function open(name: string, text: string): Promise<{ file: RecordFile; store: RowStore; passes: () => number }> {
+  async function open(
+    name: string,
+    text: string,
+  ): Promise<{ file: RecordFile; store: RowStore; passes: () => number }> {
     writeFileSync(path.join(dir, name), text);
     const file = await RecordFile.open(path.join(dir, name), 'csv');
     await indexFile(file);
@@ -43,7 +46,8 @@ describe('data browser: sort keys and search', () => {
     };
     return { file, store: new RowStore(file), passes: () => passes };
   }
-  const firstCells = async (store: RowStore): Promise<string[]> => (await store.window(0, 100)).map((r) => String(r.cells[0]));
+  const firstCells = async (store: RowStore): Promise<string[]> =>
+    (await store.window(0, 100)).map((r) => String(r.cells[0]));
 
   it('a column sorted again, in either direction, is not read again; five columns keep four', async () => {
     const { store, passes } = await open('kept.csv', 'a,b,c,d,e,f\n1,x,3,4,5,6\n2,y,2,5,6,7\n3,x,1,6,7,8\n');
@@ -99,7 +103,9 @@ describe('data browser: sort keys and search', () => {
     const read = await file.rows(Array.from({ length: rows }, (_, i) => i));
     for (const column of [0, 1, 2, 3, 4]) {
       const cells = read.map((r) => String(r.cells[column] ?? ''));
-      const values = cells.map((c) => (c === '' ? undefined : column === 0 ? Number(c) : column === 3 ? Date.parse(c) : c.toLowerCase()));
+      const values = cells.map((c) =>
+        c === '' ? undefined : column === 0 ? Number(c) : column === 3 ? Date.parse(c) : c.toLowerCase(),
+      );
       const keys = await columnKeys(file, column, rows);
       for (const direction of ['asc', 'desc'] as const) {
         const sign = direction === 'asc' ? 1 : -1;
@@ -116,13 +122,29 @@ describe('data browser: sort keys and search', () => {
   });
 
   it('a search of a CSV finds in the raw bytes the rows a decoded search finds', async () => {
-    const text = ['id,a,b', '1,Mango,"mango, mango"', '2,x,"line', 'MANGO"', '3,man,go', '4,"ma""ngo",y', '5,y,xmangox', '6,,'].join('\n');
+    const text = [
+      'id,a,b',
+      '1,Mango,"mango, mango"',
+      '2,x,"line',
+      'MANGO"',
+      '3,man,go',
+      '4,"ma""ngo",y',
+      '5,y,xmangox',
+      '6,,',
+    ].join('\n');
     const { file } = await open('search.csv', text);
     assert.deepEqual([...(await filterRows(file, { search: 'mango' }))], [0, 1, 4]);
     assert.deepEqual([...(await filterRows(file, { search: 'MAN' }))], [0, 1, 2, 4]);
-    assert.deepEqual([...(await filterRows(file, { search: 'n,g' }))], [], 'a term with a comma is matched within a cell only');
+    assert.deepEqual(
+      [...(await filterRows(file, { search: 'n,g' }))],
+      [],
+      'a term with a comma is matched within a cell only',
+    );
     assert.deepEqual([...(await filterRows(file, { search: 'O, M' }))], [0]);
-    assert.deepEqual([...(await filterRows(file, { search: 'ango' }, { order: Uint32Array.from([4, 1, 0]) }))], [4, 1, 0]);
+    assert.deepEqual(
+      [...(await filterRows(file, { search: 'ango' }, { order: Uint32Array.from([4, 1, 0]) }))],
+      [4, 1, 0],
+    );
     await file.close();
   });
 });

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 
 import { csvCellAt, csvCells } from '../../src/data/browse/store/csvBytes';
 import { indexFile, NotThatFormat } from '../../src/data/browse/store/fileIndexer';
-import { type FileFormat,RecordFile } from '../../src/data/browse/store/recordFile';
+import { type FileFormat, RecordFile } from '../../src/data/browse/store/recordFile';
 
 describe('data browser: readers', () => {
   let dir: string;
@@ -20,7 +20,12 @@ describe('data browser: readers', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function read(name: string, text: string | Buffer, format: FileFormat, chunkBytes?: number): Promise<RecordFile> {
+  async function read(
+    name: string,
+    text: string | Buffer,
+    format: FileFormat,
+    chunkBytes?: number,
+  ): Promise<RecordFile> {
     const file = path.join(dir, name);
     writeFileSync(file, text);
     const records = await RecordFile.open(file, format);
@@ -36,13 +41,29 @@ describe('data browser: readers', () => {
       assert.deepEqual(file.columns, ['name', 'note', 'price', 'column 4']);
       assert.equal(file.count, 4);
       const rows = await file.rows([0, 1, 2, 3]);
-      assert.deepEqual(rows.map((r) => r.cells), [['Ann', 'two\r\nlines', '1.5', null], ['Bob', 'say "hi"', '2', null], ['Cy', null, null, null], ['Dee', 'x', '3', 'extra']]);
-      assert.deepEqual(rows.map((r) => r.line), [2, 4, 6, 7]);
+      assert.deepEqual(
+        rows.map((r) => r.cells),
+        [
+          ['Ann', 'two\r\nlines', '1.5', null],
+          ['Bob', 'say "hi"', '2', null],
+          ['Cy', null, null, null],
+          ['Dee', 'x', '3', 'extra'],
+        ],
+      );
+      assert.deepEqual(
+        rows.map((r) => r.line),
+        [2, 4, 6, 7],
+      );
       await file.close();
     });
 
     it(`JSON Lines: a bad line is that row's problem with its line number; the others read (chunks of ${chunkBytes ?? 'default'} bytes)`, async () => {
-      const file = await read(`b${chunkBytes ?? 0}.jsonl`, '{"a":1,"b":"x"}\n\n{"a":2, oops}\n[1,2]\n{"c":{"d":true},"a":null}\n', 'jsonl', chunkBytes);
+      const file = await read(
+        `b${chunkBytes ?? 0}.jsonl`,
+        '{"a":1,"b":"x"}\n\n{"a":2, oops}\n[1,2]\n{"c":{"d":true},"a":null}\n',
+        'jsonl',
+        chunkBytes,
+      );
       assert.deepEqual(file.columns, ['a', 'b', 'c']);
       assert.equal(file.count, 4);
       assert.equal(file.problemCount, 2);
@@ -56,11 +77,22 @@ describe('data browser: readers', () => {
     });
 
     it(`JSON: the elements of an array are the rows (chunks of ${chunkBytes ?? 'default'} bytes)`, async () => {
-      const file = await read(`c${chunkBytes ?? 0}.json`, '[\n {"a": "x, ] {"},\n {"a": 2, "b": [1, {"c": "]"}]}\n]\n', 'json', chunkBytes);
+      const file = await read(
+        `c${chunkBytes ?? 0}.json`,
+        '[\n {"a": "x, ] {"},\n {"a": 2, "b": [1, {"c": "]"}]}\n]\n',
+        'json',
+        chunkBytes,
+      );
       assert.deepEqual(file.columns, ['a', 'b']);
       assert.equal(file.count, 2);
       const rows = await file.rows([1, 0]);
-      assert.deepEqual(rows.map((r) => r.cells), [[2, '[1,{"c":"]"}]'], ['x, ] {', null]]);
+      assert.deepEqual(
+        rows.map((r) => r.cells),
+        [
+          [2, '[1,{"c":"]"}]'],
+          ['x, ] {', null],
+        ],
+      );
       assert.equal(rows[0]?.line, 3);
       await file.close();
     });
@@ -70,7 +102,8 @@ describe('data browser: readers', () => {
     for (const record of ['a,"b,""c""",d\r\n', '"x\ny",,z', 'only', ',', '"q"tail,2']) {
       const buf = Buffer.from(record);
       const all = csvCells(buf);
-      for (let i = 0; i < all.length + 2; i++) assert.equal(csvCellAt(buf, 0, buf.length, i), all[i] ?? null, `${JSON.stringify(record)} cell ${i}`);
+      for (let i = 0; i < all.length + 2; i++)
+        assert.equal(csvCellAt(buf, 0, buf.length, i), all[i] ?? null, `${JSON.stringify(record)} cell ${i}`);
     }
   });
 

@@ -9,14 +9,19 @@ import * as assert from 'node:assert/strict';
 import { BLOCK, RowCache } from '../../src/data/browse/page/rowCache';
 import type { BrowseRow } from '../../src/data/browse/protocol';
 
-const rows = (from: number, n: number): BrowseRow[] => Array.from({ length: n }, (_, i) => ({ n: from + i + 1, cells: [String(from + i)] }));
+const rows = (from: number, n: number): BrowseRow[] =>
+  Array.from({ length: n }, (_, i) => ({ n: from + i + 1, cells: [String(from + i)] }));
 
 describe('data browser page: the row cache', () => {
   it('asks for the blocks in sight and one either side, once each', () => {
     const asked: Array<[number, number]> = [];
     const cache = new RowCache((from, count) => asked.push([from, count]));
     cache.want(250, 290, 1_000_000);
-    assert.deepEqual(asked, [[100, BLOCK], [200, BLOCK], [300, BLOCK]]);
+    assert.deepEqual(asked, [
+      [100, BLOCK],
+      [200, BLOCK],
+      [300, BLOCK],
+    ]);
     cache.want(250, 290, 1_000_000);
     assert.equal(asked.length, 3, 'not asked again while on its way');
   });

@@ -45,7 +45,8 @@ describe('data browser: the session and its page shell', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const last = <T extends HostMessage['type']>(type: T) => posted.filter((m): m is Extract<HostMessage, { type: T }> => m.type === type).at(-1);
+  const last = <T extends HostMessage['type']>(type: T) =>
+    posted.filter((m): m is Extract<HostMessage, { type: T }> => m.type === type).at(-1);
 
   it('answers ready with init, and a window with its rows: numbered from 1, long text cut, markup as text', async () => {
     await session.receive({ type: 'ready' });
@@ -53,7 +54,10 @@ describe('data browser: the session and its page shell', () => {
     await session.receive({ type: 'window', id: 'w1', from: 0, count: 10 });
     const rows = last('rows');
     assert.equal(rows?.id, 'w1');
-    assert.deepEqual(rows?.rows.map((r) => r.n), [1, 2]);
+    assert.deepEqual(
+      rows?.rows.map((r) => r.n),
+      [1, 2],
+    );
     assert.equal((rows?.rows[0]?.cells[2] as string).length, CUT_CHARS);
     assert.deepEqual(rows?.rows[0]?.cut, [2]);
     assert.equal(rows?.rows[1]?.cells[2], '<b>bold</b>', 'sent as text; the page sets it with textContent');
@@ -69,7 +73,7 @@ describe('data browser: the session and its page shell', () => {
     assert.equal(logged.filter((l) => /does not parse/.test(l)).length, 2);
   });
 
-  it('opens only an http(s) address, through the host\'s confirmation', async () => {
+  it("opens only an http(s) address, through the host's confirmation", async () => {
     await session.receive({ type: 'openLink', row: 0, column: 1 });
     await session.receive({ type: 'openLink', row: 1, column: 1 });
     assert.deepEqual(opened, ['https://example.com/a?b=1']);
@@ -83,9 +87,21 @@ describe('data browser: the session and its page shell', () => {
     assert.deepEqual(copied, ['Ann\thttps://example.com/a?b=1\nBob\tjavascript:alert(1)']);
   });
 
-  it('the shell allows only its nonce\'s script and the webview\'s own styles; text is escaped', () => {
-    const html = browseHtml({ cspSource: 'vscode-webview://x', scriptUri: 'vscode-webview://x/browse.js', styleUri: 'vscode-webview://x/browse.css', title: '<img src=x onerror=alert(1)>', lang: 'de' }, 'NONCE');
-    assert.match(html, /default-src 'none'; img-src vscode-webview:\/\/x data:; style-src vscode-webview:\/\/x; font-src vscode-webview:\/\/x; script-src 'nonce-NONCE'/);
+  it("the shell allows only its nonce's script and the webview's own styles; text is escaped", () => {
+    const html = browseHtml(
+      {
+        cspSource: 'vscode-webview://x',
+        scriptUri: 'vscode-webview://x/browse.js',
+        styleUri: 'vscode-webview://x/browse.css',
+        title: '<img src=x onerror=alert(1)>',
+        lang: 'de',
+      },
+      'NONCE',
+    );
+    assert.match(
+      html,
+      /default-src 'none'; img-src vscode-webview:\/\/x data:; style-src vscode-webview:\/\/x; font-src vscode-webview:\/\/x; script-src 'nonce-NONCE'/,
+    );
     assert.ok(!html.includes('<img'), 'the title is text');
     assert.doesNotMatch(html, /unsafe/);
   });

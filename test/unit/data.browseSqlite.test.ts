@@ -21,7 +21,12 @@ import { wasmDir } from '../shared/pullScenario';
 
 /** Runs SQL against a new database with Python's sqlite3 (not the code under test). */
 function makeDb(file: string, sql: string): void {
-  execFileSync(PYTHON, ['-c', 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ndb.executescript(sys.argv[2])\ndb.commit()\ndb.close()', file, sql]);
+  execFileSync(PYTHON, [
+    '-c',
+    'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ndb.executescript(sys.argv[2])\ndb.commit()\ndb.close()',
+    file,
+    sql,
+  ]);
 }
 
 const ROWS = `
@@ -53,7 +58,10 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
     dir = mkdtempSync(path.join(tmpdir(), 'browse-sqlite-'));
     db = path.join(dir, 'shop.sqlite');
     makeDb(db, ROWS);
-    const opened = await SqliteTableStore.open(db, { wasmDir: wasmDir(), choose: (tables) => (offered.push([...tables]), tables[0]) });
+    const opened = await SqliteTableStore.open(db, {
+      wasmDir: wasmDir(),
+      choose: (tables) => (offered.push([...tables]), tables[0]),
+    });
     assert.ok(opened);
     store = opened;
     await store.load(() => undefined);
@@ -65,14 +73,21 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
 
   const names = async (): Promise<unknown[]> => (await store.window(0, 50)).map((r) => r.cells[0]);
 
-  it('offers the tables in the file\'s order and reads a window by row id, long text cut for the page', async () => {
+  it("offers the tables in the file's order and reads a window by row id, long text cut for the page", async () => {
     assert.deepEqual(offered, [['items', 'other']]);
     assert.deepEqual(store.columns, ['name', 'price', 'day', 'note']);
     assert.equal(store.shown, 6);
     const rows = await store.window(0, 50);
-    assert.deepEqual(rows.map((r) => r.n), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      rows.map((r) => r.n),
+      [0, 1, 2, 3, 4, 5],
+    );
     assert.deepEqual(rows[1]?.cells, ['Apple', '9.5', null, 'b']);
-    assert.equal((rows[5]?.cells[3] as string).length, 301, 'cut one past the page\'s 300 characters, so the page marks it cut');
+    assert.equal(
+      (rows[5]?.cells[3] as string).length,
+      301,
+      "cut one past the page's 300 characters, so the page marks it cut",
+    );
     assert.equal(((await store.cell(5, 3)) as string).length, 400, 'the whole value on demand');
   });
 
@@ -93,7 +108,13 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
     assert.deepEqual(await names(), ['fig']);
     assert.equal(await store.setView({ filter: { conditions: [{ column: 1, op: 'empty' }] } }), 2);
     assert.equal(await store.setView({ filter: { conditions: [{ column: 3, op: 'notEmpty' }] } }), 5);
-    assert.equal(await store.setView({ sort: { column: 1, direction: 'asc' }, filter: { conditions: [{ column: 1, op: 'equals', value: ' 9.5 ' }] } }), 2);
+    assert.equal(
+      await store.setView({
+        sort: { column: 1, direction: 'asc' },
+        filter: { conditions: [{ column: 1, op: 'equals', value: ' 9.5 ' }] },
+      }),
+      2,
+    );
     assert.deepEqual(await names(), ['Apple', null]);
     await store.setView({});
     assert.equal(store.shown, 6);
@@ -103,19 +124,32 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
     await store.setView({});
     const price = await store.profile(1);
     assert.deepEqual(
-      { kind: price.kind, rows: price.rows, empty: price.empty, distinct: price.distinct, min: price.min, max: price.max },
+      {
+        kind: price.kind,
+        rows: price.rows,
+        empty: price.empty,
+        distinct: price.distinct,
+        min: price.min,
+        max: price.max,
+      },
       { kind: 'number', rows: 6, empty: 2, distinct: 3, min: '9.5', max: '100' },
     );
     assert.deepEqual(price.common[0], { value: '9.5', count: 2 });
     await store.setView({ filter: { search: 'apple' } });
     const name = await store.profile(0);
-    assert.deepEqual({ kind: name.kind, rows: name.rows, min: name.min, max: name.max }, { kind: 'text', rows: 2, min: 'Apple', max: 'apple' });
+    assert.deepEqual(
+      { kind: name.kind, rows: name.rows, min: name.min, max: name.max },
+      { kind: 'text', rows: 2, min: 'Apple', max: 'apple' },
+    );
     await store.setView({});
   });
 
   it('reads deep windows without counting from the start, forwards and backwards', async () => {
     const big = path.join(dir, 'big.db');
-    makeDb(big, 'CREATE TABLE t (i INTEGER, s TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000) INSERT INTO t SELECT x, \'r\' || x FROM c; DELETE FROM t WHERE i % 7 = 0;');
+    makeDb(
+      big,
+      "CREATE TABLE t (i INTEGER, s TEXT); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000) INSERT INTO t SELECT x, 'r' || x FROM c; DELETE FROM t WHERE i % 7 = 0;",
+    );
     const s = await SqliteTableStore.open(big, { wasmDir: wasmDir(), choose: (t) => t[0] });
     assert.ok(s);
     try {
@@ -124,7 +158,11 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
       assert.equal(s.shown, kept.length);
       for (const from of [0, 1000, 1990, 2500, 3000, 4280]) {
         const rows = await s.window(from, 20);
-        assert.deepEqual(rows.map((r) => r.cells[0]), kept.slice(from, from + 20), `window at ${from}`);
+        assert.deepEqual(
+          rows.map((r) => r.cells[0]),
+          kept.slice(from, from + 20),
+          `window at ${from}`,
+        );
       }
     } finally {
       await s.close();
@@ -147,27 +185,40 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
     } finally {
       watcher.close();
     }
-    assert.deepEqual(seen.filter((n) => n.startsWith('shop.sqlite')), []);
+    assert.deepEqual(
+      seen.filter((n) => n.startsWith('shop.sqlite')),
+      [],
+    );
     assert.equal(sha(db), before);
   });
 
   it('offers tables only: a view is never run, a trigger never fires', async () => {
     const planted = path.join(dir, 'planted.sqlite');
-    makeDb(planted, `CREATE TABLE t (a); INSERT INTO t VALUES (1), (2);
+    makeDb(
+      planted,
+      `CREATE TABLE t (a); INSERT INTO t VALUES (1), (2);
       CREATE VIEW endless AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x FROM r;
       CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM t; END;
-      CREATE VIRTUAL TABLE v USING rtree(id, x0, x1);`);
+      CREATE VIRTUAL TABLE v USING rtree(id, x0, x1);`,
+    );
     const before = sha(planted);
-    const s = await SqliteTableStore.open(planted, { wasmDir: wasmDir(), choose: (tables) => (assert.deepEqual(tables, ['t']), tables[0]) });
+    const s = await SqliteTableStore.open(planted, {
+      wasmDir: wasmDir(),
+      choose: (tables) => (assert.deepEqual(tables, ['t']), tables[0]),
+    });
     assert.ok(s);
     await s.load(() => undefined);
-    assert.deepEqual((await s.window(0, 10)).map((r) => r.cells[0]), [1, 2]);
+    assert.deepEqual(
+      (await s.window(0, 10)).map((r) => r.cells[0]),
+      [1, 2],
+    );
     await s.close();
     assert.equal(sha(planted), before);
   });
 
   it('refuses a file that is not SQLite, a damaged one, one being written (a journal beside it) and a locked one, each with its reason', async () => {
-    const open = (file: string): Promise<unknown> => SqliteTableStore.open(file, { wasmDir: wasmDir(), choose: (t) => t[0] });
+    const open = (file: string): Promise<unknown> =>
+      SqliteTableStore.open(file, { wasmDir: wasmDir(), choose: (t) => t[0] });
     const text = path.join(dir, 'notes.sqlite');
     writeFileSync(text, 'name,price\npear,10\n'.repeat(20));
     assert.equal(await refusal(open(text)), 'not-sqlite');
@@ -192,7 +243,10 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
 
   it('a table whose pages are damaged fails the window with its reason; the session stays usable', async () => {
     const file = path.join(dir, 'torn.db');
-    makeDb(file, "CREATE TABLE t (s); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) INSERT INTO t SELECT printf('%0200d', x) FROM c;");
+    makeDb(
+      file,
+      "CREATE TABLE t (s); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) INSERT INTO t SELECT printf('%0200d', x) FROM c;",
+    );
     const bytes = readFileSync(file);
     bytes.fill(0xff, 4096 * 60, 4096 * 100); // leaves well after the first rows
     writeFileSync(file, bytes);
@@ -209,21 +263,39 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
 
   it('reads a database left in WAL mode (no log beside it) and a table without row ids, sorted and filtered', async () => {
     const file = path.join(dir, 'wal.db');
-    makeDb(file, "PRAGMA journal_mode=WAL; CREATE TABLE k (id TEXT PRIMARY KEY, n) WITHOUT ROWID; INSERT INTO k VALUES ('b', 2), ('a', 10), ('c', NULL), ('d', 1);");
+    makeDb(
+      file,
+      "PRAGMA journal_mode=WAL; CREATE TABLE k (id TEXT PRIMARY KEY, n) WITHOUT ROWID; INSERT INTO k VALUES ('b', 2), ('a', 10), ('c', NULL), ('d', 1);",
+    );
     assert.equal(readFileSync(file)[18], 2, 'the header says WAL');
     const s = await SqliteTableStore.open(file, { wasmDir: wasmDir(), choose: (t) => t[0] });
     assert.ok(s);
     try {
       await s.load(() => undefined);
-      assert.deepEqual((await s.window(1, 10)).map((r) => r.cells[0]), ['b', 'c', 'd']);
-      assert.equal(await s.setView({ sort: { column: 1, direction: 'desc' }, filter: { conditions: [{ column: 0, op: 'notEmpty' }] } }), 4);
-      assert.deepEqual((await s.window(0, 10)).map((r) => r.cells[0]), ['a', 'b', 'd', 'c']);
+      assert.deepEqual(
+        (await s.window(1, 10)).map((r) => r.cells[0]),
+        ['b', 'c', 'd'],
+      );
+      assert.equal(
+        await s.setView({
+          sort: { column: 1, direction: 'desc' },
+          filter: { conditions: [{ column: 0, op: 'notEmpty' }] },
+        }),
+        4,
+      );
+      assert.deepEqual(
+        (await s.window(0, 10)).map((r) => r.cells[0]),
+        ['a', 'b', 'd', 'c'],
+      );
     } finally {
       await s.close();
     }
   });
 
-  it('each step has the worker\'s time limit', async () => {
-    await assert.rejects(SqliteTableStore.open(db, { wasmDir: wasmDir(), timeLimitMs: 1, choose: (t) => t[0] }), SqliteTimeLimitError);
+  it("each step has the worker's time limit", async () => {
+    await assert.rejects(
+      SqliteTableStore.open(db, { wasmDir: wasmDir(), timeLimitMs: 1, choose: (t) => t[0] }),
+      SqliteTimeLimitError,
+    );
   });
 });

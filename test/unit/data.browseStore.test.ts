@@ -16,7 +16,14 @@ import { spoolPages } from '../../src/data/browse/store/rowSources';
 import { RowSpool } from '../../src/data/browse/store/rowSpool';
 import { RowStore } from '../../src/data/browse/store/rowStore';
 
-const CSV = ['id,name,price,day', '1,pear,10,2024-03-01', '2,Apple,9.5,', '3,fig,,2023-12-31', '4,apple,100,2024-01-15T10:00:00Z', '5,,9.5,2024-03-01'].join('\n');
+const CSV = [
+  'id,name,price,day',
+  '1,pear,10,2024-03-01',
+  '2,Apple,9.5,',
+  '3,fig,,2023-12-31',
+  '4,apple,100,2024-01-15T10:00:00Z',
+  '5,,9.5,2024-03-01',
+].join('\n');
 
 describe('data browser: the row store', () => {
   let dir: string;
@@ -57,7 +64,17 @@ describe('data browser: the row store', () => {
     assert.equal(await store.setView({ sort: { column: 0, direction: 'desc' }, filter: { search: '9.5' } }), 2);
     assert.deepEqual(await ids(), ['5', '2']);
     assert.equal(await store.setView({ filter: { conditions: [{ column: 2, op: 'empty' }] } }), 1);
-    assert.equal(await store.setView({ filter: { conditions: [{ column: 1, op: 'notEmpty' }, { column: 2, op: 'equals', value: '9.5' }] } }), 1);
+    assert.equal(
+      await store.setView({
+        filter: {
+          conditions: [
+            { column: 1, op: 'notEmpty' },
+            { column: 2, op: 'equals', value: '9.5' },
+          ],
+        },
+      }),
+      1,
+    );
     assert.deepEqual(await ids(), ['2']);
     assert.equal(await store.setView({ filter: { conditions: [{ column: 1, op: 'contains', value: 'PP' }] } }), 2);
     assert.equal(await store.setView({}), 5);
@@ -74,7 +91,15 @@ describe('data browser: the row store', () => {
   it('profiles a column: kind, empties, distinct, min and max, the most common', async () => {
     const price = await store.profile(2);
     assert.deepEqual(
-      { kind: price.kind, rows: price.rows, empty: price.empty, distinct: price.distinct, min: price.min, max: price.max, common: price.common[0] },
+      {
+        kind: price.kind,
+        rows: price.rows,
+        empty: price.empty,
+        distinct: price.distinct,
+        min: price.min,
+        max: price.max,
+        common: price.common[0],
+      },
       { kind: 'number', rows: 5, empty: 1, distinct: 3, min: '9.5', max: '100', common: { value: '9.5', count: 2 } },
     );
     assert.equal((await store.profile(3)).kind, 'date');
@@ -101,7 +126,7 @@ describe('data browser: spools', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the service\'s pages are written to a private file as they come, browsed while loading, removed on close', async () => {
+  it("the service's pages are written to a private file as they come, browsed while loading, removed on close", async () => {
     const spool = await RowSpool.create(path.join(dir, 'spool'));
     const seen: number[] = [];
     async function* pages(): AsyncGenerator<{ rows: DataRow[]; total: number }> {
@@ -113,7 +138,14 @@ describe('data browser: spools', () => {
     assert.deepEqual(seen, [2]);
     const store = new RowStore(spool.file);
     assert.deepEqual(store.columns, ['a', 'b', 'c']);
-    assert.deepEqual((await store.window(0, 3)).map((r) => r.cells), [[1, 'x', null], [2, null, null], [null, null, 'ü\n"']]);
+    assert.deepEqual(
+      (await store.window(0, 3)).map((r) => r.cells),
+      [
+        [1, 'x', null],
+        [2, null, null],
+        [null, null, 'ü\n"'],
+      ],
+    );
     await spool.close();
     assert.deepEqual(readdirSync(path.join(dir, 'spool')), []);
   });

@@ -28,7 +28,7 @@ describe('data: cells other programs read safely', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const rows: DataRow[] = [
-    { Name: 'a;=cmd|\' /C calc\'!A0', Note: 'x;+1;-2;@SUM(1);\tTab', Plain: 'one;two' },
+    { Name: "a;=cmd|' /C calc'!A0", Note: 'x;+1;-2;@SUM(1);\tTab', Plain: 'one;two' },
     { Name: 'first', Note: '=1+1', Plain: ';=HYPERLINK("http://example.invalid")' },
   ];
 
@@ -37,10 +37,16 @@ describe('data: cells other programs read safely', () => {
     const csv = new CsvEncoder();
     writeFileSync(file, csv.start(rows) + csv.rows(rows));
     // Excel set to split on “;” honours a quote only at a cell's start: split each line on every “;”.
-    const semicolon = python('import json,sys\nprint(json.dumps([c for l in open(sys.argv[1], encoding="utf-8-sig").read().split("\\r\\n") for c in l.split(";")]))', file) as string[];
+    const semicolon = python(
+      'import json,sys\nprint(json.dumps([c for l in open(sys.argv[1], encoding="utf-8-sig").read().split("\\r\\n") for c in l.split(";")]))',
+      file,
+    ) as string[];
     const formulas = semicolon.filter((c) => FORMULA.test(c.replace(/^"/, '')));
     assert.deepEqual(formulas, [], 'no cell a “;” spreadsheet would evaluate');
-    const comma = python('import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))', file) as string[][];
+    const comma = python(
+      'import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))))',
+      file,
+    ) as string[][];
     assert.deepEqual(comma[1], ["a;'=cmd|' /C calc'!A0", "x;'+1;'-2;'@SUM(1);'\tTab", 'one;two']);
     assert.deepEqual(comma[2], ['first', "'=1+1", `;'=HYPERLINK("http://example.invalid")`]);
   });
@@ -58,7 +64,10 @@ describe('data: cells other programs read safely', () => {
     ];
     const file = path.join(dir, 'breaks.jsonl');
     writeFileSync(file, new JsonLinesEncoder().rows(awkward));
-    const lines = python('import json,sys\nprint(json.dumps([json.loads(l) for l in open(sys.argv[1], encoding="utf-8", newline="").read().splitlines()]))', file) as DataRow[];
+    const lines = python(
+      'import json,sys\nprint(json.dumps([json.loads(l) for l in open(sys.argv[1], encoding="utf-8", newline="").read().splitlines()]))',
+      file,
+    ) as DataRow[];
     assert.deepEqual(lines, awkward, 'splitlines() gives exactly the rows');
     const array = new JsonArrayEncoder();
     const json = array.start() + array.rows(awkward) + array.end();

@@ -11,10 +11,10 @@ import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { TaskExport } from '../../src/data/export/exportRows';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { FakeClock } from './helpers/sandbox';
 
-describe('data: export one run\'s rows by its lot', function () {
+describe("data: export one run's rows by its lot", function () {
   const clock = new FakeClock(Date.parse('2026-11-22T12:00:00Z'));
   let sandbox: RunningSandbox;
   let client: ScrapedeckClient;
@@ -23,7 +23,13 @@ describe('data: export one run\'s rows by its lot', function () {
   before(async () => {
     sandbox = await startSandbox({ now: clock.now, rateLimit: 0, queueSeconds: 0, runSeconds: 30 });
     const apiKey = sandbox.info.accounts[0]?.apiKey ?? '';
-    client = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }), limiter: new UnlimitedLimiter(), env: {}, now: clock.now });
+    client = new ScrapedeckClient({
+      baseUrl: sandbox.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }),
+      limiter: new UnlimitedLimiter(),
+      env: {},
+      now: clock.now,
+    });
     dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-lot-'));
   });
   after(async () => {
@@ -32,7 +38,7 @@ describe('data: export one run\'s rows by its lot', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a started run\'s lot: only its rows, in pages from /data/lotno/all', async () => {
+  it("a started run's lot: only its rows, in pages from /data/lotno/all", async () => {
     const group = (await client.listTaskGroups()).data[0];
     const task = (await client.searchTasks(group?.taskGroupId ?? '')).data[3] as { taskId: string };
     const started = await client.startTask(task.taskId);
@@ -44,11 +50,26 @@ describe('data: export one run\'s rows by its lot', function () {
     assert.ok(runRows.total > 0 && runRows.total < allRows, `${runRows.total} of ${allRows} rows`);
     const before = sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0;
     const target = path.join(dir, 'run.jsonl');
-    const job = new TaskExport(client, { taskId: task.taskId, target, format: 'jsonl', source: { kind: 'lot', lotNo }, read: { pageSize: 50 } });
+    const job = new TaskExport(client, {
+      taskId: task.taskId,
+      target,
+      format: 'jsonl',
+      source: { kind: 'lot', lotNo },
+      read: { pageSize: 50 },
+    });
     const result = await job.run();
     assert.equal(result.rows, runRows.total);
-    const lines = readFileSync(target, 'utf8').split('\n').filter((l) => l !== '');
-    assert.deepEqual(lines.map((l) => JSON.parse(l) as unknown), runRows.data);
-    assert.equal((sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0) - before, Math.ceil(runRows.total / 50), 'streamed page by page');
+    const lines = readFileSync(target, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l) as unknown),
+      runRows.data,
+    );
+    assert.equal(
+      (sandbox.stats.byRoute['GET /data/lotno/all'] ?? 0) - before,
+      Math.ceil(runRows.total / 50),
+      'streamed page by page',
+    );
   });
 });

@@ -5,7 +5,17 @@
  * again on every pull, so a remembered file that became a link is refused too.
  */
 import * as assert from 'node:assert/strict';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -20,7 +30,10 @@ import { writeWholeFile } from '../../src/platform/files/atomicFile';
 import { UnsafeFileError, type UnsafeReason } from '../../src/platform/files/safeFiles';
 import { pullOnce, wasmDir } from '../shared/pullScenario';
 
-const ROWS: DataRow[] = [{ Name: '$(touch /tmp/pwned)', Price: '1' }, { Name: 'two', Price: '2' }];
+const ROWS: DataRow[] = [
+  { Name: '$(touch /tmp/pwned)', Price: '1' },
+  { Name: 'two', Price: '2' },
+];
 
 /** A service that hands out ROWS once; it must not be asked at all when the file is refused. */
 function service(): PullSource & { asked: number } {
@@ -29,7 +42,10 @@ function service(): PullSource & { asked: number } {
     asked: 0,
     getNotExportedData: () => {
       s.asked++;
-      return Promise.resolve({ data: { total: marked ? 0 : ROWS.length, current: marked ? 0 : ROWS.length, data: marked ? [] : ROWS }, requestId: 'r' });
+      return Promise.resolve({
+        data: { total: marked ? 0 : ROWS.length, current: marked ? 0 : ROWS.length, data: marked ? [] : ROWS },
+        requestId: 'r',
+      });
     },
     markExported: () => {
       marked = true;
@@ -42,7 +58,12 @@ function service(): PullSource & { asked: number } {
 function reader(): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
   const fetch: FetchDataPage = (offset, size) => {
     const to = Math.min(offset + size, ROWS.length);
-    const data: DataPage = { offset: to, total: ROWS.length, restTotal: ROWS.length - to, data: ROWS.slice(offset, to) };
+    const data: DataPage = {
+      offset: to,
+      total: ROWS.length,
+      restTotal: ROWS.length - to,
+      data: ROWS.slice(offset, to),
+    };
     return Promise.resolve({ data, requestId: 'r' });
   };
   return { readData: (_id, o) => new DataReader(fetch, { resumeDelayMs: 1, ...o }) };
@@ -79,7 +100,10 @@ describe('data: no write through a link or outside the workspace folder', functi
       const file = path.join(ws, `Indeed stock levels.${EXT[format]}`);
       symlinkSync(secret, file);
       const s = service();
-      await assert.rejects(pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }), refused('link'));
+      await assert.rejects(
+        pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }),
+        refused('link'),
+      );
       assert.equal(s.asked, 0);
       untouched();
     });
@@ -87,8 +111,26 @@ describe('data: no write through a link or outside the workspace folder', functi
     it(`${format}: a target in a folder that links out of the workspace is refused (and its missing folders are not made there)`, async () => {
       symlinkSync(outside, path.join(ws, 'data'));
       const s = service();
-      await assert.rejects(pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file: path.join(ws, 'data', `new.${EXT[format]}`), format, sink: { root: ws } }), refused('outside'));
-      await assert.rejects(pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file: path.join(ws, 'data', 'deeper', `new.${EXT[format]}`), format, sink: { root: ws } }), refused('outside'));
+      await assert.rejects(
+        pullOnce({
+          source: s,
+          task: { taskId: 't', taskName: 'T' },
+          file: path.join(ws, 'data', `new.${EXT[format]}`),
+          format,
+          sink: { root: ws },
+        }),
+        refused('outside'),
+      );
+      await assert.rejects(
+        pullOnce({
+          source: s,
+          task: { taskId: 't', taskName: 'T' },
+          file: path.join(ws, 'data', 'deeper', `new.${EXT[format]}`),
+          format,
+          sink: { root: ws },
+        }),
+        refused('outside'),
+      );
       assert.equal(s.asked, 0);
       untouched();
     });
@@ -96,10 +138,19 @@ describe('data: no write through a link or outside the workspace folder', functi
     it(`${format}: a hard link (another name of a file) is refused; a plain new file in a new folder is written`, async () => {
       const file = path.join(ws, `rows.${EXT[format]}`);
       linkSync(secret, file);
-      await assert.rejects(pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }), refused('hard-link'));
+      await assert.rejects(
+        pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }),
+        refused('hard-link'),
+      );
       untouched();
       const ok = path.join(ws, 'made', 'here', `rows.${EXT[format]}`);
-      const result = await pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file: ok, format, sink: { root: ws } });
+      const result = await pullOnce({
+        source: service(),
+        task: { taskId: 't', taskName: 'T' },
+        file: ok,
+        format,
+        sink: { root: ws },
+      });
       assert.equal(result.rows, 2);
     });
 
@@ -109,7 +160,10 @@ describe('data: no write through a link or outside the workspace folder', functi
       const file = path.join(ws, `empty.${EXT[format]}`);
       linkSync(empty, file);
       const s = service();
-      await assert.rejects(pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }), refused('hard-link'));
+      await assert.rejects(
+        pullOnce({ source: s, task: { taskId: 't', taskName: 'T' }, file, format, sink: { root: ws } }),
+        refused('hard-link'),
+      );
       assert.equal(s.asked, 0, 'refused by the check, not only when the rows are about to be written');
       assert.equal(readFileSync(empty, 'utf8'), '');
     });
@@ -117,10 +171,19 @@ describe('data: no write through a link or outside the workspace folder', functi
 
   it('a remembered file that became a link since the last pull is refused on the next one', async () => {
     const file = path.join(ws, 'rows.jsonl');
-    await pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'jsonl', sink: { root: ws } });
+    await pullOnce({
+      source: service(),
+      task: { taskId: 't', taskName: 'T' },
+      file,
+      format: 'jsonl',
+      sink: { root: ws },
+    });
     rmSync(file);
     symlinkSync(secret, file);
-    await assert.rejects(pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'jsonl', sink: { root: ws } }), refused('link'));
+    await assert.rejects(
+      pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'jsonl', sink: { root: ws } }),
+      refused('link'),
+    );
     untouched();
   });
 
@@ -128,12 +191,27 @@ describe('data: no write through a link or outside the workspace folder', functi
     const file = path.join(ws, 'rows.csv');
     const planted = path.join(ws, '.rows.csv.scrapedeck-pull');
     symlinkSync(secret, planted);
-    const result = await pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file, format: 'csv', sink: { root: ws } });
+    const result = await pullOnce({
+      source: service(),
+      task: { taskId: 't', taskName: 'T' },
+      file,
+      format: 'csv',
+      sink: { root: ws },
+    });
     assert.equal(result.rows, 2);
     assert.ok(lstatSync(planted).isSymbolicLink(), 'the planted link is left as it is');
     const db = path.join(ws, 'rows.sqlite');
     symlinkSync(secret, `${db}-journal`);
-    await assert.rejects(pullOnce({ source: service(), task: { taskId: 't', taskName: 'T' }, file: db, format: 'sqlite', sink: { root: ws } }), refused('link'));
+    await assert.rejects(
+      pullOnce({
+        source: service(),
+        task: { taskId: 't', taskName: 'T' },
+        file: db,
+        format: 'sqlite',
+        sink: { root: ws },
+      }),
+      refused('link'),
+    );
     untouched();
   });
 
@@ -144,21 +222,30 @@ describe('data: no write through a link or outside the workspace folder', functi
       const options = { taskId: 't', taskName: 'T', format, root: ws, wasmDir: wasmDir() };
       await assert.rejects(new TaskExport(reader(), { ...options, target: link }).run(), refused('link'));
       symlinkSync(outside, path.join(ws, 'out'));
-      await assert.rejects(new TaskExport(reader(), { ...options, target: path.join(ws, 'out', `export.${format}`) }).run(), refused('outside'));
+      await assert.rejects(
+        new TaskExport(reader(), { ...options, target: path.join(ws, 'out', `export.${format}`) }).run(),
+        refused('outside'),
+      );
       untouched();
       assert.deepEqual(readdirSync(ws).sort(), [`export.${format}`, 'out'], 'no temporary file left');
       // Outside any workspace folder (no root: a place the user chose in the save dialog), a link is still refused.
-      await assert.rejects(new TaskExport(reader(), { ...options, root: undefined, target: link }).run(), refused('link'));
+      await assert.rejects(
+        new TaskExport(reader(), { ...options, root: undefined, target: link }).run(),
+        refused('link'),
+      );
       untouched();
     });
   }
 
-  it('the analytics export\'s file writer refuses a link and a folder linking out', async () => {
+  it("the analytics export's file writer refuses a link and a folder linking out", async () => {
     const link = path.join(ws, 'analytics.csv');
     symlinkSync(secret, link);
     await assert.rejects(writeWholeFile(link, Buffer.from('a,b\r\n'), ws), refused('link'));
     symlinkSync(outside, path.join(ws, 'reports'));
-    await assert.rejects(writeWholeFile(path.join(ws, 'reports', 'analytics.csv'), Buffer.from('a,b\r\n'), ws), refused('outside'));
+    await assert.rejects(
+      writeWholeFile(path.join(ws, 'reports', 'analytics.csv'), Buffer.from('a,b\r\n'), ws),
+      refused('outside'),
+    );
     untouched();
   });
 });

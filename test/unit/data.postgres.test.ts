@@ -15,12 +15,12 @@ import { failureKind } from '../../src/data/postgres/pgConnection';
 import { PgExportWriter } from '../../src/data/postgres/pgExport';
 import { PostgresPullSink } from '../../src/data/pull/postgresSink';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
-import { killedPgPull,PG_KILL_POINTS } from '../shared/pgKill';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import { killedPgPull, PG_KILL_POINTS } from '../shared/pgKill';
 import { connectionOf, expectedPg, freshSchema, pgPullOnce, psql, readBackPg } from '../shared/pgPull';
-import { restartServer, type TestServer,testServer } from '../shared/pgServer';
+import { restartServer, type TestServer, testServer } from '../shared/pgServer';
 import { compareRows } from '../shared/pullDestination';
-import { allRows, sandboxClient,TaskPool } from '../shared/pullScenario';
+import { allRows, sandboxClient, TaskPool } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;
@@ -36,7 +36,10 @@ class MemoryService implements PullSource {
   getNotExportedData(_taskId: string, size: number): Promise<ApiResult<NotExportedPage>> {
     const data = this.rows.slice(this.marked, this.marked + size);
     this.handed = data.length;
-    return Promise.resolve({ data: { total: this.rows.length - this.marked, current: data.length, data }, requestId: undefined });
+    return Promise.resolve({
+      data: { total: this.rows.length - this.marked, current: data.length, data },
+      requestId: undefined,
+    });
   }
   markExported(): Promise<ApiResult<null>> {
     this.marked += this.handed;
@@ -48,7 +51,11 @@ class MemoryService implements PullSource {
 function assertOnce(server: TestServer, schema: string, taskId: string, rows: readonly DataRow[], what: string): void {
   const got = readBackPg(server, schema, taskId);
   const c = compareRows(got, rows.map(expectedPg));
-  assert.deepEqual({ missing: c.missing, twice: c.twice, wrong: c.wrong }, { missing: 0, twice: 0, wrong: 0 }, `${what}: ${got.length} rows read back for ${rows.length}`);
+  assert.deepEqual(
+    { missing: c.missing, twice: c.twice, wrong: c.wrong },
+    { missing: 0, twice: 0, wrong: 0 },
+    `${what}: ${got.length} rows read back for ${rows.length}`,
+  );
   assert.ok(c.equal, `${what}: in order`);
 }
 
@@ -56,7 +63,16 @@ async function bundleChild(): Promise<string> {
   const outfile = path.join(ROOT, 'out', 'test', 'shared', `pgKillChild.${process.pid}.bundle.cjs`);
   const esbuild = await import('esbuild');
   // pg is bundled as the extension bundles it; its optional native binding is never loaded.
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'test', 'shared', 'pgKillChild.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['pg-native'], logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test', 'shared', 'pgKillChild.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['pg-native'],
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
@@ -87,9 +103,18 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     ];
     const service = new MemoryService([...first]);
     await pgPullOnce({ source: service, task, connection, password: server.password });
-    assert.equal(psql(server, `SELECT table_name FROM types."_scrapedeck_tables" WHERE task_id = 'task-types'`), 'Shop "prices"; DROP TABLE x');
-    const types = psql(server, `SELECT string_agg(column_name || ':' || data_type, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'types' AND table_name = 'Shop "prices"; DROP TABLE x'`);
-    assert.equal(types, '_scrapedeck_row:bigint,name:text,code:text,price:double precision,stock:double precision,active:boolean,note:text,_scrapedeck_lot:text,_scrapedeck_pulled_at:timestamp with time zone');
+    assert.equal(
+      psql(server, `SELECT table_name FROM types."_scrapedeck_tables" WHERE task_id = 'task-types'`),
+      'Shop "prices"; DROP TABLE x',
+    );
+    const types = psql(
+      server,
+      `SELECT string_agg(column_name || ':' || data_type, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'types' AND table_name = 'Shop "prices"; DROP TABLE x'`,
+    );
+    assert.equal(
+      types,
+      '_scrapedeck_row:bigint,name:text,code:text,price:double precision,stock:double precision,active:boolean,note:text,_scrapedeck_lot:text,_scrapedeck_pulled_at:timestamp with time zone',
+    );
     const stored = first.map((r) => (r.name === 'Café \u0000 crème' ? { ...r, name: 'Café \ufffd crème' } : r));
     assertOnce(server, schema, task.taskId, stored, 'first pull');
     // A later pull: a new field becomes a new column, a number where text was keeps the column text.
@@ -97,10 +122,27 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     service.add(later);
     const second = await pgPullOnce({ source: service, task, connection, password: server.password });
     assert.equal(second.rows, 1);
-    assert.match(psql(server, `SELECT string_agg(column_name || ':' || data_type, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'types' AND table_name = 'Shop "prices"; DROP TABLE x'`), /code:text.*origin:text/);
+    assert.match(
+      psql(
+        server,
+        `SELECT string_agg(column_name || ':' || data_type, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'types' AND table_name = 'Shop "prices"; DROP TABLE x'`,
+      ),
+      /code:text.*origin:text/,
+    );
     assertOnce(server, schema, task.taskId, [...stored, { ...later[0], code: '8' } as DataRow], 'second pull');
-    assert.equal(psql(server, `SELECT count(*) FROM types."Shop ""prices""; DROP TABLE x" WHERE "_scrapedeck_pulled_at" > now() - interval '1 hour' AND "_scrapedeck_lot" IS NULL`), '3', 'every row has the time of its pull');
-    assert.equal(psql(server, `SELECT count(*) FROM types."_scrapedeck_pending"`), '0', 'no record left after a clean pull');
+    assert.equal(
+      psql(
+        server,
+        `SELECT count(*) FROM types."Shop ""prices""; DROP TABLE x" WHERE "_scrapedeck_pulled_at" > now() - interval '1 hour' AND "_scrapedeck_lot" IS NULL`,
+      ),
+      '3',
+      'every row has the time of its pull',
+    );
+    assert.equal(
+      psql(server, `SELECT count(*) FROM types."_scrapedeck_pending"`),
+      '0',
+      'no record left after a clean pull',
+    );
   });
 
   it('a failure between the commit and the mark: the next pull marks the batch without writing it again', async () => {
@@ -109,10 +151,27 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     const { task, rows } = await pool.next(3 * BATCH);
     const crash = new Error('the window closed');
     await assert.rejects(
-      pgPullOnce({ source: pool.client, task, connection, password: server.password, batchSize: BATCH, pull: { afterWrite: (b) => { if (b === 2) throw crash; } } }),
+      pgPullOnce({
+        source: pool.client,
+        task,
+        connection,
+        password: server.password,
+        batchSize: BATCH,
+        pull: {
+          afterWrite: (b) => {
+            if (b === 2) throw crash;
+          },
+        },
+      }),
       (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash,
     );
-    const again = await pgPullOnce({ source: pool.client, task, connection, password: server.password, batchSize: BATCH });
+    const again = await pgPullOnce({
+      source: pool.client,
+      task,
+      connection,
+      password: server.password,
+      batchSize: BATCH,
+    });
     assert.deepEqual([again.completed, again.recovered], [true, BATCH]);
     assertOnce(server, schema, task.taskId, rows, 'after the next pull');
   });
@@ -125,11 +184,32 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     for (const point of PG_KILL_POINTS) {
       for (const batch of [1, 2]) {
         const { task, rows } = await pool.next(3 * BATCH);
-        await killedPgPull(child, { baseUrl: sandbox?.info.baseUrl ?? '', apiKey, task, connection, password: server.password, batchSize: BATCH, point, batch });
-        const result = await pgPullOnce({ source: pool.client, task, connection, password: server.password, batchSize: BATCH });
+        await killedPgPull(child, {
+          baseUrl: sandbox?.info.baseUrl ?? '',
+          apiKey,
+          task,
+          connection,
+          password: server.password,
+          batchSize: BATCH,
+          point,
+          batch,
+        });
+        const result = await pgPullOnce({
+          source: pool.client,
+          task,
+          connection,
+          password: server.password,
+          batchSize: BATCH,
+        });
         const c = compareRows(readBackPg(server, schema, task.taskId), rows.map(expectedPg));
-        outcomes.push(`${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`);
-        assert.deepEqual([c.missing, c.twice, c.wrong, c.equal], [0, 0, 0, true], `killed at ${point} of batch ${batch}: ${outcomes.at(-1)}`);
+        outcomes.push(
+          `${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`,
+        );
+        assert.deepEqual(
+          [c.missing, c.twice, c.wrong, c.equal],
+          [0, 0, 0, true],
+          `killed at ${point} of batch ${batch}: ${outcomes.at(-1)}`,
+        );
       }
     }
     // Killed after the commit and before the mark was answered, the next pull completed that batch instead of writing it again.
@@ -149,8 +229,17 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
           connection,
           password: server.password,
           batchSize: BATCH,
-          sink: { beforeBegin: () => void batch++, midWrite: () => { if (when === 'inside' && batch === 2) restartServer(server); } },
-          pull: { afterWrite: (b) => { if (when === 'between' && b === 1) restartServer(server); } },
+          sink: {
+            beforeBegin: () => void batch++,
+            midWrite: () => {
+              if (when === 'inside' && batch === 2) restartServer(server);
+            },
+          },
+          pull: {
+            afterWrite: (b) => {
+              if (when === 'between' && b === 1) restartServer(server);
+            },
+          },
         }),
         (e: unknown) => e instanceof PullFailure && e.stage === 'write',
       );
@@ -161,17 +250,37 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
 
   it('a wrong password: the pull stops before asking the service for rows, and says why', async () => {
     const connection = connectionOf(server, freshSchema(server, 'password'));
-    const untouched: PullSource = { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') };
-    await assert.rejects(pgPullOnce({ source: untouched, task: { taskId: 't', taskName: 'T' }, connection, password: `${server.password}x` }), (e: unknown) => failureKind(e) === 'bad-password');
+    const untouched: PullSource = {
+      getNotExportedData: () => assert.fail('asked'),
+      markExported: () => assert.fail('marked'),
+    };
+    await assert.rejects(
+      pgPullOnce({
+        source: untouched,
+        task: { taskId: 't', taskName: 'T' },
+        connection,
+        password: `${server.password}x`,
+      }),
+      (e: unknown) => failureKind(e) === 'bad-password',
+    );
   });
 
   it('a user without CREATE on the schema is told so before anything is asked; once granted, the next pull writes every row exactly once', async () => {
     const schema = freshSchema(server, 'rights');
-    psql(server, `DROP ROLE IF EXISTS reader; CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; GRANT USAGE ON SCHEMA rights TO reader`);
+    psql(
+      server,
+      `DROP ROLE IF EXISTS reader; CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; GRANT USAGE ON SCHEMA rights TO reader`,
+    );
     const connection = { ...connectionOf(server, schema), user: 'reader' };
     const { task, rows } = await pool.next(2 * BATCH);
-    const untouched: PullSource = { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') };
-    await assert.rejects(pgPullOnce({ source: untouched, task, connection, password: 'reader-pw' }), (e: unknown) => failureKind(e) === 'no-create');
+    const untouched: PullSource = {
+      getNotExportedData: () => assert.fail('asked'),
+      markExported: () => assert.fail('marked'),
+    };
+    await assert.rejects(
+      pgPullOnce({ source: untouched, task, connection, password: 'reader-pw' }),
+      (e: unknown) => failureKind(e) === 'no-create',
+    );
     psql(server, 'GRANT CREATE ON SCHEMA rights TO reader');
     await pgPullOnce({ source: pool.client, task, connection, password: 'reader-pw', batchSize: BATCH });
     assertOnce(server, schema, task.taskId, rows, 'after the grant');
@@ -184,25 +293,71 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     const rows = await allRows(pool.client, task.taskId);
     const tables: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const writer = await PgExportWriter.create({ connection, password: server.password, taskId: task.taskId, taskName: task.taskName, lot: 'lot-7' });
+      const writer = await PgExportWriter.create({
+        connection,
+        password: server.password,
+        taskId: task.taskId,
+        taskName: task.taskName,
+        lot: 'lot-7',
+      });
       for (let at = 0; at < rows.length; at += 40) await writer.write(rows.slice(at, at + 40));
       await writer.commit();
       tables.push(writer.tableName ?? '');
     }
     assert.deepEqual(tables, [task.taskName, `${task.taskName} (2)`]);
-    const read = JSON.parse(psql(server, `SELECT coalesce(json_agg(t ORDER BY "_scrapedeck_row"), '[]') FROM export."${task.taskName.replace(/"/g, '""')} (2)" t`)) as Record<string, unknown>[];
-    assert.deepEqual(read.map((r) => expectedPg(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_'))) as DataRow)), rows.map(expectedPg));
-    assert.ok(read.every((r) => r._scrapedeck_lot === 'lot-7'), 'each row has its lot');
-    const dropped = await PgExportWriter.create({ connection, password: server.password, taskId: task.taskId, taskName: 'Never kept' });
+    const read = JSON.parse(
+      psql(
+        server,
+        `SELECT coalesce(json_agg(t ORDER BY "_scrapedeck_row"), '[]') FROM export."${task.taskName.replace(/"/g, '""')} (2)" t`,
+      ),
+    ) as Record<string, unknown>[];
+    assert.deepEqual(
+      read.map((r) =>
+        expectedPg(Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('_scrapedeck_'))) as DataRow),
+      ),
+      rows.map(expectedPg),
+    );
+    assert.ok(
+      read.every((r) => r._scrapedeck_lot === 'lot-7'),
+      'each row has its lot',
+    );
+    const dropped = await PgExportWriter.create({
+      connection,
+      password: server.password,
+      taskId: task.taskId,
+      taskName: 'Never kept',
+    });
     await dropped.write(rows.slice(0, 10));
     await dropped.discard();
-    assert.equal(psql(server, `SELECT count(*) FROM pg_tables WHERE schemaname = 'export' AND tablename = 'Never kept'`), '0');
+    assert.equal(
+      psql(server, `SELECT count(*) FROM pg_tables WHERE schemaname = 'export' AND tablename = 'Never kept'`),
+      '0',
+    );
   });
 
   it('names what failed to connect: refused, unknown host', async () => {
     const base = connectionOf(server, 'public');
-    const free = await import('node:net').then((net) => new Promise<number>((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0)); }); }));
-    await assert.rejects(PostgresPullSink.open({ taskId: 't', taskName: 'T', connection: { ...base, port: free }, password: 'x' }), (e: unknown) => failureKind(e) === 'refused');
-    await assert.rejects(PostgresPullSink.open({ taskId: 't', taskName: 'T', connection: { ...base, host: 'no-such-host.invalid' }, password: 'x' }), (e: unknown) => failureKind(e) === 'unknown-host');
+    const free = await import('node:net').then(
+      (net) =>
+        new Promise<number>((resolve) => {
+          const s = net.createServer().listen(0, '127.0.0.1', () => {
+            const a = s.address();
+            s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
+          });
+        }),
+    );
+    await assert.rejects(
+      PostgresPullSink.open({ taskId: 't', taskName: 'T', connection: { ...base, port: free }, password: 'x' }),
+      (e: unknown) => failureKind(e) === 'refused',
+    );
+    await assert.rejects(
+      PostgresPullSink.open({
+        taskId: 't',
+        taskName: 'T',
+        connection: { ...base, host: 'no-such-host.invalid' },
+        password: 'x',
+      }),
+      (e: unknown) => failureKind(e) === 'unknown-host',
+    );
   });
 });

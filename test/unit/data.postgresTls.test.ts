@@ -7,13 +7,22 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { connect, failureKind, type PgConnection, probeConnection, type TlsMode } from '../../src/data/postgres/pgConnection';
+import {
+  connect,
+  failureKind,
+  type PgConnection,
+  probeConnection,
+  type TlsMode,
+} from '../../src/data/postgres/pgConnection';
 import { pgFailureText } from '../../src/data/postgres/pgFailureText';
 import { english } from '../../src/platform/errorText';
 import { importScriptLib } from './helpers/scriptLib';
 
 interface PgLib {
-  startPostgres(o: { ownSignals: boolean; tls: boolean }): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
+  startPostgres(o: {
+    ownSignals: boolean;
+    tls: boolean;
+  }): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
 }
 
 describe('data: PostgreSQL TLS modes against a server that takes only TLS', function () {
@@ -26,7 +35,13 @@ describe('data: PostgreSQL TLS modes against a server that takes only TLS', func
     const lib = await importScriptLib<PgLib>('postgres.mjs');
     server = await lib.startPostgres({ ownSignals: false, tls: true });
     const url = new URL(server.env.SCRAPEDECK_PG_URL ?? '');
-    base = { host: url.hostname, port: Number(url.port), database: url.pathname.slice(1), user: decodeURIComponent(url.username), schema: 'public' };
+    base = {
+      host: url.hostname,
+      port: Number(url.port),
+      database: url.pathname.slice(1),
+      user: decodeURIComponent(url.username),
+      schema: 'public',
+    };
     password = decodeURIComponent(url.password);
   });
 
@@ -34,13 +49,18 @@ describe('data: PostgreSQL TLS modes against a server that takes only TLS', func
     await server?.stop();
   });
 
-  const reason = async (tls: TlsMode): Promise<unknown> => probeConnection({ ...base, tls }, password).then(() => undefined, (error: unknown) => error);
+  const reason = async (tls: TlsMode): Promise<unknown> =>
+    probeConnection({ ...base, tls }, password).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 
   it('require: connects, encrypted (the server says so), and may create its tables', async () => {
     assert.equal(await reason('require'), undefined);
     const client = await connect({ ...base, tls: 'require' }, password);
     try {
-      const row = (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0];
+      const row = (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()'))
+        .rows[0];
       assert.equal(row?.ssl, true);
     } finally {
       await client.end();
@@ -50,12 +70,18 @@ describe('data: PostgreSQL TLS modes against a server that takes only TLS', func
   it('disable: refused, and the sentence says the server accepts only encrypted connections', async () => {
     const error = await reason('disable');
     assert.equal(failureKind(error), 'tls-required');
-    assert.equal(pgFailureText(error, { host: base.host, schema: base.schema, user: base.user }, english), 'The server accepts only encrypted connections: set the connection’s TLS mode to require or verify-full.');
+    assert.equal(
+      pgFailureText(error, { host: base.host, schema: base.schema, user: base.user }, english),
+      'The server accepts only encrypted connections: set the connection’s TLS mode to require or verify-full.',
+    );
   });
 
   it('verify-full: the self-signed certificate is refused, with its own sentence', async () => {
     const error = await reason('verify-full');
     assert.equal(failureKind(error), 'tls-unverified');
-    assert.match(pgFailureText(error, { host: base.host, schema: base.schema, user: base.user }, english), /certificate could not be verified/);
+    assert.match(
+      pgFailureText(error, { host: base.host, schema: base.schema, user: base.user }, english),
+      /certificate could not be verified/,
+    );
   });
 });

@@ -21,9 +21,9 @@ import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { PullTargets } from '../../src/data/pull/rememberedTargets';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
-import { allRows, bigTask, EXTENSIONS, pullOnce, sandboxClient,TaskPool, TEST_RECORDS } from '../shared/pullScenario';
+import { allRows, bigTask, EXTENSIONS, pullOnce, sandboxClient, TaskPool, TEST_RECORDS } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -54,15 +54,28 @@ async function close(f: Fresh): Promise<void> {
 /** The destination holds every row of the task exactly once, in order. */
 function assertExactlyOnce(file: string, format: PullFormat, f: Fresh, what: string): void {
   const got = readBack(file, format, f.task.taskId);
-  const c = compareRows(got, f.rows.map((r) => expected(r, format)));
-  assert.deepEqual({ missing: c.missing, twice: c.twice, wrong: c.wrong }, { missing: 0, twice: 0, wrong: 0 }, `${what}: ${got.length} rows read back for ${f.rows.length}`);
+  const c = compareRows(
+    got,
+    f.rows.map((r) => expected(r, format)),
+  );
+  assert.deepEqual(
+    { missing: c.missing, twice: c.twice, wrong: c.wrong },
+    { missing: 0, twice: 0, wrong: 0 },
+    `${what}: ${got.length} rows read back for ${f.rows.length}`,
+  );
   assert.ok(c.equal, `${what}: in order`);
 }
 
 /** Fails the k-th request (1-based); `applied`: the service carried it out, only the reply was lost. */
 function failingAt(client: ScrapedeckClient, k: number, applied: boolean): PullSource {
   let n = 0;
-  const lost = () => new ApiError({ kind: 'network', message: 'The connection dropped. It may have been carried out: check before trying again.', maybeApplied: true, requestId: `req-${k}` });
+  const lost = () =>
+    new ApiError({
+      kind: 'network',
+      message: 'The connection dropped. It may have been carried out: check before trying again.',
+      maybeApplied: true,
+      requestId: `req-${k}`,
+    });
   return {
     getNotExportedData: async (id, size, o) => {
       if (++n === k) {
@@ -100,12 +113,35 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
         const file = path.join(dir, `rows.${EXTENSIONS[format]}`);
         const crash = new Error('the window closed');
         await assert.rejects(
-          pullOnce({ source: f.client, task: f.task, file, format, pull: { afterWrite: (batch) => { if (batch === 2) throw crash; } } }),
-          (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash && e.rowsDone === 1000 && e.batchRows === 1000,
+          pullOnce({
+            source: f.client,
+            task: f.task,
+            file,
+            format,
+            pull: {
+              afterWrite: (batch) => {
+                if (batch === 2) throw crash;
+              },
+            },
+          }),
+          (e: unknown) =>
+            e instanceof PullFailure &&
+            e.stage === 'mark' &&
+            e.error === crash &&
+            e.rowsDone === 1000 &&
+            e.batchRows === 1000,
         );
-        assert.equal(readBack(file, format, f.task.taskId).length, 2000, 'both batches were written before the failure');
+        assert.equal(
+          readBack(file, format, f.task.taskId).length,
+          2000,
+          'both batches were written before the failure',
+        );
         const second = await pullOnce({ source: f.client, task: f.task, file, format });
-        assert.deepEqual([second.rows, second.recovered, second.completed, second.more], [500, 1000, true, false], 'batch 2 marked without writing; the last 500 rows written');
+        assert.deepEqual(
+          [second.rows, second.recovered, second.completed, second.more],
+          [500, 1000, true, false],
+          'batch 2 marked without writing; the last 500 rows written',
+        );
         assertExactlyOnce(file, format, f, 'after the second pull');
         const third = await pullOnce({ source: f.client, task: f.task, file, format });
         assert.deepEqual([third.rows, third.completed], [0, false], 'nothing left, nothing to complete');
@@ -126,7 +162,10 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
             const { task, rows } = await pool.next(81);
             const f: Fresh = { sandbox, client: pool.client, task, rows };
             const file = path.join(dir, `fail-${k}-${applied}.${EXTENSIONS[format]}`);
-            await assert.rejects(pullOnce({ source: failingAt(f.client, k, applied), task, file, format, batchSize: 40 }), PullFailure);
+            await assert.rejects(
+              pullOnce({ source: failingAt(f.client, k, applied), task, file, format, batchSize: 40 }),
+              PullFailure,
+            );
             const again = await pullOnce({ source: f.client, task, file, format, batchSize: 40 });
             assert.equal(again.more, false);
             assertExactlyOnce(file, format, f, `request ${k} failed (${applied ? 'carried out' : 'not carried out'})`);
@@ -145,11 +184,31 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       try {
         // Batch 2 on disk, recorded, not marked: the state any interruption leaves at worst.
         const file = path.join(dir, `partial.${EXTENSIONS[format]}`);
-        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
+        await assert.rejects(
+          pullOnce({
+            source: f.client,
+            task: f.task,
+            file,
+            format,
+            batchSize: 100,
+            pull: {
+              afterWrite: (b) => {
+                if (b === 2) throw new Error('stop');
+              },
+            },
+          }),
+        );
         const whole = readFileSync(file);
         const record = await journal(file);
         assert.ok(record, 'the batch in flight is recorded');
-        const cuts = [record.offset, record.offset + 1, record.offset + 57, record.offset + Math.floor((whole.length - record.offset) / 2), whole.length - 1, whole.length];
+        const cuts = [
+          record.offset,
+          record.offset + 1,
+          record.offset + 57,
+          record.offset + Math.floor((whole.length - record.offset) / 2),
+          whole.length - 1,
+          whole.length,
+        ];
         for (const [i, cut] of cuts.entries()) {
           const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
           const zeros = i % 2 === 1 ? Buffer.alloc(300) : Buffer.alloc(0); // what a machine crash may leave past the data
@@ -160,7 +219,11 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
         // The service still has batch 2 handed out and unmarked; each copy is completed by the same rows.
         for (const [i] of cuts.entries()) {
           const copy = path.join(dir, `cut-${i}.${EXTENSIONS[format]}`);
-          const sink = await FilePullSink.open(copy, format, { taskId: f.task.taskId, taskName: f.task.taskName, records: records() });
+          const sink = await FilePullSink.open(copy, format, {
+            taskId: f.task.taskId,
+            taskName: f.task.taskName,
+            records: records(),
+          });
           const page = (await f.client.getNotExportedData(f.task.taskId, 100)).data.data;
           await sink.resume(page);
           const rows = readBack(copy, format).length;
@@ -178,19 +241,46 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       const f = await fresh(250);
       try {
         const file = path.join(dir, `changed.${EXTENSIONS[format]}`);
-        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: { afterWrite: (b) => { if (b === 2) throw new Error('stop'); } } }));
+        await assert.rejects(
+          pullOnce({
+            source: f.client,
+            task: f.task,
+            file,
+            format,
+            batchSize: 100,
+            pull: {
+              afterWrite: (b) => {
+                if (b === 2) throw new Error('stop');
+              },
+            },
+          }),
+        );
         const record = await journal(file);
         assert.ok(record);
-        const edited = Buffer.concat([readFileSync(file).subarray(0, record.offset), Buffer.from('someone else\nwrote here\n')]);
+        const edited = Buffer.concat([
+          readFileSync(file).subarray(0, record.offset),
+          Buffer.from('someone else\nwrote here\n'),
+        ]);
         writeFileSync(file, edited);
-        await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 }), (e: unknown) => e instanceof PullFailure && e.error instanceof UnusableFileError && e.error.reason === 'changed');
+        await assert.rejects(
+          pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100 }),
+          (e: unknown) =>
+            e instanceof PullFailure && e.error instanceof UnusableFileError && e.error.reason === 'changed',
+        );
         assert.deepEqual(readFileSync(file), edited, 'not cut, not appended');
         // Another task may not write into a file with this task's batch in flight.
-        await assert.rejects(FilePullSink.open(file, format, { taskId: 'another', taskName: 'Another', records: records() }), (e: unknown) => e instanceof OtherTaskPendingError && e.taskName === f.task.taskName);
+        await assert.rejects(
+          FilePullSink.open(file, format, { taskId: 'another', taskName: 'Another', records: records() }),
+          (e: unknown) => e instanceof OtherTaskPendingError && e.taskName === f.task.taskName,
+        );
         // A file shorter than the record says is not the file it was written for: the record is dropped, nothing cut.
         truncateSync(file, Math.max(0, record.offset - 10));
         const shorter = readFileSync(file);
-        const sink = await FilePullSink.open(file, format, { taskId: f.task.taskId, taskName: f.task.taskName, records: records() });
+        const sink = await FilePullSink.open(file, format, {
+          taskId: f.task.taskId,
+          taskName: f.task.taskName,
+          records: records(),
+        });
         assert.equal(sink.pending, undefined, 'the record no longer binds to the file');
         assert.equal(await journal(file), undefined, 'and is gone');
         assert.deepEqual(readFileSync(file), shorter);
@@ -219,10 +309,14 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       assert.equal(two.rows, added, 'only the new rows');
       const table = readBack(file, 'csv').map((r) => JSON.parse(r) as Record<string, string>);
       assert.equal(table.length, one.rows + two.rows, 'every pulled row under one header');
-      assert.deepEqual(Object.keys(table[0] ?? {}), Object.keys(afterRun[0] ?? {}), 'the task\'s field names');
+      assert.deepEqual(Object.keys(table[0] ?? {}), Object.keys(afterRun[0] ?? {}), "the task's field names");
 
       // A row with a field the file lacks: the file is rewritten once with the wider header.
-      const sink = await FilePullSink.open(file, 'csv', { taskId: task.taskId, taskName: task.taskName, records: records() });
+      const sink = await FilePullSink.open(file, 'csv', {
+        taskId: task.taskId,
+        taskName: task.taskName,
+        records: records(),
+      });
       await sink.write([{ ...(afterRun[0] as DataRow), 'Added later': 'late' }]);
       await sink.marked();
       const wide = readBack(file, 'csv').map((r) => JSON.parse(r) as Record<string, string>);
@@ -238,20 +332,45 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
   it('refuses a file it cannot append to before asking the service for anything', async () => {
     const binary = path.join(dir, 'binary.jsonl');
     writeFileSync(binary, Buffer.from([0xff, 0xfe, 0x00, 0x41]));
-    await assert.rejects(AppendFile.open(binary, 'jsonl'), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-text');
+    await assert.rejects(
+      AppendFile.open(binary, 'jsonl'),
+      (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-text',
+    );
     const headless = path.join(dir, 'headless.csv');
     writeFileSync(headless, 'no line break at all');
-    await assert.rejects(AppendFile.open(headless, 'csv'), (e: unknown) => e instanceof UnusableFileError && e.reason === 'no-header');
-    await assert.rejects(AppendFile.open(dir, 'csv'), (e: unknown) => e instanceof UnusableFileError && e.reason === 'folder');
+    await assert.rejects(
+      AppendFile.open(headless, 'csv'),
+      (e: unknown) => e instanceof UnusableFileError && e.reason === 'no-header',
+    );
+    await assert.rejects(
+      AppendFile.open(dir, 'csv'),
+      (e: unknown) => e instanceof UnusableFileError && e.reason === 'folder',
+    );
     const notDb = path.join(dir, 'notes.sqlite');
     writeFileSync(notDb, 'just text');
-    await assert.rejects(pullOnce({ source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') }, task: { taskId: 't', taskName: 'T' }, file: notDb, format: 'sqlite' }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite');
+    await assert.rejects(
+      pullOnce({
+        source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') },
+        task: { taskId: 't', taskName: 'T' },
+        file: notDb,
+        format: 'sqlite',
+      }),
+      (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite',
+    );
     assert.equal(readFileSync(notDb, 'utf8'), 'just text');
     // Another SQLite program's shared index of its write-ahead log: that program has the database.
     const shared = path.join(dir, 'shared.sqlite');
     writeFileSync(shared, '');
     writeFileSync(`${shared}-shm`, '');
-    await assert.rejects(pullOnce({ source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') }, task: { taskId: 't', taskName: 'T' }, file: shared, format: 'sqlite' }), (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite');
+    await assert.rejects(
+      pullOnce({
+        source: { getNotExportedData: () => assert.fail('asked'), markExported: () => assert.fail('marked') },
+        task: { taskId: 't', taskName: 'T' },
+        file: shared,
+        format: 'sqlite',
+      }),
+      (e: unknown) => e instanceof UnusableFileError && e.reason === 'not-sqlite',
+    );
     // A JSON Lines file without a final line break: the rows start on a new line.
     const open = path.join(dir, 'open.jsonl');
     writeFileSync(open, '{"kept":true}');
@@ -267,7 +386,11 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
 describe('data: remembered pull files', () => {
   const memento = () => {
     const store = new Map<string, unknown>();
-    return { get: <T>(k: string) => store.get(k) as T | undefined, update: (k: string, v: unknown) => Promise.resolve(void store.set(k, v)), store };
+    return {
+      get: <T>(k: string) => store.get(k) as T | undefined,
+      update: (k: string, v: unknown) => Promise.resolve(void store.set(k, v)),
+      store,
+    };
   };
 
   it('per account and per task; another account sees none of them; a damaged state is ignored with a warning', async () => {

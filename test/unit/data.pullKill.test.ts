@@ -12,10 +12,10 @@ import * as path from 'node:path';
 
 import { readFileJournal } from '../../src/data/pull/pullJournal';
 import type { PullFormat } from '../../src/data/pull/pullSinks';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
 import { KILL_POINTS, killedPull } from '../shared/pullKill';
-import { EXTENSIONS, pullOnce, sandboxClient,TaskPool, TEST_RECORDS } from '../shared/pullScenario';
+import { EXTENSIONS, pullOnce, sandboxClient, TaskPool, TEST_RECORDS } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BATCH = 25;
@@ -30,9 +30,24 @@ async function bundleChild(): Promise<{ folder: string; child: string }> {
   // Inside the project, so node_modules is found; one folder per process, so two runs never share one.
   const folder = path.join(ROOT, 'out', 'test', 'shared', `pullKill.${process.pid}`);
   const esbuild = await import('esbuild');
-  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['node-sqlite3-wasm'], logLevel: 'warning' } satisfies import('esbuild').BuildOptions;
-  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')], outfile: path.join(folder, 'pullKillChild.cjs') });
-  await esbuild.build({ ...common, entryPoints: [path.join(ROOT, 'src', 'data', 'sqlite', 'sqliteWorker.ts')], outfile: path.join(folder, 'sqliteWorker.js') });
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['node-sqlite3-wasm'],
+    logLevel: 'warning',
+  } satisfies import('esbuild').BuildOptions;
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(ROOT, 'test', 'shared', 'pullKillChild.ts')],
+    outfile: path.join(folder, 'pullKillChild.cjs'),
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(ROOT, 'src', 'data', 'sqlite', 'sqliteWorker.ts')],
+    outfile: path.join(folder, 'sqliteWorker.js'),
+  });
   return { folder, child: path.join(folder, 'pullKillChild.cjs') };
 }
 
@@ -69,19 +84,42 @@ describe('data: a pull killed at every point, then completed: every row exactly 
           const { task, rows } = await pool.next(3 * BATCH);
           const want = rows.map((r) => expected(r, format));
           const file = path.join(dir, `${point}-${batch}.${EXTENSIONS[format]}`);
-          await killedPull(child, { baseUrl: sandbox.info.baseUrl, apiKey, task, file, format, batchSize: BATCH, point, batch });
+          await killedPull(child, {
+            baseUrl: sandbox.info.baseUrl,
+            apiKey,
+            task,
+            file,
+            format,
+            batchSize: BATCH,
+            point,
+            batch,
+          });
           // The pull's bookkeeping is in its store, out of the user's folder (issue 44 item 1, 48 item 1).
           const beside = readdirSync(dir).filter((n) => /scrapedeck/.test(n));
-          assert.deepEqual(beside, [], `${format}, killed at ${point} of batch ${batch}: nothing of ours beside the file`);
-          if (format !== 'sqlite' && point === 'record') assert.ok(await readFileJournal(TEST_RECORDS, file), 'the batch in flight is recorded in the store');
+          assert.deepEqual(
+            beside,
+            [],
+            `${format}, killed at ${point} of batch ${batch}: nothing of ours beside the file`,
+          );
+          if (format !== 'sqlite' && point === 'record')
+            assert.ok(await readFileJournal(TEST_RECORDS, file), 'the batch in flight is recorded in the store');
           const result = await pullOnce({ source: pool.client, task, file, format, batchSize: BATCH });
           const c = compareRows(readBack(file, format, task.taskId), want);
-          outcomes.push(`${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`);
-          assert.deepEqual([c.missing, c.twice, c.wrong, c.equal], [0, 0, 0, true], `${format}, killed at ${point} of batch ${batch}: ${outcomes.at(-1)}`);
+          outcomes.push(
+            `${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`,
+          );
+          assert.deepEqual(
+            [c.missing, c.twice, c.wrong, c.equal],
+            [0, 0, 0, true],
+            `${format}, killed at ${point} of batch ${batch}: ${outcomes.at(-1)}`,
+          );
         }
       }
       // Killed before the mark was answered, the next pull completed that batch instead of writing it again.
-      assert.ok(outcomes.filter((o) => o.endsWith('completed')).length >= KILL_POINTS[format].length, outcomes.join('\n'));
+      assert.ok(
+        outcomes.filter((o) => o.endsWith('completed')).length >= KILL_POINTS[format].length,
+        outcomes.join('\n'),
+      );
     });
   }
 });

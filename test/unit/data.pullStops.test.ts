@@ -16,7 +16,14 @@ import { ApiError } from '../../src/api/errors/errors';
 import type { CallOptions } from '../../src/api/http/mainCaller';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { FilePullSink } from '../../src/data/pull/fileSink';
-import { batchHash, bindingOf, DamagedJournalError, journalPathFor, readFileJournal, realFilePath } from '../../src/data/pull/pullJournal';
+import {
+  batchHash,
+  bindingOf,
+  DamagedJournalError,
+  journalPathFor,
+  readFileJournal,
+  realFilePath,
+} from '../../src/data/pull/pullJournal';
 import { PullFailure, pullNewRows, type PullSink, type PullSource } from '../../src/data/pull/pullRows';
 
 /** A service whose not-exported rows are `rows` (more appended by `arrive`); it ignores signals, so the pull's own checks are what stop it. */
@@ -34,7 +41,10 @@ class FakeService implements PullSource {
     this.rows.push(...(this.arrive?.() ?? []));
     const data = this.rows.slice(this.exported, this.exported + size);
     this.handedOut = data.length;
-    return Promise.resolve({ data: { total: this.rows.length - this.exported, current: data.length, data }, requestId: undefined });
+    return Promise.resolve({
+      data: { total: this.rows.length - this.exported, current: data.length, data },
+      requestId: undefined,
+    });
   }
   markExported(_taskId: string, o?: CallOptions) {
     this.calls.push('mark');
@@ -72,8 +82,21 @@ describe('data: where a pull stops', () => {
     const sink = new MemorySink();
     const cancel = new AbortController();
     await assert.rejects(
-      pullNewRows(service, { taskId: 't', sink, batchSize: 10, signal: cancel.signal, afterMark: (batch) => { if (batch === 2) cancel.abort(); } }),
-      (e: unknown) => e instanceof PullFailure && e.stage === 'fetch' && e.rowsDone === 20 && e.error instanceof ApiError && e.error.kind === 'cancelled',
+      pullNewRows(service, {
+        taskId: 't',
+        sink,
+        batchSize: 10,
+        signal: cancel.signal,
+        afterMark: (batch) => {
+          if (batch === 2) cancel.abort();
+        },
+      }),
+      (e: unknown) =>
+        e instanceof PullFailure &&
+        e.stage === 'fetch' &&
+        e.rowsDone === 20 &&
+        e.error instanceof ApiError &&
+        e.error.kind === 'cancelled',
     );
     assert.deepEqual(service.calls, ['fetch', 'mark', 'fetch', 'mark'], 'nothing asked after the cancel');
     assert.equal(sink.written.length, 20);
@@ -85,12 +108,23 @@ describe('data: where a pull stops', () => {
     const sink = new MemorySink();
     const cancel = new AbortController();
     await assert.rejects(
-      pullNewRows(service, { taskId: 't', sink, batchSize: 10, signal: cancel.signal, afterWrite: (batch) => { if (batch === 2) cancel.abort(); } }),
+      pullNewRows(service, {
+        taskId: 't',
+        sink,
+        batchSize: 10,
+        signal: cancel.signal,
+        afterWrite: (batch) => {
+          if (batch === 2) cancel.abort();
+        },
+      }),
       (e: unknown) => e instanceof PullFailure && e.stage === 'fetch' && e.rowsDone === 20,
     );
     assert.deepEqual(service.calls, ['fetch', 'mark', 'fetch', 'mark']);
     assert.equal(service.exported, sink.written.length, 'no batch left written and unmarked');
-    assert.ok(service.markSignals.every((s) => s === undefined), 'a mark is never cancellable');
+    assert.ok(
+      service.markSignals.every((s) => s === undefined),
+      'a mark is never cancellable',
+    );
   });
 
   it('rows that keep arriving: it stops after as many batches as there were rows at the start, and says more are coming', async () => {
@@ -104,15 +138,28 @@ describe('data: where a pull stops', () => {
     });
     const sink = new MemorySink();
     const progress: number[] = [];
-    const result = await pullNewRows(service, { taskId: 't', sink, batchSize: 10, onProgress: (p) => progress.push(p.total) });
+    const result = await pullNewRows(service, {
+      taskId: 't',
+      sink,
+      batchSize: 10,
+      onProgress: (p) => progress.push(p.total),
+    });
     // 35 rows not exported at the first request: 1 + ceil((35 - 10) / 10) = 4 batches.
     assert.deepEqual([result.batches, result.rows, result.more], [4, 40, true]);
-    assert.equal(service.rows.length - service.exported, service.rows.length - 40, 'what was written was marked; the rest waits for the next pull');
+    assert.equal(
+      service.rows.length - service.exported,
+      service.rows.length - 40,
+      'what was written was marked; the rest waits for the next pull',
+    );
     assert.equal(progress[0], 35, 'the total is what there was at the start');
   });
 
   it('the last batch taken: it stops without saying more are coming', async () => {
-    const result = await pullNewRows(new FakeService(rowsOf(25)), { taskId: 't', sink: new MemorySink(), batchSize: 10 });
+    const result = await pullNewRows(new FakeService(rowsOf(25)), {
+      taskId: 't',
+      sink: new MemorySink(),
+      batchSize: 10,
+    });
     assert.deepEqual([result.batches, result.rows, result.more], [3, 25, false]);
   });
 });
@@ -150,8 +197,14 @@ describe('data: a damaged or oversized pull record', () => {
       mkdirSync(records(), { recursive: true });
       const text = textOf(await recordFor(file));
       writeFileSync(at, text);
-      await assert.rejects(readFileJournal(records(), file), (e: unknown) => e instanceof DamagedJournalError && e.journal === at);
-      await assert.rejects(FilePullSink.open(file, 'csv', { taskId: 't', taskName: 'Prices', root: dir, records: records() }), DamagedJournalError);
+      await assert.rejects(
+        readFileJournal(records(), file),
+        (e: unknown) => e instanceof DamagedJournalError && e.journal === at,
+      );
+      await assert.rejects(
+        FilePullSink.open(file, 'csv', { taskId: 't', taskName: 'Prices', root: dir, records: records() }),
+        DamagedJournalError,
+      );
       assert.equal(readFileSync(file, 'utf8'), 'n\r\n1\r\n');
       assert.equal(readFileSync(at, 'utf8'), text, 'the record is kept for the user to look at');
     });

@@ -17,8 +17,10 @@ import { MAX_COLUMNS, TooManyColumnsError } from '../../src/data/sqlite/sqliteTa
 import { PYTHON } from '../shared/pullDestination';
 import { logDir, wasmDir } from '../shared/pullScenario';
 
-const wide = (fields: number, value = 1): DataRow => Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, value]));
-const tooMany = (e: unknown) => e instanceof TooManyColumnsError && e.fields === MAX_COLUMNS + 1 && /at most 2000 columns/.test(e.message);
+const wide = (fields: number, value = 1): DataRow =>
+  Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, value]));
+const tooMany = (e: unknown) =>
+  e instanceof TooManyColumnsError && e.fields === MAX_COLUMNS + 1 && /at most 2000 columns/.test(e.message);
 
 describe('data: more than 2,000 SQLite columns', function () {
   this.timeout(120_000);
@@ -30,7 +32,13 @@ describe('data: more than 2,000 SQLite columns', function () {
 
   it('a pull: a batch with a field past 2,000 columns is refused; the rows pulled before stay, and the database opens', async () => {
     const file = path.join(dir, 'rows.sqlite');
-    const sink = await SqlitePullSink.open(file, { taskId: 't', taskName: 'Wide', wasmDir: wasmDir(), root: dir, logDir: logDir() });
+    const sink = await SqlitePullSink.open(file, {
+      taskId: 't',
+      taskName: 'Wide',
+      wasmDir: wasmDir(),
+      root: dir,
+      logDir: logDir(),
+    });
     try {
       await sink.write([wide(MAX_COLUMNS)]);
       await sink.marked();
@@ -38,15 +46,31 @@ describe('data: more than 2,000 SQLite columns', function () {
     } finally {
       await sink.close();
     }
-    const read = 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ncur=db.execute(\'SELECT * FROM "Wide"\')\nprint(len(cur.description), len(cur.fetchall()))';
-    assert.equal(execFileSync(PYTHON, ['-c', read, file], { encoding: 'utf8' }).trim(), `${MAX_COLUMNS} 1`, 'the first batch, whole; nothing of the second');
+    const read =
+      'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ncur=db.execute(\'SELECT * FROM "Wide"\')\nprint(len(cur.description), len(cur.fetchall()))';
+    assert.equal(
+      execFileSync(PYTHON, ['-c', read, file], { encoding: 'utf8' }).trim(),
+      `${MAX_COLUMNS} 1`,
+      'the first batch, whole; nothing of the second',
+    );
   });
 
   it('an export: refused, and no file or temporary file is left', async () => {
     const rows = [wide(3), wide(MAX_COLUMNS + 1)];
-    const source = { readData: () => new DataReader((offset) => Promise.resolve({ data: { offset: rows.length, total: rows.length, restTotal: 0, data: rows.slice(offset) }, requestId: 'r' })) };
+    const source = {
+      readData: () =>
+        new DataReader((offset) =>
+          Promise.resolve({
+            data: { offset: rows.length, total: rows.length, restTotal: 0, data: rows.slice(offset) },
+            requestId: 'r',
+          }),
+        ),
+    };
     const target = path.join(dir, 'wide.sqlite');
-    await assert.rejects(new TaskExport(source, { taskId: 't', taskName: 'Wide', target, format: 'sqlite', wasmDir: wasmDir() }).run(), tooMany);
+    await assert.rejects(
+      new TaskExport(source, { taskId: 't', taskName: 'Wide', target, format: 'sqlite', wasmDir: wasmDir() }).run(),
+      tooMany,
+    );
     assert.equal(existsSync(target), false);
     assert.deepEqual(readdirSync(dir), []);
   });

@@ -7,7 +7,17 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -15,7 +25,7 @@ import type { ScrapedeckClient } from '../../src/api/client';
 import { batchHash } from '../../src/data/pull/pullJournal';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
-import { closeFresh, type FreshSandbox,freshSandbox } from '../shared/freshSandbox';
+import { closeFresh, type FreshSandbox, freshSandbox } from '../shared/freshSandbox';
 import { compareRows, expected, PYTHON, readBack } from '../shared/pullDestination';
 import { pullOnce } from '../shared/pullScenario';
 
@@ -28,7 +38,12 @@ const CATALOG = [
 
 /** A database made by another program (Python's sqlite3): `sql` run as a script. */
 function plant(file: string, sql: string): void {
-  execFileSync(PYTHON, ['-c', 'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ndb.executescript(sys.argv[2])\ndb.commit()\ndb.close()', file, sql]);
+  execFileSync(PYTHON, [
+    '-c',
+    'import sqlite3,sys\ndb=sqlite3.connect(sys.argv[1])\ndb.executescript(sys.argv[2])\ndb.commit()\ndb.close()',
+    file,
+    sql,
+  ]);
 }
 
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -73,25 +88,35 @@ describe('data: a planted SQLite database cannot cut, drop, fake or freeze a pul
 
   /** Nothing was marked: the service still hands out every row of the task. */
   async function nothingMarked(): Promise<void> {
-    assert.equal((await f.client.getNotExportedData(f.task.taskId, 1)).data.total, f.rows.length, 'no row was marked exported');
+    assert.equal(
+      (await f.client.getNotExportedData(f.task.taskId, 1)).data.total,
+      f.rows.length,
+      'no row was marked exported',
+    );
   }
 
   /** A database that looks pulled into: the catalog, the task's table "Rows" with its columns, and `extra`. */
   function pulledLooking(file: string, extra: string): void {
     const fields = Object.keys(f.rows[0] ?? {});
-    plant(file, [
-      ...CATALOG,
-      `CREATE TABLE "Rows" (${fields.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')})`,
-      `INSERT INTO "_scrapedeck_tables" VALUES (${q(f.task.taskId)}, 'Rows', ${q(f.task.taskName)})`,
-      ...fields.map((c) => `INSERT INTO "_scrapedeck_columns" VALUES ('Rows', ${q(c)}, ${q(c)})`),
-      extra,
-    ].join(';\n'));
+    plant(
+      file,
+      [
+        ...CATALOG,
+        `CREATE TABLE "Rows" (${fields.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')})`,
+        `INSERT INTO "_scrapedeck_tables" VALUES (${q(f.task.taskId)}, 'Rows', ${q(f.task.taskName)})`,
+        ...fields.map((c) => `INSERT INTO "_scrapedeck_columns" VALUES ('Rows', ${q(c)}, ${q(c)})`),
+        extra,
+      ].join(';\n'),
+    );
   }
 
   it('a view named _scrapedeck_pending with a recursive query is refused before anything is read through it or asked', async () => {
     const file = path.join(dir, 'rows.sqlite');
     // Bounded, so the code before this guard fails the test instead of stalling its thread for good.
-    plant(file, `${CATALOG.slice(0, 2).join(';')}; CREATE VIEW "_scrapedeck_pending" AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT 't' AS task_id, 1 AS rows, 'h' AS hash FROM c WHERE x < 0`);
+    plant(
+      file,
+      `${CATALOG.slice(0, 2).join(';')}; CREATE VIEW "_scrapedeck_pending" AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT 't' AS task_id, 1 AS rows, 'h' AS hash FROM c WHERE x < 0`,
+    );
     const before = readFileSync(file);
     const source = counted(f.client);
     await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite' }), refused('schema'));
@@ -100,8 +125,14 @@ describe('data: a planted SQLite database cannot cut, drop, fake or freeze a pul
   });
 
   for (const [what, trigger] of [
-    ['AFTER INSERT ON "_scrapedeck_pending" … DELETE FROM the task\'s table', 'CREATE TRIGGER "cut" AFTER INSERT ON "_scrapedeck_pending" BEGIN DELETE FROM "Rows"; END'],
-    ['BEFORE INSERT ON the task\'s table … RAISE(IGNORE)', 'CREATE TRIGGER "drop" BEFORE INSERT ON "Rows" BEGIN SELECT RAISE(IGNORE); END'],
+    [
+      'AFTER INSERT ON "_scrapedeck_pending" … DELETE FROM the task\'s table',
+      'CREATE TRIGGER "cut" AFTER INSERT ON "_scrapedeck_pending" BEGIN DELETE FROM "Rows"; END',
+    ],
+    [
+      "BEFORE INSERT ON the task's table … RAISE(IGNORE)",
+      'CREATE TRIGGER "drop" BEFORE INSERT ON "Rows" BEGIN SELECT RAISE(IGNORE); END',
+    ],
   ] as const) {
     it(`a trigger (${what}) is refused: no row is dropped and marked`, async () => {
       const file = path.join(dir, 'rows.sqlite');
@@ -118,25 +149,61 @@ describe('data: a planted SQLite database cannot cut, drop, fake or freeze a pul
   it('a table whose conflict clause would ignore rows (UNIQUE ON CONFLICT IGNORE) loses none: the insert overrides it, and a conflict fails the batch unmarked', async () => {
     const file = path.join(dir, 'rows.sqlite');
     const first = Object.keys(f.rows[0] ?? {})[0] ?? 'x';
-    plant(file, [...CATALOG, `CREATE TABLE "Rows" ("${first}", "one" UNIQUE ON CONFLICT IGNORE DEFAULT 1)`, `INSERT INTO "_scrapedeck_tables" VALUES (${q(f.task.taskId)}, 'Rows', 'T')`, `INSERT INTO "_scrapedeck_columns" VALUES ('Rows', ${q(first)}, ${q(first)})`].join(';'));
+    plant(
+      file,
+      [
+        ...CATALOG,
+        `CREATE TABLE "Rows" ("${first}", "one" UNIQUE ON CONFLICT IGNORE DEFAULT 1)`,
+        `INSERT INTO "_scrapedeck_tables" VALUES (${q(f.task.taskId)}, 'Rows', 'T')`,
+        `INSERT INTO "_scrapedeck_columns" VALUES ('Rows', ${q(first)}, ${q(first)})`,
+      ].join(';'),
+    );
     const source = counted(f.client);
-    await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite' }), (e: unknown) => e instanceof PullFailure && e.stage === 'write');
+    await assert.rejects(
+      pullOnce({ source, task: f.task, file, format: 'sqlite' }),
+      (e: unknown) => e instanceof PullFailure && e.stage === 'write',
+    );
     assert.equal(source.marked, 0, 'the batch is not marked');
     await nothingMarked();
   });
 
-  it('a -wal planted beside the user\'s own database is not read back: refused, the rows and the schema as they were', async () => {
+  it("a -wal planted beside the user's own database is not read back: refused, the rows and the schema as they were", async () => {
     const file = path.join(dir, 'rows.sqlite');
     // The user's own database, from a pull (interrupted after its first batch, so rows are still new).
-    await assert.rejects(pullOnce({ source: f.client, task: f.task, file, format: 'sqlite', batchSize: 40, pull: { afterWrite: () => { throw new Error('stop'); } } }));
+    await assert.rejects(
+      pullOnce({
+        source: f.client,
+        task: f.task,
+        file,
+        format: 'sqlite',
+        batchSize: 40,
+        pull: {
+          afterWrite: () => {
+            throw new Error('stop');
+          },
+        },
+      }),
+    );
     const rowsBefore = readBack(file, 'sqlite', f.task.taskId);
     assert.equal(rowsBefore.length, 40);
     const before = readFileSync(file);
     // The attacker's log: made on a copy of the same database, cutting the rows and adding a trigger.
     const copy = path.join(dir, 'copy.sqlite');
     writeFileSync(copy, before);
-    const table = String(execFileSync(PYTHON, ['-c', 'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute("SELECT table_name FROM _scrapedeck_tables").fetchone()[0])', file], { encoding: 'utf8' })).trim();
-    execFileSync(PYTHON, ['-c', `
+    const table = String(
+      execFileSync(
+        PYTHON,
+        [
+          '-c',
+          'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute("SELECT table_name FROM _scrapedeck_tables").fetchone()[0])',
+          file,
+        ],
+        { encoding: 'utf8' },
+      ),
+    ).trim();
+    execFileSync(PYTHON, [
+      '-c',
+      `
 import os, shutil, sqlite3, sys
 db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute('PRAGMA journal_mode=WAL'); db.execute('PRAGMA wal_autocheckpoint=0')
@@ -144,7 +211,11 @@ db.execute('DELETE FROM "%s"' % sys.argv[3].replace('"', '""'))
 db.execute('CREATE TRIGGER "cut" AFTER INSERT ON "_scrapedeck_pending" BEGIN DELETE FROM "_scrapedeck_tables"; END')
 shutil.copyfile(sys.argv[1] + '-wal', sys.argv[2] + '-wal')
 os._exit(0)
-`, copy, file, table]);
+`,
+      copy,
+      file,
+      table,
+    ]);
     const wal = readFileSync(`${file}-wal`);
     const source = counted(f.client);
     await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite' }), refused('foreign-log'));
@@ -152,7 +223,7 @@ os._exit(0)
     assert.deepEqual(readFileSync(file), before, 'the database is as it was');
     assert.deepEqual(readFileSync(`${file}-wal`), wal, 'the planted log is left as it is');
     rmSync(`${file}-wal`);
-    assert.deepEqual(readBack(file, 'sqlite', f.task.taskId), rowsBefore, 'the user\'s rows are all there');
+    assert.deepEqual(readBack(file, 'sqlite', f.task.taskId), rowsBefore, "the user's rows are all there");
     // A planted rollback journal the same.
     writeFileSync(`${file}-journal`, wal);
     await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite' }), refused('foreign-log'));
@@ -162,42 +233,61 @@ os._exit(0)
   for (const rows of [0, -5, 1e9, 2.5]) {
     it(`a pending record of ${rows} rows is refused as not Scrapedeck's before anything is asked`, async () => {
       const file = path.join(dir, 'rows.sqlite');
-      plant(file, `${CATALOG.join(';')}; INSERT INTO "_scrapedeck_pending" VALUES (${q(f.task.taskId)}, ${rows}, '${'a'.repeat(64)}')`);
+      plant(
+        file,
+        `${CATALOG.join(';')}; INSERT INTO "_scrapedeck_pending" VALUES (${q(f.task.taskId)}, ${rows}, '${'a'.repeat(64)}')`,
+      );
       const source = counted(f.client);
       await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite' }), refused('damaged-record'));
-      assert.equal(source.asked, 0, 'nothing asked: its size is never a request\'s');
+      assert.equal(source.asked, 0, "nothing asked: its size is never a request's");
     });
   }
 
   it('a pending record whose hash matches the next batch does not make the pull skip it: the table is asked, and the batch written', async () => {
     const file = path.join(dir, 'rows.sqlite');
     const next = f.rows.slice(0, 30);
-    plant(file, `${CATALOG.join(';')}; INSERT INTO "_scrapedeck_pending" VALUES (${q(f.task.taskId)}, 30, '${batchHash(next)}')`);
+    plant(
+      file,
+      `${CATALOG.join(';')}; INSERT INTO "_scrapedeck_pending" VALUES (${q(f.task.taskId)}, 30, '${batchHash(next)}')`,
+    );
     const result = await pullOnce({ source: f.client, task: f.task, file, format: 'sqlite', batchSize: 30 });
     assert.equal(result.recovered, 0, 'no row counted as already there');
-    const c = compareRows(readBack(file, 'sqlite', f.task.taskId), f.rows.map((r) => expected(r, 'sqlite')));
+    const c = compareRows(
+      readBack(file, 'sqlite', f.task.taskId),
+      f.rows.map((r) => expected(r, 'sqlite')),
+    );
     assert.deepEqual([c.missing, c.twice, c.wrong, c.equal], [0, 0, 0, true], 'every row exactly once');
   });
 
-  it('a table whose every insert costs seconds: the step passes the time limit, the worker is ended, the host\'s thread runs on, nothing is marked', async () => {
+  it("a table whose every insert costs seconds: the step passes the time limit, the worker is ended, the host's thread runs on, nothing is marked", async () => {
     const file = path.join(dir, 'rows.sqlite');
     const logs = path.join(dir, 'logs');
     pulledLooking(file, 'SELECT 1');
     // The task's table, remade with a check that takes a long time for each row (allowed: no trigger, no view).
     const fields = Object.keys(f.rows[0] ?? {}).map((c) => `"${c.replace(/"/g, '""')}"`);
-    plant(file, `DROP TABLE "Rows"; CREATE TABLE "Rows" (${fields.join(', ')}, CHECK (length(hex(zeroblob(8000000))) > 0))`);
+    plant(
+      file,
+      `DROP TABLE "Rows"; CREATE TABLE "Rows" (${fields.join(', ')}, CHECK (length(hex(zeroblob(8000000))) > 0))`,
+    );
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
     try {
       const source = counted(f.client);
-      await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite', sink: { logDir: logs, sqliteTimeLimitMs: 1500 } }), refused('slow'));
+      await assert.rejects(
+        pullOnce({ source, task: f.task, file, format: 'sqlite', sink: { logDir: logs, sqliteTimeLimitMs: 1500 } }),
+        refused('slow'),
+      );
       assert.equal(source.marked, 0);
     } finally {
       clearInterval(timer);
     }
     assert.ok(ticks >= 10, `the host's thread ran while SQLite worked (${ticks} ticks)`);
     await nothingMarked();
-    assert.deepEqual(readdirSync(logs).filter((n) => n.endsWith('.lock')), [], 'the ended worker\'s lock is removed');
+    assert.deepEqual(
+      readdirSync(logs).filter((n) => n.endsWith('.lock')),
+      [],
+      "the ended worker's lock is removed",
+    );
     assert.equal(readBack(file, 'sqlite', f.task.taskId).length, 0, 'no row of the stopped batch was committed');
   });
 
@@ -206,15 +296,18 @@ os._exit(0)
     const outside = path.join(dir, 'outside');
     mkdirSync(ws);
     mkdirSync(outside);
-    writeFileSync(path.join(outside, 'owner'), 'the user\'s file');
+    writeFileSync(path.join(outside, 'owner'), "the user's file");
     const file = path.join(ws, 'rows.sqlite');
     plant(file, CATALOG.join(';'));
     symlinkSync(outside, `${file}.lock`);
     const old = new Date(Date.now() - 3_600_000);
     lutimesSync(`${file}.lock`, old, old);
     const source = counted(f.client);
-    await assert.rejects(pullOnce({ source, task: f.task, file, format: 'sqlite', sink: { root: ws } }), refused('locked'));
-    assert.equal(readFileSync(path.join(outside, 'owner'), 'utf8'), 'the user\'s file', 'the file outside is kept');
+    await assert.rejects(
+      pullOnce({ source, task: f.task, file, format: 'sqlite', sink: { root: ws } }),
+      refused('locked'),
+    );
+    assert.equal(readFileSync(path.join(outside, 'owner'), 'utf8'), "the user's file", 'the file outside is kept');
     assert.ok(existsSync(`${file}.lock`), 'the link is left as it is');
     assert.equal(source.asked, 0);
   });
@@ -226,7 +319,10 @@ os._exit(0)
     writeFileSync(path.join(`${file}.lock`, 'owner'), JSON.stringify({ pid: 1, host: 'elsewhere' }));
     const old = new Date(Date.now() - 3_600_000);
     lutimesSync(`${file}.lock`, old, old);
-    await assert.rejects(pullOnce({ source: counted(f.client), task: f.task, file, format: 'sqlite' }), refused('locked'));
+    await assert.rejects(
+      pullOnce({ source: counted(f.client), task: f.task, file, format: 'sqlite' }),
+      refused('locked'),
+    );
     assert.deepEqual(readdirSync(`${file}.lock`), ['owner']);
     // Once the user deletes it, as the sentence says, the pull goes ahead.
     rmSync(`${file}.lock`, { recursive: true });

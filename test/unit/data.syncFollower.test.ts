@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import type { TaskRef } from '../../src/api/taskRef';
 import type { MementoLike } from '../../src/data/pull/rememberedTargets';
 import { SyncFollower, type SyncOutcome } from '../../src/data/sync/syncFollower';
-import { type Follow,SYNC_USER_KEY, SYNC_WORKSPACE_KEY, SyncTargets } from '../../src/data/sync/syncTargets';
+import { type Follow, SYNC_USER_KEY, SYNC_WORKSPACE_KEY, SyncTargets } from '../../src/data/sync/syncTargets';
 
 class Memory implements MementoLike {
   readonly values = new Map<string, unknown>();
@@ -85,7 +85,10 @@ describe('data: keep in sync, the follower', () => {
     await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
     h.follower.runsEnded(['t1', 't2']);
     await h.follower.idle();
-    assert.deepEqual(h.pulls.map((p) => [p.task, p.follow.target]), [[{ taskId: 't1', taskName: 'Prices' }, PG]]);
+    assert.deepEqual(
+      h.pulls.map((p) => [p.task, p.follow.target]),
+      [[{ taskId: 't1', taskName: 'Prices' }, PG]],
+    );
     assert.deepEqual(h.notices, [], 'a pull that worked says nothing');
   });
 
@@ -126,7 +129,10 @@ describe('data: keep in sync, the follower', () => {
   });
 
   it('a failed pull is one notification with its sentence; one that found nothing or was busy is none', async () => {
-    let outcome: SyncOutcome = { kind: 'failed', sentence: 'PostgreSQL refused the user ada: check the user name and password.' };
+    let outcome: SyncOutcome = {
+      kind: 'failed',
+      sentence: 'PostgreSQL refused the user ada: check the user name and password.',
+    };
     const h = harness({ outcome: () => outcome });
     await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
     h.follower.runsEnded(['t1']);
@@ -173,7 +179,7 @@ describe('data: keep in sync, the follower', () => {
     assert.equal(h.pulls.length, 1, 'once trusted, the next end syncs');
   });
 
-  it('signed out, nothing; another account signed in, that account\'s follows', async () => {
+  it("signed out, nothing; another account signed in, that account's follows", async () => {
     const h = harness();
     await h.targets.set(ADA, 't1', { target: PG, taskName: 'Ada’s prices' }, 'user');
     await h.targets.set(LINUS, 't2', { target: FILE, taskName: 'Linus’s stock' }, 'workspace');
@@ -184,7 +190,10 @@ describe('data: keep in sync, the follower', () => {
     h.signIn(LINUS);
     h.follower.runsEnded(['t1', 't2']);
     await h.follower.idle();
-    assert.deepEqual(h.pulls.map((p) => [p.account, p.task.taskId, p.follow.target]), [[LINUS, 't2', FILE]]);
+    assert.deepEqual(
+      h.pulls.map((p) => [p.account, p.task.taskId, p.follow.target]),
+      [[LINUS, 't2', FILE]],
+    );
   });
 
   it('a pull queued for an account that was switched away from is dropped', async () => {
@@ -217,13 +226,17 @@ describe('data: keep in sync, the follower', () => {
 });
 
 describe('data: keep in sync, where follows are kept', () => {
-  it('a server follow is the user\'s (global state), a file follow the workspace\'s; one per task', async () => {
+  it("a server follow is the user's (global state), a file follow the workspace's; one per task", async () => {
     const h = harness();
     await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
     assert.ok(h.user.values.has(SYNC_USER_KEY));
     assert.equal(h.workspace.values.get(SYNC_WORKSPACE_KEY), undefined);
     await h.targets.set(ADA, 't1', { target: FILE, taskName: 'Prices' }, 'workspace');
-    assert.deepEqual(h.user.values.get(SYNC_USER_KEY), { [ADA]: {} }, 'setting a file follow forgets the server follow');
+    assert.deepEqual(
+      h.user.values.get(SYNC_USER_KEY),
+      { [ADA]: {} },
+      'setting a file follow forgets the server follow',
+    );
     assert.equal(h.targets.get(ADA, 't1')?.target, FILE);
     assert.equal(h.targets.get(LINUS, 't1'), undefined, 'another account sees none');
     assert.equal(await h.targets.forget(ADA, 't1'), true);

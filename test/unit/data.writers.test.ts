@@ -15,9 +15,9 @@ import { ApiError } from '../../src/api/errors/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
 import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
-import { type ExportSource,TaskExport } from '../../src/data/export/exportRows';
+import { type ExportSource, TaskExport } from '../../src/data/export/exportRows';
 import { CsvRecordPadder, readFirstRecord } from '../../src/data/formats/csvRecords';
-import { CsvEncoder, type DataFormat,formatOfPath, safeFileName } from '../../src/data/formats/rowFormats';
+import { CsvEncoder, type DataFormat, formatOfPath, safeFileName } from '../../src/data/formats/rowFormats';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { mulberry32 } from '../../src/sandbox/seed/prng';
 
@@ -31,11 +31,16 @@ function pythonCsv(files: string[]): string[][][] {
     '        out.append(list(csv.reader(f)))',
     'print(json.dumps(out))',
   ].join('\n');
-  return JSON.parse(execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8', maxBuffer: 256 << 20 })) as string[][][];
+  return JSON.parse(
+    execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8', maxBuffer: 256 << 20 }),
+  ) as string[][][];
 }
 
 /** A task of these rows behind the real reader, `size` rows a page; records the offsets asked. */
-function source(rows: readonly DataRow[], o: { failAt?: { offset: number; times: number; error: () => unknown } } = {}): ExportSource & { asked: number[] } {
+function source(
+  rows: readonly DataRow[],
+  o: { failAt?: { offset: number; times: number; error: () => unknown } } = {},
+): ExportSource & { asked: number[] } {
   const asked: number[] = [];
   const fetch: FetchDataPage = (offset, size, signal) => {
     asked.push(offset);
@@ -46,13 +51,42 @@ function source(rows: readonly DataRow[], o: { failAt?: { offset: number; times:
       return Promise.reject(f.error());
     }
     const to = Math.min(offset + size, rows.length);
-    const data: DataPage = { offset: to, total: rows.length, restTotal: rows.length - to, data: rows.slice(offset, to) };
+    const data: DataPage = {
+      offset: to,
+      total: rows.length,
+      restTotal: rows.length - to,
+      data: rows.slice(offset, to),
+    };
     return Promise.resolve({ data, requestId: `r${offset}` });
   };
-  return { asked, readData: (_taskId: string, options?: ReadDataOptions) => new DataReader(fetch, { resumeDelayMs: 1, ...options }) };
+  return {
+    asked,
+    readData: (_taskId: string, options?: ReadDataOptions) => new DataReader(fetch, { resumeDelayMs: 1, ...options }),
+  };
 }
 
-const AWKWARD = ['', ',', '"', '""', 'a,b', 'say "hi"', 'line\nbreak', 'crlf\r\nhere', 'lone\rcr', '=1+1', '+1 555', '-15%', '@user', '\tTab', '東京都', '😀 ✓', 'Ελληνικά', ' padded ', "'quoted", 'x'.repeat(300)];
+const AWKWARD = [
+  '',
+  ',',
+  '"',
+  '""',
+  'a,b',
+  'say "hi"',
+  'line\nbreak',
+  'crlf\r\nhere',
+  'lone\rcr',
+  '=1+1',
+  '+1 555',
+  '-15%',
+  '@user',
+  '\tTab',
+  '東京都',
+  '😀 ✓',
+  'Ελληνικά',
+  ' padded ',
+  "'quoted",
+  'x'.repeat(300),
+];
 const NAMES = ['Title', 'Price', 'URL', 'a,b', 'say "x"', '=sum', 'Größe', 'multi\nline', '', 'id'];
 
 function randomValue(rng: () => number): DataValue {
@@ -63,7 +97,12 @@ function randomValue(rng: () => number): DataValue {
   if (r < 0.6) return AWKWARD[Math.floor(rng() * AWKWARD.length)] as string;
   let s = '';
   const n = Math.floor(rng() * 12);
-  for (let i = 0; i < n; i++) s += String.fromCodePoint([32 + Math.floor(rng() * 95), 0x4e00 + Math.floor(rng() * 500), 0x1f600 + Math.floor(rng() * 50), 10, 13, 44, 34][Math.floor(rng() * 7)] as number);
+  for (let i = 0; i < n; i++)
+    s += String.fromCodePoint(
+      [32 + Math.floor(rng() * 95), 0x4e00 + Math.floor(rng() * 500), 0x1f600 + Math.floor(rng() * 50), 10, 13, 44, 34][
+        Math.floor(rng() * 7)
+      ] as number,
+    );
   return s;
 }
 
@@ -75,7 +114,8 @@ function randomRows(seed: number, count: number): DataRow[] {
   const rows: DataRow[] = [];
   for (let i = 0; i < count; i++) {
     const row: DataRow = {};
-    const names = i > count / 2 && rng() < 0.3 ? [...early, ...late.slice(0, 1 + Math.floor(rng() * late.length))] : early;
+    const names =
+      i > count / 2 && rng() < 0.3 ? [...early, ...late.slice(0, 1 + Math.floor(rng() * late.length))] : early;
     for (const name of names) if (rng() > 0.1) row[name] = randomValue(rng);
     rows.push(row);
   }
@@ -86,7 +126,8 @@ function randomRows(seed: number, count: number): DataRow[] {
 function expectedTable(rows: readonly DataRow[]): string[][] {
   const columns: string[] = [];
   for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
-  const cell = (v: DataValue | undefined): string => (v === null || v === undefined ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v));
+  const cell = (v: DataValue | undefined): string =>
+    v === null || v === undefined ? '' : typeof v === 'string' ? neutraliseFormula(v) : String(v);
   return [columns.map((c) => neutraliseFormula(c)), ...rows.map((r) => columns.map((c) => cell(r[c])))];
 }
 
@@ -103,20 +144,26 @@ describe('data export writers', function () {
     return { target, result };
   };
 
-  it('CSV, property: what Python\'s csv module reads back equals the rows (40 random tasks, late fields, awkward values)', async () => {
+  it("CSV, property: what Python's csv module reads back equals the rows (40 random tasks, late fields, awkward values)", async () => {
     const cases: { file: string; rows: DataRow[] }[] = [];
     for (let seed = 1; seed <= 40; seed++) {
-      const rows = randomRows(seed, 5 + (seed * 13) % 90);
+      const rows = randomRows(seed, 5 + ((seed * 13) % 90));
       const { target, result } = await exportTo(rows, 'csv', `case-${seed}.csv`, 1 + (seed % 11));
       assert.equal(result.rows, rows.length);
       cases.push({ file: target, rows });
     }
     const read = pythonCsv(cases.map((c) => c.file));
     cases.forEach((c, i) => assert.deepEqual(read[i], expectedTable(c.rows), `case ${i + 1}`));
-    assert.ok(cases.some((c) => expectedTable(c.rows)[0]!.length > Object.keys(c.rows[0] ?? {}).length), 'some case had fields first seen late');
+    assert.ok(
+      cases.some((c) => expectedTable(c.rows)[0]!.length > Object.keys(c.rows[0] ?? {}).length),
+      'some case had fields first seen late',
+    );
     // Every file: UTF-8 BOM, CRLF line ends, no temporary file left over.
     for (const c of cases) assert.deepEqual([...readFileSync(c.file).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.scrapedeck-tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.scrapedeck-tmp')),
+      [],
+    );
   });
 
   it('CSV: a late field is a new last column and the rows before it get its empty cell', async () => {
@@ -124,7 +171,7 @@ describe('data export writers', function () {
     const { target, result } = await exportTo(rows, 'csv', 'late.csv', 2);
     assert.equal(result.widened, true);
     assert.deepEqual(result.columns, ['a', 'b', 'c']);
-    assert.equal(readFileSync(target, 'utf8'), '\uFEFFa,b,c\r\n1,2,\r\n3,,\r\n,4,\'=x\r\n5,,y\r\n');
+    assert.equal(readFileSync(target, 'utf8'), "\uFEFFa,b,c\r\n1,2,\r\n3,,\r\n,4,'=x\r\n5,,y\r\n");
   });
 
   it('CSV: a row with no value in a single column is a quoted empty cell, not a blank line', async () => {
@@ -137,7 +184,13 @@ describe('data export writers', function () {
     const lines = await exportTo(rows, 'jsonl', 'rows.jsonl');
     const text = readFileSync(lines.target, 'utf8');
     assert.ok(text.endsWith('\n'));
-    assert.deepEqual(text.trimEnd().split('\n').map((l) => JSON.parse(l) as DataRow), rows);
+    assert.deepEqual(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as DataRow),
+      rows,
+    );
     const json = await exportTo(rows, 'json', 'rows.json');
     assert.deepEqual(JSON.parse(readFileSync(json.target, 'utf8')), rows);
     const empty = await exportTo([], 'json', 'empty.json');
@@ -148,26 +201,37 @@ describe('data export writers', function () {
   it('a cancelled export leaves no file under the chosen name, an existing one unchanged, and no temporary file', async () => {
     const rows = randomRows(5, 200);
     const target = path.join(dir, 'keep.csv');
-    writeFileSync(target, 'the user\'s own file\n');
+    writeFileSync(target, "the user's own file\n");
     const abort = new AbortController();
     const job = new TaskExport(source(rows), { taskId: 't1', target, format: 'csv', read: { pageSize: 10 } });
     const run = job.run({ signal: abort.signal, onProgress: (p) => p.rows >= 50 && abort.abort() });
     await assert.rejects(run, (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
-    assert.equal(readFileSync(target, 'utf8'), 'the user\'s own file\n');
+    assert.equal(readFileSync(target, 'utf8'), "the user's own file\n");
     assert.deepEqual(readdirSync(dir), ['keep.csv']);
     assert.equal(job.resumable, false);
   });
 
   it('a failure the reader cannot get past (a bad reply) leaves nothing, and a new target does not appear', async () => {
     const rows = randomRows(6, 100);
-    const src = source(rows, { failAt: { offset: 30, times: 1, error: () => new ApiError({ kind: 'bad-response', message: 'garbled', requestId: 'req-bad' }) } });
-    const job = new TaskExport(src, { taskId: 't1', target: path.join(dir, 'new.jsonl'), format: 'jsonl', read: { pageSize: 10 } });
+    const src = source(rows, {
+      failAt: {
+        offset: 30,
+        times: 1,
+        error: () => new ApiError({ kind: 'bad-response', message: 'garbled', requestId: 'req-bad' }),
+      },
+    });
+    const job = new TaskExport(src, {
+      taskId: 't1',
+      target: path.join(dir, 'new.jsonl'),
+      format: 'jsonl',
+      read: { pageSize: 10 },
+    });
     await assert.rejects(job.run(), (e: unknown) => e instanceof ApiError && e.requestId === 'req-bad');
     assert.deepEqual(readdirSync(dir), []);
     assert.equal(job.resumable, false);
   });
 
-  it('a 429 storm past the reader\'s resumes: the job keeps its place, run() again continues from the last offset, no page asked twice', async () => {
+  it("a 429 storm past the reader's resumes: the job keeps its place, run() again continues from the last offset, no page asked twice", async () => {
     const rows = randomRows(7, 100);
     const storm = () => new ApiError({ kind: 'rate-limited', status: 429, message: 'too many', requestId: 'req-429' });
     const src = source(rows, { failAt: { offset: 60, times: 4, error: storm } });
@@ -176,10 +240,20 @@ describe('data export writers', function () {
     await assert.rejects(job.run(), (e: unknown) => e instanceof ApiError && e.kind === 'rate-limited');
     assert.equal(job.resumable, true);
     assert.equal(job.rowsWritten, 60);
-    assert.deepEqual(readdirSync(dir).filter((f) => !f.endsWith('.scrapedeck-tmp')), [], 'nothing under the chosen name yet');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => !f.endsWith('.scrapedeck-tmp')),
+      [],
+      'nothing under the chosen name yet',
+    );
     const result = await job.run();
     assert.equal(result.rows, 100);
-    assert.deepEqual(readFileSync(target, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as DataRow), rows);
+    assert.deepEqual(
+      readFileSync(target, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as DataRow),
+      rows,
+    );
     // 0..50 once each, 60 failed four times (three in the first run, one in the second), then on.
     const asked = src.asked.filter((o) => o !== 60);
     assert.deepEqual(asked, [...new Set(asked)], 'no page other than the failing one was asked twice');
@@ -187,8 +261,15 @@ describe('data export writers', function () {
   });
 
   it('a stopped job discarded: its temporary file goes, the target never appears', async () => {
-    const src = source(randomRows(8, 50), { failAt: { offset: 20, times: 9, error: () => new ApiError({ kind: 'server', status: 503, message: 'busy' }) } });
-    const job = new TaskExport(src, { taskId: 't1', target: path.join(dir, 'dropped.csv'), format: 'csv', read: { pageSize: 10, maxResumes: 1 } });
+    const src = source(randomRows(8, 50), {
+      failAt: { offset: 20, times: 9, error: () => new ApiError({ kind: 'server', status: 503, message: 'busy' }) },
+    });
+    const job = new TaskExport(src, {
+      taskId: 't1',
+      target: path.join(dir, 'dropped.csv'),
+      format: 'csv',
+      read: { pageSize: 10, maxResumes: 1 },
+    });
     await assert.rejects(job.run());
     assert.equal(readdirSync(dir).length, 1, 'the temporary file is kept for Resume');
     await job.discard();
@@ -205,7 +286,11 @@ describe('data: CSV records read back', () => {
     for (let cut = 0; cut <= text.length; cut++) {
       for (let cut2 = cut; cut2 <= text.length; cut2 += 3) {
         const p = new CsvRecordPadder(4, true);
-        assert.equal(p.push(text.slice(0, cut)) + p.push(text.slice(cut, cut2)) + p.push(text.slice(cut2)) + p.end(), expected, `cuts ${cut}, ${cut2}`);
+        assert.equal(
+          p.push(text.slice(0, cut)) + p.push(text.slice(cut, cut2)) + p.push(text.slice(cut2)) + p.end(),
+          expected,
+          `cuts ${cut}, ${cut2}`,
+        );
       }
     }
   });
@@ -216,7 +301,7 @@ describe('data: CSV records read back', () => {
     assert.equal(readFirstRecord('no line break'), undefined);
   });
 
-  it('an appended file\'s header matches fields by their neutralised names', () => {
+  it("an appended file's header matches fields by their neutralised names", () => {
     const enc = new CsvEncoder(["'=sum", 'Title']);
     enc.learn([{ '=sum': '1', Title: 't', New: 'n' }]);
     assert.deepEqual(enc.columns, ["'=sum", 'Title', 'New']);
@@ -224,7 +309,15 @@ describe('data: CSV records read back', () => {
   });
 
   it('formats by file name, and file names from task names', () => {
-    assert.deepEqual(['a.CSV', 'b.jsonl', 'c.ndjson', 'd.json', 'e.txt', 'noext', '.csv/x'].map(formatOfPath), ['csv', 'jsonl', 'jsonl', 'json', undefined, undefined, undefined]);
+    assert.deepEqual(['a.CSV', 'b.jsonl', 'c.ndjson', 'd.json', 'e.txt', 'noext', '.csv/x'].map(formatOfPath), [
+      'csv',
+      'jsonl',
+      'jsonl',
+      'json',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     assert.equal(safeFileName('a/b: c*?'), 'a b c');
     assert.equal(safeFileName('...'), 'task');
   });

@@ -23,7 +23,11 @@ import { mulberry32 } from '../../src/sandbox/seed/prng';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
 
-function source(rows: readonly DataRow[], pageSize = 5, failAt?: { offset: number; times: number }): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
+function source(
+  rows: readonly DataRow[],
+  pageSize = 5,
+  failAt?: { offset: number; times: number },
+): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
   const fetch: FetchDataPage = (offset, size, signal) => {
     if (signal.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', message: 'aborted' }));
     if (failAt && failAt.offset === offset && failAt.times > 0) {
@@ -31,13 +35,45 @@ function source(rows: readonly DataRow[], pageSize = 5, failAt?: { offset: numbe
       return Promise.reject(new ApiError({ kind: 'rate-limited', status: 429, message: 'Too many requests' }));
     }
     const to = Math.min(offset + Math.min(size, pageSize), rows.length);
-    const data: DataPage = { offset: to, total: rows.length, restTotal: rows.length - to, data: rows.slice(offset, to) };
+    const data: DataPage = {
+      offset: to,
+      total: rows.length,
+      restTotal: rows.length - to,
+      data: rows.slice(offset, to),
+    };
     return Promise.resolve({ data, requestId: `r${offset}` });
   };
   return { readData: (_id, o) => new DataReader(fetch, { resumeDelayMs: 1, ...o }) };
 }
 
-const AWKWARD: DataValue[] = ['=1+1', '+1 555', '-15%', '@user', '\tTab', 'a;=cmd', 'line\nbreak', 'crlf\r\nhere', '<b>&amp;</b>', '"quoted"', '東京都', '😀 ✓', 'ctl\u0001\u001f', '_x0041_ literal', 'lone \ud800 half', '007', '', ' padded ', 12.5, -3, 0, 1e21, 123456789012, true, false, null];
+const AWKWARD: DataValue[] = [
+  '=1+1',
+  '+1 555',
+  '-15%',
+  '@user',
+  '\tTab',
+  'a;=cmd',
+  'line\nbreak',
+  'crlf\r\nhere',
+  '<b>&amp;</b>',
+  '"quoted"',
+  '東京都',
+  '😀 ✓',
+  'ctl\u0001\u001f',
+  '_x0041_ literal',
+  'lone \ud800 half',
+  '007',
+  '',
+  ' padded ',
+  12.5,
+  -3,
+  0,
+  1e21,
+  123456789012,
+  true,
+  false,
+  null,
+];
 
 /** What a cancelled export rejects with: the reader's cancellation, not some other failure on the way. */
 const CANCELLED = (e: unknown): boolean => {
@@ -51,7 +87,8 @@ function rowsOf(seed: number, count: number): DataRow[] {
   const out: DataRow[] = [];
   for (let i = 0; i < count; i++) {
     const row: DataRow = {};
-    for (const name of ['Title', 'Price', 'price', 'In stock']) if (rng() > 0.1) row[name] = AWKWARD[Math.floor(rng() * AWKWARD.length)] as DataValue;
+    for (const name of ['Title', 'Price', 'price', 'In stock'])
+      if (rng() > 0.1) row[name] = AWKWARD[Math.floor(rng() * AWKWARD.length)] as DataValue;
     if (i >= count - 3) row['Added late'] = `late ${i}`;
     out.push(row);
   }
@@ -97,18 +134,34 @@ describe('data: Export Data… to .xlsx and SQLite, read back by real readers', 
   it('.xlsx: openpyxl reads every row back: numbers as numbers, booleans as booleans, text as text (no formula), late fields in the header, 7 rows a sheet', async () => {
     const rows = rowsOf(7, 40);
     const target = path.join(dir, 'prices.xlsx');
-    const result = await new TaskExport(source(rows), { taskId: 't', taskName: 'Prices: [EU] / 2026', target, format: 'xlsx', rowsPerSheet: 7 }).run();
+    const result = await new TaskExport(source(rows), {
+      taskId: 't',
+      taskName: 'Prices: [EU] / 2026',
+      target,
+      format: 'xlsx',
+      rowsPerSheet: 7,
+    }).run();
     assert.equal(result.rows, 40);
     const sheets = JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[];
-    assert.deepEqual(sheets.map((s) => s.title), Array.from({ length: 6 }, (_, i) => sheetName('Prices: [EU] / 2026', i)));
+    assert.deepEqual(
+      sheets.map((s) => s.title),
+      Array.from({ length: 6 }, (_, i) => sheetName('Prices: [EU] / 2026', i)),
+    );
     assert.equal(sheets[0]?.title, 'Prices EU 2026');
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     const data: Sheet['rows'] = [];
     for (const sheet of sheets) {
-      assert.deepEqual(sheet.rows[0]?.map((c) => c.v), fields, `${sheet.title}: the header is every field`);
+      assert.deepEqual(
+        sheet.rows[0]?.map((c) => c.v),
+        fields,
+        `${sheet.title}: the header is every field`,
+      );
       data.push(...sheet.rows.slice(1));
     }
-    assert.deepEqual(sheets.map((s) => s.rows.length - 1), [7, 7, 7, 7, 7, 5]);
+    assert.deepEqual(
+      sheets.map((s) => s.rows.length - 1),
+      [7, 7, 7, 7, 7, 5],
+    );
     rows.forEach((row, i) => {
       const got = data[i] ?? [];
       fields.forEach((f, c) => {
@@ -127,17 +180,22 @@ describe('data: Export Data… to .xlsx and SQLite, read back by real readers', 
   it('.xlsx: a text longer than a cell holds is cut at 32,767 characters and counted; a sheet holds 1,048,575 data rows by default', async () => {
     const long = 'x'.repeat(MAX_CELL_TEXT + 10);
     const target = path.join(dir, 'long.xlsx');
-    const result = await new TaskExport(source([{ A: long }, { A: 'short' }]), { taskId: 't', target, format: 'xlsx' }).run();
+    const result = await new TaskExport(source([{ A: long }, { A: 'short' }]), {
+      taskId: 't',
+      target,
+      format: 'xlsx',
+    }).run();
     assert.equal(result.cutCells, 1);
     const sheets = JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[];
     assert.equal((sheets[0]?.rows[1]?.[0]?.v as string).length, MAX_CELL_TEXT);
   });
 
-  it('.xlsx: by default a sheet holds 1,048,575 data rows under its header (Excel\'s 1,048,576 rows); the next row starts a second sheet', async () => {
+  it(".xlsx: by default a sheet holds 1,048,575 data rows under its header (Excel's 1,048,576 rows); the next row starts a second sheet", async () => {
     const target = path.join(dir, 'tall.xlsx');
     const writer = await XlsxWriter.create({ target, taskName: 'Tall' });
     const batch: DataRow[] = Array.from({ length: 4096 }, () => ({ n: 1 }));
-    for (let left = MAX_SHEET_ROWS; left > 0; left -= batch.length) await writer.write(batch.slice(0, Math.min(batch.length, left)));
+    for (let left = MAX_SHEET_ROWS; left > 0; left -= batch.length)
+      await writer.write(batch.slice(0, Math.min(batch.length, left)));
     await writer.commit();
     // Read as Excel would lay it out: the sheets, each one's row count and last row number (openpyxl would take minutes here).
     const read = `
@@ -151,14 +209,36 @@ for n in names:
     out.append([len(rows), int(rows[-1])])
 print(json.dumps(out))
 `;
-    const sheets = JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8', maxBuffer: 1 << 20 })) as [number, number][];
-    assert.deepEqual(sheets, [[MAX_SHEET_ROWS, MAX_SHEET_ROWS], [2, 2]], 'a full first sheet (header and 1,048,575 rows), then a header and the last row');
+    const sheets = JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8', maxBuffer: 1 << 20 })) as [
+      number,
+      number,
+    ][];
+    assert.deepEqual(
+      sheets,
+      [
+        [MAX_SHEET_ROWS, MAX_SHEET_ROWS],
+        [2, 2],
+      ],
+      'a full first sheet (header and 1,048,575 rows), then a header and the last row',
+    );
   });
 
   it('.xlsx: a cancelled export leaves no file and no temporary file', async () => {
     const controller = new AbortController();
-    const job = new TaskExport(source(rowsOf(3, 30)), { taskId: 't', target: path.join(dir, 'x.xlsx'), format: 'xlsx' });
-    await assert.rejects(job.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }), CANCELLED);
+    const job = new TaskExport(source(rowsOf(3, 30)), {
+      taskId: 't',
+      target: path.join(dir, 'x.xlsx'),
+      format: 'xlsx',
+    });
+    await assert.rejects(
+      job.run({
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.rows >= 10) controller.abort();
+        },
+      }),
+      CANCELLED,
+    );
     assert.deepEqual(readdirSync(dir), []);
   });
 
@@ -166,21 +246,57 @@ print(json.dumps(out))
     it(`${format}: a 429 storm past the reader's resumes keeps the job's place; run() again continues, every row once; a cancelled export leaves nothing`, async () => {
       const rows = rowsOf(13, 30);
       const target = path.join(dir, `storm.${format}`);
-      const job = new TaskExport(source(rows, 5, { offset: 15, times: 2 }), { taskId: 't', taskName: 'Storm', target, format, wasmDir: wasmDir(), read: { maxResumes: 1, resumeDelayMs: 1 } });
+      const job = new TaskExport(source(rows, 5, { offset: 15, times: 2 }), {
+        taskId: 't',
+        taskName: 'Storm',
+        target,
+        format,
+        wasmDir: wasmDir(),
+        read: { maxResumes: 1, resumeDelayMs: 1 },
+      });
       await assert.rejects(job.run(), (e: unknown) => e instanceof ApiError && e.kind === 'rate-limited');
       assert.ok(job.resumable);
       assert.equal(job.rowsWritten, 15);
-      assert.deepEqual(readdirSync(dir).filter((f) => !f.includes('scrapedeck-tmp')), [], 'nothing under the chosen name yet');
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => !f.includes('scrapedeck-tmp')),
+        [],
+        'nothing under the chosen name yet',
+      );
       const result = await job.run();
       assert.equal(result.rows, 30);
-      const count = format === 'xlsx'
-        ? (JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[])[0]?.rows.length
-        : Number(execFileSync(PYTHON, ['-c', 'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute(\'SELECT count(*) FROM "Storm"\').fetchone()[0])', target], { encoding: 'utf8' }).trim());
+      const count =
+        format === 'xlsx'
+          ? (JSON.parse(execFileSync(PYTHON, ['-c', OPENPYXL, target], { encoding: 'utf8' })) as Sheet[])[0]?.rows
+              .length
+          : Number(
+              execFileSync(
+                PYTHON,
+                [
+                  '-c',
+                  'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute(\'SELECT count(*) FROM "Storm"\').fetchone()[0])',
+                  target,
+                ],
+                { encoding: 'utf8' },
+              ).trim(),
+            );
       assert.equal(count, format === 'xlsx' ? 31 : 30, 'every row once');
       assert.deepEqual(readdirSync(dir), [`storm.${format}`]);
       const controller = new AbortController();
-      const cancelled = new TaskExport(source(rows), { taskId: 't', target: path.join(dir, `gone.${format}`), format, wasmDir: wasmDir() });
-      await assert.rejects(cancelled.run({ signal: controller.signal, onProgress: (p) => { if (p.rows >= 10) controller.abort(); } }), CANCELLED);
+      const cancelled = new TaskExport(source(rows), {
+        taskId: 't',
+        target: path.join(dir, `gone.${format}`),
+        format,
+        wasmDir: wasmDir(),
+      });
+      await assert.rejects(
+        cancelled.run({
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (p.rows >= 10) controller.abort();
+          },
+        }),
+        CANCELLED,
+      );
       assert.deepEqual(readdirSync(dir), [`storm.${format}`], 'no file, no temporary file, no journal');
     });
   }
@@ -197,7 +313,13 @@ print(json.dumps(out))
   it('SQLite: one table named from the task, a column per field (Price and price apart), values typed as sent, late fields as new columns', async () => {
     const rows = rowsOf(11, 40);
     const target = path.join(dir, 'prices.sqlite');
-    const result = await new TaskExport(source(rows), { taskId: 't', taskName: 'Prices "EU"', target, format: 'sqlite', wasmDir: wasmDir() }).run();
+    const result = await new TaskExport(source(rows), {
+      taskId: 't',
+      taskName: 'Prices "EU"',
+      target,
+      format: 'sqlite',
+      wasmDir: wasmDir(),
+    }).run();
     assert.equal(result.table, 'Prices "EU"');
     const read = `
 import json, sqlite3, sys
@@ -206,24 +328,48 @@ names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='ta
 cur = db.execute('SELECT * FROM "Prices ""EU""" ORDER BY rowid')
 print(json.dumps({'tables': names, 'columns': [d[0] for d in cur.description], 'rows': [list(r) for r in cur]}))
 `;
-    const got = JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8' })) as { tables: string[]; columns: string[]; rows: unknown[][] };
-    assert.deepEqual(got.tables, ['Prices "EU"'], 'only the task\'s table');
+    const got = JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8' })) as {
+      tables: string[];
+      columns: string[];
+      rows: unknown[][];
+    };
+    assert.deepEqual(got.tables, ['Prices "EU"'], "only the task's table");
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    assert.deepEqual(got.columns, fields.map((f) => (f === 'price' ? 'price (2)' : f)), 'Price and price are two columns');
+    assert.deepEqual(
+      got.columns,
+      fields.map((f) => (f === 'price' ? 'price (2)' : f)),
+      'Price and price are two columns',
+    );
     // Half a surrogate pair is stored as U+FFFD (as in every UTF-8 file); everything else as sent.
-    const stored = (v: DataValue | undefined) => (v === undefined ? null : typeof v === 'boolean' ? Number(v) : typeof v === 'string' ? v.replace('\ud800', '\ufffd') : v);
-    assert.deepEqual(got.rows, rows.map((r) => fields.map((f) => stored(r[f]))));
+    const stored = (v: DataValue | undefined) =>
+      v === undefined
+        ? null
+        : typeof v === 'boolean'
+          ? Number(v)
+          : typeof v === 'string'
+            ? v.replace('\ud800', '\ufffd')
+            : v;
+    assert.deepEqual(
+      got.rows,
+      rows.map((r) => fields.map((f) => stored(r[f]))),
+    );
     assert.deepEqual(readdirSync(dir), ['prices.sqlite'], 'no temporary file or journal left');
   });
 
-  it('SQLite: an export replacing a database with a write-ahead log beside it (a stopped program\'s, or one a repository shipped) leaves no log to be read into the new file', async () => {
+  it("SQLite: an export replacing a database with a write-ahead log beside it (a stopped program's, or one a repository shipped) leaves no log to be read into the new file", async () => {
     // A database with committed rows still in its log, as a stopped SQLite program leaves it (copied while open).
     const target = path.join(dir, 'prices.sqlite');
     execFileSync(PYTHON, ['-c', PLANT_WAL, target, 'Old', '50']);
     assert.ok(existsSync(`${target}-wal`), 'the log is there');
 
     const rows = rowsOf(12, 30);
-    await new TaskExport(source(rows), { taskId: 't', taskName: 'Prices', target, format: 'sqlite', wasmDir: wasmDir() }).run();
+    await new TaskExport(source(rows), {
+      taskId: 't',
+      taskName: 'Prices',
+      target,
+      format: 'sqlite',
+      wasmDir: wasmDir(),
+    }).run();
     assert.equal(existsSync(`${target}-wal`), false, 'the old log is gone');
     const read = `
 import json, sqlite3, sys
@@ -231,6 +377,9 @@ db = sqlite3.connect(sys.argv[1])
 names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
 print(json.dumps({'tables': names, 'rows': db.execute('SELECT count(*) FROM "Prices"').fetchone()[0]}))
 `;
-    assert.deepEqual(JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8' })), { tables: ['Prices'], rows: 30 });
+    assert.deepEqual(JSON.parse(execFileSync(PYTHON, ['-c', read, target], { encoding: 'utf8' })), {
+      tables: ['Prices'],
+      rows: 30,
+    });
   });
 });

@@ -13,7 +13,7 @@ import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { type DataBatch, DataReader, type DataReadProgress, type FetchDataPage } from '../../src/api/ops/dataReader';
 import type { DataPage } from '../../src/api/schemas/dataSchemas';
-import { type Answer,okReply, RecordingServer } from './helpers/recordingServer';
+import { type Answer, okReply, RecordingServer } from './helpers/recordingServer';
 
 /** A task of `total` rows whose offsets are row numbers starting at `base` (as after a remove). */
 function pages(total: number, base = 0) {
@@ -28,7 +28,12 @@ function pages(total: number, base = 0) {
     }
     const from = Math.max(offset, base);
     const to = Math.min(from + size, base + total);
-    const data: DataPage = { offset: to, total, restTotal: base + total - to, data: Array.from({ length: to - from }, (_, i) => ({ n: String(from + i) })) };
+    const data: DataPage = {
+      offset: to,
+      total,
+      restTotal: base + total - to,
+      data: Array.from({ length: to - from }, (_, i) => ({ n: String(from + i) })),
+    };
     return Promise.resolve({ data, requestId: `r${offset}` });
   };
   return {
@@ -54,7 +59,14 @@ describe('data reader', () => {
     const reader = new DataReader(p.fetch, { onProgress: (x) => progress.push(x) });
     assert.deepEqual(await collect(reader), range(10_000, 12_500));
     assert.deepEqual(p.asked, [0, 11_000, 12_000], 'the returned offsets, not 1000 and 2000');
-    assert.deepEqual(progress.map((x) => [x.rows, x.restTotal, x.pages]), [[1000, 1500, 1], [2000, 500, 2], [2500, 0, 3]]);
+    assert.deepEqual(
+      progress.map((x) => [x.rows, x.restTotal, x.pages]),
+      [
+        [1000, 1500, 1],
+        [2000, 500, 2],
+        [2500, 0, 3],
+      ],
+    );
     assert.equal(reader.done, true);
     assert.equal(reader.nextOffset, 12_500);
   });
@@ -96,7 +108,10 @@ describe('data reader', () => {
     it(`a ${kind} error is not resumed (it would fail again)`, async () => {
       const p = pages(3_000);
       p.failAt(1000, 1, () => new ApiError({ kind, message: kind }));
-      await assert.rejects(collect(new DataReader(p.fetch, { resumeDelayMs: 0 })), (e: unknown) => e instanceof ApiError && e.kind === kind);
+      await assert.rejects(
+        collect(new DataReader(p.fetch, { resumeDelayMs: 0 })),
+        (e: unknown) => e instanceof ApiError && e.kind === kind,
+      );
       assert.deepEqual(p.asked, [0, 1000]);
     });
   }
@@ -148,14 +163,24 @@ describe('data reader', () => {
   });
 
   it('a reply that does not move on is refused instead of looping', async () => {
-    const fetch: FetchDataPage = () => Promise.resolve({ data: { offset: 0, total: 10, restTotal: 10, data: [] }, requestId: 'stuck' });
-    await assert.rejects(collect(new DataReader(fetch)), (e: unknown) => e instanceof ApiError && e.kind === 'bad-response' && e.requestId === 'stuck');
+    const fetch: FetchDataPage = () =>
+      Promise.resolve({ data: { offset: 0, total: 10, restTotal: 10, data: [] }, requestId: 'stuck' });
+    await assert.rejects(
+      collect(new DataReader(fetch)),
+      (e: unknown) => e instanceof ApiError && e.kind === 'bad-response' && e.requestId === 'stuck',
+    );
   });
 
   it('refuses a page size or start offset the service would refuse', () => {
     const p = pages(1);
-    assert.throws(() => new DataReader(p.fetch, { pageSize: 1001 }), (e: unknown) => e instanceof ApiError && e.field === 'size');
-    assert.throws(() => new DataReader(p.fetch, { startOffset: -1 }), (e: unknown) => e instanceof ApiError && e.field === 'offset');
+    assert.throws(
+      () => new DataReader(p.fetch, { pageSize: 1001 }),
+      (e: unknown) => e instanceof ApiError && e.field === 'size',
+    );
+    assert.throws(
+      () => new DataReader(p.fetch, { startOffset: -1 }),
+      (e: unknown) => e instanceof ApiError && e.field === 'offset',
+    );
   });
 
   describe('through the client, over HTTP', () => {
@@ -166,7 +191,15 @@ describe('data reader', () => {
 
     const answer = (offset: number, size: number): Answer => {
       const to = Math.min(offset + size, TOTAL);
-      return okReply({ offset: to, total: TOTAL, restTotal: TOTAL - to, data: Array.from({ length: to - offset }, (_, i) => ({ Row: String(offset + i) })) }, `r${offset}`);
+      return okReply(
+        {
+          offset: to,
+          total: TOTAL,
+          restTotal: TOTAL - to,
+          data: Array.from({ length: to - offset }, (_, i) => ({ Row: String(offset + i) })),
+        },
+        `r${offset}`,
+      );
     };
     const client = () =>
       new ScrapedeckClient({
@@ -178,8 +211,22 @@ describe('data reader', () => {
       });
 
     for (const [what, storm] of [
-      ['a 429 storm', (): Answer => ({ status: 429, body: { error: { code: 42900, message: 'slow down' }, requestId: 'r429' }, headers: { 'retry-after': '0' } })],
-      ['a 5xx storm', (): Answer => ({ status: 503, body: { error: { code: 'ServerError', message: 'busy' }, requestId: 'r503' }, headers: { 'retry-after': '0' } })],
+      [
+        'a 429 storm',
+        (): Answer => ({
+          status: 429,
+          body: { error: { code: 42900, message: 'slow down' }, requestId: 'r429' },
+          headers: { 'retry-after': '0' },
+        }),
+      ],
+      [
+        'a 5xx storm',
+        (): Answer => ({
+          status: 503,
+          body: { error: { code: 'ServerError', message: 'busy' }, requestId: 'r503' },
+          headers: { 'retry-after': '0' },
+        }),
+      ],
       ['dropped connections', (): Answer => 'drop'],
     ] as const) {
       it(`${what} in the middle: resumed from the last offset, every row once`, async () => {
@@ -193,11 +240,16 @@ describe('data reader', () => {
         try {
           const rows: string[] = [];
           let resumes = 0;
-          for await (const page of c.readData('t1', { resumeDelayMs: 1, onProgress: (p) => (resumes = p.resumes) })) rows.push(...page.rows.map((r) => String(r.Row)));
+          for await (const page of c.readData('t1', { resumeDelayMs: 1, onProgress: (p) => (resumes = p.resumes) }))
+            rows.push(...page.rows.map((r) => String(r.Row)));
           assert.deepEqual(rows, range(0, TOTAL));
           assert.equal(resumes, 1);
           const offsets = server.seen.map((s) => Number(s.query.get('offset')));
-          assert.deepEqual(offsets.filter((o) => o !== 2000), [0, 1000, 3000, 4000], 'nothing before the storm asked again');
+          assert.deepEqual(
+            offsets.filter((o) => o !== 2000),
+            [0, 1000, 3000, 4000],
+            'nothing before the storm asked again',
+          );
           assert.equal(offsets.filter((o) => o === 2000).length, 7);
         } finally {
           await c.close();

@@ -39,7 +39,17 @@ describe('dates: UTC calendar-day rules', () => {
 
   it('parses only real yyyy-MM-dd days', () => {
     for (const ok of ['2026-01-01', '2024-02-29', '2026-12-31']) assert.ok(isDay(ok), ok);
-    for (const bad of ['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-01', '26-01-01', '2026/01/01', '2026-01-01T00:00', '', '2026-04-31']) {
+    for (const bad of [
+      '2026-02-29',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-1-01',
+      '26-01-01',
+      '2026/01/01',
+      '2026-01-01T00:00',
+      '',
+      '2026-04-31',
+    ]) {
       assert.equal(parseDay(bad), null, bad);
     }
   });
@@ -58,12 +68,24 @@ describe('dates: UTC calendar-day rules', () => {
     const today = '2026-05-31';
     assert.deepEqual(checkDateRange('2026-02-28', today, today), []);
     assert.deepEqual(checkDateRange(today, today, today), []);
-    assert.deepEqual(checkDateRange('2026-02-27', today, today).map((i) => i.field), ['start']);
-    assert.deepEqual(checkDateRange('2026-05-01', '2026-06-01', today).map((i) => i.field), ['end']);
+    assert.deepEqual(
+      checkDateRange('2026-02-27', today, today).map((i) => i.field),
+      ['start'],
+    );
+    assert.deepEqual(
+      checkDateRange('2026-05-01', '2026-06-01', today).map((i) => i.field),
+      ['end'],
+    );
     assert.match(checkDateRange('2026-05-01', '2026-06-01', today)[0]?.message ?? '', /after today/);
-    assert.deepEqual(checkDateRange('2026-05-10', '2026-05-09', today).map((i) => i.field), ['start']);
+    assert.deepEqual(
+      checkDateRange('2026-05-10', '2026-05-09', today).map((i) => i.field),
+      ['start'],
+    );
     assert.match(checkDateRange('2026-05-10', '2026-05-09', today)[0]?.message ?? '', /after end/);
-    assert.deepEqual(checkDateRange('x', 'y', today).map((i) => i.field), ['start', 'end']);
+    assert.deepEqual(
+      checkDateRange('x', 'y', today).map((i) => i.field),
+      ['start', 'end'],
+    );
     // Leap day as today.
     assert.deepEqual(checkDateRange('2027-11-29', '2028-02-29', '2028-02-29'), []);
     assert.equal(checkDateRange('2027-11-28', '2028-02-29', '2028-02-29').length, 1);
@@ -79,13 +101,21 @@ describe('dates: UTC calendar-day rules', () => {
   });
 
   it('ISO week labels, including around year boundaries', () => {
-    assert.deepEqual(isoWeek('2027-01-01'), { key: '2026-W53', weekStartDate: '2026-12-28', weekEndDate: '2027-01-03' });
+    assert.deepEqual(isoWeek('2027-01-01'), {
+      key: '2026-W53',
+      weekStartDate: '2026-12-28',
+      weekEndDate: '2027-01-03',
+    });
     assert.equal(isoWeek('2027-01-04').key, '2027-W01');
     assert.equal(isoWeek('2025-12-29').key, '2026-W01', 'a Monday in December can open the next ISO year');
     assert.equal(isoWeek('2026-01-01').key, '2026-W01');
     assert.equal(isoWeek('2021-01-03').key, '2020-W53');
     assert.equal(isoWeek('2026-11-22').key, '2026-W47');
-    assert.deepEqual(isoWeek('2026-11-16'), { key: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22' });
+    assert.deepEqual(isoWeek('2026-11-16'), {
+      key: '2026-W47',
+      weekStartDate: '2026-11-16',
+      weekEndDate: '2026-11-22',
+    });
     assert.equal(isoWeek('2024-02-29').key, '2024-W09');
   });
 

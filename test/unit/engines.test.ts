@@ -28,22 +28,37 @@ function satisfies1(version: Version, comparator: string): boolean {
   const m = /^(\^|~|>=|<=|>|<|=)?\s*(.+)$/.exec(comparator);
   if (!m) throw new Error(`not a comparator: "${comparator}"`);
   const { v, parts } = parse(m[2] as string);
-  const upper = (bump: 0 | 1 | 2): Version => (bump === 0 ? [v[0] + 1, 0, 0] : bump === 1 ? [v[0], v[1] + 1, 0] : [v[0], v[1], v[2] + 1]);
+  const upper = (bump: 0 | 1 | 2): Version =>
+    bump === 0 ? [v[0] + 1, 0, 0] : bump === 1 ? [v[0], v[1] + 1, 0] : [v[0], v[1], v[2] + 1];
   switch (m[1]) {
-    case '>=': return cmp(version, v) >= 0;
-    case '>': return cmp(version, v) > 0;
-    case '<=': return cmp(version, v) <= 0;
-    case '<': return cmp(version, v) < 0;
-    case '^': return cmp(version, v) >= 0 && cmp(version, upper(v[0] > 0 ? 0 : v[1] > 0 ? 1 : 2)) < 0;
-    case '~': return cmp(version, v) >= 0 && cmp(version, upper(parts >= 2 ? 1 : 0)) < 0;
-    default: return cmp(version, v) >= 0 && cmp(version, upper(parts === 1 ? 0 : parts === 2 ? 1 : 2)) < 0;
+    case '>=':
+      return cmp(version, v) >= 0;
+    case '>':
+      return cmp(version, v) > 0;
+    case '<=':
+      return cmp(version, v) <= 0;
+    case '<':
+      return cmp(version, v) < 0;
+    case '^':
+      return cmp(version, v) >= 0 && cmp(version, upper(v[0] > 0 ? 0 : v[1] > 0 ? 1 : 2)) < 0;
+    case '~':
+      return cmp(version, v) >= 0 && cmp(version, upper(parts >= 2 ? 1 : 0)) < 0;
+    default:
+      return cmp(version, v) >= 0 && cmp(version, upper(parts === 1 ? 0 : parts === 2 ? 1 : 2)) < 0;
   }
 }
 
 /** Whether `version` satisfies an npm range: alternatives joined by `||`, each comparators joined by spaces. */
 function satisfies(version: string, range: string): boolean {
   const v = parse(version).v;
-  return range.split('||').some((alt) => alt.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean).every((c) => satisfies1(v, c)));
+  return range.split('||').some((alt) =>
+    alt
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean)
+      .every((c) => satisfies1(v, c)),
+  );
 }
 
 /** The Node.js version the README's "Try it" section asks for: "You need Node.js 20.19 or later". */
@@ -67,11 +82,15 @@ describe('engines: the Node.js the README asks for runs npm ci without EBADENGIN
 
   it('every package in package-lock.json accepts it', () => {
     const node = readmeNode();
-    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } | string[] }>;
+    };
     const refused = Object.entries(lock.packages)
       .filter(([name, p]) => name !== '' && !Array.isArray(p.engines) && p.engines?.node !== undefined)
       .filter(([, p]) => !satisfies(node, (p.engines as { node: string }).node))
-      .map(([name, p]) => `${name.replace(/^.*node_modules\//, '')} wants Node ${(p.engines as { node: string }).node}`);
+      .map(
+        ([name, p]) => `${name.replace(/^.*node_modules\//, '')} wants Node ${(p.engines as { node: string }).node}`,
+      );
     assert.deepEqual(refused, [], `the README asks for Node.js ${node}`);
   });
 });

@@ -6,9 +6,27 @@
 import * as assert from 'node:assert/strict';
 
 import { ApiError, type ApiErrorKind } from '../../src/api/errors/errors';
-import { composeErrorText, ERROR_CONTEXTS, type ErrorContext,joinSentences, sentence, splitSentences } from '../../src/platform/errorText';
+import {
+  composeErrorText,
+  ERROR_CONTEXTS,
+  type ErrorContext,
+  joinSentences,
+  sentence,
+  splitSentences,
+} from '../../src/platform/errorText';
 
-const KINDS: ApiErrorKind[] = ['auth', 'forbidden', 'not-found', 'invalid-request', 'rate-limited', 'server', 'network', 'timeout', 'bad-response', 'cancelled'];
+const KINDS: ApiErrorKind[] = [
+  'auth',
+  'forbidden',
+  'not-found',
+  'invalid-request',
+  'rate-limited',
+  'server',
+  'network',
+  'timeout',
+  'bad-response',
+  'cancelled',
+];
 const CONTEXTS = Object.keys(ERROR_CONTEXTS) as ErrorContext[];
 const MESSAGES = [
   // The sandbox's 403 for a Free account: it names the plans itself.
@@ -22,8 +40,18 @@ const MESSAGES = [
   'Check your connection, scrapedeck.baseUrl and the proxy settings.',
   '',
 ];
-const HINTS = [/This needs a/, /limiting requests/, /Check your connection/, /Check the key and try again/, /Check them and try again/];
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const HINTS = [
+  /This needs a/,
+  /limiting requests/,
+  /Check your connection/,
+  /Check the key and try again/,
+  /Check them and try again/,
+];
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 describe('error text: one message per fact', () => {
   it('every kind x context x message: whole sentences, nothing twice, no "..", at most one hint', () => {
@@ -31,7 +59,12 @@ describe('error text: one message per fact', () => {
     for (const kind of KINDS) {
       for (const context of CONTEXTS) {
         for (const message of MESSAGES) {
-          const error = new ApiError({ kind, message, requestId: 'req-123', status: kind === 'forbidden' ? 403 : undefined });
+          const error = new ApiError({
+            kind,
+            message,
+            requestId: 'req-123',
+            status: kind === 'forbidden' ? 403 : undefined,
+          });
           const { text, requestId } = composeErrorText(error, context, 'Price monitoring');
           const label = `${kind} / ${context} / ${JSON.stringify(message)}: ${text}`;
           cases++;
@@ -60,22 +93,49 @@ describe('error text: one message per fact', () => {
   it('the Free plan 403 reads once, with the plans named once', () => {
     const error = new ApiError({ kind: 'forbidden', status: 403, message: MESSAGES[0] as string, requestId: 'r1' });
     const { text } = composeErrorText(error, 'loadGroups');
-    assert.equal(text, 'Could not load task groups. Get Task Group Information requires a Standard, Professional or Enterprise plan; this account is on the Free plan.');
-    const plain = composeErrorText(new ApiError({ kind: 'forbidden', status: 403, message: 'Forbidden' }), 'loadGroups').text;
-    assert.equal(plain, 'Could not load task groups. Forbidden. This needs a Standard, Professional or Enterprise plan.');
+    assert.equal(
+      text,
+      'Could not load task groups. Get Task Group Information requires a Standard, Professional or Enterprise plan; this account is on the Free plan.',
+    );
+    const plain = composeErrorText(
+      new ApiError({ kind: 'forbidden', status: 403, message: 'Forbidden' }),
+      'loadGroups',
+    ).text;
+    assert.equal(
+      plain,
+      'Could not load task groups. Forbidden. This needs a Standard, Professional or Enterprise plan.',
+    );
   });
 
   it('a refused key or password reads as such, with one hint', () => {
-    const key = composeErrorText(new ApiError({ kind: 'auth', status: 401, message: 'invalid api key.' }), 'checkApiKey').text;
+    const key = composeErrorText(
+      new ApiError({ kind: 'auth', status: 401, message: 'invalid api key.' }),
+      'checkApiKey',
+    ).text;
     assert.equal(key, 'That API key was not accepted. Invalid api key. Check the key and try again.');
-    const password = composeErrorText(new ApiError({ kind: 'auth', message: 'username or password is incorrect', code: 'Invalid.Grant' }), 'signInPassword').text;
-    assert.equal(password, 'The username or password was not accepted. Username or password is incorrect. Check them and try again.');
-    const offline = composeErrorText(new ApiError({ kind: 'network', message: 'connect ECONNREFUSED 127.0.0.1:9' }), 'checkApiKey').text;
-    assert.equal(offline, 'Could not check the API key. Connect ECONNREFUSED 127.0.0.1:9. Check your connection, scrapedeck.baseUrl and the proxy settings.');
+    const password = composeErrorText(
+      new ApiError({ kind: 'auth', message: 'username or password is incorrect', code: 'Invalid.Grant' }),
+      'signInPassword',
+    ).text;
+    assert.equal(
+      password,
+      'The username or password was not accepted. Username or password is incorrect. Check them and try again.',
+    );
+    const offline = composeErrorText(
+      new ApiError({ kind: 'network', message: 'connect ECONNREFUSED 127.0.0.1:9' }),
+      'checkApiKey',
+    ).text;
+    assert.equal(
+      offline,
+      'Could not check the API key. Connect ECONNREFUSED 127.0.0.1:9. Check your connection, scrapedeck.baseUrl and the proxy settings.',
+    );
   });
 
   it('plain errors and identifiers keep their spelling', () => {
-    assert.equal(composeErrorText(new Error('scrapedeck.baseUrl is not set'), 'openSandbox').text, 'Could not open the sandbox. scrapedeck.baseUrl is not set.');
+    assert.equal(
+      composeErrorText(new Error('scrapedeck.baseUrl is not set'), 'openSandbox').text,
+      'Could not open the sandbox. scrapedeck.baseUrl is not set.',
+    );
     assert.equal(sentence('app_id: bad'), 'app_id: bad.');
     assert.equal(sentence('done...'), 'Done.');
     assert.equal(joinSentences(['A b.', 'a B!', 'C.']), 'A b. C.');

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 
 import { UTF8_BOM } from '../../src/analytics/host/csv';
-import { buildJsonExport, defaultExportFileName, EXPORT_FILTERS, type ExportedRows,serialiseExport } from '../../src/analytics/host/exportFormat';
+import {
+  buildJsonExport,
+  defaultExportFileName,
+  EXPORT_FILTERS,
+  type ExportedRows,
+  serialiseExport,
+} from '../../src/analytics/host/exportFormat';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
@@ -15,7 +21,15 @@ const rec: AnalyticsRecord = {
   weekEndDate: '2026-11-22',
   collectionMethod: 'Cloud',
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
-  executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: 3.5, totalExecutionSeconds: 3.5, successRate: 1, failureRate: 0 },
+  executionMetrics: {
+    runCount: 1,
+    successCount: 1,
+    failureCount: 0,
+    durationPerRunSeconds: 3.5,
+    totalExecutionSeconds: 3.5,
+    successRate: 1,
+    failureRate: 0,
+  },
   resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
 };
 const now = new Date('2026-11-22T10:00:00.000Z');
@@ -24,14 +38,27 @@ describe('analytics export format', () => {
   it('names the file after the range and granularity', () => {
     const whole = (q: AnalyticsQuery): ExportedRows => ({ query: q, total: 1, records: [rec] });
     assert.equal(defaultExportFileName(whole(query), 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv');
-    assert.equal(defaultExportFileName(whole({ start: '2026-11-01', end: '2026-11-02' }), 'json'), 'scrapedeck-analytics-2026-11-01_2026-11-02-day.json');
-    assert.equal(defaultExportFileName(whole({ ...query, timeGranularity: 'Month' }), 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-month.csv');
+    assert.equal(
+      defaultExportFileName(whole({ start: '2026-11-01', end: '2026-11-02' }), 'json'),
+      'scrapedeck-analytics-2026-11-01_2026-11-02-day.json',
+    );
+    assert.equal(
+      defaultExportFileName(whole({ ...query, timeGranularity: 'Month' }), 'csv'),
+      'scrapedeck-analytics-2026-11-16_2026-11-22-month.csv',
+    );
   });
 
   it('says in the file name when the rows are only the first of the query', () => {
     const part: ExportedRows = { query, total: 25_300, records: Array.from({ length: 1000 }, () => rec) };
-    assert.equal(defaultExportFileName(part, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week-first-1000-of-25300.csv');
-    assert.equal(defaultExportFileName({ ...part, total: 1000 }, 'csv'), 'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv', 'all rows: no note');
+    assert.equal(
+      defaultExportFileName(part, 'csv'),
+      'scrapedeck-analytics-2026-11-16_2026-11-22-week-first-1000-of-25300.csv',
+    );
+    assert.equal(
+      defaultExportFileName({ ...part, total: 1000 }, 'csv'),
+      'scrapedeck-analytics-2026-11-16_2026-11-22-week.csv',
+      'all rows: no note',
+    );
     const doc = buildJsonExport(part, now);
     assert.deepEqual([doc.count, doc.total, doc.complete], [1000, 25_300, false]);
   });
@@ -44,13 +71,26 @@ describe('analytics export format', () => {
   it('JSON: the query, a count and the records as the service sent them (nulls kept)', () => {
     const rows: ExportedRows = { query, total: 1, records: [rec] };
     const doc = buildJsonExport(rows, now);
-    assert.deepEqual(doc, { format: 'scrapedeck-analytics', version: 1, exportedAt: '2026-11-22T10:00:00.000Z', query, count: 1, total: 1, complete: true, records: [rec] });
+    assert.deepEqual(doc, {
+      format: 'scrapedeck-analytics',
+      version: 1,
+      exportedAt: '2026-11-22T10:00:00.000Z',
+      query,
+      count: 1,
+      total: 1,
+      complete: true,
+      records: [rec],
+    });
     const text = new TextDecoder().decode(serialiseExport('json', rows, now));
     const parsed = JSON.parse(text) as { records: unknown[] };
     assert.equal(parsed.records.length, 1);
     // What was exported parses back as a record: the file is usable as input again.
     assert.deepEqual(analyticsRecordSchema.parse(parsed.records[0]), rec);
-    assert.equal((parsed.records[0] as { dataVolumeMetrics: { deduplicatedVolume: unknown } }).dataVolumeMetrics.deduplicatedVolume, null);
+    assert.equal(
+      (parsed.records[0] as { dataVolumeMetrics: { deduplicatedVolume: unknown } }).dataVolumeMetrics
+        .deduplicatedVolume,
+      null,
+    );
     assert.ok(text.endsWith('\n'));
   });
 

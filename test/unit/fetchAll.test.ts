@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 
 import { ApiError } from '../../src/api/errors/errors';
-import { fetchAllPages,MAX_FETCH_ALL_ROWS } from '../../src/api/http/fetchAll';
+import { fetchAllPages, MAX_FETCH_ALL_ROWS } from '../../src/api/http/fetchAll';
 import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
 
 const query: AnalyticsQuery = { start: '2026-11-01', end: '2026-11-22' };
@@ -30,7 +30,7 @@ describe('api: fetch every page', () => {
     assert.deepEqual(pages, [1]);
   });
 
-  it('asks the caller about page 1\'s total before any other page: false stops there, as cancelled', async () => {
+  it("asks the caller about page 1's total before any other page: false stops there, as cancelled", async () => {
     const seen: number[] = [];
     const { fetchPage, pages } = claiming(1_000);
     await assert.rejects(
@@ -80,7 +80,7 @@ describe('api: fetch every page', () => {
     assert.deepEqual(warnings, []);
     assert.ok(most <= 3, `${most} abort listeners on one signal`);
     assert.ok(seen.size >= 150, 'each page request had a signal of its own');
-    assert.equal(getEventListeners(outer.signal, 'abort').length, 0, 'the caller\'s signal is left clean');
+    assert.equal(getEventListeners(outer.signal, 'abort').length, 0, "the caller's signal is left clean");
   });
 
   it('still stops every page in flight when the caller cancels', async () => {
@@ -95,7 +95,10 @@ describe('api: fetch every page', () => {
         });
         if (q.page === 2) setTimeout(() => outer.abort(), 10);
       });
-    await assert.rejects(fetchAllPages(fetchPage, query, { signal: outer.signal }), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
+    await assert.rejects(
+      fetchAllPages(fetchPage, query, { signal: outer.signal }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'cancelled',
+    );
     assert.ok(aborted >= 2, `${aborted} page requests were stopped`);
   });
 });

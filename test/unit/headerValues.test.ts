@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { type Credentials,MemoryCredentialsStore } from '../../src/api/auth/auth';
+import { type Credentials, MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
 import { checkAnalyticsQuery } from '../../src/api/schemas/analyticsQuery';
@@ -34,7 +34,12 @@ describe('header values: what cannot be sent is refused before the wire, by name
   after(() => server.close());
 
   const client = (credentials: Credentials | undefined, externalUserId?: string) =>
-    new ScrapedeckClient({ baseUrl, credentials: new MemoryCredentialsStore(credentials), maxRetries: 4, externalUserId });
+    new ScrapedeckClient({
+      baseUrl,
+      credentials: new MemoryCredentialsStore(credentials),
+      maxRetries: 4,
+      externalUserId,
+    });
 
   async function refusal(c: ScrapedeckClient, call: (c: ScrapedeckClient) => Promise<unknown>): Promise<ApiError> {
     const before = requests;
@@ -53,7 +58,11 @@ describe('header values: what cannot be sent is refused before the wire, by name
   for (const [name, key, named] of [
     ['CR/LF', 'sdk_abc\r\nx-evil: 1', /a carriage return \(CR\) \(U\+000D\) at position 8/],
     ['NUL', 'sdk_abc\u0000def', /a NUL character \(U\+0000\) at position 8/],
-    ['a character beyond Latin-1', 'sdk_abc€def', /"€" \(U\+20AC\), which is not a Latin-1 character, at position 8|"€" \(U\+20AC\), which is not a Latin-1 character at position 8/],
+    [
+      'a character beyond Latin-1',
+      'sdk_abc€def',
+      /"€" \(U\+20AC\), which is not a Latin-1 character, at position 8|"€" \(U\+20AC\), which is not a Latin-1 character at position 8/,
+    ],
   ] as const) {
     it(`a stored API key with ${name}: an auth error that names it, not a retried network error`, async () => {
       const e = await refusal(client({ kind: 'apiKey', apiKey: key }), (c) => c.listTaskGroups());
@@ -70,10 +79,16 @@ describe('header values: what cannot be sent is refused before the wire, by name
   });
 
   it('a token the service hands out that could not be sent back is refused when received', async () => {
-    tokenReply = { data: { access_token: 'acc\r\nx', refresh_token: 'ref-1', token_type: 'Bearer', expires_in: 3600 }, requestId: 'r-2' };
+    tokenReply = {
+      data: { access_token: 'acc\r\nx', refresh_token: 'ref-1', token_type: 'Bearer', expires_in: 3600 },
+      requestId: 'r-2',
+    };
     const c = client(undefined);
     try {
-      await assert.rejects(c.obtainToken('ada', 'pw'), (e: unknown) => e instanceof ApiError && e.kind === 'bad-response' && /access_token/.test(e.message));
+      await assert.rejects(
+        c.obtainToken('ada', 'pw'),
+        (e: unknown) => e instanceof ApiError && e.kind === 'bad-response' && /access_token/.test(e.message),
+      );
     } finally {
       await c.close();
     }

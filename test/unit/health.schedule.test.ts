@@ -64,19 +64,34 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
   const analyticsRequests = (): number => sb.stats.byRoute['POST /taskanalytics/queries'] ?? 0;
 
   function clientFor(username: string): ScrapedeckClient {
-    return new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user(username).apiKey }), env: {}, limiter: new UnlimitedLimiter(), now: clock.now });
+    return new ScrapedeckClient({
+      baseUrl: sb.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user(username).apiKey }),
+      env: {},
+      limiter: new UnlimitedLimiter(),
+      now: clock.now,
+    });
   }
 
   async function listTasks(client: ScrapedeckClient): Promise<HealthTaskRow[]> {
     const rows: HealthTaskRow[] = [];
     for (const g of (await client.listTaskGroups()).data) {
-      for (const t of (await client.searchTasks(g.taskGroupId)).data) rows.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
+      for (const t of (await client.searchTasks(g.taskGroupId)).data)
+        rows.push({ ...t, taskGroupId: g.taskGroupId, taskGroupName: g.taskGroupName });
     }
     return rows;
   }
 
   /** A controller on fake timers; `queries` records every page asked (through the client's own paging). */
-  function setup(options: { username?: string; source?: AnalyticsSource; settings?: Partial<HealthSettings>; memento?: Memento; listing?: (rows: HealthTaskRow[]) => { rows: HealthTaskRow[]; complete: boolean } } = {}) {
+  function setup(
+    options: {
+      username?: string;
+      source?: AnalyticsSource;
+      settings?: Partial<HealthSettings>;
+      memento?: Memento;
+      listing?: (rows: HealthTaskRow[]) => { rows: HealthTaskRow[]; complete: boolean };
+    } = {},
+  ) {
     const client = clientFor(options.username ?? 'ada');
     const queries: AnalyticsQuery[] = [];
     const recording: AnalyticsSource = {
@@ -117,7 +132,17 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       notifier,
       seen: new AttentionSeen(memento),
     });
-    return { controller, board, timers, queries, heard, memento, settings, listed: () => listed, close: () => client.close() };
+    return {
+      controller,
+      board,
+      timers,
+      queries,
+      heard,
+      memento,
+      settings,
+      listed: () => listed,
+      close: () => client.close(),
+    };
   }
 
   it('asks nothing while the view is hidden; refreshes when it shows, then every refreshMinutes while visible', async () => {
@@ -165,37 +190,64 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       for (const q of h.queries) {
         assert.equal(q.pageSize, 100);
         assert.equal(q.timeGranularity, 'Month');
-        assert.ok(q.taskIds === undefined || (q.taskIds.length >= 1 && q.taskIds.length <= 100), `${q.taskIds?.length} ids`);
+        assert.ok(
+          q.taskIds === undefined || (q.taskIds.length >= 1 && q.taskIds.length <= 100),
+          `${q.taskIds?.length} ids`,
+        );
       }
       // What a query for all tasks answers in each window, asked here apart from the controller.
       const client = clientFor('ada');
-      const recordsOf = async (w: { start: string; end: string }): Promise<number> => (await client.queryTaskAnalytics({ ...w, timeGranularity: 'Month', pageSize: 1 })).data.total;
+      const recordsOf = async (w: { start: string; end: string }): Promise<number> =>
+        (await client.queryTaskAnalytics({ ...w, timeGranularity: 'Month', pageSize: 1 })).data.total;
       const [currentRecords, previousRecords] = [await recordsOf(snapshot.current), await recordsOf(snapshot.previous)];
-      const ranBefore = new Set((await client.queryAllTaskAnalytics({ ...snapshot.previous, timeGranularity: 'Month' })).records.map((r) => r.taskId));
+      const ranBefore = new Set(
+        (await client.queryAllTaskAnalytics({ ...snapshot.previous, timeGranularity: 'Month' })).records.map(
+          (r) => r.taskId,
+        ),
+      );
       await client.close();
 
       // The current window: more than 100 tasks, all of the account's, so one query names none
       // and every page but the last is full.
       const current = h.queries.filter((q) => q.start === snapshot.current.start && q.end === snapshot.current.end);
-      assert.ok(current.every((q) => q.taskIds === undefined), 'no ids: every task');
-      assert.deepEqual(current.map((q) => q.page).sort((a, b) => (a ?? 0) - (b ?? 0)), Array.from({ length: Math.ceil(currentRecords / 100) }, (_, i) => i + 1), 'pages 1..ceil(records / 100), none twice');
+      assert.ok(
+        current.every((q) => q.taskIds === undefined),
+        'no ids: every task',
+      );
+      assert.deepEqual(
+        current.map((q) => q.page).sort((a, b) => (a ?? 0) - (b ?? 0)),
+        Array.from({ length: Math.ceil(currentRecords / 100) }, (_, i) => i + 1),
+        'pages 1..ceil(records / 100), none twice',
+      );
 
       // The previous window serves the slowdown, which needs an average run time now: the tasks
       // timed now, by whichever shape takes fewer pages, and never more than all tasks' pages.
       const timedNow = snapshot.tasks.filter((t) => (t.current?.timedRuns ?? 0) > 0).map((t) => t.taskId);
       assert.ok(timedNow.length < tasks.length, 'the fixture has tasks without timed runs now');
       const previous = h.queries.filter((q) => q.start === snapshot.previous.start && q.end === snapshot.previous.end);
-      assert.ok(previous.length <= Math.ceil(previousRecords / 100), `${previous.length} requests for ${previousRecords} records`);
+      assert.ok(
+        previous.length <= Math.ceil(previousRecords / 100),
+        `${previous.length} requests for ${previousRecords} records`,
+      );
       const named = previous.flatMap((q) => (q.page === 1 ? (q.taskIds ?? []) : []));
-      if (named.length > 0) assert.deepEqual([...named].sort(), [...timedNow].sort(), 'batches name each task timed now once');
+      if (named.length > 0)
+        assert.deepEqual([...named].sort(), [...timedNow].sort(), 'batches name each task timed now once');
       // Kept: the previous figures of each task timed now that ran then, and of no other task.
-      for (const t of snapshot.tasks) assert.equal(t.previous !== null, timedNow.includes(t.taskId) && ranBefore.has(t.taskId), t.taskName);
+      for (const t of snapshot.tasks)
+        assert.equal(t.previous !== null, timedNow.includes(t.taskId) && ranBefore.has(t.taskId), t.taskName);
 
       const firstCount = h.queries.length;
       await h.controller.refresh();
       const again = h.queries.slice(firstCount);
-      assert.equal(again.length, Math.ceil(currentRecords / 100), 'a later refresh: the current window again, in full pages');
-      assert.ok(again.every((q) => q.start === snapshot.current.start), 'the same day: only the current window is asked again');
+      assert.equal(
+        again.length,
+        Math.ceil(currentRecords / 100),
+        'a later refresh: the current window again, in full pages',
+      );
+      assert.ok(
+        again.every((q) => q.start === snapshot.current.start),
+        'the same day: only the current window is asked again',
+      );
 
       clock.advance(24 * 60 * MINUTE); // a new day: the previous window moved
       try {
@@ -217,7 +269,11 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
    * A refresh of ada with every task listed, and one whose listing is `listing`; `check` sees the
    * second. Its tasks' health must equal the first's: how they were asked changes no figure.
    */
-  async function againstFullListing(listing: (rows: HealthTaskRow[]) => { rows: HealthTaskRow[]; complete: boolean }, listed: number, check: (part: ReturnType<typeof setup>) => Promise<void>): Promise<void> {
+  async function againstFullListing(
+    listing: (rows: HealthTaskRow[]) => { rows: HealthTaskRow[]; complete: boolean },
+    listed: number,
+    check: (part: ReturnType<typeof setup>) => Promise<void>,
+  ): Promise<void> {
     const full = setup();
     const part = setup({ listing });
     try {
@@ -227,7 +283,12 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       }
       const tasks = part.board.snapshot?.tasks ?? [];
       assert.equal(tasks.length, listed);
-      for (const t of tasks) assert.deepEqual(t, full.board.snapshot?.tasks.find((f) => f.taskId === t.taskId), t.taskName);
+      for (const t of tasks)
+        assert.deepEqual(
+          t,
+          full.board.snapshot?.tasks.find((f) => f.taskId === t.taskId),
+          t.taskName,
+        );
       await check(part);
     } finally {
       for (const h of [full, part]) {
@@ -238,31 +299,58 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
   }
 
   it('asks by task id when the list is not every task (a group failed), and judges the same figures', () =>
-    againstFullListing((rows) => ({ rows: rows.slice(0, 150), complete: false }), 150, async (part) => {
-      assert.ok(part.queries.length > 0);
-      assert.ok(part.queries.every((q) => (q.taskIds?.length ?? 0) >= 1 && (q.taskIds?.length ?? 0) <= 100), 'no query for all tasks');
-    }));
+    againstFullListing(
+      (rows) => ({ rows: rows.slice(0, 150), complete: false }),
+      150,
+      async (part) => {
+        assert.ok(part.queries.length > 0);
+        assert.ok(
+          part.queries.every((q) => (q.taskIds?.length ?? 0) >= 1 && (q.taskIds?.length ?? 0) <= 100),
+          'no query for all tasks',
+        );
+      },
+    ));
 
   it('a list said to be complete that is not: the query for all tasks stops after page 1 and batches take over', () =>
-    againstFullListing((rows) => ({ rows: rows.slice(0, 101), complete: true }), 101, async (part) => {
-      // 101 tasks answer at most 202 records in a window inside one month: ada's account answers more.
-      assert.deepEqual(part.queries.filter((q) => q.taskIds === undefined).map((q) => q.page), [1], 'one page of the query for all tasks, then no more');
-      assert.ok(part.queries.some((q) => q.taskIds !== undefined), 'then batches');
-      assert.equal(part.controller.stats.lastRequestIds.length, part.queries.length, 'every request sent has its request id, the stopped page 1 too');
-      // The next refresh goes to batches at once: the account's records are known now.
-      const n = part.queries.length;
-      await part.controller.refresh();
-      assert.ok(part.queries.slice(n).every((q) => q.taskIds !== undefined));
-    }));
+    againstFullListing(
+      (rows) => ({ rows: rows.slice(0, 101), complete: true }),
+      101,
+      async (part) => {
+        // 101 tasks answer at most 202 records in a window inside one month: ada's account answers more.
+        assert.deepEqual(
+          part.queries.filter((q) => q.taskIds === undefined).map((q) => q.page),
+          [1],
+          'one page of the query for all tasks, then no more',
+        );
+        assert.ok(
+          part.queries.some((q) => q.taskIds !== undefined),
+          'then batches',
+        );
+        assert.equal(
+          part.controller.stats.lastRequestIds.length,
+          part.queries.length,
+          'every request sent has its request id, the stopped page 1 too',
+        );
+        // The next refresh goes to batches at once: the account's records are known now.
+        const n = part.queries.length;
+        await part.controller.refresh();
+        assert.ok(part.queries.slice(n).every((q) => q.taskIds !== undefined));
+      },
+    ));
 
   it('finds the seeded failing and slowing tasks, says so once, and not again for the same tasks', async () => {
     const h = setup();
     try {
       h.controller.setAccount('ada');
       await h.controller.refresh(); // on demand: runs while hidden too
-      const seeded = allTasks(buildWorld(seed, { extraTasks }).accounts[0] as SeedAccount).filter((t) => t.health !== undefined);
+      const seeded = allTasks(buildWorld(seed, { extraTasks }).accounts[0] as SeedAccount).filter(
+        (t) => t.health !== undefined,
+      );
       assert.deepEqual(
-        h.board.attention().map((i) => i.task.taskId).sort(),
+        h.board
+          .attention()
+          .map((i) => i.task.taskId)
+          .sort(),
         seeded.map((t) => t.taskId).sort(),
       );
       for (const t of seeded) assert.equal(h.board.task(t.taskId)?.health.level, t.health);
@@ -292,7 +380,14 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
     const refusing: AnalyticsSource = {
       queryAllTaskAnalytics: () => {
         calls++;
-        return Promise.reject(new ApiError({ kind: 'forbidden', status: 403, message: 'Task analytics requires a Standard, Professional or Enterprise plan', requestId: 'req-403' }));
+        return Promise.reject(
+          new ApiError({
+            kind: 'forbidden',
+            status: 403,
+            message: 'Task analytics requires a Standard, Professional or Enterprise plan',
+            requestId: 'req-403',
+          }),
+        );
       },
     };
     const h = setup({ source: refusing });
@@ -332,7 +427,12 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
   });
 
   it('a failing refresh is said once per run of failures, and again when asked for', async () => {
-    const failing: AnalyticsSource = { queryAllTaskAnalytics: () => Promise.reject(new ApiError({ kind: 'server', status: 503, message: 'Service unavailable', requestId: 'req-503' })) };
+    const failing: AnalyticsSource = {
+      queryAllTaskAnalytics: () =>
+        Promise.reject(
+          new ApiError({ kind: 'server', status: 503, message: 'Service unavailable', requestId: 'req-503' }),
+        ),
+    };
     const h = setup({ source: failing, settings: { refreshMinutes: 1 } });
     try {
       h.controller.setAccount('ada');
@@ -406,11 +506,21 @@ describe('health controller and schedule (fake timers, sandbox)', function () {
       // One of ada's tasks stops needing attention, as far as she last saw, and needs it again: said again, alone.
       const [one] = h.board.attention();
       assert.ok(one);
-      await new AttentionSeen(memento).write('ada', h.board.attention().filter((i) => i !== one).map((i) => i.task.taskId));
+      await new AttentionSeen(memento).write(
+        'ada',
+        h.board
+          .attention()
+          .filter((i) => i !== one)
+          .map((i) => i.task.taskId),
+      );
       h.controller.setAccount(undefined);
       h.controller.setAccount('ada');
       await h.controller.refresh();
-      assert.deepEqual(h.heard.crossed.at(-1)?.map((i) => i.task.taskId), [one.task.taskId], 'only the task new since she last saw the list');
+      assert.deepEqual(
+        h.heard.crossed.at(-1)?.map((i) => i.task.taskId),
+        [one.task.taskId],
+        'only the task new since she last saw the list',
+      );
     } finally {
       h.controller.dispose();
       await h.close();

@@ -9,35 +9,58 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { browseHtml } from '../../src/data/browse/host/html';
-import { BROWSE_STRINGS, type BrowseStringKey,browseStringsFrom, browseText, setBrowseStrings, translatedBrowseStrings } from '../../src/data/browse/protocol/pageStrings';
-import { type Place,ROOT } from './helpers/l10nSource';
+import {
+  BROWSE_STRINGS,
+  type BrowseStringKey,
+  browseStringsFrom,
+  browseText,
+  setBrowseStrings,
+  translatedBrowseStrings,
+} from '../../src/data/browse/protocol/pageStrings';
+import { type Place, ROOT } from './helpers/l10nSource';
 import { browsePageSources, pageLiterals } from './helpers/pageL10nSource';
 
 const where = (p: Place): string => `${p.file}:${p.line}: ${p.text}`;
-const german = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>;
+const german = JSON.parse(readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 const keys = Object.keys(BROWSE_STRINGS) as BrowseStringKey[];
 
 /** The table as the page reads it from the HTML the host writes. */
 function tableInHtml(html: string): unknown {
   const m = /data-l10n="([^"]*)"/.exec(html);
   if (m === null) return undefined;
-  const text = (m[1] ?? '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const text = (m[1] ?? '')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
   return JSON.parse(text) as unknown;
 }
 
-const html = (strings?: Record<string, string>): string => browseHtml({ cspSource: 'vscode-resource:', scriptUri: 's.js', styleUri: 's.css', title: 'Rows', lang: 'de', strings }, 'nonce');
+const html = (strings?: Record<string, string>): string =>
+  browseHtml(
+    { cspSource: 'vscode-resource:', scriptUri: 's.js', styleUri: 's.css', title: 'Rows', lang: 'de', strings },
+    'nonce',
+  );
 
 describe('l10n: the data browser page speaks from its table', () => {
   afterEach(() => setBrowseStrings({ ...BROWSE_STRINGS }));
 
   it('scans the page, and no on-screen place of it gets a plain literal', () => {
     const files = browsePageSources().map((f) => path.relative(ROOT, f).split(path.sep).join('/'));
-    assert.ok(files.includes('src/data/browse/page/toolbar.ts') && files.includes('src/data/browse/page/controller.ts'));
+    assert.ok(
+      files.includes('src/data/browse/page/toolbar.ts') && files.includes('src/data/browse/page/controller.ts'),
+    );
     assert.deepEqual(pageLiterals(browsePageSources()).map(where), []);
   });
 
   it('every entry has a German translation in l10n/bundle.l10n.de.json', () => {
-    assert.deepEqual(keys.filter((k) => german[BROWSE_STRINGS[k]] === undefined).map((k) => `${k}: ${BROWSE_STRINGS[k]}`), []);
+    assert.deepEqual(
+      keys.filter((k) => german[BROWSE_STRINGS[k]] === undefined).map((k) => `${k}: ${BROWSE_STRINGS[k]}`),
+      [],
+    );
   });
 
   it('with the German bundle, every German word reaches the page through its HTML', () => {

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 
 import { ROOT, translatedKeys } from './helpers/l10nSource';
 
-const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
+const json = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
 
 describe('l10n: manifest and runtime bundles', () => {
   it('every %key% in package.json has its English text in package.nls.json', () => {
@@ -17,12 +18,18 @@ describe('l10n: manifest and runtime bundles', () => {
     const english = json('package.nls.json');
     const keys = [...manifest.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1] as string);
     assert.ok(keys.length > 40, `${keys.length} placeholders`);
-    assert.deepEqual(keys.filter((k) => typeof english[k] !== 'string'), []);
+    assert.deepEqual(
+      keys.filter((k) => typeof english[k] !== 'string'),
+      [],
+    );
   });
 
   it('package.nls.de.json translates only keys that exist', () => {
     const english = json('package.nls.json');
-    assert.deepEqual(Object.keys(json('package.nls.de.json')).filter((k) => !(k in english)), []);
+    assert.deepEqual(
+      Object.keys(json('package.nls.de.json')).filter((k) => !(k in english)),
+      [],
+    );
   });
 
   it('every string of l10n/bundle.l10n.de.json is one the code passes to l10n.t', () => {

@@ -11,10 +11,17 @@ import * as path from 'node:path';
 
 import { checkForm, defaultForm } from '../../src/analytics/model/formModel';
 import { coverageText, pageWindow } from '../../src/analytics/model/pages';
-import { formatMessage, PAGE_STRINGS, type PageStringKey,pageStringsFrom, pageText, setPageStrings } from '../../src/analytics/model/pageStrings';
+import {
+  formatMessage,
+  PAGE_STRINGS,
+  type PageStringKey,
+  pageStringsFrom,
+  pageText,
+  setPageStrings,
+} from '../../src/analytics/model/pageStrings';
 import { COLUMNS } from '../../src/analytics/model/tableModel';
 import { checkDateRange } from '../../src/api/schemas/dates';
-import { type Place,ROOT } from './helpers/l10nSource';
+import { type Place, ROOT } from './helpers/l10nSource';
 import { pageLiterals, pageSources } from './helpers/pageL10nSource';
 
 const where = (p: Place) => `${p.file}:${p.line}: ${p.text}`;
@@ -37,28 +44,44 @@ describe('l10n: the analytics page speaks from its table', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scrapedeck-page-l10n-'));
     try {
       const file = path.join(dir, 'planted.ts');
-      writeFileSync(file, [
-        "const a = h('p', { text: 'Planted text' });",
-        "const b = h('nav', { attrs: { 'aria-label': 'Planted aria', title: `Planted ${n} title` } }, 'Planted child', t('page.results'));",
-        "const c = button('Planted button', () => undefined, { attrs: { placeholder: ok ? t('form.onlyMe') : 'Planted branch' } });",
-        "el.textContent = 'Planted assignment';",
-        "el.title = `${t('form.run')} planted suffix`;",
-        "el.setAttribute('aria-label', 'Planted attribute');",
-        "el.setAttribute('data-x', 'not on screen');",
-        "el.append(' ', 'Planted append');",
-        "s.notice = 'Planted notice';",
-        "s.error = { error: { kind: 'internal', message: 'Planted message' }, action: 'Planted action' };",
-        "const spec = { title: 'chart.runs', label: 'summary.runs' };",
-        "const d = h('p', { text: t('page.waiting') + ' ' + tOr(`option.${o}`, o) });",
-        "el.textContent = '—';",
-        "el.textContent = 'Kept on purpose'; // l10n-exempt: a test of the marker",
-      ].join('\n'));
+      writeFileSync(
+        file,
+        [
+          "const a = h('p', { text: 'Planted text' });",
+          "const b = h('nav', { attrs: { 'aria-label': 'Planted aria', title: `Planted ${n} title` } }, 'Planted child', t('page.results'));",
+          "const c = button('Planted button', () => undefined, { attrs: { placeholder: ok ? t('form.onlyMe') : 'Planted branch' } });",
+          "el.textContent = 'Planted assignment';",
+          "el.title = `${t('form.run')} planted suffix`;",
+          "el.setAttribute('aria-label', 'Planted attribute');",
+          "el.setAttribute('data-x', 'not on screen');",
+          "el.append(' ', 'Planted append');",
+          "s.notice = 'Planted notice';",
+          "s.error = { error: { kind: 'internal', message: 'Planted message' }, action: 'Planted action' };",
+          "const spec = { title: 'chart.runs', label: 'summary.runs' };",
+          "const d = h('p', { text: t('page.waiting') + ' ' + tOr(`option.${o}`, o) });",
+          "el.textContent = '—';",
+          "el.textContent = 'Kept on purpose'; // l10n-exempt: a test of the marker",
+        ].join('\n'),
+      );
       const found = pageLiterals([file], dir).map((p) => p.text);
-      assert.deepEqual([...new Set(found)].sort(), [
-        "'Planted text'", "'Planted aria'", '`Planted ${n} title`', "'Planted child'", "'Planted button'", "'Planted branch'",
-        "'Planted assignment'", "`${t('form.run')} planted suffix`", "'Planted attribute'", "'Planted append'", "'Planted notice'",
-        "'Planted message'", "'Planted action'",
-      ].sort());
+      assert.deepEqual(
+        [...new Set(found)].sort(),
+        [
+          "'Planted text'",
+          "'Planted aria'",
+          '`Planted ${n} title`',
+          "'Planted child'",
+          "'Planted button'",
+          "'Planted branch'",
+          "'Planted assignment'",
+          "`${t('form.run')} planted suffix`",
+          "'Planted attribute'",
+          "'Planted append'",
+          "'Planted notice'",
+          "'Planted message'",
+          "'Planted action'",
+        ].sort(),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -76,7 +99,11 @@ describe('l10n: the analytics page speaks from its table', () => {
 
   it('a good table is used; a missing, garbled or partial one falls back to English entry by entry', () => {
     const key: PageStringKey = 'pager.rows';
-    const de = pageStringsFrom({ [key]: 'Zeilen {0}–{1} von {2}', 'form.run': 'Abfrage ausführen', unknown: 'ignored' });
+    const de = pageStringsFrom({
+      [key]: 'Zeilen {0}–{1} von {2}',
+      'form.run': 'Abfrage ausführen',
+      unknown: 'ignored',
+    });
     assert.equal(de[key], 'Zeilen {0}–{1} von {2}');
     assert.equal(de['form.run'], 'Abfrage ausführen');
     assert.equal(de['page.waiting'], PAGE_STRINGS['page.waiting'], 'a missing entry is English');
@@ -90,7 +117,13 @@ describe('l10n: the analytics page speaks from its table', () => {
   it('formats placeholders in any order, and the model words from the table set', () => {
     assert.equal(formatMessage('{1} of {0}', ['a', 'b']), 'b of a');
     assert.equal(formatMessage('{0} and {3}', ['a']), 'a and {3}');
-    setPageStrings(pageStringsFrom({ 'pager.rows': 'Zeilen {0}–{1} von {2}', 'pager.label': '{0} · Seite {1} von {2}', 'coverage.all': 'Kennzahlen für alle {0} Zeilen dieser Abfrage.' }));
+    setPageStrings(
+      pageStringsFrom({
+        'pager.rows': 'Zeilen {0}–{1} von {2}',
+        'pager.label': '{0} · Seite {1} von {2}',
+        'coverage.all': 'Kennzahlen für alle {0} Zeilen dieser Abfrage.',
+      }),
+    );
     assert.equal(pageWindow(2, 20, 100, 100).label, 'Zeilen 21–40 von 100 · Seite 2 von 5');
     assert.equal(coverageText({ rows: 3, total: 3, complete: true }), 'Kennzahlen für alle 3 Zeilen dieser Abfrage.');
     assert.equal(pageText('form.run'), 'Run query');
@@ -100,7 +133,12 @@ describe('l10n: the analytics page speaks from its table', () => {
     const today = '2026-11-22';
     const base = defaultForm(today);
     // (An impossible day is refused by the query's schema first, in the wire's words: see contracts.)
-    const patches = [{ end: '2026-11-23' }, { start: '2026-11-21', end: '2026-11-20' }, { start: '2026-08-21' }, { start: '2026-08-01', end: '2026-11-23' }];
+    const patches = [
+      { end: '2026-11-23' },
+      { start: '2026-11-21', end: '2026-11-20' },
+      { start: '2026-08-21' },
+      { start: '2026-08-01', end: '2026-11-23' },
+    ];
     for (const patch of patches) {
       const form = { ...base, ...patch };
       const wire = checkDateRange(form.start, form.end, today);
@@ -114,6 +152,9 @@ describe('l10n: the analytics page speaks from its table', () => {
     }
     setPageStrings(pageStringsFrom({ 'form.endAfterToday': 'Das Ende darf nicht nach heute liegen ({0}, UTC).' }));
     const german = checkForm({ ...base, end: '2026-11-23' }, today);
-    assert.ok(!german.ok && german.issues.end?.includes('Das Ende darf nicht nach heute liegen (2026-11-22, UTC).'), JSON.stringify(german));
+    assert.ok(
+      !german.ok && german.issues.end?.includes('Das Ende darf nicht nach heute liegen (2026-11-22, UTC).'),
+      JSON.stringify(german),
+    );
   });
 });

@@ -11,11 +11,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { validateSettings } from '../../src/platform/settings';
-import { hostSources, type Place,ROOT, translatedKeys, untranslatedLiterals } from './helpers/l10nSource';
+import { hostSources, type Place, ROOT, translatedKeys, untranslatedLiterals } from './helpers/l10nSource';
 
-const json = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
+const json = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
 const where = (p: Place) => `${p.file}:${p.line}: ${p.text}`;
-const placeholders = (text: string) => [...text.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{(\d+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
 
 /**
  * User-facing literals not translated yet, each with the work that removes it (by file and the
@@ -97,12 +102,32 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
 
 describe('l10n: pure modules word through the translator they are given', () => {
   it('a refused setting is said in whole translated sentences, English by default', () => {
-    const raw = { baseUrl: 'ftp://x', proxy: 'socks5://p:1', requestsPerSecond: 50, trackedApps: ['bad'], analyticsAutoFetchRows: 1 };
-    const marked = validateSettings(raw, undefined, (m, ...a) => `«${m.replace(/\{(\d+)\}/g, (_x, i: string) => String(a[Number(i)]))}»`).problems;
+    const raw = {
+      baseUrl: 'ftp://x',
+      proxy: 'socks5://p:1',
+      requestsPerSecond: 50,
+      trackedApps: ['bad'],
+      analyticsAutoFetchRows: 1,
+    };
+    const marked = validateSettings(
+      raw,
+      undefined,
+      (m, ...a) => `«${m.replace(/\{(\d+)\}/g, (_x, i: string) => String(a[Number(i)]))}»`,
+    ).problems;
     assert.equal(marked.length, 5);
-    for (const p of marked) assert.match(p.message, /^«The setting [^«»]*» «Using [^«»]*»$|^«The setting [^«»]*\. It is ignored\.»$/, p.message);
+    for (const p of marked)
+      assert.match(
+        p.message,
+        /^«The setting [^«»]*» «Using [^«»]*»$|^«The setting [^«»]*\. It is ignored\.»$/,
+        p.message,
+      );
     const plain = validateSettings(raw).problems.map((p) => p.message);
-    assert.ok(plain.includes('The setting scrapedeck.requestsPerSecond is 50, which is not a number from 1 to 20 (the service allows 20 per second). Using 20 instead.'), plain.join('\n'));
+    assert.ok(
+      plain.includes(
+        'The setting scrapedeck.requestsPerSecond is 50, which is not a number from 1 to 20 (the service allows 20 per second). Using 20 instead.',
+      ),
+      plain.join('\n'),
+    );
   });
 });
 
@@ -113,14 +138,28 @@ describe('l10n: the runtime bundles', () => {
   it('l10n/bundle.l10n.json holds every message the code uses, and no other', () => {
     const bundle = json('l10n/bundle.l10n.json');
     assert.ok(keys.size > 400, `${keys.size} messages`);
-    assert.deepEqual([...keys.keys()].filter((k) => !(k in bundle)), [], `missing from the bundle: ${fix}`);
-    assert.deepEqual(Object.keys(bundle).filter((k) => !keys.has(k)), [], `stale in the bundle: ${fix}`);
-    assert.deepEqual(Object.entries(bundle).filter(([k, v]) => k !== v), [], 'the English bundle maps each message to itself');
+    assert.deepEqual(
+      [...keys.keys()].filter((k) => !(k in bundle)),
+      [],
+      `missing from the bundle: ${fix}`,
+    );
+    assert.deepEqual(
+      Object.keys(bundle).filter((k) => !keys.has(k)),
+      [],
+      `stale in the bundle: ${fix}`,
+    );
+    assert.deepEqual(
+      Object.entries(bundle).filter(([k, v]) => k !== v),
+      [],
+      'the English bundle maps each message to itself',
+    );
   });
 
   it('every German translation keeps the placeholders of its message', () => {
     const de = json('l10n/bundle.l10n.de.json');
-    const broken = Object.entries(de).filter(([k, v]) => typeof v !== 'string' || v.trim() === '' || placeholders(k) !== placeholders(v));
+    const broken = Object.entries(de).filter(
+      ([k, v]) => typeof v !== 'string' || v.trim() === '' || placeholders(k) !== placeholders(v),
+    );
     assert.deepEqual(broken, []);
   });
 

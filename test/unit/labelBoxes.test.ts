@@ -1,9 +1,19 @@
 import * as assert from 'node:assert/strict';
 
-import { type ChartProbe,collisions, overlaps } from '../../src/analytics/model/labelBoxes';
+import { type ChartProbe, collisions, overlaps } from '../../src/analytics/model/labelBoxes';
 
-const box = (x: number, y: number, w: number, h: number) => [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
-const diamond = [{ x: 15, y: 0 }, { x: 20, y: 5 }, { x: 15, y: 10 }, { x: 10, y: 5 }];
+const box = (x: number, y: number, w: number, h: number) => [
+  { x, y },
+  { x: x + w, y },
+  { x: x + w, y: y + h },
+  { x, y: y + h },
+];
+const diamond = [
+  { x: 15, y: 0 },
+  { x: 20, y: 5 },
+  { x: 15, y: 10 },
+  { x: 10, y: 5 },
+];
 
 describe('tick label boxes', () => {
   it('tells touching boxes from overlapping ones', () => {
@@ -19,10 +29,22 @@ describe('tick label boxes', () => {
   });
   it('names every colliding pair of a chart, per axis', () => {
     const chart: ChartProbe = {
-      id: 'chart-records', width: 410.2, labelRotation: 0, datasets: [], swatches: [], background: 'rgb(0, 0, 0)',
+      id: 'chart-records',
+      width: 410.2,
+      labelRotation: 0,
+      datasets: [],
+      swatches: [],
+      background: 'rgb(0, 0, 0)',
       ticks: {
-        x: [{ text: '2026-11-16', corners: box(0, 0, 60, 12) }, { text: '2026-11-18', corners: box(55, 0, 60, 12) }, { text: '2026-11-20', corners: box(120, 0, 60, 12) }],
-        y: [{ text: '0', corners: box(0, 100, 8, 12) }, { text: '10', corners: box(0, 80, 12, 12) }],
+        x: [
+          { text: '2026-11-16', corners: box(0, 0, 60, 12) },
+          { text: '2026-11-18', corners: box(55, 0, 60, 12) },
+          { text: '2026-11-20', corners: box(120, 0, 60, 12) },
+        ],
+        y: [
+          { text: '0', corners: box(0, 100, 8, 12) },
+          { text: '10', corners: box(0, 80, 12, 12) },
+        ],
       },
     };
     assert.deepEqual(collisions([chart]), ["chart-records x (410 px): '2026-11-16' overlaps '2026-11-18'"]);

@@ -9,19 +9,33 @@ describe('RateLimiter', () => {
     const timers = new FakeTimers();
     const limiter = new RateLimiter({ perSecond: 20, guardMs: 0, timers });
     const grants: number[] = [];
-    const all = Array.from({ length: 45 }, () => limiter.acquire().then((release) => { release(); return grants.push(timers.now()); }));
+    const all = Array.from({ length: 45 }, () =>
+      limiter.acquire().then((release) => {
+        release();
+        return grants.push(timers.now());
+      }),
+    );
     await timers.advance(5000);
     await Promise.all(all);
-    assert.deepEqual(grants, Array.from({ length: 45 }, (_, i) => i * 50));
+    assert.deepEqual(
+      grants,
+      Array.from({ length: 45 }, (_, i) => i * 50),
+    );
     // Hence never more than 20 in any one-second window.
-    for (let i = 20; i < grants.length; i++) assert.ok((grants[i] as number) - (grants[i - 20] as number) >= 1000, `grant ${i} too early`);
+    for (let i = 20; i < grants.length; i++)
+      assert.ok((grants[i] as number) - (grants[i - 20] as number) >= 1000, `grant ${i} too early`);
   });
 
   it('adds the guard to the window, and an idle limiter grants at once', async () => {
     const timers = new FakeTimers();
     const limiter = new RateLimiter({ perSecond: 2, guardMs: 30, timers });
     const grants: number[] = [];
-    const all = Array.from({ length: 3 }, () => limiter.acquire().then((release) => { release(); return grants.push(timers.now()); }));
+    const all = Array.from({ length: 3 }, () =>
+      limiter.acquire().then((release) => {
+        release();
+        return grants.push(timers.now());
+      }),
+    );
     await timers.advance(2000);
     await Promise.all(all);
     assert.deepEqual(grants, [0, 515, 1030]);
@@ -34,7 +48,12 @@ describe('RateLimiter', () => {
     const timers = new FakeTimers(3); // every timer fires 3 ms late
     const limiter = new RateLimiter({ perSecond: 20, guardMs: 0, timers });
     const grants: number[] = [];
-    const all = Array.from({ length: 41 }, () => limiter.acquire().then((release) => { release(); return grants.push(timers.now()); }));
+    const all = Array.from({ length: 41 }, () =>
+      limiter.acquire().then((release) => {
+        release();
+        return grants.push(timers.now());
+      }),
+    );
     await timers.advance(5000);
     await Promise.all(all);
     // The spacing books ideal slots; a lease (released here at its late grant) ends one window
@@ -47,9 +66,18 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ perSecond: 1, guardMs: 0, timers });
     const order: string[] = [];
     (await limiter.acquire())();
-    const a = limiter.acquire().then((release) => { release(); return order.push('a'); });
-    const b = limiter.acquire().then((release) => { release(); return order.push('b'); });
-    const p = limiter.acquire(undefined, true).then((release) => { release(); return order.push('priority'); });
+    const a = limiter.acquire().then((release) => {
+      release();
+      return order.push('a');
+    });
+    const b = limiter.acquire().then((release) => {
+      release();
+      return order.push('b');
+    });
+    const p = limiter.acquire(undefined, true).then((release) => {
+      release();
+      return order.push('priority');
+    });
     await timers.advance(3000);
     await Promise.all([a, b, p]);
     assert.deepEqual(order, ['priority', 'a', 'b']);
@@ -74,7 +102,10 @@ describe('RateLimiter', () => {
 
   it('rejects at once with an already aborted signal', async () => {
     const limiter = new RateLimiter({ perSecond: 5, timers: new FakeTimers() });
-    await assert.rejects(limiter.acquire(AbortSignal.abort()), (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
+    await assert.rejects(
+      limiter.acquire(AbortSignal.abort()),
+      (e: unknown) => e instanceof ApiError && e.kind === 'cancelled',
+    );
   });
 
   it('pause() holds every grant until it ends (a 429 slows everyone)', async () => {
@@ -83,7 +114,12 @@ describe('RateLimiter', () => {
     (await limiter.acquire())();
     limiter.pause(700);
     const grants: number[] = [];
-    const all = Array.from({ length: 3 }, () => limiter.acquire().then((release) => { release(); return grants.push(timers.now()); }));
+    const all = Array.from({ length: 3 }, () =>
+      limiter.acquire().then((release) => {
+        release();
+        return grants.push(timers.now());
+      }),
+    );
     await timers.advance(1000);
     await Promise.all(all);
     assert.deepEqual(grants, [700, 750, 800]);

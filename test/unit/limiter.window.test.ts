@@ -23,7 +23,14 @@ interface Served {
  * The server is stalled during [k * stallEveryMs, k * stallEveryMs + stallMs): a request sent then
  * is read when the stall ends. It answers `serviceMs` after reading; the reply releases the grant.
  */
-async function serve(opts: { requests: number; inFlight: number; stallEveryMs: number; stallMs: number; serviceMs: number; lateMs?: number }): Promise<Served> {
+async function serve(opts: {
+  requests: number;
+  inFlight: number;
+  stallEveryMs: number;
+  stallMs: number;
+  serviceMs: number;
+  lateMs?: number;
+}): Promise<Served> {
   const timers = new FakeTimers(opts.lateMs ?? 0);
   const limiter = new RateLimiter({ perSecond: 20, timers });
   const served: Served = { reads: [], grants: [] };
@@ -70,9 +77,23 @@ describe('RateLimiter against a server that reads requests late', () => {
   });
 
   it('holds with long stalls and many in flight (a loaded machine)', async () => {
-    for (const [every, stall, inFlight] of [[333, 150, 20], [1000, 400, 6], [250, 90, 12]] as const) {
-      const served = await serve({ requests: 150, inFlight, stallEveryMs: every, stallMs: stall, serviceMs: 2, lateMs: 1 });
-      assert.ok(worstWindow(served.reads) <= 20, `stall ${stall}/${every} ms, ${inFlight} in flight: ${worstWindow(served.reads)} in one window`);
+    for (const [every, stall, inFlight] of [
+      [333, 150, 20],
+      [1000, 400, 6],
+      [250, 90, 12],
+    ] as const) {
+      const served = await serve({
+        requests: 150,
+        inFlight,
+        stallEveryMs: every,
+        stallMs: stall,
+        serviceMs: 2,
+        lateMs: 1,
+      });
+      assert.ok(
+        worstWindow(served.reads) <= 20,
+        `stall ${stall}/${every} ms, ${inFlight} in flight: ${worstWindow(served.reads)} in one window`,
+      );
     }
   });
 
@@ -90,7 +111,10 @@ describe('RateLimiter against a server that reads requests late', () => {
     const first = await limiter.acquire(); // at 0, in flight
     void limiter.acquire(); // at 500, in flight
     let third = Number.NaN;
-    void limiter.acquire().then((release) => { release(); third = timers.now(); });
+    void limiter.acquire().then((release) => {
+      release();
+      third = timers.now();
+    });
     await timers.advance(3000);
     assert.ok(Number.isNaN(third), 'granted while two requests could still be counted');
     assert.equal(limiter.leased, 2);

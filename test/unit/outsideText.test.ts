@@ -35,7 +35,7 @@ import * as path from 'node:path';
 
 import * as ts from 'typescript';
 
-import { calleeName, hostSources, parse, type Place,place, propName, ROOT } from './helpers/l10nSource';
+import { calleeName, hostSources, parse, type Place, place, propName, ROOT } from './helpers/l10nSource';
 
 /**
  * Fields and names that hold outside text: what the service, the hub, a record or a model names
@@ -44,24 +44,58 @@ import { calleeName, hostSources, parse, type Place,place, propName, ROOT } from
 const OUTSIDE_FIELDS = new Set(['taskName', 'taskGroupName', 'groupName', 'loopItems', 'ref', 'missingSecrets']);
 /** Parameters that carry outside text between functions: refused unless declared `PlainText`. */
 const OUTSIDE_PARAMS = new Set(['task', 'taskName', 'name', 'group', 'groupName', 'ref', 'app', 'file']);
-const SINK_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showModalWarning', 'setStatusBarMessage', 'showQuickPick', 'showInputBox', 'withProgress', 'appendMarkdown', 'elicitInput']);
-const SCREEN_PROPS = new Set(['label', 'description', 'detail', 'title', 'prompt', 'placeHolder', 'placeholder', 'message', 'tooltip', 'validationMessage']);
+const SINK_CALLS = new Set([
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'showModalWarning',
+  'setStatusBarMessage',
+  'showQuickPick',
+  'showInputBox',
+  'withProgress',
+  'appendMarkdown',
+  'elicitInput',
+]);
+const SCREEN_PROPS = new Set([
+  'label',
+  'description',
+  'detail',
+  'title',
+  'prompt',
+  'placeHolder',
+  'placeholder',
+  'message',
+  'tooltip',
+  'validationMessage',
+]);
 /** Calls whose result is safe whatever they are given. */
 const CLEANERS = new Set(['plainText', 'markdownOfPlainText']);
 
 function isTranslate(node: ts.CallExpression): boolean {
   const callee = node.expression;
-  return (ts.isIdentifier(callee) && callee.text === 't') || (ts.isPropertyAccessExpression(callee) && callee.name.text === 't');
+  return (
+    (ts.isIdentifier(callee) && callee.text === 't') ||
+    (ts.isPropertyAccessExpression(callee) && callee.name.text === 't')
+  );
 }
 
 function unwrap(expr: ts.Expression): ts.Expression {
   let e = expr;
-  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e) || ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  )
+    e = e.expression;
   return e;
 }
 
 /** The declaration a name refers to: the nearest enclosing variable, binding or parameter of that name in the file. */
-function declarationOf(id: ts.Identifier): ts.VariableDeclaration | ts.ParameterDeclaration | ts.BindingElement | undefined {
+function declarationOf(
+  id: ts.Identifier,
+): ts.VariableDeclaration | ts.ParameterDeclaration | ts.BindingElement | undefined {
   const named = (n: ts.BindingName): ts.BindingElement | ts.Identifier | undefined => {
     if (ts.isIdentifier(n)) return n.text === id.text ? n : undefined;
     for (const el of n.elements) {
@@ -82,7 +116,11 @@ function declarationOf(id: ts.Identifier): ts.VariableDeclaration | ts.Parameter
         if (found !== undefined) return found;
       }
     }
-    if ((ts.isForOfStatement(scope) || ts.isForInStatement(scope) || ts.isForStatement(scope)) && scope.initializer && ts.isVariableDeclarationList(scope.initializer)) {
+    if (
+      (ts.isForOfStatement(scope) || ts.isForInStatement(scope) || ts.isForStatement(scope)) &&
+      scope.initializer &&
+      ts.isVariableDeclarationList(scope.initializer)
+    ) {
       for (const d of scope.initializer.declarations) {
         const found = pick(d);
         if (found !== undefined) return found;
@@ -102,20 +140,40 @@ function declarationOf(id: ts.Identifier): ts.VariableDeclaration | ts.Parameter
 }
 
 /** Whether a declaration holds outside text: a binding of an outside field, a parameter so named, or a variable whose value does. */
-function taintedDeclaration(d: ts.VariableDeclaration | ts.ParameterDeclaration | ts.BindingElement, seen: Set<ts.Node>): boolean {
+function taintedDeclaration(
+  d: ts.VariableDeclaration | ts.ParameterDeclaration | ts.BindingElement,
+  seen: Set<ts.Node>,
+): boolean {
   if (ts.isBindingElement(d)) {
-    const field = d.propertyName !== undefined && ts.isIdentifier(d.propertyName) ? d.propertyName.text : ts.isIdentifier(d.name) ? d.name.text : '';
+    const field =
+      d.propertyName !== undefined && ts.isIdentifier(d.propertyName)
+        ? d.propertyName.text
+        : ts.isIdentifier(d.name)
+          ? d.name.text
+          : '';
     return OUTSIDE_FIELDS.has(field);
   }
   if (d.type !== undefined && /\bPlainText\b|^number$|^boolean$/.test(d.type.getText())) return false;
-  if (ts.isParameter(d)) return ts.isIdentifier(d.name) && OUTSIDE_PARAMS.has(d.name.text) && (d.type === undefined || /\bstring\b/.test(d.type.getText()));
+  if (ts.isParameter(d))
+    return (
+      ts.isIdentifier(d.name) &&
+      OUTSIDE_PARAMS.has(d.name.text) &&
+      (d.type === undefined || /\bstring\b/.test(d.type.getText()))
+    );
   if (d.initializer !== undefined && tainted(d.initializer, seen)) return true;
   // A `let` is judged by every value given to it in its scope, not only its first.
   if ((d.parent.flags & ts.NodeFlags.Const) !== 0 || !ts.isIdentifier(d.name)) return false;
   const name = d.name.text;
   let given = false;
   const scan = (n: ts.Node): void => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && n.left.text === name && tainted(n.right, seen)) given = true;
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isIdentifier(n.left) &&
+      n.left.text === name &&
+      tainted(n.right, seen)
+    )
+      given = true;
     if (!given) ts.forEachChild(n, scan);
   };
   scan(d.parent.parent.parent);
@@ -131,16 +189,24 @@ function tainted(expr: ts.Expression, seen = new Set<ts.Node>()): boolean {
   const e = unwrap(expr);
   if (seen.has(e)) return false;
   seen.add(e);
-  if (ts.isPropertyAccessExpression(e)) return OUTSIDE_FIELDS.has(e.name.text) || (e.name.text !== 'length' && tainted(e.expression, seen) && !ts.isCallExpression(e.expression));
+  if (ts.isPropertyAccessExpression(e))
+    return (
+      OUTSIDE_FIELDS.has(e.name.text) ||
+      (e.name.text !== 'length' && tainted(e.expression, seen) && !ts.isCallExpression(e.expression))
+    );
   if (ts.isElementAccessExpression(e)) return tainted(e.expression, seen);
   if (ts.isCallExpression(e)) {
     if (CLEANERS.has(calleeName(e)) || isTranslate(e)) return false;
-    return e.arguments.some((a) => tainted(a, seen)) || (ts.isPropertyAccessExpression(e.expression) && tainted(e.expression.expression, seen));
+    return (
+      e.arguments.some((a) => tainted(a, seen)) ||
+      (ts.isPropertyAccessExpression(e.expression) && tainted(e.expression.expression, seen))
+    );
   }
   if (ts.isTemplateExpression(e)) return e.templateSpans.some((s) => tainted(s.expression, seen));
   if (ts.isConditionalExpression(e)) return tainted(e.whenTrue, seen) || tainted(e.whenFalse, seen);
   if (ts.isBinaryExpression(e)) return tainted(e.left, seen) || tainted(e.right, seen);
-  if (ts.isArrayLiteralExpression(e)) return e.elements.some((x) => tainted(ts.isSpreadElement(x) ? x.expression : x, seen));
+  if (ts.isArrayLiteralExpression(e))
+    return e.elements.some((x) => tainted(ts.isSpreadElement(x) ? x.expression : x, seen));
   if (ts.isIdentifier(e)) {
     const d = declarationOf(e);
     return d !== undefined && taintedDeclaration(d, seen);
@@ -154,15 +220,25 @@ function rawPieces(expr: ts.Expression): ts.Expression[] {
   if (ts.isCallExpression(e) && isTranslate(e)) return [];
   if (ts.isTemplateExpression(e)) return e.templateSpans.flatMap((s) => rawPieces(s.expression));
   if (ts.isConditionalExpression(e)) return [...rawPieces(e.whenTrue), ...rawPieces(e.whenFalse)];
-  if (ts.isBinaryExpression(e) && [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(e.operatorToken.kind)) {
+  if (
+    ts.isBinaryExpression(e) &&
+    [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(
+      e.operatorToken.kind,
+    )
+  ) {
     return [...rawPieces(e.left), ...rawPieces(e.right)];
   }
-  if (ts.isArrayLiteralExpression(e)) return e.elements.flatMap((x) => (ts.isSpreadElement(x) ? rawPieces(x.expression) : rawPieces(x)));
-  if (ts.isObjectLiteralExpression(e)) return e.properties.flatMap((p) => (ts.isPropertyAssignment(p) && SCREEN_PROPS.has(propName(p.name)) ? rawPieces(p.initializer) : []));
+  if (ts.isArrayLiteralExpression(e))
+    return e.elements.flatMap((x) => (ts.isSpreadElement(x) ? rawPieces(x.expression) : rawPieces(x)));
+  if (ts.isObjectLiteralExpression(e))
+    return e.properties.flatMap((p) =>
+      ts.isPropertyAssignment(p) && SCREEN_PROPS.has(propName(p.name)) ? rawPieces(p.initializer) : [],
+    );
   if (ts.isCallExpression(e) && calleeName(e) === 'map') {
     // items.map((x) => ({ label: x.name, … })): the pick items built in place.
     const fn = e.arguments[0];
-    if (fn !== undefined && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && !ts.isBlock(fn.body)) return rawPieces(fn.body);
+    if (fn !== undefined && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && !ts.isBlock(fn.body))
+      return rawPieces(fn.body);
   }
   if (ts.isObjectLiteralExpression(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return [];
   // A function given outside text is not followed (its own t(…) is checked by rule 1); a method of
@@ -171,7 +247,13 @@ function rawPieces(expr: ts.Expression): ts.Expression[] {
   if (ts.isIdentifier(e)) {
     // A const is judged by its value, by these same rules.
     const d = declarationOf(e);
-    if (d !== undefined && ts.isVariableDeclaration(d) && d.initializer !== undefined && (d.parent.flags & ts.NodeFlags.Const) !== 0) return rawPieces(d.initializer).length > 0 ? [e] : [];
+    if (
+      d !== undefined &&
+      ts.isVariableDeclaration(d) &&
+      d.initializer !== undefined &&
+      (d.parent.flags & ts.NodeFlags.Const) !== 0
+    )
+      return rawPieces(d.initializer).length > 0 ? [e] : [];
   }
   return tainted(e) ? [e] : [];
 }
@@ -190,12 +272,21 @@ export function outsideTextLeaks(files: readonly string[], root = ROOT): { subst
     const src = parse(file);
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && isTranslate(node)) {
-        for (const arg of node.arguments.slice(1)) if (tainted(arg) && !checked(arg, src)) substitutions.push(place(arg, src, root));
+        for (const arg of node.arguments.slice(1))
+          if (tainted(arg) && !checked(arg, src)) substitutions.push(place(arg, src, root));
       }
-      if ((ts.isCallExpression(node) && SINK_CALLS.has(calleeName(node))) || (ts.isNewExpression(node) && calleeName(node) === 'MarkdownString')) {
-        for (const arg of node.arguments ?? []) for (const piece of rawPieces(arg)) if (!checked(piece, src)) sinks.push(place(piece, src, root));
+      if (
+        (ts.isCallExpression(node) && SINK_CALLS.has(calleeName(node))) ||
+        (ts.isNewExpression(node) && calleeName(node) === 'MarkdownString')
+      ) {
+        for (const arg of node.arguments ?? [])
+          for (const piece of rawPieces(arg)) if (!checked(piece, src)) sinks.push(place(piece, src, root));
       }
-      if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name)) && !ts.isObjectLiteralExpression(node.initializer)) {
+      if (
+        ts.isPropertyAssignment(node) &&
+        SCREEN_PROPS.has(propName(node.name)) &&
+        !ts.isObjectLiteralExpression(node.initializer)
+      ) {
         // Screen properties anywhere (pick items and tree items built apart from the call).
         for (const piece of rawPieces(node.initializer)) if (!checked(piece, src)) sinks.push(place(piece, src, root));
       }
@@ -223,25 +314,31 @@ describe('outside text reaches messages only through plainText', () => {
   it('the scan sees what it must: raw names, loop items, parameters so named, lets given them later, destructured names and String(…) fail; plainText, numbers and PlainText pass', () => {
     const fixture = path.join(ROOT, 'out', 'outside-text-fixture.ts');
     const text = [
-      "declare const t: (m: string, ...a: unknown[]) => string; declare const ui: any; declare function plainText(s: string): string; type PlainText = string;",
-      "function a(task: { taskName: string }, loop: { loopItems: string[] }, n: number, name: string, safe: PlainText, items: string[]) {",
-      "  const ok = plainText(task.taskName); let later = plainText(name); later = task.taskName; const { taskName } = task;",
+      'declare const t: (m: string, ...a: unknown[]) => string; declare const ui: any; declare function plainText(s: string): string; type PlainText = string;',
+      'function a(task: { taskName: string }, loop: { loopItems: string[] }, n: number, name: string, safe: PlainText, items: string[]) {',
+      '  const ok = plainText(task.taskName); let later = plainText(name); later = task.taskName; const { taskName } = task;',
       "  ui.showInformationMessage(t('A {0} {1} {2} {3} {4}', ok, n, safe, items.length, plainText(name)));", // passes
       "  ui.showInformationMessage(t('B {0}', task.taskName));", // substitution
       "  ui.showWarningMessage(t('C {0}', name));", // substitution: a string parameter so named
       "  ui.showErrorMessage(t('D {0}', later));", // substitution: a let given outside text later
       "  ui.showErrorMessage(t('E {0}', taskName.trim()));", // substitution: a method of a destructured name
-      "  ui.showInformationMessage(`F ${task.taskName}`);", // sink
-      "  ui.showQuickPick(items.map((x) => ({ label: x, detail: task.taskName })), {});", // sink
+      '  ui.showInformationMessage(`F ${task.taskName}`);', // sink
+      '  ui.showQuickPick(items.map((x) => ({ label: x, detail: task.taskName })), {});', // sink
       "  ui.showInformationMessage(t('G') + String(task.taskName));", // sink
-      "  return { tooltip: loop.loopItems[0] };", // sink
+      '  return { tooltip: loop.loopItems[0] };', // sink
       '}',
     ].join('\n');
     writeFileSync(fixture, text);
     try {
       const { substitutions, sinks } = outsideTextLeaks([fixture]);
-      assert.deepEqual(substitutions.map((p) => p.text), ['task.taskName', 'name', 'later', 'taskName.trim()']);
-      assert.deepEqual(sinks.map((p) => p.text), ['task.taskName', 'task.taskName', 'String(task.taskName)', 'loop.loopItems[0]']);
+      assert.deepEqual(
+        substitutions.map((p) => p.text),
+        ['task.taskName', 'name', 'later', 'taskName.trim()'],
+      );
+      assert.deepEqual(
+        sinks.map((p) => p.text),
+        ['task.taskName', 'task.taskName', 'String(task.taskName)', 'loop.loopItems[0]'],
+      );
     } finally {
       rmSync(fixture);
     }

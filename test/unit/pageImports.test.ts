@@ -38,7 +38,11 @@ describe('the analytics page bundle', () => {
   const { files, packages } = reached(PAGE);
 
   it('walks the page as esbuild does (its schemas and the shared analytics schemas are reached)', () => {
-    for (const f of ['analytics/protocol/messages.ts', 'api/schemas/analyticsSchemas.ts', 'analytics/model/formState.ts']) {
+    for (const f of [
+      'analytics/protocol/messages.ts',
+      'api/schemas/analyticsSchemas.ts',
+      'analytics/model/formState.ts',
+    ]) {
       assert.ok(files.has(path.join(SRC, f)), `${f} is part of the page`);
     }
   });

@@ -7,11 +7,17 @@
 import * as assert from 'node:assert/strict';
 
 import { pageText } from '../../src/analytics/model/pageStrings';
-import { type Outcome, type Progress,Requests } from '../../src/analytics/page/requests';
+import { type Outcome, type Progress, Requests } from '../../src/analytics/page/requests';
 import type { HostMessage, PageMessage } from '../../src/analytics/protocol';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 
-const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day', page: 1, pageSize: 100 };
+const query: AnalyticsQuery = {
+  start: '2026-11-16',
+  end: '2026-11-22',
+  timeGranularity: 'Day',
+  page: 1,
+  pageSize: 100,
+};
 const rec = (taskId: string): AnalyticsRecord => ({ taskId }) as unknown as AnalyticsRecord;
 const ids = (records: AnalyticsRecord[]): string[] => records.map((r) => r.taskId);
 
@@ -25,13 +31,27 @@ function fetchAll(): { requests: Requests; id: string; done: Promise<Outcome<Res
   return { requests, id, done, progress };
 }
 
-const progressOf = (id: string, at: number, records: AnalyticsRecord[], fetched: number): HostMessage =>
-  ({ type: 'fetchAllProgress', id, fetched, total: 5, at, records });
-const resultOf = (id: string, records: AnalyticsRecord[], streamed?: number): Result =>
-  ({ type: 'fetchAllResult', id, resultId: 'result-1', query, total: 5, records, requestIds: [], ...(streamed === undefined ? {} : { streamed }) });
+const progressOf = (id: string, at: number, records: AnalyticsRecord[], fetched: number): HostMessage => ({
+  type: 'fetchAllProgress',
+  id,
+  fetched,
+  total: 5,
+  at,
+  records,
+});
+const resultOf = (id: string, records: AnalyticsRecord[], streamed?: number): Result => ({
+  type: 'fetchAllResult',
+  id,
+  resultId: 'result-1',
+  query,
+  total: 5,
+  records,
+  requestIds: [],
+  ...(streamed === undefined ? {} : { streamed }),
+});
 
-describe('page requests: rows that come with a fetch\'s progress', () => {
-  it('joins the batches, in order, in front of the answer\'s own rows; the progress is passed on without them', async () => {
+describe("page requests: rows that come with a fetch's progress", () => {
+  it("joins the batches, in order, in front of the answer's own rows; the progress is passed on without them", async () => {
     const f = fetchAll();
     f.requests.settle(progressOf(f.id, 0, [rec('a'), rec('b')], 2) as Extract<HostMessage, { id: string }>);
     f.requests.settle(progressOf(f.id, 2, [rec('c')], 3) as Extract<HostMessage, { id: string }>);
@@ -40,7 +60,13 @@ describe('page requests: rows that come with a fetch\'s progress', () => {
     assert.ok(outcome.ok);
     assert.deepEqual(ids(outcome.reply.records), ['a', 'b', 'c', 'd', 'e']);
     assert.equal('streamed' in outcome.reply, false);
-    assert.deepEqual(f.progress.map((p) => [p.fetched, 'records' in p, 'at' in p]), [[2, false, false], [3, false, false]]);
+    assert.deepEqual(
+      f.progress.map((p) => [p.fetched, 'records' in p, 'at' in p]),
+      [
+        [2, false, false],
+        [3, false, false],
+      ],
+    );
   });
 
   it('an answer that says nothing was streamed is taken as it is', async () => {
@@ -58,7 +84,10 @@ describe('page requests: rows that come with a fetch\'s progress', () => {
     f.requests.settle(resultOf(f.id, [], 3));
     const outcome = await f.done;
     assert.ok(!outcome.ok);
-    assert.deepEqual([outcome.error.kind, outcome.error.message, outcome.byPage], ['internal', pageText('error.rowsLost'), false]);
+    assert.deepEqual(
+      [outcome.error.kind, outcome.error.message, outcome.byPage],
+      ['internal', pageText('error.rowsLost'), false],
+    );
     assert.match(outcome.error.message, /Fetch all pages/);
   });
 

@@ -6,7 +6,10 @@ import { coverageOf, coverageTag, coverageText, pageWindow } from '../../src/ana
 describe('analytics pages and coverage', () => {
   it('pages over the whole query, as the service would have', () => {
     const w = pageWindow(2, 20, 1020, 1020);
-    assert.deepEqual([w.page, w.pages, w.start, w.end, w.canPrev, w.canNext, w.canLast], [2, 51, 20, 40, true, true, true]);
+    assert.deepEqual(
+      [w.page, w.pages, w.start, w.end, w.canPrev, w.canNext, w.canLast],
+      [2, 51, 20, 40, true, true, true],
+    );
     assert.equal(w.label, 'Rows 21–40 of 1,020 · Page 2 of 51');
     const last = pageWindow(51, 20, 1020, 1020);
     assert.deepEqual([last.start, last.end, last.canNext, last.canLast], [1000, 1020, false, false]);
@@ -22,7 +25,10 @@ describe('analytics pages and coverage', () => {
 
   it('copes with an empty result and odd input', () => {
     const w = pageWindow(0, 0, 0, 0);
-    assert.deepEqual([w.page, w.pages, w.start, w.end, w.canPrev, w.canNext, w.canLast], [1, 1, 0, 0, false, false, false]);
+    assert.deepEqual(
+      [w.page, w.pages, w.start, w.end, w.canPrev, w.canNext, w.canLast],
+      [1, 1, 0, 0, false, false, false],
+    );
     assert.match(w.label, /^No rows on this page/);
   });
 

@@ -1,7 +1,7 @@
 /** Service text in confirmations (src/platform/plainText.ts): one plain line, capped; markdown that renders to exactly it. */
 import * as assert from 'node:assert/strict';
 
-import { markdownOfPlainText, PLAIN_TEXT_MAX,plainText } from '../../src/platform/plainText';
+import { markdownOfPlainText, PLAIN_TEXT_MAX, plainText } from '../../src/platform/plainText';
 
 describe('plain text for confirmations', () => {
   it('one line: line breaks, control, format and bidi characters become spaces, runs of space one', () => {
@@ -35,12 +35,21 @@ describe('plain text for confirmations', () => {
       assert.doesNotMatch(text, /`/, attack);
       assert.equal(plainText(text, 1000), text, `idempotent: ${attack}`);
     }
-    assert.equal(plainText('[Accept](command:workbench.action.terminal.new)'), '[Accept] (command :workbench.action.terminal.new)');
+    assert.equal(
+      plainText('[Accept](command:workbench.action.terminal.new)'),
+      '[Accept] (command :workbench.action.terminal.new)',
+    );
     assert.equal(plainText('<command:x> $(zap)'), '< command :x> $ (zap)');
   });
 
   it('ordinary names are unchanged', () => {
-    for (const name of ['Shop [EU] (daily)', 'Prices: 2 < 3 > 1', 'Cost $ (net)', 'https://example.com/list', 'A & B']) {
+    for (const name of [
+      'Shop [EU] (daily)',
+      'Prices: 2 < 3 > 1',
+      'Cost $ (net)',
+      'https://example.com/list',
+      'A & B',
+    ]) {
       assert.equal(plainText(name), name);
     }
   });
@@ -57,12 +66,21 @@ describe('plain text for confirmations', () => {
   it('markdown of plain text: every punctuation mark escaped, so no link, command: URI, emphasis or HTML forms', () => {
     const md = markdownOfPlainText('Stop “[x](command:workbench.action.terminal.new)” <img src=x> *now* `code` &amp;');
     assert.doesNotMatch(md, /(^|[^\\])\[x\]\(command:/);
-    assert.equal(md, 'Stop “\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)” \\<img src\\=x\\> \\*now\\* \\`code\\` \\&amp\\;');
+    assert.equal(
+      md,
+      'Stop “\\[x\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)” \\<img src\\=x\\> \\*now\\* \\`code\\` \\&amp\\;',
+    );
     // Unescaping gives the text back.
-    assert.equal(md.replace(/\\(.)/g, '$1'), 'Stop “[x](command:workbench.action.terminal.new)” <img src=x> *now* `code` &amp;');
+    assert.equal(
+      md.replace(/\\(.)/g, '$1'),
+      'Stop “[x](command:workbench.action.terminal.new)” <img src=x> *now* `code` &amp;',
+    );
   });
 
   it('keeps the lines of an explanation as hard line breaks', () => {
-    assert.equal(markdownOfPlainText('Account ada.\n\n• The app leaves market search.'), 'Account ada\\.  \n  \n• The app leaves market search\\.');
+    assert.equal(
+      markdownOfPlainText('Account ada.\n\n• The app leaves market search.'),
+      'Account ada\\.  \n  \n• The app leaves market search\\.',
+    );
   });
 });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { type GlobalMemento,OrderedMemento } from '../../src/platform/state/orderedMemento';
+import { type GlobalMemento, OrderedMemento } from '../../src/platform/state/orderedMemento';
 import { EchoingMemento, Loop } from '../shared/echoingMemento';
 
 /** Health writes its cache; the moment that write has reached the workbench, apps write theirs. */
@@ -25,15 +25,23 @@ async function interleavedWrites(loop: Loop, raw: EchoingMemento, memento: Globa
 
 const SRC = path.join(__dirname, '..', '..', '..', 'src');
 const sourceFiles = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 
 describe('platform: globalState writes in order', () => {
   it('main.ts hands the capabilities only the wrapped context, and the shell touches no globalState', () => {
     const main = fs.readFileSync(path.join(SRC, 'main.ts'), 'utf8');
     assert.equal(main.match(/\bshellContext\b/g)?.length, 2, 'shellContext: the parameter and its one use');
     assert.match(main, /const context = withOrderedGlobalState\(shellContext\);/);
-    const usesGlobalState = sourceFiles(SRC).filter((f) => !f.startsWith(path.join(SRC, 'platform', 'state')) && /\.globalState\b/.test(fs.readFileSync(f, 'utf8')));
-    const outsideCapabilities = usesGlobalState.filter((f) => /[\\/](extension|mcp|testSeam)\.ts$|[\\/]shell[\\/]/.test(f));
+    const usesGlobalState = sourceFiles(SRC).filter(
+      (f) => !f.startsWith(path.join(SRC, 'platform', 'state')) && /\.globalState\b/.test(fs.readFileSync(f, 'utf8')),
+    );
+    const outsideCapabilities = usesGlobalState.filter((f) =>
+      /[\\/](extension|mcp|testSeam)\.ts$|[\\/]shell[\\/]/.test(f),
+    );
     assert.deepEqual(outsideCapabilities, []);
   });
 
@@ -62,8 +70,12 @@ describe('platform: globalState writes in order', () => {
     const memento = new OrderedMemento(raw);
     const order: string[] = [];
     raw.onStored = () => order.push(`stored ${Object.keys(raw.stored).join('+')}`);
-    const first = Promise.resolve(memento.update('a', 1)).then(() => order.push(`a done, stored ${JSON.stringify(raw.stored)}`));
-    const second = Promise.resolve(memento.update('b', 2)).then(() => order.push(`b done, stored ${JSON.stringify(raw.stored)}`));
+    const first = Promise.resolve(memento.update('a', 1)).then(() =>
+      order.push(`a done, stored ${JSON.stringify(raw.stored)}`),
+    );
+    const second = Promise.resolve(memento.update('b', 2)).then(() =>
+      order.push(`b done, stored ${JSON.stringify(raw.stored)}`),
+    );
     await Promise.all([first, second]);
     await loop.drain();
     assert.deepEqual(order, ['stored a', 'a done, stored {"a":1}', 'stored a+b', 'b done, stored {"a":1,"b":2}']);
@@ -84,7 +96,7 @@ describe('platform: globalState writes in order', () => {
     assert.deepEqual([...memento.keys()].sort(), ['kept', 'x']);
   });
 
-  it('a failed write is its caller\'s error and does not stop the next one', async () => {
+  it("a failed write is its caller's error and does not stop the next one", async () => {
     const loop = new Loop();
     const raw = new EchoingMemento(loop);
     let failNext = true;

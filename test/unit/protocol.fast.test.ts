@@ -4,16 +4,30 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type HostMessage,hostMessageSchema, MESSAGE_LIMITS, parseMessage } from '../../src/analytics/protocol';
+import { type HostMessage, hostMessageSchema, MESSAGE_LIMITS, parseMessage } from '../../src/analytics/protocol';
 import { fastPackedRecord, fastRecord } from '../../src/analytics/protocol/fastRecords';
 import { encodeForPage, parseHostMessage } from '../../src/analytics/protocol/hostMessage';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
-import { type AnalyticsRecord,analyticsRecordSchema } from '../../src/api/schemas/schemas';
+import { type AnalyticsRecord, analyticsRecordSchema } from '../../src/api/schemas/schemas';
 
 const base = {
-  taskId: 't-1', userId: 'u-1', taskName: 'Prices', dayKey: '2026-W47', weekStartDate: '2026-11-16', weekEndDate: '2026-11-22', collectionMethod: 'Cloud',
+  taskId: 't-1',
+  userId: 'u-1',
+  taskName: 'Prices',
+  dayKey: '2026-W47',
+  weekStartDate: '2026-11-16',
+  weekEndDate: '2026-11-22',
+  collectionMethod: 'Cloud',
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
-  executionMetrics: { runCount: 1, successCount: 1, failureCount: 0, durationPerRunSeconds: 2.5, totalExecutionSeconds: 2.5, successRate: 1, failureRate: 0 },
+  executionMetrics: {
+    runCount: 1,
+    successCount: 1,
+    failureCount: 0,
+    durationPerRunSeconds: 2.5,
+    totalExecutionSeconds: 2.5,
+    successRate: 1,
+    failureRate: 0,
+  },
   resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: null, proxyIpCount: 0.5, balance: 0.01 },
 };
 
@@ -26,8 +40,33 @@ function prng(seed: number): () => number {
 }
 
 /** Includes strings at and just over each record text limit (64, 128, 300) and a megabyte one. */
-const ODD: unknown[] = [null, undefined, 0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '', '5', '2026-11-16', '2026-02-30', 'Cloud', 'Both', true, [], {}, [1], { a: 1 },
-  'd'.repeat(64), 'd'.repeat(65), 'i'.repeat(128), 'i'.repeat(129), 'n'.repeat(300), 'n'.repeat(301), 'm'.repeat(1_000_000)];
+const ODD: unknown[] = [
+  null,
+  undefined,
+  0,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  '',
+  '5',
+  '2026-11-16',
+  '2026-02-30',
+  'Cloud',
+  'Both',
+  true,
+  [],
+  {},
+  [1],
+  { a: 1 },
+  'd'.repeat(64),
+  'd'.repeat(65),
+  'i'.repeat(128),
+  'i'.repeat(129),
+  'n'.repeat(300),
+  'n'.repeat(301),
+  'm'.repeat(1_000_000),
+];
 
 /** `base` with a few fields (top level or nested) replaced by odd values, deleted, or extra keys added. */
 function mutate(rand: () => number): unknown {
@@ -82,7 +121,13 @@ describe('webview protocol: fast path for result records', () => {
       assert.equal(analyticsRecordSchema.safeParse(over).success, false, `${key} over ${max}: zod refuses`);
       assert.equal(fastPackedRecord(packRecord(over as unknown as AnalyticsRecord)), undefined, `${key} packed`);
     }
-    const huge = { type: 'queryResult', id: 'q', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, page: { total: 1, data: [{ ...base, taskName: 'n'.repeat(1_000_000) }] } };
+    const huge = {
+      type: 'queryResult',
+      id: 'q',
+      resultId: 'r',
+      query: { start: '2026-11-16', end: '2026-11-22' },
+      page: { total: 1, data: [{ ...base, taskName: 'n'.repeat(1_000_000) }] },
+    };
     const parsed = parseHostMessage(huge);
     assert.equal(parsed.ok, false);
     assert.match(parsed.ok ? '' : parsed.reason, /^page\.data\.0\.taskName:/);
@@ -101,7 +146,15 @@ describe('webview protocol: fast path for result records', () => {
     const messages: unknown[] = [
       { type: 'queryResult', id: 'q', resultId: 'r', query, page: { total: 2, data: [base, base] }, requestId: 'r' },
       { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 1, records: [base], requestIds: ['a'] },
-      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 1, records: [{ ...base, collectionMethod: 'Both' }], requestIds: [] },
+      {
+        type: 'fetchAllResult',
+        id: 'q',
+        resultId: 'r',
+        query,
+        total: 1,
+        records: [{ ...base, collectionMethod: 'Both' }],
+        requestIds: [],
+      },
       { type: 'fetchAllResult', id: '', resultId: 'r', query, total: 1, records: [base], requestIds: [] },
       { type: 'queryResult', id: 'q', resultId: 'r', query: { start: 'x' }, page: { total: 1, data: [base] } },
       { type: 'queryResult', id: 'q', resultId: 'r', query, page: { total: -1, data: [base] } },
@@ -112,7 +165,16 @@ describe('webview protocol: fast path for result records', () => {
       { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5 },
       { type: 'fetchAllProgress', id: 'q', fetched: 2, total: 5, at: -1, records: [base] },
       { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 3, records: [base], streamed: 2, requestIds: [] },
-      { type: 'fetchAllResult', id: 'q', resultId: 'r', query, total: 3, records: [base], streamed: -2, requestIds: [] },
+      {
+        type: 'fetchAllResult',
+        id: 'q',
+        resultId: 'r',
+        query,
+        total: 3,
+        records: [base],
+        streamed: -2,
+        requestIds: [],
+      },
     ];
     for (const m of messages) {
       const fast = parseHostMessage(m);
@@ -157,12 +219,27 @@ describe('webview protocol: fast path for result records', () => {
 
     it('a message encoded by the host parses back to exactly the message', () => {
       const query = { start: '2026-11-16', end: '2026-11-22' };
-      const message: HostMessage = { type: 'fetchAllResult', id: 'f', resultId: 'r', query, total: 3, records: [record, { ...record, taskName: null }, record], requestIds: ['a'] };
+      const message: HostMessage = {
+        type: 'fetchAllResult',
+        id: 'f',
+        resultId: 'r',
+        query,
+        total: 3,
+        records: [record, { ...record, taskName: null }, record],
+        requestIds: ['a'],
+      };
       const wire = encodeForPage(message) as Record<string, unknown>;
       assert.ok(!('records' in wire) && Array.isArray(wire.rows), 'records travel as rows');
       assert.deepEqual(parseHostMessage(wire), { ok: true, message });
       // A progress with rows travels the same way; one without travels as it is.
-      const progress: HostMessage = { type: 'fetchAllProgress', id: 'f', fetched: 200, total: 300, at: 100, records: [record, { ...record, taskName: null }] };
+      const progress: HostMessage = {
+        type: 'fetchAllProgress',
+        id: 'f',
+        fetched: 200,
+        total: 300,
+        at: 100,
+        records: [record, { ...record, taskName: null }],
+      };
       const progressWire = encodeForPage(progress) as Record<string, unknown>;
       assert.ok(!('records' in progressWire) && Array.isArray(progressWire.rows), 'progress rows travel packed');
       assert.deepEqual(parseHostMessage(progressWire), { ok: true, message: progress });
@@ -176,10 +253,26 @@ describe('webview protocol: fast path for result records', () => {
     it('a bad packed row is refused by zod, which names the record and field', () => {
       const rows = [packRecord(record), [...packRecord(record)]];
       (rows[1] as unknown[])[6] = 'Both';
-      const parsed = parseHostMessage({ type: 'fetchAllResult', id: 'f', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, total: 2, rows, requestIds: [] });
+      const parsed = parseHostMessage({
+        type: 'fetchAllResult',
+        id: 'f',
+        resultId: 'r',
+        query: { start: '2026-11-16', end: '2026-11-22' },
+        total: 2,
+        rows,
+        requestIds: [],
+      });
       assert.equal(parsed.ok, false);
       assert.match(parsed.ok ? '' : parsed.reason, /^records\.1\.collectionMethod:/);
-      const short = parseHostMessage({ type: 'fetchAllResult', id: 'f', resultId: 'r', query: { start: '2026-11-16', end: '2026-11-22' }, total: 1, rows: [[1, 2]], requestIds: [] });
+      const short = parseHostMessage({
+        type: 'fetchAllResult',
+        id: 'f',
+        resultId: 'r',
+        query: { start: '2026-11-16', end: '2026-11-22' },
+        total: 1,
+        rows: [[1, 2]],
+        requestIds: [],
+      });
       assert.match(short.ok ? '' : short.reason, /^records\.0:/);
       const inProgress = parseHostMessage({ type: 'fetchAllProgress', id: 'f', fetched: 2, total: 9, at: 0, rows });
       assert.match(inProgress.ok ? '' : inProgress.reason, /^records\.1\.collectionMethod:/);

@@ -26,7 +26,7 @@ import { errorFromReply, parseReply } from '../../src/api/http/replies';
 import { nullDataResponseSchema } from '../../src/api/schemas/opsSchemas';
 import { SUBTASK_ACTION_PATHS } from '../../src/api/schemas/runSchemas';
 import { errorAnswer, RecordingServer, type Seen } from './helpers/recordingServer';
-import { dataOf, FakeClock, type Reply,TestSandbox } from './helpers/sandbox';
+import { dataOf, FakeClock, type Reply, TestSandbox } from './helpers/sandbox';
 
 // tsc puts this file in out/test/unit; the fixture stays in test/fixtures.
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'published-examples.json');
@@ -71,7 +71,13 @@ const TASK = 'a3b9bdf7-9aaa-22f6-9ccf-b32790f6df8f';
 const GROUP = '23894';
 const LOT = '7301234567890123457';
 const LOOP = { actionType: 'LoopAction', actionId: 'ce1wg4nytr', properties: [{ name: 'name', value: 'Loop URLs' }] };
-const LOOP_ITEMS = { taskId: TASK, actionId: 'ce1wg4nytr', loopType: 'URLList' as const, loopItems: ['http://www.octoparse'], isAppend: false };
+const LOOP_ITEMS = {
+  taskId: TASK,
+  actionId: 'ce1wg4nytr',
+  loopType: 'URLList' as const,
+  loopItems: ['http://www.octoparse'],
+  isAppend: false,
+};
 const asV1 = (s: { taskId: string; taskName: string; status: string }) => ({
   ...s,
   currentTotalExtractCount: null,
@@ -90,28 +96,107 @@ const CLIENT: Record<string, ClientCase> = {
     errorKind: 'auth',
     sent: { body: { username: 'ada', password: 'secret-password', grant_type: 'password' } },
   },
-  SubtasksStatus: { call: (c) => c.getSubtaskStatuses(TASK, { page: 1, size: 20 }), expected: same, errorKind: 'server', sent: { query: { taskId: TASK, page: '1', size: '20' } } },
-  TaskStatus: { call: (c) => c.getTaskStatuses([TASK]), expected: (e) => (e as Parameters<typeof asV1>[0][]).map(asV1), errorKind: 'server', sent: { body: { taskIds: [TASK] } } },
-  TaskStatusV2: { call: (c) => c.getTaskStatuses([TASK]), expected: (e) => (e as object[]).map((s) => ({ ...s, taskName: null, source: 'v2' })), errorKind: 'server', sent: { body: { taskIds: [TASK] } } },
-  cloudextractionStart: { call: (c) => c.startTask(TASK), expected: same, errorKind: 'server', sent: { body: { taskId: TASK } } },
-  cloudextractionStop: { call: (c) => c.stopTask(TASK), expected: same, errorKind: 'server', sent: { body: { taskId: TASK } } },
-  cloudextractionSubtasksStart: { call: (c) => c.startSubtasks(TASK, ['s1']), expected: same, errorKind: 'server', sent: { body: { taskId: TASK, subTaskIds: ['s1'] } } },
-  cloudextractionSubtasksStop: { call: (c) => c.stopSubtasks(TASK, ['s1']), expected: same, errorKind: 'server', sent: { body: { taskId: TASK, subTaskIds: ['s1'] } } },
-  all: { call: (c) => c.getData(TASK, { offset: 0, size: 4 }), expected: same, errorKind: 'server', sent: { query: { taskId: TASK, offset: '0', size: '4' } } },
-  lotnoAll: { call: (c) => c.getLotData(TASK, LOT, { offset: 0, size: 4 }), expected: same, errorKind: 'server', sent: { query: { taskId: TASK, lotno: LOT, offset: '0', size: '4' } } },
-  markexported: { call: (c) => c.markExported(TASK), expected: same, errorKind: 'server', sent: { body: { taskId: TASK } } },
-  notexported: { call: (c) => c.getNotExportedData(TASK, 4), expected: same, errorKind: 'server', sent: { query: { taskId: TASK, size: '4' } } },
+  SubtasksStatus: {
+    call: (c) => c.getSubtaskStatuses(TASK, { page: 1, size: 20 }),
+    expected: same,
+    errorKind: 'server',
+    sent: { query: { taskId: TASK, page: '1', size: '20' } },
+  },
+  TaskStatus: {
+    call: (c) => c.getTaskStatuses([TASK]),
+    expected: (e) => (e as Parameters<typeof asV1>[0][]).map(asV1),
+    errorKind: 'server',
+    sent: { body: { taskIds: [TASK] } },
+  },
+  TaskStatusV2: {
+    call: (c) => c.getTaskStatuses([TASK]),
+    expected: (e) => (e as object[]).map((s) => ({ ...s, taskName: null, source: 'v2' })),
+    errorKind: 'server',
+    sent: { body: { taskIds: [TASK] } },
+  },
+  cloudextractionStart: {
+    call: (c) => c.startTask(TASK),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskId: TASK } },
+  },
+  cloudextractionStop: {
+    call: (c) => c.stopTask(TASK),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskId: TASK } },
+  },
+  cloudextractionSubtasksStart: {
+    call: (c) => c.startSubtasks(TASK, ['s1']),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskId: TASK, subTaskIds: ['s1'] } },
+  },
+  cloudextractionSubtasksStop: {
+    call: (c) => c.stopSubtasks(TASK, ['s1']),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskId: TASK, subTaskIds: ['s1'] } },
+  },
+  all: {
+    call: (c) => c.getData(TASK, { offset: 0, size: 4 }),
+    expected: same,
+    errorKind: 'server',
+    sent: { query: { taskId: TASK, offset: '0', size: '4' } },
+  },
+  lotnoAll: {
+    call: (c) => c.getLotData(TASK, LOT, { offset: 0, size: 4 }),
+    expected: same,
+    errorKind: 'server',
+    sent: { query: { taskId: TASK, lotno: LOT, offset: '0', size: '4' } },
+  },
+  markexported: {
+    call: (c) => c.markExported(TASK),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskId: TASK } },
+  },
+  notexported: {
+    call: (c) => c.getNotExportedData(TASK, 4),
+    expected: same,
+    errorKind: 'server',
+    sent: { query: { taskId: TASK, size: '4' } },
+  },
   remove: { call: (c) => c.removeData(TASK), expected: same, errorKind: 'server', sent: { body: { taskId: TASK } } },
-  Copy: { call: (c) => c.copyTask(TASK, GROUP), expected: same, errorKind: 'not-found', sent: { query: { taskId: TASK, taskGroupId: GROUP } } },
-  MoveToGroup: { call: (c) => c.moveTask(TASK, GROUP), expected: same, errorKind: 'not-found', sent: { query: { taskId: TASK, taskGroupId: GROUP } } },
-  Search: { call: (c) => c.searchTasks(GROUP), expected: same, errorKind: 'invalid-request', sent: { query: { taskGroupId: GROUP } } },
+  Copy: {
+    call: (c) => c.copyTask(TASK, GROUP),
+    expected: same,
+    errorKind: 'not-found',
+    sent: { query: { taskId: TASK, taskGroupId: GROUP } },
+  },
+  MoveToGroup: {
+    call: (c) => c.moveTask(TASK, GROUP),
+    expected: same,
+    errorKind: 'not-found',
+    sent: { query: { taskId: TASK, taskGroupId: GROUP } },
+  },
+  Search: {
+    call: (c) => c.searchTasks(GROUP),
+    expected: same,
+    errorKind: 'invalid-request',
+    sent: { query: { taskGroupId: GROUP } },
+  },
   taskGroup: {
     call: (c) => c.listTaskGroups(),
-    expected: (e) => (e as { taskGroupId: number; taskGroupName: string }[]).map((g) => ({ ...g, taskGroupId: String(g.taskGroupId) })),
+    expected: (e) =>
+      (e as { taskGroupId: number; taskGroupName: string }[]).map((g) => ({
+        ...g,
+        taskGroupId: String(g.taskGroupId),
+      })),
     errorKind: 'server',
     sent: { query: {} },
   },
-  getActions: { call: (c) => c.getActions([TASK], ['LoopAction']), expected: same, errorKind: 'server', sent: { body: { taskIds: [TASK], actionTypes: ['LoopAction'] } } },
+  getActions: {
+    call: (c) => c.getActions([TASK], ['LoopAction']),
+    expected: same,
+    errorKind: 'server',
+    sent: { body: { taskIds: [TASK], actionTypes: ['LoopAction'] } },
+  },
   updateActionProperties: {
     call: (c) => c.updateActionProperties(TASK, [LOOP]),
     expected: same,
@@ -128,7 +213,8 @@ const CLIENT: Record<string, ClientCase> = {
 
 /** Operations of the document the extension does not send; their replies still parse with the shared schemas. */
 const NOT_SENT: Record<string, string> = {
-  UpdateUrls: 'Update Task URLs uploads a file whose format the document does not show; Scrapedeck edits URL lists with updateLoopItems instead.',
+  UpdateUrls:
+    'Update Task URLs uploads a file whose format the document does not show; Scrapedeck edits URL lists with updateLoopItems instead.',
 };
 
 /** `subtasks{start}` is written with braces in the document; either published spelling matches it. */
@@ -140,30 +226,43 @@ function pathMatches(example: string, sent: string): boolean {
 
 /** The request the client sent uses the document's method, path, and its parameter and field names, with the values the call was given. */
 function checkRequest(o: Operation, seen: Seen, sent: ClientCase['sent']): void {
-  if ('query' in sent) assert.deepEqual(Object.fromEntries(seen.query), sent.query, `${o.operationId}: the query's values`);
+  if ('query' in sent)
+    assert.deepEqual(Object.fromEntries(seen.query), sent.query, `${o.operationId}: the query's values`);
   else assert.deepEqual(seen.body, sent.body, `${o.operationId}: the body's values`);
   assert.equal(seen.method, o.method, `${o.operationId}: method`);
   assert.ok(pathMatches(o.path, seen.path), `${o.operationId}: path ${seen.path} for ${o.path}`);
   const query = o.parameters.filter((p) => p.in === 'query');
   const sentNames = [...seen.query.keys()];
-  for (const name of sentNames) assert.ok(query.some((p) => p.name === name), `${o.operationId}: query parameter ${name} is the document's`);
-  for (const p of query.filter((q) => q.required && !(o.operationId === 'Copy' && q.name === 'taskGroupId'))) assert.ok(sentNames.includes(p.name), `${o.operationId}: sends ${p.name}`);
+  for (const name of sentNames)
+    assert.ok(
+      query.some((p) => p.name === name),
+      `${o.operationId}: query parameter ${name} is the document's`,
+    );
+  for (const p of query.filter((q) => q.required && !(o.operationId === 'Copy' && q.name === 'taskGroupId')))
+    assert.ok(sentNames.includes(p.name), `${o.operationId}: sends ${p.name}`);
   const fields = o.requestBody.fields;
   if (fields === null) {
     assert.equal(seen.rawBody, '', `${o.operationId}: no body`);
     return;
   }
   const body = seen.body as Record<string, unknown>;
-  for (const key of Object.keys(body)) assert.ok(key in fields, `${o.operationId}: body field ${key} is the document's`);
+  for (const key of Object.keys(body))
+    assert.ok(key in fields, `${o.operationId}: body field ${key} is the document's`);
   for (const key of o.requestBody.required ?? []) assert.ok(key in body, `${o.operationId}: sends ${key}`);
 }
 
-describe('published examples: the client parses every operation\'s examples', function () {
+describe("published examples: the client parses every operation's examples", function () {
   const server = new RecordingServer();
   let client: ScrapedeckClient;
   before(() => server.start());
   beforeEach(() => {
-    client = new ScrapedeckClient({ baseUrl: server.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_published_examples' }), limiter: new UnlimitedLimiter(), env: {}, maxRetries: 0 });
+    client = new ScrapedeckClient({
+      baseUrl: server.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: 'sdk_published_examples' }),
+      limiter: new UnlimitedLimiter(),
+      env: {},
+      maxRetries: 0,
+    });
   });
   afterEach(() => client.close());
   after(() => server.close());
@@ -176,7 +275,8 @@ describe('published examples: the client parses every operation\'s examples', fu
 
   /** Answers the operation's example (and, for the v1 status call, refuses v2 first as a v1-only service does). */
   const answer = (o: Operation, status: 200 | 400) => (seen: Seen) => {
-    if (o.operationId === 'TaskStatus' && seen.path === '/cloudextraction/statuses/v2') return errorAnswer(404, 40400, 'No route');
+    if (o.operationId === 'TaskStatus' && seen.path === '/cloudextraction/statuses/v2')
+      return errorAnswer(404, 40400, 'No route');
     if (!pathMatches(o.path, seen.path)) return errorAnswer(404, 40400, `unexpected ${seen.path}`);
     return { status, body: o.responseExamples[String(status) as '200' | '400'] };
   };
@@ -196,7 +296,10 @@ describe('published examples: the client parses every operation\'s examples', fu
         (err: unknown) => err,
       );
       assert.ok(e instanceof ApiError, String(e));
-      assert.deepEqual([e.kind, e.status, e.code, e.requestId], [c.errorKind, 400, example.error.code, example.requestId]);
+      assert.deepEqual(
+        [e.kind, e.status, e.code, e.requestId],
+        [c.errorKind, 400, example.error.code, example.requestId],
+      );
       assert.ok(e.message.includes(example.error.message), e.message);
     });
   }
@@ -204,16 +307,27 @@ describe('published examples: the client parses every operation\'s examples', fu
   it('UpdateUrls (not sent): its examples parse with the shared envelope and error shapes', () => {
     const o = op('UpdateUrls');
     const ctx = { surface: 'main' as const, operation: 'update task URLs', secrets: new SecretSet() };
-    const reply = (status: number, body: unknown) => ({ status, headers: {}, body, bodyError: undefined, requestId: (body as { requestId: string }).requestId, retries: 0 });
+    const reply = (status: number, body: unknown) => ({
+      status,
+      headers: {},
+      body,
+      bodyError: undefined,
+      requestId: (body as { requestId: string }).requestId,
+      retries: 0,
+    });
     assert.equal(parseReply(reply(200, o.responseExamples['200']), nullDataResponseSchema, ctx).data, null);
     const e = errorFromReply(reply(400, o.responseExamples['400']), ctx);
-    assert.deepEqual([e.kind, e.code, e.requestId], ['not-found', 'InvalidTaskId', o.responseExamples['400'].requestId]);
+    assert.deepEqual(
+      [e.kind, e.code, e.requestId],
+      ['not-found', 'InvalidTaskId', o.responseExamples['400'].requestId],
+    );
   });
 });
 
 // ---- the sandbox, compared structurally ---------------------------------------------------------
 
-type Shape = 'string' | 'number' | 'boolean' | 'null' | 'row' | { array: Shape | undefined } | { object: Record<string, Shape> };
+type Shape =
+  'string' | 'number' | 'boolean' | 'null' | 'row' | { array: Shape | undefined } | { object: Record<string, Shape> };
 
 /** Paths whose items are data rows: the task's own field names (not known in advance), every value a string. */
 const ROW_PATHS = new Set(['data.data[]']);
@@ -222,7 +336,8 @@ function shapeOf(value: unknown, path: string): Shape {
   if (ROW_PATHS.has(path)) return 'row';
   if (value === null) return 'null';
   if (Array.isArray(value)) return { array: value.length === 0 ? undefined : shapeOf(value[0], `${path}[]`) };
-  if (typeof value === 'object') return { object: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v, `${path}.${k}`)])) };
+  if (typeof value === 'object')
+    return { object: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v, `${path}.${k}`)])) };
   return typeof value as 'string' | 'number' | 'boolean';
 }
 
@@ -234,14 +349,19 @@ class Comparison {
 
   check(actual: unknown, shape: Shape, path = 'data'): void {
     if (shape === 'row') {
-      const ok = typeof actual === 'object' && actual !== null && !Array.isArray(actual) && Object.values(actual).every((v) => typeof v === 'string');
+      const ok =
+        typeof actual === 'object' &&
+        actual !== null &&
+        !Array.isArray(actual) &&
+        Object.values(actual).every((v) => typeof v === 'string');
       if (!ok) this.problems.push(`${path}: a row of string values, got ${JSON.stringify(actual)?.slice(0, 80)}`);
       else this.valued.add(path);
       this.expectedValued.add(path);
       return;
     }
     if (shape === 'null') {
-      if (actual !== null) this.problems.push(`${path}: null in the document, got ${JSON.stringify(actual)?.slice(0, 80)}`);
+      if (actual !== null)
+        this.problems.push(`${path}: null in the document, got ${JSON.stringify(actual)?.slice(0, 80)}`);
       return;
     }
     if (typeof shape === 'string') {
@@ -258,11 +378,14 @@ class Comparison {
       if (shape.array !== undefined) for (const item of actual) this.check(item, shape.array, `${path}[]`);
       return;
     }
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return void this.problems.push(`${path}: an object in the document`);
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual))
+      return void this.problems.push(`${path}: an object in the document`);
     const expected = Object.keys(shape.object).sort();
     const got = Object.keys(actual).sort();
-    if (JSON.stringify(expected) !== JSON.stringify(got)) this.problems.push(`${path}: fields ${got.join(', ')}; the document has ${expected.join(', ')}`);
-    for (const key of expected) this.check((actual as Record<string, unknown>)[key], shape.object[key] as Shape, `${path}.${key}`);
+    if (JSON.stringify(expected) !== JSON.stringify(got))
+      this.problems.push(`${path}: fields ${got.join(', ')}; the document has ${expected.join(', ')}`);
+    for (const key of expected)
+      this.check((actual as Record<string, unknown>)[key], shape.object[key] as Shape, `${path}.${key}`);
   }
 
   /** Every field the document shows with a value was seen with one (a field always null has drifted). */
@@ -302,46 +425,78 @@ const SANDBOX: Record<string, SandboxCase> = {
     success: (x) => x.get(`/cloudextraction/task/subtasks?taskId=${x.running}&page=1&size=20`),
     error: (x) => x.get('/cloudextraction/task/subtasks?taskId=no-such-task&page=1&size=20'),
   },
-  TaskStatus: { success: (x) => x.post('/cloudextraction/statuses', { taskIds: x.tasks.map((t) => t.taskId) }), error: (x) => x.post('/cloudextraction/statuses', {}) },
-  TaskStatusV2: { success: (x) => x.post('/cloudextraction/statuses/v2', { taskIds: x.tasks.map((t) => t.taskId) }), error: (x) => x.post('/cloudextraction/statuses/v2', {}) },
+  TaskStatus: {
+    success: (x) => x.post('/cloudextraction/statuses', { taskIds: x.tasks.map((t) => t.taskId) }),
+    error: (x) => x.post('/cloudextraction/statuses', {}),
+  },
+  TaskStatusV2: {
+    success: (x) => x.post('/cloudextraction/statuses/v2', { taskIds: x.tasks.map((t) => t.taskId) }),
+    error: (x) => x.post('/cloudextraction/statuses/v2', {}),
+  },
   cloudextractionStart: {
     success: (x) => x.post('/cloudextraction/start', { taskId: (x.tasks[9] as { taskId: string }).taskId }),
     error: (x) => x.post('/cloudextraction/start', { taskId: 'no-such-task' }),
     // Two public clients read the run's lot and status here (the document shows null).
     alternative: { lotNo: '7301234567890123457', status: 'Waiting' },
   },
-  cloudextractionStop: { success: (x) => x.post('/cloudextraction/stop', { taskId: x.stoppable }), error: (x) => x.post('/cloudextraction/stop', { taskId: 'no-such-task' }) },
+  cloudextractionStop: {
+    success: (x) => x.post('/cloudextraction/stop', { taskId: x.stoppable }),
+    error: (x) => x.post('/cloudextraction/stop', { taskId: 'no-such-task' }),
+  },
   cloudextractionSubtasksStart: {
-    success: async (x) => x.post(SUBTASK_ACTION_PATHS.colon.start, { taskId: x.running, subTaskIds: [await firstSubtask(x)] }),
+    success: async (x) =>
+      x.post(SUBTASK_ACTION_PATHS.colon.start, { taskId: x.running, subTaskIds: [await firstSubtask(x)] }),
     error: (x) => x.post(SUBTASK_ACTION_PATHS.colon.start, { taskId: 'no-such-task', subTaskIds: ['s'] }),
   },
   cloudextractionSubtasksStop: {
-    success: async (x) => x.post(SUBTASK_ACTION_PATHS.slash.stop, { taskId: x.running, subTaskIds: [await firstSubtask(x)] }),
+    success: async (x) =>
+      x.post(SUBTASK_ACTION_PATHS.slash.stop, { taskId: x.running, subTaskIds: [await firstSubtask(x)] }),
     error: (x) => x.post(SUBTASK_ACTION_PATHS.slash.stop, { taskId: 'no-such-task', subTaskIds: ['s'] }),
   },
-  all: { success: (x) => x.get(`/data/all?taskId=${x.withNew}&offset=0&size=4`), error: (x) => x.get('/data/all?taskId=no-such-task&offset=0&size=4') },
+  all: {
+    success: (x) => x.get(`/data/all?taskId=${x.withNew}&offset=0&size=4`),
+    error: (x) => x.get('/data/all?taskId=no-such-task&offset=0&size=4'),
+  },
   lotnoAll: {
     success: (x) => x.get(`/data/lotno/all?taskId=${x.running}&lotno=${x.runningLot}&offset=0&size=4`),
     error: (x) => x.get(`/data/lotno/all?taskId=${x.running}&lotno=1&offset=0&size=4`),
   },
-  notexported: { success: (x) => x.get(`/data/notexported?taskId=${x.withNew}&size=4`), error: (x) => x.get('/data/notexported?taskId=no-such-task&size=4') },
-  markexported: { success: (x) => x.post('/data/markexported', { taskId: x.withNew }), error: (x) => x.post('/data/markexported', { taskId: 'no-such-task' }) },
-  remove: { success: (x) => x.post('/data/remove', { taskId: (x.tasks[8] as { taskId: string }).taskId }), error: (x) => x.post('/data/remove', { taskId: 'no-such-task' }) },
+  notexported: {
+    success: (x) => x.get(`/data/notexported?taskId=${x.withNew}&size=4`),
+    error: (x) => x.get('/data/notexported?taskId=no-such-task&size=4'),
+  },
+  markexported: {
+    success: (x) => x.post('/data/markexported', { taskId: x.withNew }),
+    error: (x) => x.post('/data/markexported', { taskId: 'no-such-task' }),
+  },
+  remove: {
+    success: (x) => x.post('/data/remove', { taskId: (x.tasks[8] as { taskId: string }).taskId }),
+    error: (x) => x.post('/data/remove', { taskId: 'no-such-task' }),
+  },
   Copy: {
     success: (x) => x.post(`/task/copy?taskGroupId=${x.groupId}&taskId=${(x.tasks[0] as { taskId: string }).taskId}`),
     error: (x) => x.post(`/task/copy?taskGroupId=${x.groupId}&taskId=no-such-task`),
   },
   MoveToGroup: {
-    success: (x) => x.post(`/task/moveToGroup?taskGroupId=${x.otherGroupId}&taskId=${(x.tasks[7] as { taskId: string }).taskId}`),
+    success: (x) =>
+      x.post(`/task/moveToGroup?taskGroupId=${x.otherGroupId}&taskId=${(x.tasks[7] as { taskId: string }).taskId}`),
     error: (x) => x.post(`/task/moveToGroup?taskGroupId=${x.otherGroupId}&taskId=no-such-task`),
   },
   Search: { success: (x) => x.get(`/task/search?taskGroupId=${x.groupId}`), error: (x) => x.get('/task/search') },
   taskGroup: { success: (x) => x.get('/taskGroup'), error: (x) => x.get('/taskGroup', x.fiona) },
-  getActions: { success: (x) => x.post('/task/getActions', { taskIds: x.tasks.map((t) => t.taskId), actionTypes: ['LoopAction'] }), error: (x) => x.post('/task/getActions', {}) },
+  getActions: {
+    success: (x) => x.post('/task/getActions', { taskIds: x.tasks.map((t) => t.taskId), actionTypes: ['LoopAction'] }),
+    error: (x) => x.post('/task/getActions', {}),
+  },
   updateActionProperties: {
     success: async (x) => {
       const a = await firstAction(x);
-      return x.post('/task/updateActionProperties', { taskId: a.taskId, actions: [{ actionType: 'LoopAction', actionId: a.actionId, properties: [{ name: 'name', value: 'Start pages' }] }] });
+      return x.post('/task/updateActionProperties', {
+        taskId: a.taskId,
+        actions: [
+          { actionType: 'LoopAction', actionId: a.actionId, properties: [{ name: 'name', value: 'Start pages' }] },
+        ],
+      });
     },
     error: (x) => x.post('/task/updateActionProperties', { actions: [] }),
   },
@@ -349,24 +504,42 @@ const SANDBOX: Record<string, SandboxCase> = {
     success: async (x) => {
       const a = await firstAction(x);
       const items = a.loopType === 'URLList' ? ['https://example.com/a'] : ['a'];
-      return x.post('/task/updateLoopItems', { taskId: a.taskId, actionId: a.actionId, loopType: a.loopType, loopItems: items, isAppend: true });
+      return x.post('/task/updateLoopItems', {
+        taskId: a.taskId,
+        actionId: a.actionId,
+        loopType: a.loopType,
+        loopItems: items,
+        isAppend: true,
+      });
     },
-    error: async (x) => x.post('/task/updateLoopItems', { taskId: (await firstAction(x)).taskId, actionId: 'nope', loopType: 'URLList', loopItems: ['https://example.com/a'], isAppend: true }),
+    error: async (x) =>
+      x.post('/task/updateLoopItems', {
+        taskId: (await firstAction(x)).taskId,
+        actionId: 'nope',
+        loopType: 'URLList',
+        loopItems: ['https://example.com/a'],
+        isAppend: true,
+      }),
   },
 };
 
 async function firstSubtask(x: SandboxCtx): Promise<string> {
-  return dataOf<{ subTaskId: string }[]>(await x.get(`/cloudextraction/task/subtasks?taskId=${x.running}&page=1&size=20`))[0]?.subTaskId ?? '';
+  return (
+    dataOf<{ subTaskId: string }[]>(await x.get(`/cloudextraction/task/subtasks?taskId=${x.running}&page=1&size=20`))[0]
+      ?.subTaskId ?? ''
+  );
 }
 
 async function firstAction(x: SandboxCtx): Promise<{ taskId: string; actionId: string; loopType: string }> {
   const task = (x.tasks[5] as { taskId: string }).taskId;
-  const action = dataOf<{ actions: { actionId: string; loopType: string }[] }[]>(await x.post('/task/getActions', { taskIds: [task], actionTypes: ['LoopAction'] }))[0]?.actions[0];
+  const action = dataOf<{ actions: { actionId: string; loopType: string }[] }[]>(
+    await x.post('/task/getActions', { taskIds: [task], actionTypes: ['LoopAction'] }),
+  )[0]?.actions[0];
   assert.ok(action);
   return { taskId: task, ...action };
 }
 
-describe('published examples: every sandbox answer has the examples\' field names and types', function () {
+describe("published examples: every sandbox answer has the examples' field names and types", function () {
   const clock = new FakeClock(Date.parse('2026-11-22T12:00:00Z'));
   let x: SandboxCtx;
 
@@ -374,23 +547,52 @@ describe('published examples: every sandbox answer has the examples\' field name
     const sb = await TestSandbox.start({ now: clock.now, queueSeconds: 0, runSeconds: 60 });
     const ada = sb.user('ada').apiKey;
     const get = (path: string, key = ada) => sb.call(path, { headers: { 'x-api-key': key } });
-    const post = (path: string, body: unknown = undefined, key = ada) => sb.call(path, { method: 'POST', headers: { 'x-api-key': key }, ...(body === undefined ? {} : { body }) });
+    const post = (path: string, body: unknown = undefined, key = ada) =>
+      sb.call(path, { method: 'POST', headers: { 'x-api-key': key }, ...(body === undefined ? {} : { body }) });
     const groups = dataOf<{ taskGroupId: number }[]>(await get('/taskGroup'));
     const [groupId, otherGroupId] = [String(groups[0]?.taskGroupId), String(groups[1]?.taskGroupId)];
     const tasks = dataOf<{ taskId: string; taskName: string }[]>(await get(`/task/search?taskGroupId=${groupId}`));
-    const runs = new Set(dataOf<{ taskId: string }[]>(await post('/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) })).map((s) => s.taskId));
+    const runs = new Set(
+      dataOf<{ taskId: string }[]>(
+        await post('/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) }),
+      ).map((s) => s.taskId),
+    );
     const ran = tasks.filter((t) => runs.has(t.taskId));
-    const [running, stoppable, withNew] = [ran[1], ran[2], ran[3]].map((t) => (t as { taskId: string }).taskId) as [string, string, string];
-    const runningLot = (dataOf<{ lotNo: string }>(await post('/cloudextraction/start', { taskId: running }))).lotNo;
+    const [running, stoppable, withNew] = [ran[1], ran[2], ran[3]].map((t) => (t as { taskId: string }).taskId) as [
+      string,
+      string,
+      string,
+    ];
+    const runningLot = dataOf<{ lotNo: string }>(await post('/cloudextraction/start', { taskId: running })).lotNo;
     await post('/cloudextraction/start', { taskId: stoppable });
     clock.advance(5_000);
-    x = { sb, get, post, ada, fiona: sb.user('fiona').apiKey, tasks, groupId, otherGroupId, running, runningLot, stoppable, withNew };
+    x = {
+      sb,
+      get,
+      post,
+      ada,
+      fiona: sb.user('fiona').apiKey,
+      tasks,
+      groupId,
+      otherGroupId,
+      running,
+      runningLot,
+      stoppable,
+      withNew,
+    };
   });
   after(() => x.sb.close());
 
   it('covers the same 21 operations; the one not sent is not answered either (an unknown route)', async () => {
-    assert.deepEqual([...Object.keys(SANDBOX), ...Object.keys(NOT_SENT)].sort(), doc.operations.map((o) => o.operationId).sort());
-    const r = await x.sb.call(`/task/urls?taskId=${x.running}`, { method: 'POST', headers: { 'x-api-key': x.ada }, body: { file: 'x' } });
+    assert.deepEqual(
+      [...Object.keys(SANDBOX), ...Object.keys(NOT_SENT)].sort(),
+      doc.operations.map((o) => o.operationId).sort(),
+    );
+    const r = await x.sb.call(`/task/urls?taskId=${x.running}`, {
+      method: 'POST',
+      headers: { 'x-api-key': x.ada },
+      body: { file: 'x' },
+    });
     assert.equal(r.status, 404);
   });
 
@@ -402,13 +604,22 @@ describe('published examples: every sandbox answer has the examples\' field name
       return [...c.problems, ...c.neverValued().map((p) => `never valued: ${p}`)];
     };
     assert.deepEqual(drift([{ taskGroupId: 1, taskGroupName: 'A' }]), []);
-    assert.match(drift([{ taskGroupId: '1', taskGroupName: 'A' }]).join(), /taskGroupId: number in the document, got string/);
-    assert.match(drift([{ taskGroupId: 1, taskGroupName: 'A', extra: true }]).join(), /fields extra, taskGroupId, taskGroupName/);
+    assert.match(
+      drift([{ taskGroupId: '1', taskGroupName: 'A' }]).join(),
+      /taskGroupId: number in the document, got string/,
+    );
+    assert.match(
+      drift([{ taskGroupId: 1, taskGroupName: 'A', extra: true }]).join(),
+      /fields extra, taskGroupId, taskGroupName/,
+    );
     assert.match(drift([{ taskGroupId: 1 }]).join(), /the document has taskGroupId, taskGroupName/);
     assert.match(drift([{ taskGroupId: 1, taskGroupName: null }]).join(), /never valued: data\[\]\.taskGroupName/);
     assert.match(drift([]).join(), /never valued: data/);
     const page = shapeOf(op('all').responseExamples['200'].data, 'data');
-    assert.match(drift({ offset: 1, total: 1, restTotal: 0, data: [{ A: 1 }] }, page).join(), /data\.data\[\]: a row of string values/);
+    assert.match(
+      drift({ offset: 1, total: 1, restTotal: 0, data: [{ A: 1 }] }, page).join(),
+      /data\.data\[\]: a row of string values/,
+    );
   });
 
   for (const [id, c] of Object.entries(SANDBOX)) {
@@ -426,7 +637,11 @@ describe('published examples: every sandbox answer has the examples\' field name
         result.check(data, shapeOf(c.alternative, 'data'));
       }
       assert.deepEqual(result.problems, [], `${id}: ${JSON.stringify(data)?.slice(0, 300)}`);
-      assert.deepEqual(result.neverValued(), [], `${id}: fields the document shows with a value, always null or empty here`);
+      assert.deepEqual(
+        result.neverValued(),
+        [],
+        `${id}: fields the document shows with a value, always null or empty here`,
+      );
 
       const bad = await c.error(x);
       assert.ok(bad.status >= 400, bad.text);

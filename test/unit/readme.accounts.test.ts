@@ -30,12 +30,14 @@ describe('README: the seeded sandbox accounts', () => {
 
   it('lists every seeded account with its plan', () => {
     assert.deepEqual([...rows.keys()].sort(), accounts.map((a) => a.username).sort());
-    for (const a of accounts) assert.match(rows.get(a.username) ?? '', new RegExp(`\\|\\s*${a.plan}\\s*\\|`), a.username);
+    for (const a of accounts)
+      assert.match(rows.get(a.username) ?? '', new RegExp(`\\|\\s*${a.plan}\\s*\\|`), a.username);
   });
 
   it('names every app each account authors, as the start-up banner prints them', () => {
     for (const a of accounts) {
-      for (const ref of a.apps) assert.ok((rows.get(a.username) ?? '').includes(`\`${ref}\``), `${ref} in ${a.username}'s row`);
+      for (const ref of a.apps)
+        assert.ok((rows.get(a.username) ?? '').includes(`\`${ref}\``), `${ref} in ${a.username}'s row`);
     }
   });
 });

@@ -9,7 +9,7 @@ import type { ScrapedeckClient } from '../../src/api/client';
 import { RunStore } from '../../src/runs/runStore';
 import { runWatch } from '../../src/runs/runWatch';
 import { FOLLOW_MS, StatusPoller } from '../../src/runs/statusPoller';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientFor, contextFor, dataOf, run } from './helpers/agents';
 import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';
@@ -53,14 +53,15 @@ describe('runs: an agent starts a run the way the Tasks view does (issue 48 item
     const starts = () => sandbox.stats.byRoute['POST /cloudextraction/start'] ?? 0;
     const startsBefore = starts();
     store.onDidChange((ids) => {
-      if (ids.includes(task.taskId) && starts() === startsBefore) shownBeforeRequest.push(store.get(task.taskId)?.pending?.action);
+      if (ids.includes(task.taskId) && starts() === startsBefore)
+        shownBeforeRequest.push(store.get(task.taskId)?.pending?.action);
     });
 
     const reply = await run('scrapedeck_start_run', { task: task.taskId }, contextFor(ada, clock.now, { runs: watch }));
     assert.equal(reply.ok, true, reply.text);
     assert.deepEqual(shownBeforeRequest, ['starting'], 'the row says Starting… before the request goes out');
     const { lotNo } = dataOf<{ lotNo: string }>(reply);
-    assert.equal(store.lotOf(task.taskId)?.lotNo, lotNo, 'the run\'s lot is kept (Export This Run\'s Data)');
+    assert.equal(store.lotOf(task.taskId)?.lotNo, lotNo, "the run's lot is kept (Export This Run's Data)");
     assert.deepEqual(poller.followedIds(), [task.taskId], 'followed');
     assert.equal(names.get(task.taskId), task.taskName);
 
@@ -73,7 +74,7 @@ describe('runs: an agent starts a run the way the Tasks view does (issue 48 item
     }
     assert.ok(endSeen !== undefined && endSeen <= 40_000 + FOLLOW_MS, `the end (at 40 s) was seen at ${endSeen} ms`);
     assert.equal(ended[0]?.taskId, task.taskId);
-    assert.equal(ended[0]?.lot?.lotNo, lotNo, 'the finish notice offers this run\'s rows');
+    assert.equal(ended[0]?.lot?.lotNo, lotNo, "the finish notice offers this run's rows");
     assert.deepEqual(poller.followedIds(), []);
   });
 

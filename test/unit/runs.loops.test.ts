@@ -6,31 +6,58 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { decideSave, isUrlList, loopText, loopTypeText, markedProblems, MAX_LOOP_ITEMS, MAX_MARKED_PROBLEMS, parseLoopText, sameItems, urlProblem } from '../../src/runs/loopItems';
+import {
+  decideSave,
+  isUrlList,
+  loopText,
+  loopTypeText,
+  markedProblems,
+  MAX_LOOP_ITEMS,
+  MAX_MARKED_PROBLEMS,
+  parseLoopText,
+  sameItems,
+  urlProblem,
+} from '../../src/runs/loopItems';
 import { ADDRESSES_KEPT, LoopAddresses, loopFileName, type LoopRef } from '../../src/runs/loopUri';
 
-const t = (message: string, ...args: (string | number | boolean)[]): string => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+const t = (message: string, ...args: (string | number | boolean)[]): string =>
+  message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 
 describe('runs: loop items as text', () => {
   it('one item a line: trimmed, blank lines skipped, any line ending', () => {
-    const parsed = parseLoopText('https://a.example/1\r\n\n  https://b.example/2  \rhttps://c.example/3\n', 'URLList', t);
+    const parsed = parseLoopText(
+      'https://a.example/1\r\n\n  https://b.example/2  \rhttps://c.example/3\n',
+      'URLList',
+      t,
+    );
     assert.deepEqual(parsed.items, ['https://a.example/1', 'https://b.example/2', 'https://c.example/3']);
     assert.deepEqual(parsed.problems, []);
     assert.equal(loopText(parsed.items), 'https://a.example/1\nhttps://b.example/2\nhttps://c.example/3\n');
   });
 
   it('reports each invalid URL on its line, with the columns of the item', () => {
-    const text = ['https://ok.example/a', '  shop.example.com/no-scheme', 'ftp://files.example/x', 'https://has space.example/', 'http://', 'mailto:a@b.example', 'https://ok.example/b?q=東京'].join('\n');
+    const text = [
+      'https://ok.example/a',
+      '  shop.example.com/no-scheme',
+      'ftp://files.example/x',
+      'https://has space.example/',
+      'http://',
+      'mailto:a@b.example',
+      'https://ok.example/b?q=東京',
+    ].join('\n');
     const { items, problems } = parseLoopText(text, 'URLList', t);
     assert.equal(items.length, 7);
-    assert.deepEqual(problems.map((p) => p.line), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [1, 2, 3, 4, 5],
+    );
     assert.deepEqual([problems[0]?.start, problems[0]?.end], [2, 2 + 'shop.example.com/no-scheme'.length]);
     assert.match(problems[0]?.message ?? '', /starting with https:\/\//);
     assert.match(problems[1]?.message ?? '', /not ftp:/);
     assert.match(problems[2]?.message ?? '', /spaces/);
   });
 
-  it('names a loop\'s kind in words for the picker, never the raw type', () => {
+  it("names a loop's kind in words for the picker, never the raw type", () => {
     assert.equal(loopTypeText('URLList', t), 'URL list');
     assert.equal(loopTypeText('TextList', t), 'Text list');
     assert.equal(loopTypeText(' textlist ', t), 'Text list');
@@ -51,8 +78,10 @@ describe('runs: loop items as text', () => {
   });
 
   it('urlProblem accepts http(s) URLs with ports, paths, queries and non-Latin text', () => {
-    for (const ok of ['http://localhost:8080/x', 'https://例え.jp/パス?q=1#f', 'https://a.example/?q=a,b']) assert.equal(urlProblem(ok, t), undefined, ok);
-    for (const bad of ['javascript:alert(1)', 'https:///nohost', '//a.example', 'https://a.example/\u0000']) assert.notEqual(urlProblem(bad, t), undefined, bad);
+    for (const ok of ['http://localhost:8080/x', 'https://例え.jp/パス?q=1#f', 'https://a.example/?q=a,b'])
+      assert.equal(urlProblem(ok, t), undefined, ok);
+    for (const bad of ['javascript:alert(1)', 'https:///nohost', '//a.example', 'https://a.example/\u0000'])
+      assert.notEqual(urlProblem(bad, t), undefined, bad);
   });
 });
 
@@ -65,8 +94,14 @@ describe('runs: how many problems a list marks', () => {
     assert.equal(marked.length, MAX_MARKED_PROBLEMS + 1);
     assert.deepEqual(marked.slice(0, MAX_MARKED_PROBLEMS), problems.slice(0, MAX_MARKED_PROBLEMS));
     assert.equal(marked[MAX_MARKED_PROBLEMS]?.line, 100);
-    assert.equal(marked[MAX_MARKED_PROBLEMS]?.message, '4900 more lines need fixing from here on; only the first 100 are marked.');
-    assert.equal(markedProblems(problems.slice(0, 101), t)[100]?.message, '1 more line needs fixing; only the first 100 are marked.');
+    assert.equal(
+      marked[MAX_MARKED_PROBLEMS]?.message,
+      '4900 more lines need fixing from here on; only the first 100 are marked.',
+    );
+    assert.equal(
+      markedProblems(problems.slice(0, 101), t)[100]?.message,
+      '1 more line needs fixing; only the first 100 are marked.',
+    );
     assert.deepEqual(markedProblems(problems.slice(0, 100), t), problems.slice(0, 100));
   });
 });
@@ -79,9 +114,16 @@ describe('runs: saving a loop (conflict rule)', () => {
   });
 
   it('a change made elsewhere is a conflict, even one of the same length', () => {
-    assert.deepEqual(decideSave(base, ['https://a.example/1', 'https://a.example/9'], [...base, 'https://a.example/3']), { kind: 'conflict' });
+    assert.deepEqual(
+      decideSave(base, ['https://a.example/1', 'https://a.example/9'], [...base, 'https://a.example/3']),
+      { kind: 'conflict' },
+    );
     assert.deepEqual(decideSave(base, [...base].reverse(), ['https://a.example/1']), { kind: 'conflict' });
-    assert.deepEqual(decideSave(undefined, base, ['https://a.example/1']), { kind: 'conflict' }, 'never read: nothing to compare with');
+    assert.deepEqual(
+      decideSave(undefined, base, ['https://a.example/1']),
+      { kind: 'conflict' },
+      'never read: nothing to compare with',
+    );
   });
 
   it('nothing to send when the service already holds exactly this list', () => {
@@ -110,8 +152,14 @@ describe('runs: a list document’s address', () => {
     assert.ok(addresses.isList(uri(path)));
     assert.equal(addresses.pathFor({ ...ref }, 'Amazon prices · Start URLs.txt'), path, 'the same list keeps its path');
     // Another account's (or another loop's) list of the same name gets a number, never the first one's path.
-    assert.equal(addresses.pathFor({ ...ref, account: 'b'.repeat(24) }, 'Amazon prices · Start URLs.txt'), '/Amazon prices · Start URLs (2).txt');
-    assert.equal(addresses.pathFor({ ...ref, actionId: 'other' }, 'Amazon prices · Start URLs.txt'), '/Amazon prices · Start URLs (3).txt');
+    assert.equal(
+      addresses.pathFor({ ...ref, account: 'b'.repeat(24) }, 'Amazon prices · Start URLs.txt'),
+      '/Amazon prices · Start URLs (2).txt',
+    );
+    assert.equal(
+      addresses.pathFor({ ...ref, actionId: 'other' }, 'Amazon prices · Start URLs.txt'),
+      '/Amazon prices · Start URLs (3).txt',
+    );
     const copy = addresses.pathFor({ ...ref, snapshot: '1' }, 'Amazon prices · Start URLs (on the service).txt');
     assert.equal(addresses.isList(uri(copy)), false, 'the copy beside a conflict is not a list to save');
     // Addresses of the old shape (account as authority, ids in the query), other schemes, unknown paths: not found.
@@ -126,7 +174,12 @@ describe('runs: a list document’s address', () => {
     const store = { get: () => kept, set: (value: unknown) => void (kept = JSON.parse(JSON.stringify(value))) };
     const first = new LoopAddresses(store);
     const path = first.pathFor(ref, 'A · B.txt');
-    (kept as Record<string, unknown>)['/bad.txt'] = { account: 'not-hex!', taskId: 't', actionId: 'a', loopType: 'URLList' };
+    (kept as Record<string, unknown>)['/bad.txt'] = {
+      account: 'not-hex!',
+      taskId: 't',
+      actionId: 'a',
+      loopType: 'URLList',
+    };
     (kept as Record<string, unknown>)['/long.txt'] = { ...ref, taskId: 'x'.repeat(200) };
     (kept as Record<string, unknown>)['no-slash.txt'] = ref;
     const again = new LoopAddresses(store);

@@ -9,8 +9,14 @@ import * as assert from 'node:assert/strict';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { type EndedRun,RunStore } from '../../src/runs/runStore';
-import { FOLLOW_MS, type PollAnswer, type PollerDeps,SHOW_COALESCE_MS, StatusPoller } from '../../src/runs/statusPoller';
+import { type EndedRun, RunStore } from '../../src/runs/runStore';
+import {
+  FOLLOW_MS,
+  type PollAnswer,
+  type PollerDeps,
+  SHOW_COALESCE_MS,
+  StatusPoller,
+} from '../../src/runs/statusPoller';
 import { BENCH_GROUP_NAME } from '../../src/sandbox/seed/seed';
 import { endingStore } from './helpers/endingStore';
 import { FakeTimers } from './helpers/fakeTimers';
@@ -24,7 +30,10 @@ const onTheWay = new Set<Promise<unknown>>();
 
 function tracked<T>(answer: Promise<T>): Promise<T> {
   onTheWay.add(answer);
-  answer.then(() => onTheWay.delete(answer), () => onTheWay.delete(answer));
+  answer.then(
+    () => onTheWay.delete(answer),
+    () => onTheWay.delete(answer),
+  );
   return answer;
 }
 
@@ -48,7 +57,12 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
   const statusRequests = () => sb.stats.byRoute['POST /cloudextraction/statuses/v2'] ?? 0;
 
   const clientFor = (username: string) =>
-    new ScrapedeckClient({ baseUrl: sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user(username).apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    new ScrapedeckClient({
+      baseUrl: sb.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: sb.user(username).apiKey }),
+      env: {},
+      limiter: new UnlimitedLimiter(),
+    });
 
   function setup(over: Partial<PollerDeps> = {}, client = ada) {
     const timers = new FakeTimers();
@@ -57,7 +71,11 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
     const poller = new StatusPoller({
       timers,
       fetch: (taskIds, signal) =>
-        tracked(client.getTaskStatuses(taskIds, { signal }).then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' }))),
+        tracked(
+          client
+            .getTaskStatuses(taskIds, { signal })
+            .then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' })),
+        ),
       store,
       intervalMs: () => INTERVAL,
       onError: (error, stopped) => errors.push({ error, stopped }),
@@ -87,8 +105,13 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
     await idle(poller);
     assert.equal(poller.stats.fetches, 1);
     assert.equal(statusRequests() - before, 3);
-    assert.ok(ids.every((id) => store.get(id)?.status !== undefined || store.get(id)?.neverRun === true), 'each task has a status, or never ran in the cloud');
-    assert.ok(ids.some((id) => store.get(id)?.neverRun === true) && ids.some((id) => store.get(id)?.status !== undefined));
+    assert.ok(
+      ids.every((id) => store.get(id)?.status !== undefined || store.get(id)?.neverRun === true),
+      'each task has a status, or never ran in the cloud',
+    );
+    assert.ok(
+      ids.some((id) => store.get(id)?.neverRun === true) && ids.some((id) => store.get(id)?.status !== undefined),
+    );
     assert.equal(poller.isScheduled, false, 'nothing runs: no timer');
   });
 
@@ -201,20 +224,44 @@ describe('runs: the status poller (fake timers, real client and sandbox)', funct
     poller.show('g', ['t1']);
     await timers.advance(SHOW_COALESCE_MS);
     poller.reset();
-    release({ statuses: [{ taskId: 't1', status: 'Extracting', taskName: null, currentTotalExtractCount: 1, executedTimes: 1, subTaskCount: 1, startExecuteTime: null, endExecuteTime: null, nextExecuteTime: null, source: 'v2' }], leftOutNeverRan: true });
+    release({
+      statuses: [
+        {
+          taskId: 't1',
+          status: 'Extracting',
+          taskName: null,
+          currentTotalExtractCount: 1,
+          executedTimes: 1,
+          subTaskCount: 1,
+          startExecuteTime: null,
+          endExecuteTime: null,
+          nextExecuteTime: null,
+          source: 'v2',
+        },
+      ],
+      leftOutNeverRan: true,
+    });
     await idle(poller);
     assert.equal(store.get('t1'), undefined);
     assert.equal(poller.isScheduled, false);
   });
 });
 
-
 /** A sandbox on the fake clock for one describe, with Ada's client and her Benchmarks tasks' ids. */
-function benchSandbox(options: Parameters<typeof TestSandbox.start>[0]): { sb: TestSandbox; ada: ScrapedeckClient; ids: string[] } {
+function benchSandbox(options: Parameters<typeof TestSandbox.start>[0]): {
+  sb: TestSandbox;
+  ada: ScrapedeckClient;
+  ids: string[];
+} {
   const bench = {} as { sb: TestSandbox; ada: ScrapedeckClient; ids: string[] };
   before(async () => {
     bench.sb = await TestSandbox.start(options);
-    bench.ada = new ScrapedeckClient({ baseUrl: bench.sb.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: bench.sb.user('ada').apiKey }), env: {}, limiter: new UnlimitedLimiter() });
+    bench.ada = new ScrapedeckClient({
+      baseUrl: bench.sb.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: bench.sb.user('ada').apiKey }),
+      env: {},
+      limiter: new UnlimitedLimiter(),
+    });
     const group = (await bench.ada.listTaskGroups()).data.find((g) => g.taskGroupName === BENCH_GROUP_NAME);
     bench.ids = (await bench.ada.searchTasks(group?.taskGroupId ?? '')).data.map((t) => t.taskId);
   });
@@ -229,14 +276,17 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
   const bench = benchSandbox({ now: clock.now, runSeconds: 30, queueSeconds: 5, extraTasks: 250 });
   const statusRequests = () => bench.sb.stats.byRoute['POST /cloudextraction/statuses/v2'] ?? 0;
 
-
   it('queued, extracting, finished: polled all along at 3 requests per poll for 250 rows, rows shown within 2 s of extracting, the end announced once', async () => {
     const timers = new FakeTimers();
     const { store, ended } = endingStore(clock.now);
     const poller = new StatusPoller({
       timers,
       fetch: (taskIds, signal) =>
-        tracked(bench.ada.getTaskStatuses(taskIds, { signal }).then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' }))),
+        tracked(
+          bench.ada
+            .getTaskStatuses(taskIds, { signal })
+            .then((r) => ({ statuses: r.data, leftOutNeverRan: r.source === 'v2' })),
+        ),
       store,
       intervalMs: () => INTERVAL,
       onError: (error) => assert.fail(String(error)),
@@ -274,9 +324,15 @@ describe('runs: the poller follows a queued run to its end (issue 28 item 2, iss
     const polls = poller.stats.fetches - fetchesBefore;
     assert.equal((statusRequests() - requestsBefore) / polls, 3, 'every poll is one call: 3 requests for 250 rows');
     // The run extracts from 5 s on; with the poll every 10 s its rows would show at 10 s at best.
-    assert.ok(firstRowsAt !== undefined && firstRowsAt <= 8_000, `rows shown ${firstRowsAt} ms after the start (the run extracts at 5 s)`);
+    assert.ok(
+      firstRowsAt !== undefined && firstRowsAt <= 8_000,
+      `rows shown ${firstRowsAt} ms after the start (the run extracts at 5 s)`,
+    );
     // A run started here is followed at FOLLOW_MS to its end (35 s), then polling stops.
-    assert.ok(poller.stats.followTicks <= Math.ceil(35_000 / FOLLOW_MS) + 1, `${poller.stats.followTicks} quick polls, bounded by the run's length`);
+    assert.ok(
+      poller.stats.followTicks <= Math.ceil(35_000 / FOLLOW_MS) + 1,
+      `${poller.stats.followTicks} quick polls, bounded by the run's length`,
+    );
     assert.ok(polls < 50_000 / FOLLOW_MS, `${polls} polls in 50 s: none once the run ended`);
     assert.equal(poller.followedIds().length, 0, 'the ended run is followed no more');
     assert.equal(poller.isScheduled, false, 'nothing runs: no timer');
@@ -287,7 +343,6 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
   const clock = new FakeClock(T0);
   const SLOW = 30_000;
   const bench = benchSandbox({ now: clock.now, runSeconds: 50, queueSeconds: 0, extraTasks: 20 });
-
 
   function setup() {
     const timers = new FakeTimers();
@@ -348,7 +403,10 @@ describe('runs: a run started here is followed at the fast pace until it ends (i
     const endSeen = await startAndWatch(h, id);
     assert.ok(endSeen !== undefined && endSeen <= 50_000 + FOLLOW_MS, `the end (at 50 s) was seen at ${endSeen} ms`);
     assert.equal(h.ended[0]?.taskId, id, 'announced');
-    assert.ok(h.asked.length > 0 && h.asked.every((a) => a.length === 1 && a[0] === id), 'hidden, only the followed task is asked');
+    assert.ok(
+      h.asked.length > 0 && h.asked.every((a) => a.length === 1 && a[0] === id),
+      'hidden, only the followed task is asked',
+    );
     assert.equal(h.poller.isScheduled, false);
   });
 });

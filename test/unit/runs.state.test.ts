@@ -7,10 +7,11 @@ import * as assert from 'node:assert/strict';
 
 import type { TaskRunStatus } from '../../src/api/ops/runs';
 import { RUN_ICONS, runKindOf, STATUS_TEXT_MAX, statusText } from '../../src/runs/runKinds';
-import { type EndedRun,PENDING_LIMIT_MS, RunStore } from '../../src/runs/runStore';
-import { describeRun, formatServiceTimeText, presentRun, type TextOptions,tooltipLines } from '../../src/runs/runText';
+import { type EndedRun, PENDING_LIMIT_MS, RunStore } from '../../src/runs/runStore';
+import { describeRun, formatServiceTimeText, presentRun, type TextOptions, tooltipLines } from '../../src/runs/runText';
 
-const english: TextOptions['t'] = (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+const english: TextOptions['t'] = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 const en: TextOptions = { t: english, locale: 'en-US', timeZone: 'UTC' };
 
 function status(over: Partial<TaskRunStatus> = {}): TaskRunStatus {
@@ -39,11 +40,23 @@ describe('runs: status kinds and icons', () => {
   });
 
   it('any other value is unknown and shown as it came, cleaned and cut, never refused', () => {
-    for (const raw of ['Pausing', '42', '', '  ', 'Waiting\u0000\nfor\tslot', 'x'.repeat(500), '\u202eevil', '🚀 launching']) {
+    for (const raw of [
+      'Pausing',
+      '42',
+      '',
+      '  ',
+      'Waiting\u0000\nfor\tslot',
+      'x'.repeat(500),
+      '\u202eevil',
+      '🚀 launching',
+    ]) {
       const kind = runKindOf(raw);
       const shown = statusText(raw);
       assert.equal(kind, 'unknown', raw);
-      assert.ok(shown.length > 0 && shown.length <= STATUS_TEXT_MAX, `${JSON.stringify(raw)} -> ${JSON.stringify(shown)}`);
+      assert.ok(
+        shown.length > 0 && shown.length <= STATUS_TEXT_MAX,
+        `${JSON.stringify(raw)} -> ${JSON.stringify(shown)}`,
+      );
       assert.ok(![...shown].some((c) => c.charCodeAt(0) < 0x20), JSON.stringify(shown));
     }
     assert.equal(statusText('Waiting\u0000\nfor\tslot'), 'Waiting for slot');
@@ -55,7 +68,9 @@ describe('runs: status kinds and icons', () => {
   });
 
   it('gives stopped, finished, failed, unknown and extracting each their own icon; extracting spins', () => {
-    const ids = ['extracting', 'stopped', 'finished', 'failed', 'unknown'].map((k) => RUN_ICONS[k as keyof typeof RUN_ICONS].id);
+    const ids = ['extracting', 'stopped', 'finished', 'failed', 'unknown'].map(
+      (k) => RUN_ICONS[k as keyof typeof RUN_ICONS].id,
+    );
     assert.equal(new Set(ids).size, ids.length, ids.join(' '));
     assert.equal(RUN_ICONS.extracting.id, 'sync~spin');
   });
@@ -70,29 +85,48 @@ describe('runs: what a row shows', () => {
   });
 
   it('a pending start or stop shows at once and offers neither action', () => {
-    const starting = presentRun({ status: undefined, pending: { action: 'starting', since: 0, executedBefore: 2 } }, en);
+    const starting = presentRun(
+      { status: undefined, pending: { action: 'starting', since: 0, executedBefore: 2 } },
+      en,
+    );
     assert.equal(starting?.description, 'Starting…');
     assert.deepEqual(starting?.flags, []);
-    const stopping = presentRun({ status: status(), pending: { action: 'stopping', since: 0, executedBefore: null } }, en);
+    const stopping = presentRun(
+      { status: status(), pending: { action: 'stopping', since: 0, executedBefore: null } },
+      en,
+    );
     assert.equal(stopping?.description, 'Stopping…');
     assert.deepEqual(stopping?.flags, []);
   });
 
   it('a task never run says so; nothing known means no run state (Start Run still offered by the row)', () => {
-    const never = presentRun({ status: status({ status: 'Stopped', executedTimes: 0, currentTotalExtractCount: 0, startExecuteTime: null }), pending: undefined }, en);
+    const never = presentRun(
+      {
+        status: status({ status: 'Stopped', executedTimes: 0, currentTotalExtractCount: 0, startExecuteTime: null }),
+        pending: undefined,
+      },
+      en,
+    );
     assert.equal(never?.kind, 'neverRun');
     assert.equal(never?.description, 'Never run in the cloud');
     assert.equal(presentRun(undefined, en), undefined);
   });
 
   it('numbers follow the locale', () => {
-    assert.equal(describeRun(status({ status: 'Finished', currentTotalExtractCount: 12345 }), { ...en, locale: 'de-DE' }), 'Finished: 12.345 rows last run');
+    assert.equal(
+      describeRun(status({ status: 'Finished', currentTotalExtractCount: 12345 }), { ...en, locale: 'de-DE' }),
+      'Finished: 12.345 rows last run',
+    );
     assert.equal(describeRun(status({ currentTotalExtractCount: 1 }), en), 'Extracting, 1 row');
     assert.equal(describeRun(status({ currentTotalExtractCount: null, source: 'v1' }), en), 'Extracting');
   });
 
   it('tooltip times are read as UTC and shown in the user zone, and say so', () => {
-    const lines = tooltipLines(status({ endExecuteTime: '2026-03-01T12:30:00', nextExecuteTime: 'tomorrow-ish' }), { ...en, locale: 'en-GB', timeZone: 'Europe/Berlin' });
+    const lines = tooltipLines(status({ endExecuteTime: '2026-03-01T12:30:00', nextExecuteTime: 'tomorrow-ish' }), {
+      ...en,
+      locale: 'en-GB',
+      timeZone: 'Europe/Berlin',
+    });
     const text = lines.join('\n');
     assert.match(text, /Started: 1 Mar 2026, 13:00:00/);
     assert.match(text, /Ended: 1 Mar 2026, 13:30:00/);
@@ -103,18 +137,26 @@ describe('runs: what a row shows', () => {
     assert.match(tooltipLines(status({ source: 'v1', startExecuteTime: null }), en).join('\n'), /older status call/);
   });
 
-  it('each figure says what it counts: an ended run\'s rows are its last run\'s, not all the data; runs are the service\'s cloud runs of all time (issue 48 item 9)', () => {
+  it("each figure says what it counts: an ended run's rows are its last run's, not all the data; runs are the service's cloud runs of all time (issue 48 item 9)", () => {
     for (const word of ['Finished', 'Failed', 'Stopped']) {
-      assert.equal(describeRun(status({ status: word, currentTotalExtractCount: 157 }), en), `${word}: 157 rows last run`);
+      assert.equal(
+        describeRun(status({ status: word, currentTotalExtractCount: 157 }), en),
+        `${word}: 157 rows last run`,
+      );
     }
-    const ended = tooltipLines(status({ status: 'Finished', currentTotalExtractCount: 157, executedTimes: 957 }), en).join('\n');
+    const ended = tooltipLines(
+      status({ status: 'Finished', currentTotalExtractCount: 157, executedTimes: 957 }),
+      en,
+    ).join('\n');
     assert.match(ended, /Rows of its last run: 157 \(Export Data writes all of the task’s rows\)/);
     assert.match(ended, /Cloud runs so far, all time \(the service’s count\): 957/);
     assert.doesNotMatch(ended, /this run/);
   });
 
   it('a bad locale or zone falls back instead of throwing', () => {
-    assert.doesNotThrow(() => formatServiceTimeText('2026-03-01T12:00:00', { t: english, locale: 'not a locale!!', timeZone: 'Mars/Olympus' }));
+    assert.doesNotThrow(() =>
+      formatServiceTimeText('2026-03-01T12:00:00', { t: english, locale: 'not a locale!!', timeZone: 'Mars/Olympus' }),
+    );
   });
 });
 
@@ -191,7 +233,7 @@ describe('runs: the store', () => {
   });
 });
 
-describe('runs: queued runs, never-run tasks, a run\'s lot (issue 28 items 1 to 3)', () => {
+describe("runs: queued runs, never-run tasks, a run's lot (issue 28 items 1 to 3)", () => {
   let now = 1_000;
   let store: RunStore;
   let ended: EndedRun[][];
@@ -202,16 +244,24 @@ describe('runs: queued runs, never-run tasks, a run\'s lot (issue 28 items 1 to 
     store.onDidEnd((runs) => ended.push([...runs]));
   });
 
-  it('Waiting and Unexecuted (and the older interface\'s 3) are queued, 0 is extracting: under way, not unknown', () => {
+  it("Waiting and Unexecuted (and the older interface's 3) are queued, 0 is extracting: under way, not unknown", () => {
     for (const raw of ['Waiting', 'unexecuted', ' WAITING ', '3']) assert.equal(runKindOf(raw), 'queued', raw);
     assert.equal(runKindOf('0'), 'extracting');
-    const p = presentRun({ status: status({ status: 'Waiting', currentTotalExtractCount: 0, startExecuteTime: null }), pending: undefined }, en);
+    const p = presentRun(
+      {
+        status: status({ status: 'Waiting', currentTotalExtractCount: 0, startExecuteTime: null }),
+        pending: undefined,
+      },
+      en,
+    );
     assert.equal(p?.kind, 'queued');
     assert.equal(p?.description, 'Queued');
     assert.equal(p?.icon.id, RUN_ICONS.queued.id);
     assert.deepEqual(p?.flags, ['running'], 'Stop Run applies to a queued run');
     assert.match(p?.tooltip.join('\n') ?? '', /Run status: Waiting[\s\S]*waits for a cloud node/);
-    const ids = ['queued', 'extracting', 'stopped', 'finished', 'failed', 'unknown', 'neverRun'].map((k) => RUN_ICONS[k as keyof typeof RUN_ICONS].id);
+    const ids = ['queued', 'extracting', 'stopped', 'finished', 'failed', 'unknown', 'neverRun'].map(
+      (k) => RUN_ICONS[k as keyof typeof RUN_ICONS].id,
+    );
     assert.equal(new Set(ids).size, ids.length, 'each its own icon');
   });
 
@@ -283,7 +333,14 @@ describe('runs: queued runs, never-run tasks, a run\'s lot (issue 28 items 1 to 
   });
 
   it('settling: a start on its way, a queued run, or one that has counted no rows; not one collecting rows', () => {
-    store.apply([status({ taskId: 'a', status: 'Waiting', currentTotalExtractCount: 0 }), status({ taskId: 'b', status: 'Extracting', currentTotalExtractCount: 0 }), status({ taskId: 'c' })]);
-    assert.deepEqual(['a', 'b', 'c'].map((id) => store.isSettling(id)), [true, true, false]);
+    store.apply([
+      status({ taskId: 'a', status: 'Waiting', currentTotalExtractCount: 0 }),
+      status({ taskId: 'b', status: 'Extracting', currentTotalExtractCount: 0 }),
+      status({ taskId: 'c' }),
+    ]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((id) => store.isSettling(id)),
+      [true, true, false],
+    );
   });
 });

@@ -4,7 +4,7 @@ import { eachDay, earliestStart, isoWeek } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
 import { DEFAULTS } from '../../src/sandbox/server';
-import { codeOf, dataOf, FakeClock, messageOf,TestSandbox } from './helpers/sandbox';
+import { codeOf, dataOf, FakeClock, messageOf, TestSandbox } from './helpers/sandbox';
 
 interface Page {
   total: number;
@@ -31,7 +31,8 @@ describe('sandbox: POST /taskanalytics/queries', function () {
   const all = async (key: string, body: Record<string, unknown>): Promise<Page> => {
     const first = await query(key, { ...body, pageSize: 100, page: 1 });
     const data = [...first.data];
-    for (let page = 2; (page - 1) * 100 < first.total; page++) data.push(...(await query(key, { ...body, pageSize: 100, page })).data);
+    for (let page = 2; (page - 1) * 100 < first.total; page++)
+      data.push(...(await query(key, { ...body, pageSize: 100, page })).data);
     return { total: first.total, data };
   };
 
@@ -82,7 +83,9 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     assert.equal(p.data.length, 20);
     const full = await all(ada, { start: '2026-11-01', end: TODAY });
     assert.deepEqual(p.data, full.data.slice(0, 20));
-    assert.ok(full.data.some((r) => r.collectionMethod === 'Cloud') && full.data.some((r) => r.collectionMethod === 'Local'));
+    assert.ok(
+      full.data.some((r) => r.collectionMethod === 'Cloud') && full.data.some((r) => r.collectionMethod === 'Local'),
+    );
     assert.equal(new Set(full.data.map((r) => r.userId)).size, 1);
     for (const r of full.data) assert.equal(r.weekStartDate, null);
   });
@@ -107,13 +110,18 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     const local = full.data.filter((r) => r.collectionMethod === 'Local');
     assert.ok(local.length > 0);
     for (const r of local) assert.equal(r.resourceUsageMetrics.captchaCount, null);
-    assert.ok(full.data.some((r) => r.executionMetrics.durationPerRunSeconds === null && (r.executionMetrics.runCount ?? 0) > 0));
+    assert.ok(
+      full.data.some(
+        (r) => r.executionMetrics.durationPerRunSeconds === null && (r.executionMetrics.runCount ?? 0) > 0,
+      ),
+    );
     assert.ok(full.data.some((r) => r.executionMetrics.runCount === 0 && r.executionMetrics.successRate === null));
     const tasks = new Set(full.data.map((r) => r.taskId));
     const days = eachDay('2026-10-20', TODAY).length;
     assert.ok(full.total < tasks.size * days, 'not every task runs every day');
     const byTaskDay = new Map<string, number>();
-    for (const r of full.data) byTaskDay.set(`${r.taskId}|${r.dayKey}`, (byTaskDay.get(`${r.taskId}|${r.dayKey}`) ?? 0) + 1);
+    for (const r of full.data)
+      byTaskDay.set(`${r.taskId}|${r.dayKey}`, (byTaskDay.get(`${r.taskId}|${r.dayKey}`) ?? 0) + 1);
     assert.ok([...byTaskDay.values()].includes(2), 'some task-days have both methods');
     assert.ok([...byTaskDay.values()].includes(1), 'some only one');
   });
@@ -130,18 +138,26 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     assert.equal(local.data[0]?.collectionMethod, 'Local');
   });
 
-  it('taskIds filters; ids of tasks that are not the caller\'s give no rows (not an error)', async () => {
+  it("taskIds filters; ids of tasks that are not the caller's give no rows (not an error)", async () => {
     const some = await query(ada, { start: '2026-11-20', end: TODAY, pageSize: 5 });
     const ids = [...new Set(some.data.map((r) => r.taskId))].slice(0, 2);
     const filtered = await all(ada, { start: '2026-11-01', end: TODAY, taskIds: ids });
     assert.ok(filtered.total > 0);
     for (const r of filtered.data) assert.ok(ids.includes(r.taskId));
-    const graceTask = (await query(sb.user('grace').apiKey, { start: '2026-11-20', end: TODAY, pageSize: 1 })).data[0]?.taskId as string;
-    assert.deepEqual(await query(ada, { start: '2026-11-01', end: TODAY, taskIds: [graceTask, 'nope'] }), { total: 0, data: [] });
-    assert.equal((await query(ada, { start: '2026-11-01', end: TODAY, taskIds: [] })).total, (await query(ada, { start: '2026-11-01', end: TODAY })).total, 'empty = all tasks');
+    const graceTask = (await query(sb.user('grace').apiKey, { start: '2026-11-20', end: TODAY, pageSize: 1 })).data[0]
+      ?.taskId as string;
+    assert.deepEqual(await query(ada, { start: '2026-11-01', end: TODAY, taskIds: [graceTask, 'nope'] }), {
+      total: 0,
+      data: [],
+    });
+    assert.equal(
+      (await query(ada, { start: '2026-11-01', end: TODAY, taskIds: [] })).total,
+      (await query(ada, { start: '2026-11-01', end: TODAY })).total,
+      'empty = all tasks',
+    );
   });
 
-  it('memberNames: a teammate\'s records; both; empty = caller only', async () => {
+  it("memberNames: a teammate's records; both; empty = caller only", async () => {
     const body = { start: '2026-11-15', end: TODAY };
     const mine = await all(ada, body);
     const grace = await all(ada, { ...body, memberNames: ['grace'] });
@@ -157,7 +173,10 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     assert.deepEqual(keys, [...keys].sort(), 'merged rows stay sorted');
     assert.equal(empty.total, mine.total);
     // grace sees ada in her team too.
-    assert.equal((await query(sb.user('grace').apiKey, { ...body, memberNames: ['ada'], pageSize: 1 })).total, mine.total);
+    assert.equal(
+      (await query(sb.user('grace').apiKey, { ...body, memberNames: ['ada'], pageSize: 1 })).total,
+      mine.total,
+    );
   });
 
   for (const granularity of ['Week', 'Month'] as const) {
@@ -175,7 +194,8 @@ describe('sandbox: POST /taskanalytics/queries', function () {
       assert.equal(buckets.total, expected.size);
       const keys = buckets.data.map((r) => `${r.dayKey}|${r.taskId}|${r.collectionMethod}`);
       assert.deepEqual(keys, [...keys].sort());
-      const sum = (xs: (number | null)[]) => (xs.every((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0));
+      const sum = (xs: (number | null)[]) =>
+        xs.every((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
       let sawNullSum = false;
       for (const b of buckets.data) {
         const parts = expected.get(`${b.dayKey}|${b.taskId}|${b.collectionMethod}`);
@@ -192,14 +212,21 @@ describe('sandbox: POST /taskanalytics/queries', function () {
         const success = sum(parts.map((p) => p.executionMetrics.successCount));
         assert.equal(b.executionMetrics.runCount, runs);
         assert.equal(b.dataVolumeMetrics.totalCollected, sum(parts.map((p) => p.dataVolumeMetrics.totalCollected)));
-        assert.equal(b.dataVolumeMetrics.deduplicatedVolume, sum(parts.map((p) => p.dataVolumeMetrics.deduplicatedVolume)));
+        assert.equal(
+          b.dataVolumeMetrics.deduplicatedVolume,
+          sum(parts.map((p) => p.dataVolumeMetrics.deduplicatedVolume)),
+        );
         const captcha = sum(parts.map((p) => p.resourceUsageMetrics.captchaCount));
         assert.equal(b.resourceUsageMetrics.captchaCount, captcha);
         if (captcha === null) sawNullSum = true;
         const rate = runs ? Math.round(((success ?? 0) / runs) * 1e4) / 1e4 : null;
         assert.equal(b.executionMetrics.successRate, rate);
         const exec = sum(parts.map((p) => p.executionMetrics.totalExecutionSeconds));
-        assert.ok(exec === null ? b.executionMetrics.totalExecutionSeconds === null : Math.abs((b.executionMetrics.totalExecutionSeconds ?? NaN) - exec) < 0.05);
+        assert.ok(
+          exec === null
+            ? b.executionMetrics.totalExecutionSeconds === null
+            : Math.abs((b.executionMetrics.totalExecutionSeconds ?? NaN) - exec) < 0.05,
+        );
       }
       assert.ok(sawNullSum, 'a bucket whose inputs are all null stays null');
     });
@@ -210,17 +237,26 @@ describe('sandbox: POST /taskanalytics/queries', function () {
     const key = sb.account('Enterprise').apiKey;
     const first = await query(key, { start: earliestStart(TODAY), end: TODAY, pageSize: 100 });
     assert.ok(first.total >= 10_000, String(first.total));
-    const last = await query(key, { start: earliestStart(TODAY), end: TODAY, pageSize: 100, page: Math.ceil(first.total / 100) });
+    const last = await query(key, {
+      start: earliestStart(TODAY),
+      end: TODAY,
+      pageSize: 100,
+      page: Math.ceil(first.total / 100),
+    });
     assert.ok(last.data.length > 0);
   });
 
-  it('a day\'s records do not depend on when the sandbox started, and a sandbox that outlives midnight serves the new day', async () => {
+  it("a day's records do not depend on when the sandbox started, and a sandbox that outlives midnight serves the new day", async () => {
     const later = new FakeClock(Date.parse('2026-11-25T08:00:00Z'));
     const other = await TestSandbox.start({ now: later.now });
     try {
       // Except the seeded slowing tasks: they run 2.2x longer over the last 7 days *before today*,
       // so which days are slow follows the clock (health needs "this week" to be slow whenever asked).
-      const slowing = new Set(allTasks(buildWorld(DEFAULTS.seed).accounts[0] as SeedAccount).filter((t) => t.health === 'slowing').map((t) => t.taskId));
+      const slowing = new Set(
+        allTasks(buildWorld(DEFAULTS.seed).accounts[0] as SeedAccount)
+          .filter((t) => t.health === 'slowing')
+          .map((t) => t.taskId),
+      );
       assert.equal(slowing.size, 3);
       const steady = (p: Page): AnalyticsRecord[] => p.data.filter((r) => !slowing.has(r.taskId));
       const body = { start: '2026-11-18', end: '2026-11-20', pageSize: 100 };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 
 import { sandboxInfoSchema } from '../../src/sandbox/seed/info';
 import { API_KEY_PREFIX } from '../../src/sandbox/seed/seed';
-import { codeOf, dataOf, messageOf,TestSandbox } from './helpers/sandbox';
+import { codeOf, dataOf, messageOf, TestSandbox } from './helpers/sandbox';
 
 describe('sandbox: accounts, auth and plain routes', () => {
   let sb: TestSandbox;
@@ -15,7 +15,10 @@ describe('sandbox: accounts, auth and plain routes', () => {
     const info = sandboxInfoSchema.parse(sb.info);
     assert.equal(info.accounts[0]?.plan, 'Professional', 'accounts[0] is the demo account');
     for (const plan of ['Free', 'Standard', 'Professional', 'Enterprise'] as const) sb.account(plan);
-    assert.ok(info.accounts.some((a) => a.team.length >= 2), 'two accounts share a team');
+    assert.ok(
+      info.accounts.some((a) => a.team.length >= 2),
+      'two accounts share a team',
+    );
     for (const a of info.accounts) {
       assert.ok(a.apiKey.startsWith(API_KEY_PREFIX));
       assert.ok(a.apiKey.length > 30);
@@ -70,7 +73,9 @@ describe('sandbox: accounts, auth and plain routes', () => {
   it('x-api-key and Bearer access token both work on the main interface', async () => {
     const ada = sb.user('ada');
     const byKey = await sb.call('/taskGroup', { headers: { 'x-api-key': ada.apiKey } });
-    const t = dataOf<{ access_token: string }>(await sb.token({ username: ada.username, password: ada.password, grant_type: 'password' }));
+    const t = dataOf<{ access_token: string }>(
+      await sb.token({ username: ada.username, password: ada.password, grant_type: 'password' }),
+    );
     const byToken = await sb.call('/taskGroup', { headers: { authorization: `Bearer ${t.access_token}` } });
     assert.equal(byKey.status, 200);
     assert.deepEqual(byToken.json?.data, byKey.json?.data);

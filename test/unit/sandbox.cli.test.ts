@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams,spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-import { type SandboxInfo,sandboxInfoSchema } from '../../src/sandbox/seed/info';
+import { type SandboxInfo, sandboxInfoSchema } from '../../src/sandbox/seed/info';
 
 // tsc puts this file in out/test/unit and the CLI in out/src/sandbox.
 const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');
@@ -34,7 +34,6 @@ async function until(check: () => boolean, ms = 40_000): Promise<void> {
 }
 
 describe('sandbox: command line', function () {
-
   it('--json: the first stdout line is the info; logs go to stderr without secrets; SIGTERM exits 0', async () => {
     const p = run(['--port', '0', '--json', '--seed', '1', '--rate-limit', '0']);
     try {
@@ -49,8 +48,15 @@ describe('sandbox: command line', function () {
       const token = ((await tokenReply.json()) as { data: { access_token: string; refresh_token: string } }).data;
       await fetch(`${info.baseUrl}/taskGroup?secret=${ada.apiKey}`, { headers: { 'x-api-key': ada.apiKey } });
       await fetch(`${info.baseUrl}/taskGroup`, { headers: { authorization: `Bearer ${token.access_token}` } });
-      await fetch(`${info.baseUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token.refresh_token, grant_type: 'refresh_token' }) });
-      await fetch(`${info.datahubUrl}/v1/data-apps/ada%2Fnews-digest/deprecate`, { method: 'POST', headers: { authorization: `Bearer ${ada.apiKey}` } });
+      await fetch(`${info.baseUrl}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: token.refresh_token, grant_type: 'refresh_token' }),
+      });
+      await fetch(`${info.datahubUrl}/v1/data-apps/ada%2Fnews-digest/deprecate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ada.apiKey}` },
+      });
       await until(() => p.stderr().split('\n').length > 5);
       const log = p.stderr();
       assert.match(log, /^POST \/token 200 \d+ms [0-9a-f-]{36}$/m);
@@ -74,7 +80,8 @@ describe('sandbox: command line', function () {
       const out = p.stdout();
       assert.match(out, /base URL: +http:\/\/127\.0\.0\.1:\d+/);
       assert.match(out, /datahub URL: +http:\/\/127\.0\.0\.1:\d+\/datahub/);
-      for (const name of ['ada', 'grace', 'linus', 'fiona', 'Professional', 'sdk_', 'ada/news-digest']) assert.ok(out.includes(name), name);
+      for (const name of ['ada', 'grace', 'linus', 'fiona', 'Professional', 'sdk_', 'ada/news-digest'])
+        assert.ok(out.includes(name), name);
       p.child.kill('SIGINT');
       assert.equal(await p.exit, 0);
     } finally {
@@ -83,7 +90,14 @@ describe('sandbox: command line', function () {
   });
 
   it('a bad flag exits 2 with usage', async () => {
-    for (const args of [['--nope'], ['--port', 'x'], ['--faults', '2'], ['--run-seconds', '0'], ['--big-task-rows', '-1'], ['--extra-tasks', '1.5']]) {
+    for (const args of [
+      ['--nope'],
+      ['--port', 'x'],
+      ['--faults', '2'],
+      ['--run-seconds', '0'],
+      ['--big-task-rows', '-1'],
+      ['--extra-tasks', '1.5'],
+    ]) {
       const p = run(args);
       assert.equal(await p.exit, 2, args.join(' '));
       assert.match(p.stderr(), /usage: sandbox/);
@@ -98,11 +112,22 @@ describe('sandbox: command line', function () {
       assert.match(out, /runs: +5s queued, then 5s each · big task 2,500 rows · 3 extra tasks/);
       const key = /ada +Professional +password \S+ +API key (\S+)/.exec(out)?.[1] ?? '';
       const baseUrl = /base URL: +(\S+)/.exec(out)?.[1] ?? '';
-      const groups = ((await (await fetch(`${baseUrl}/taskGroup`, { headers: { 'x-api-key': key } })).json()) as { data: { taskGroupId: string; taskGroupName: string }[] }).data;
+      const groups = (
+        (await (await fetch(`${baseUrl}/taskGroup`, { headers: { 'x-api-key': key } })).json()) as {
+          data: { taskGroupId: string; taskGroupName: string }[];
+        }
+      ).data;
       const bench = groups.find((g) => g.taskGroupName === 'Benchmarks');
       assert.ok(bench, 'a Benchmarks group');
-      const tasks = ((await (await fetch(`${baseUrl}/task/search?taskGroupId=${bench.taskGroupId}`, { headers: { 'x-api-key': key } })).json()) as { data: { taskName: string }[] }).data;
-      assert.deepEqual(tasks.map((t) => t.taskName), ['Big export (2,500 rows)', 'Bulk task 0001', 'Bulk task 0002', 'Bulk task 0003']);
+      const tasks = (
+        (await (
+          await fetch(`${baseUrl}/task/search?taskGroupId=${bench.taskGroupId}`, { headers: { 'x-api-key': key } })
+        ).json()) as { data: { taskName: string }[] }
+      ).data;
+      assert.deepEqual(
+        tasks.map((t) => t.taskName),
+        ['Big export (2,500 rows)', 'Bulk task 0001', 'Bulk task 0002', 'Bulk task 0003'],
+      );
       p.child.kill('SIGTERM');
       assert.equal(await p.exit, 0);
     } finally {

@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 
 import type { DataPage, NotExportedPage } from '../../src/api/schemas/dataSchemas';
 import type { TaskStatusV2 } from '../../src/api/schemas/runSchemas';
-import { lotNumber,LOTS_KEPT } from '../../src/sandbox/state/runBook';
-import { codeOf, dataOf, FakeClock, messageOf, type Reply,TestSandbox } from './helpers/sandbox';
+import { lotNumber, LOTS_KEPT } from '../../src/sandbox/state/runBook';
+import { codeOf, dataOf, FakeClock, messageOf, type Reply, TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const BIG = 1_000_000;
@@ -25,7 +25,8 @@ describe('sandbox: data', function () {
     sb = await TestSandbox.start({ now: clock.now, bigTaskRows: BIG, seed: 3 });
     key = sb.user('ada').apiKey;
     const groups = dataOf<{ taskGroupId: string; taskGroupName: string }[]>(await get('/taskGroup'));
-    const search = async (gid: string | undefined) => dataOf<{ taskId: string; taskName: string }[]>(await get(`/task/search?taskGroupId=${gid ?? ''}`));
+    const search = async (gid: string | undefined) =>
+      dataOf<{ taskId: string; taskName: string }[]>(await get(`/task/search?taskGroupId=${gid ?? ''}`));
     ids = (await search(groups[3]?.taskGroupId)).slice(0, 40).map((t) => t.taskId);
     const bench = await search(groups.find((g) => g.taskGroupName === 'Benchmarks')?.taskGroupId);
     assert.equal(bench.length, 1);
@@ -37,7 +38,8 @@ describe('sandbox: data', function () {
   function get(path: string, apiKey = key): Promise<Reply> {
     return sb.call(path, { headers: { 'x-api-key': apiKey } });
   }
-  const post = (path: string, body: unknown, apiKey = key): Promise<Reply> => sb.call(path, { method: 'POST', headers: { 'x-api-key': apiKey }, body });
+  const post = (path: string, body: unknown, apiKey = key): Promise<Reply> =>
+    sb.call(path, { method: 'POST', headers: { 'x-api-key': apiKey }, body });
   const page = async (taskId: string, offset: number, size: number): Promise<DataPage> => {
     const r = await get(`/data/all?taskId=${taskId}&offset=${offset}&size=${size}`);
     assert.equal(r.status, 200, r.text);
@@ -46,7 +48,7 @@ describe('sandbox: data', function () {
   const all = async (taskId: string, size = 1000): Promise<{ rows: Record<string, unknown>[]; pages: DataPage[] }> => {
     const rows: Record<string, unknown>[] = [];
     const pages: DataPage[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const p = await page(taskId, offset, size);
       pages.push(p);
       rows.push(...p.data);
@@ -119,10 +121,11 @@ describe('sandbox: data', function () {
     refused(await get(`/data/all?taskId=nope&offset=0&size=10`), 404, 'InvalidTaskId', /nope/);
   });
 
-  it('one run\'s rows by lot number (19 digits) are a slice of all rows; an unknown lot, or one whose rows are gone, is 404 InvalidLotNo', async () => {
+  it("one run's rows by lot number (19 digits) are a slice of all rows; an unknown lot, or one whose rows are gone, is 404 InvalidLotNo", async () => {
     const id = (await withRows())[1] as string;
     const everything = (await all(id)).rows;
-    const runs = dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]?.executedTimes ?? 0;
+    const runs =
+      dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]?.executedTimes ?? 0;
     assert.ok(runs >= 1);
     const lots: Record<string, unknown>[][] = [];
     for (let n = Math.max(1, runs - LOTS_KEPT + 1); n <= runs; n++) {
@@ -133,8 +136,19 @@ describe('sandbox: data', function () {
       lots.push(dataOf<DataPage>(r).data);
     }
     assert.deepEqual(lots.flat(), everything, 'the lots kept, in order, are all the rows');
-    refused(await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs + 1)}&offset=0&size=10`), 404, 'InvalidLotNo', /lotno/);
-    if (runs > LOTS_KEPT) refused(await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs - LOTS_KEPT)}&offset=0&size=10`), 404, 'InvalidLotNo', /lotno/);
+    refused(
+      await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs + 1)}&offset=0&size=10`),
+      404,
+      'InvalidLotNo',
+      /lotno/,
+    );
+    if (runs > LOTS_KEPT)
+      refused(
+        await get(`/data/lotno/all?taskId=${id}&lotno=${lotNumber(3, id, runs - LOTS_KEPT)}&offset=0&size=10`),
+        404,
+        'InvalidLotNo',
+        /lotno/,
+      );
   });
 
   it('not exported: handed-out rows come again until marked; marking covers only what was handed out', async () => {
@@ -166,11 +180,17 @@ describe('sandbox: data', function () {
     const removed = await page(id, 0, 10);
     assert.deepEqual([removed.total, removed.restTotal, removed.data.length], [0, 0, 0]);
     // The run's count follows the rows the task still holds, not what it once collected (issue 32 item 5).
-    const count = async () => dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]?.currentTotalExtractCount;
+    const count = async () =>
+      dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [id] }))[0]
+        ?.currentTotalExtractCount;
     assert.equal(await count(), 0);
     clock.advance(2_000);
     assert.equal(await count(), (await page(id, 0, 1)).total, 'rows collected after the removal are counted');
-    assert.equal(dataOf<NotExportedPage>(await get(`/data/notexported?taskId=${id}&size=10`)).total, (await page(id, 0, 1)).total, 'only those are new');
+    assert.equal(
+      dataOf<NotExportedPage>(await get(`/data/notexported?taskId=${id}&size=10`)).total,
+      (await page(id, 0, 1)).total,
+      'only those are new',
+    );
     await post('/cloudextraction/start', { taskId: id });
     clock.advance(30_000);
     const fresh = await page(id, 0, 1000);
@@ -178,14 +198,21 @@ describe('sandbox: data', function () {
     assert.equal(fresh.offset, after.total + fresh.total, 'offsets are row numbers: they did not restart at 0');
   });
 
-  it('Standard may use data; Free is refused (403 Forbidden.Plan); another account\'s task is unknown', async () => {
+  it("Standard may use data; Free is refused (403 Forbidden.Plan); another account's task is unknown", async () => {
     const grace = sb.user('grace').apiKey;
     const graceGroups = dataOf<{ taskGroupId: string }[]>(await get('/taskGroup', grace));
-    const graceTask = dataOf<{ taskId: string }[]>(await get(`/task/search?taskGroupId=${graceGroups[0]?.taskGroupId ?? ''}`, grace))[0]?.taskId as string;
+    const graceTask = dataOf<{ taskId: string }[]>(
+      await get(`/task/search?taskGroupId=${graceGroups[0]?.taskGroupId ?? ''}`, grace),
+    )[0]?.taskId as string;
     assert.equal((await get(`/data/all?taskId=${graceTask}&offset=0&size=5`, grace)).status, 200);
     refused(await get(`/data/all?taskId=${graceTask}&offset=0&size=5`), 404, 'InvalidTaskId', /taskId/);
     const fiona = sb.user('fiona').apiKey;
-    refused(await get(`/data/all?taskId=x&offset=0&size=5`, fiona), 403, 'Forbidden.Plan', /Standard, Professional or Enterprise.*Free plan/);
+    refused(
+      await get(`/data/all?taskId=x&offset=0&size=5`, fiona),
+      403,
+      'Forbidden.Plan',
+      /Standard, Professional or Enterprise.*Free plan/,
+    );
     refused(await post('/data/remove', { taskId: 'x' }, fiona), 403, 'Forbidden.Plan', /Free/);
   });
 

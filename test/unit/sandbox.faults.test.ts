@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 
-import { BURST_LENGTH, type Fault,FaultInjector } from '../../src/sandbox/http/faults';
-import { checkShape, codeOf, dataOf, type Reply,TestSandbox } from './helpers/sandbox';
+import { BURST_LENGTH, type Fault, FaultInjector } from '../../src/sandbox/http/faults';
+import { checkShape, codeOf, dataOf, type Reply, TestSandbox } from './helpers/sandbox';
 
 type Outcome = 'ok' | 'slow' | 'error500' | 'error503' | 'drop' | 'not-json' | 'burst429';
 
@@ -11,7 +11,6 @@ function predicted(rate: number, seed: number, n: number): Outcome[] {
 }
 
 describe('sandbox: --faults', function () {
-
   it('the injector is deterministic per seed, respects the rate and bursts 429s', () => {
     assert.deepEqual(predicted(0.3, 5, 200), predicted(0.3, 5, 200));
     assert.notDeepEqual(predicted(0.3, 5, 200), predicted(0.3, 6, 200));
@@ -19,7 +18,8 @@ describe('sandbox: --faults', function () {
     const seq = predicted(0.2, 11, 2000);
     const faulty = seq.filter((k) => k !== 'ok').length;
     assert.ok(faulty > 300 && faulty < 600, `about 20% plus bursts (${faulty})`);
-    for (const kind of ['slow', 'error500', 'error503', 'drop', 'not-json', 'burst429'] as const) assert.ok(seq.includes(kind), kind);
+    for (const kind of ['slow', 'error500', 'error503', 'drop', 'not-json', 'burst429'] as const)
+      assert.ok(seq.includes(kind), kind);
     const burst = seq.indexOf('burst429');
     assert.deepEqual(seq.slice(burst, burst + BURST_LENGTH), Array(BURST_LENGTH).fill('burst429'));
   });
@@ -59,7 +59,8 @@ describe('sandbox: --faults', function () {
           return r.ms >= 1400 ? 'slow' : 'ok';
         }),
       );
-      const count = (xs: Outcome[]) => Object.fromEntries([...new Set(xs)].sort().map((k) => [k, xs.filter((x) => x === k).length]));
+      const count = (xs: Outcome[]) =>
+        Object.fromEntries([...new Set(xs)].sort().map((k) => [k, xs.filter((x) => x === k).length]));
       assert.deepEqual(count(outcomes), count(predicted(0.5, seed, n)));
       assert.ok(new Set(outcomes).size >= 5, `several kinds: ${JSON.stringify(count(outcomes))}`);
       assert.equal(sb.stats.faultsInjected, outcomes.filter((o) => o !== 'ok').length);
@@ -95,12 +96,14 @@ describe('sandbox: --faults', function () {
         }
       };
       let granted: Reply | undefined;
-      while (!granted) granted = await attempt({ username: ada.username, password: ada.password, grant_type: 'password' });
+      while (!granted)
+        granted = await attempt({ username: ada.username, password: ada.password, grant_type: 'password' });
       const refreshToken = dataOf<{ refresh_token: string }>(granted).refresh_token;
       const faultsBefore = sb.stats.faultsInjected;
       let refreshed: Reply | undefined;
       let tries = 0;
-      while (!refreshed && tries++ < 20) refreshed = await attempt({ refresh_token: refreshToken, grant_type: 'refresh_token' });
+      while (!refreshed && tries++ < 20)
+        refreshed = await attempt({ refresh_token: refreshToken, grant_type: 'refresh_token' });
       assert.ok(refreshed, 'the same refresh token eventually works');
       assert.equal(sb.stats.faultsInjected - faultsBefore, 2, 'two refresh attempts were faulted first');
       assert.equal(sb.stats.droppedConnections, 1);

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { addDays } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { allTasks, buildWorld, type SeedAccount } from '../../src/sandbox/seed/seed';
-import { dataOf,FakeClock, TestSandbox } from './helpers/sandbox';
+import { dataOf, FakeClock, TestSandbox } from './helpers/sandbox';
 
 interface Window {
   runs: number;
@@ -19,7 +19,10 @@ interface Window {
 }
 
 describe('sandbox: seeded task health (demo account)', function () {
-  for (const [seed, today] of [[1, '2026-11-22'], [9, '2026-03-04']] as const) {
+  for (const [seed, today] of [
+    [1, '2026-11-22'],
+    [9, '2026-03-04'],
+  ] as const) {
     it(`seed ${seed}, ${today}: the seeded failing and slowing tasks, and no others, cross the thresholds`, async () => {
       const sb = await TestSandbox.start({ seed, now: new FakeClock(Date.parse(`${today}T09:00:00Z`)).now });
       try {
@@ -45,12 +48,23 @@ describe('sandbox: seeded task health (demo account)', function () {
             w.timedRuns += m.runCount ?? 0;
           }
         }
-        const failing = [...windows].filter(([, [now]]) => now.runs > 0 && now.failures / now.runs > 0.2).map(([id]) => id);
+        const failing = [...windows]
+          .filter(([, [now]]) => now.runs > 0 && now.failures / now.runs > 0.2)
+          .map(([id]) => id);
         const slowing = [...windows]
-          .filter(([, [now, before]]) => now.timedRuns > 0 && before.timedRuns > 0 && now.seconds / now.timedRuns > 1.5 * (before.seconds / before.timedRuns))
+          .filter(
+            ([, [now, before]]) =>
+              now.timedRuns > 0 &&
+              before.timedRuns > 0 &&
+              now.seconds / now.timedRuns > 1.5 * (before.seconds / before.timedRuns),
+          )
           .map(([id]) => id);
         const seeded = allTasks(buildWorld(seed).accounts[0] as SeedAccount);
-        const ids = (health: string) => seeded.filter((t) => t.health === health).map((t) => t.taskId).sort();
+        const ids = (health: string) =>
+          seeded
+            .filter((t) => t.health === health)
+            .map((t) => t.taskId)
+            .sort();
         assert.deepEqual(failing.sort(), ids('failing'));
         assert.deepEqual(slowing.sort(), ids('slowing'));
         for (const id of ids('failing')) {

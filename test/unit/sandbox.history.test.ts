@@ -11,7 +11,7 @@ import { ScrapedeckClient } from '../../src/api/client';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import { earliestStart, todayUtc } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 const T0 = Date.parse('2026-11-22T15:00:00Z');
 
@@ -31,7 +31,13 @@ describe('sandbox: the run history follows the analytics', function () {
 
   const clientFor = (username: string): ScrapedeckClient => {
     const apiKey = sandbox.info.accounts.find((a) => a.username === username)?.apiKey ?? '';
-    const c = new ScrapedeckClient({ baseUrl: sandbox.info.baseUrl, credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }), limiter: new UnlimitedLimiter(), env: {}, now: () => T0 });
+    const c = new ScrapedeckClient({
+      baseUrl: sandbox.info.baseUrl,
+      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey }),
+      limiter: new UnlimitedLimiter(),
+      env: {},
+      now: () => T0,
+    });
     clients.push(c);
     return c;
   };
@@ -50,7 +56,9 @@ describe('sandbox: the run history follows the analytics', function () {
     it(`${username}: never run in the cloud exactly when the analytics show no cloud run; otherwise at least as many runs`, async () => {
       const c = clientFor(username);
       const tasks = await allTasks(c);
-      const cloud = runsOf((await c.queryAllTaskAnalytics({ ...window, collectionMethod: 'Cloud', timeGranularity: 'Month' })).records);
+      const cloud = runsOf(
+        (await c.queryAllTaskAnalytics({ ...window, collectionMethod: 'Cloud', timeGranularity: 'Month' })).records,
+      );
       const statuses = new Map((await c.getTaskStatuses(tasks.map((t) => t.taskId))).data.map((s) => [s.taskId, s]));
       let never = 0;
       for (const t of tasks) {
@@ -58,12 +66,19 @@ describe('sandbox: the run history follows the analytics', function () {
         const counted = cloud.get(t.taskId) ?? 0;
         if (s === undefined) {
           never++;
-          assert.equal(counted, 0, `${t.taskName}: left out of statuses (never ran in the cloud) but its analytics count ${counted} cloud runs`);
+          assert.equal(
+            counted,
+            0,
+            `${t.taskName}: left out of statuses (never ran in the cloud) but its analytics count ${counted} cloud runs`,
+          );
         } else {
-          assert.ok((s.executedTimes ?? 0) >= counted && (s.executedTimes ?? 0) > 0, `${t.taskName}: ${s.executedTimes} runs so far, ${counted} cloud runs in the analytics`);
+          assert.ok(
+            (s.executedTimes ?? 0) >= counted && (s.executedTimes ?? 0) > 0,
+            `${t.taskName}: ${s.executedTimes} runs so far, ${counted} cloud runs in the analytics`,
+          );
         }
       }
-      if (username === 'ada') assert.ok(never > 0, 'ada has tasks that only run on their owners\' computers');
+      if (username === 'ada') assert.ok(never > 0, "ada has tasks that only run on their owners' computers");
     });
   }
 
@@ -72,8 +87,12 @@ describe('sandbox: the run history follows the analytics', function () {
     const reddit = (await allTasks(c)).find((t) => t.taskName === 'Reddit ratings');
     assert.ok(reddit, 'the seeded task the issue names');
     const all = (await c.queryAllTaskAnalytics({ start: today, end: today, taskIds: [reddit.taskId] })).records;
-    const recent = (await c.queryAllTaskAnalytics({ ...window, taskIds: [reddit.taskId], timeGranularity: 'Month' })).records;
-    assert.ok(recent.some((r) => r.collectionMethod === 'Local' && (r.executionMetrics.runCount ?? 0) > 0), 'local runs');
+    const recent = (await c.queryAllTaskAnalytics({ ...window, taskIds: [reddit.taskId], timeGranularity: 'Month' }))
+      .records;
+    assert.ok(
+      recent.some((r) => r.collectionMethod === 'Local' && (r.executionMetrics.runCount ?? 0) > 0),
+      'local runs',
+    );
     assert.ok(!recent.some((r) => r.collectionMethod === 'Cloud'), 'no cloud run');
     assert.ok(all.every((r) => r.collectionMethod === 'Local'));
     assert.deepEqual((await c.getTaskStatuses([reddit.taskId])).data, []);
@@ -84,10 +103,16 @@ describe('sandbox: the run history follows the analytics', function () {
     const tasks = (await allTasks(c)).slice(0, 40);
     const statuses = (await c.getTaskStatuses(tasks.map((t) => t.taskId))).data;
     const ids = statuses.map((s) => s.taskId).slice(0, 25);
-    const days = (await c.queryAllTaskAnalytics({ ...window, taskIds: ids, collectionMethod: 'Cloud', timeGranularity: 'Day' })).records;
+    const days = (
+      await c.queryAllTaskAnalytics({ ...window, taskIds: ids, collectionMethod: 'Cloud', timeGranularity: 'Day' })
+    ).records;
     let checked = 0;
     for (const s of statuses.filter((x) => ids.includes(x.taskId))) {
-      const last = days.filter((r) => r.taskId === s.taskId && (r.executionMetrics.runCount ?? 0) > 0).map((r) => r.dayKey).sort().at(-1);
+      const last = days
+        .filter((r) => r.taskId === s.taskId && (r.executionMetrics.runCount ?? 0) > 0)
+        .map((r) => r.dayKey)
+        .sort()
+        .at(-1);
       if (last === undefined) continue; // its last cloud run is older than the three months analytics answer for
       assert.equal(s.endExecuteTime?.slice(0, 10), last, `task ${s.taskId}`);
       checked++;

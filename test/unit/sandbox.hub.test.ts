@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 
-import { codeOf, dataOf,TestSandbox } from './helpers/sandbox';
+import { codeOf, dataOf, TestSandbox } from './helpers/sandbox';
 
 interface Deprecated {
   app_name: string;
@@ -45,12 +45,17 @@ describe('sandbox: hub deprecate', () => {
 
   it('every listed app of every account is deprecatable by its author', async () => {
     for (const a of sb.info.accounts) {
-      for (const app of a.apps) assert.equal((await deprecate(app, { authorization: `Bearer ${a.apiKey}` })).status, 200, app);
+      for (const app of a.apps)
+        assert.equal((await deprecate(app, { authorization: `Bearer ${a.apiKey}` })).status, 200, app);
     }
   });
 
   it('a non-author, or an app that does not exist, gets 404 not_found', async () => {
-    for (const [path, who] of [['ada/price-tracker', 'grace'], ['grace%2Freview-miner', 'ada'], ['ada/no-such-app', 'ada']]) {
+    for (const [path, who] of [
+      ['ada/price-tracker', 'grace'],
+      ['grace%2Freview-miner', 'ada'],
+      ['ada/no-such-app', 'ada'],
+    ]) {
       const r = await deprecate(path as string, bearer(who as string));
       assert.equal(r.status, 404, path);
       assert.equal(codeOf(r), 'not_found');
@@ -60,8 +65,15 @@ describe('sandbox: hub deprecate', () => {
 
   it('missing or invalid API key: 401 unauthorized / forbidden; access tokens and x-api-key do not count', async () => {
     const ada = sb.user('ada');
-    const token = dataOf<{ access_token: string }>(await sb.token({ username: ada.username, password: ada.password, grant_type: 'password' }));
-    const cases: Record<string, string>[] = [{}, { authorization: 'Bearer sdk_nope' }, { 'x-api-key': ada.apiKey }, { authorization: `Bearer ${token.access_token}` }];
+    const token = dataOf<{ access_token: string }>(
+      await sb.token({ username: ada.username, password: ada.password, grant_type: 'password' }),
+    );
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer sdk_nope' },
+      { 'x-api-key': ada.apiKey },
+      { authorization: `Bearer ${token.access_token}` },
+    ];
     for (const headers of cases) {
       const r = await deprecate('ada/price-tracker', headers);
       assert.equal(r.status, 401);

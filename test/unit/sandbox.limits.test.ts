@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 
-import { codeOf,FakeClock, TestSandbox } from './helpers/sandbox';
+import { codeOf, FakeClock, TestSandbox } from './helpers/sandbox';
 
 describe('sandbox: rate limit', () => {
   const clock = new FakeClock(Date.parse('2026-11-22T10:00:00Z'));
@@ -10,7 +10,7 @@ describe('sandbox: rate limit', () => {
   });
   after(() => sb.close());
 
-  it('above N per second per credential: 429 with Retry-After and retryGuidance, in each interface\'s shape', async () => {
+  it("above N per second per credential: 429 with Retry-After and retryGuidance, in each interface's shape", async () => {
     const ada = sb.user('ada');
     const h = { 'x-api-key': ada.apiKey };
     for (let i = 0; i < 5; i++) assert.equal((await sb.call('/taskGroup', { headers: h })).status, 200);
@@ -20,7 +20,11 @@ describe('sandbox: rate limit', () => {
     assert.equal(codeOf(limited), 42900);
     assert.equal(limited.headers.get('retry-after'), '1');
     assert.deepEqual(limited.json?.retryGuidance, { retryAfterMs: 700 });
-    assert.match(String((limited.json?.error as { message?: unknown } | undefined)?.message), /\(5 requests per second per credential\)/, 'the limit in force');
+    assert.match(
+      String((limited.json?.error as { message?: unknown } | undefined)?.message),
+      /\(5 requests per second per credential\)/,
+      'the limit in force',
+    );
     assert.equal(sb.stats.status429, 1);
 
     // Another credential (grace's key) has its own budget.
@@ -36,25 +40,29 @@ describe('sandbox: rate limit', () => {
     const linus = sb.account('Enterprise');
     const hub = { authorization: `Bearer ${linus.apiKey}` };
     let hub429;
-    for (let i = 0; i < 6; i++) hub429 = await sb.call('/datahub/v1/data-apps/linus/catalog-sync/deprecate', { method: 'POST', headers: hub });
+    for (let i = 0; i < 6; i++)
+      hub429 = await sb.call('/datahub/v1/data-apps/linus/catalog-sync/deprecate', { method: 'POST', headers: hub });
     assert.equal(hub429?.status, 429);
     assert.equal(codeOf(hub429!), 'rate_limited');
     assert.equal((hub429?.json?.error as { retryable: boolean }).retryable, true);
 
     clock.advance(5_000);
     let token429;
-    for (let i = 0; i < 6; i++) token429 = await sb.token({ username: 'grace', password: 'wrong', grant_type: 'password' });
+    for (let i = 0; i < 6; i++)
+      token429 = await sb.token({ username: 'grace', password: 'wrong', grant_type: 'password' });
     assert.equal(token429?.status, 429);
     assert.equal(codeOf(token429!), 'Too.Many.Requests');
     assert.ok(token429?.headers.get('retry-after'));
   });
 
-  it('one API key has one budget, whether sent as x-api-key or as the hub\'s Bearer', async () => {
+  it("one API key has one budget, whether sent as x-api-key or as the hub's Bearer", async () => {
     clock.advance(5_000);
     const ada = sb.user('ada');
-    for (let i = 0; i < 3; i++) assert.equal((await sb.call('/taskGroup', { headers: { 'x-api-key': ada.apiKey } })).status, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await sb.call('/taskGroup', { headers: { 'x-api-key': ada.apiKey } })).status, 200);
     const hub = { method: 'POST', headers: { authorization: `Bearer ${ada.apiKey}` } };
-    for (let i = 0; i < 2; i++) assert.equal((await sb.call('/datahub/v1/data-apps/ada/news-digest/deprecate', hub)).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await sb.call('/datahub/v1/data-apps/ada/news-digest/deprecate', hub)).status, 200);
     const sixth = await sb.call('/datahub/v1/data-apps/ada/news-digest/deprecate', hub);
     assert.equal(sixth.status, 429, 'the sixth request of the same key in one second is over the limit of 5');
   });

@@ -8,11 +8,11 @@ import * as assert from 'node:assert/strict';
 
 import type { DataPage } from '../../src/api/schemas/dataSchemas';
 import type { SubtaskStatus, TaskStatusV2 } from '../../src/api/schemas/runSchemas';
-import { dataOf, FakeClock, type Reply,TestSandbox } from './helpers/sandbox';
+import { dataOf, FakeClock, type Reply, TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
-describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
+describe("sandbox: queued runs, the run's lot, never-run tasks", function () {
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let key: string;
@@ -23,15 +23,20 @@ describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
     key = sb.user('ada').apiKey;
     const groups = dataOf<{ taskGroupId: string }[]>(await get('/taskGroup'));
     tasks = [];
-    for (const g of groups) tasks.push(...dataOf<{ taskId: string; taskName: string }[]>(await get(`/task/search?taskGroupId=${g.taskGroupId}`)));
+    for (const g of groups)
+      tasks.push(
+        ...dataOf<{ taskId: string; taskName: string }[]>(await get(`/task/search?taskGroupId=${g.taskGroupId}`)),
+      );
   });
   after(() => sb.close());
 
   function get(path: string): Promise<Reply> {
     return sb.call(path, { headers: { 'x-api-key': key } });
   }
-  const post = (path: string, body: unknown): Promise<Reply> => sb.call(path, { method: 'POST', headers: { 'x-api-key': key }, body });
-  const v2 = async (ids: string[]): Promise<TaskStatusV2[]> => dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: ids }));
+  const post = (path: string, body: unknown): Promise<Reply> =>
+    sb.call(path, { method: 'POST', headers: { 'x-api-key': key }, body });
+  const v2 = async (ids: string[]): Promise<TaskStatusV2[]> =>
+    dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: ids }));
 
   it('a start answers { lotNo, status }: 19 digits as text, Waiting; the run waits 5 s with no rows, then extracts and finishes', async () => {
     const ran = new Set((await v2(tasks.slice(0, 100).map((t) => t.taskId))).map((s) => s.taskId));
@@ -45,7 +50,10 @@ describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
     assert.deepEqual(dataOf(start), { lotNo: lot, status: 'Waiting' });
 
     const queued = (await v2([id]))[0] as TaskStatusV2;
-    assert.deepEqual([queued.status, queued.currentTotalExtractCount, queued.startExecuteTime, queued.executedTimes], ['Waiting', 0, null, (before.executedTimes ?? 0) + 1]);
+    assert.deepEqual(
+      [queued.status, queued.currentTotalExtractCount, queued.startExecuteTime, queued.executedTimes],
+      ['Waiting', 0, null, (before.executedTimes ?? 0) + 1],
+    );
     const subtasks = dataOf<SubtaskStatus[]>(await get(`/cloudextraction/task/subtasks?taskId=${id}&page=1&size=20`));
     assert.ok(subtasks.length >= 2 && subtasks.every((s) => s.status === 'Waiting'), 'its subtasks wait too');
     const again = await post('/cloudextraction/start', { taskId: id });
@@ -61,7 +69,7 @@ describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
     assert.match(done.status, /^(Finished|Failed)$/, 'ended on its own');
     assert.equal(done.endExecuteTime, '2026-11-22T12:00:35.000');
     const rows = dataOf<DataPage>(await get(`/data/lotno/all?taskId=${id}&lotno=${lot}&offset=0&size=1000`));
-    assert.equal(rows.total, done.currentTotalExtractCount, 'the lot holds the run\'s rows');
+    assert.equal(rows.total, done.currentTotalExtractCount, "the lot holds the run's rows");
   });
 
   it('a queued run can be stopped: Stopped, no rows', async () => {
@@ -81,11 +89,19 @@ describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
     for (let i = 0; i < ids.length; i += 100) for (const s of await v2(ids.slice(i, i + 100))) answered.add(s.taskId);
     const never = ids.filter((id) => !answered.has(id));
     assert.ok(never.length > 0, 'some tasks never ran in the cloud');
-    const v1 = dataOf<{ taskId: string; status: string }[]>(await post('/cloudextraction/statuses', { taskIds: never.slice(0, 5) }));
-    assert.deepEqual(v1.map((s) => [s.taskId, s.status]), never.slice(0, 5).map((id) => [id, 'Stopped']));
+    const v1 = dataOf<{ taskId: string; status: string }[]>(
+      await post('/cloudextraction/statuses', { taskIds: never.slice(0, 5) }),
+    );
+    assert.deepEqual(
+      v1.map((s) => [s.taskId, s.status]),
+      never.slice(0, 5).map((id) => [id, 'Stopped']),
+    );
     const id = never[0] as string;
     await post('/cloudextraction/start', { taskId: id });
-    assert.deepEqual((await v2([id])).map((s) => [s.status, s.executedTimes]), [['Waiting', 1]]);
+    assert.deepEqual(
+      (await v2([id])).map((s) => [s.status, s.executedTimes]),
+      [['Waiting', 1]],
+    );
     clock.advance(60_000);
   });
 
@@ -94,11 +110,21 @@ describe('sandbox: queued runs, the run\'s lot, never-run tasks', function () {
     try {
       const k = other.user('ada').apiKey;
       const ids = tasks.map((t) => t.taskId).slice(0, 100);
-      const all = dataOf<TaskStatusV2[]>(await other.call('/cloudextraction/statuses/v2', { method: 'POST', headers: { 'x-api-key': k }, body: { taskIds: ids } }));
+      const all = dataOf<TaskStatusV2[]>(
+        await other.call('/cloudextraction/statuses/v2', {
+          method: 'POST',
+          headers: { 'x-api-key': k },
+          body: { taskIds: ids },
+        }),
+      );
       assert.equal(all.length, ids.length);
       const never = all.filter((s) => s.executedTimes === 0);
       assert.ok(never.length > 0);
-      for (const s of never) assert.deepEqual([s.status, s.currentTotalExtractCount, s.startExecuteTime, s.endExecuteTime], ['Stopped', 0, null, null]);
+      for (const s of never)
+        assert.deepEqual(
+          [s.status, s.currentTotalExtractCount, s.startExecuteTime, s.endExecuteTime],
+          ['Stopped', 0, null, null],
+        );
     } finally {
       await other.close();
     }

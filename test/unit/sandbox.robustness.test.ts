@@ -29,7 +29,10 @@ describe('sandbox: malformed requests', () => {
 
   for (const target of ['//', '//x:y@[', 'http://[']) {
     it(`answers a request target of ${JSON.stringify(target)} with 400 and keeps serving`, async () => {
-      const answer = await rawExchange(sb.info.baseUrl, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const answer = await rawExchange(
+        sb.info.baseUrl,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
       assert.match(answer, /^HTTP\/1\.1 400 /, `status line of ${JSON.stringify(answer.slice(0, 60))}`);
       assert.match(answer, /"requestId":"[^"]+"/);
       const after = await sb.call('/taskGroup', { headers: { 'x-api-key': sb.user('ada').apiKey } });

@@ -5,20 +5,38 @@
  * sentence, kept aside, and the sandbox starts from its seed.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import type { StateFile } from '../../src/sandbox/state/stateSchema';
 
 const HOSTILE = '[Accept](command:workbench.action.terminal.new)';
 
-async function call<T>(sb: RunningSandbox, path: string, init: { body?: unknown; bearer?: string } = {}): Promise<{ status: number; data: T }> {
+async function call<T>(
+  sb: RunningSandbox,
+  path: string,
+  init: { body?: unknown; bearer?: string } = {},
+): Promise<{ status: number; data: T }> {
   const key = sb.info.accounts[0]?.apiKey ?? '';
-  const headers: Record<string, string> = init.bearer === undefined ? { 'x-api-key': key } : { authorization: `Bearer ${init.bearer}` };
+  const headers: Record<string, string> =
+    init.bearer === undefined ? { 'x-api-key': key } : { authorization: `Bearer ${init.bearer}` };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${sb.info.baseUrl}${path}`, { method: init.body === undefined ? 'GET' : 'POST', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${sb.info.baseUrl}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   return { status: res.status, data: ((await res.json()) as { data: T }).data };
 }
 
@@ -48,14 +66,21 @@ describe('sandbox: a planted state file (--state FILE)', function () {
     } finally {
       await sb.close();
     }
-    assert.equal(readFileSync(target, 'utf8'), 'not ours', 'the link\'s target is untouched (no state, no token in it)');
+    assert.equal(readFileSync(target, 'utf8'), 'not ours', "the link's target is untouched (no state, no token in it)");
     assert.ok(lstatSync(file).isFile(), 'the state was written');
-    assert.equal((lstatSync(file).mode & 0o077), 0, 'owner-only');
-    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('linked-temp.json.') && n !== `linked-temp.json.${process.pid}.tmp`), [], 'no temporary file left');
+    assert.equal(lstatSync(file).mode & 0o077, 0, 'owner-only');
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.startsWith('linked-temp.json.') && n !== `linked-temp.json.${process.pid}.tmp`),
+      [],
+      'no temporary file left',
+    );
   });
 
   /** A state this sandbox wrote (a copy made, a session started), changed by `plant`, then started from. */
-  async function planted(name: string, plant: (state: StateFile, task: { taskId: string }) => void): Promise<{ sb: RunningSandbox; file: string }> {
+  async function planted(
+    name: string,
+    plant: (state: StateFile, task: { taskId: string }) => void,
+  ): Promise<{ sb: RunningSandbox; file: string }> {
     const file = join(dir, name);
     const first = await startSandbox({ statePath: file, rateLimit: 0 });
     let task: { taskId: string; taskGroupId: string };
@@ -96,15 +121,20 @@ describe('sandbox: a planted state file (--state FILE)', function () {
     try {
       refused(sb, file, /name the sandbox did not give it/);
       const task = await firstTask(sb);
-      const names = (await call<{ taskName: string }[]>(sb, `/task/search?taskGroupId=${task.taskGroupId}`)).data.map((t) => t.taskName);
+      const names = (await call<{ taskName: string }[]>(sb, `/task/search?taskGroupId=${task.taskGroupId}`)).data.map(
+        (t) => t.taskName,
+      );
       assert.ok(!names.includes(HOSTILE));
     } finally {
       await sb.close();
     }
   });
 
-  it('a known access token is refused and does not open the account, whether of another shape or of the sandbox\'s shape with a far expiry', async () => {
-    for (const [name, token, expiresAt] of [['known-token.json', 'letmein', Date.now() + 60_000], ['far-token.json', `sat_${'A'.repeat(32)}`, 1e15]] as const) {
+  it("a known access token is refused and does not open the account, whether of another shape or of the sandbox's shape with a far expiry", async () => {
+    for (const [name, token, expiresAt] of [
+      ['known-token.json', 'letmein', Date.now() + 60_000],
+      ['far-token.json', `sat_${'A'.repeat(32)}`, 1e15],
+    ] as const) {
       const { sb, file } = await planted(name, (state) => {
         state.tokens.access.push([token, { username: 'ada', expiresAt }]);
       });
@@ -120,7 +150,14 @@ describe('sandbox: a planted state file (--state FILE)', function () {
   it('1e300 counters are refused', async () => {
     const { sb, file } = await planted('huge.json', (state, task) => {
       state.copyCount = 1e300;
-      state.runtimes[task.taskId] = { executedTimes: 1e300, lots: [], rowEnd: 1e300, visibleStart: 0, exportedUpTo: 1e300, pendingUpTo: 1e300 };
+      state.runtimes[task.taskId] = {
+        executedTimes: 1e300,
+        lots: [],
+        rowEnd: 1e300,
+        visibleStart: 0,
+        exportedUpTo: 1e300,
+        pendingUpTo: 1e300,
+      };
     });
     try {
       refused(sb, file, /does not parse/);

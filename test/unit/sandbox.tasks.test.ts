@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 
 import type { Task as ServiceTask, TaskGroup } from '../../src/api/schemas/schemas';
-import { codeOf, dataOf, messageOf,TestSandbox } from './helpers/sandbox';
+import { codeOf, dataOf, messageOf, TestSandbox } from './helpers/sandbox';
 
 type Group = Pick<TaskGroup, 'taskGroupId' | 'taskGroupName'>;
 type Task = Pick<ServiceTask, 'taskId' | 'taskName'>;
@@ -13,7 +13,8 @@ describe('sandbox: task groups and task search', () => {
   });
   after(() => sb.close());
 
-  const groups = async (apiKey: string) => dataOf<Group[]>(await sb.call('/taskGroup', { headers: { 'x-api-key': apiKey } }));
+  const groups = async (apiKey: string) =>
+    dataOf<Group[]>(await sb.call('/taskGroup', { headers: { 'x-api-key': apiKey } }));
   const search = (apiKey: string, q: string) => sb.call(`/task/search${q}`, { headers: { 'x-api-key': apiKey } });
 
   it('the demo account has several groups, dozens of tasks and one group of more than 150', async () => {
@@ -39,7 +40,8 @@ describe('sandbox: task groups and task search', () => {
   it('the Enterprise account has at least 100 tasks', async () => {
     const key = sb.account('Enterprise').apiKey;
     let total = 0;
-    for (const g of await groups(key)) total += dataOf<Task[]>(await search(key, `?taskGroupId=${g.taskGroupId}`)).length;
+    for (const g of await groups(key))
+      total += dataOf<Task[]>(await search(key, `?taskGroupId=${g.taskGroupId}`)).length;
     assert.ok(total >= 100, String(total));
   });
 
@@ -52,7 +54,7 @@ describe('sandbox: task groups and task search', () => {
     }
   });
 
-  it('an unknown group, or another account\'s group, is 404', async () => {
+  it("an unknown group, or another account's group, is 404", async () => {
     const other = (await groups(sb.user('grace').apiKey))[0] as Group;
     for (const id of ['1', other.taskGroupId]) {
       const r = await search(sb.user('ada').apiKey, `?taskGroupId=${id}`);

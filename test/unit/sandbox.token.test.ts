@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 
-import { codeOf, dataOf, FakeClock, messageOf,TestSandbox } from './helpers/sandbox';
+import { codeOf, dataOf, FakeClock, messageOf, TestSandbox } from './helpers/sandbox';
 
 interface Token {
   access_token: string;
@@ -59,7 +59,10 @@ describe('sandbox: POST /token', () => {
   });
 
   it('wrong password or unknown username: Invalid.Grant saying so', async () => {
-    for (const [u, p] of [['ada', 'wrong'], ['nobody', 'sandbox-ada']]) {
+    for (const [u, p] of [
+      ['ada', 'wrong'],
+      ['nobody', 'sandbox-ada'],
+    ]) {
       const r = await password(u as string, p as string);
       assert.equal(r.status, 400);
       assert.equal(codeOf(r), 'Invalid.Grant');
@@ -110,7 +113,10 @@ describe('sandbox: POST /token', () => {
     assert.equal(codeOf(expired), 40102);
     assert.match(messageOf(expired), /expired/);
     const renewed = dataOf<Token>(await refresh(t.refresh_token));
-    assert.equal((await sb.call('/taskGroup', { headers: { authorization: `Bearer ${renewed.access_token}` } })).status, 200);
+    assert.equal(
+      (await sb.call('/taskGroup', { headers: { authorization: `Bearer ${renewed.access_token}` } })).status,
+      200,
+    );
   });
 
   it('counts successful grants', async () => {

@@ -6,10 +6,16 @@
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
 
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { TokenStore } from '../../src/sandbox/state/auth';
 
-function raw(base: string, method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; body: string }> {
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  body?: string,
+  contentType?: string,
+): Promise<{ status: number; body: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -49,7 +55,13 @@ describe('sandbox: strict where the service is', () => {
 
   for (const path of ['/datahub/../token', '/datahub/%2e%2e/token', '/./taskGroup', '/task/../taskGroup']) {
     it(`answers 404 to ${path} instead of resolving it to another route`, async () => {
-      const reply = await raw(sandbox.info.baseUrl, path.includes('token') ? 'POST' : 'GET', path, path.includes('token') ? '{}' : undefined, 'application/json');
+      const reply = await raw(
+        sandbox.info.baseUrl,
+        path.includes('token') ? 'POST' : 'GET',
+        path,
+        path.includes('token') ? '{}' : undefined,
+        'application/json',
+      );
       assert.equal(reply.status, 404, reply.body);
     });
   }
@@ -71,7 +83,11 @@ describe('sandbox: refresh tokens expire (bounded memory)', () => {
     const store = new TokenStore(3600, () => now);
     const used = Array.from({ length: 1_000 }, () => store.issue('ada').refresh_token);
     for (const token of used) assert.equal(store.useRefresh(token).ok, true);
-    assert.deepEqual(store.useRefresh(used[0] as string), { ok: false, reason: 'used' }, 'a replay right after is refused as used');
+    assert.deepEqual(
+      store.useRefresh(used[0] as string),
+      { ok: false, reason: 'used' },
+      'a replay right after is refused as used',
+    );
     const stale = store.issue('ada').refresh_token;
     now += 11 * 60_000;
     store.issue('ada'); // pruning happens as grants are issued

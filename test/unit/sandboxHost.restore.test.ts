@@ -45,9 +45,22 @@ function host(remembered: unknown) {
 describe('sandbox host: restore() trusts only this machine', () => {
   for (const [what, remembered] of [
     // Names under .invalid never resolve: were the rule ever lost, nothing would leave the machine.
-    ['a remote service address', { baseUrl: 'https://service.scrapedeck.invalid', datahubUrl: 'https://hub.scrapedeck.invalid', embedded: false }],
-    ['a remote hub next to a loopback service', { baseUrl: 'http://127.0.0.1:4010', datahubUrl: 'https://evil.scrapedeck.invalid/datahub', embedded: true }],
-    ['a plain-http remote address', { baseUrl: 'http://sandbox.scrapedeck.invalid:4010', datahubUrl: 'http://sandbox.scrapedeck.invalid:4010/datahub', embedded: false }],
+    [
+      'a remote service address',
+      { baseUrl: 'https://service.scrapedeck.invalid', datahubUrl: 'https://hub.scrapedeck.invalid', embedded: false },
+    ],
+    [
+      'a remote hub next to a loopback service',
+      { baseUrl: 'http://127.0.0.1:4010', datahubUrl: 'https://evil.scrapedeck.invalid/datahub', embedded: true },
+    ],
+    [
+      'a plain-http remote address',
+      {
+        baseUrl: 'http://sandbox.scrapedeck.invalid:4010',
+        datahubUrl: 'http://sandbox.scrapedeck.invalid:4010/datahub',
+        embedded: false,
+      },
+    ],
   ] as const) {
     it(`forgets ${what}, logs why, and never points the window there`, async () => {
       const h = host(remembered);

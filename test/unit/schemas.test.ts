@@ -17,10 +17,19 @@ const token = { access_token: 'a', token_type: 'Bearer', refresh_token: 'r' };
 
 describe('schemas', () => {
   it('expires_in: a numeric string or an integer, both read as a number', () => {
-    assert.equal(tokenResponseSchema.parse({ data: { ...token, expires_in: '7200' }, requestId: 'x' }).data.expires_in, 7200);
-    assert.equal(tokenResponseSchema.parse({ data: { ...token, expires_in: 7200 }, requestId: 'x' }).data.expires_in, 7200);
+    assert.equal(
+      tokenResponseSchema.parse({ data: { ...token, expires_in: '7200' }, requestId: 'x' }).data.expires_in,
+      7200,
+    );
+    assert.equal(
+      tokenResponseSchema.parse({ data: { ...token, expires_in: 7200 }, requestId: 'x' }).data.expires_in,
+      7200,
+    );
     for (const bad of ['7200s', '', -1, 1.5, null]) {
-      assert.ok(!tokenResponseSchema.safeParse({ data: { ...token, expires_in: bad }, requestId: 'x' }).success, String(bad));
+      assert.ok(
+        !tokenResponseSchema.safeParse({ data: { ...token, expires_in: bad }, requestId: 'x' }).success,
+        String(bad),
+      );
     }
   });
 
@@ -51,15 +60,38 @@ describe('schemas', () => {
     assert.equal(r.resourceUsageMetrics.captchaCount, null);
     assert.equal(r.taskName, null);
     assert.ok(!('extraTopLevel' in r));
-    const day = analyticsRecordSchema.parse({ ...r, dayKey: '2026-11-22', weekStartDate: null, weekEndDate: undefined });
+    const day = analyticsRecordSchema.parse({
+      ...r,
+      dayKey: '2026-11-22',
+      weekStartDate: null,
+      weekEndDate: undefined,
+    });
     assert.equal(day.weekEndDate, null);
-    assert.ok(!analyticsRecordSchema.safeParse({ ...r, collectionMethod: 'All' }).success, 'a record is Cloud or Local');
+    assert.ok(
+      !analyticsRecordSchema.safeParse({ ...r, collectionMethod: 'All' }).success,
+      'a record is Cloud or Local',
+    );
   });
 
   it('analytics query: the static constraints', () => {
     const ok = { start: '2026-11-01', end: '2026-11-02' };
-    assert.ok(analyticsQuerySchema.safeParse({ ...ok, pageSize: 100, page: 1, collectionMethod: 'All', timeGranularity: 'Month' }).success);
-    for (const bad of [{ pageSize: 101 }, { page: 0 }, { collectionMethod: 'Both' }, { timeGranularity: 'Hour' }, { taskIds: Array(101).fill('t') }, { start: '2026-02-30' }]) {
+    assert.ok(
+      analyticsQuerySchema.safeParse({
+        ...ok,
+        pageSize: 100,
+        page: 1,
+        collectionMethod: 'All',
+        timeGranularity: 'Month',
+      }).success,
+    );
+    for (const bad of [
+      { pageSize: 101 },
+      { page: 0 },
+      { collectionMethod: 'Both' },
+      { timeGranularity: 'Hour' },
+      { taskIds: Array(101).fill('t') },
+      { start: '2026-02-30' },
+    ]) {
       assert.ok(!analyticsQuerySchema.safeParse({ ...ok, ...bad }).success, JSON.stringify(bad).slice(0, 40));
     }
   });
@@ -70,11 +102,14 @@ describe('schemas', () => {
 
   it('app refs are namespace/name', () => {
     assert.equal(appRefSchema.parse('  acme/price-tracker '), 'acme/price-tracker');
-    for (const bad of ['acme', 'acme/', '/x', 'a/b/c', 'a b/c', '']) assert.ok(!appRefSchema.safeParse(bad).success, bad);
+    for (const bad of ['acme', 'acme/', '/x', 'a/b/c', 'a b/c', ''])
+      assert.ok(!appRefSchema.safeParse(bad).success, bad);
   });
 
   it('deprecate result: optional fields may be missing or null; version may be empty', () => {
-    const d = deprecateResponseSchema.parse({ data: { app_name: 'x', status: 'deprecated', version: '', namespace: null } });
+    const d = deprecateResponseSchema.parse({
+      data: { app_name: 'x', status: 'deprecated', version: '', namespace: null },
+    });
     assert.equal(d.data.version, '');
     assert.equal(d.data.namespace, undefined);
     assert.equal(d.data.missing_secrets, undefined);
@@ -86,7 +121,11 @@ describe('schemas', () => {
     assert.ok(!tokenErrorSchema.safeParse({ error: { code: 1, message: 'm' }, requestId: 'r' }).success);
     assert.ok(analyticsErrorSchema.safeParse({ error: { code: 40001, message: 'm' }, requestId: 'r' }).success);
     assert.ok(!analyticsErrorSchema.safeParse({ error: { code: '40001', message: 'm' }, requestId: 'r' }).success);
-    assert.ok(hubErrorSchema.safeParse({ error: { code: 'unauthorized', category: 'forbidden', message: 'm', retryable: false } }).success);
+    assert.ok(
+      hubErrorSchema.safeParse({
+        error: { code: 'unauthorized', category: 'forbidden', message: 'm', retryable: false },
+      }).success,
+    );
     assert.ok(!hubErrorSchema.safeParse({ error: { code: 'unauthorized', message: 'm' } }).success);
   });
 });

@@ -25,7 +25,14 @@ describe('scripts: an end-to-end run starts without old failure screenshots', ()
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('removes failed-* and keeps the step screenshots and the rest', () => {
-    for (const name of ['failed-journey-5-sign-in.png', 'failed-data-D2.png', '05-signed-in.png', 'activation.txt', 'not-failed.png']) writeFileSync(path.join(dir, name), 'x');
+    for (const name of [
+      'failed-journey-5-sign-in.png',
+      'failed-data-D2.png',
+      '05-signed-in.png',
+      'activation.txt',
+      'not-failed.png',
+    ])
+      writeFileSync(path.join(dir, name), 'x');
     assert.deepEqual(lib.prepareArtifacts(dir).sort(), ['failed-data-D2.png', 'failed-journey-5-sign-in.png']);
     assert.deepEqual(readdirSync(dir).sort(), ['05-signed-in.png', 'activation.txt', 'not-failed.png']);
   });

@@ -31,11 +31,37 @@ describe('scripts: the incremental type-check trusts its record only while out/ 
     dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-buildinfo-'));
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { outDir: 'out', rootDir: '.', incremental: true, tsBuildInfoFile: 'out/.tsbuildinfo', types: [], noLib: true }, include: ['*.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          outDir: 'out',
+          rootDir: '.',
+          incremental: true,
+          tsBuildInfoFile: 'out/.tsbuildinfo',
+          types: [],
+          noLib: true,
+        },
+        include: ['*.ts'],
+      }),
     );
     // The globals tsc needs, instead of its standard library: parsing that took 2-3 CPU-seconds of
     // every compile here, and nothing below depends on it.
-    writeFileSync(path.join(dir, 'globals.d.ts'), ['Array<T> { length: number; [n: number]: T; }', 'Boolean {}', 'CallableFunction {}', 'Function {}', 'IArguments {}', 'NewableFunction {}', 'Number {}', 'Object {}', 'RegExp {}', 'String {}'].map((i) => `interface ${i}\n`).join(''));
+    writeFileSync(
+      path.join(dir, 'globals.d.ts'),
+      [
+        'Array<T> { length: number; [n: number]: T; }',
+        'Boolean {}',
+        'CallableFunction {}',
+        'Function {}',
+        'IArguments {}',
+        'NewableFunction {}',
+        'Number {}',
+        'Object {}',
+        'RegExp {}',
+        'String {}',
+      ]
+        .map((i) => `interface ${i}\n`)
+        .join(''),
+    );
     writeFileSync(path.join(dir, 'a.ts'), 'export const a = 1;\n');
     writeFileSync(path.join(dir, 'a.test.ts'), 'export const b = 2;\n');
   });

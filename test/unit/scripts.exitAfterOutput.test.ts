@@ -16,11 +16,16 @@ const SIZE = 3_000_000;
  * Runs `exit` after writing SIZE bytes and a last line, with a reader that starts 300 ms late, or
  * (`reader`) one that never reads or goes away after the first chunk.
  */
-function slowlyRead(exit: string, reader: 'late' | 'never' | 'gone' = 'late'): Promise<{ bytes: number; last: string; code: number | null }> {
+function slowlyRead(
+  exit: string,
+  reader: 'late' | 'never' | 'gone' = 'late',
+): Promise<{ bytes: number; last: string; code: number | null }> {
   const script = `import { exitAfterOutput } from ${JSON.stringify(PROC)};
 process.stdout.write('x'.repeat(${SIZE}) + '\\nTotal: 1 passed\\n');
 ${exit}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   child.stdout.pause();
   if (reader === 'late') setTimeout(() => child.stdout.resume(), 300);
   if (reader === 'gone') setTimeout(() => child.stdout.destroy(), 300);

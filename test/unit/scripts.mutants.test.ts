@@ -53,14 +53,24 @@ describe('scripts: npm run mutants', () => {
     assert.equal(lib.exitCodeOf([{ result: caught }, { result: survived }]), 1, 'one survivor');
     const missing = lib.mutate('const a = 1;', 'const b = 2;', '');
     assert.deepEqual(missing, { ok: false, problem: 'ANCHOR NOT FOUND' });
-    assert.equal(lib.exitCodeOf([{ result: caught }, { result: lib.verdict({ problem: missing.ok ? undefined : missing.problem }) }]), 1, 'an anchor not found');
+    assert.equal(
+      lib.exitCodeOf([
+        { result: caught },
+        { result: lib.verdict({ problem: missing.ok ? undefined : missing.problem }) },
+      ]),
+      1,
+      'an anchor not found',
+    );
     assert.deepEqual(lib.mutate('x(); x();', 'x();', ''), { ok: false, problem: 'ANCHOR NOT UNIQUE' });
     assert.equal(lib.exitCodeOf([{ result: 'NO CHANGE IN CODE' }]), 1);
     assert.equal(lib.exitCodeOf([]), 1, 'nothing run is no pass');
   });
 
   it('a mutation replaces its anchor once, and nothing else', () => {
-    assert.deepEqual(lib.mutate('if (a) throw e;\nreturn a;', 'if (a) throw e;', ''), { ok: true, text: '\nreturn a;' });
+    assert.deepEqual(lib.mutate('if (a) throw e;\nreturn a;', 'if (a) throw e;', ''), {
+      ok: true,
+      text: '\nreturn a;',
+    });
   });
 
   it('the baseline runs each file some guard runs whole once, and a file only ever grepped with the union of its greps', () => {
@@ -70,14 +80,25 @@ describe('scripts: npm run mutants', () => {
       { tests: ['test/unit/b.test.ts'], grep: 'two' },
       { tests: ['test/unit/a.test.ts'], grep: 'three' },
     ]);
-    assert.deepEqual(runs, [{ tests: ['test/unit/a.test.ts'] }, { tests: ['test/unit/b.test.ts'], grep: '(?:one)|(?:two)' }]);
+    assert.deepEqual(runs, [
+      { tests: ['test/unit/a.test.ts'] },
+      { tests: ['test/unit/b.test.ts'], grep: '(?:one)|(?:two)' },
+    ]);
   });
 
   it('a list entry without its test files, or with an unknown rule, is refused when read', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-mutants-'));
     try {
       const file = path.join(dir, 'list.json');
-      const good: Guard = { guard: 'g', rule: 'files', file: 'src/x.ts', find: 'a', replace: 'b', why: 'w', tests: ['test/unit/x.test.ts'] };
+      const good: Guard = {
+        guard: 'g',
+        rule: 'files',
+        file: 'src/x.ts',
+        find: 'a',
+        replace: 'b',
+        why: 'w',
+        tests: ['test/unit/x.test.ts'],
+      };
       writeFileSync(file, JSON.stringify({ guards: [{ ...good, tests: [] }] }));
       assert.throws(() => lib.readGuards(file), /"tests"/);
       writeFileSync(file, JSON.stringify({ guards: [{ ...good, rule: 'vibes' }] }));

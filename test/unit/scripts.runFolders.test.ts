@@ -37,7 +37,12 @@ describe('scripts: old run folders are removed, the newest and the running kept'
     for (let i = 0; i < 6; i++) run(`e2e-2026-11-2${i}-${100 + i}`, 6 - i);
     const removed = lib.pruneRunFolders(dir, 2, () => false);
     assert.deepEqual(readdirSync(dir).sort(), ['e2e-2026-11-24-104', 'e2e-2026-11-25-105']);
-    assert.deepEqual(removed.sort(), ['e2e-2026-11-20-100', 'e2e-2026-11-21-101', 'e2e-2026-11-22-102', 'e2e-2026-11-23-103']);
+    assert.deepEqual(removed.sort(), [
+      'e2e-2026-11-20-100',
+      'e2e-2026-11-21-101',
+      'e2e-2026-11-22-102',
+      'e2e-2026-11-23-103',
+    ]);
   });
 
   it('keeps an old folder whose process still runs (a demo left open), whatever its age', () => {

@@ -27,7 +27,7 @@ function script(body: string): Promise<{ out: string; code: number | null }> {
 }
 
 describe('scripts: nothing starts once the run is stopping', () => {
-  it('run() and startGroup() refuse during a shutdown, and the script still exits with the signal\'s code', async () => {
+  it("run() and startGroup() refuse during a shutdown, and the script still exits with the signal's code", async () => {
     const { out, code } = await script(`
 onShutdown(async () => {
   for (const [name, start] of [['run', () => run(process.execPath, ['-e', 'console.log("child ran")'])], ['startGroup', async () => startGroup(process.execPath, ['-e', 'console.log("group ran")'])]]) {
@@ -43,7 +43,9 @@ setTimeout(() => {}, 10_000);`);
   });
 
   it('before any signal, run() starts its command as ever (the control)', async () => {
-    const { out, code } = await script(`const c = await run(process.execPath, ['-e', 'console.log("child ran")']); console.log('code ' + c);`);
+    const { out, code } = await script(
+      `const c = await run(process.execPath, ['-e', 'console.log("child ran")']); console.log('code ' + c);`,
+    );
     assert.equal(code, 0, out);
     assert.match(out, /child ran\ncode 0/);
   });

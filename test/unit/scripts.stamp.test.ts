@@ -38,7 +38,7 @@ describe('scripts: build and package stamps', () => {
     assert.equal(hash(), first);
   });
 
-  it('changes with a file\'s content, a new file in a folder, a renamed file and a file that appears', () => {
+  it("changes with a file's content, a new file in a folder, a renamed file and a file that appears", () => {
     const seen = new Set([hash()]);
     writeFileSync(path.join(dir, 'src', 'deep', 'b.ts'), 'b2');
     seen.add(hash());

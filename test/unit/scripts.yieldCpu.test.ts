@@ -36,7 +36,10 @@ describe('scripts: a yielding stage runs its process groups at a lower CPU prior
   });
 
   const start = (env: NodeJS.ProcessEnv, marker: string): number => {
-    const child = lib.startGroup(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', marker], { env, stdio: 'ignore' });
+    const child = lib.startGroup(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', marker], {
+      env,
+      stdio: 'ignore',
+    });
     started.push(child);
     assert.ok(child.pid);
     return child.pid;

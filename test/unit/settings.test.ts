@@ -6,8 +6,14 @@ import * as path from 'node:path';
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { checkBaseUrl } from '../../src/api/http/urls';
-import { changedSettings, checkServiceUrl, DEFAULT_SETTINGS, type Settings,validateSettings } from '../../src/platform/settings';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import {
+  changedSettings,
+  checkServiceUrl,
+  DEFAULT_SETTINGS,
+  type Settings,
+  validateSettings,
+} from '../../src/platform/settings';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 
 const good: Settings = {
   baseUrl: 'https://api.example.com',
@@ -52,7 +58,14 @@ describe('settings validation', () => {
       assert.equal(checkServiceUrl(url).ok, true, url);
     }
     // *.localhost goes to the system resolver, which may send it elsewhere: not loopback for plain http.
-    for (const url of ['http://example.com', 'http://10.0.0.1', 'ftp://example.com', 'not a url', 'https://h/x?y=1', 'http://sandbox.localhost']) {
+    for (const url of [
+      'http://example.com',
+      'http://10.0.0.1',
+      'ftp://example.com',
+      'not a url',
+      'https://h/x?y=1',
+      'http://sandbox.localhost',
+    ]) {
       assert.equal(checkServiceUrl(url).ok, false, url);
     }
   });
@@ -95,7 +108,11 @@ describe('settings validation', () => {
     ['a tracked-apps value that is not a list', { trackedApps: 'acme/prices' }, 'scrapedeck.trackedApps'],
     ['an ftp proxy', { proxy: 'ftp://proxy.example' }, 'scrapedeck.proxy'],
     ['a bad http.proxy when ours is empty', { proxy: '', httpProxy: 'socks5://p:1080' }, 'http.proxy'],
-    ['50 rows to fetch by itself (less than one page)', { analyticsAutoFetchRows: 50 }, 'scrapedeck.analytics.autoFetchRows'],
+    [
+      '50 rows to fetch by itself (less than one page)',
+      { analyticsAutoFetchRows: 50 },
+      'scrapedeck.analytics.autoFetchRows',
+    ],
     ['a fractional row count', { analyticsAutoFetchRows: 1000.5 }, 'scrapedeck.analytics.autoFetchRows'],
     ['a million rows to fetch by itself', { analyticsAutoFetchRows: 1_000_000 }, 'scrapedeck.analytics.autoFetchRows'],
   ] as const) {
@@ -107,7 +124,12 @@ describe('settings validation', () => {
       assert.equal(problem.setting, setting);
       assert.match(problem.message, new RegExp(setting.replace('.', '\\.')));
       assert.match(problem.message, /Using|ignored/);
-      const key = setting === 'http.proxy' ? 'proxy' : setting === 'scrapedeck.analytics.autoFetchRows' ? 'analyticsAutoFetchRows' : (setting.slice('scrapedeck.'.length) as keyof Settings);
+      const key =
+        setting === 'http.proxy'
+          ? 'proxy'
+          : setting === 'scrapedeck.analytics.autoFetchRows'
+            ? 'analyticsAutoFetchRows'
+            : (setting.slice('scrapedeck.'.length) as keyof Settings);
       assert.deepEqual(values[key], good[key], `${key} must fall back`);
     });
   }
@@ -117,7 +139,10 @@ describe('settings validation', () => {
     assert.equal(problems.length, 2);
     assert.equal(values.baseUrl, DEFAULT_SETTINGS.baseUrl);
     assert.equal(values.requestsPerSecond, 20);
-    assert.match(problems.map((p) => p.message).join('\n'), /is 50, which is not a number from 1 to 20.*Using 20 instead/);
+    assert.match(
+      problems.map((p) => p.message).join('\n'),
+      /is 50, which is not a number from 1 to 20.*Using 20 instead/,
+    );
   });
 
   it('keeps the valid tracked apps and names the invalid ones', () => {
@@ -129,7 +154,10 @@ describe('settings validation', () => {
 
   it("uses VS Code's http.proxy when scrapedeck.proxy is empty, and ours when set", () => {
     assert.equal(validateSettings({ proxy: '', httpProxy: 'http://corp:3128' }).values.proxy, 'http://corp:3128/');
-    assert.equal(validateSettings({ proxy: 'http://own:1', httpProxy: 'http://corp:3128' }).values.proxy, 'http://own:1/');
+    assert.equal(
+      validateSettings({ proxy: 'http://own:1', httpProxy: 'http://corp:3128' }).values.proxy,
+      'http://own:1/',
+    );
     assert.equal(validateSettings({ proxy: '', httpProxy: '' }).values.proxy, undefined);
   });
 
@@ -140,7 +168,10 @@ describe('settings validation', () => {
   });
 
   it('never repeats a password in a proxy written without a scheme (it parses with the wrong parts)', () => {
-    for (const raw of [{ proxy: 'proxyuser:S3cret@10.0.0.1:3128' }, { proxy: '', httpProxy: 'u:p@ss:S3cret@corp:3128' }]) {
+    for (const raw of [
+      { proxy: 'proxyuser:S3cret@10.0.0.1:3128' },
+      { proxy: '', httpProxy: 'u:p@ss:S3cret@corp:3128' },
+    ]) {
       const { problems } = validateSettings(raw);
       assert.equal(problems.length, 1, JSON.stringify(raw));
       assert.doesNotMatch(problems[0]?.message ?? '', /S3cret/);
@@ -162,7 +193,10 @@ describe('settings validation', () => {
   });
 
   it('reports which settings changed', () => {
-    assert.deepEqual(changedSettings(good, { ...good, requestsPerSecond: 6, trackedApps: ['a/b'] }), ['requestsPerSecond', 'trackedApps']);
+    assert.deepEqual(changedSettings(good, { ...good, requestsPerSecond: 6, trackedApps: ['a/b'] }), [
+      'requestsPerSecond',
+      'trackedApps',
+    ]);
     assert.deepEqual(changedSettings(good, { ...good }), []);
   });
 });
@@ -209,6 +243,7 @@ describe('settings a workspace cannot set', () => {
   const scopeOf = (key: string) => manifest.contributes.configuration.properties[key]?.scope;
 
   it('the addresses, the proxy and the external user id (a header sent with the credentials) are application settings', () => {
-    for (const key of ['scrapedeck.baseUrl', 'scrapedeck.datahubUrl', 'scrapedeck.proxy', 'scrapedeck.externalUserId']) assert.equal(scopeOf(key), 'application', key);
+    for (const key of ['scrapedeck.baseUrl', 'scrapedeck.datahubUrl', 'scrapedeck.proxy', 'scrapedeck.externalUserId'])
+      assert.equal(scopeOf(key), 'application', key);
   });
 });

@@ -11,7 +11,7 @@ describe('short chart date labels', () => {
   it('keeps the month of a month that carries its days', () => {
     assert.equal(shortBucketLabel('2026-11 (Nov 20 – Nov 26)'), '2026-11');
   });
-  it('puts a bucket\'s days under its key on a chart axis, half as wide (two weeks side by side both fit)', () => {
+  it("puts a bucket's days under its key on a chart axis, half as wide (two weeks side by side both fit)", () => {
     assert.deepEqual(bucketLines('2026-W47 (Nov 20 – Nov 22)'), ['2026-W47', 'Nov 20 – Nov 22']);
     assert.deepEqual(bucketLines('2026-11 (Nov 20)'), ['2026-11', 'Nov 20']);
     for (const l of ['2026-11-16', '2026-11', 'Unknown', '']) assert.equal(bucketLines(l), l);

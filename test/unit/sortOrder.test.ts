@@ -1,12 +1,13 @@
 /** The table's cached row orders (src/analytics/model/sortOrder.ts) against the comparator sort they replace. */
 import * as assert from 'node:assert/strict';
 
-import { SLICE_ROWS, SortOrders, sortOrdersFor,TABLE_COLLATOR } from '../../src/analytics/model/sortOrder';
-import { type Column, type SortDirection,sortRecords } from '../../src/analytics/model/tableModel';
+import { SLICE_ROWS, SortOrders, sortOrdersFor, TABLE_COLLATOR } from '../../src/analytics/model/sortOrder';
+import { type Column, type SortDirection, sortRecords } from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
 
-const ids = (records: readonly AnalyticsRecord[], order: Uint32Array): string[] => [...order].map((i) => (records[i] as AnalyticsRecord).taskId);
+const ids = (records: readonly AnalyticsRecord[], order: Uint32Array): string[] =>
+  [...order].map((i) => (records[i] as AnalyticsRecord).taskId);
 
 type Key = string | number | null;
 
@@ -24,7 +25,8 @@ function compare(a: Key, b: Key, sign: number): number {
 /** The table's sort before the cached orders: one comparator over every pair, stable. */
 function reference(records: readonly AnalyticsRecord[], column: Column, direction: SortDirection): string[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return records.map((r, i) => ({ r, i, v: keyOf(column, r) }))
+  return records
+    .map((r, i) => ({ r, i, v: keyOf(column, r) }))
     .sort((a, b) => compare(a.v, b.v, sign) || a.i - b.i)
     .map((x) => x.r.taskId);
 }
@@ -35,7 +37,12 @@ function reference(records: readonly AnalyticsRecord[], column: Column, directio
  * this equals comparing with reference(), at n comparator calls instead of n log n: at 100,000
  * rows the reference sorts were most of a test that starved past its timeout beside the journey.
  */
-function assertComparatorOrder(records: readonly AnalyticsRecord[], order: Uint32Array, column: Column, direction: SortDirection): void {
+function assertComparatorOrder(
+  records: readonly AnalyticsRecord[],
+  order: Uint32Array,
+  column: Column,
+  direction: SortDirection,
+): void {
   const sign = direction === 'asc' ? 1 : -1;
   assert.equal(order.length, records.length, 'every row');
   const seen = new Uint8Array(records.length);
@@ -53,11 +60,13 @@ function assertComparatorOrder(records: readonly AnalyticsRecord[], order: Uint3
       // one kind, finite numbers (Infinity - Infinity is NaN) or text (a mixed column uses reference()).
       const keyKind = typeof key === 'number' ? 'number' : 'text';
       kind ??= keyKind;
-      if (kind !== keyKind || (typeof key === 'number' && !Number.isFinite(key))) assert.fail(`${column.id}: one kind of key, finite (${kind}, then ${String(key)})`);
+      if (kind !== keyKind || (typeof key === 'number' && !Number.isFinite(key)))
+        assert.fail(`${column.id}: one kind of key, finite (${kind}, then ${String(key)})`);
     }
     if (k > 0) {
       const c = compare(prevKey, key, sign);
-      if (!(c < 0 || (c === 0 && prevIndex < i))) assert.fail(`${column.id} ${direction}: rows ${prevIndex} then ${i} at ${k - 1}, ${k}`);
+      if (!(c < 0 || (c === 0 && prevIndex < i)))
+        assert.fail(`${column.id} ${direction}: rows ${prevIndex} then ${i} at ${k - 1}, ${k}`);
     }
     prevIndex = i;
     prevKey = key;
@@ -79,7 +88,11 @@ describe('table sort orders (cached permutations)', () => {
     for (let round = 0; round < 30; round++) {
       const rows = Array.from({ length: 300 }, (_, i) => rec(`r${i}`, values[next(values.length)] as number | null));
       for (const direction of ['asc', 'desc'] as const) {
-        assert.deepEqual(ids(rows, new SortOrders(rows).order(col('runCount'), direction)), reference(rows, col('runCount'), direction), `round ${round} ${direction}`);
+        assert.deepEqual(
+          ids(rows, new SortOrders(rows).order(col('runCount'), direction)),
+          reference(rows, col('runCount'), direction),
+          `round ${round} ${direction}`,
+        );
       }
     }
   });
@@ -88,13 +101,19 @@ describe('table sort orders (cached permutations)', () => {
     const next = random(11);
     const words = ['task 2', 'Task 2', 'task 10', 'Zeta', 'zeta', 'éclair', 'eclair', 'Alpha 1', 'alpha 01', 'b', ''];
     for (let round = 0; round < 30; round++) {
-      const rows = Array.from({ length: 200 }, (_, i) => rec(`r${i}`, 1, {
-        taskName: next(8) === 0 ? null : (words[next(words.length)] as string),
-        weekStartDate: next(3) === 0 ? null : `2026-11-${10 + next(5)}`,
-      }));
+      const rows = Array.from({ length: 200 }, (_, i) =>
+        rec(`r${i}`, 1, {
+          taskName: next(8) === 0 ? null : (words[next(words.length)] as string),
+          weekStartDate: next(3) === 0 ? null : `2026-11-${10 + next(5)}`,
+        }),
+      );
       for (const id of ['task', 'weekStartDate']) {
         for (const direction of ['asc', 'desc'] as const) {
-          assert.deepEqual(ids(rows, new SortOrders(rows).order(col(id), direction)), reference(rows, col(id), direction), `round ${round} ${id} ${direction}`);
+          assert.deepEqual(
+            ids(rows, new SortOrders(rows).order(col(id), direction)),
+            reference(rows, col(id), direction),
+            `round ${round} ${id} ${direction}`,
+          );
         }
       }
     }
@@ -128,10 +147,24 @@ describe('table sort orders (cached permutations)', () => {
   });
 
   it('sorts a column that mixes text and numbers by the comparator it always had', () => {
-    const mixed: Column = { ...col('task'), id: 'mixed', value: (r) => (r.taskId.startsWith('n') ? Number(r.taskId.slice(1)) : r.taskName) };
-    const rows = [rec('n10', 1), rec('s1', 1, { taskName: 'b' }), rec('n9', 1), rec('s2', 1, { taskName: null }), rec('s3', 1, { taskName: 'a' })];
+    const mixed: Column = {
+      ...col('task'),
+      id: 'mixed',
+      value: (r) => (r.taskId.startsWith('n') ? Number(r.taskId.slice(1)) : r.taskName),
+    };
+    const rows = [
+      rec('n10', 1),
+      rec('s1', 1, { taskName: 'b' }),
+      rec('n9', 1),
+      rec('s2', 1, { taskName: null }),
+      rec('s3', 1, { taskName: 'a' }),
+    ];
     for (const direction of ['asc', 'desc'] as const) {
-      assert.deepEqual(ids(rows, new SortOrders(rows).order(mixed, direction)), reference(rows, mixed, direction), direction);
+      assert.deepEqual(
+        ids(rows, new SortOrders(rows).order(mixed, direction)),
+        reference(rows, mixed, direction),
+        direction,
+      );
     }
   });
 
@@ -148,18 +181,28 @@ describe('table sort orders (cached permutations)', () => {
     // An array that grew is not trusted to be the same result.
     rows.push(rec('d', 0));
     assert.notEqual(sortOrdersFor(rows).order(col('runCount'), 'asc'), first);
-    assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId), ['d', 'a', 'b', 'c']);
+    assert.deepEqual(
+      sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId),
+      ['d', 'a', 'b', 'c'],
+    );
   });
 
   it('sorts 100,000 rows to the same order as the comparator, every column kind', () => {
     const next = random(17);
-    const rows = Array.from({ length: 100_000 }, (_, i) => rec(`r${i}`, next(10) === 0 ? null : next(50), {
-      taskName: next(13) === 0 ? null : `Task ${next(700)}`,
-      executionMetrics: {
-        runCount: next(10) === 0 ? null : next(20), successCount: null, failureCount: null, durationPerRunSeconds: next(20) === 0 ? null : 30 + next(600_000) / 1000,
-        totalExecutionSeconds: null, successRate: next(5) === 0 ? null : next(21) / 20, failureRate: null,
-      },
-    }));
+    const rows = Array.from({ length: 100_000 }, (_, i) =>
+      rec(`r${i}`, next(10) === 0 ? null : next(50), {
+        taskName: next(13) === 0 ? null : `Task ${next(700)}`,
+        executionMetrics: {
+          runCount: next(10) === 0 ? null : next(20),
+          successCount: null,
+          failureCount: null,
+          durationPerRunSeconds: next(20) === 0 ? null : 30 + next(600_000) / 1000,
+          totalExecutionSeconds: null,
+          successRate: next(5) === 0 ? null : next(21) / 20,
+          failureRate: null,
+        },
+      }),
+    );
     for (const id of ['task', 'runCount', 'durationPerRunSeconds', 'successRate']) {
       const orders = new SortOrders(rows);
       for (const direction of ['desc', 'asc'] as const) {
@@ -170,7 +213,9 @@ describe('table sort orders (cached permutations)', () => {
 
   it('prepares an order in slices that stop when asked, and a sort meanwhile finishes the rest', () => {
     const next = random(5);
-    const rows = Array.from({ length: 3 * SLICE_ROWS + 5 }, (_, i) => rec(`r${i}`, next(10) === 0 ? null : next(50), { taskName: next(13) === 0 ? null : `Task ${next(700)}` }));
+    const rows = Array.from({ length: 3 * SLICE_ROWS + 5 }, (_, i) =>
+      rec(`r${i}`, next(10) === 0 ? null : next(50), { taskName: next(13) === 0 ? null : `Task ${next(700)}` }),
+    );
     for (const id of ['task', 'runCount']) {
       const sliced = new SortOrders(rows);
       let slices = 1;
@@ -180,9 +225,16 @@ describe('table sort orders (cached permutations)', () => {
       // Stopped after two slices, then sorted: the sort completes the same order.
       const half = new SortOrders(rows);
       let asked = 0;
-      assert.equal(half.prepare(col(id), () => ++asked < 2), false);
+      assert.equal(
+        half.prepare(col(id), () => ++asked < 2),
+        false,
+      );
       assertComparatorOrder(rows, half.order(col(id), 'desc'), col(id), 'desc');
-      assert.equal(half.prepare(col(id), () => false), true, 'ready once sorted');
+      assert.equal(
+        half.prepare(col(id), () => false),
+        true,
+        'ready once sorted',
+      );
     }
   });
 
@@ -191,11 +243,25 @@ describe('table sort orders (cached permutations)', () => {
     const good = new SortOrders(rows).order(col('runCount'), 'asc');
     assert.deepEqual([...good], [2, 3, 0, 1]);
     assertComparatorOrder(rows, good, col('runCount'), 'asc');
-    for (const bad of [[3, 2, 0, 1], [2, 3, 1, 0], [2, 0, 3, 1], [2, 3, 0, 0], [2, 3, 0], [2, 3, 0, 4]]) {
-      assert.throws(() => assertComparatorOrder(rows, Uint32Array.from(bad), col('runCount'), 'asc'), assert.AssertionError, bad.join());
+    for (const bad of [
+      [3, 2, 0, 1],
+      [2, 3, 1, 0],
+      [2, 0, 3, 1],
+      [2, 3, 0, 0],
+      [2, 3, 0],
+      [2, 3, 0, 4],
+    ]) {
+      assert.throws(
+        () => assertComparatorOrder(rows, Uint32Array.from(bad), col('runCount'), 'asc'),
+        assert.AssertionError,
+        bad.join(),
+      );
     }
     // A column it cannot judge in one pass is refused, not passed.
     const infinite = [rec('a', Number.POSITIVE_INFINITY), rec('b', 1)];
-    assert.throws(() => assertComparatorOrder(infinite, Uint32Array.from([1, 0]), col('runCount'), 'asc'), /one kind of key, finite/);
+    assert.throws(
+      () => assertComparatorOrder(infinite, Uint32Array.from([1, 0]), col('runCount'), 'asc'),
+      /one kind of key, finite/,
+    );
   });
 });

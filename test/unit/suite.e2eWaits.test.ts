@@ -16,9 +16,11 @@ describe('suite: end-to-end steps never sleep', () => {
     assert.ok(files.length >= 5, `e2e sources found: ${files.join(', ')}`);
     const found: string[] = [];
     for (const file of files) {
-      readFileSync(path.join(E2E, file), 'utf8').split('\n').forEach((line, i) => {
-        if (SLEEPS.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(path.join(E2E, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (SLEEPS.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+        });
     }
     assert.deepEqual(found, []);
   });

@@ -17,7 +17,10 @@ const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'mocha');
 const fixture = (name: string): string => path.join(FIXTURES, `${name}.spec.cjs`);
 
-interface Run { status: number | null; output: string }
+interface Run {
+  status: number | null;
+  output: string;
+}
 
 /** `node args` in a child process; resolves with its exit code and everything it printed. */
 function node(args: string[]): Promise<Run> {
@@ -61,10 +64,18 @@ describe('suite: every tier fails closed on .only and pending tests', function (
     // The integration runner VS Code loads (out/test/integration/index.js), on fixture files.
     const runner = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
     for (const name of ['only', 'pending', 'empty']) {
-      jobs.push([`integration ${name}`, ['-e', `require(${JSON.stringify(runner)}).runFiles([${JSON.stringify(fixture(name))}]).then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); })`]]);
+      jobs.push([
+        `integration ${name}`,
+        [
+          '-e',
+          `require(${JSON.stringify(runner)}).runFiles([${JSON.stringify(fixture(name))}]).then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); })`,
+        ],
+      ]);
     }
     // The end-to-end harness's own mocha command line.
-    const { e2eMochaArgs } = await importScriptLib<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>('mocha.mjs');
+    const { e2eMochaArgs } = await importScriptLib<{ e2eMochaArgs(root: string, o: { specs: string[] }): string[] }>(
+      'mocha.mjs',
+    );
     for (const name of ['only', 'pending']) jobs.push([`e2e ${name}`, e2eMochaArgs(ROOT, { specs: [fixture(name)] })]);
     // Two at a time: the machine has two cores. (That each configuration passes a passing spec is
     // shown by its tier running the real tests.)
@@ -98,7 +109,13 @@ describe('suite: every tier fails closed on .only and pending tests', function (
 });
 
 describe('suite: npm test judges a stage fail closed', () => {
-  interface Row { status: string; passed: number; failed: number; pending: number; note: string }
+  interface Row {
+    status: string;
+    passed: number;
+    failed: number;
+    pending: number;
+    note: string;
+  }
   interface Stages {
     judgeStage(o: { code?: number; output?: string; cannotRun?: string }): Row;
     totalLine(rows: Row[]): string;
@@ -118,7 +135,11 @@ describe('suite: npm test judges a stage fail closed', () => {
     assert.equal(pending.status, 'failed');
     assert.match(pending.note, /a skipped title/);
     assert.equal(judgeStage({ code: 0, output: '  3 passing (1s)\n' }).status, 'passed');
-    assert.equal(judgeStage({ code: 1, output: '  3 passing (1s)\n' }).status, 'failed', 'a non-zero exit fails whatever mocha said');
+    assert.equal(
+      judgeStage({ code: 1, output: '  3 passing (1s)\n' }).status,
+      'failed',
+      'a non-zero exit fails whatever mocha said',
+    );
   });
 
   it('a stage that cannot run here is "not run", and npm test does not pass', async () => {

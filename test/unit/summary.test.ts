@@ -1,15 +1,33 @@
 /** Summary figures over the rows fetched (src/analytics/model/summary.ts): nulls are unknown, never 0. */
 import * as assert from 'node:assert/strict';
 
-import { sumKnown,summarize } from '../../src/analytics/model/summary';
+import { sumKnown, summarize } from '../../src/analytics/model/summary';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 
-function rec(e: Partial<AnalyticsRecord['executionMetrics']> = {}, d: Partial<AnalyticsRecord['dataVolumeMetrics']> = {},
-  r: Partial<AnalyticsRecord['resourceUsageMetrics']> = {}): AnalyticsRecord {
+function rec(
+  e: Partial<AnalyticsRecord['executionMetrics']> = {},
+  d: Partial<AnalyticsRecord['dataVolumeMetrics']> = {},
+  r: Partial<AnalyticsRecord['resourceUsageMetrics']> = {},
+): AnalyticsRecord {
   return {
-    taskId: 't', userId: 'u', taskName: null, dayKey: '2026-11-20', weekStartDate: null, weekEndDate: null, collectionMethod: 'Cloud',
+    taskId: 't',
+    userId: 'u',
+    taskName: null,
+    dayKey: '2026-11-20',
+    weekStartDate: null,
+    weekEndDate: null,
+    collectionMethod: 'Cloud',
     dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null, ...d },
-    executionMetrics: { runCount: null, successCount: null, failureCount: null, durationPerRunSeconds: null, totalExecutionSeconds: null, successRate: null, failureRate: null, ...e },
+    executionMetrics: {
+      runCount: null,
+      successCount: null,
+      failureCount: null,
+      durationPerRunSeconds: null,
+      totalExecutionSeconds: null,
+      successRate: null,
+      failureRate: null,
+      ...e,
+    },
     resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null, ...r },
   };
 }
@@ -17,19 +35,50 @@ function rec(e: Partial<AnalyticsRecord['executionMetrics']> = {}, d: Partial<An
 describe('analytics summary', () => {
   it('sums the known values of every figure', () => {
     const s = summarize([
-      rec({ runCount: 4, successCount: 3, failureCount: 1, totalExecutionSeconds: 100 }, { totalCollected: 10, deduplicatedVolume: 8 }, { proxyIpCount: 1.5, captchaCount: 2, balance: 0.25 }),
-      rec({ runCount: 6, successCount: 6, failureCount: 0, totalExecutionSeconds: 50 }, { totalCollected: 5, deduplicatedVolume: 5 }, { proxyIpCount: 0.5, captchaCount: 0, balance: 0.5 }),
+      rec(
+        { runCount: 4, successCount: 3, failureCount: 1, totalExecutionSeconds: 100 },
+        { totalCollected: 10, deduplicatedVolume: 8 },
+        { proxyIpCount: 1.5, captchaCount: 2, balance: 0.25 },
+      ),
+      rec(
+        { runCount: 6, successCount: 6, failureCount: 0, totalExecutionSeconds: 50 },
+        { totalCollected: 5, deduplicatedVolume: 5 },
+        { proxyIpCount: 0.5, captchaCount: 0, balance: 0.5 },
+      ),
     ]);
     assert.deepEqual(
       { ...s },
-      { rows: 2, runs: 10, successes: 9, failures: 1, successRate: 0.9, successRateRows: 2, collected: 15, deduplicated: 13,
-        totalExecutionSeconds: 150, proxyIps: 2, captchas: 2, cost: 0.75 },
+      {
+        rows: 2,
+        runs: 10,
+        successes: 9,
+        failures: 1,
+        successRate: 0.9,
+        successRateRows: 2,
+        collected: 15,
+        deduplicated: 13,
+        totalExecutionSeconds: 150,
+        proxyIps: 2,
+        captchas: 2,
+        cost: 0.75,
+      },
     );
   });
 
   it('gives null (not 0) for a figure whose inputs are all null', () => {
     const s = summarize([rec(), rec()]);
-    for (const key of ['runs', 'successes', 'failures', 'successRate', 'collected', 'deduplicated', 'totalExecutionSeconds', 'proxyIps', 'captchas', 'cost'] as const) {
+    for (const key of [
+      'runs',
+      'successes',
+      'failures',
+      'successRate',
+      'collected',
+      'deduplicated',
+      'totalExecutionSeconds',
+      'proxyIps',
+      'captchas',
+      'cost',
+    ] as const) {
       assert.equal(s[key], null, key);
     }
     assert.equal(s.rows, 2);
@@ -51,7 +100,7 @@ describe('analytics summary', () => {
     const s = summarize([
       rec({ runCount: 10, successCount: 5 }),
       rec({ runCount: 10, successCount: null }), // no successes known: left out entirely
-      rec({ runCount: null, successCount: 7 }),  // no runs known: left out entirely
+      rec({ runCount: null, successCount: 7 }), // no runs known: left out entirely
     ]);
     assert.equal(s.successRate, 0.5);
     assert.equal(s.successRateRows, 1);
@@ -71,7 +120,13 @@ describe('analytics summary', () => {
   });
 
   it('sumKnown skips NaN and infinities', () => {
-    assert.equal(sumKnown([1, Number.NaN, 2, Number.POSITIVE_INFINITY], (v) => v), 3);
-    assert.equal(sumKnown([null, null], (v) => v), null);
+    assert.equal(
+      sumKnown([1, Number.NaN, 2, Number.POSITIVE_INFINITY], (v) => v),
+      3,
+    );
+    assert.equal(
+      sumKnown([null, null], (v) => v),
+      null,
+    );
   });
 });

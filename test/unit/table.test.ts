@@ -3,11 +3,24 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { DASH, durationStep, formatDuration, formatDurationTick, formatPercent, rowsRange } from '../../src/analytics/model/format';
-import { COLUMNS, formatCell, nextSort, shownColumns, sortRecords, weekColumnPositions } from '../../src/analytics/model/tableModel';
+import {
+  DASH,
+  durationStep,
+  formatDuration,
+  formatDurationTick,
+  formatPercent,
+  rowsRange,
+} from '../../src/analytics/model/format';
+import {
+  COLUMNS,
+  formatCell,
+  nextSort,
+  shownColumns,
+  sortRecords,
+  weekColumnPositions,
+} from '../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { col, rec } from './helpers/tableRecords';
-
 
 describe('analytics table model', () => {
   it('a Day or Month result leaves out the week columns, which say nothing for it; Week keeps them (issue 48 item 8)', () => {
@@ -16,15 +29,26 @@ describe('analytics table model', () => {
       assert.ok(!ids(g).includes('weekStartDate') && !ids(g).includes('weekEndDate'), g);
       assert.equal(ids(g).length, COLUMNS.length - 2);
     }
-    assert.deepEqual(ids('Week'), COLUMNS.map((c) => c.id));
-    assert.deepEqual(ids(undefined), COLUMNS.map((c) => c.id));
+    assert.deepEqual(
+      ids('Week'),
+      COLUMNS.map((c) => c.id),
+    );
+    assert.deepEqual(
+      ids(undefined),
+      COLUMNS.map((c) => c.id),
+    );
     // The page's stylesheet hides them by position: it names the positions the model has.
     const css = readFileSync(path.join(__dirname, '..', '..', '..', 'media', 'analytics.css'), 'utf8');
-    const rule = weekColumnPositions().map((n) => `table.records.no-week tr > :nth-child(${n})`).join(', ');
-    assert.ok(css.includes(`${rule} { display: none; }`), `media/analytics.css hides positions ${weekColumnPositions().join(', ')}`);
+    const rule = weekColumnPositions()
+      .map((n) => `table.records.no-week tr > :nth-child(${n})`)
+      .join(', ');
+    assert.ok(
+      css.includes(`${rule} { display: none; }`),
+      `media/analytics.css hides positions ${weekColumnPositions().join(', ')}`,
+    );
   });
 
-  it('the proxy figure is the service\'s proxy IP usage, not a count of addresses (issue 48 item 8)', () => {
+  it("the proxy figure is the service's proxy IP usage, not a count of addresses (issue 48 item 8)", () => {
     const proxy = COLUMNS.find((c) => c.id === 'proxyIpCount');
     assert.equal(proxy?.header, 'Proxy IP usage');
     assert.match(proxy?.title ?? '', /as the service reports it/);
@@ -33,8 +57,15 @@ describe('analytics table model', () => {
   it('has a column for every field of the record and every metric', () => {
     const sample = rec('a', 1);
     const fields = [
-      'taskId', 'userId', 'dayKey', 'weekStartDate', 'weekEndDate', 'collectionMethod',
-      ...Object.keys(sample.dataVolumeMetrics), ...Object.keys(sample.executionMetrics), ...Object.keys(sample.resourceUsageMetrics),
+      'taskId',
+      'userId',
+      'dayKey',
+      'weekStartDate',
+      'weekEndDate',
+      'collectionMethod',
+      ...Object.keys(sample.dataVolumeMetrics),
+      ...Object.keys(sample.executionMetrics),
+      ...Object.keys(sample.resourceUsageMetrics),
     ];
     const ids = new Set(COLUMNS.map((c) => c.id));
     for (const f of fields) assert.ok(ids.has(f), `column ${f}`);
@@ -55,7 +86,15 @@ describe('analytics table model', () => {
 
   it('formats counts, rates, durations and costs', () => {
     const r = rec('a', 12345, {
-      executionMetrics: { runCount: 12345, successCount: 1, failureCount: 0, durationPerRunSeconds: 3725, totalExecutionSeconds: 45.25, successRate: 0.875, failureRate: 0.125 },
+      executionMetrics: {
+        runCount: 12345,
+        successCount: 1,
+        failureCount: 0,
+        durationPerRunSeconds: 3725,
+        totalExecutionSeconds: 45.25,
+        successRate: 0.875,
+        failureRate: 0.125,
+      },
       resourceUsageMetrics: { captchaCount: 3, simpleTemplateCount: 0, proxyIpCount: 2.345, balance: 10.5 },
     });
     assert.equal(formatCell(col('runCount'), r), '12,345');
@@ -82,28 +121,54 @@ describe('analytics table model', () => {
     assert.equal(formatCell(col('weekStartDate'), w47, query), '2026-11-16');
     // One day of the week, and a week wholly inside.
     assert.equal(formatCell(col('dayKey'), w48, { start: '2026-11-23', end: '2026-11-23' }), '2026-W48 (Nov 23)');
-    assert.equal(formatCell(col('dayKey'), w47, { start: '2026-11-01', end: '2026-11-30' }), '2026-W47 (Nov 16 – Nov 22)');
+    assert.equal(
+      formatCell(col('dayKey'), w47, { start: '2026-11-01', end: '2026-11-30' }),
+      '2026-W47 (Nov 16 – Nov 22)',
+    );
     // A month the query covers in part says which part; a whole month is its key.
     const month = (dayKey: string) => rec('a', 1, { dayKey });
     assert.equal(formatCell(col('dayKey'), month('2026-11'), query), '2026-11 (Nov 20 – Nov 26)');
-    assert.equal(formatCell(col('dayKey'), month('2026-08'), { start: '2026-08-28', end: '2026-11-26' }), '2026-08 (Aug 28 – Aug 31)');
+    assert.equal(
+      formatCell(col('dayKey'), month('2026-08'), { start: '2026-08-28', end: '2026-11-26' }),
+      '2026-08 (Aug 28 – Aug 31)',
+    );
     assert.equal(formatCell(col('dayKey'), month('2026-10'), { start: '2026-08-28', end: '2026-11-26' }), '2026-10');
-    assert.equal(formatCell(col('dayKey'), month('2028-02'), { start: '2028-02-01', end: '2028-02-29' }), '2028-02', 'a leap February, whole');
+    assert.equal(
+      formatCell(col('dayKey'), month('2028-02'), { start: '2028-02-01', end: '2028-02-29' }),
+      '2028-02',
+      'a leap February, whole',
+    );
     // Days are their own bucket; a bucket the query misses keeps its own days; no query, no change.
     assert.equal(formatCell(col('dayKey'), rec('a', 1, { dayKey: '2026-11-21' }), query), '2026-11-21');
-    assert.equal(formatCell(col('dayKey'), w47, { start: '2026-12-01', end: '2026-12-05' }), '2026-W47 (Nov 16 – Nov 22)');
+    assert.equal(
+      formatCell(col('dayKey'), w47, { start: '2026-12-01', end: '2026-12-05' }),
+      '2026-W47 (Nov 16 – Nov 22)',
+    );
     assert.equal(formatCell(col('dayKey'), month('2026-11')), '2026-11');
   });
 
   it('sorts numbers ascending and descending with nulls last both ways', () => {
     const rows = [rec('a', 5), rec('b', null), rec('c', 1), rec('d', 10), rec('e', null)];
-    assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId), ['c', 'a', 'd', 'b', 'e']);
-    assert.deepEqual(sortRecords(rows, { column: 'runCount', direction: 'desc' }).map((r) => r.taskId), ['d', 'a', 'c', 'b', 'e']);
+    assert.deepEqual(
+      sortRecords(rows, { column: 'runCount', direction: 'asc' }).map((r) => r.taskId),
+      ['c', 'a', 'd', 'b', 'e'],
+    );
+    assert.deepEqual(
+      sortRecords(rows, { column: 'runCount', direction: 'desc' }).map((r) => r.taskId),
+      ['d', 'a', 'c', 'b', 'e'],
+    );
   });
 
   it('sorts text naturally (task 2 before task 10), case-insensitively, and stably', () => {
-    const rows = [rec('x10', 1, { taskName: 'task 10' }), rec('x2', 1, { taskName: 'Task 2' }), rec('y2', 2, { taskName: 'task 2' })];
-    assert.deepEqual(sortRecords(rows, { column: 'task', direction: 'asc' }).map((r) => r.taskId), ['x2', 'y2', 'x10']);
+    const rows = [
+      rec('x10', 1, { taskName: 'task 10' }),
+      rec('x2', 1, { taskName: 'Task 2' }),
+      rec('y2', 2, { taskName: 'task 2' }),
+    ];
+    assert.deepEqual(
+      sortRecords(rows, { column: 'task', direction: 'asc' }).map((r) => r.taskId),
+      ['x2', 'y2', 'x10'],
+    );
   });
 
   it('ranks text once per distinct value and still orders exactly as collating every pair would', () => {
@@ -115,13 +180,22 @@ describe('analytics table model', () => {
       return Math.floor((seed / 2147483648) * n);
     };
     for (let round = 0; round < 50; round++) {
-      const rows = Array.from({ length: 200 }, (_, i) => rec(`r${i}`, 1, { taskName: next(8) === 0 ? null : (words[next(words.length)] as string) }));
+      const rows = Array.from({ length: 200 }, (_, i) =>
+        rec(`r${i}`, 1, { taskName: next(8) === 0 ? null : (words[next(words.length)] as string) }),
+      );
       for (const direction of ['asc', 'desc'] as const) {
         const sign = direction === 'asc' ? 1 : -1;
         // The reference: collate every pair (task column: the name, else the id), nulls last, stable.
         const key = (r: AnalyticsRecord): string => r.taskName ?? r.taskId;
-        const expected = rows.map((r, i) => ({ r, i })).sort((a, b) => sign * collator.compare(key(a.r), key(b.r)) || a.i - b.i).map((x) => x.r.taskId);
-        assert.deepEqual(sortRecords(rows, { column: 'task', direction }).map((r) => r.taskId), expected, `round ${round} ${direction}`);
+        const expected = rows
+          .map((r, i) => ({ r, i }))
+          .sort((a, b) => sign * collator.compare(key(a.r), key(b.r)) || a.i - b.i)
+          .map((x) => x.r.taskId);
+        assert.deepEqual(
+          sortRecords(rows, { column: 'task', direction }).map((r) => r.taskId),
+          expected,
+          `round ${round} ${direction}`,
+        );
       }
     }
   });
@@ -136,7 +210,10 @@ describe('analytics table model', () => {
 
   it('flips direction on the same column and starts ascending on a new one', () => {
     assert.deepEqual(nextSort(undefined, 'runCount'), { column: 'runCount', direction: 'asc' });
-    assert.deepEqual(nextSort({ column: 'runCount', direction: 'asc' }, 'runCount'), { column: 'runCount', direction: 'desc' });
+    assert.deepEqual(nextSort({ column: 'runCount', direction: 'asc' }, 'runCount'), {
+      column: 'runCount',
+      direction: 'desc',
+    });
     assert.deepEqual(nextSort({ column: 'runCount', direction: 'desc' }, 'task'), { column: 'task', direction: 'asc' });
   });
 
@@ -161,7 +238,8 @@ describe('analytics table model', () => {
     assert.equal(durationStep(Number.NaN), 1);
     // Beyond the table: whole days, still at most five ticks.
     assert.equal(durationStep(20 * 86_400), 4 * 86_400);
-    for (const max of [3, 59, 61, 599, 1500, 7199, 50_000, 400_000]) assert.ok(max / durationStep(max) <= 5, `at most 5 steps for ${max}`);
+    for (const max of [3, 59, 61, 599, 1500, 7199, 50_000, 400_000])
+      assert.ok(max / durationStep(max) <= 5, `at most 5 steps for ${max}`);
   });
 
   it('labels duration ticks without zero parts', () => {

@@ -2,13 +2,19 @@
 import * as assert from 'node:assert/strict';
 
 import { allRowsWindow } from '../../src/analytics/model/pages';
-import { OVERSCAN_ROWS, rowWindow,VIRTUAL_MIN_ROWS } from '../../src/analytics/page/table/rowWindow';
+import { OVERSCAN_ROWS, rowWindow, VIRTUAL_MIN_ROWS } from '../../src/analytics/page/table/rowWindow';
 
-const at = (count: number, scrollTop: number) => rowWindow({ count, rowHeight: 25, scrollTop, viewport: 500, headerHeight: 40 });
+const at = (count: number, scrollTop: number) =>
+  rowWindow({ count, rowHeight: 25, scrollTop, viewport: 500, headerHeight: 40 });
 
 describe('analytics table: the rendered window', () => {
   it('renders a short table whole (a page of the pager is at most 100 rows)', () => {
-    assert.deepEqual(at(VIRTUAL_MIN_ROWS, 1000), { first: 0, last: VIRTUAL_MIN_ROWS, count: VIRTUAL_MIN_ROWS, virtual: false });
+    assert.deepEqual(at(VIRTUAL_MIN_ROWS, 1000), {
+      first: 0,
+      last: VIRTUAL_MIN_ROWS,
+      count: VIRTUAL_MIN_ROWS,
+      virtual: false,
+    });
     assert.deepEqual(at(0, 0), { first: 0, last: 0, count: 0, virtual: false });
   });
 
@@ -21,7 +27,8 @@ describe('analytics table: the rendered window', () => {
     const end = at(100_000, 100_000 * 25 + 40 - 500);
     assert.equal(end.last, 100_000);
     assert.ok(end.first >= 100_000 - 20 - OVERSCAN_ROWS - 1);
-    for (const w of [top, mid, end]) assert.ok(w.last - w.first <= 20 + 2 * OVERSCAN_ROWS + 1, 'a few dozen rows, whatever the count');
+    for (const w of [top, mid, end])
+      assert.ok(w.last - w.first <= 20 + 2 * OVERSCAN_ROWS + 1, 'a few dozen rows, whatever the count');
   });
 
   it('stays inside the rows when scrolled past the end or given nonsense', () => {
@@ -34,7 +41,10 @@ describe('analytics table: the rendered window', () => {
 
   it('"Show all" holds every row fetched and says whether that is the whole query', () => {
     const whole = allRowsWindow(5700, 5700);
-    assert.deepEqual([whole.start, whole.end, whole.canPrev, whole.canNext, whole.canLast], [0, 5700, false, false, false]);
+    assert.deepEqual(
+      [whole.start, whole.end, whole.canPrev, whole.canNext, whole.canLast],
+      [0, 5700, false, false, false],
+    );
     assert.equal(whole.label, 'All 5,700 rows');
     assert.equal(allRowsWindow(100, 5700).label, 'All 100 rows fetched so far (of 5,700)');
     assert.equal(allRowsWindow(1, 1).label, 'The one row');

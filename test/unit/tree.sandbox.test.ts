@@ -9,7 +9,7 @@ import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { isApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
-import { type RunningSandbox,startSandbox } from '../../src/sandbox/server';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { clientTaskSource } from '../../src/tasks/clientSource';
 import { TasksModel } from '../../src/tasks/tasksModel';
 
@@ -62,7 +62,10 @@ describe('tree: TasksModel against the sandbox', function () {
 
   it('"Load more" pages through the big group (160 tasks) without asking again', async () => {
     const client = clientFor(account('ada').apiKey);
-    const model = new TasksModel(clientTaskSource(() => client), 50);
+    const model = new TasksModel(
+      clientTaskSource(() => client),
+      50,
+    );
     const groups = await model.groups();
     const big = groups.value?.find((g) => g.group.taskGroupName === 'Product catalog');
     assert.ok(big);
@@ -88,9 +91,15 @@ describe('tree: TasksModel against the sandbox', function () {
     const model = new TasksModel(clientTaskSource(() => client));
     model.setFilter('CATEGORY 15');
     const groups = await model.groups();
-    assert.deepEqual(groups.value?.map((g) => g.group.taskGroupName), ['Product catalog']);
+    assert.deepEqual(
+      groups.value?.map((g) => g.group.taskGroupName),
+      ['Product catalog'],
+    );
     const tasks = await model.tasks(groups.value?.[0]?.group.taskGroupId ?? '');
-    assert.deepEqual(tasks.value?.visible.map((t) => t.taskName), Array.from({ length: 10 }, (_, i) => `Catalog — category 15${i}`));
+    assert.deepEqual(
+      tasks.value?.visible.map((t) => t.taskName),
+      Array.from({ length: 10 }, (_, i) => `Catalog — category 15${i}`),
+    );
   });
 
   it('a Free account gets the 403 as an error, with nothing to show', async () => {

@@ -7,12 +7,22 @@ import * as assert from 'node:assert/strict';
 
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
-import { filterGroups, loadMoreLabel, matchesFilter, nextLimit, normaliseFilter, sliceTasks } from '../../src/tasks/paging';
+import {
+  filterGroups,
+  loadMoreLabel,
+  matchesFilter,
+  nextLimit,
+  normaliseFilter,
+  sliceTasks,
+} from '../../src/tasks/paging';
 import type { TaskSource } from '../../src/tasks/taskReads';
 import { TasksModel } from '../../src/tasks/tasksModel';
 
 const tasks = (prefix: string, n: number): Task[] =>
-  Array.from({ length: n }, (_, i) => ({ taskId: `${prefix}-${i + 1}`, taskName: `${prefix} task ${String(i + 1).padStart(3, '0')}` }));
+  Array.from({ length: n }, (_, i) => ({
+    taskId: `${prefix}-${i + 1}`,
+    taskName: `${prefix} task ${String(i + 1).padStart(3, '0')}`,
+  }));
 
 class FakeSource implements TaskSource {
   groups: TaskGroup[] = [
@@ -21,7 +31,13 @@ class FakeSource implements TaskSource {
     { taskGroupId: 'g3', taskGroupName: 'Drafts' },
   ];
   tasks = new Map<string, Task[]>([
-    ['g1', [{ taskId: 'a', taskName: 'Amazon prices' }, { taskId: 'b', taskName: 'eBay listings' }]],
+    [
+      'g1',
+      [
+        { taskId: 'a', taskName: 'Amazon prices' },
+        { taskId: 'b', taskName: 'eBay listings' },
+      ],
+    ],
     ['g2', tasks('Catalog', 180)],
     ['g3', []],
   ]);
@@ -83,12 +99,21 @@ describe('tree: tasks paging and filter (pure)', () => {
     const src = new FakeSource();
     const byId = (id: string) => src.tasks.get(id);
     const r = filterGroups(src.groups, byId, 'price');
-    assert.deepEqual(r.map((g) => [g.group.taskGroupName, g.byName, g.tasks?.length]), [['Price monitoring', true, 2]]);
+    assert.deepEqual(
+      r.map((g) => [g.group.taskGroupName, g.byName, g.tasks?.length]),
+      [['Price monitoring', true, 2]],
+    );
     const r2 = filterGroups(src.groups, byId, 'catalog task 01');
-    assert.deepEqual(r2.map((g) => [g.group.taskGroupId, g.byName, g.tasks?.length]), [['g2', false, 10]]);
+    assert.deepEqual(
+      r2.map((g) => [g.group.taskGroupId, g.byName, g.tasks?.length]),
+      [['g2', false, 10]],
+    );
     // "ebay" matches a task, not the group: only that task is kept.
     const r3 = filterGroups(src.groups, byId, 'EBAY');
-    assert.deepEqual(r3[0]?.tasks?.map((t) => t.taskId), ['b']);
+    assert.deepEqual(
+      r3[0]?.tasks?.map((t) => t.taskId),
+      ['b'],
+    );
     // Unknown tasks: the group survives only by name.
     assert.equal(filterGroups(src.groups, () => undefined, 'amazon').length, 0);
   });
@@ -104,7 +129,10 @@ describe('tree: TasksModel', () => {
 
   it('lists groups, then a group’s tasks lazily, 50 at a time', async () => {
     const groups = await model.groups();
-    assert.deepEqual(groups.value?.map((g) => g.group.taskGroupName), ['Price monitoring', 'Product catalog', 'Drafts']);
+    assert.deepEqual(
+      groups.value?.map((g) => g.group.taskGroupName),
+      ['Price monitoring', 'Product catalog', 'Drafts'],
+    );
     assert.deepEqual(src.calls, ['groups']); // no task requests until a group opens
     const first = await model.tasks('g2');
     assert.equal(first.value?.shown, 50);
@@ -160,7 +188,10 @@ describe('tree: TasksModel', () => {
     assert.equal(model.setFilter('  catalog TASK 1 '), true);
     assert.equal(model.setFilter('catalog TASK 1'), false, 'same filter after trimming is no change');
     const groups = await model.groups();
-    assert.deepEqual(groups.value?.map((g) => g.group.taskGroupId), ['g2']);
+    assert.deepEqual(
+      groups.value?.map((g) => g.group.taskGroupId),
+      ['g2'],
+    );
     // "Product catalog" does not contain "catalog task 1", so only matching tasks: 100-180 (001 is zero-padded).
     const slice = (await model.tasks('g2')).value;
     assert.equal(slice?.total, 81);
@@ -194,13 +225,21 @@ describe('tree: TasksModel', () => {
     assert.equal(r.value, undefined);
     assert.equal(r.error, undefined);
     // The picker's list says why, as an ApiError (an undefined throw reads "Something went wrong: undefined").
-    await assert.rejects(out.listAllTasks(), (e: unknown) => e instanceof ApiError && e.kind === 'auth' && /sign in/i.test(e.message));
+    await assert.rejects(
+      out.listAllTasks(),
+      (e: unknown) => e instanceof ApiError && e.kind === 'auth' && /sign in/i.test(e.message),
+    );
   });
 
   it('lists every task with its group for pickers', async () => {
     const rows = await model.listAllTasks();
     assert.equal(rows.length, 182);
-    assert.deepEqual(rows[0], { taskId: 'a', taskName: 'Amazon prices', taskGroupId: 'g1', taskGroupName: 'Price monitoring' });
+    assert.deepEqual(rows[0], {
+      taskId: 'a',
+      taskName: 'Amazon prices',
+      taskGroupId: 'g1',
+      taskGroupName: 'Price monitoring',
+    });
     assert.equal((await model.listEveryTask()).complete, true, 'every group answered');
   });
 
@@ -210,13 +249,16 @@ describe('tree: TasksModel', () => {
     const m = new TasksModel(() => failing, 50);
     const listing = await m.listEveryTask();
     assert.equal(listing.complete, false);
-    assert.deepEqual(listing.rows.map((r) => r.taskId), ['a', 'b']);
+    assert.deepEqual(
+      listing.rows.map((r) => r.taskId),
+      ['a', 'b'],
+    );
     failing.failTasksOf = undefined;
     m.invalidate();
     assert.equal((await m.listEveryTask()).complete, true, 'complete again once it answers');
   });
 
-  it('says which groups\' counts to ask for: never listed, or listed before a refresh, and not while on the way', async () => {
+  it("says which groups' counts to ask for: never listed, or listed before a refresh, and not while on the way", async () => {
     assert.equal(model.needsCount('g1'), true, 'the group listing carries no count');
     const pending = model.allTasksOf('g1');
     assert.equal(model.needsCount('g1'), false, 'already asked');
@@ -230,16 +272,25 @@ describe('tree: TasksModel', () => {
     assert.equal(model.needsCount('g1'), true);
   });
 
-  it('a moved task leaves its group\'s count and joins its new group\'s at once, before any request', async () => {
+  it("a moved task leaves its group's count and joins its new group's at once, before any request", async () => {
     await model.allTasksOf('g1');
     await model.allTasksOf('g3');
     const asked = src.calls.length;
     model.applyMove([{ taskId: 'a', taskName: 'Amazon prices' }], 'g3');
     assert.deepEqual(model.taskCount('g1'), { matching: 1, total: 1 });
     assert.deepEqual(model.taskCount('g3'), { matching: 1, total: 1 });
-    assert.deepEqual((await model.tasks('g3')).value?.visible.map((t) => t.taskId), ['a']);
+    assert.deepEqual(
+      (await model.tasks('g3')).value?.visible.map((t) => t.taskId),
+      ['a'],
+    );
     // A task the source's list did not hold yet (a copy made since) still counts in its new group, once.
-    model.applyMove([{ taskId: 'a', taskName: 'Amazon prices' }, { taskId: 'copy', taskName: 'Amazon prices (copy)' }], 'g3');
+    model.applyMove(
+      [
+        { taskId: 'a', taskName: 'Amazon prices' },
+        { taskId: 'copy', taskName: 'Amazon prices (copy)' },
+      ],
+      'g3',
+    );
     assert.deepEqual(model.taskCount('g3'), { matching: 2, total: 2 });
     // A group never listed stays unknown: its first listing counts it.
     model.applyMove([{ taskId: 'b', taskName: 'eBay listings' }], 'g2');

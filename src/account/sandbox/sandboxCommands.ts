@@ -26,13 +26,20 @@ export async function trySandbox(deps: AuthDeps): Promise<boolean> {
     const first = info.accounts[0];
     if (first !== undefined) {
       void deps.ui.showInformationMessage(
-        t('You are in the Scrapedeck sandbox, signed in as {0} ({1} plan) on seeded data. Nothing here touches a real account; sign out to leave.', first.username, first.plan),
+        t(
+          'You are in the Scrapedeck sandbox, signed in as {0} ({1} plan) on seeded data. Nothing here touches a real account; sign out to leave.',
+          first.username,
+          first.plan,
+        ),
       );
     }
     return true;
   } catch (e) {
     // Cancelled or refused: back to the address (and the account) the window had before.
-    if (!wasActive && deps.sandbox.active) await deps.sandbox.leave().catch((left: unknown) => deps.log.warn(`Could not leave the sandbox: ${String(left)}`));
+    if (!wasActive && deps.sandbox.active)
+      await deps.sandbox
+        .leave()
+        .catch((left: unknown) => deps.log.warn(`Could not leave the sandbox: ${String(left)}`));
     // Not the shared reporter: a refused sandbox key is not the user's session, so no "Sign In Again".
     void reportError(e, 'openSandbox', undefined, { ui: deps.ui, log: deps.log });
     return false;

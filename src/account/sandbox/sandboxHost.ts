@@ -35,7 +35,10 @@ export class SandboxHost implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly account: Pick<ClientHolder, 'usingSandboxOverride' | 'setOverride' | 'clear' | 'onDidDropOverride'>,
+    private readonly account: Pick<
+      ClientHolder,
+      'usingSandboxOverride' | 'setOverride' | 'clear' | 'onDidDropOverride'
+    >,
     private readonly globalState: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -57,7 +60,11 @@ export class SandboxHost implements vscode.Disposable {
 
   /** Points the window at the sandbox and remembers that for the next start. */
   async enter(found: FoundSandbox): Promise<void> {
-    const remembered: Remembered = { baseUrl: found.info.baseUrl, datahubUrl: found.info.datahubUrl, embedded: found.embedded };
+    const remembered: Remembered = {
+      baseUrl: found.info.baseUrl,
+      datahubUrl: found.info.datahubUrl,
+      embedded: found.embedded,
+    };
     await this.globalState.update(STATE_KEY, remembered);
     await this.account.setOverride({ baseUrl: found.info.baseUrl, datahubUrl: found.info.datahubUrl });
   }

@@ -7,7 +7,7 @@
  * `/__sandbox` must not be able to send the user's next sign-in somewhere else.
  */
 import { isLoopbackHost } from '../../api/http/urls';
-import { type SandboxInfo,sandboxInfoSchema } from '../../sandbox/seed/info';
+import { type SandboxInfo, sandboxInfoSchema } from '../../sandbox/seed/info';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -21,13 +21,17 @@ export function sandboxAddressProblem(raw: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol} instead of http: or https:`;
   if (url.username !== '' || url.password !== '') return 'carries a user name or password';
-  if (!isLoopbackHost(url.hostname)) return `names ${url.hostname}, which is not this machine (localhost, 127.0.0.1 or ::1)`;
+  if (!isLoopbackHost(url.hostname))
+    return `names ${url.hostname}, which is not this machine (localhost, 127.0.0.1 or ::1)`;
   return undefined;
 }
 
 /** Why a sandbox description cannot be trusted (one of its addresses is not local), or undefined. */
 export function sandboxInfoProblem(info: Pick<SandboxInfo, 'baseUrl' | 'datahubUrl'>): string | undefined {
-  for (const [field, value] of [['baseUrl', info.baseUrl], ['datahubUrl', info.datahubUrl]] as const) {
+  for (const [field, value] of [
+    ['baseUrl', info.baseUrl],
+    ['datahubUrl', info.datahubUrl],
+  ] as const) {
     const problem = sandboxAddressProblem(value);
     if (problem !== undefined) return `its ${field} ${problem}`;
   }

@@ -8,7 +8,12 @@ import * as z from 'zod';
 
 import { isApiError } from '../../api/errors/errors';
 import { appRefSchema } from '../../api/schemas/schemas';
-import { confirmationText, deprecationDescription, missingSecretsWarning,recordFromResult } from '../../apps/deprecation';
+import {
+  confirmationText,
+  deprecationDescription,
+  missingSecretsWarning,
+  recordFromResult,
+} from '../../apps/deprecation';
 import { plainText } from '../../platform/plainText';
 import { failure } from '../failure';
 import { type AppOutcome, defineTool, refusal, reply, type ToolContext, type ToolReply } from '../tool';
@@ -59,9 +64,18 @@ async function deprecate(app: string, ctx: ToolContext): Promise<ToolReply> {
       missingSecrets: record.missingSecrets,
     });
   } catch (e) {
-    if (isApiError(e) && (e.kind === 'not-found' || e.status === 404)) await tell(ctx, app, { kind: 'not-found', requestId: e.requestId });
+    if (isApiError(e) && (e.kind === 'not-found' || e.status === 404))
+      await tell(ctx, app, { kind: 'not-found', requestId: e.requestId });
     const auth = isApiError(e) && e.kind === 'auth';
-    return failure(e, { failed: auth ? t('The data-app hub refused the API key for {0}', plainText(app)) : t('Could not deprecate {0}', plainText(app)) }, ctx);
+    return failure(
+      e,
+      {
+        failed: auth
+          ? t('The data-app hub refused the API key for {0}', plainText(app))
+          : t('Could not deprecate {0}', plainText(app)),
+      },
+      ctx,
+    );
   }
 }
 

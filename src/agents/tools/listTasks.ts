@@ -10,7 +10,9 @@ const input = z
     query: queryRefSchema.optional(),
     group: groupRefSchema.optional(),
     limit: limitSchema(100, 50, 'tasks'),
-    offset: offsetSchema.describe('Skip this many matching tasks (for the next page: the nextOffset of the previous answer).'),
+    offset: offsetSchema.describe(
+      'Skip this many matching tasks (for the next page: the nextOffset of the previous answer).',
+    ),
   })
   .strict();
 
@@ -26,7 +28,8 @@ export const listTasksTool = defineTool({
   readOnly: true,
   idempotent: true,
   input,
-  progress: (i, t) => (i.query ? t('Finding Scrapedeck tasks named like “{0}”…', i.query) : t('Listing Scrapedeck tasks…')),
+  progress: (i, t) =>
+    i.query ? t('Finding Scrapedeck tasks named like “{0}”…', i.query) : t('Listing Scrapedeck tasks…'),
   async run(i, ctx) {
     const { t } = ctx;
     let matching;
@@ -41,7 +44,11 @@ export const listTasksTool = defineTool({
     const page = matching.slice(i.offset, i.offset + i.limit);
     const nextOffset = i.offset + page.length < matching.length ? i.offset + page.length : null;
     const perGroup = groups
-      .map((g) => ({ groupId: g.groupId, groupName: g.groupName, matchingTasks: matching.filter((task) => task.groupId === g.groupId).length }))
+      .map((g) => ({
+        groupId: g.groupId,
+        groupName: g.groupName,
+        matchingTasks: matching.filter((task) => task.groupId === g.groupId).length,
+      }))
       .filter((g) => g.matchingTasks > 0 || (i.query === undefined && i.group === undefined));
     const summary =
       matching.length === 0
@@ -51,12 +58,22 @@ export const listTasksTool = defineTool({
         : page.length === 0
           ? matching.length === 1
             ? t('1 task matches, but offset {0} is past it: use offset 0.', i.offset)
-            : t('{0} tasks match, but offset {1} is past the last of them: use an offset below {0}.', matching.length, i.offset)
+            : t(
+                '{0} tasks match, but offset {1} is past the last of them: use an offset below {0}.',
+                matching.length,
+                i.offset,
+              )
           : nextOffset === null
-          ? matching.length === 1
-            ? t('1 task matches; it is listed.')
-            : t('{0} tasks match; all are listed (from offset {1}).', matching.length, i.offset)
-          : t('{0} tasks match; tasks {1}-{2} are listed. Call again with offset {3} for more.', matching.length, i.offset + 1, i.offset + page.length, nextOffset);
+            ? matching.length === 1
+              ? t('1 task matches; it is listed.')
+              : t('{0} tasks match; all are listed (from offset {1}).', matching.length, i.offset)
+            : t(
+                '{0} tasks match; tasks {1}-{2} are listed. Call again with offset {3} for more.',
+                matching.length,
+                i.offset + 1,
+                i.offset + page.length,
+                nextOffset,
+              );
     return reply(summary, {
       total: matching.length,
       offset: i.offset,

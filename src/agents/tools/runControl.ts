@@ -9,7 +9,7 @@ import * as z from 'zod';
 
 import type { TaskRunStatus } from '../../api/ops/runs';
 import { plainText } from '../../platform/plainText';
-import { catalogProblem, type CatalogTask,findTask, loadCatalog } from '../catalog';
+import { catalogProblem, type CatalogTask, findTask, loadCatalog } from '../catalog';
 import { rowsCount } from '../counts';
 import { failure, RUN_PLANS } from '../failure';
 import { taskRefSchema } from '../inputs';
@@ -65,7 +65,11 @@ async function plan(verb: Verb, i: Input, ctx: ToolContext): Promise<Plan> {
     task = await resolve(i, ctx);
   } catch (e) {
     const problem = plainText(catalogProblem(e, t('Could not look the task up'), ctx), 600);
-    const refused = catalogProblem(e, verb === 'start' ? t('Could not find the task to start') : t('Could not find the task to stop'), ctx);
+    const refused = catalogProblem(
+      e,
+      verb === 'start' ? t('Could not find the task to start') : t('Could not find the task to stop'),
+      ctx,
+    );
     return {
       confirmation: {
         title: verb === 'start' ? t('Start a cloud run?') : t('Stop a cloud run?'),
@@ -77,17 +81,39 @@ async function plan(verb: Verb, i: Input, ctx: ToolContext): Promise<Plan> {
   }
   const now = await currentStatus(task, ctx);
   const name = plainText(task.taskName);
-  const where = t('Task “{0}” (id {1}) in the group “{2}”, account {3}.', name, plainText(task.taskId), plainText(task.groupName), plainText(ctx.accountLabel));
+  const where = t(
+    'Task “{0}” (id {1}) in the group “{2}”, account {3}.',
+    name,
+    plainText(task.taskId),
+    plainText(task.groupName),
+    plainText(ctx.accountLabel),
+  );
   const state = now === undefined ? '' : t('Its status now: {0}.', describe(now, t));
   const confirmation =
     verb === 'start'
       ? {
           title: t('Start a cloud run of “{0}”?', name),
-          message: [where, state, t('Scrapedeck will start a cloud run of this task. The run collects new rows as a new batch, uses the plan’s cloud resources, and ends by itself (or when stopped).')].filter(Boolean).join(' '),
+          message: [
+            where,
+            state,
+            t(
+              'Scrapedeck will start a cloud run of this task. The run collects new rows as a new batch, uses the plan’s cloud resources, and ends by itself (or when stopped).',
+            ),
+          ]
+            .filter(Boolean)
+            .join(' '),
         }
       : {
           title: t('Stop the cloud run of “{0}”?', name),
-          message: [where, state, t('Scrapedeck will stop this task’s run now. Rows collected so far are kept; the run ends as Stopped and does not resume by itself.')].filter(Boolean).join(' '),
+          message: [
+            where,
+            state,
+            t(
+              'Scrapedeck will stop this task’s run now. Rows collected so far are kept; the run ends as Stopped and does not resume by itself.',
+            ),
+          ]
+            .filter(Boolean)
+            .join(' '),
         };
   return { confirmation, target: `task ${task.taskId}`, execute: (c) => act(verb, task, c) };
 }
@@ -105,7 +131,9 @@ async function currentStatus(task: CatalogTask, ctx: ToolContext): Promise<TaskR
 function describe(s: TaskRunStatus | 'never', t: ToolContext['t']): string {
   if (s === 'never') return t('never run in the cloud');
   const status = plainText(s.status, 40);
-  return s.currentTotalExtractCount === null ? status : t('{0}, {1} in the current or last run', status, rowsCount(t, s.currentTotalExtractCount));
+  return s.currentTotalExtractCount === null
+    ? status
+    : t('{0}, {1} in the current or last run', status, rowsCount(t, s.currentTotalExtractCount));
 }
 
 /** Acts on the planned task, by its id: the name is not looked up again. */
@@ -119,14 +147,31 @@ async function act(verb: Verb, task: CatalogTask, ctx: ToolContext): Promise<Too
     ctx.runs?.after(verb, task.taskId, { ok: true, lotNo });
   } catch (e) {
     ctx.runs?.after(verb, task.taskId, { ok: false });
-    const failed = verb === 'start' ? t('Could not start a run of “{0}” ({1})', plainText(task.taskName), task.taskId) : t('Could not stop the run of “{0}” ({1})', plainText(task.taskName), task.taskId);
+    const failed =
+      verb === 'start'
+        ? t('Could not start a run of “{0}” ({1})', plainText(task.taskName), task.taskId)
+        : t('Could not stop the run of “{0}” ({1})', plainText(task.taskName), task.taskId);
     return failure(e, { failed, plans: RUN_PLANS }, ctx);
   }
   const summary =
     verb === 'start'
-      ? t('Started a cloud run of “{0}” ({1}). It may wait a moment (Waiting), then shows Extracting while it runs: check it with scrapedeck_run_status.', plainText(task.taskName), task.taskId)
-      : t('Stopped the cloud run of “{0}” ({1}). Rows collected so far are kept.', plainText(task.taskName), task.taskId);
+      ? t(
+          'Started a cloud run of “{0}” ({1}). It may wait a moment (Waiting), then shows Extracting while it runs: check it with scrapedeck_run_status.',
+          plainText(task.taskName),
+          task.taskId,
+        )
+      : t(
+          'Stopped the cloud run of “{0}” ({1}). Rows collected so far are kept.',
+          plainText(task.taskName),
+          task.taskId,
+        );
   // The run's lot, when the service gives it: scrapedeck_sample_rows reads this run's rows with it.
   const lot = lotNo === null ? {} : { lotNo };
-  return reply(summary, { taskId: task.taskId, taskName: task.taskName, group: task.groupName, [verb === 'start' ? 'started' : 'stopped']: true, ...lot });
+  return reply(summary, {
+    taskId: task.taskId,
+    taskName: task.taskName,
+    group: task.groupName,
+    [verb === 'start' ? 'started' : 'stopped']: true,
+    ...lot,
+  });
 }

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { TaskRunStatus } from '../../api/ops/runs';
 import { parseServiceTime } from '../../api/schemas/runSchemas';
 import { plainText } from '../../platform/plainText';
-import { catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
+import { catalogProblem, type CatalogTask, loadCatalog, selectTasks } from '../catalog';
 import { tasksCount } from '../counts';
 import { failure, RUN_PLANS } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
@@ -12,7 +12,12 @@ import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
 const input = z
   .object({
-    tasks: z.array(taskRefSchema).min(1).max(100).optional().describe('These tasks (ids, or unique exact names). Omit, with group and query, for every task.'),
+    tasks: z
+      .array(taskRefSchema)
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('These tasks (ids, or unique exact names). Omit, with group and query, for every task.'),
     ...scopeFields,
     limit: limitSchema(100, 50, 'tasks'),
   })
@@ -32,7 +37,10 @@ export const runStatusTool = defineTool({
   readOnly: true,
   idempotent: true,
   input,
-  progress: (i, t) => (i.tasks ? t('Reading the run status of {0} Scrapedeck tasks…', i.tasks.length) : t('Reading the run status of Scrapedeck tasks…')),
+  progress: (i, t) =>
+    i.tasks
+      ? t('Reading the run status of {0} Scrapedeck tasks…', i.tasks.length)
+      : t('Reading the run status of Scrapedeck tasks…'),
   run: runStatus,
 });
 
@@ -49,22 +57,37 @@ async function runStatus(i: Input, ctx: ToolContext) {
   let statuses: TaskRunStatus[];
   let leftOutNeverRan: boolean;
   try {
-    const answer = await ctx.client.getTaskStatuses(selected.map((s) => s.taskId), { signal: ctx.signal });
+    const answer = await ctx.client.getTaskStatuses(
+      selected.map((s) => s.taskId),
+      { signal: ctx.signal },
+    );
     statuses = answer.data;
     // v2 leaves out tasks that never ran in the cloud; what v1 leaves out is not known.
     leftOutNeverRan = answer.source === 'v2';
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', plainText(selected[0].taskName)) : tasksCount(t, selected.length);
+    const what =
+      selected.length === 1 && selected[0]
+        ? t('“{0}”', plainText(selected[0].taskName))
+        : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the run status of {0}', what), plans: RUN_PLANS }, ctx);
   }
   const byId = new Map(statuses.map((s) => [s.taskId, s]));
   const rows = selected.map((task) => view(task, byId.get(task.taskId), leftOutNeverRan));
-  rows.sort((a, b) => Number(b.status === 'Extracting') - Number(a.status === 'Extracting') || a.taskName.localeCompare(b.taskName, 'en'));
+  rows.sort(
+    (a, b) =>
+      Number(b.status === 'Extracting') - Number(a.status === 'Extracting') ||
+      a.taskName.localeCompare(b.taskName, 'en'),
+  );
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
   const running = counts.Extracting ?? 0;
   const shown = rows.slice(0, i.limit);
-  const summary = t('{0}: {1} running (Extracting). {2} of them listed, running ones first.', tasksCount(t, rows.length), running, shown.length);
+  const summary = t(
+    '{0}: {1} running (Extracting). {2} of them listed, running ones first.',
+    tasksCount(t, rows.length),
+    running,
+    shown.length,
+  );
   return reply(summary, { total: rows.length, byStatus: counts, tasks: shown, timeZone: 'UTC' });
 }
 
@@ -74,7 +97,14 @@ export const NEVER_RUN_STATUS = 'Never run in the cloud';
 function view(task: CatalogTask, s: TaskRunStatus | undefined, leftOutNeverRan: boolean) {
   if (s === undefined) {
     const status = leftOutNeverRan ? NEVER_RUN_STATUS : 'Unknown (the service did not report it)';
-    const none = { rowsCollected: null, executedTimes: leftOutNeverRan ? 0 : null, subtasks: null, started: null, ended: null, nextScheduled: null };
+    const none = {
+      rowsCollected: null,
+      executedTimes: leftOutNeverRan ? 0 : null,
+      subtasks: null,
+      started: null,
+      ended: null,
+      nextScheduled: null,
+    };
     return { taskId: task.taskId, taskName: task.taskName, group: task.groupName, status, ...none };
   }
   return {

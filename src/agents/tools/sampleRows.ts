@@ -6,7 +6,7 @@ import * as z from 'zod';
 
 import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
 import { plainText } from '../../platform/plainText';
-import { catalogProblem, type CatalogTask,findTask, loadCatalog } from '../catalog';
+import { catalogProblem, type CatalogTask, findTask, loadCatalog } from '../catalog';
 import { rowsCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, offsetSchema, taskRefSchema } from '../inputs';
@@ -20,13 +20,17 @@ export const MAX_CELL_CHARS = 300;
 const lotNoSchema = z
   .string()
   .regex(/^\d{1,19}$/, 'a lot number is 1 to 19 digits')
-  .describe('Read only the rows of this run: its lot number (lotNo, up to 19 digits, as text), as scrapedeck_start_run returns it. Omit for all the task\'s rows.');
+  .describe(
+    "Read only the rows of this run: its lot number (lotNo, up to 19 digits, as text), as scrapedeck_start_run returns it. Omit for all the task's rows.",
+  );
 
 const input = z
   .object({
     task: taskRefSchema,
     rows: limitSchema(MAX_SAMPLE_ROWS, 10, 'rows'),
-    offset: offsetSchema.describe('Start at this row (0 = the first row the task still has); for the next rows pass nextOffset of the previous answer.'),
+    offset: offsetSchema.describe(
+      'Start at this row (0 = the first row the task still has); for the next rows pass nextOffset of the previous answer.',
+    ),
     lotNo: lotNoSchema.optional(),
   })
   .strict();
@@ -60,9 +64,16 @@ async function sample(i: Input, ctx: ToolContext) {
   let page;
   try {
     const at = { offset: i.offset, size: i.rows };
-    page = (i.lotNo === undefined ? await ctx.client.getData(task.taskId, at, { signal: ctx.signal }) : await ctx.client.getLotData(task.taskId, i.lotNo, at, { signal: ctx.signal })).data;
+    page = (
+      i.lotNo === undefined
+        ? await ctx.client.getData(task.taskId, at, { signal: ctx.signal })
+        : await ctx.client.getLotData(task.taskId, i.lotNo, at, { signal: ctx.signal })
+    ).data;
   } catch (e) {
-    const failed = i.lotNo === undefined ? t('Could not read rows of “{0}” ({1})', plainText(task.taskName), task.taskId) : t('Could not read rows of run {0} of “{1}” ({2})', i.lotNo, plainText(task.taskName), task.taskId);
+    const failed =
+      i.lotNo === undefined
+        ? t('Could not read rows of “{0}” ({1})', plainText(task.taskName), task.taskId)
+        : t('Could not read rows of run {0} of “{1}” ({2})', i.lotNo, plainText(task.taskName), task.taskId);
     return failure(e, { failed, plans: DATA_PLANS }, ctx);
   }
   const rows = page.data.slice(0, i.rows);
@@ -79,11 +90,37 @@ async function sample(i: Input, ctx: ToolContext) {
   const summary =
     i.lotNo !== undefined
       ? rows.length === 0
-        ? t('Run {0} of “{1}” has no rows from offset {2} (it has {3} in all).', i.lotNo, plainText(task.taskName), i.offset, rowsCount(t, page.total))
-        : t('{0} of run {1} of “{2}” from offset {3}; the run has {4} in all, {5} after these.', rowsCount(t, rows.length), i.lotNo, plainText(task.taskName), i.offset, rowsCount(t, page.total), page.restTotal)
+        ? t(
+            'Run {0} of “{1}” has no rows from offset {2} (it has {3} in all).',
+            i.lotNo,
+            plainText(task.taskName),
+            i.offset,
+            rowsCount(t, page.total),
+          )
+        : t(
+            '{0} of run {1} of “{2}” from offset {3}; the run has {4} in all, {5} after these.',
+            rowsCount(t, rows.length),
+            i.lotNo,
+            plainText(task.taskName),
+            i.offset,
+            rowsCount(t, page.total),
+            page.restTotal,
+          )
       : rows.length === 0
-        ? t('“{0}” has no rows from offset {1} (it has {2} in all).', plainText(task.taskName), i.offset, rowsCount(t, page.total))
-        : t('{0} of “{1}” from offset {2}; it has {3} in all, {4} after these.', rowsCount(t, rows.length), plainText(task.taskName), i.offset, rowsCount(t, page.total), page.restTotal);
+        ? t(
+            '“{0}” has no rows from offset {1} (it has {2} in all).',
+            plainText(task.taskName),
+            i.offset,
+            rowsCount(t, page.total),
+          )
+        : t(
+            '{0} of “{1}” from offset {2}; it has {3} in all, {4} after these.',
+            rowsCount(t, rows.length),
+            plainText(task.taskName),
+            i.offset,
+            rowsCount(t, page.total),
+            page.restTotal,
+          );
   return reply(summary, {
     taskId: task.taskId,
     taskName: task.taskName,

@@ -8,13 +8,19 @@ import * as z from 'zod';
 
 import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
 import { earliestStart, todayUtc } from '../../api/schemas/dates';
-import { ANALYTICS_LIMITS, type AnalyticsQuery, type AnalyticsRecord,collectionMethodFilterSchema, timeGranularitySchema } from '../../api/schemas/schemas';
+import {
+  ANALYTICS_LIMITS,
+  type AnalyticsQuery,
+  type AnalyticsRecord,
+  collectionMethodFilterSchema,
+  timeGranularitySchema,
+} from '../../api/schemas/schemas';
 import { byPeriod, byTask, rankTasks, SORT_KEYS, totals } from '../analyticsDigest';
-import { catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
+import { catalogProblem, type CatalogTask, loadCatalog, selectTasks } from '../catalog';
 import { failuresCount, runsCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
-import { periodRange,PERIODS } from '../periods';
+import { periodRange, PERIODS } from '../periods';
 import { defineTool, refusal, reply, type ToolContext } from '../tool';
 
 /** More periods than this (Day over months) are cut to the latest ones; Week or Month say it shorter. */
@@ -24,19 +30,48 @@ const dayText = z.string().trim().max(32).describe('A UTC calendar day, yyyy-MM-
 
 const input = z
   .object({
-    tasks: z.array(taskRefSchema).min(1).max(500).optional().describe('Only these tasks (ids, or unique exact names). Omit for all tasks of the account.'),
+    tasks: z
+      .array(taskRefSchema)
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Only these tasks (ids, or unique exact names). Omit for all tasks of the account.'),
     ...scopeFields,
-    period: z.enum(PERIODS).optional().describe('A named UTC date range (default last7Days). thisWeek starts on Monday. Do not combine with start/end.'),
-    start: dayText.optional().describe('First day (yyyy-MM-dd, UTC, inclusive); needs end. Within the last three months.'),
+    period: z
+      .enum(PERIODS)
+      .optional()
+      .describe(
+        'A named UTC date range (default last7Days). thisWeek starts on Monday. Do not combine with start/end.',
+      ),
+    start: dayText
+      .optional()
+      .describe('First day (yyyy-MM-dd, UTC, inclusive); needs end. Within the last three months.'),
     end: dayText.optional().describe('Last day (yyyy-MM-dd, UTC, inclusive), not after today; needs start.'),
-    granularity: z.enum(timeGranularitySchema.options).default('Day').describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
-    collectionMethod: z.enum(collectionMethodFilterSchema.options).default('All').describe('Cloud runs, Local runs, or All (both).'),
-    sortBy: z.enum(SORT_KEYS).default('failures').describe('Rank tasks by this figure, highest first: failures, failureRate, runs, collected (rows), avgDuration (seconds per run) or cost.'),
+    granularity: z
+      .enum(timeGranularitySchema.options)
+      .default('Day')
+      .describe('Bucket of the per-period figures: Day, Week (ISO weeks) or Month.'),
+    collectionMethod: z
+      .enum(collectionMethodFilterSchema.options)
+      .default('All')
+      .describe('Cloud runs, Local runs, or All (both).'),
+    sortBy: z
+      .enum(SORT_KEYS)
+      .default('failures')
+      .describe(
+        'Rank tasks by this figure, highest first: failures, failureRate, runs, collected (rows), avgDuration (seconds per run) or cost.',
+      ),
     limit: limitSchema(50, 10, 'ranked tasks'),
   })
   .strict()
-  .refine((i) => (i.start === undefined) === (i.end === undefined), { message: 'start and end go together', path: ['end'] })
-  .refine((i) => i.period === undefined || i.start === undefined, { message: 'use either period or start/end, not both', path: ['period'] })
+  .refine((i) => (i.start === undefined) === (i.end === undefined), {
+    message: 'start and end go together',
+    path: ['end'],
+  })
+  .refine((i) => i.period === undefined || i.start === undefined, {
+    message: 'use either period or start/end, not both',
+    path: ['period'],
+  })
   .refine(...refsOrScope('tasks'));
 
 type Input = z.output<typeof input>;
@@ -54,7 +89,11 @@ export const taskAnalyticsTool = defineTool({
   readOnly: true,
   idempotent: true,
   input,
-  progress: (i, t) => t('Summarising Scrapedeck task analytics ({0})…', i.period ?? (i.start !== undefined ? `${i.start} – ${i.end ?? ''}` : 'last7Days')),
+  progress: (i, t) =>
+    t(
+      'Summarising Scrapedeck task analytics ({0})…',
+      i.period ?? (i.start !== undefined ? `${i.start} – ${i.end ?? ''}` : 'last7Days'),
+    ),
   run: runAnalytics,
 });
 
@@ -62,7 +101,10 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
   const { t } = ctx;
   const now = ctx.now();
   const today = todayUtc(new Date(now));
-  const range = i.start !== undefined && i.end !== undefined ? { start: i.start, end: i.end } : periodRange(i.period ?? 'last7Days', now);
+  const range =
+    i.start !== undefined && i.end !== undefined
+      ? { start: i.start, end: i.end }
+      : periodRange(i.period ?? 'last7Days', now);
 
   // The task set: every task (no ids sent), or the ones named, in requests of at most 100 ids.
   let selected: CatalogTask[] | undefined;
@@ -74,28 +116,62 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
     } catch (e) {
       return refusal(catalogProblem(e, t('Could not find the tasks for the analytics'), ctx));
     }
-    if (selected.length === 0) return refusal(t('No task matches that group or name, so no analytics were asked for. Use scrapedeck_list_tasks to see the tasks.'));
+    if (selected.length === 0)
+      return refusal(
+        t(
+          'No task matches that group or name, so no analytics were asked for. Use scrapedeck_list_tasks to see the tasks.',
+        ),
+      );
     for (const task of selected) names.set(task.taskId, task.taskName);
   }
-  const base: AnalyticsQuery = { start: range.start, end: range.end, collectionMethod: i.collectionMethod, timeGranularity: i.granularity };
-  const queries = selected === undefined ? [base] : chunk(selected.map((s) => s.taskId), ANALYTICS_LIMITS.maxTaskIds).map((taskIds) => ({ ...base, taskIds }));
+  const base: AnalyticsQuery = {
+    start: range.start,
+    end: range.end,
+    collectionMethod: i.collectionMethod,
+    timeGranularity: i.granularity,
+  };
+  const queries =
+    selected === undefined
+      ? [base]
+      : chunk(
+          selected.map((s) => s.taskId),
+          ANALYTICS_LIMITS.maxTaskIds,
+        ).map((taskIds) => ({ ...base, taskIds }));
   for (const q of queries) {
     const check = checkAnalyticsQuery(q, today);
     if (!check.ok) {
       const issues = check.issues.map((issue) => issue.message).join('; ');
-      return refusal(t('The analytics query was not sent: {0}. Dates are UTC days from {1} (three months back) to {2} (today).', issues, earliestStart(today), today));
+      return refusal(
+        t(
+          'The analytics query was not sent: {0}. Dates are UTC days from {1} (three months back) to {2} (today).',
+          issues,
+          earliestStart(today),
+          today,
+        ),
+      );
     }
   }
 
   const records: AnalyticsRecord[] = [];
   try {
-    for (const q of queries) records.push(...(await ctx.client.queryAllTaskAnalytics(q, { signal: ctx.signal })).records);
+    for (const q of queries)
+      records.push(...(await ctx.client.queryAllTaskAnalytics(q, { signal: ctx.signal })).records);
   } catch (e) {
     const what = selected === undefined ? t('all tasks') : tasksCount(t, selected.length);
-    return failure(e, { failed: t('Could not read the task analytics of {0} from {1} to {2}', what, range.start, range.end), plans: DATA_PLANS }, ctx);
+    return failure(
+      e,
+      {
+        failed: t('Could not read the task analytics of {0} from {1} to {2}', what, range.start, range.end),
+        plans: DATA_PLANS,
+      },
+      ctx,
+    );
   }
 
-  const ranked = rankTasks(byTask(records, (id) => names.get(id)), i.sortBy);
+  const ranked = rankTasks(
+    byTask(records, (id) => names.get(id)),
+    i.sortBy,
+  );
   const periods = byPeriod(records);
   const sum = totals(records);
   const scope = selected === undefined ? t('of all tasks of the account') : t('of the {0} selected', selected.length);
@@ -117,11 +193,22 @@ async function runAnalytics(i: Input, ctx: ToolContext) {
           Math.min(i.limit, ranked.length),
         );
   return reply(summary, {
-    range: { start: range.start, end: range.end, granularity: i.granularity, collectionMethod: i.collectionMethod, timeZone: 'UTC' },
+    range: {
+      start: range.start,
+      end: range.end,
+      granularity: i.granularity,
+      collectionMethod: i.collectionMethod,
+      timeZone: 'UTC',
+    },
     tasksSelected: selected === undefined ? 'all' : selected.length,
     totals: sum,
     periods: periods.slice(-MAX_PERIODS),
-    ...(periods.length > MAX_PERIODS ? { periodsOmitted: periods.length - MAX_PERIODS, periodsNote: 'Only the latest periods are listed; use granularity Week or Month for the whole range.' } : {}),
+    ...(periods.length > MAX_PERIODS
+      ? {
+          periodsOmitted: periods.length - MAX_PERIODS,
+          periodsNote: 'Only the latest periods are listed; use granularity Week or Month for the whole range.',
+        }
+      : {}),
     rankedBy: i.sortBy,
     tasksWithRecords: ranked.length,
     tasks: ranked.slice(0, i.limit),

@@ -13,7 +13,7 @@ import { assess, attentionOrder, type TaskHealth, type Thresholds } from '../../
 import { DEFAULT_HEALTH_SETTINGS } from '../../health/healthSettings';
 import { healthWindows } from '../../health/healthWindow';
 import { plainText } from '../../platform/plainText';
-import { CatalogError, catalogProblem, type CatalogTask,loadCatalog, selectTasks } from '../catalog';
+import { CatalogError, catalogProblem, type CatalogTask, loadCatalog, selectTasks } from '../catalog';
 import { daysCount, tasksCount } from '../counts';
 import { DATA_PLANS, failure } from '../failure';
 import { limitSchema, refsOrScope, scopeFields, taskRefSchema } from '../inputs';
@@ -24,7 +24,9 @@ export const MAX_HEALTH_WINDOW_DAYS = 46;
 
 const input = z
   .object({
-    task: taskRefSchema.optional().describe('Only this task: its id (from scrapedeck_list_tasks), or its exact name when that name is unique.'),
+    task: taskRefSchema
+      .optional()
+      .describe('Only this task: its id (from scrapedeck_list_tasks), or its exact name when that name is unique.'),
     ...scopeFields,
     windowDays: z
       .number()
@@ -32,19 +34,25 @@ const input = z
       .min(1)
       .max(MAX_HEALTH_WINDOW_DAYS)
       .default(DEFAULT_HEALTH_SETTINGS.windowDays)
-      .describe(`Days per window (1-${MAX_HEALTH_WINDOW_DAYS}, default ${DEFAULT_HEALTH_SETTINGS.windowDays}): the last N UTC days, today included, compared with the N days before.`),
+      .describe(
+        `Days per window (1-${MAX_HEALTH_WINDOW_DAYS}, default ${DEFAULT_HEALTH_SETTINGS.windowDays}): the last N UTC days, today included, compared with the N days before.`,
+      ),
     failureRate: z
       .number()
       .min(0)
       .lt(1)
       .default(DEFAULT_HEALTH_SETTINGS.failureRate)
-      .describe(`A task is failing when its failure rate is above this (0 to below 1, default ${DEFAULT_HEALTH_SETTINGS.failureRate}).`),
+      .describe(
+        `A task is failing when its failure rate is above this (0 to below 1, default ${DEFAULT_HEALTH_SETTINGS.failureRate}).`,
+      ),
     slowdownFactor: z
       .number()
       .min(1)
       .max(1000)
       .default(DEFAULT_HEALTH_SETTINGS.slowdownFactor)
-      .describe(`A task is slowing when its average run time is more than this factor of the previous window's (at least 1, default ${DEFAULT_HEALTH_SETTINGS.slowdownFactor}).`),
+      .describe(
+        `A task is slowing when its average run time is more than this factor of the previous window's (at least 1, default ${DEFAULT_HEALTH_SETTINGS.slowdownFactor}).`,
+      ),
     limit: limitSchema(50, 20, 'tasks needing attention'),
   })
   .strict()
@@ -65,7 +73,10 @@ export const taskHealthTool = defineTool({
   readOnly: true,
   idempotent: true,
   input,
-  progress: (i, t) => (i.task ? t('Judging the health of the Scrapedeck task “{0}”…', i.task) : t('Judging the health of Scrapedeck tasks…')),
+  progress: (i, t) =>
+    i.task
+      ? t('Judging the health of the Scrapedeck task “{0}”…', i.task)
+      : t('Judging the health of Scrapedeck tasks…'),
   run: runHealth,
 });
 
@@ -79,10 +90,12 @@ async function runHealth(i: Input, ctx: ToolContext) {
     everyTask = selected.length === new Set(catalog.tasks.map((c) => c.taskId)).size;
   } catch (e) {
     // A plan refusal is said as health being unavailable, with the service's words and request id.
-    if (e instanceof CatalogError && isApiError(e.cause) && e.cause.kind === 'forbidden') return failure(e.cause, { failed: t('Task health is unavailable for this account'), plans: DATA_PLANS }, ctx);
+    if (e instanceof CatalogError && isApiError(e.cause) && e.cause.kind === 'forbidden')
+      return failure(e.cause, { failed: t('Task health is unavailable for this account'), plans: DATA_PLANS }, ctx);
     return refusal(catalogProblem(e, t('Could not find the tasks whose health was asked for'), ctx));
   }
-  if (selected.length === 0) return reply(t('No task matches, so no health was judged.'), { tasksJudged: 0, attention: [] });
+  if (selected.length === 0)
+    return reply(t('No task matches, so no health was judged.'), { tasksJudged: 0, attention: [] });
 
   const windows = healthWindows(todayUtc(new Date(ctx.now())), i.windowDays);
   const ids = selected.map((s) => s.taskId);
@@ -91,14 +104,23 @@ async function runHealth(i: Input, ctx: ToolContext) {
   try {
     // Every task of the account: a query for all tasks takes fewer pages than batches of 100 ids.
     const options = { signal: ctx.signal, account: { records: undefined, idsAreAll: everyTask } };
-    [current, previous] = await Promise.all([fetchWindowTotals(ctx.client, ids, windows.current, options), fetchWindowTotals(ctx.client, ids, windows.previous, options)]);
+    [current, previous] = await Promise.all([
+      fetchWindowTotals(ctx.client, ids, windows.current, options),
+      fetchWindowTotals(ctx.client, ids, windows.previous, options),
+    ]);
   } catch (e) {
-    const what = selected.length === 1 && selected[0] ? t('“{0}”', plainText(selected[0].taskName)) : tasksCount(t, selected.length);
+    const what =
+      selected.length === 1 && selected[0]
+        ? t('“{0}”', plainText(selected[0].taskName))
+        : tasksCount(t, selected.length);
     return failure(e, { failed: t('Could not read the task health of {0}', what), plans: DATA_PLANS }, ctx);
   }
 
   const thresholds: Thresholds = { failureRate: i.failureRate, slowdownFactor: i.slowdownFactor };
-  const judged = selected.map((task) => ({ task, health: assess(current.totals.get(task.taskId), previous.totals.get(task.taskId), thresholds) }));
+  const judged = selected.map((task) => ({
+    task,
+    health: assess(current.totals.get(task.taskId), previous.totals.get(task.taskId), thresholds),
+  }));
   const counts = { failing: 0, slowing: 0, noRuns: 0, ok: 0 };
   for (const { health } of judged) counts[health.level === 'idle' ? 'noRuns' : health.level]++;
   const attention = judged.filter((j) => j.health.level !== 'ok').sort((a, b) => attentionOrder(a.health, b.health));
@@ -118,7 +140,9 @@ async function runHealth(i: Input, ctx: ToolContext) {
     counts.ok,
     shown.length,
   );
-  const clampNote = windows.clamped ? ` ${t('The window was shortened from {0} to {1} days: the service keeps three months of analytics.', windows.requested, windows.days)}` : '';
+  const clampNote = windows.clamped
+    ? ` ${t('The window was shortened from {0} to {1} days: the service keeps three months of analytics.', windows.requested, windows.days)}`
+    : '';
   return reply(summary + clampNote, {
     window: { days: windows.days, current: windows.current, previous: windows.previous, timeZone: 'UTC' },
     thresholds,

@@ -21,7 +21,9 @@ export interface AnalyticsCommandDeps {
   ui: Pick<Ui, 'showInformationMessage'>;
   reporter: Pick<Reporter, 'report'>;
   /** A group's tasks, with the Tasks view's spinner (its model's cache). */
-  groupTasks(taskGroupId: string): PromiseLike<{ readonly value: readonly { taskId: string }[] | undefined; readonly error?: unknown }>;
+  groupTasks(
+    taskGroupId: string,
+  ): PromiseLike<{ readonly value: readonly { taskId: string }[] | undefined; readonly error?: unknown }>;
 }
 
 export function analyticsCommands(deps: AnalyticsCommandDeps) {
@@ -52,7 +54,12 @@ export function analyticsCommands(deps: AnalyticsCommandDeps) {
       if (ids.length > max) {
         // The analytics query accepts at most 100 task ids; say so rather than drop tasks silently.
         void deps.ui.showInformationMessage(
-          t('“{0}” has {1} tasks; analytics can chart at most {2} at once, so it shows the first {2}.', plainText(group.taskGroupName), ids.length, max),
+          t(
+            '“{0}” has {1} tasks; analytics can chart at most {2} at once, so it shows the first {2}.',
+            plainText(group.taskGroupName),
+            ids.length,
+            max,
+          ),
         );
       }
       await openAnalytics(deps, ids.slice(0, max), group.taskGroupName);

@@ -9,11 +9,11 @@
  * - Null (unknown) metrics are empty cells, never 0.
  */
 import type { AnalyticsRecord } from '../../api/schemas/schemas';
-import { CSV_NEWLINE as NEWLINE, csvCell,UTF8_BOM } from '../../platform/csvCell';
+import { CSV_NEWLINE as NEWLINE, csvCell, UTF8_BOM } from '../../platform/csvCell';
 import { RECORD_FIELDS } from '../model/recordFields';
 
 // The cell rules are shared with the task-data export; re-exported for this module's callers.
-export { csvCell, neutraliseFormula,UTF8_BOM } from '../../platform/csvCell';
+export { csvCell, neutraliseFormula, UTF8_BOM } from '../../platform/csvCell';
 
 type Cell = string | number | null;
 

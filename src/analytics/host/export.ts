@@ -11,14 +11,26 @@ import { writeWholeFile } from '../../platform/files/atomicFile';
 import { UnsafeFileError } from '../../platform/files/safeFiles';
 import type { Ui } from '../../platform/ui';
 import { formatInt } from '../model/format';
-import { defaultExportFileName, EXPORT_FILTERS, type ExportedRows,type ExportFormat, isPartial, serialiseExport } from './exportFormat';
+import {
+  defaultExportFileName,
+  EXPORT_FILTERS,
+  type ExportedRows,
+  type ExportFormat,
+  isPartial,
+  serialiseExport,
+} from './exportFormat';
 
 /**
  * The saved file's path, or undefined when the user dismissed the save dialog. `stillHeld` is asked
  * after the dialog: an account change while it was open means these rows are no longer the
  * user's to write, so nothing is written.
  */
-export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: ExportedRows, stillHeld: () => boolean = () => true): Promise<string | undefined> {
+export async function exportAnalytics(
+  ui: Ui,
+  format: ExportFormat,
+  rows: ExportedRows,
+  stillHeld: () => boolean = () => true,
+): Promise<string | undefined> {
   const name = defaultExportFileName(rows, format);
   // Suggest the first workspace folder (where the user is working), else the home folder.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
@@ -36,7 +48,13 @@ export async function exportAnalytics(ui: Ui, format: ExportFormat, rows: Export
     title,
   });
   if (!target) return undefined;
-  if (!stillHeld()) throw new ApiError({ kind: 'not-found', message: vscode.l10n.t('The account changed while the save dialog was open, so nothing was written. Run the query again to export this account\'s rows.') });
+  if (!stillHeld())
+    throw new ApiError({
+      kind: 'not-found',
+      message: vscode.l10n.t(
+        "The account changed while the save dialog was open, so nothing was written. Run the query again to export this account's rows.",
+      ),
+    });
   await writeExport(target, serialiseExport(format, rows, new Date()));
   // Not awaited: the page hears "exported" at once; the notification waits for the user.
   void offerExported(ui, target, n);
@@ -60,8 +78,14 @@ async function writeExport(target: vscode.Uri, data: Uint8Array): Promise<void> 
     const name = target.path.slice(target.path.lastIndexOf('/') + 1);
     throw new Error(
       error.reason === 'outside'
-        ? vscode.l10n.t('Nothing was exported to {0}: a folder on the way to it is a symbolic link, so the file would be outside the workspace folder.', name)
-        : vscode.l10n.t('Nothing was exported to {0}: it is a symbolic link or not a regular file, and Scrapedeck never writes through a link.', name),
+        ? vscode.l10n.t(
+            'Nothing was exported to {0}: a folder on the way to it is a symbolic link, so the file would be outside the workspace folder.',
+            name,
+          )
+        : vscode.l10n.t(
+            'Nothing was exported to {0}: it is a symbolic link or not a regular file, and Scrapedeck never writes through a link.',
+            name,
+          ),
     );
   }
 }
@@ -76,11 +100,18 @@ function exportFilters(format: ExportFormat): Record<string, string[]> {
  * The export's last step: a notification naming the file, with Open (in an editor) and Reveal (in
  * the system's file manager; only for files on disk). Resolves with the action taken.
  */
-export async function offerExported(ui: Pick<Ui, 'showInformationMessage'>, target: vscode.Uri, rows: number): Promise<'open' | 'reveal' | undefined> {
+export async function offerExported(
+  ui: Pick<Ui, 'showInformationMessage'>,
+  target: vscode.Uri,
+  rows: number,
+): Promise<'open' | 'reveal' | undefined> {
   const open = vscode.l10n.t('Open');
   const reveal = vscode.l10n.t('Reveal');
   const name = target.path.slice(target.path.lastIndexOf('/') + 1);
-  const message = rows === 1 ? vscode.l10n.t('Exported 1 analytics row to {0}.', name) : vscode.l10n.t('Exported {0} analytics rows to {1}.', formatInt(rows), name);
+  const message =
+    rows === 1
+      ? vscode.l10n.t('Exported 1 analytics row to {0}.', name)
+      : vscode.l10n.t('Exported {0} analytics rows to {1}.', formatInt(rows), name);
   const choice = await ui.showInformationMessage(message, ...(target.scheme === 'file' ? [open, reveal] : [open]));
   if (choice === open) {
     await vscode.commands.executeCommand('vscode.open', target);

@@ -47,14 +47,21 @@ export function defaultExportFileName(rows: ExportedRows, format: ExportFormat):
 export function buildJsonExport(rows: ExportedRows, now: Date): JsonExport {
   const { query, total, records } = rows;
   return {
-    format: 'scrapedeck-analytics', version: 1, exportedAt: now.toISOString(), query,
-    count: records.length, total: Math.max(total, records.length), complete: !isPartial(rows), records,
+    format: 'scrapedeck-analytics',
+    version: 1,
+    exportedAt: now.toISOString(),
+    query,
+    count: records.length,
+    total: Math.max(total, records.length),
+    complete: !isPartial(rows),
+    records,
   };
 }
 
 /** The file's bytes, UTF-8. */
 export function serialiseExport(format: ExportFormat, rows: ExportedRows, now: Date): Uint8Array {
-  const text = format === 'csv' ? recordsToCsv(rows.records) : `${JSON.stringify(buildJsonExport(rows, now), null, 2)}\n`;
+  const text =
+    format === 'csv' ? recordsToCsv(rows.records) : `${JSON.stringify(buildJsonExport(rows, now), null, 2)}\n`;
   return new TextEncoder().encode(text);
 }
 

@@ -38,7 +38,8 @@ export interface PagesFetched {
 }
 
 // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
-const cancelled = (): ApiError => new ApiError({ kind: 'cancelled', message: 'Fetching the rest of the rows was cancelled.' });
+const cancelled = (): ApiError =>
+  new ApiError({ kind: 'cancelled', message: 'Fetching the rest of the rows was cancelled.' });
 
 export async function fetchPages(run: PageRun): Promise<PagesFetched> {
   if (run.signal.aborted) throw cancelled();
@@ -75,10 +76,14 @@ export async function fetchPages(run: PageRun): Promise<PagesFetched> {
     }
   };
   try {
-    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(IN_FLIGHT, count) }, () => ask().catch((e: unknown) => {
-      stop.abort();
-      throw e;
-    })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: Math.min(IN_FLIGHT, count) }, () =>
+        ask().catch((e: unknown) => {
+          stop.abort();
+          throw e;
+        }),
+      ),
+    );
     if (run.signal.aborted) throw cancelled();
     const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     // The failure that stopped the others, not the 'cancelled' it caused in them.

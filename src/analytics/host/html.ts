@@ -38,7 +38,9 @@ export function wordsLang(resources: Pick<HtmlResources, 'lang' | 'strings'>): s
   return hasStrings(resources.strings) || /^en(-|$)/i.test(lang) ? lang : 'en';
 }
 
-const hasStrings = (strings: Readonly<Record<string, string>> | undefined): strings is Readonly<Record<string, string>> => strings !== undefined && Object.keys(strings).length > 0;
+const hasStrings = (
+  strings: Readonly<Record<string, string>> | undefined,
+): strings is Readonly<Record<string, string>> => strings !== undefined && Object.keys(strings).length > 0;
 
 /** 128 random bits, base64: a CSP nonce nobody can guess (never Math.random). */
 export function createNonce(): string {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 
 import { accountKey, type SessionAccount } from '../../account/accountSession';
 import type { ScrapedeckClient } from '../../api/client';
-import { type CommandSet,registerHandlers } from '../../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../../platform/commandHandlers';
 import { COMMANDS } from '../../platform/commandIds';
 import type { Registrar } from '../../platform/registrar';
 import type { Reporter } from '../../platform/reporter';
@@ -18,7 +18,7 @@ import type { Ui } from '../../platform/ui';
 import { setNumberLocale } from '../model/format';
 import type { PageState, Preset } from '../protocol';
 import type { KnownTaskNames } from './chipNames';
-import { type AnalyticsCommandDeps,analyticsCommands } from './commands';
+import { type AnalyticsCommandDeps, analyticsCommands } from './commands';
 import { ANALYTICS_VIEW_TYPE, AnalyticsPanel, type AnalyticsPanelDeps } from './panel';
 import { parsePreset, samePreset } from './preset';
 import { AnalyticsPanelSerializer, parsePageState } from './serializer';
@@ -55,7 +55,6 @@ export interface AnalyticsCapability {
   restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<AnalyticsPanel>;
   readonly commands: CommandSet<keyof ReturnType<typeof analyticsCommands>>;
 }
-
 
 export function createAnalytics(context: vscode.ExtensionContext, deps: AnalyticsDeps): AnalyticsCapability {
   const open: AnalyticsPanel[] = [];
@@ -125,8 +124,18 @@ export function createAnalytics(context: vscode.ExtensionContext, deps: Analytic
     context.subscriptions.push(deps.onDidChangeAccount(() => open.forEach((p) => p.notifySignedIn())));
   }
 
-  const commands = registerHandlers(context, deps.registrar, analyticsCommands({ open: openCommand, ui: deps.ui, reporter: deps.reporter, groupTasks: deps.groupTasks }));
-  return { openPanel, panels: () => [...open], open: openCommand, restore: (panel, state) => restore(panel, parsePageState(state, deps.log)), commands };
+  const commands = registerHandlers(
+    context,
+    deps.registrar,
+    analyticsCommands({ open: openCommand, ui: deps.ui, reporter: deps.reporter, groupTasks: deps.groupTasks }),
+  );
+  return {
+    openPanel,
+    panels: () => [...open],
+    open: openCommand,
+    restore: (panel, state) => restore(panel, parsePageState(state, deps.log)),
+    commands,
+  };
 }
 
 /**

@@ -10,13 +10,13 @@
 import { ApiError, isApiError } from '../../api/errors/errors';
 import { fitText } from '../../api/http/replyBody';
 import { english, type Translate } from '../../platform/errorText';
-import { type HostMessage, type PageMessage,pageMessageSchema, parseMessage } from '../protocol';
+import { type HostMessage, type PageMessage, pageMessageSchema, parseMessage } from '../protocol';
 import { namesFor, namesFromListing, shownTaskIds, unnamed } from './chipNames';
 import { pickTasks } from './pickTasks';
 import { ResultStore } from './results';
 import type { AnalyticsClient, MessageRouterDeps } from './routerDeps';
 import { oneLine } from './tabTitle';
-import { type RowsAsk,WholeQuery } from './wholeQuery';
+import { type RowsAsk, WholeQuery } from './wholeQuery';
 import { CANCELLED_BY_USER, toWireError } from './wireError';
 
 /** How much of one page log message reaches the Scrapedeck log. */
@@ -72,7 +72,8 @@ export class MessageRouter {
   stopQueries(reason: string): void {
     this.naming?.abort(); // the names would be the old account's
     for (const { controller, type } of this.inFlight.values()) {
-      if (type === 'query' || type === 'fetchAll') controller.abort(new ApiError({ kind: 'cancelled', message: reason }));
+      if (type === 'query' || type === 'fetchAll')
+        controller.abort(new ApiError({ kind: 'cancelled', message: reason }));
     }
   }
 
@@ -92,8 +93,20 @@ export class MessageRouter {
         const { preset, state, account, cleared } = this.deps.initial();
         const shown = shownTaskIds(preset, state);
         const taskNames = namesFor(shown, this.deps.knownTaskNames, preset);
-        this.post({ type: 'init', today: this.deps.today(), preset, state, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}), taskNames });
-        this.post({ type: 'signedIn', signedIn: this.deps.isSignedIn(), ...(account === undefined ? {} : { account }) });
+        this.post({
+          type: 'init',
+          today: this.deps.today(),
+          preset,
+          state,
+          ...(account === undefined ? {} : { account }),
+          ...(cleared ? { cleared } : {}),
+          taskNames,
+        });
+        this.post({
+          type: 'signedIn',
+          signedIn: this.deps.isSignedIn(),
+          ...(account === undefined ? {} : { account }),
+        });
         const missing = unnamed(shown, taskNames);
         if (missing.length > 0 && this.deps.isSignedIn()) void this.nameLater(missing, account);
         return;
@@ -129,12 +142,14 @@ export class MessageRouter {
     // A newer request under the same id owns the id now: the older one's answer is dropped.
     const superseded = (): boolean => this.inFlight.get(id)?.controller !== controller;
     // Why it was stopped, when the host stopped it (an account change) rather than the page.
-    const stopped = (): ApiError | undefined => (isApiError(controller.signal.reason) ? controller.signal.reason : undefined);
+    const stopped = (): ApiError | undefined =>
+      isApiError(controller.signal.reason) ? controller.signal.reason : undefined;
     try {
       const reply = await this.answer(message, controller.signal);
       if (superseded()) return;
       // Cancelled after the answer arrived: the page stopped waiting, so settle it as cancelled.
-      if (controller.signal.aborted) this.post({ type: 'error', id, error: stopped() ? toWireError(stopped(), this.deps.t) : CANCELLED_BY_USER });
+      if (controller.signal.aborted)
+        this.post({ type: 'error', id, error: stopped() ? toWireError(stopped(), this.deps.t) : CANCELLED_BY_USER });
       else this.post(reply);
     } catch (error) {
       if (superseded()) return;
@@ -153,8 +168,20 @@ export class MessageRouter {
         const client = this.requireClient();
         const result = await client.queryTaskAnalytics(message.query, { signal });
         const requestIds = result.requestId === undefined ? [] : [result.requestId];
-        const resultId = this.results.add({ query: message.query, total: result.data.total, records: result.data.data, requestIds });
-        const page: HostMessage = { type: 'queryResult', id, resultId, query: message.query, page: result.data, requestId: result.requestId };
+        const resultId = this.results.add({
+          query: message.query,
+          total: result.data.total,
+          records: result.data.data,
+          requestIds,
+        });
+        const page: HostMessage = {
+          type: 'queryResult',
+          id,
+          resultId,
+          query: message.query,
+          page: result.data,
+          requestId: result.requestId,
+        };
         if (!message.rest || result.data.data.length >= result.data.total || signal.aborted) return page;
         // The first page now; the rest under the same id, from the rows just kept.
         this.post(page);
@@ -171,9 +198,15 @@ export class MessageRouter {
         const held = this.results.require(message.resultId);
         // A copy: a fetch that completes while the save dialog is open does not change what is written.
         const generation = this.results.generation;
-        const path = await this.deps.exportRecords(message.format, { ...held }, () => !this.disposed && this.results.generation === generation);
+        const path = await this.deps.exportRecords(
+          message.format,
+          { ...held },
+          () => !this.disposed && this.results.generation === generation,
+        );
         if (path === undefined) return { type: 'error', id, error: CANCELLED_BY_USER };
-        this.deps.log.info(`analytics: exported ${held.records.length} of ${held.total} rows as ${message.format.toUpperCase()} to ${path}`);
+        this.deps.log.info(
+          `analytics: exported ${held.records.length} of ${held.total} rows as ${message.format.toUpperCase()} to ${path}`,
+        );
         return { type: 'exportDone', id, path };
       }
     }
@@ -189,9 +222,11 @@ export class MessageRouter {
     this.naming = controller;
     try {
       const names = namesFromListing(taskIds, await this.deps.listTasks(controller.signal));
-      if (!controller.signal.aborted && names.length > 0) this.post({ type: 'taskNames', ...(account === undefined ? {} : { account }), names });
+      if (!controller.signal.aborted && names.length > 0)
+        this.post({ type: 'taskNames', ...(account === undefined ? {} : { account }), names });
     } catch (error) {
-      if (!controller.signal.aborted) this.deps.log.info(`analytics: the chosen tasks keep their ids as labels (${toWireError(error).message})`);
+      if (!controller.signal.aborted)
+        this.deps.log.info(`analytics: the chosen tasks keep their ids as labels (${toWireError(error).message})`);
     } finally {
       if (this.naming === controller) this.naming = undefined;
     }
@@ -210,7 +245,16 @@ export class MessageRouter {
       this.post({ type: 'fetchAllProgress', id, fetched, total, ...(target < total ? { target } : {}), ...rows });
       streamed += added.length;
     });
-    return { type: 'fetchAllResult', id, resultId, query: held.query, total: held.total, records: held.records.slice(streamed), streamed, requestIds: held.requestIds };
+    return {
+      type: 'fetchAllResult',
+      id,
+      resultId,
+      query: held.query,
+      total: held.total,
+      records: held.records.slice(streamed),
+      streamed,
+      requestIds: held.requestIds,
+    };
   }
 
   private requireClient(): AnalyticsClient {

@@ -38,7 +38,10 @@ export interface AnalyticsPanelDeps {
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {
     enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
   };
 }
 
@@ -56,12 +59,19 @@ export class AnalyticsPanel implements vscode.Disposable {
   }
 
   /** A panel VS Code re-created after a reload, with the state its page last saved. */
-  static restore(webviewPanel: vscode.WebviewPanel, deps: AnalyticsPanelDeps, state: PageState | undefined): AnalyticsPanel {
+  static restore(
+    webviewPanel: vscode.WebviewPanel,
+    deps: AnalyticsPanelDeps,
+    state: PageState | undefined,
+  ): AnalyticsPanel {
     webviewPanel.webview.options = webviewOptions(deps.extensionUri);
     // Another account's (or a signed-out window's) saved results, tasks and preset never come back.
     const account = deps.accountKey();
     const kept = state ? forAccount(state, account) : undefined;
-    if (kept?.cleared) deps.log.info('analytics: a restored panel belonged to another account; its results, tasks and preset were dropped');
+    if (kept?.cleared)
+      deps.log.info(
+        'analytics: a restored panel belonged to another account; its results, tasks and preset were dropped',
+      );
     return new AnalyticsPanel(webviewPanel, deps, kept?.state.preset, kept?.state, kept?.cleared ?? false);
   }
 
@@ -118,7 +128,7 @@ export class AnalyticsPanel implements vscode.Disposable {
       onState: (state) => {
         // A page still showing another account's content (it missed the change) is not kept.
         if (state.account !== this.owner) {
-          deps.log.warn("analytics: ignored a page state of another account");
+          deps.log.warn('analytics: ignored a page state of another account');
           return;
         }
         this.latestState = state;
@@ -162,7 +172,12 @@ export class AnalyticsPanel implements vscode.Disposable {
     const account = this.deps.accountKey();
     const cleared = account !== this.owner;
     if (cleared) this.forgetAccount(account);
-    this.post({ type: 'signedIn', signedIn: this.deps.getClient() !== undefined, ...(account === undefined ? {} : { account }), ...(cleared ? { cleared } : {}) });
+    this.post({
+      type: 'signedIn',
+      signedIn: this.deps.getClient() !== undefined,
+      ...(account === undefined ? {} : { account }),
+      ...(cleared ? { cleared } : {}),
+    });
   }
 
   /**
@@ -177,7 +192,9 @@ export class AnalyticsPanel implements vscode.Disposable {
     this.owner = account;
     this.clearedUnseen = !this.webviewPanel.visible;
     this.webviewPanel.title = panelTitle(undefined, vscode.l10n.t);
-    this.deps.log.info('analytics: the account changed; the panel dropped the previous account\'s results, tasks and preset');
+    this.deps.log.info(
+      "analytics: the account changed; the panel dropped the previous account's results, tasks and preset",
+    );
   }
 
   reveal(): void {

@@ -44,7 +44,9 @@ export async function pickTasks(
     matchOnDescription: true,
   });
   if (answer === undefined) return undefined;
-  const picked = (Array.isArray(answer) ? answer : [answer]).filter((p): p is TaskItem => items.includes(p as TaskItem));
+  const picked = (Array.isArray(answer) ? answer : [answer]).filter((p): p is TaskItem =>
+    items.includes(p as TaskItem),
+  );
   if (picked.length > ANALYTICS_LIMITS.maxTaskIds) {
     throw new ApiError({
       kind: 'invalid-request',
@@ -56,7 +58,11 @@ export async function pickTasks(
 }
 
 /** One item per task, ticked when selected; selected ids missing from the list stay visible (and ticked). */
-export function buildItems(tasks: readonly TaskListing[], selected: readonly string[], t: Translate = english): TaskItem[] {
+export function buildItems(
+  tasks: readonly TaskListing[],
+  selected: readonly string[],
+  t: Translate = english,
+): TaskItem[] {
   const chosen = new Set(selected);
   const seen = new Set<string>();
   const items: TaskItem[] = [];

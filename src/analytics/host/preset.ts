@@ -4,7 +4,7 @@
  * pass a Uri), so the argument is parsed, and anything unexpected means "no preset".
  */
 import { english, type Translate } from '../../platform/errorText';
-import { type Preset,presetSchema } from '../protocol';
+import { type Preset, presetSchema } from '../protocol';
 
 export type PresetParse = { preset: Preset | undefined; warning?: string };
 

@@ -24,7 +24,10 @@ export class ResultStore {
   private seq = 0;
   private cleared = 0;
 
-  constructor(private readonly capacity = KEPT, private readonly t: Translate = english) {}
+  constructor(
+    private readonly capacity = KEPT,
+    private readonly t: Translate = english,
+  ) {}
 
   /** Keeps a result; returns its id. The oldest result goes when more than `capacity` are held. */
   add(result: HeldResult): string {
@@ -49,7 +52,9 @@ export class ResultStore {
     if (result) return result;
     throw new ApiError({
       kind: 'not-found',
-      message: this.t('Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.'),
+      message: this.t(
+        'Scrapedeck no longer holds the rows of this result (newer results replaced it, or the panel was reloaded). Run the query again, then export.',
+      ),
     });
   }
 

@@ -30,7 +30,11 @@ export interface MessageRouterDeps {
    * `stillHeld` says, once the user has chosen the file, whether the result is still this panel's
    * to write (false after an account change while the dialog was open).
    */
-  exportRecords(format: ExportFormat, result: Readonly<HeldResult>, stillHeld: () => boolean): Promise<string | undefined>;
+  exportRecords(
+    format: ExportFormat,
+    result: Readonly<HeldResult>,
+    stillHeld: () => boolean,
+  ): Promise<string | undefined>;
   writeClipboard(text: string): Thenable<void>;
   log: AnalyticsLog;
   post(message: HostMessage): void;

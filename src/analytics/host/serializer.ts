@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 
-import { type PageState,pageStateSchema, parseMessage } from '../protocol';
+import { type PageState, pageStateSchema, parseMessage } from '../protocol';
 import type { AnalyticsLog } from './routerDeps';
 
 export function parsePageState(raw: unknown, log: AnalyticsLog): PageState | undefined {

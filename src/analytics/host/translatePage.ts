@@ -13,7 +13,9 @@ import { PAGE_STRINGS, type PageStringKey } from '../model/pageStrings';
 const byVsCode = (message: string): string => vscode.l10n.t(message);
 
 /** `translate` is vscode.l10n.t; tests pass their own. */
-export function translatedPageStrings(translate: (message: string) => string = byVsCode): Partial<Record<PageStringKey, string>> {
+export function translatedPageStrings(
+  translate: (message: string) => string = byVsCode,
+): Partial<Record<PageStringKey, string>> {
   const out: Partial<Record<PageStringKey, string>> = {};
   for (const [key, english] of Object.entries(PAGE_STRINGS) as [PageStringKey, string][]) {
     const text = translate(english);

@@ -45,24 +45,41 @@ function sameQuery(a: AnalyticsQuery, b: AnalyticsQuery): boolean {
 
 /** Rows held so far are whole pages of 100 from page 1, so the next page follows on from them. */
 function continuable(held: HeldResult): boolean {
-  return held.query.pageSize === PAGE_ROWS && (held.query.page ?? 1) === 1 &&
-    (held.records.length % PAGE_ROWS === 0 || held.records.length >= held.total);
+  return (
+    held.query.pageSize === PAGE_ROWS &&
+    (held.query.page ?? 1) === 1 &&
+    (held.records.length % PAGE_ROWS === 0 || held.records.length >= held.total)
+  );
 }
 
 export class WholeQuery {
   /** One fetch per result at a time: a second waits for the first to end (it is being cancelled). */
   private readonly running = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly results: ResultStore, private readonly autoFetchRows: () => number, private readonly t: Translate = english) {}
+  constructor(
+    private readonly results: ResultStore,
+    private readonly autoFetchRows: () => number,
+    private readonly t: Translate = english,
+  ) {}
 
-  async fetch(client: PageClient, ask: RowsAsk, signal: AbortSignal, progress: (p: RowsProgress) => void): Promise<{ resultId: string; held: HeldResult }> {
+  async fetch(
+    client: PageClient,
+    ask: RowsAsk,
+    signal: AbortSignal,
+    progress: (p: RowsProgress) => void,
+  ): Promise<{ resultId: string; held: HeldResult }> {
     let resultId = ask.resultId;
     let held = resultId === undefined ? undefined : this.results.get(resultId);
     if (held && resultId !== undefined) await this.running.get(resultId)?.catch(() => undefined);
     if (!held || !sameQuery(held.query, ask.query) || !continuable(held)) {
       const query = firstPageOf(ask.query);
       const first = await client.queryTaskAnalytics(query, { signal });
-      held = { query, total: first.data.total, records: first.data.data, requestIds: first.requestId === undefined ? [] : [first.requestId] };
+      held = {
+        query,
+        total: first.data.total,
+        records: first.data.data,
+        requestIds: first.requestId === undefined ? [] : [first.requestId],
+      };
       resultId = this.results.add(held);
     }
     const id = resultId as string;
@@ -77,12 +94,22 @@ export class WholeQuery {
   }
 
   /** Fetches `held`'s missing pages up to the scope's target and adds them, unless cancelled. */
-  private async extend(client: PageClient, held: HeldResult, scope: RowsAsk['scope'], signal: AbortSignal, progress: (p: RowsProgress) => void): Promise<void> {
+  private async extend(
+    client: PageClient,
+    held: HeldResult,
+    scope: RowsAsk['scope'],
+    signal: AbortSignal,
+    progress: (p: RowsProgress) => void,
+  ): Promise<void> {
     const { total } = held;
     if (scope === 'all' && total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
         kind: 'invalid-request',
-        message: this.t('This query matches {0} rows; fetching all of them is limited to {1}. Narrow the dates or tasks, or use Week or Month.', formatInt(total), formatInt(MAX_FETCH_ALL_ROWS)),
+        message: this.t(
+          'This query matches {0} rows; fetching all of them is limited to {1}. Narrow the dates or tasks, or use Week or Month.',
+          formatInt(total),
+          formatInt(MAX_FETCH_ALL_ROWS),
+        ),
       });
     }
     const have = held.records.length;

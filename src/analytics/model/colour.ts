@@ -60,7 +60,8 @@ export function legible(colour: string, background: string, ink: string): string
   const bg = parseColour(background);
   if (!c || !bg || contrast(c, bg) >= GRAPHIC_CONTRAST) return colour;
   const fg = parseColour(ink);
-  const towards: Rgb = fg && contrast(fg, bg) >= GRAPHIC_CONTRAST ? fg : luminance(bg) > 0.5 ? [0, 0, 0] : [255, 255, 255];
+  const towards: Rgb =
+    fg && contrast(fg, bg) >= GRAPHIC_CONTRAST ? fg : luminance(bg) > 0.5 ? [0, 0, 0] : [255, 255, 255];
   for (let step = 1; step <= 10; step++) {
     const t = step / 10;
     const mixed = c.map((v, i) => v + ((towards[i] ?? v) - v) * t) as Rgb;

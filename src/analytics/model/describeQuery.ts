@@ -25,7 +25,11 @@ const BY = { Day: 'query.byDay', Week: 'query.byWeek', Month: 'query.byMonth' } 
  * The tasks part: their names as the user picked them (ids where no name is known), or the name
  * of the whole set when it has one (a group's tasks are its name, not "Its first task +13 more").
  */
-export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (taskId: string) => string | undefined, setLabel?: string): string {
+export function describeTasks(
+  taskIds: readonly string[] | undefined,
+  labelOf: (taskId: string) => string | undefined,
+  setLabel?: string,
+): string {
   if (!taskIds || taskIds.length === 0) return pageText('chips.allTasks');
   if (setLabel) return setLabel;
   const first = taskIds[0] as string;
@@ -36,11 +40,17 @@ export function describeTasks(taskIds: readonly string[] | undefined, labelOf: (
 function dates(start: string, end: string): string {
   const year = end.slice(0, 4);
   if (start === end) return `${shortDay(start)}, ${year}`;
-  return start.slice(0, 4) === year ? `${shortDay(start)} – ${shortDay(end)}, ${year}` : `${shortDay(start)}, ${start.slice(0, 4)} – ${shortDay(end)}, ${year}`;
+  return start.slice(0, 4) === year
+    ? `${shortDay(start)} – ${shortDay(end)}, ${year}`
+    : `${shortDay(start)}, ${start.slice(0, 4)} – ${shortDay(end)}, ${year}`;
 }
 
 /** `setLabel`: the name of exactly these tasks together (the group or list the panel was opened for). */
-export function describeQuery(query: QueryShape, labelOf: (taskId: string) => string | undefined, setLabel?: string): QueryDescription {
+export function describeQuery(
+  query: QueryShape,
+  labelOf: (taskId: string) => string | undefined,
+  setLabel?: string,
+): QueryDescription {
   const tasks = describeTasks(query.taskIds, labelOf, setLabel);
   return {
     title: pageText('query.title', tasks),

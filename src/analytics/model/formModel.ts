@@ -7,8 +7,8 @@
 import { checkAnalyticsQuery } from '../../api/schemas/analyticsQuery';
 import { ANALYTICS_LIMITS, type AnalyticsQuery } from '../../api/schemas/analyticsSchemas';
 import { checkDateRange, defaultRange, earliestStart, isDay } from '../../api/schemas/dates';
-import { type FormField, type FormValues,isFormField } from './formState';
-import { type PageStringKey,pageText } from './pageStrings';
+import { type FormField, type FormValues, isFormField } from './formState';
+import { type PageStringKey, pageText } from './pageStrings';
 
 export type { FormField, FormValues } from './formState';
 export type FormIssues = Partial<Record<FormField, string[]>>;
@@ -47,7 +47,6 @@ export function parseWholeNumber(text: string): number | null {
   return /^\d{1,9}$/.test(t) ? Number(t) : null;
 }
 
-
 /** The request body the form describes, unchecked: "All tasks" and "only me" are omissions. */
 export function draftQuery(form: FormValues): Record<string, unknown> {
   const members = parseMembers(form.memberNames);
@@ -75,10 +74,13 @@ export function checkForm(form: FormValues, today: string): FormCheck {
   };
   // Friendlier words for the fields people type numbers and names into; the schema still decides.
   const pageSize = parseWholeNumber(form.pageSize);
-  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax) add('pageSize', pageText('form.pageSizeIssue', ANALYTICS_LIMITS.pageSizeMin, ANALYTICS_LIMITS.pageSizeMax));
+  if (pageSize === null || pageSize < ANALYTICS_LIMITS.pageSizeMin || pageSize > ANALYTICS_LIMITS.pageSizeMax)
+    add('pageSize', pageText('form.pageSizeIssue', ANALYTICS_LIMITS.pageSizeMin, ANALYTICS_LIMITS.pageSizeMax));
   const members = parseMembers(form.memberNames).length;
-  if (members > ANALYTICS_LIMITS.maxMemberNames) add('memberNames', pageText('form.membersIssue', ANALYTICS_LIMITS.maxMemberNames, members));
-  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds) add('taskIds', pageText('form.tasksIssue', ANALYTICS_LIMITS.maxTaskIds, form.taskIds.length));
+  if (members > ANALYTICS_LIMITS.maxMemberNames)
+    add('memberNames', pageText('form.membersIssue', ANALYTICS_LIMITS.maxMemberNames, members));
+  if (form.taskIds.length > ANALYTICS_LIMITS.maxTaskIds)
+    add('taskIds', pageText('form.tasksIssue', ANALYTICS_LIMITS.maxTaskIds, form.taskIds.length));
   for (const field of Object.keys(issues)) explained.add(field as FormField);
 
   const check = checkAnalyticsQuery(draftQuery(form), today);
@@ -92,7 +94,8 @@ export function checkForm(form: FormValues, today: string): FormCheck {
   }
   // The query check stops at schema errors; the date rules are still worth saying at once.
   if (isDay(form.start.trim()) && isDay(form.end.trim())) {
-    for (const d of checkDateRange(form.start.trim(), form.end.trim(), today)) add(d.field, pageWords(d.message, form, today));
+    for (const d of checkDateRange(form.start.trim(), form.end.trim(), today))
+      add(d.field, pageWords(d.message, form, today));
   }
   return { ok: false, issues };
 }
@@ -106,7 +109,11 @@ export function checkForm(form: FormValues, today: string): FormCheck {
 const DATE_RULES: readonly { prefix: string; key: PageStringKey; arg(form: FormValues, today: string): string }[] = [
   { prefix: 'end must not be after today', key: 'form.endAfterToday', arg: (_f, today) => today },
   { prefix: 'start must not be after end', key: 'form.startAfterEnd', arg: (f) => f.end.trim() },
-  { prefix: 'start must be within the last three months', key: 'form.startTooEarly', arg: (_f, today) => earliestStart(today) },
+  {
+    prefix: 'start must be within the last three months',
+    key: 'form.startTooEarly',
+    arg: (_f, today) => earliestStart(today),
+  },
 ];
 
 function pageWords(message: string, form: FormValues, today: string): string {

@@ -37,7 +37,9 @@ export type FormValues = z.infer<typeof formStateSchema>;
 
 /** The form fields an issue can be shown next to (taskLabels only label taskIds). */
 export type FormField = Exclude<keyof FormValues, 'taskLabels'>;
-export const FORM_FIELDS: readonly FormField[] = Object.keys(formStateSchema.shape).filter((k): k is FormField => k !== 'taskLabels');
+export const FORM_FIELDS: readonly FormField[] = Object.keys(formStateSchema.shape).filter(
+  (k): k is FormField => k !== 'taskLabels',
+);
 
 export function isFormField(name: string): name is FormField {
   return (FORM_FIELDS as readonly string[]).includes(name);

@@ -121,10 +121,20 @@ export interface DayRange {
  * week began on Nov 16); a month the query covers only in part gets the part ("2026-11 (Nov 1 –
  * Nov 26)"); a whole month, a day, or anything else is its key.
  */
-export function bucketLabel(dayKey: string, weekStart: string | null, weekEnd: string | null, range?: DayRange): string {
+export function bucketLabel(
+  dayKey: string,
+  weekStart: string | null,
+  weekEnd: string | null,
+  range?: DayRange,
+): string {
   const month = /^(\d{4})-(\d{2})$/.exec(dayKey);
   const first = weekStart && weekEnd ? weekStart : month ? `${dayKey}-01` : undefined;
-  const last = weekStart && weekEnd ? weekEnd : month ? `${dayKey}-${String(daysInMonth(Number(month[1]), Number(month[2]))).padStart(2, '0')}` : undefined;
+  const last =
+    weekStart && weekEnd
+      ? weekEnd
+      : month
+        ? `${dayKey}-${String(daysInMonth(Number(month[1]), Number(month[2]))).padStart(2, '0')}`
+        : undefined;
   if (first === undefined || last === undefined) return dayKey;
   // yyyy-MM-dd compares as text; a range that misses the bucket (no record is outside its query) keeps the bucket's own days.
   const from = range && range.start > first && range.start <= last ? range.start : first;

@@ -4,10 +4,16 @@
  * and the page tests check them.
  */
 
-export interface Point { x: number; y: number }
+export interface Point {
+  x: number;
+  y: number;
+}
 
 /** One tick label's box, as four corners in canvas pixels (rotated with the label). */
-export interface LabelBox { text: string; corners: Point[] }
+export interface LabelBox {
+  text: string;
+  corners: Point[];
+}
 
 /** One chart as window.__scrapedeckCharts describes it. */
 export interface ChartProbe {
@@ -63,7 +69,8 @@ export function collisions(charts: ChartProbe[]): string[] {
       const boxes = c.ticks[axis];
       boxes.forEach((a, i) => {
         for (const b of boxes.slice(i + 1)) {
-          if (overlaps(a.corners, b.corners)) found.push(`${c.id} ${axis} (${Math.round(c.width)} px): '${a.text}' overlaps '${b.text}'`);
+          if (overlaps(a.corners, b.corners))
+            found.push(`${c.id} ${axis} (${Math.round(c.width)} px): '${a.text}' overlaps '${b.text}'`);
         }
       });
     }

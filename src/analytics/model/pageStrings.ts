@@ -22,7 +22,8 @@ export const PAGE_STRINGS = {
 
   'notice.signedOut': 'You are signed out. Sign in from the Scrapedeck view to run queries.',
   'notice.accountChanged': "The account changed: the previous account's results and task choice were cleared.",
-  'notice.signedOutCleared': "You are signed out: the previous account's results and task choice were cleared. Sign in from the Scrapedeck view to run queries.",
+  'notice.signedOutCleared':
+    "You are signed out: the previous account's results and task choice were cleared. Sign in from the Scrapedeck view to run queries.",
   'notice.droppedRows': 'The {0} rows fetched before were too many to keep across a reload; fetching them again.',
   'notice.cancelled': '{0} was cancelled.',
   'notice.stopped': '{0} was stopped: {1}',
@@ -34,7 +35,8 @@ export const PAGE_STRINGS = {
   'action.fetchAll': 'Fetching all pages',
   'action.pickTasks': 'Choosing tasks',
   'action.export': 'The export',
-  'export.notHeld': 'This result was saved before a reload and its rows are no longer held. Run the query again, then export.',
+  'export.notHeld':
+    'This result was saved before a reload and its rows are no longer held. Run the query again, then export.',
 
   'form.label': 'Analytics query',
   'form.start': 'Start date',
@@ -47,7 +49,8 @@ export const PAGE_STRINGS = {
   'form.pageSizeHelp': '{0}–{1} rows per page.',
   'form.tasks': 'Tasks',
   'form.members': 'Members',
-  'form.membersHelp': "Team members' names, separated by commas or new lines (at most {0}). Empty means only you. Ctrl+Enter runs the query.",
+  'form.membersHelp':
+    "Team members' names, separated by commas or new lines (at most {0}). Empty means only you. Ctrl+Enter runs the query.",
   'form.onlyMe': 'Only me',
   'form.chooseTasks': 'Choose tasks…',
   'form.useAllTasks': 'Use all tasks',
@@ -130,7 +133,8 @@ export const PAGE_STRINGS = {
   'summary.noRow': '{0}. No row reports it.',
   'summary.partOnly': '{0} (the {1} only)',
   'summary.runs': 'Runs in this query',
-  'summary.runsTitle': 'Runs, cloud and local, that analytics counts in the query’s days, over the rows fetched (not the service’s count of all cloud runs)',
+  'summary.runsTitle':
+    'Runs, cloud and local, that analytics counts in the query’s days, over the rows fetched (not the service’s count of all cloud runs)',
   'summary.successRate': 'Success rate',
   'summary.successRateTitle': 'Successful runs ÷ runs, over the {0} of {1} rows that report both',
   'summary.failures': 'Failures',
@@ -220,7 +224,10 @@ const KEYS = Object.keys(PAGE_STRINGS) as PageStringKey[];
 
 /** The `{n}` placeholders of a message, sorted: a translation must keep exactly these. */
 export function placeholdersOf(text: string): string {
-  return [...text.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
+  return [...text.matchAll(/\{(\d+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
 }
 
 /** What the host hands the page: any object of strings (extra keys are ignored, missing ones are English). */
@@ -236,7 +243,8 @@ export function pageStringsFrom(raw: unknown): PageStrings {
   const out = { ...PAGE_STRINGS } as PageStrings;
   for (const key of KEYS) {
     const v = Object.prototype.hasOwnProperty.call(given, key) ? given[key] : undefined;
-    if (typeof v === 'string' && v.trim() !== '' && placeholdersOf(v) === placeholdersOf(PAGE_STRINGS[key])) out[key] = v;
+    if (typeof v === 'string' && v.trim() !== '' && placeholdersOf(v) === placeholdersOf(PAGE_STRINGS[key]))
+      out[key] = v;
   }
   return out;
 }

@@ -66,9 +66,12 @@ export function coverageTag(c: Coverage): string {
 /** "Show all": every row fetched so far in one scrollable table; the pager has nowhere to go. */
 export function allRowsWindow(fetched: number, total: number): PageWindow {
   const rows = Math.max(0, Math.floor(fetched));
-  const label = rows >= total
-    ? (total === 1 ? pageText('pager.oneRow') : pageText('pager.allRows', formatInt(total)))
-    : pageText('pager.allFetched', formatInt(rows), formatInt(total));
+  const label =
+    rows >= total
+      ? total === 1
+        ? pageText('pager.oneRow')
+        : pageText('pager.allRows', formatInt(total))
+      : pageText('pager.allFetched', formatInt(rows), formatInt(total));
   return { page: 1, pages: 1, start: 0, end: rows, canPrev: false, canNext: false, canLast: false, label };
 }
 

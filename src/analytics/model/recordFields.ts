@@ -44,14 +44,37 @@ export interface RecordField {
   readonly get: (record: AnalyticsRecord) => FieldValue;
 }
 
-function top(key: TopKey, kind: 'text' | 'name' | 'day' | 'method', label: string, title: string, column: number | undefined): RecordField {
+function top(
+  key: TopKey,
+  kind: 'text' | 'name' | 'day' | 'method',
+  label: string,
+  title: string,
+  column: number | undefined,
+): RecordField {
   const max = (ANALYTICS_RECORD_LIMITS as Partial<Record<TopKey, number>>)[key];
   return { path: key, group: undefined, key, kind, label, title, column, max, get: (r) => r[key] };
 }
 
-function metric<G extends MetricGroup>(group: G, key: MetricKey<G>, kind: MetricKind, label: string, title: string, column: number): RecordField {
+function metric<G extends MetricGroup>(
+  group: G,
+  key: MetricKey<G>,
+  kind: MetricKind,
+  label: string,
+  title: string,
+  column: number,
+): RecordField {
   const path = `${group}.${key}` as RecordPath;
-  return { path, group, key, kind, label, title, column, max: undefined, get: (r) => (r[group] as Record<string, number | null>)[key] ?? null };
+  return {
+    path,
+    group,
+    key,
+    kind,
+    label,
+    title,
+    column,
+    max: undefined,
+    get: (r) => (r[group] as Record<string, number | null>)[key] ?? null,
+  };
 }
 
 export const RECORD_FIELDS: readonly RecordField[] = [
@@ -69,11 +92,25 @@ export const RECORD_FIELDS: readonly RecordField[] = [
   metric('executionMetrics', 'failureCount', 'int', 'Failures', 'Failed runs', 11),
   metric('executionMetrics', 'durationPerRunSeconds', 'duration', 'Avg duration', 'Average duration per run', 14),
   metric('executionMetrics', 'totalExecutionSeconds', 'duration', 'Total time', 'Total execution time', 15),
-  metric('executionMetrics', 'successRate', 'percent', 'Success rate', 'Successful runs as a fraction, as reported', 12),
+  metric(
+    'executionMetrics',
+    'successRate',
+    'percent',
+    'Success rate',
+    'Successful runs as a fraction, as reported',
+    12,
+  ),
   metric('executionMetrics', 'failureRate', 'percent', 'Failure rate', 'Failed runs as a fraction, as reported', 13),
   metric('resourceUsageMetrics', 'captchaCount', 'int', 'CAPTCHAs', 'CAPTCHAs processed', 16),
   metric('resourceUsageMetrics', 'simpleTemplateCount', 'int', 'Templates', 'Simple template usage', 17),
-  metric('resourceUsageMetrics', 'proxyIpCount', 'decimal', 'Proxy IP usage', 'Proxy IP usage as the service reports it, in its own unit (not a number of addresses)', 18),
+  metric(
+    'resourceUsageMetrics',
+    'proxyIpCount',
+    'decimal',
+    'Proxy IP usage',
+    'Proxy IP usage as the service reports it, in its own unit (not a number of addresses)',
+    18,
+  ),
   metric('resourceUsageMetrics', 'balance', 'decimal', 'Cost', 'Resource cost (balance)', 19),
 ];
 
@@ -94,13 +131,28 @@ export type RecordShape<V> = { [K in TopKey]: V } & { [G in MetricGroup]: { [K i
 export function recordFromValues<V>(v: readonly V[]): RecordShape<V> {
   const x = v as V[];
   return {
-    taskId: x[0] as V, userId: x[1] as V, taskName: x[2] as V, dayKey: x[3] as V,
-    weekStartDate: x[4] as V, weekEndDate: x[5] as V, collectionMethod: x[6] as V,
+    taskId: x[0] as V,
+    userId: x[1] as V,
+    taskName: x[2] as V,
+    dayKey: x[3] as V,
+    weekStartDate: x[4] as V,
+    weekEndDate: x[5] as V,
+    collectionMethod: x[6] as V,
     dataVolumeMetrics: { totalCollected: x[7] as V, deduplicatedVolume: x[8] as V },
     executionMetrics: {
-      runCount: x[9] as V, successCount: x[10] as V, failureCount: x[11] as V, durationPerRunSeconds: x[12] as V,
-      totalExecutionSeconds: x[13] as V, successRate: x[14] as V, failureRate: x[15] as V,
+      runCount: x[9] as V,
+      successCount: x[10] as V,
+      failureCount: x[11] as V,
+      durationPerRunSeconds: x[12] as V,
+      totalExecutionSeconds: x[13] as V,
+      successRate: x[14] as V,
+      failureRate: x[15] as V,
     },
-    resourceUsageMetrics: { captchaCount: x[16] as V, simpleTemplateCount: x[17] as V, proxyIpCount: x[18] as V, balance: x[19] as V },
+    resourceUsageMetrics: {
+      captchaCount: x[16] as V,
+      simpleTemplateCount: x[17] as V,
+      proxyIpCount: x[18] as V,
+      balance: x[19] as V,
+    },
   };
 }

@@ -71,7 +71,9 @@ export function buildSeries(records: readonly AnalyticsRecord[], range?: DayRang
   }
   // Week keys ("2026-W47") sort by their start date when known: a year-week label alone
   // would misorder around a year boundary only if unpadded, but the date is the truth.
-  return buckets.sort((a, b) => compareText(a.weekStartDate ?? a.dayKey, b.weekStartDate ?? b.dayKey) || compareText(a.dayKey, b.dayKey));
+  return buckets.sort(
+    (a, b) => compareText(a.weekStartDate ?? a.dayKey, b.weekStartDate ?? b.dayKey) || compareText(a.dayKey, b.dayKey),
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  * Pure: no DOM, unit-tested in Node.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { type KeyedOrder,numberOrder, rankOrder, reverseRuns } from './sortKeys';
+import { type KeyedOrder, numberOrder, rankOrder, reverseRuns } from './sortKeys';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -157,7 +157,9 @@ function* textOrder(texts: readonly (string | undefined)[]): Generator<void, Key
     }
     yield;
   }
-  const byText = distinct.map((_, id) => id).sort((a, b) => TABLE_COLLATOR.compare(distinct[a] as string, distinct[b] as string));
+  const byText = distinct
+    .map((_, id) => id)
+    .sort((a, b) => TABLE_COLLATOR.compare(distinct[a] as string, distinct[b] as string));
   const rankOfId = new Float64Array(distinct.length);
   let r = 0;
   byText.forEach((id, i) => {
@@ -182,7 +184,11 @@ function* textOrder(texts: readonly (string | undefined)[]): Generator<void, Key
  * A column mixing text and numbers (no field does; kept for safety): the comparator the table
  * always used, numbers by value, anything with text collated as text, nulls last, stable.
  */
-function comparatorOrder(records: readonly AnalyticsRecord[], column: SortColumn, direction: SortDirection): Uint32Array {
+function comparatorOrder(
+  records: readonly AnalyticsRecord[],
+  column: SortColumn,
+  direction: SortDirection,
+): Uint32Array {
   const sign = direction === 'asc' ? 1 : -1;
   const keys = records.map((r) => keyOf(column, r));
   const idx = Array.from({ length: records.length }, (_, i) => i);

@@ -4,9 +4,9 @@
  * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { bucketLabel, DASH, type DayRange,formatDecimal, formatDuration, formatInt, formatPercent } from './format';
+import { bucketLabel, DASH, type DayRange, formatDecimal, formatDuration, formatInt, formatPercent } from './format';
 import { isMetricKind, type MetricKind, RECORD_FIELDS, type RecordField } from './recordFields';
-import { type SortDirection,sortOrdersFor } from './sortOrder';
+import { type SortDirection, sortOrdersFor } from './sortOrder';
 
 export type ColumnKind = 'text' | MetricKind;
 export type { SortDirection } from './sortOrder';
@@ -26,7 +26,11 @@ export interface Column {
 
 /** The task as people know it: its name, or its id when the name is not reported. */
 const TASK_COLUMN: Column = {
-  id: 'task', header: 'Task', title: 'Task name, or the task id when the name is not known', kind: 'text', value: (r) => r.taskName ?? r.taskId,
+  id: 'task',
+  header: 'Task',
+  title: 'Task name, or the task id when the name is not known',
+  kind: 'text',
+  value: (r) => r.taskName ?? r.taskId,
 };
 
 function fieldColumn(f: RecordField): Column {
@@ -72,10 +76,14 @@ export function formatCell(column: Column, record: AnalyticsRecord, range?: DayR
     return column.id === 'dayKey' ? bucketLabel(v, record.weekStartDate, record.weekEndDate, range) : v;
   }
   switch (column.kind) {
-    case 'int': return Number.isInteger(v) ? formatInt(v) : formatDecimal(v);
-    case 'percent': return formatPercent(v);
-    case 'duration': return formatDuration(v);
-    default: return formatDecimal(v);
+    case 'int':
+      return Number.isInteger(v) ? formatInt(v) : formatDecimal(v);
+    case 'percent':
+      return formatPercent(v);
+    case 'duration':
+      return formatDuration(v);
+    default:
+      return formatDecimal(v);
   }
 }
 

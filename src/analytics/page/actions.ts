@@ -10,7 +10,10 @@ export class Actions {
   private latestPick: string | undefined;
   private latestExport: string | undefined;
 
-  constructor(private readonly c: PageContext, private readonly form: FormFlow) {}
+  constructor(
+    private readonly c: PageContext,
+    private readonly form: FormFlow,
+  ) {}
 
   async pickTasks(): Promise<void> {
     const { s, ui, requests } = this.c;
@@ -46,7 +49,8 @@ export class Actions {
     this.latestExport = undefined;
     s.notice = outcome.ok ? t('notice.exported', outcome.reply.path) : undefined;
     // A dismissed save dialog is not an error.
-    if (!outcome.ok && outcome.error.kind !== 'cancelled') s.error = { error: outcome.error, action: t('action.export') };
+    if (!outcome.ok && outcome.error.kind !== 'cancelled')
+      s.error = { error: outcome.error, action: t('action.export') };
     ui.status.update(s);
   }
 

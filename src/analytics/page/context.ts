@@ -1,7 +1,7 @@
 /** What the page's flows share: the state, the views, the host and the requests in flight. */
 import { describeQuery, type QueryDescription } from '../model/describeQuery';
 import { isDay } from '../protocol/wire';
-import { type AppState,toPageState } from './common/state';
+import { type AppState, toPageState } from './common/state';
 import type { Host } from './host';
 import type { Layout } from './layout';
 import type { Requests } from './requests';
@@ -44,11 +44,18 @@ export function describeOnScreen(s: AppState): QueryDescription | undefined {
   });
   const only = s.preset?.taskIds?.length === 1 ? s.preset.taskIds[0] : undefined;
   if (only !== undefined && s.preset?.label && !labels.has(only)) labels.set(only, s.preset.label);
-  const query = s.result?.query ?? (f && isDay(f.start) && isDay(f.end) ? { start: f.start, end: f.end, timeGranularity: f.timeGranularity, taskIds: f.taskIds } : undefined);
+  const query =
+    s.result?.query ??
+    (f && isDay(f.start) && isDay(f.end)
+      ? { start: f.start, end: f.end, timeGranularity: f.timeGranularity, taskIds: f.taskIds }
+      : undefined);
   if (!query) return undefined;
   // Opened for a group (or a list such as "Needs attention") and still asking for just its tasks: its name says them.
   const preset = s.preset;
-  const setLabel = preset?.label && (preset.taskIds?.length ?? 0) > 1 && sameIds(query.taskIds, preset.taskIds) ? preset.label : undefined;
+  const setLabel =
+    preset?.label && (preset.taskIds?.length ?? 0) > 1 && sameIds(query.taskIds, preset.taskIds)
+      ? preset.label
+      : undefined;
   return describeQuery(query, (id) => labels.get(id), setLabel);
 }
 

@@ -4,7 +4,7 @@
  * flows own what each action does (formFlow, queryFlow, actions).
  */
 import { defaultForm } from '../model/formModel';
-import { forAccount, forgetAccount, holdsAccountData, type HostMessage,parseHostMessage } from '../protocol';
+import { forAccount, forgetAccount, holdsAccountData, type HostMessage, parseHostMessage } from '../protocol';
 import { isDay, todayUtc } from '../protocol/wire';
 import { Actions } from './actions';
 import { t } from './common/l10n';
@@ -29,7 +29,10 @@ export class Controller {
   private readonly queries: QueryFlow;
   private readonly actions: Actions;
 
-  constructor(private readonly host: Host, app: HTMLElement) {
+  constructor(
+    private readonly host: Host,
+    app: HTMLElement,
+  ) {
     // The handlers run on user events, after the flows below exist.
     const ui = new Layout(app, {
       change: (values) => this.form.change(values),
@@ -64,7 +67,10 @@ export class Controller {
       }
       this.apply(parsed.message);
     } catch (error) {
-      this.host.log('error', `Analytics page failed to handle a message: ${error instanceof Error ? error.message : String(error)}`);
+      this.host.log(
+        'error',
+        `Analytics page failed to handle a message: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -74,9 +80,12 @@ export class Controller {
 
   private apply(m: HostMessage): void {
     switch (m.type) {
-      case 'init': return this.init(m);
-      case 'signedIn': return this.signedIn(m);
-      case 'taskNames': return this.taskNames(m);
+      case 'init':
+        return this.init(m);
+      case 'signedIn':
+        return this.signedIn(m);
+      case 'taskNames':
+        return this.taskNames(m);
       default:
         this.c.requests.settle(m); // an answer nobody waits for any more is stale: dropped
     }
@@ -140,7 +149,8 @@ export class Controller {
       // the account changed while this page was away).
       const saved = this.host.restore() ?? m.state;
       const kept = saved ? forAccount(saved, m.account) : undefined;
-      const cleared = (kept?.cleared ?? false) || (m.cleared === true && saved !== undefined && holdsAccountData(saved));
+      const cleared =
+        (kept?.cleared ?? false) || (m.cleared === true && saved !== undefined && holdsAccountData(saved));
       const restored = kept && m.cleared ? forgetAccount(kept.state, m.account) : kept?.state;
       s.account = m.account;
       if (cleared) s.notice = clearedNotice(m.account !== undefined);
@@ -171,4 +181,3 @@ export class Controller {
     else if (first && !s.result && (s.preset?.taskIds?.length ?? 0) > 0 && s.account !== undefined) this.queries.run();
   }
 }
-

@@ -3,7 +3,7 @@
  * Restored state is parsed with its schema like any other message: it may come from an older
  * version of the page.
  */
-import { type PageMessage, type PageState,pageStateSchema } from '../protocol';
+import { type PageMessage, type PageState, pageStateSchema } from '../protocol';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

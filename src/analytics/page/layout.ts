@@ -2,9 +2,9 @@
 import { ChartsView } from './charts/chartsView';
 import { h } from './common/dom';
 import { t } from './common/l10n';
-import { type FormHandlers,FormView } from './form/formView';
+import { type FormHandlers, FormView } from './form/formView';
 import { CoverageView } from './panels/coverageView';
-import { type PagingHandlers,PagingView } from './panels/pagingView';
+import { type PagingHandlers, PagingView } from './panels/pagingView';
 import { StatusView } from './panels/statusView';
 import { SummaryView } from './panels/summaryView';
 import { TableView } from './table/tableView';
@@ -29,11 +29,16 @@ export class Layout {
 
   constructor(app: HTMLElement, handlers: LayoutHandlers) {
     this.form = new FormView(handlers);
-    this.status = new StatusView(() => handlers.cancel(), (text) => handlers.copy(text));
+    this.status = new StatusView(
+      () => handlers.cancel(),
+      (text) => handlers.copy(text),
+    );
     this.paging = new PagingView(handlers);
     this.coverage = new CoverageView(() => handlers.fetchAll());
     this.table = new TableView((column) => handlers.sort(column));
-    this.results = h('section', { class: 'results', attrs: { 'aria-label': t('page.results'), id: 'results' } },
+    this.results = h(
+      'section',
+      { class: 'results', attrs: { 'aria-label': t('page.results'), id: 'results' } },
       this.paging.root,
       this.empty,
       this.coverage.root,

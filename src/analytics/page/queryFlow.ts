@@ -18,17 +18,25 @@ import type { Outcome, Progress } from './requests';
 type Answer = Extract<HostMessage, { type: 'queryResult' | 'fetchAllResult' }>;
 type Ask = Omit<Extract<PageMessage, { type: 'query' }>, 'id'> | Omit<Extract<PageMessage, { type: 'fetchAll' }>, 'id'>;
 
-const ACTION: Record<RequestKind, PageStringKey> = { query: 'action.query', rest: 'action.rest', fetchAll: 'action.fetchAll' };
+const ACTION: Record<RequestKind, PageStringKey> = {
+  query: 'action.query',
+  rest: 'action.rest',
+  fetchAll: 'action.fetchAll',
+};
 
 /** The query as it is asked: from page 1, 100 rows a page (the fewest requests); the table pages locally. */
 function firstPage(query: AnalyticsQuery): AnalyticsQuery {
   return { ...query, page: 1, pageSize: ANALYTICS_LIMITS.pageSizeMax };
 }
 
-const sameRows = (a: AnalyticsQuery, b: AnalyticsQuery): boolean => JSON.stringify(firstPage(a)) === JSON.stringify(firstPage(b));
+const sameRows = (a: AnalyticsQuery, b: AnalyticsQuery): boolean =>
+  JSON.stringify(firstPage(a)) === JSON.stringify(firstPage(b));
 
 export class QueryFlow {
-  constructor(private readonly c: PageContext, private readonly form: FormFlow) {}
+  constructor(
+    private readonly c: PageContext,
+    private readonly form: FormFlow,
+  ) {}
 
   run(): void {
     const query = this.form.validQuery();
@@ -77,7 +85,10 @@ export class QueryFlow {
    */
   private async ask(kind: 'query' | 'fetchAll', query: AnalyticsQuery): Promise<void> {
     const { s } = this.c;
-    const done = this.send(kind, kind === 'query' ? { type: 'query', query, rest: 'auto' } : { type: 'fetchAll', query, scope: 'all' });
+    const done = this.send(
+      kind,
+      kind === 'query' ? { type: 'query', query, rest: 'auto' } : { type: 'fetchAll', query, scope: 'all' },
+    );
     const outcome = await done.outcome;
     if (s.request?.id !== done.id) return; // cancelled or replaced: its answer is stale
     if (!outcome.ok) return this.failed(kind, outcome.error);
@@ -121,7 +132,8 @@ export class QueryFlow {
     const { s, ui, requests } = this.c;
     if (s.request) requests.cancel(s.request.id);
     const onProgress = (p: Progress): void => this.progress(p);
-    const { id, done }: { id: string; done: Promise<Outcome<Answer>> } = ask.type === 'query' ? requests.send(ask) : requests.send(ask, onProgress);
+    const { id, done }: { id: string; done: Promise<Outcome<Answer>> } =
+      ask.type === 'query' ? requests.send(ask) : requests.send(ask, onProgress);
     s.request = { id, kind };
     s.error = undefined;
     s.formError = undefined;
@@ -182,5 +194,12 @@ function resultOf(m: Answer): ResultState {
     const requestIds = m.requestId ? [m.requestId] : [];
     return { query: m.query, total: m.page.total, records: m.page.data, requestIds, fetchedAt, resultId: m.resultId };
   }
-  return { query: m.query, total: m.total, records: m.records, requestIds: m.requestIds, fetchedAt, resultId: m.resultId };
+  return {
+    query: m.query,
+    total: m.total,
+    records: m.records,
+    requestIds: m.requestIds,
+    fetchedAt,
+    resultId: m.resultId,
+  };
 }

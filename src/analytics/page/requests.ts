@@ -56,10 +56,17 @@ export class Requests {
   constructor(private readonly post: (message: PageMessage) => void) {}
 
   /** Sends a request; `done` settles with its answer or error. */
-  send<K extends keyof Answers>(ask: Ask<K> & { type: K }, onProgress?: (p: Progress) => void): { id: string; done: Promise<Outcome<Answers[K]>> } {
+  send<K extends keyof Answers>(
+    ask: Ask<K> & { type: K },
+    onProgress?: (p: Progress) => void,
+  ): { id: string; done: Promise<Outcome<Answers[K]>> } {
     const id = this.nextId(ask.type);
     const done = new Promise<Outcome<Answers[K]>>((resolve) => {
-      this.pending.set(id, { answer: ANSWER_TYPE[ask.type], settle: resolve as (o: Outcome<HostMessage>) => void, progress: onProgress });
+      this.pending.set(id, {
+        answer: ANSWER_TYPE[ask.type],
+        settle: resolve as (o: Outcome<HostMessage>) => void,
+        progress: onProgress,
+      });
     });
     this.post({ ...ask, id } as PageMessage);
     return { id, done };
@@ -78,9 +85,17 @@ export class Requests {
    * The next answer under `id`, after its first one: the rest of a query the host goes on to fetch
    * (`query` with `rest`). Called as the first answer settles (before the next message can arrive).
    */
-  expect<K extends keyof Answers>(id: string, kind: K, onProgress?: (p: Progress) => void): Promise<Outcome<Answers[K]>> {
+  expect<K extends keyof Answers>(
+    id: string,
+    kind: K,
+    onProgress?: (p: Progress) => void,
+  ): Promise<Outcome<Answers[K]>> {
     return new Promise<Outcome<Answers[K]>>((resolve) => {
-      this.pending.set(id, { answer: ANSWER_TYPE[kind], settle: resolve as (o: Outcome<HostMessage>) => void, progress: onProgress });
+      this.pending.set(id, {
+        answer: ANSWER_TYPE[kind],
+        settle: resolve as (o: Outcome<HostMessage>) => void,
+        progress: onProgress,
+      });
     });
   }
 
@@ -103,7 +118,11 @@ export class Requests {
     if (m.type === 'fetchAllResult' && m.streamed !== undefined) {
       const { streamed, ...answer } = m;
       const records = (pending.streamed ?? new StreamedRows()).join(streamed, answer.records);
-      pending.settle(records === undefined ? { ok: false, error: { kind: 'internal', message: t('error.rowsLost') }, byPage: false } : { ok: true, reply: { ...answer, records } });
+      pending.settle(
+        records === undefined
+          ? { ok: false, error: { kind: 'internal', message: t('error.rowsLost') }, byPage: false }
+          : { ok: true, reply: { ...answer, records } },
+      );
       return true;
     }
     pending.settle(m.type === 'error' ? { ok: false, error: m.error, byPage: false } : { ok: true, reply: m });

@@ -24,5 +24,9 @@ export function forgetAccount(state: PageState, account: string | undefined): Pa
 /** Whether the state holds anything an account change drops (so the page says why it is gone). */
 export function holdsAccountData(state: PageState): boolean {
   const f = state.form;
-  return state.result !== undefined || state.preset !== undefined || (f !== undefined && (f.taskIds.length > 0 || f.memberNames.trim() !== ''));
+  return (
+    state.result !== undefined ||
+    state.preset !== undefined ||
+    (f !== undefined && (f.taskIds.length > 0 || f.memberNames.trim() !== ''))
+  );
 }

@@ -9,7 +9,7 @@
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
 import { isDay } from '../../api/schemas/dates';
-import { type FieldKind, type FieldValue,RECORD_FIELDS, recordFromValues } from '../model/recordFields';
+import { type FieldKind, type FieldValue, RECORD_FIELDS, recordFromValues } from '../model/recordFields';
 
 type Obj = Record<string, unknown>;
 
@@ -33,11 +33,16 @@ export function day(v: unknown): string | null | undefined {
  */
 export function checkValue(kind: FieldKind, v: unknown, max: number): FieldValue | undefined {
   switch (kind) {
-    case 'text': return typeof v === 'string' && v.length <= max ? v : undefined;
-    case 'name': return v === null || v === undefined ? null : typeof v === 'string' && v.length <= max ? v : undefined;
-    case 'day': return day(v);
-    case 'method': return v === 'Cloud' || v === 'Local' ? v : undefined;
-    default: return metric(v);
+    case 'text':
+      return typeof v === 'string' && v.length <= max ? v : undefined;
+    case 'name':
+      return v === null || v === undefined ? null : typeof v === 'string' && v.length <= max ? v : undefined;
+    case 'day':
+      return day(v);
+    case 'method':
+      return v === 'Cloud' || v === 'Local' ? v : undefined;
+    default:
+      return metric(v);
   }
 }
 

@@ -6,7 +6,7 @@
  * fast path is not sure.
  */
 import { fastPackedRecords, fastRecords } from './fastRecords';
-import { type HostMessage,hostMessageSchema, parseMessage } from './messages';
+import { type HostMessage, hostMessageSchema, parseMessage } from './messages';
 import { packRecord, unpackRecord } from './packedRecords';
 import { MESSAGE_LIMITS } from './schemas';
 
@@ -33,14 +33,23 @@ export function parseHostMessage(raw: unknown): Parsed {
     } else if (m.type === 'fetchAllResult' || (m.type === 'fetchAllProgress' && ('rows' in m || 'records' in m))) {
       const { rows, records: objects, ...rest } = m;
       const packed = 'rows' in m;
-      const records = tooMany(packed ? rows : objects) ? undefined : packed ? fastPackedRecords(rows) : fastRecords(objects);
+      const records = tooMany(packed ? rows : objects)
+        ? undefined
+        : packed
+          ? fastPackedRecords(rows)
+          : fastRecords(objects);
       if (records) {
         const shell = parseMessage(hostMessageSchema, { ...rest, records: [] });
-        if (shell.ok && (shell.message.type === 'fetchAllResult' || shell.message.type === 'fetchAllProgress')) shell.message.records = records;
+        if (shell.ok && (shell.message.type === 'fetchAllResult' || shell.message.type === 'fetchAllProgress'))
+          shell.message.records = records;
         return shell;
       }
       // Not plainly valid: zod explains, on the records in their logical shape.
-      if (packed) return parseMessage(hostMessageSchema, { ...rest, records: Array.isArray(rows) ? rows.map(unpackRecord) : rows });
+      if (packed)
+        return parseMessage(hostMessageSchema, {
+          ...rest,
+          records: Array.isArray(rows) ? rows.map(unpackRecord) : rows,
+        });
     }
   }
   return parseMessage(hostMessageSchema, raw);

@@ -6,7 +6,16 @@
 import * as z from 'zod/mini';
 
 import { analyticsPageOf, analyticsQuerySchema, analyticsRecordSchema } from '../../api/schemas/analyticsSchemas';
-import { accountTagSchema, MESSAGE_LIMITS as L, pageStateSchema, presetSchema, resultIdSchema, taskIdText, taskNamesSchema, wireErrorSchema } from './schemas';
+import {
+  accountTagSchema,
+  MESSAGE_LIMITS as L,
+  pageStateSchema,
+  presetSchema,
+  resultIdSchema,
+  taskIdText,
+  taskNamesSchema,
+  wireErrorSchema,
+} from './schemas';
 
 const id = z.string().check(z.minLength(1), z.maxLength(64));
 const text = (max: number) => z.string().check(z.maxLength(max));
@@ -22,8 +31,12 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
    * loaded (the account changed while the page was hidden): the page drops its own copy too.
    */
   z.object({
-    type: z.literal('init'), today: text(L.shortText), preset: z.optional(presetSchema), state: z.optional(pageStateSchema),
-    account: z.optional(accountTagSchema), cleared: z.optional(z.boolean()),
+    type: z.literal('init'),
+    today: text(L.shortText),
+    preset: z.optional(presetSchema),
+    state: z.optional(pageStateSchema),
+    account: z.optional(accountTagSchema),
+    cleared: z.optional(z.boolean()),
     /** The names of the preset's and the restored form's tasks, from the host's task cache. */
     taskNames: z.optional(taskNamesSchema),
   }),
@@ -33,7 +46,12 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('taskNames'), account: z.optional(accountTagSchema), names: taskNamesSchema }),
   z.object({
-    type: z.literal('queryResult'), id, resultId: resultIdSchema, query: analyticsQuerySchema, page: analyticsPageOf(L.records), requestId: z.optional(text(L.requestId)),
+    type: z.literal('queryResult'),
+    id,
+    resultId: resultIdSchema,
+    query: analyticsQuerySchema,
+    page: analyticsPageOf(L.records),
+    requestId: z.optional(text(L.requestId)),
   }),
   /**
    * Rows fetched so far of `total`; `target` when the fetch stops short of `total` (the setting's
@@ -41,8 +59,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
    * keeps them for the `fetchAllResult` under the same id.
    */
   z.object({
-    type: z.literal('fetchAllProgress'), id, fetched: count, total: count, target: z.optional(count),
-    at: z.optional(z.int().check(z.nonnegative(), z.maximum(L.records))), records: z.optional(records),
+    type: z.literal('fetchAllProgress'),
+    id,
+    fetched: count,
+    total: count,
+    target: z.optional(count),
+    at: z.optional(z.int().check(z.nonnegative(), z.maximum(L.records))),
+    records: z.optional(records),
   }),
   /** `streamed`: how many of the result's rows came first in this id's progress; `records` are the rest. */
   z.object({
@@ -55,11 +78,21 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     streamed: z.optional(z.int().check(z.nonnegative(), z.maximum(L.records))),
     requestIds: z.array(text(L.requestId)).check(z.maxLength(L.requestIds)),
   }),
-  z.object({ type: z.literal('tasksPicked'), id, taskIds: z.array(taskIdText).check(z.maxLength(100)), taskLabels: z.array(text(L.label)).check(z.maxLength(100)) }),
+  z.object({
+    type: z.literal('tasksPicked'),
+    id,
+    taskIds: z.array(taskIdText).check(z.maxLength(100)),
+    taskLabels: z.array(text(L.label)).check(z.maxLength(100)),
+  }),
   z.object({ type: z.literal('exportDone'), id, path: text(L.path) }),
   z.object({ type: z.literal('error'), id, error: wireErrorSchema }),
   /** With `cleared`, the account changed: the page drops the previous account's results, tasks and members. */
-  z.object({ type: z.literal('signedIn'), signedIn: z.boolean(), account: z.optional(accountTagSchema), cleared: z.optional(z.boolean()) }),
+  z.object({
+    type: z.literal('signedIn'),
+    signedIn: z.boolean(),
+    account: z.optional(accountTagSchema),
+    cleared: z.optional(z.boolean()),
+  }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -78,7 +111,13 @@ export const pageMessageSchema = z.discriminatedUnion('type', [
    * every row (Fetch all pages, the default). With the id of a result the host holds, it goes on
    * from the rows it has; otherwise it starts from page 1.
    */
-  z.object({ type: z.literal('fetchAll'), id, query: analyticsQuerySchema, resultId: z.optional(resultIdSchema), scope: z.optional(z.enum(['auto', 'all'])) }),
+  z.object({
+    type: z.literal('fetchAll'),
+    id,
+    query: analyticsQuerySchema,
+    resultId: z.optional(resultIdSchema),
+    scope: z.optional(z.enum(['auto', 'all'])),
+  }),
   z.object({ type: z.literal('cancel'), id }),
   z.object({ type: z.literal('pickTasks'), id, selected: z.array(taskIdText).check(z.maxLength(100)) }),
   /** Saves a result the host keeps (named by the result's id): its rows never travel back. */
@@ -92,7 +131,10 @@ export const pageMessageSchema = z.discriminatedUnion('type', [
 export type PageMessage = z.infer<typeof pageMessageSchema>;
 
 /** Parses one message; returns undefined (and a reason) instead of throwing. */
-export function parseMessage<T>(schema: z.ZodMiniType<T>, raw: unknown): { ok: true; message: T } | { ok: false; reason: string } {
+export function parseMessage<T>(
+  schema: z.ZodMiniType<T>,
+  raw: unknown,
+): { ok: true; message: T } | { ok: false; reason: string } {
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, message: result.data };
   const first = result.error.issues[0];

@@ -10,7 +10,7 @@
  * are and zod decides, naming the field.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { type FieldValue,RECORD_FIELDS, recordFromValues } from '../model/recordFields';
+import { type FieldValue, RECORD_FIELDS, recordFromValues } from '../model/recordFields';
 
 /** Record fields in packed order: top-level first, then each metrics group's fields. */
 export const PACKED_FIELDS = RECORD_FIELDS.map((f) => f.path);

@@ -30,7 +30,8 @@ export class StreamedRows {
 
   /** The result's rows: the `streamed` that came first, then `tail`; undefined when some went missing. */
   join(streamed: number, tail: AnalyticsRecord[]): AnalyticsRecord[] | undefined {
-    if (this.broken || this.records.length !== streamed || streamed + tail.length > MESSAGE_LIMITS.records) return undefined;
+    if (this.broken || this.records.length !== streamed || streamed + tail.length > MESSAGE_LIMITS.records)
+      return undefined;
     return streamed === 0 ? tail : this.records.concat(tail);
   }
 }

@@ -67,7 +67,9 @@ export class SessionKeeper {
     if (used.session === undefined) return used;
     const session = this.latest(used.session);
     if (this.isStale(session)) return undefined;
-    return session === used.session ? used : { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
+    return session === used.session
+      ? used
+      : { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
   }
 
   /** Credentials for the data-app hub: always an API key, as a Bearer token. */
@@ -77,7 +79,8 @@ export class SessionKeeper {
     if (key === undefined || key === '') {
       throw new ApiError({
         kind: 'auth',
-        message: 'An API key is needed for the data-app hub: a username and password session does not work there. Add an API key.',
+        message:
+          'An API key is needed for the data-app hub: a username and password session does not work there. Add an API key.',
       });
     }
     return { headers: { authorization: `Bearer ${key}` } };
@@ -106,7 +109,10 @@ export class SessionKeeper {
   private async read(): Promise<Credentials> {
     const creds = await this.options.store.get();
     if (creds === undefined) {
-      throw new ApiError({ kind: 'auth', message: 'Not signed in: sign in with an API key or a username and password.' });
+      throw new ApiError({
+        kind: 'auth',
+        message: 'Not signed in: sign in with an API key or a username and password.',
+      });
     }
     if (creds.kind === 'apiKey') this.options.secrets.add(creds.apiKey);
     else this.options.secrets.add(creds.session.accessToken, creds.session.refreshToken, creds.hubApiKey);
@@ -115,7 +121,9 @@ export class SessionKeeper {
       creds.kind === 'apiKey'
         ? headerValueProblem(creds.apiKey, 'The stored API key')
         : (headerValueProblem(creds.session.accessToken, 'The stored access token') ??
-          (creds.hubApiKey !== undefined ? headerValueProblem(creds.hubApiKey, 'The stored data-app hub API key') : undefined));
+          (creds.hubApiKey !== undefined
+            ? headerValueProblem(creds.hubApiKey, 'The stored data-app hub API key')
+            : undefined));
     if (problem !== undefined) throw new ApiError({ kind: 'auth', message: `${problem} Sign in again.` });
     return creds;
   }
@@ -167,7 +175,11 @@ export class SessionKeeper {
       // Do not resurrect a session the owner has signed out of or replaced meanwhile.
       const stored = current?.kind === 'session' ? this.latest(current.session) : undefined;
       if (stored?.refreshToken === next.refreshToken) {
-        await this.options.store.set({ kind: 'session', session: next, ...(creds.hubApiKey !== undefined ? { hubApiKey: creds.hubApiKey } : {}) });
+        await this.options.store.set({
+          kind: 'session',
+          session: next,
+          ...(creds.hubApiKey !== undefined ? { hubApiKey: creds.hubApiKey } : {}),
+        });
       }
     } catch (e) {
       // The renewal worked: callers get the new session from memory. Only persisting it failed.
@@ -197,7 +209,11 @@ export class SessionKeeper {
       if (current?.kind !== 'session') return undefined; // signed out or replaced: nothing to adopt
       const next = current.session;
       // A session this keeper already rotated out is older, not another window's renewal.
-      if (next.refreshToken !== old.refreshToken && next.accessToken !== old.accessToken && !this.rotations.has(next.refreshToken)) {
+      if (
+        next.refreshToken !== old.refreshToken &&
+        next.accessToken !== old.accessToken &&
+        !this.rotations.has(next.refreshToken)
+      ) {
         this.options.secrets.add(next.accessToken, next.refreshToken);
         this.rotations.set(old.refreshToken, next);
         return next;
@@ -208,7 +224,14 @@ export class SessionKeeper {
 
   private expired(refreshToken: string, cause: ApiError | undefined): ApiError {
     const detail = cause !== undefined ? ` (${cause.message})` : ' (no refresh token)';
-    const error = new ApiError({ kind: 'auth', message: `${SIGN_IN_NEEDED}${detail}`, status: cause?.status, code: cause?.code, requestId: cause?.requestId, cause });
+    const error = new ApiError({
+      kind: 'auth',
+      message: `${SIGN_IN_NEEDED}${detail}`,
+      status: cause?.status,
+      code: cause?.code,
+      requestId: cause?.requestId,
+      cause,
+    });
     this.refused = { refreshToken, error };
     try {
       this.options.onSessionExpired?.();
@@ -222,9 +245,11 @@ export class SessionKeeper {
 /** The shared promise, or a 'cancelled' ApiError as soon as this caller's signal fires. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
+  if (signal.aborted)
+    return Promise.reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
+    const onAbort = (): void =>
+      reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => {

@@ -57,7 +57,8 @@ const PATTERN_WORDS = /authorization|bearer|x-api-key|password|token|api_?key/i;
 /** Replaces every known secret and every secret-looking pattern in `text`. */
 export function redact(text: string, secrets: SecretSet | Iterable<string> = []): string {
   let out = text;
-  const list = secrets instanceof SecretSet ? secrets.list() : [...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH);
+  const list =
+    secrets instanceof SecretSet ? secrets.list() : [...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH);
   for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   if (!PATTERN_WORDS.test(out)) return out;
   for (const [re, replacement] of PATTERNS) {

@@ -21,7 +21,14 @@ export class AttemptFailure extends Error {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** The reply's request id, fit to show, log and copy (a real one is a short id; longer is cut). */
 export function requestIdOf(body: unknown, headers: IncomingHttpHeaders): string | undefined {
@@ -38,11 +45,11 @@ const MAX_REQUEST_ID = 128;
 
 /** `release` is called once the server has surely read the request: its reply's headers are in, or it failed. */
 export async function attempt(
-options: TransportOptions,
-req: OutgoingRequest,
-headers: Record<string, string>,
-retries: number,
-release: Release | undefined,
+  options: TransportOptions,
+  req: OutgoingRequest,
+  headers: Record<string, string>,
+  retries: number,
+  release: Release | undefined,
 ): Promise<Reply> {
   const { timeoutMs } = options;
   try {
@@ -64,7 +71,11 @@ release: Release | undefined,
       text = await readLimited(res.body, undefined, res.headers['content-length']);
     } catch (e) {
       if (!(e instanceof ReplyTooLargeError)) throw e;
-      throw new ApiError({ kind: 'bad-response', status: res.statusCode, message: `The reply to ${req.method} ${req.logPath}: ${e.message}` });
+      throw new ApiError({
+        kind: 'bad-response',
+        status: res.statusCode,
+        message: `The reply to ${req.method} ${req.logPath}: ${e.message}`,
+      });
     }
     let body: unknown;
     let bodyError: string | undefined;
@@ -78,20 +89,38 @@ release: Release | undefined,
     }
     // The id is the service's text: a key in it (a broken or hostile server) must not travel on.
     const id = requestIdOf(body, res.headers);
-    return { status: res.statusCode, headers: res.headers, body, bodyError, requestId: id === undefined ? undefined : redact(id, options.secrets), retries };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body,
+      bodyError,
+      requestId: id === undefined ? undefined : redact(id, options.secrets),
+      retries,
+    };
   } catch (e) {
     release?.(); // no reply, or its body failed: whatever the server read, it read by now
     if (e instanceof ApiError) throw e; // already ours (a reply over the size limit)
     if (req.signal?.aborted) {
       // Cancelled after sending began: an operation that must not run twice may have run.
-      throw new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled`, maybeApplied: req.retry === 'unsent', cause: e });
+      throw new ApiError({
+        kind: 'cancelled',
+        message: `${req.method} ${req.logPath} was cancelled`,
+        maybeApplied: req.retry === 'unsent',
+        cause: e,
+      });
     }
     const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
     const notSent = code !== undefined && NOT_SENT_CODES.has(code);
     // Only an operation that must not run twice cares whether the server may have acted.
     const maybeApplied = req.retry === 'unsent' && !notSent;
     if (code !== undefined && TIMEOUT_CODES.has(code)) {
-      const error = new ApiError({ kind: 'timeout', retryable: !maybeApplied, maybeApplied, code, message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms` });
+      const error = new ApiError({
+        kind: 'timeout',
+        retryable: !maybeApplied,
+        maybeApplied,
+        code,
+        message: `${req.method} ${req.logPath} timed out after ${timeoutMs} ms`,
+      });
       throw new AttemptFailure(error, notSent);
     }
     const detail = errorMessage(e);

@@ -24,7 +24,8 @@ export async function inBatches<T>(
   run: (batch: string[], signal: AbortSignal) => Promise<ApiResult<T[]>>,
   signal: AbortSignal | undefined,
 ): Promise<BatchedResult<T>> {
-  if (signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'The request was cancelled before it was sent' });
+  if (signal?.aborted)
+    throw new ApiError({ kind: 'cancelled', message: 'The request was cancelled before it was sent' });
   // One controller per batch, all stopped by one listener: many requests sharing the caller's
   // signal would pass Node's listener limit on long lists.
   const controllers = batches.map(() => new AbortController());
@@ -39,7 +40,9 @@ export async function inBatches<T>(
         }),
       ),
     );
-    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+    const failures = settled
+      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+      .map((s) => s.reason as unknown);
     if (failures.length > 0) {
       // The failure that stopped the others, not the 'cancelled' it caused in them.
       throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];

@@ -30,7 +30,10 @@ export interface FetchAllResult {
   requestIds: string[];
 }
 
-type FetchPage = (query: AnalyticsQuery, signal: AbortSignal) => Promise<{ data: AnalyticsPage; requestId: string | undefined }>;
+type FetchPage = (
+  query: AnalyticsQuery,
+  signal: AbortSignal,
+) => Promise<{ data: AnalyticsPage; requestId: string | undefined }>;
 
 /** Enough in flight to keep a 20 req/s limiter busy over a slow link, few enough to stop promptly. */
 const WORKERS = 8;
@@ -41,17 +44,26 @@ const WORKERS = 8;
  */
 export const MAX_FETCH_ALL_ROWS = 100_000;
 
-export async function fetchAllPages(fetchPage: FetchPage, query: AnalyticsQuery, o: FetchAllOptions = {}): Promise<FetchAllResult> {
+export async function fetchAllPages(
+  fetchPage: FetchPage,
+  query: AnalyticsQuery,
+  o: FetchAllOptions = {},
+): Promise<FetchAllResult> {
   const pageSize = ANALYTICS_LIMITS.pageSizeMax;
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
-  if (o.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Fetching the analytics pages was cancelled' });
+  if (o.signal?.aborted)
+    throw new ApiError({ kind: 'cancelled', message: 'Fetching the analytics pages was cancelled' });
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const first = await fetchPage({ ...query, page: 1, pageSize }, stop.signal);
     const total = first.data.total;
     if (o.onTotal !== undefined && !o.onTotal(total)) {
-      throw new ApiError({ kind: 'cancelled', requestId: first.requestId, message: 'Fetching the analytics pages was stopped after page 1' });
+      throw new ApiError({
+        kind: 'cancelled',
+        requestId: first.requestId,
+        message: 'Fetching the analytics pages was stopped after page 1',
+      });
     }
     if (total > MAX_FETCH_ALL_ROWS) {
       throw new ApiError({
@@ -95,12 +107,15 @@ export async function fetchAllPages(fetchPage: FetchPage, query: AnalyticsQuery,
       }),
     );
     const settled = await Promise.allSettled(workers);
-    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+    const failures = settled
+      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+      .map((s) => s.reason as unknown);
     if (failures.length > 0) {
       // Prefer the failure that caused the stop over the 'cancelled' it induced in the others.
       throw failures.find((e) => !(e instanceof ApiError && e.kind === 'cancelled')) ?? failures[0];
     }
-    if (o.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Fetching the analytics pages was cancelled' });
+    if (o.signal?.aborted)
+      throw new ApiError({ kind: 'cancelled', message: 'Fetching the analytics pages was cancelled' });
     return {
       total,
       records: results.flatMap((r) => r?.data ?? []),

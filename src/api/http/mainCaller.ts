@@ -73,7 +73,13 @@ export class MainCaller {
     this.deps.assertOpen();
     const { transport, auth } = this.deps;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const ctx: ReplyContext = { surface: 'main', operation: spec.operation, secrets: this.deps.secrets, notFound: spec.notFound, planNote: spec.planNote };
+    const ctx: ReplyContext = {
+      surface: 'main',
+      operation: spec.operation,
+      secrets: this.deps.secrets,
+      notFound: spec.notFound,
+      planNote: spec.planNote,
+    };
     for (let renewed = false; ; renewed = true) {
       let used: AuthHeaders | undefined;
       const reply = await transport.send({
@@ -111,7 +117,8 @@ export class MainCaller {
     const userId = this.deps.externalUserId;
     if (userId) {
       const problem = headerValueProblem(userId, 'The external user id (scrapedeck.externalUserId)');
-      if (problem !== undefined) throw new ApiError({ kind: 'invalid-request', field: 'externalUserId', message: problem });
+      if (problem !== undefined)
+        throw new ApiError({ kind: 'invalid-request', field: 'externalUserId', message: problem });
       headers['x-external-user-id'] = userId;
     }
     return headers;

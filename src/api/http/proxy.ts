@@ -50,7 +50,11 @@ function envProxy(value: string, name: string): string {
     return checkBaseUrl(withScheme, 'proxyUrl');
   } catch (e) {
     const why = e instanceof ApiError ? e.message.replace(/^proxyUrl /, '') : 'is not a usable proxy address';
-    throw new ApiError({ kind: 'invalid-request', field: 'proxyUrl', message: `The ${name} environment variable ${why}` });
+    throw new ApiError({
+      kind: 'invalid-request',
+      field: 'proxyUrl',
+      message: `The ${name} environment variable ${why}`,
+    });
   }
 }
 

@@ -72,7 +72,10 @@ export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
   const parsed = anyErrorSchema.safeParse(reply.body);
   const err = parsed.success ? parsed.data.error : undefined;
   // The service's own words, once, redacted, cut to a readable length and without control characters.
-  const serverMessage = err?.message !== undefined && err.message.trim() !== '' ? fitText(redact(err.message, ctx.secrets), 500) : undefined;
+  const serverMessage =
+    err?.message !== undefined && err.message.trim() !== ''
+      ? fitText(redact(err.message, ctx.secrets), 500)
+      : undefined;
   const code = err?.code;
   const common = {
     status: reply.status,
@@ -83,7 +86,11 @@ export function errorFromReply(reply: Reply, ctx: ReplyContext): ApiError {
   const known = kindOfKnownCode(code);
   if (known === 'auth' && ctx.surface === 'token') {
     // Invalid.Grant: a refused password, or a refresh token the service will not take (sign in again).
-    return new ApiError({ ...common, kind: 'auth', message: serverMessage ?? 'The username or password is incorrect.' });
+    return new ApiError({
+      ...common,
+      kind: 'auth',
+      message: serverMessage ?? 'The username or password is incorrect.',
+    });
   }
   const ok = reply.status >= 200 && reply.status < 300;
   const kind = known ?? (ok ? kindOfCode(code) : kindOfStatus(reply.status));

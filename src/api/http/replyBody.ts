@@ -30,7 +30,11 @@ export interface ByteStream {
  * destroyed), or at once when the reply's Content-Length says it will be larger. Read with the
  * stream's events: an async iterator costs a promise per chunk, most of a small reply's reading.
  */
-export function readLimited(body: ByteStream, limit = MAX_REPLY_BYTES, contentLength?: string | string[]): Promise<string> {
+export function readLimited(
+  body: ByteStream,
+  limit = MAX_REPLY_BYTES,
+  contentLength?: string | string[],
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -49,7 +53,8 @@ export function readLimited(body: ByteStream, limit = MAX_REPLY_BYTES, contentLe
     if (declared > limit) return tooLarge();
     body.on('data', (chunk) => {
       if (settled) return;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const buffer =
+        typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       size += buffer.byteLength;
       if (size > limit) return tooLarge();
       chunks.push(buffer);
@@ -58,10 +63,14 @@ export function readLimited(body: ByteStream, limit = MAX_REPLY_BYTES, contentLe
     body.on('end', () => {
       if (settled) return;
       settled = true;
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'),
+      );
     });
     // Closed without an end or an error: the reply was cut short.
-    body.on('close', () => fail(Object.assign(new Error('the reply ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    body.on('close', () =>
+      fail(Object.assign(new Error('the reply ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })),
+    );
   });
 }
 
@@ -72,6 +81,10 @@ export function readLimited(body: ByteStream, limit = MAX_REPLY_BYTES, contentLe
  */
 export function fitText(value: string, max = MAX_LOGGED_VALUE): string {
   // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = value
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -8,9 +8,9 @@
 import { isServerFaultBody } from '../errors/errorCodes';
 import { ApiError } from '../errors/errors';
 import { redact } from '../errors/redact';
-import { attempt, type AttemptFailure,toFailure } from './attempt';
+import { attempt, type AttemptFailure, toFailure } from './attempt';
 import { fitText } from './replyBody';
-import { backoffDelay, parseRetryAfter, retryDelayFromBody, type RetryMode,sleep } from './retry';
+import { backoffDelay, parseRetryAfter, retryDelayFromBody, type RetryMode, sleep } from './retry';
 import type { OutgoingRequest, Reply, TransportOptions, TransportStats } from './transportTypes';
 
 /** How many times one attempt may give its slot up because its headers went stale in the queue. */
@@ -26,7 +26,8 @@ export class Transport {
     const started = performance.now();
     this.stats.requests++;
     let retries = 0;
-    const cancelled = (): ApiError => new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled` });
+    const cancelled = (): ApiError =>
+      new ApiError({ kind: 'cancelled', message: `${req.method} ${req.logPath} was cancelled` });
     const retryAfter = async (waitMs: number): Promise<void> => {
       retries++;
       this.stats.retries++;
@@ -38,7 +39,8 @@ export class Transport {
       try {
         const built = await req.headers();
         const release = (await limiter.acquire(req.signal, req.priority === true || rebuilt > 0)) ?? undefined;
-        const headers = req.revalidate?.(built) ?? (req.revalidate === undefined || rebuilt >= MAX_REBUILDS ? built : undefined);
+        const headers =
+          req.revalidate?.(built) ?? (req.revalidate === undefined || rebuilt >= MAX_REBUILDS ? built : undefined);
         if (headers === undefined) {
           release?.(); // the slot is given up unsent
           rebuilt++;
@@ -49,7 +51,9 @@ export class Transport {
       } catch (caught) {
         const failure = toFailure(caught);
         if (failure.error.kind !== 'cancelled' && retries < maxRetries && mayRetry(req.retry, failure)) {
-          await retryAfter(this.backoff(retries)).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
+          await retryAfter(this.backoff(retries)).catch((e: unknown) =>
+            this.fail(req, started, retries, toFailure(e).error),
+          );
           continue;
         }
         return this.fail(req, started, retries, failure.error);
@@ -58,16 +62,23 @@ export class Transport {
         this.stats.rateLimited++;
         if (req.retry !== 'never' && retries < maxRetries) {
           const wait =
-            retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now()) ?? this.backoff(retries);
+            retryDelayFromBody(reply.body) ??
+            parseRetryAfter(reply.headers['retry-after'], this.options.now()) ??
+            this.backoff(retries);
           limiter.pause(wait); // everyone slows down, not just this call
           await retryAfter(wait).catch((e: unknown) => this.fail(req, started, retries, toFailure(e).error));
           continue;
         }
-      } else if ((reply.status >= 500 || unreadable(reply) || isServerFaultBody(reply.body)) && req.retry === 'safe' && retries < maxRetries) {
+      } else if (
+        (reply.status >= 500 || unreadable(reply) || isServerFaultBody(reply.body)) &&
+        req.retry === 'safe' &&
+        retries < maxRetries
+      ) {
         // A 2xx that is not JSON is a proxy's or gateway's error page, as transient as a 5xx; so is
         // a `ServerError` envelope, which the service's published examples send under HTTP 400.
         // A 503 may say when to come back (Retry-After); the server's word wins over our back-off.
-        const asked = retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now());
+        const asked =
+          retryDelayFromBody(reply.body) ?? parseRetryAfter(reply.headers['retry-after'], this.options.now());
         await retryAfter(asked ?? this.backoff(retries)).catch((e: unknown) =>
           this.fail(req, started, retries, toFailure(e).error),
         );
@@ -79,7 +90,11 @@ export class Transport {
   }
 
   private backoff(retry: number): number {
-    return backoffDelay(retry, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs, random: this.options.random });
+    return backoffDelay(retry, {
+      baseMs: this.options.backoffBaseMs,
+      maxMs: this.options.backoffMaxMs,
+      random: this.options.random,
+    });
   }
 
   private fail(req: OutgoingRequest, started: number, retries: number, error: ApiError): never {
@@ -87,7 +102,13 @@ export class Transport {
     throw error;
   }
 
-  private logLine(req: OutgoingRequest, started: number, outcome: string, requestId: string | undefined, retries: number): void {
+  private logLine(
+    req: OutgoingRequest,
+    started: number,
+    outcome: string,
+    requestId: string | undefined,
+    retries: number,
+  ): void {
     const log = this.options.log;
     if (!log) return;
     const ms = Math.round(performance.now() - started);

@@ -41,9 +41,12 @@ export function maskUserinfo(raw: string): string {
  * password, no query or fragment. The normalised URL (no trailing slash), or why it is refused.
  */
 /** Why an address is refused, for callers that word it themselves (the settings, through l10n). */
-export type AddressProblem = { code: 'not-url' } | { code: 'scheme'; got: string } | { code: 'userinfo' } | { code: 'query' };
+export type AddressProblem =
+  { code: 'not-url' } | { code: 'scheme'; got: string } | { code: 'userinfo' } | { code: 'query' };
 
-export function checkServiceAddress(raw: string): { ok: true; url: string } | { ok: false; reason: string; problem: AddressProblem } {
+export function checkServiceAddress(
+  raw: string,
+): { ok: true; url: string } | { ok: false; reason: string; problem: AddressProblem } {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -52,10 +55,16 @@ export function checkServiceAddress(raw: string): { ok: true; url: string } | { 
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     const got = `${url.protocol}//${url.host}`;
-    return { ok: false, reason: `must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${got}`, problem: { code: 'scheme', got } };
+    return {
+      ok: false,
+      reason: `must start with https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1); got ${got}`,
+      problem: { code: 'scheme', got },
+    };
   }
-  if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password', problem: { code: 'userinfo' } };
-  if (url.search || url.hash) return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)', problem: { code: 'query' } };
+  if (url.username || url.password)
+    return { ok: false, reason: 'must not contain a user name or password', problem: { code: 'userinfo' } };
+  if (url.search || url.hash)
+    return { ok: false, reason: 'must not contain a query (?…) or fragment (#…)', problem: { code: 'query' } };
   return { ok: true, url: url.toString().replace(/\/+$/, '') };
 }
 
@@ -68,7 +77,11 @@ export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'pro
   try {
     url = new URL(raw);
   } catch {
-    throw new ApiError({ kind: 'invalid-request', field, message: `${field} is not a valid URL: "${maskUserinfo(raw)}"` });
+    throw new ApiError({
+      kind: 'invalid-request',
+      field,
+      message: `${field} is not a valid URL: "${maskUserinfo(raw)}"`,
+    });
   }
   if (field === 'proxyUrl') {
     // A proxy may legitimately be plain http (the tunnel to the service is still TLS).
@@ -76,7 +89,11 @@ export function checkBaseUrl(raw: string, field: 'baseUrl' | 'datahubUrl' | 'pro
       throw new ApiError({ kind: 'invalid-request', field, message: `${field} must be an http:// or https:// URL` });
     }
     if (!hasDecodableUserinfo(url)) {
-      throw new ApiError({ kind: 'invalid-request', field, message: `${field} has a user name or password with a % that is not a valid escape (write % as %25)` });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field,
+        message: `${field} has a user name or password with a % that is not a valid escape (write % as %25)`,
+      });
     }
     return url.toString();
   }

@@ -4,7 +4,7 @@ import { type FetchAllOptions, fetchAllPages, type FetchAllResult } from '../htt
 import type { ApiResult, CallOptions, MainCaller } from '../http/mainCaller';
 import { checkAnalyticsQuery } from '../schemas/analyticsQuery';
 import { todayUtc } from '../schemas/dates';
-import { type AnalyticsPage, type AnalyticsQuery,analyticsResponseSchema } from '../schemas/schemas';
+import { type AnalyticsPage, type AnalyticsQuery, analyticsResponseSchema } from '../schemas/schemas';
 
 export class AnalyticsOps {
   constructor(
@@ -23,7 +23,14 @@ export class AnalyticsOps {
       });
     }
     return this.caller.call(
-      { method: 'POST', path: '/taskanalytics/queries', body: check.query, retry: 'safe', operation: 'query task analytics', response: analyticsResponseSchema },
+      {
+        method: 'POST',
+        path: '/taskanalytics/queries',
+        body: check.query,
+        retry: 'safe',
+        operation: 'query task analytics',
+        response: analyticsResponseSchema,
+      },
       o,
     );
   }

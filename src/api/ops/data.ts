@@ -5,8 +5,16 @@
  * and removing change data for good: none of the three is replayed once it may have reached the
  * server (see retry.ts).
  */
-import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
-import { type DataPage, dataPageResponseSchema, dataQuerySchema, lotDataQuerySchema, type NotExportedPage,notExportedQuerySchema, notExportedResponseSchema } from '../schemas/dataSchemas';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller, query } from '../http/mainCaller';
+import {
+  type DataPage,
+  dataPageResponseSchema,
+  dataQuerySchema,
+  lotDataQuerySchema,
+  type NotExportedPage,
+  notExportedQuerySchema,
+  notExportedResponseSchema,
+} from '../schemas/dataSchemas';
 import { nullDataResponseSchema } from '../schemas/opsSchemas';
 import { taskIdBodySchema } from '../schemas/runSchemas';
 import { DataReader, type DataReaderOptions } from './dataReader';
@@ -44,8 +52,13 @@ export class DataOps {
   }
 
   /** One run's rows; the lot number comes from the service (no published status carries it). */
-  async getLotData(taskId: string, lotNo: string, page: DataPageRequest, o: CallOptions = {}): Promise<ApiResult<DataPage>> {
-    const q = checkRequest(lotDataQuerySchema, { taskId, lotNo, ...page }, 'get one run\'s data');
+  async getLotData(
+    taskId: string,
+    lotNo: string,
+    page: DataPageRequest,
+    o: CallOptions = {},
+  ): Promise<ApiResult<DataPage>> {
+    const q = checkRequest(lotDataQuerySchema, { taskId, lotNo, ...page }, "get one run's data");
     return this.caller.call(
       {
         method: 'GET',
@@ -64,7 +77,10 @@ export class DataOps {
     const { lotNo, ...options } = o;
     const id = checkRequest(taskIdBodySchema, { taskId }, 'read data').taskId;
     return new DataReader(
-      (offset, size, signal) => (lotNo === undefined ? this.getData(id, { offset, size }, { signal }) : this.getLotData(id, lotNo, { offset, size }, { signal })),
+      (offset, size, signal) =>
+        lotNo === undefined
+          ? this.getData(id, { offset, size }, { signal })
+          : this.getLotData(id, lotNo, { offset, size }, { signal }),
       options,
     );
   }
@@ -101,7 +117,15 @@ export class DataOps {
   private async write(path: string, taskId: string, operation: string, o: CallOptions): Promise<ApiResult<null>> {
     const body = checkRequest(taskIdBodySchema, { taskId }, operation.replace(' of task {id}', ''));
     const r = await this.caller.call(
-      { method: 'POST', path, body, retry: 'unsent', operation: operation.replace('{id}', body.taskId), response: nullDataResponseSchema, planNote: DATA_PLAN_NOTE },
+      {
+        method: 'POST',
+        path,
+        body,
+        retry: 'unsent',
+        operation: operation.replace('{id}', body.taskId),
+        response: nullDataResponseSchema,
+        planNote: DATA_PLAN_NOTE,
+      },
       o,
     );
     return { data: null, requestId: r.requestId };

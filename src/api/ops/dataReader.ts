@@ -72,10 +72,18 @@ export class DataReader implements AsyncIterable<DataBatch> {
     this.pageSize = options.pageSize ?? OPS_LIMITS.dataPageMax;
     this.nextOffset = options.startOffset ?? 0;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1 || this.pageSize > OPS_LIMITS.dataPageMax) {
-      throw new ApiError({ kind: 'invalid-request', field: 'size', message: `Invalid request to read data: size is 1 to ${OPS_LIMITS.dataPageMax}` });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field: 'size',
+        message: `Invalid request to read data: size is 1 to ${OPS_LIMITS.dataPageMax}`,
+      });
     }
     if (!Number.isInteger(this.nextOffset) || this.nextOffset < 0) {
-      throw new ApiError({ kind: 'invalid-request', field: 'offset', message: 'Invalid request to read data: offset starts at 0' });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field: 'offset',
+        message: 'Invalid request to read data: offset starts at 0',
+      });
     }
   }
 
@@ -168,5 +176,12 @@ function checkProgress(offset: number, r: ApiResult<DataPage>): DataBatch {
       message: `The data reply does not move on: offset ${data.offset} after asking from ${offset}, ${data.restTotal} rows said to remain`,
     });
   }
-  return { rows: data.data, offset, nextOffset: data.offset, total: data.total, restTotal: data.restTotal, requestId: r.requestId };
+  return {
+    rows: data.data,
+    offset,
+    nextOffset: data.offset,
+    total: data.total,
+    restTotal: data.restTotal,
+    requestId: r.requestId,
+  };
 }

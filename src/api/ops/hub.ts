@@ -6,7 +6,7 @@ import type { ApiResult, CallOptions } from '../http/mainCaller';
 import { parseReply, type ReplyContext } from '../http/replies';
 import type { Transport } from '../http/transport';
 import { appRefPath } from '../http/urls';
-import { type DeprecatedApp,deprecateResponseSchema } from '../schemas/schemas';
+import { type DeprecatedApp, deprecateResponseSchema } from '../schemas/schemas';
 
 export class HubOps {
   constructor(
@@ -21,7 +21,11 @@ export class HubOps {
     this.assertOpen();
     const ref = appRefPath(appRef);
     if (this.datahubUrl === undefined) {
-      throw new ApiError({ kind: 'invalid-request', field: 'datahubUrl', message: 'The data-app hub URL is not configured (datahubUrl).' });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field: 'datahubUrl',
+        message: 'The data-app hub URL is not configured (datahubUrl).',
+      });
     }
     const path = `/v1/data-apps/${ref}/deprecate`;
     const ctx: ReplyContext = {

@@ -3,9 +3,9 @@
  * start/stop subtasks. Statuses are reads and are retried; start, stop and the subtask actions
  * must not run twice and are retried only when the server surely did not act (see retry.ts).
  */
-import { type ApiError,isApiError } from '../errors/errors';
-import { type BatchedResult,inBatches, splitIds } from '../http/batches';
-import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
+import { type ApiError, isApiError } from '../errors/errors';
+import { type BatchedResult, inBatches, splitIds } from '../http/batches';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller, query } from '../http/mainCaller';
 import { nullDataResponseSchema, OPS_LIMITS, taskIdListSchema } from '../schemas/opsSchemas';
 import {
   type StartedRun,
@@ -95,7 +95,10 @@ export class RunOps {
     if (batches.length === 0) return { data: [], requestId: undefined, requestIds: [], source: 'v2' };
     if (this.now() >= this.v2RefusedUntil) {
       try {
-        return { ...(await inBatches(batches, (ids, signal) => this.statusesV2(ids, { signal }), o.signal)), source: 'v2' };
+        return {
+          ...(await inBatches(batches, (ids, signal) => this.statusesV2(ids, { signal }), o.signal)),
+          source: 'v2',
+        };
       } catch (e) {
         if (!isApiError(e) || !isStatusV2Refused(e)) throw e;
         this.v2RefusedUntil = this.now() + STATUS_V2_RETRY_MS;
@@ -107,7 +110,15 @@ export class RunOps {
   async statusesV2(taskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<TaskRunStatus[]>> {
     const body = { taskIds: checkRequest(taskIdListSchema, taskIds, 'get task statuses (v2)') };
     const r = await this.caller.call(
-      { method: 'POST', path: '/cloudextraction/statuses/v2', body, retry: 'safe', operation: 'get task statuses', response: taskStatusV2ResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      {
+        method: 'POST',
+        path: '/cloudextraction/statuses/v2',
+        body,
+        retry: 'safe',
+        operation: 'get task statuses',
+        response: taskStatusV2ResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
       o,
     );
     return { requestId: r.requestId, data: r.data.map((s) => ({ ...s, taskName: null, source: 'v2' as const })) };
@@ -116,7 +127,15 @@ export class RunOps {
   async statusesV1(taskIds: readonly string[], o: CallOptions = {}): Promise<ApiResult<TaskRunStatus[]>> {
     const body = { taskIds: checkRequest(taskIdListSchema, taskIds, 'get task statuses (v1)') };
     const r = await this.caller.call(
-      { method: 'POST', path: '/cloudextraction/statuses', body, retry: 'safe', operation: 'get task statuses', response: taskStatusV1ResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      {
+        method: 'POST',
+        path: '/cloudextraction/statuses',
+        body,
+        retry: 'safe',
+        operation: 'get task statuses',
+        response: taskStatusV1ResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
       o,
     );
     const data = r.data.map((s) => ({
@@ -138,7 +157,15 @@ export class RunOps {
   async start(taskId: string, o: CallOptions = {}): Promise<ApiResult<StartedRun | null>> {
     const body = checkRequest(taskIdBodySchema, { taskId }, 'start a task');
     return this.caller.call(
-      { method: 'POST', path: '/cloudextraction/start', body, retry: 'unsent', operation: `start task ${body.taskId}`, response: startResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      {
+        method: 'POST',
+        path: '/cloudextraction/start',
+        body,
+        retry: 'unsent',
+        operation: `start task ${body.taskId}`,
+        response: startResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
       o,
     );
   }
@@ -146,7 +173,15 @@ export class RunOps {
   async stop(taskId: string, o: CallOptions = {}): Promise<ApiResult<null>> {
     const body = checkRequest(taskIdBodySchema, { taskId }, 'stop a task');
     const r = await this.caller.call(
-      { method: 'POST', path: '/cloudextraction/stop', body, retry: 'unsent', operation: `stop task ${body.taskId}`, response: nullDataResponseSchema, planNote: CLOUD_PLAN_NOTE },
+      {
+        method: 'POST',
+        path: '/cloudextraction/stop',
+        body,
+        retry: 'unsent',
+        operation: `stop task ${body.taskId}`,
+        response: nullDataResponseSchema,
+        planNote: CLOUD_PLAN_NOTE,
+      },
       o,
     );
     return { data: null, requestId: r.requestId };
@@ -181,7 +216,12 @@ export class RunOps {
    * Start/stop subtasks at the spelling this address is known to answer (`colon` when nothing is
    * known). A route 404 tries the other spelling once; the one that answers is remembered.
    */
-  private async subtaskAction(verb: 'start' | 'stop', taskId: string, subTaskIds: readonly string[], o: CallOptions): Promise<ApiResult<null>> {
+  private async subtaskAction(
+    verb: 'start' | 'stop',
+    taskId: string,
+    subTaskIds: readonly string[],
+    o: CallOptions,
+  ): Promise<ApiResult<null>> {
     const body = checkRequest(subtasksBodySchema, { taskId, subTaskIds: [...new Set(subTaskIds)] }, `${verb} subtasks`);
     const base = this.caller.baseUrl;
     const first: SubtaskSpelling = this.routes.subtaskSpelling(base) ?? 'colon';

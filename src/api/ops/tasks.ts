@@ -5,10 +5,10 @@
  * duplicating and moving are not (see retry.ts).
  */
 import { ApiError } from '../errors/errors';
-import { type BatchedResult,inBatches, splitIds } from '../http/batches';
-import { type ApiResult, type CallOptions, checkRequest, type MainCaller,query } from '../http/mainCaller';
+import { type BatchedResult, inBatches, splitIds } from '../http/batches';
+import { type ApiResult, type CallOptions, checkRequest, type MainCaller, query } from '../http/mainCaller';
 import { OPS_LIMITS, taskIdListSchema, taskIdSchema } from '../schemas/opsSchemas';
-import { type Task, type TaskGroup,taskGroupListResponseSchema, taskSearchResponseSchema } from '../schemas/schemas';
+import { type Task, type TaskGroup, taskGroupListResponseSchema, taskSearchResponseSchema } from '../schemas/schemas';
 import {
   type ActionProperties,
   type CopiedTask,
@@ -36,22 +36,43 @@ export class TaskOps {
   constructor(private readonly caller: MainCaller) {}
 
   async listTaskGroups(o: CallOptions = {}): Promise<ApiResult<TaskGroup[]>> {
-    return this.caller.call({ method: 'GET', path: '/taskGroup', retry: 'safe', operation: 'get task group information', response: taskGroupListResponseSchema }, o);
+    return this.caller.call(
+      {
+        method: 'GET',
+        path: '/taskGroup',
+        retry: 'safe',
+        operation: 'get task group information',
+        response: taskGroupListResponseSchema,
+      },
+      o,
+    );
   }
 
   async searchTasks(taskGroupId: string, o: CallOptions = {}): Promise<ApiResult<Task[]>> {
     if (taskGroupId.trim() === '') {
-      throw new ApiError({ kind: 'invalid-request', field: 'taskGroupId', message: 'A task group id is needed to search tasks' });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field: 'taskGroupId',
+        message: 'A task group id is needed to search tasks',
+      });
     }
     // A task group id is not a secret, so the log may show the query.
     const path = `/task/search?taskGroupId=${encodeURIComponent(taskGroupId)}`;
-    return this.caller.call({ method: 'GET', path, retry: 'safe', operation: 'search tasks', response: taskSearchResponseSchema }, o);
+    return this.caller.call(
+      { method: 'GET', path, retry: 'safe', operation: 'search tasks', response: taskSearchResponseSchema },
+      o,
+    );
   }
 
   /** The actions of any number of tasks (batches of 100), of the given types (default: loops). */
-  async getActions(taskIds: readonly string[], actionTypes: readonly string[] = [LOOP_ACTION], o: CallOptions = {}): Promise<BatchedResult<TaskActions>> {
+  async getActions(
+    taskIds: readonly string[],
+    actionTypes: readonly string[] = [LOOP_ACTION],
+    o: CallOptions = {},
+  ): Promise<BatchedResult<TaskActions>> {
     const batches = splitIds(taskIds, OPS_LIMITS.batch);
-    for (const batch of batches) checkRequest(getActionsBodySchema, { taskIds: batch, actionTypes }, 'get action parameters');
+    for (const batch of batches)
+      checkRequest(getActionsBodySchema, { taskIds: batch, actionTypes }, 'get action parameters');
     if (batches.length === 0) return { data: [], requestId: undefined, requestIds: [] };
     return inBatches(
       batches,
@@ -60,7 +81,10 @@ export class TaskOps {
           {
             method: 'POST',
             path: '/task/getActions',
-            body: { taskIds: checkRequest(taskIdListSchema, ids, 'get action parameters'), actionTypes: [...actionTypes] },
+            body: {
+              taskIds: checkRequest(taskIdListSchema, ids, 'get action parameters'),
+              actionTypes: [...actionTypes],
+            },
             retry: 'safe',
             operation: 'get action parameters',
             response: taskActionsResponseSchema,
@@ -93,7 +117,11 @@ export class TaskOps {
   }
 
   /** Sets action properties to values: the same values twice are the same, so it is retried. */
-  async updateActionProperties(taskId: string, actions: readonly ActionProperties[], o: CallOptions = {}): Promise<ApiResult<UpdateResult>> {
+  async updateActionProperties(
+    taskId: string,
+    actions: readonly ActionProperties[],
+    o: CallOptions = {},
+  ): Promise<ApiResult<UpdateResult>> {
     const body = checkRequest(updateActionPropertiesBodySchema, { taskId, actions }, 'update action properties');
     return this.caller.call(
       {
@@ -112,7 +140,8 @@ export class TaskOps {
   /** Duplicates a task into a group (omitted: the task's own group). Never replayed: twice is two copies. */
   async copyTask(taskId: string, taskGroupId?: string, o: CallOptions = {}): Promise<ApiResult<CopiedTask>> {
     const id = checkRequest(taskIdSchema, taskId, 'duplicate a task');
-    const group = taskGroupId === undefined ? undefined : checkRequest(taskGroupIdSchema, taskGroupId, 'duplicate a task');
+    const group =
+      taskGroupId === undefined ? undefined : checkRequest(taskGroupIdSchema, taskGroupId, 'duplicate a task');
     return this.caller.call(
       {
         method: 'POST',

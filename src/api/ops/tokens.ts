@@ -9,9 +9,16 @@ import type { ApiResult, CallOptions } from '../http/mainCaller';
 import { parseReply } from '../http/replies';
 import type { RetryMode } from '../http/retry';
 import type { Transport } from '../http/transport';
-import { passwordGrantRequestSchema, refreshGrantRequestSchema, type TokenData,tokenResponseSchema } from '../schemas/schemas';
+import {
+  passwordGrantRequestSchema,
+  refreshGrantRequestSchema,
+  type TokenData,
+  tokenResponseSchema,
+} from '../schemas/schemas';
 
-export type GrantBody = { grant_type: 'password'; username: string; password: string } | { grant_type: 'refresh_token'; refresh_token: string };
+export type GrantBody =
+  | { grant_type: 'password'; username: string; password: string }
+  | { grant_type: 'refresh_token'; refresh_token: string };
 
 export class TokenOps {
   constructor(
@@ -31,13 +38,22 @@ export class TokenOps {
     return this.grant({ refresh_token: refreshToken, grant_type: 'refresh_token' }, 'unsent', o, priority);
   }
 
-  private async grant(body: GrantBody, retry: RetryMode, o: CallOptions, priority = false): Promise<ApiResult<TokenData>> {
+  private async grant(
+    body: GrantBody,
+    retry: RetryMode,
+    o: CallOptions,
+    priority = false,
+  ): Promise<ApiResult<TokenData>> {
     this.assertOpen();
     const schema = body.grant_type === 'password' ? passwordGrantRequestSchema : refreshGrantRequestSchema;
     const check = schema.safeParse(body);
     if (!check.success) {
       const issue = check.error.issues[0];
-      throw new ApiError({ kind: 'invalid-request', field: issue?.path.map(String).join('.'), message: `Invalid token request: ${issue?.message ?? 'bad body'}` });
+      throw new ApiError({
+        kind: 'invalid-request',
+        field: issue?.path.map(String).join('.'),
+        message: `Invalid token request: ${issue?.message ?? 'bad body'}`,
+      });
     }
     const operation = body.grant_type === 'password' ? 'obtain a token' : 'refresh the token';
     const reply = await this.transport.send({

@@ -3,7 +3,7 @@
  * need today's date. The client refuses before sending; the sandbox answers 400; the webview
  * shows each issue next to its field. One function so all three say the same thing.
  */
-import { type AnalyticsQuery,analyticsQuerySchema } from './analyticsSchemas';
+import { type AnalyticsQuery, analyticsQuerySchema } from './analyticsSchemas';
 import { checkDateRange } from './dates';
 
 export type AnalyticsField = keyof AnalyticsQuery | 'body';
@@ -22,7 +22,8 @@ export function checkAnalyticsQuery(input: unknown, today: string): QueryCheck {
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue): QueryIssue => {
       const head = issue.path[0];
-      const field: AnalyticsField = typeof head === 'string' && KNOWN_FIELDS.has(head) ? (head as AnalyticsField) : 'body';
+      const field: AnalyticsField =
+        typeof head === 'string' && KNOWN_FIELDS.has(head) ? (head as AnalyticsField) : 'body';
       const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
       return { field, message: `${where}: ${issue.message}` };
     });

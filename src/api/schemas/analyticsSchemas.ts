@@ -13,9 +13,16 @@ import { textValueProblem } from './headerValues';
 export const daySchema = z.string().check(z.refine(isDay, { message: 'must be a date as yyyy-MM-dd' }));
 
 /** A nullable metric: null and absent both mean "not known", which is not 0. */
-const metric = z.pipe(z.nullish(z.number()), z.transform((v: number | null | undefined) => v ?? null));
+const metric = z.pipe(
+  z.nullish(z.number()),
+  z.transform((v: number | null | undefined) => v ?? null),
+);
 /** A nullable text (its bounds in `inner`); absent reads as null. */
-const nullableText = (inner: z.ZodMiniType<string, string>) => z.pipe(z.nullish(inner), z.transform((v: string | null | undefined) => v ?? null));
+const nullableText = (inner: z.ZodMiniType<string, string>) =>
+  z.pipe(
+    z.nullish(inner),
+    z.transform((v: string | null | undefined) => v ?? null),
+  );
 
 export const ANALYTICS_LIMITS = {
   pageSizeMin: 1,
@@ -47,14 +54,18 @@ export const analyticsQuerySchema = z.object({
   end: daySchema,
   page: z.optional(z.int().check(z.minimum(1))),
   pageSize: z.optional(z.int().check(z.minimum(L.pageSizeMin), z.maximum(L.pageSizeMax))),
-  taskIds: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(L.maxTaskIdLength))).check(z.maxLength(L.maxTaskIds))),
+  taskIds: z.optional(
+    z.array(z.string().check(z.minLength(1), z.maxLength(L.maxTaskIdLength))).check(z.maxLength(L.maxTaskIds)),
+  ),
   memberNames: z.optional(
     z
       .array(
         z.string().check(
           z.minLength(1),
           z.maxLength(L.maxMemberNameLength),
-          z.refine((v) => textValueProblem(v, 'A member name') === undefined, { message: 'A member name may not contain control characters' }),
+          z.refine((v) => textValueProblem(v, 'A member name') === undefined, {
+            message: 'A member name may not contain control characters',
+          }),
         ),
       )
       .check(z.maxLength(L.maxMemberNames)),

@@ -41,7 +41,10 @@ export const nullableCount = countSchema.nullish().transform((v) => v ?? null);
 
 /** A list the service might send as null when empty. */
 export function listOf<T extends z.ZodType>(item: T) {
-  return z.array(item).nullish().transform((v) => v ?? []);
+  return z
+    .array(item)
+    .nullish()
+    .transform((v) => v ?? []);
 }
 
 /** `data: null` on success (start, stop, mark exported, remove): whatever comes is accepted and dropped. */

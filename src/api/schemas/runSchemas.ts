@@ -12,7 +12,10 @@ import { envelope, idSchema, nullableString } from './schemas';
 export const statusValueSchema = z.union([z.string(), z.number()]).transform((v) => String(v));
 
 /** A service time (`2018-04-04T18:34:20.973`, no zone shown) kept as the text it came as; null if absent. */
-export const serviceTimeSchema = z.string().nullish().transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v));
+export const serviceTimeSchema = z
+  .string()
+  .nullish()
+  .transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v));
 
 export const taskStatusV1Schema = z.object({
   taskId: idSchema,

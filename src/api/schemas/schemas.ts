@@ -14,7 +14,10 @@ import { headerValueProblem } from './headerValues';
 /** Ids arrive as strings; tolerate numbers and normalise to string. */
 export const idSchema = z.union([z.string().min(1), z.number().int()]).transform((v) => String(v));
 
-export const nullableString = z.string().nullish().transform((v) => v ?? null);
+export const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 export const requestIdSchema = z.string().min(1);
 
@@ -53,7 +56,9 @@ export const expiresInSchema = z
 const headerSafeToken = z
   .string()
   .min(1)
-  .refine((v) => headerValueProblem(v, 'The token') === undefined, { message: 'contains a character that cannot be sent in an HTTP header' });
+  .refine((v) => headerValueProblem(v, 'The token') === undefined, {
+    message: 'contains a character that cannot be sent in an HTTP header',
+  });
 
 export const tokenDataSchema = z.object({
   access_token: headerSafeToken,
@@ -103,10 +108,19 @@ export type AppRef = z.infer<typeof appRefSchema>;
 
 export const deprecatedAppSchema = z.object({
   app_name: z.string(),
-  namespace: z.string().nullish().transform((v) => v ?? undefined),
-  version: z.string().nullish().transform((v) => v ?? undefined),
+  namespace: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined),
+  version: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? undefined),
   status: z.string(),
-  missing_secrets: z.array(z.string()).nullish().transform((v) => v ?? undefined),
+  missing_secrets: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 export type DeprecatedApp = z.infer<typeof deprecatedAppSchema>;
 /** The hub's success shape is `{ data }`; a `requestId` is kept when present. */

@@ -12,7 +12,10 @@ const REQUEST = /\s*\b(?:for|to)?\s*(?:GET|POST|PUT|PATCH|DELETE) \/\S*?(?=:\s|\
 /** What happened, without the request it happened to. */
 export function plainCause(error: unknown, t: Translate): string {
   if (isApiError(error)) {
-    if (error.kind === 'network') return error.code ? t('The service could not be reached ({0}).', error.code) : t('The service could not be reached.');
+    if (error.kind === 'network')
+      return error.code
+        ? t('The service could not be reached ({0}).', error.code)
+        : t('The service could not be reached.');
     if (error.kind === 'timeout') return t('The service did not answer in time.');
     return error.message.replace(REQUEST, '');
   }
@@ -45,7 +48,12 @@ export function adviseFailure(error: unknown, advice: string, t: Translate): unk
  * What becomes of the rows after a pull stopped at `stage`, and how many were done before: whole
  * sentences (the next pull completes the job, exactly once). `count` formats a number.
  */
-export function pullAdvice(stage: 'fetch' | 'write' | 'mark', o: { rowsDone: number; batchRows: number; file: string }, t: Translate, count: (n: number) => string): string {
+export function pullAdvice(
+  stage: 'fetch' | 'write' | 'mark',
+  o: { rowsDone: number; batchRows: number; file: string },
+  t: Translate,
+  count: (n: number) => string,
+): string {
   let advice: string;
   switch (stage) {
     case 'fetch':
@@ -55,8 +63,14 @@ export function pullAdvice(stage: 'fetch' | 'write' | 'mark', o: { rowsDone: num
       advice = t('The next pull completes {0}: no row is lost or written twice.', o.file);
       break;
     case 'mark':
-      advice = t('The {0} rows are in {1} but may not be marked exported: the next pull marks them without writing them again.', count(o.batchRows), o.file);
+      advice = t(
+        'The {0} rows are in {1} but may not be marked exported: the next pull marks them without writing them again.',
+        count(o.batchRows),
+        o.file,
+      );
       break;
   }
-  return o.rowsDone > 0 ? `${advice} ${t('{0} rows were written and marked exported before this.', count(o.rowsDone))}` : advice;
+  return o.rowsDone > 0
+    ? `${advice} ${t('{0} rows were written and marked exported before this.', count(o.rowsDone))}`
+    : advice;
 }

@@ -60,7 +60,10 @@ export function takeBrowseHint(fsPath: string): BrowseHint | undefined {
 }
 
 /** "Open in Data Browser", for a file the browser opens (CSV, JSON Lines, JSON, SQLite on this machine); none for others. */
-export function browseAction(uri: vscode.Uri, hint?: BrowseHint): { label: string; run: () => Thenable<unknown> } | undefined {
+export function browseAction(
+  uri: vscode.Uri,
+  hint?: BrowseHint,
+): { label: string; run: () => Thenable<unknown> } | undefined {
   if (uri.scheme !== 'file' || !/\.(csv|jsonl|ndjson|json|sqlite|sqlite3|db)$/i.test(uri.path)) return undefined;
   return {
     label: t('Open in Data Browser'),
@@ -88,7 +91,11 @@ export function revealAction(uri: vscode.Uri): { label: string; run: () => Thena
 }
 
 /** An information message with actions; not awaited by the flows (it resolves only when dismissed). */
-export function inform(message: string, actions: readonly ({ label: string; run: () => Thenable<unknown> } | undefined)[], show: (m: string, ...items: string[]) => Thenable<string | undefined>): void {
+export function inform(
+  message: string,
+  actions: readonly ({ label: string; run: () => Thenable<unknown> } | undefined)[],
+  show: (m: string, ...items: string[]) => Thenable<string | undefined>,
+): void {
   const present = actions.filter((a): a is { label: string; run: () => Thenable<unknown> } => a !== undefined);
   void show(message, ...present.map((a) => a.label)).then((choice) => present.find((a) => a.label === choice)?.run());
 }
@@ -97,8 +104,14 @@ export function inform(message: string, actions: readonly ({ label: string; run:
  * An AbortSignal for one job: aborted by the job's own cancel (the progress notification's
  * button) or when the account changes, so nothing of account A goes on under account B.
  */
-export function jobSignal(token: vscode.CancellationToken, onDidChangeAccount: Event<unknown>): { signal: AbortSignal; dispose(): void } {
+export function jobSignal(
+  token: vscode.CancellationToken,
+  onDidChangeAccount: Event<unknown>,
+): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
-  const subscriptions = [token.onCancellationRequested(() => controller.abort()), onDidChangeAccount(() => controller.abort())];
+  const subscriptions = [
+    token.onCancellationRequested(() => controller.abort()),
+    onDidChangeAccount(() => controller.abort()),
+  ];
   return { signal: controller.signal, dispose: () => subscriptions.forEach((s) => s.dispose()) };
 }

@@ -102,7 +102,8 @@ export class TaskExport {
    * (or a cancel) the temporary file is already gone.
    */
   async run(o: RunOptions = {}): Promise<ExportResult> {
-    if (this.state === 'running' || this.state === 'done' || this.state === 'discarded') throw new Error(`This export is ${this.state}.`);
+    if (this.state === 'running' || this.state === 'done' || this.state === 'discarded')
+      throw new Error(`This export is ${this.state}.`);
     if (this.state === 'failed' && !this.resumable) throw new Error('This export cannot be resumed.');
     this.state = 'running';
     try {
@@ -135,14 +136,26 @@ export class TaskExport {
     };
     // Each run reads from the offset after the last page written: a resumed export never starts over.
     const lot = this.options.source?.kind === 'lot' ? { lotNo: this.options.source.lotNo } : {};
-    const reader = this.source.readData(taskId, { ...read, ...lot, signal, startOffset: this.nextOffset, onProgress: progress });
+    const reader = this.source.readData(taskId, {
+      ...read,
+      ...lot,
+      signal,
+      startOffset: this.nextOffset,
+      onProgress: progress,
+    });
     for await (const page of reader) {
       if (page.rows.length > 0) {
         const { target, format, root, taskId, wasmDir, rowsPerSheet } = this.options;
         this.file ??= await createRowWriter({
-          target, format, root, taskId, wasmDir, rowsPerSheet,
+          target,
+          format,
+          root,
+          taskId,
+          wasmDir,
+          rowsPerSheet,
           taskName: this.options.taskName ?? taskId,
-          onWidening: () => onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes }),
+          onWidening: () =>
+            onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes }),
         });
         await this.file.write(page.rows);
         this.rows += page.rows.length;

@@ -50,7 +50,12 @@ export interface WriterOptions {
 export async function createRowWriter(o: WriterOptions): Promise<RowWriter> {
   switch (o.format) {
     case 'xlsx': {
-      const xlsx = await XlsxWriter.create({ target: o.target, root: o.root, taskName: o.taskName, rowsPerSheet: o.rowsPerSheet });
+      const xlsx = await XlsxWriter.create({
+        target: o.target,
+        root: o.root,
+        taskName: o.taskName,
+        rowsPerSheet: o.rowsPerSheet,
+      });
       return {
         write: (rows) => xlsx.write(rows),
         commit: async () => (await xlsx.commit(), { columns: xlsx.columns, cutCells: xlsx.cutCells }),
@@ -59,7 +64,13 @@ export async function createRowWriter(o: WriterOptions): Promise<RowWriter> {
     }
     case 'sqlite': {
       if (o.wasmDir === undefined) throw new Error('SQLite export needs the folder of its WebAssembly files');
-      const sqlite = await SqliteExportWriter.create({ target: o.target, root: o.root, taskId: o.taskId, taskName: o.taskName, wasmDir: o.wasmDir });
+      const sqlite = await SqliteExportWriter.create({
+        target: o.target,
+        root: o.root,
+        taskId: o.taskId,
+        taskName: o.taskName,
+        wasmDir: o.wasmDir,
+      });
       return {
         write: (rows) => sqlite.write(rows),
         commit: async () => (await sqlite.commit(), { table: sqlite.tableName }),

@@ -10,7 +10,7 @@
  * (one field set per task) costs no second pass.
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { CSV_NEWLINE, csvCell, neutraliseFormula,UTF8_BOM } from '../../platform/csvCell';
+import { CSV_NEWLINE, csvCell, neutraliseFormula, UTF8_BOM } from '../../platform/csvCell';
 
 export type DataFormat = 'csv' | 'jsonl' | 'json' | 'xlsx' | 'sqlite';
 /** The formats that are text, encoded here; .xlsx and SQLite have writers of their own. */
@@ -36,7 +36,11 @@ export function formatOfPath(file: string): DataFormat | undefined {
 
 /** A file name from the task's name: no path separators or characters file systems refuse. */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  const cleaned = name
+    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '');
   return (cleaned === '' ? 'task' : cleaned).slice(0, 120);
 }
 
@@ -149,7 +153,9 @@ const HAS_LINE_BREAKING = /[\u0085\u2028\u2029]/;
 /** A row as one line of JSON: nothing in it a line reader would break on. */
 export function jsonLine(row: DataRow): string {
   const text = JSON.stringify(row);
-  return HAS_LINE_BREAKING.test(text) ? text.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return HAS_LINE_BREAKING.test(text)
+    ? text.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : text;
 }
 
 /** One JSON object per line, keys as the service sent them. */

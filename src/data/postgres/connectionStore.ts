@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import * as z from 'zod';
 
-import { type PgConnection,pgConnectionSchema } from './pgConnection';
+import { type PgConnection, pgConnectionSchema } from './pgConnection';
 
 export interface StateStore {
   get(key: string): unknown;
@@ -60,7 +60,10 @@ export class PgConnectionStore {
   }
 
   async remove(id: string): Promise<void> {
-    await this.state.update(KEY, this.list().filter((c) => c.id !== id));
+    await this.state.update(
+      KEY,
+      this.list().filter((c) => c.id !== id),
+    );
     await this.secrets.delete(secretKey(id));
   }
 

@@ -14,7 +14,12 @@ export type TlsMode = (typeof TLS_MODES)[number];
 const identifier = z.string().trim().min(1).max(63);
 
 export const pgConnectionSchema = z.object({
-  host: z.string().trim().min(1).max(253).regex(/^[^\s/\\]+$/, 'a host name or address'),
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .regex(/^[^\s/\\]+$/, 'a host name or address'),
   port: z.number().int().min(1).max(65535),
   database: identifier,
   user: identifier,
@@ -61,7 +66,19 @@ export async function connect(c: PgConnection, password: string): Promise<Client
 }
 
 /** What went wrong, for one sentence to the user (see describeFailure in the flows). */
-export type PgFailureKind = 'refused' | 'unknown-host' | 'bad-password' | 'no-create' | 'tls-required' | 'tls-unsupported' | 'tls-unverified' | 'no-database' | 'no-schema' | 'timeout' | 'busy' | 'other';
+export type PgFailureKind =
+  | 'refused'
+  | 'unknown-host'
+  | 'bad-password'
+  | 'no-create'
+  | 'tls-required'
+  | 'tls-unsupported'
+  | 'tls-unverified'
+  | 'no-database'
+  | 'no-schema'
+  | 'timeout'
+  | 'busy'
+  | 'other';
 
 /** SQLSTATEs and socket codes to kinds. */
 export function failureKind(error: unknown): PgFailureKind {

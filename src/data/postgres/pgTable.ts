@@ -99,15 +99,26 @@ export class PgTaskTable {
    * The task's table: the catalog's (with `catalog`), or a new name (created with the first
    * rows). Call inside the transaction that writes the first rows.
    */
-  static async forTask(db: ClientBase, schema: string, task: { taskId: string; taskName: string }, catalog: boolean): Promise<PgTaskTable> {
+  static async forTask(
+    db: ClientBase,
+    schema: string,
+    task: { taskId: string; taskName: string },
+    catalog: boolean,
+  ): Promise<PgTaskTable> {
     const s = quoteIdent(schema);
     if (catalog) {
-      const known = await db.query<{ table_name: string }>(`SELECT table_name FROM ${s}."_scrapedeck_tables" WHERE task_id = $1`, [task.taskId]);
+      const known = await db.query<{ table_name: string }>(
+        `SELECT table_name FROM ${s}."_scrapedeck_tables" WHERE task_id = $1`,
+        [task.taskId],
+      );
       const name = known.rows[0]?.table_name;
       if (name !== undefined && (await columnTypes(db, schema, name)) !== undefined) {
         const table = new PgTaskTable(db, schema, name, true, true);
         const types = (await columnTypes(db, schema, name)) ?? new Map<string, ColumnType>();
-        const mapped = await db.query<{ field: string; column_name: string }>(`SELECT field, column_name FROM ${s}."_scrapedeck_columns" WHERE table_name = $1`, [name]);
+        const mapped = await db.query<{ field: string; column_name: string }>(
+          `SELECT field, column_name FROM ${s}."_scrapedeck_columns" WHERE table_name = $1`,
+          [name],
+        );
         for (const row of mapped.rows) {
           const type = types.get(row.column_name);
           if (type !== undefined) table.columns.set(row.field, { name: row.column_name, type });
@@ -115,10 +126,16 @@ export class PgTaskTable {
         return table;
       }
     }
-    const taken = await db.query<{ relname: string }>('SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1', [schema]);
+    const taken = await db.query<{ relname: string }>(
+      'SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1',
+      [schema],
+    );
     const name = pgName(task.taskName, 'task', new Set(taken.rows.map((r) => r.relname.toLowerCase())));
     if (catalog) {
-      await db.query(`INSERT INTO ${s}."_scrapedeck_tables" (task_id, table_name, task_name) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO UPDATE SET table_name = EXCLUDED.table_name, task_name = EXCLUDED.task_name`, [task.taskId, name, task.taskName]);
+      await db.query(
+        `INSERT INTO ${s}."_scrapedeck_tables" (task_id, table_name, task_name) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO UPDATE SET table_name = EXCLUDED.table_name, task_name = EXCLUDED.task_name`,
+        [task.taskId, name, task.taskName],
+      );
     }
     return new PgTaskTable(db, schema, name, catalog, false);
   }
@@ -139,7 +156,11 @@ export class PgTaskTable {
    * undefined when the table must change first (made, or a column added or widened): then
    * `insertRows` inside a transaction.
    */
-  plainInsert(rows: readonly DataRow[], lot: string | null, lead: number): { sql: string; params: (Buffer | string | null)[] } | undefined {
+  plainInsert(
+    rows: readonly DataRow[],
+    lot: string | null,
+    lead: number,
+  ): { sql: string; params: (Buffer | string | null)[] } | undefined {
     if (!this.created) return undefined;
     const { added, widen } = this.scan(rows);
     if (added.size > 0 || widen.size > 0) return undefined;
@@ -153,10 +174,17 @@ export class PgTaskTable {
    * client sends one string: about a third less time a batch than a multi-row VALUES list of a
    * parameter a value (the destinations bench).
    */
-  private insertSql(rows: readonly DataRow[], lot: string | null, lead: number): { sql: string; params: (Buffer | string | null)[] } {
+  private insertSql(
+    rows: readonly DataRow[],
+    lot: string | null,
+    lead: number,
+  ): { sql: string; params: (Buffer | string | null)[] } {
     const fields = [...this.columns.keys()];
     const types = fields.map((f) => (this.columns.get(f) as { type: ColumnType }).type);
-    const names = [...fields.map((f) => quoteIdent((this.columns.get(f) as { name: string }).name)), '"_scrapedeck_lot"'];
+    const names = [
+      ...fields.map((f) => quoteIdent((this.columns.get(f) as { name: string }).name)),
+      '"_scrapedeck_lot"',
+    ];
     const keys = fields.map((_, i) => `c${i}`);
     // JSON made a slice of rows at a time into bytes outside the JavaScript heap: one string of a
     // whole batch (hundreds of KB) is garbage that only a full collection frees (the destinations
@@ -165,7 +193,8 @@ export class PgTaskTable {
     for (let at = 0; at < rows.length; at += JSON_SLICE) {
       const slice = rows.slice(at, at + JSON_SLICE).map((row) => {
         const r: Record<string, string | number | boolean | null> = {};
-        for (let i = 0; i < fields.length; i++) r[keys[i] as string] = pgValue(row[fields[i] as string], types[i] as ColumnType);
+        for (let i = 0; i < fields.length; i++)
+          r[keys[i] as string] = pgValue(row[fields[i] as string], types[i] as ColumnType);
         return r;
       });
       parts.push(Buffer.from(`${at === 0 ? '' : ','}${JSON.stringify(slice).slice(1, -1)}`, 'utf8'));
@@ -212,20 +241,37 @@ export class PgTaskTable {
     }
     if (added.size === 0 && this.created) return;
     const present = this.created ? [...((await columnTypes(this.db, this.schema, this.name)) ?? new Map()).keys()] : [];
-    const taken = new Set([...present, ...[...this.columns.values()].map((c) => c.name), '_scrapedeck_row', '_scrapedeck_lot', '_scrapedeck_pulled_at'].map((c) => c.toLowerCase()));
+    const taken = new Set(
+      [
+        ...present,
+        ...[...this.columns.values()].map((c) => c.name),
+        '_scrapedeck_row',
+        '_scrapedeck_lot',
+        '_scrapedeck_pulled_at',
+      ].map((c) => c.toLowerCase()),
+    );
     const s = quoteIdent(this.schema);
     for (const [field, kind] of added) {
       const column = { name: pgName(field, 'column', taken), type: kind ?? 'text' };
       taken.add(column.name.toLowerCase());
       this.columns.set(field, column);
-      if (this.created) await this.db.query(`ALTER TABLE ${this.qualified} ADD COLUMN ${quoteIdent(column.name)} ${column.type}`);
+      if (this.created)
+        await this.db.query(`ALTER TABLE ${this.qualified} ADD COLUMN ${quoteIdent(column.name)} ${column.type}`);
       if (this.catalog) {
-        await this.db.query(`INSERT INTO ${s}."_scrapedeck_columns" (table_name, field, column_name) VALUES ($1, $2, $3) ON CONFLICT (table_name, field) DO UPDATE SET column_name = EXCLUDED.column_name`, [this.name, field, column.name]);
+        await this.db.query(
+          `INSERT INTO ${s}."_scrapedeck_columns" (table_name, field, column_name) VALUES ($1, $2, $3) ON CONFLICT (table_name, field) DO UPDATE SET column_name = EXCLUDED.column_name`,
+          [this.name, field, column.name],
+        );
       }
     }
     if (!this.created) {
       const defs = [...this.columns.values()].map((c) => `${quoteIdent(c.name)} ${c.type}`);
-      const all = ['"_scrapedeck_row" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', ...defs, '"_scrapedeck_lot" text', '"_scrapedeck_pulled_at" timestamptz NOT NULL DEFAULT now()'];
+      const all = [
+        '"_scrapedeck_row" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+        ...defs,
+        '"_scrapedeck_lot" text',
+        '"_scrapedeck_pulled_at" timestamptz NOT NULL DEFAULT now()',
+      ];
       await this.db.query(`CREATE TABLE ${this.qualified} (${all.join(', ')})`);
       this.created = true;
     }
@@ -233,8 +279,20 @@ export class PgTaskTable {
 }
 
 /** The table's columns and their types (any other type is taken as text: the value is sent as text and the server casts it), or undefined when there is no such table. */
-async function columnTypes(db: ClientBase, schema: string, table: string): Promise<Map<string, ColumnType> | undefined> {
-  const found = await db.query<{ column_name: string; data_type: string }>('SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2', [schema, table]);
+async function columnTypes(
+  db: ClientBase,
+  schema: string,
+  table: string,
+): Promise<Map<string, ColumnType> | undefined> {
+  const found = await db.query<{ column_name: string; data_type: string }>(
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
+    [schema, table],
+  );
   if (found.rows.length === 0) return undefined;
-  return new Map(found.rows.map((r) => [r.column_name, r.data_type === 'double precision' || r.data_type === 'boolean' ? r.data_type : 'text']));
+  return new Map(
+    found.rows.map((r) => [
+      r.column_name,
+      r.data_type === 'double precision' || r.data_type === 'boolean' ? r.data_type : 'text',
+    ]),
+  );
 }

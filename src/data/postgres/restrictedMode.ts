@@ -13,6 +13,8 @@ const t = vscode.l10n.t;
 /** True (after saying why) when the workspace is not trusted. */
 export function refusedInRestrictedMode(ui: Pick<Ui, 'isWorkspaceTrusted' | 'showInformationMessage'>): boolean {
   if (ui.isWorkspaceTrusted()) return false;
-  void ui.showInformationMessage(t('Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.'));
+  void ui.showInformationMessage(
+    t('Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.'),
+  );
   return true;
 }

@@ -70,12 +70,17 @@ export class AppendFile {
 
   /** Looks at the file (it may not exist yet) and refuses one that cannot be appended to. */
   static async open(file: string, format: AppendFormat, options: AppendOptions = {}): Promise<AppendFile> {
-    if ((await lstat(file).catch(() => undefined))?.isDirectory()) throw new UnusableFileError('folder', 'it is a folder');
+    if ((await lstat(file).catch(() => undefined))?.isDirectory())
+      throw new UnusableFileError('folder', 'it is a folder');
     const opened = new AppendFile(file, format, options);
     opened.checked = await checkTarget(file, options.root);
     opened.actual = opened.checked?.size ?? 0;
     const view = options.pendingOffset ?? opened.actual;
-    if (view > opened.actual) throw new UnusableFileError('changed', `it is shorter (${opened.actual} bytes) than when the interrupted pull began writing (${view})`);
+    if (view > opened.actual)
+      throw new UnusableFileError(
+        'changed',
+        `it is shorter (${opened.actual} bytes) than when the interrupted pull began writing (${view})`,
+      );
     await opened.load(view);
     return opened;
   }
@@ -101,7 +106,8 @@ export class AppendFile {
     if (this.state.size === 0) return [csv.start(rows), ...rows.map((r) => csv.rows([r]))];
     csv.learn(rows);
     if (csv.widened) {
-      if (this.actual !== this.state.size) throw new UnusableFileError('changed', 'the interrupted batch has fields its header lacks');
+      if (this.actual !== this.state.size)
+        throw new UnusableFileError('changed', 'the interrupted batch has fields its header lacks');
       await this.widen(csv);
     }
     return [this.lead('\r\n'), ...rows.map((r) => csv.rows([r]))];
@@ -119,7 +125,8 @@ export class AppendFile {
       return;
     }
     const start = this.state.size + from;
-    if (start !== this.actual) throw new UnusableFileError('changed', `expected ${start} bytes before the write, found ${this.actual}`);
+    if (start !== this.actual)
+      throw new UnusableFileError('changed', `expected ${start} bytes before the write, found ${this.actual}`);
     await checkFolders(this.path, this.options.root, true);
     const existing = await checkFile(this.path);
     await this.options.beforeOpen?.();
@@ -241,7 +248,12 @@ export class AppendFile {
       const padder = new CsvRecordPadder(csv.columns.length, true);
       const source = await openChecked(this.path, 'read', this.checked);
       try {
-        for await (const chunk of source.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20, autoClose: false })) await wide.write(padder.push(chunk as string));
+        for await (const chunk of source.createReadStream({
+          encoding: 'utf8',
+          highWaterMark: 1 << 20,
+          autoClose: false,
+        }))
+          await wide.write(padder.push(chunk as string));
       } finally {
         await source.close();
       }

@@ -17,7 +17,16 @@
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AppendFile, type AppendFormat } from './appendFile';
-import { batchHash, bindingOf, type FileJournal, type PendingBatch,readFileJournal, realFilePath, removeFileJournal, writeFileJournal } from './pullJournal';
+import {
+  batchHash,
+  bindingOf,
+  type FileJournal,
+  type PendingBatch,
+  readFileJournal,
+  realFilePath,
+  removeFileJournal,
+  writeFileJournal,
+} from './pullJournal';
 import { cleanLeftovers, type TempLedger } from './pullLeftovers';
 import type { PullSink } from './pullRows';
 
@@ -59,7 +68,12 @@ export class FilePullSink implements PullSink {
     await cleanLeftovers(path, ledger, options.trusted === true);
     const journal = await readFileJournal(options.records, path);
     if (journal !== undefined && journal.taskId !== options.taskId) throw new OtherTaskPendingError(journal.taskName);
-    const file = await AppendFile.open(path, format, { root: options.root, pendingOffset: journal?.offset, midWrite: options.midWrite, ledger });
+    const file = await AppendFile.open(path, format, {
+      root: options.root,
+      pendingOffset: journal?.offset,
+      midWrite: options.midWrite,
+      ledger,
+    });
     return new FilePullSink(file, journal, options);
   }
 

@@ -18,7 +18,9 @@ import { realFilePath } from './pullJournal';
 const madeSchema = z.object({ file: z.string(), dev: z.number(), ino: z.number(), born: z.number() });
 
 async function markerPath(records: string, file: string): Promise<string> {
-  const key = createHash('sha256').update(await realFilePath(file), 'utf8').digest('hex');
+  const key = createHash('sha256')
+    .update(await realFilePath(file), 'utf8')
+    .digest('hex');
   return path.join(records, 'made', `${key}.json`);
 }
 
@@ -33,7 +35,10 @@ export async function markMade(records: string, file: string): Promise<void> {
   if (s === undefined || !s.isFile()) return;
   const at = await markerPath(records, file);
   await fs.mkdir(path.dirname(at), { recursive: true });
-  await fs.writeFile(at, JSON.stringify({ file: await realFilePath(file), dev: s.dev, ino: s.ino, born: s.birthtimeMs }));
+  await fs.writeFile(
+    at,
+    JSON.stringify({ file: await realFilePath(file), dev: s.dev, ino: s.ino, born: s.birthtimeMs }),
+  );
 }
 
 /** Whether `file` is the very file a pull made (not a link, same device and inode). */
@@ -42,7 +47,12 @@ export async function isMade(records: string, file: string): Promise<boolean> {
   if (s === undefined || !s.isFile()) return false;
   try {
     const made = madeSchema.parse(JSON.parse(await fs.readFile(await markerPath(records, file), 'utf8')));
-    return made.file === (await realFilePath(file)) && made.dev === s.dev && made.ino === s.ino && made.born === s.birthtimeMs;
+    return (
+      made.file === (await realFilePath(file)) &&
+      made.dev === s.dev &&
+      made.ino === s.ino &&
+      made.born === s.birthtimeMs
+    );
   } catch {
     return false;
   }

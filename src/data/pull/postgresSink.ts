@@ -18,8 +18,8 @@
 import type { Client } from 'pg';
 
 import type { DataRow } from '../../api/schemas/dataSchemas';
-import { connect, type PgConnection,quoteIdent } from '../postgres/pgConnection';
-import { catalogSql,PgTaskTable } from '../postgres/pgTable';
+import { connect, type PgConnection, quoteIdent } from '../postgres/pgConnection';
+import { catalogSql, PgTaskTable } from '../postgres/pgTable';
 import { batchHash, type PendingBatch } from './pullJournal';
 import type { PullSink } from './pullRows';
 
@@ -50,14 +50,22 @@ export class PostgresPullSink implements PullSink {
     const db = await connect(options.connection, options.password);
     try {
       const s = quoteIdent(options.connection.schema);
-      for (const sql of [...catalogSql(options.connection.schema), `CREATE TABLE IF NOT EXISTS ${s}."_scrapedeck_pending" (task_id text PRIMARY KEY, rows integer NOT NULL, hash text NOT NULL)`]) {
+      for (const sql of [
+        ...catalogSql(options.connection.schema),
+        `CREATE TABLE IF NOT EXISTS ${s}."_scrapedeck_pending" (task_id text PRIMARY KEY, rows integer NOT NULL, hash text NOT NULL)`,
+      ]) {
         await db.query(sql);
       }
       // Held until the connection ends (a killed pull's ends with it).
       await db.query(`SET lock_timeout = '${LOCK_WAIT}'`);
-      await db.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`scrapedeck-pull:${options.connection.schema}:${options.taskId}`]);
+      await db.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [
+        `scrapedeck-pull:${options.connection.schema}:${options.taskId}`,
+      ]);
       await db.query('SET lock_timeout = 0');
-      const found = await db.query<{ rows: number; hash: string }>(`SELECT rows, hash FROM ${s}."_scrapedeck_pending" WHERE task_id = $1`, [options.taskId]);
+      const found = await db.query<{ rows: number; hash: string }>(
+        `SELECT rows, hash FROM ${s}."_scrapedeck_pending" WHERE task_id = $1`,
+        [options.taskId],
+      );
       const row = found.rows[0];
       return new PostgresPullSink(db, row === undefined ? undefined : { rows: row.rows, hash: row.hash }, options);
     } catch (error) {
@@ -145,6 +153,8 @@ export class PostgresPullSink implements PullSink {
 
   private async forget(): Promise<void> {
     this.stale = false;
-    await this.db.query(`DELETE FROM ${quoteIdent(this.schema)}."_scrapedeck_pending" WHERE task_id = $1`, [this.options.taskId]);
+    await this.db.query(`DELETE FROM ${quoteIdent(this.schema)}."_scrapedeck_pending" WHERE task_id = $1`, [
+      this.options.taskId,
+    ]);
   }
 }

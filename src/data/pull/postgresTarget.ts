@@ -29,16 +29,32 @@ export function pgTargetLabel(c: SavedConnection): string {
 }
 
 /** The picker's items, one per saved connection. */
-export function pgTargetItems(store: PgConnectionStore | undefined): { label: string; description: string; uri: vscode.Uri }[] {
-  return (store?.list() ?? []).map((c) => ({ label: `$(server) ${connectionLabel(c)}`, description: t('PostgreSQL: the rows go to this task’s own table'), uri: pgTargetUri(c) })); // l10n-exempt: icon name
+export function pgTargetItems(
+  store: PgConnectionStore | undefined,
+): { label: string; description: string; uri: vscode.Uri }[] {
+  return (store?.list() ?? []).map((c) => ({
+    label: `$(server) ${connectionLabel(c)}`,
+    description: t('PostgreSQL: the rows go to this task’s own table'),
+    uri: pgTargetUri(c),
+  })); // l10n-exempt: icon name
 }
 
 export class MissingPasswordError extends Error {
   override readonly name = 'MissingPasswordError';
 }
 
-export async function openPgSink(c: SavedConnection, store: PgConnectionStore, task: TaskRef): Promise<PostgresPullSink> {
+export async function openPgSink(
+  c: SavedConnection,
+  store: PgConnectionStore,
+  task: TaskRef,
+): Promise<PostgresPullSink> {
   const password = await store.password(c.id);
-  if (password === undefined) throw new MissingPasswordError(t('The password of {0} is not in VS Code’s secret storage any more: remove the connection and add it again.', connectionLabel(c)));
+  if (password === undefined)
+    throw new MissingPasswordError(
+      t(
+        'The password of {0} is not in VS Code’s secret storage any more: remove the connection and add it again.',
+        connectionLabel(c),
+      ),
+    );
   return PostgresPullSink.open({ taskId: task.taskId, taskName: task.taskName, connection: c, password });
 }

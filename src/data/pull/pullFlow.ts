@@ -14,10 +14,10 @@ import { count, fileLabel, jobSignal } from '../common/feedback';
 import { refusedInRestrictedMode } from '../postgres/restrictedMode';
 import { exists, isMade, markMade, mayWriteUntrusted } from './ownFiles';
 import { pgConnectionOf, pgTargetItems } from './postgresTarget';
-import { failed, type PullDeps, pulled, type PullReply,targetLabel, unusable } from './pullReplies';
+import { failed, type PullDeps, pulled, type PullReply, targetLabel, unusable } from './pullReplies';
 import { pullNewRows, type PullSink } from './pullRows';
 import { accountKey } from './rememberedTargets';
-import { appendFormatOf, type AppendTarget,chooseAppendTarget, targetProblem } from './targetPicker';
+import { appendFormatOf, type AppendTarget, chooseAppendTarget, targetProblem } from './targetPicker';
 import { openTargetSink } from './targetSink';
 
 const t = vscode.l10n.t;
@@ -34,7 +34,15 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   }
   if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
     const open = t('Open Folder…');
-    void ui.showInformationMessage(t('Open a folder first: Pull New Rows writes the new rows of “{0}” to a file in your workspace.', plainText(task.taskName)), open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+    void ui
+      .showInformationMessage(
+        t(
+          'Open a folder first: Pull New Rows writes the new rows of “{0}” to a file in your workspace.',
+          plainText(task.taskName),
+        ),
+        open,
+      )
+      .then((c) => c === open && vscode.commands.executeCommand('workbench.action.files.openFolder'));
     return { outcome: 'no-folder' };
   }
   const key = accountKey(account);
@@ -49,16 +57,33 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   // and never a server (a workspace must not make Scrapedeck connect anywhere).
   const trusted = ui.isWorkspaceTrusted();
   let remembered = choose ? undefined : rememberedTarget(deps.targets.get(key, task.taskId), deps);
-  if (remembered !== undefined && remembered.format !== 'postgres' && !trusted && !(await mayWriteUntrusted(records, remembered.uri.fsPath))) remembered = undefined;
+  if (
+    remembered !== undefined &&
+    remembered.format !== 'postgres' &&
+    !trusted &&
+    !(await mayWriteUntrusted(records, remembered.uri.fsPath))
+  )
+    remembered = undefined;
   let target = remembered;
   if (target === undefined) {
     const fields = await taskFields(task, deps);
     // No rows at all: no file to ask for (none could be said to fit), and nothing to pull.
     if (fields === 'no-rows') {
-      void ui.showInformationMessage(t('“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.', plainText(task.taskName)));
+      void ui.showInformationMessage(
+        t(
+          '“{0}” holds no data at the service, so there is nothing to pull. Pull again after a run has collected rows.',
+          plainText(task.taskName),
+        ),
+      );
       return { outcome: 'nothing-new', rows: 0 };
     }
-    target = await chooseAppendTarget(task, deps.ui, fields, { trusted, records, namesakes: deps.namesakes?.(task) ?? false }, trusted ? pgTargetItems(deps.pgStore) : []);
+    target = await chooseAppendTarget(
+      task,
+      deps.ui,
+      fields,
+      { trusted, records, namesakes: deps.namesakes?.(task) ?? false },
+      trusted ? pgTargetItems(deps.pgStore) : [],
+    );
   }
   if (target === undefined) return { outcome: 'declined' };
   // A remembered server too: an untrusted workspace never makes Scrapedeck connect anywhere.
@@ -69,15 +94,30 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
   // One pull per file too: two tasks' batches must not interleave in one file or database.
   const fileKey = `file\n${target.uri.fsPath}`;
   if (deps.busy.has(fileKey)) {
-    void ui.showInformationMessage(t('Another pull is writing to {0}; pull the new rows of “{1}” when it is done.', targetLabel(target.uri, deps), plainText(task.taskName)));
+    void ui.showInformationMessage(
+      t(
+        'Another pull is writing to {0}; pull the new rows of “{1}” when it is done.',
+        targetLabel(target.uri, deps),
+        plainText(task.taskName),
+      ),
+    );
     return { outcome: 'busy', file: target.uri };
   }
   const server = pgConnectionOf(target.uri, deps.pgStore);
   if (server === undefined && !trusted && !(await mayWriteUntrusted(records, target.uri.fsPath))) {
-    deps.log.warn(`Refused ${target.uri.fsPath} for the new rows of task ${task.taskId}: the workspace is in Restricted Mode and the file was not made by a pull`);
+    deps.log.warn(
+      `Refused ${target.uri.fsPath} for the new rows of task ${task.taskId}: the workspace is in Restricted Mode and the file was not made by a pull`,
+    );
     const other = t('Choose Another File…');
     void deps.ui
-      .showErrorMessage(t('Scrapedeck cannot write the new rows of “{0}” to {1}: this folder is in Restricted Mode, where a pull writes only to a new file, never to one the folder came with. Nothing was pulled or changed.', plainText(task.taskName), fileLabel(target.uri)), other)
+      .showErrorMessage(
+        t(
+          'Scrapedeck cannot write the new rows of “{0}” to {1}: this folder is in Restricted Mode, where a pull writes only to a new file, never to one the folder came with. Nothing was pulled or changed.',
+          plainText(task.taskName),
+          fileLabel(target.uri),
+        ),
+        other,
+      )
       .then((c) => c === other && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task, { chooseFile: true }));
     return { outcome: 'unusable', file: target.uri };
   }
@@ -89,14 +129,24 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
     let sink: PullSink;
     try {
       // Every pull checks the file again: a remembered file may have become a link since.
-      sink = await openTargetSink(target, task, isNew, { pgStore: deps.pgStore, records, trusted, sqliteDir: deps.sqliteDir, sqliteLogDir: deps.sqliteLogDir });
+      sink = await openTargetSink(target, task, isNew, {
+        pgStore: deps.pgStore,
+        records,
+        trusted,
+        sqliteDir: deps.sqliteDir,
+        sqliteLogDir: deps.sqliteLogDir,
+      });
     } catch (error) {
       return unusable(error, task, target.uri, deps);
     }
     try {
       await deps.targets.set(key, task.taskId, target.uri.toString());
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: t('Pulling the new rows of “{0}” into {1}', plainText(task.taskName), targetLabel(target.uri, deps)), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: t('Pulling the new rows of “{0}” into {1}', plainText(task.taskName), targetLabel(target.uri, deps)),
+          cancellable: true,
+        },
         async (progress, token) => {
           const scope = jobSignal(token, deps.account.onDidChange);
           try {
@@ -126,7 +176,10 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
 }
 
 /** The task's fields, from its first row (one read that marks nothing), for the file picker; 'no-rows' when the service holds none, undefined when they cannot be read. */
-export async function taskFields(task: TaskRef, deps: Pick<PullDeps, 'account' | 'log'>): Promise<string[] | 'no-rows' | undefined> {
+export async function taskFields(
+  task: TaskRef,
+  deps: Pick<PullDeps, 'account' | 'log'>,
+): Promise<string[] | 'no-rows' | undefined> {
   try {
     const page = (await deps.account.getClient()?.getData(task.taskId, { offset: 0, size: 1 }))?.data;
     if (page === undefined) return undefined;

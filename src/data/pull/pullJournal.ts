@@ -81,14 +81,18 @@ export async function realFilePath(file: string): Promise<string> {
 
 /** Where the record of `file` is kept in the store `records`. */
 export async function journalPathFor(records: string, file: string): Promise<string> {
-  const key = createHash('sha256').update(await realFilePath(file), 'utf8').digest('hex');
+  const key = createHash('sha256')
+    .update(await realFilePath(file), 'utf8')
+    .digest('hex');
   return path.join(records, `${key}.pull.json`);
 }
 
 /** sha256 of the `BOUND_BYTES` of `file` before `offset`. */
 export async function boundHash(file: string, offset: number): Promise<string> {
   const from = Math.max(0, offset - BOUND_BYTES);
-  return createHash('sha256').update(await readRange(file, from, offset - from)).digest('hex');
+  return createHash('sha256')
+    .update(await readRange(file, from, offset - from))
+    .digest('hex');
 }
 
 /** What binds a record at `offset` to `file` now (the file must exist). */

@@ -23,7 +23,13 @@ export interface TempLedger {
 }
 
 const noteSchema = z.object({ path: z.string().min(1).max(4096), pid: z.number().int().min(0) });
-const legacyRecordSchema = z.object({ version: z.literal(1), taskId: z.string(), offset: z.number(), rows: z.number(), hash: z.string() });
+const legacyRecordSchema = z.object({
+  version: z.literal(1),
+  taskId: z.string(),
+  offset: z.number(),
+  rows: z.number(),
+  hash: z.string(),
+});
 
 const notesOf = (ledger: TempLedger): string => path.join(ledger.records, 'temps');
 
@@ -82,9 +88,18 @@ async function removeLegacy(file: string): Promise<string[]> {
     const at = path.join(folder, name);
     if (name === record) {
       if (!(await ownShaped(at, 4096))) continue;
-      const parsed = legacyRecordSchema.safeParse(await fs.readFile(at, 'utf8').then((t) => JSON.parse(t) as unknown).catch(() => undefined));
+      const parsed = legacyRecordSchema.safeParse(
+        await fs
+          .readFile(at, 'utf8')
+          .then((t) => JSON.parse(t) as unknown)
+          .catch(() => undefined),
+      );
       if (!parsed.success) continue;
-    } else if (!(name.startsWith(`.${record}.`) && /^\.[0-9a-f]{12}\.scrapedeck-tmp$/.test(name.slice(record.length + 1)) && (await ownShaped(at, 4096)))) {
+    } else if (!(
+      name.startsWith(`.${record}.`) &&
+      /^\.[0-9a-f]{12}\.scrapedeck-tmp$/.test(name.slice(record.length + 1)) &&
+      (await ownShaped(at, 4096))
+    )) {
       continue;
     }
     await fs.rm(at, { force: true });

@@ -96,13 +96,27 @@ export class PullFailure extends Error {
 export async function pullNewRows(source: PullSource, o: PullOptions): Promise<PullResult> {
   const size = o.batchSize ?? 1000;
   const { sink } = o;
-  const result: PullResult = { rows: 0, recovered: 0, completed: false, cutBytes: 0, batches: 0, requestIds: [], more: false };
+  const result: PullResult = {
+    rows: 0,
+    recovered: 0,
+    completed: false,
+    cutBytes: 0,
+    batches: 0,
+    requestIds: [],
+    more: false,
+  };
   let pending = sink.pending;
   let cap: number | undefined;
   let total = 0;
   for (;;) {
     // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
-    if (o.signal?.aborted) throw new PullFailure('fetch', result.rows, 0, new ApiError({ kind: 'cancelled', message: 'Pulling new rows was cancelled' }));
+    if (o.signal?.aborted)
+      throw new PullFailure(
+        'fetch',
+        result.rows,
+        0,
+        new ApiError({ kind: 'cancelled', message: 'Pulling new rows was cancelled' }),
+      );
     let page: NotExportedPage;
     try {
       // An interrupted batch is asked for by its own size: handed out again, it comes whole and alone.
@@ -138,7 +152,10 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
       throw new PullFailure('write', result.rows, rows.length, error);
     }
     // Counted as soon as the batch is on disk (flushed), not after its mark (issue 48 item 2).
-    o.onProgress?.({ rows: result.rows + result.recovered + rows.length, total: Math.max(total, result.rows + result.recovered + rows.length) });
+    o.onProgress?.({
+      rows: result.rows + result.recovered + rows.length,
+      total: Math.max(total, result.rows + result.recovered + rows.length),
+    });
     try {
       await o.afterWrite?.(result.batches + 1);
       // No signal: once the rows are on disk, marking them is the quickest way to a clean state.

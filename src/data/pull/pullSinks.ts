@@ -33,8 +33,26 @@ export interface SinkOptions {
 
 export async function openPullSink(file: string, format: PullFormat, o: SinkOptions): Promise<PullSink> {
   if (format === 'sqlite') {
-    if (o.logDir === undefined) throw new Error('Pull New Rows into SQLite needs a folder of its own for the database\'s log');
-    return SqlitePullSink.open(file, { taskId: o.taskId, taskName: o.taskName, root: o.root, wasmDir: o.wasmDir, logDir: o.logDir, timeLimitMs: o.sqliteTimeLimitMs, midWrite: o.midWrite });
+    if (o.logDir === undefined)
+      throw new Error("Pull New Rows into SQLite needs a folder of its own for the database's log");
+    return SqlitePullSink.open(file, {
+      taskId: o.taskId,
+      taskName: o.taskName,
+      root: o.root,
+      wasmDir: o.wasmDir,
+      logDir: o.logDir,
+      timeLimitMs: o.sqliteTimeLimitMs,
+      midWrite: o.midWrite,
+    });
   }
-  return FilePullSink.open(file, format, { taskId: o.taskId, taskName: o.taskName, root: o.root, records: o.records, trusted: o.trusted, onCreate: o.onCreate, afterRecord: o.afterRecord, midWrite: o.midWrite });
+  return FilePullSink.open(file, format, {
+    taskId: o.taskId,
+    taskName: o.taskName,
+    root: o.root,
+    records: o.records,
+    trusted: o.trusted,
+    onCreate: o.onCreate,
+    afterRecord: o.afterRecord,
+    midWrite: o.midWrite,
+  });
 }

@@ -66,19 +66,28 @@ export async function checkDatabaseFile(file: string, root: string | undefined):
     throw new UnusableFileError('not-sqlite', 'it is not an SQLite database');
   }
   if (await present(`${file}-shm`)) {
-    throw new UnusableFileError('not-sqlite', 'another SQLite program has it open in write-ahead-log mode (a -shm file is beside it): close that program, or open and close the database in it');
+    throw new UnusableFileError(
+      'not-sqlite',
+      'another SQLite program has it open in write-ahead-log mode (a -shm file is beside it): close that program, or open and close the database in it',
+    );
   }
   for (const side of ['-wal', '-journal']) {
-    if (await present(`${file}${side}`)) throw new UnusableFileError('foreign-log', `a ${side} file that no pull of Scrapedeck left is beside it; SQLite would read it back into the database`);
+    if (await present(`${file}${side}`))
+      throw new UnusableFileError(
+        'foreign-log',
+        `a ${side} file that no pull of Scrapedeck left is beside it; SQLite would read it back into the database`,
+      );
   }
-  if (await present(`${file}.lock`)) throw new UnusableFileError('locked', 'a lock (.lock) that no pull of Scrapedeck made is beside it');
+  if (await present(`${file}.lock`))
+    throw new UnusableFileError('locked', 'a lock (.lock) that no pull of Scrapedeck made is beside it');
 }
 
 /** What the worker's failures mean for the user: refusals in one sentence (`refusals.ts`). */
 function refusal(error: unknown): unknown {
   if (error instanceof SchemaError) return new UnusableFileError('schema', error.message);
   if (error instanceof SqliteTimeLimitError) return new UnusableFileError('slow', error.message);
-  if (error instanceof SqliteLockedError) return new UnusableFileError('in-use', `another window holds the database's lock (${error.message})`);
+  if (error instanceof SqliteLockedError)
+    return new UnusableFileError('in-use', `another window holds the database's lock (${error.message})`);
   return error;
 }
 
@@ -104,15 +113,25 @@ export class SqlitePullSink implements PullSink {
       if (error.code !== 'EEXIST') throw error;
     });
     await fs.mkdir(options.logDir, { recursive: true, mode: 0o700 });
-    const { thread, pending } = await refused(SqliteThread.open(
-      { file, journal: 'wal', task: { taskId: options.taskId, taskName: options.taskName }, pull: { sideDir: options.logDir } },
-      { wasmDir: options.wasmDir, timeLimitMs: options.timeLimitMs, midway: options.midWrite },
-    ));
+    const { thread, pending } = await refused(
+      SqliteThread.open(
+        {
+          file,
+          journal: 'wal',
+          task: { taskId: options.taskId, taskName: options.taskName },
+          pull: { sideDir: options.logDir },
+        },
+        { wasmDir: options.wasmDir, timeLimitMs: options.timeLimitMs, midway: options.midWrite },
+      ),
+    );
     if (pending === undefined || pending === null) return new SqlitePullSink(thread, undefined, options);
     const parsed = pendingSchema.safeParse(pending);
     if (!parsed.success) {
       await thread.close().catch(() => undefined);
-      throw new UnusableFileError('damaged-record', 'its record of an interrupted pull (_scrapedeck_pending) is not one Scrapedeck writes');
+      throw new UnusableFileError(
+        'damaged-record',
+        'its record of an interrupted pull (_scrapedeck_pending) is not one Scrapedeck writes',
+      );
     }
     return new SqlitePullSink(thread, parsed.data, options);
   }
@@ -128,13 +147,17 @@ export class SqlitePullSink implements PullSink {
 
   async write(rows: readonly DataRow[]): Promise<void> {
     const hash = batchHash(rows);
-    await refused(this.thread.call({ op: 'write', rows: [...rows], hash, midway: this.options.midWrite !== undefined }));
+    await refused(
+      this.thread.call({ op: 'write', rows: [...rows], hash, midway: this.options.midWrite !== undefined }),
+    );
     this.record = { rows: rows.length, hash };
   }
 
   async resume(rows: readonly DataRow[]): Promise<number> {
     const hash = batchHash(rows);
-    const written = await refused(this.thread.call({ op: 'resume', rows: [...rows], hash, midway: this.options.midWrite !== undefined }));
+    const written = await refused(
+      this.thread.call({ op: 'resume', rows: [...rows], hash, midway: this.options.midWrite !== undefined }),
+    );
     return typeof written === 'number' ? written : rows.length;
   }
 

@@ -42,7 +42,7 @@ export async function lastRecordEnd(file: string, from: number, to: number, csv:
     let end = from;
     let quoted = false;
     const buffer = Buffer.alloc(CHUNK);
-    for (let at = from; at < to; ) {
+    for (let at = from; at < to;) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, to - at), at);
       if (bytesRead === 0) break;
       for (let i = 0; i < bytesRead; i++) {
@@ -63,7 +63,7 @@ export async function lastLineEnd(file: string, from: number, to: number): Promi
   const handle = await openChecked(file, 'read');
   try {
     const buffer = Buffer.alloc(Math.min(CHUNK, Math.max(0, to - from)));
-    for (let end = to; end > from; ) {
+    for (let end = to; end > from;) {
       const start = Math.max(from, end - buffer.length);
       const { bytesRead } = await handle.read(buffer, 0, end - start, start);
       const at = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);

@@ -15,7 +15,7 @@ import type { TaskRef } from '../../api/taskRef';
 import { plainText } from '../../platform/plainText';
 import type { Ui } from '../../platform/ui';
 import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
-import { type Fit,fitOf } from './columnFit';
+import { type Fit, fitOf } from './columnFit';
 import { isMade } from './ownFiles';
 import type { PullFormat } from './pullSinks';
 
@@ -45,12 +45,18 @@ export function targetProblem(uri: vscode.Uri): string | undefined {
 export function resolveTypedPath(folder: vscode.Uri, typed: string): { uri: vscode.Uri } | { problem: string } {
   const text = typed.trim();
   if (text === '') return { problem: t('Type a file name, e.g. data/rows.jsonl.') };
-  if (path.isAbsolute(text) || /^[a-z]:/i.test(text)) return { problem: t('Type a path inside the workspace folder, not an absolute one.') };
+  if (path.isAbsolute(text) || /^[a-z]:/i.test(text))
+    return { problem: t('Type a path inside the workspace folder, not an absolute one.') };
   const parts = text.split(/[\\/]+/);
   if (parts.some((p) => p === '..')) return { problem: t('The file must stay inside the workspace folder (no “..”).') };
   if (parts.some((p) => /[\p{Cc}]/u.test(p))) return { problem: t('The path has a control character.') };
   const uri = vscode.Uri.joinPath(folder, ...parts.filter((p) => p !== '' && p !== '.'));
-  if (appendFormatOf(uri) === undefined) return { problem: t('The name must end in .csv, .jsonl or .ndjson (CSV or JSON Lines), or .sqlite or .db (an SQLite database).') };
+  if (appendFormatOf(uri) === undefined)
+    return {
+      problem: t(
+        'The name must end in .csv, .jsonl or .ndjson (CSV or JSON Lines), or .sqlite or .db (an SQLite database).',
+      ),
+    };
   return { uri };
 }
 
@@ -67,7 +73,10 @@ function lexists(file: string): boolean {
 const NAMES_SHOWN = 3;
 
 function names(list: readonly string[]): string {
-  const shown = list.slice(0, NAMES_SHOWN).map((n) => `“${n}”`).join(', ');
+  const shown = list
+    .slice(0, NAMES_SHOWN)
+    .map((n) => `“${n}”`)
+    .join(', ');
   return list.length > NAMES_SHOWN ? t('{0} and {1} more', shown, list.length - NAMES_SHOWN) : shown;
 }
 
@@ -83,11 +92,14 @@ export function fitText(fit: Fit): string {
     case 'unknown':
       return t('its columns could not be read: append to this file');
     case 'refused':
-      return t('not offered: Scrapedeck does not write to a symbolic link, a file of several names or anything but a regular file');
+      return t(
+        'not offered: Scrapedeck does not write to a symbolic link, a file of several names or anything but a regular file',
+      );
     case 'unchecked':
       return t('has {0}; not compared: the fields of this task could not be read', names(fit.columns));
     case 'differs':
-      if (fit.missing.length > 0 && fit.extra.length > 0) return t('other columns: lacks {0}; has {1}', names(fit.missing), names(fit.extra));
+      if (fit.missing.length > 0 && fit.extra.length > 0)
+        return t('other columns: lacks {0}; has {1}', names(fit.missing), names(fit.extra));
       if (fit.missing.length > 0) return t('other columns: lacks {0}', names(fit.missing));
       return t('other columns: has {0}, which this task lacks', names(fit.extra));
   }
@@ -108,13 +120,21 @@ export interface PickerContext {
  * `fields`: the task's fields (from its first row), or undefined when they could not be read
  * (then each file says which columns it has and that they were not compared).
  */
-export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly string[] | undefined, context: PickerContext, servers: readonly Item[] = []): Promise<AppendTarget | undefined> {
+export async function chooseAppendTarget(
+  task: TaskRef,
+  ui: Ui,
+  fields: readonly string[] | undefined,
+  context: PickerContext,
+  servers: readonly Item[] = [],
+): Promise<AppendTarget | undefined> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
   if (folder === undefined) return undefined;
-  const existing = await vscode.workspace.findFiles('**/*.{csv,jsonl,ndjson,sqlite,db,sqlite3}', '**/{node_modules,.git}/**', 50).then(
-    (files) => files.sort((a, b) => a.path.localeCompare(b.path)),
-    () => [] as vscode.Uri[],
-  );
+  const existing = await vscode.workspace
+    .findFiles('**/*.{csv,jsonl,ndjson,sqlite,db,sqlite3}', '**/{node_modules,.git}/**', 50)
+    .then(
+      (files) => files.sort((a, b) => a.path.localeCompare(b.path)),
+      () => [] as vscode.Uri[],
+    );
   const fits: Item[] = [];
   const differs: Item[] = [];
   for (const uri of existing) {
@@ -125,14 +145,32 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
     // What a pull would refuse is not offered (a link, a file of several names, not a regular file).
     if (fit.kind === 'refused') continue;
     const icon = format === 'sqlite' ? '$(database)' : '$(file)'; // l10n-exempt: icon names
-    const item: Item = { label: `${icon} ${vscode.workspace.asRelativePath(uri, true)}`, description: fitText(fit), uri, fit };
+    const item: Item = {
+      label: `${icon} ${vscode.workspace.asRelativePath(uri, true)}`,
+      description: fitText(fit),
+      uri,
+      fit,
+    };
     (fit.kind === 'differs' ? differs : fits).push(item);
   }
   const items: Item[] = [
-    { label: `$(new-file) ${t('New File…')}`, description: context.trusted ? t('in the workspace folder') : t('Restricted Mode: only a new file, never one this folder came with') },
+    {
+      label: `$(new-file) ${t('New File…')}`,
+      description: context.trusted
+        ? t('in the workspace folder')
+        : t('Restricted Mode: only a new file, never one this folder came with'),
+    },
     ...servers,
     ...fits,
-    ...(differs.length > 0 ? [{ label: t('Columns differ from “{0}”', plainText(task.taskName)), kind: vscode.QuickPickItemKind.Separator } as Item, ...differs] : []),
+    ...(differs.length > 0
+      ? [
+          {
+            label: t('Columns differ from “{0}”', plainText(task.taskName)),
+            kind: vscode.QuickPickItemKind.Separator,
+          } as Item,
+          ...differs,
+        ]
+      : []),
   ];
   const picked = await ui.showQuickPick(items, {
     title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
@@ -152,7 +190,11 @@ export async function chooseAppendTarget(task: TaskRef, ui: Ui, fields: readonly
 async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
   const append = t('Append Anyway');
   const choice = await ui.showModalWarning(
-    t('The columns of {0} are not the fields of “{1}”.', vscode.workspace.asRelativePath(uri, false), plainText(task.taskName)),
+    t(
+      'The columns of {0} are not the fields of “{1}”.',
+      vscode.workspace.asRelativePath(uri, false),
+      plainText(task.taskName),
+    ),
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
     t('Don’t Append'),
@@ -160,16 +202,25 @@ async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui
   return choice === append;
 }
 
-async function typedTarget(task: TaskRef, folder: vscode.Uri, ui: Ui, context: PickerContext): Promise<AppendTarget | undefined> {
+async function typedTarget(
+  task: TaskRef,
+  folder: vscode.Uri,
+  ui: Ui,
+  context: PickerContext,
+): Promise<AppendTarget | undefined> {
   const validate = (value: string) => {
     const r = resolveTypedPath(folder, value);
     if ('problem' in r) return r.problem;
     // Restricted Mode: a name that is taken is refused as it is typed (the flow checks again).
-    return !context.trusted && lexists(r.uri.fsPath) ? t('This folder is in Restricted Mode: type the name of a new file.') : undefined;
+    return !context.trusted && lexists(r.uri.fsPath)
+      ? t('This folder is in Restricted Mode: type the name of a new file.')
+      : undefined;
   };
   const typed = await ui.showInputBox({
     title: t('New File for the Rows of “{0}”', plainText(task.taskName)),
-    prompt: t('A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.'),
+    prompt: t(
+      'A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.',
+    ),
     value: `${suggestedFileName(task, context.namesakes)}.jsonl`,
     ignoreFocusOut: true,
     validateInput: validate,

@@ -24,7 +24,12 @@ export interface TargetSinkContext {
 }
 
 /** `isNew`: the file does not exist yet (a database made as it is opened is noted as made by a pull). */
-export async function openTargetSink(target: AppendTarget, task: TaskRef, isNew: boolean, c: TargetSinkContext): Promise<PullSink> {
+export async function openTargetSink(
+  target: AppendTarget,
+  task: TaskRef,
+  isNew: boolean,
+  c: TargetSinkContext,
+): Promise<PullSink> {
   const server = pgConnectionOf(target.uri, c.pgStore);
   if (server !== undefined && c.pgStore !== undefined) return openPgSink(server, c.pgStore, task);
   const sink = await openPullSink(target.uri.fsPath, target.format === 'postgres' ? 'sqlite' : target.format, {

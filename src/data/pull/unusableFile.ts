@@ -5,7 +5,18 @@
 export class UnusableFileError extends Error {
   override readonly name = 'UnusableFileError';
   constructor(
-    readonly reason: 'folder' | 'not-text' | 'no-header' | 'changed' | 'not-sqlite' | 'schema' | 'foreign-log' | 'locked' | 'in-use' | 'slow' | 'damaged-record',
+    readonly reason:
+      | 'folder'
+      | 'not-text'
+      | 'no-header'
+      | 'changed'
+      | 'not-sqlite'
+      | 'schema'
+      | 'foreign-log'
+      | 'locked'
+      | 'in-use'
+      | 'slow'
+      | 'damaged-record',
     message: string,
   ) {
     super(message);

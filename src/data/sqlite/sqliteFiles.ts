@@ -73,7 +73,11 @@ export function allow(file: string, side: SideFiles, ownFolder: boolean, readOnl
 function readOnlyOwner(file: string): boolean {
   const name = path.resolve(file);
   for (const [db, entry] of opened) {
-    if (entry.readOnly === true && (name === db || name === entry.side.wal || name === entry.side.journal || name === entry.side.lock)) return true;
+    if (
+      entry.readOnly === true &&
+      (name === db || name === entry.side.wal || name === entry.side.journal || name === entry.side.lock)
+    )
+      return true;
   }
   return false;
 }
@@ -81,7 +85,8 @@ function readOnlyOwner(file: string): boolean {
 /** Descriptors of databases opened only to be read. */
 const readFds = new Set<number>();
 
-const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
+const WRITE_FLAGS =
+  fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
 
 export function disallow(file: string): void {
   const known = opened.get(file);
@@ -100,7 +105,11 @@ function mapped(file: string): string | undefined {
   const name = path.resolve(file);
   const db = opened.get(name);
   if (db !== undefined) return name;
-  for (const [suffix, pick] of [['-wal', 'wal'], ['-journal', 'journal'], ['.lock', 'lock']] as const) {
+  for (const [suffix, pick] of [
+    ['-wal', 'wal'],
+    ['-journal', 'journal'],
+    ['.lock', 'lock'],
+  ] as const) {
     if (!name.endsWith(suffix)) continue;
     const owner = opened.get(name.slice(0, -suffix.length));
     if (owner !== undefined) return owner.side[pick];
@@ -155,7 +164,8 @@ export function removeLockIfOwned(lock: string, token: string): boolean {
 function stale(lock: string): boolean {
   if (!ownFolderLock(lock)) return false;
   const owner = readOwner(lock);
-  if (owner === undefined || owner.host !== HOST || typeof owner.pid !== 'number' || owner.pid === process.pid) return false;
+  if (owner === undefined || owner.host !== HOST || typeof owner.pid !== 'number' || owner.pid === process.pid)
+    return false;
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -197,7 +207,13 @@ export const shim = {
    * (`sqliteReadOpen.ts`), so every committed page is in the file; read as WAL, SQLite would make a
    * -wal beside it, which a reader never does.
    */
-  readSync(fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | bigint | null): number {
+  readSync(
+    fd: number,
+    buffer: NodeJS.ArrayBufferView,
+    offset: number,
+    length: number,
+    position: number | bigint | null,
+  ): number {
     const n = fs.readSync(fd, buffer, offset, length, position);
     const at = Number(position ?? -1);
     if (readFds.has(fd) && at >= 0 && at <= 18 && at + n >= 20 && buffer instanceof Uint8Array) {
@@ -223,7 +239,8 @@ export const shim = {
     if (name === undefined || !name.endsWith('.lock')) throw denied(path.resolve(String(dir)));
     if (readOnlyOwner(name)) {
       // A reader makes no lock: one that is there is a writer's (EEXIST: SQLite says busy).
-      if (fs.lstatSync(name, { throwIfNoEntry: false }) !== undefined) throw Object.assign(new Error(`${name} exists`), { code: 'EEXIST' });
+      if (fs.lstatSync(name, { throwIfNoEntry: false }) !== undefined)
+        throw Object.assign(new Error(`${name} exists`), { code: 'EEXIST' });
       return undefined;
     }
     try {
@@ -235,7 +252,11 @@ export const shim = {
       fs.mkdirSync(name, { mode: 0o700 });
     }
     // O_EXCL: never an existing file, nor through a link.
-    fs.writeFileSync(path.join(name, 'owner'), JSON.stringify({ pid: process.pid, host: HOST, token: lockToken.value }), { flag: 'wx' });
+    fs.writeFileSync(
+      path.join(name, 'owner'),
+      JSON.stringify({ pid: process.pid, host: HOST, token: lockToken.value }),
+      { flag: 'wx' },
+    );
     mine.set(name, lockToken.value);
     return undefined;
   },

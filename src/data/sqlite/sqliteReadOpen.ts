@@ -31,22 +31,26 @@ function vetFile(file: string): void {
   try {
     const head = Buffer.alloc(100);
     const read = fs.fstatSync(fd).isFile() ? fs.readSync(fd, head, 0, 100, 0) : 0;
-    if (read < 100 || !head.subarray(0, 16).equals(HEADER)) throw new SqliteReadError('not-sqlite', 'the file does not start as an SQLite database does');
+    if (read < 100 || !head.subarray(0, 16).equals(HEADER))
+      throw new SqliteReadError('not-sqlite', 'the file does not start as an SQLite database does');
   } finally {
     fs.closeSync(fd);
   }
   const side = sideFilesBeside(file);
   for (const log of [side.wal, side.journal]) {
-    if ((fs.lstatSync(log, { throwIfNoEntry: false })?.size ?? 0) > 0) throw new SqliteReadError('in-use', `${log} is beside it`);
+    if ((fs.lstatSync(log, { throwIfNoEntry: false })?.size ?? 0) > 0)
+      throw new SqliteReadError('in-use', `${log} is beside it`);
   }
-  if (fs.lstatSync(side.lock, { throwIfNoEntry: false }) !== undefined) throw new SqliteReadError('locked', `${side.lock} is beside it`);
+  if (fs.lstatSync(side.lock, { throwIfNoEntry: false }) !== undefined)
+    throw new SqliteReadError('locked', `${side.lock} is beside it`);
 }
 
 /** SQLite's own words for a damaged or locked file, as a problem. */
 export function asReadError(error: unknown): unknown {
   if (error instanceof SqliteReadError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (/not a database|malformed|corrupt|encrypted|disk I\/O/i.test(message)) return new SqliteReadError('damaged', message);
+  if (/not a database|malformed|corrupt|encrypted|disk I\/O/i.test(message))
+    return new SqliteReadError('damaged', message);
   if (/locked|busy/i.test(message)) return new SqliteReadError('locked', message);
   return error;
 }
@@ -58,7 +62,8 @@ function taskTablesOf(db: WasmDatabase, tables: readonly string[]): Record<strin
     const catalog = db.get("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '_scrapedeck_tables'");
     if (catalog === undefined || catalog === null) return out;
     for (const r of db.all('SELECT task_id, table_name FROM main."_scrapedeck_tables" LIMIT 1000')) {
-      if (typeof r.task_id === 'string' && typeof r.table_name === 'string' && tables.includes(r.table_name)) out[r.task_id] = r.table_name;
+      if (typeof r.task_id === 'string' && typeof r.table_name === 'string' && tables.includes(r.table_name))
+        out[r.task_id] = r.table_name;
     }
   } catch {
     // Not the catalog a pull makes: tables are offered in their order.
@@ -86,11 +91,18 @@ export function openForReading(wasmDir: string, file: string): OpenedForReading 
   try {
     opened = openReadOnly(wasmDir, file);
     addReadFunctions(opened.db);
-    const all = opened.db.all("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid").map((r) => ({ name: String(r.name), sql: String(r.sql ?? '') }));
+    const all = opened.db
+      .all("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+      .map((r) => ({ name: String(r.name), sql: String(r.sql ?? '') }));
     // A virtual table's module runs code of its own; its shadow tables (<name>_…) are its insides.
     const virtual = all.filter((t) => /^\s*CREATE\s+VIRTUAL\b/i.test(t.sql)).map((t) => `${t.name.toLowerCase()}_`);
     const tables = all
-      .filter((t) => !/^(sqlite_|_scrapedeck_)/i.test(t.name) && !virtual.some((v) => t.name.toLowerCase().startsWith(v)) && !/^\s*CREATE\s+VIRTUAL\b/i.test(t.sql))
+      .filter(
+        (t) =>
+          !/^(sqlite_|_scrapedeck_)/i.test(t.name) &&
+          !virtual.some((v) => t.name.toLowerCase().startsWith(v)) &&
+          !/^\s*CREATE\s+VIRTUAL\b/i.test(t.sql),
+      )
       .map((t) => t.name);
     return { db: opened.db, close: opened.close, tables, taskTables: taskTablesOf(opened.db, tables) };
   } catch (error) {

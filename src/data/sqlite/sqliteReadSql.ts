@@ -39,14 +39,18 @@ function dateOf(value: unknown): number | null {
 export function addReadFunctions(db: WasmDatabase): void {
   db.function('sd_num', (v: unknown) => numberOf(v), { deterministic: true });
   db.function('sd_date', (v: unknown) => dateOf(v), { deterministic: true });
-  db.function('sd_kind', (v: unknown) => (numberOf(v) !== null ? 'number' : dateOf(v) !== null ? 'date' : 'text'), { deterministic: true });
+  db.function('sd_kind', (v: unknown) => (numberOf(v) !== null ? 'number' : dateOf(v) !== null ? 'date' : 'text'), {
+    deterministic: true,
+  });
 }
 
 /** True (1) for an empty cell: NULL, or text of only white space. */
-export const emptyOf = (c: string): string => `(${c} IS NULL OR (typeof(${c}) = 'text' AND trim(${c}, ' ' || char(9, 10, 11, 12, 13)) = ''))`;
+export const emptyOf = (c: string): string =>
+  `(${c} IS NULL OR (typeof(${c}) = 'text' AND trim(${c}, ' ' || char(9, 10, 11, 12, 13)) = ''))`;
 
 /** The cell as text (a blob said, not shown), for search, conditions and the profile. */
-export const textOf = (c: string): string => `(CASE typeof(${c}) WHEN 'blob' THEN '(binary, ' || length(${c}) || ' bytes)' ELSE CAST(${c} AS TEXT) END)`;
+export const textOf = (c: string): string =>
+  `(CASE typeof(${c}) WHEN 'blob' THEN '(binary, ' || length(${c}) || ' bytes)' ELSE CAST(${c} AS TEXT) END)`;
 
 /** The cell as the grid shows it; text cut to `cut` characters when given (the page asks for the rest). */
 export const shownOf = (c: string, cut?: number): string =>
@@ -82,15 +86,28 @@ export function whereOf(filter: ReadFilter | undefined, columns: readonly string
 }
 
 /** A column's kind over the rows a filter passes: one kind throughout (empties aside), else text. `c` is the column, quoted. */
-export function kindOfColumn(db: WasmDatabase, from: string, c: string, where: { sql: string; params: string[] }): ReadKind {
+export function kindOfColumn(
+  db: WasmDatabase,
+  from: string,
+  c: string,
+  where: { sql: string; params: string[] },
+): ReadKind {
   const filled = `(${where.sql}) AND NOT ${emptyOf(c)}`;
   // A column SQLite holds as numbers only (a pull's, an export's) is told in one pass, stopping at nothing.
-  if (!db.get(`SELECT 1 AS x FROM ${from} WHERE ${filled} AND typeof(${c}) NOT IN ('integer', 'real') LIMIT 1`, where.params)) {
+  if (
+    !db.get(
+      `SELECT 1 AS x FROM ${from} WHERE ${filled} AND typeof(${c}) NOT IN ('integer', 'real') LIMIT 1`,
+      where.params,
+    )
+  ) {
     return db.get(`SELECT 1 AS x FROM ${from} WHERE ${filled} LIMIT 1`, where.params) ? 'number' : 'empty';
   }
   const textual = `typeof(${c}) NOT IN ('integer', 'real') AND sd_kind(${c}) = 'text'`;
   // A text column is told by its first text cell; only a column without one is read whole.
-  if (db.get(`SELECT 1 AS x FROM ${from} WHERE (${where.sql}) AND NOT ${emptyOf(c)} AND ${textual} LIMIT 1`, where.params)) return 'text';
+  if (
+    db.get(`SELECT 1 AS x FROM ${from} WHERE (${where.sql}) AND NOT ${emptyOf(c)} AND ${textual} LIMIT 1`, where.params)
+  )
+    return 'text';
   const seen = db.get(
     `SELECT max(k = 'number') AS num, max(k = 'date') AS day FROM (SELECT CASE WHEN typeof(${c}) IN ('integer', 'real') THEN 'number' ELSE sd_kind(${c}) END AS k FROM ${from} WHERE (${where.sql}) AND NOT ${emptyOf(c)})`,
     where.params,

@@ -12,10 +12,20 @@
  * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
  */
 import { asReadError, openForReading, SqliteReadError } from './sqliteReadOpen';
-import { emptyOf, keyOf, kindOfColumn, quoteName, type ReadFilter, type ReadKind,shownOf, textOf, whereOf } from './sqliteReadSql';
+import {
+  emptyOf,
+  keyOf,
+  kindOfColumn,
+  quoteName,
+  type ReadFilter,
+  type ReadKind,
+  shownOf,
+  textOf,
+  whereOf,
+} from './sqliteReadSql';
 import type { WasmDatabase } from './sqliteRuntime';
 
-export { type ReadProblem,SqliteReadError } from './sqliteReadOpen';
+export { type ReadProblem, SqliteReadError } from './sqliteReadOpen';
 
 export type ReadCell = string | number | null;
 export interface ReadRow {
@@ -119,7 +129,8 @@ export class SqliteReader {
   }
 
   private count(atMost?: number): number {
-    if (atMost !== undefined) return Number(this.db.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.from} LIMIT ?)`, [atMost])?.n ?? 0);
+    if (atMost !== undefined)
+      return Number(this.db.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.from} LIMIT ?)`, [atMost])?.n ?? 0);
     this.total = Number(this.db.get(`SELECT count(*) AS n FROM ${this.from}`)?.n ?? 0);
     return this.total;
   }
@@ -152,7 +163,10 @@ export class SqliteReader {
       // Near the end: backwards from the last row.
       const k = Math.max(0, Math.min(count, total - from));
       const q = `SELECT ${id} AS r, ${this.select(cut)} FROM ${this.from} ORDER BY ${id} DESC LIMIT ? OFFSET ?`;
-      return this.db.all(q, [k, total - from - k]).reverse().map((r, i) => this.rowOf(r, from + i));
+      return this.db
+        .all(q, [k, total - from - k])
+        .reverse()
+        .map((r, i) => this.rowOf(r, from + i));
     }
     let at = 0;
     for (const place of this.marks.keys()) if (place <= from && place > at) at = place;
@@ -164,7 +178,10 @@ export class SqliteReader {
     return rows.map((r, i) => this.rowOf(r, from + i));
   }
 
-  private view(sort: { column: number; direction: 'asc' | 'desc' } | undefined, filter: ReadFilter | undefined): number {
+  private view(
+    sort: { column: number; direction: 'asc' | 'desc' } | undefined,
+    filter: ReadFilter | undefined,
+  ): number {
     this.where = whereOf(filter, this.columns);
     const name = sort === undefined ? undefined : this.columns[sort.column];
     this.order = '';
@@ -175,7 +192,9 @@ export class SqliteReader {
     }
     const id = this.rowid;
     if (id === undefined) {
-      this.shown = Number(this.db.get(`SELECT count(*) AS n FROM ${this.from} WHERE (${this.where.sql})`, this.where.params)?.n ?? 0);
+      this.shown = Number(
+        this.db.get(`SELECT count(*) AS n FROM ${this.from} WHERE (${this.where.sql})`, this.where.params)?.n ?? 0,
+      );
       return this.shown;
     }
     this.db.exec('DROP TABLE IF EXISTS temp.sd_view');
@@ -185,7 +204,10 @@ export class SqliteReader {
     }
     this.db.exec('CREATE TEMP TABLE sd_view (r INTEGER)');
     const order = this.order === '' ? id : `${this.order}, ${id}`;
-    this.shown = this.db.run(`INSERT INTO temp.sd_view (r) SELECT ${id} FROM ${this.from} WHERE (${this.where.sql}) ORDER BY ${order}`, this.where.params).changes;
+    this.shown = this.db.run(
+      `INSERT INTO temp.sd_view (r) SELECT ${id} FROM ${this.from} WHERE (${this.where.sql}) ORDER BY ${order}`,
+      this.where.params,
+    ).changes;
     return this.shown;
   }
 
@@ -199,20 +221,39 @@ export class SqliteReader {
     if (name === undefined) return { kind: 'empty', rows: 0, empty: 0, distinct: 0, common: [] };
     const c = `t.${quoteName(name)}`;
     const viewed = this.rowid !== undefined && this.shown !== undefined && this.where.sql !== '1';
-    const from = viewed ? `temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${this.rowid ?? 'rowid'} = v.r` : `${this.from} AS t`;
+    const from = viewed
+      ? `temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${this.rowid ?? 'rowid'} = v.r`
+      : `${this.from} AS t`;
     const { sql, params } = viewed ? { sql: '1', params: [] } : this.where;
     const kind = kindOfColumn(this.db, from, c, { sql, params });
     const value = `substr(${textOf(c)}, 1, 200)`;
     const bound = kind === 'number' || kind === 'date' ? keyOf(c, kind) : value;
     const filled = `CASE WHEN NOT ${emptyOf(c)} THEN ${bound} END`;
-    const all = this.db.get(`SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e, min(${filled}) AS lo, max(${filled}) AS hi FROM ${from} WHERE (${sql})`, params);
+    const all = this.db.get(
+      `SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e, min(${filled}) AS lo, max(${filled}) AS hi FROM ${from} WHERE (${sql})`,
+      params,
+    );
     this.db.exec('DROP TABLE IF EXISTS temp.sd_values');
-    this.db.run(`CREATE TEMP TABLE sd_values AS SELECT ${value} AS v, count(*) AS n FROM ${from} WHERE (${sql}) AND NOT ${emptyOf(c)} GROUP BY 1`, params);
+    this.db.run(
+      `CREATE TEMP TABLE sd_values AS SELECT ${value} AS v, count(*) AS n FROM ${from} WHERE (${sql}) AND NOT ${emptyOf(c)} GROUP BY 1`,
+      params,
+    );
     try {
       const distinct = Number(this.db.get('SELECT count(*) AS d FROM temp.sd_values')?.d ?? 0);
-      const common = this.db.all('SELECT v, n FROM temp.sd_values ORDER BY n DESC, v LIMIT 5').map((r) => ({ value: String(r.v), count: Number(r.n) }));
-      const shown = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v));
-      return { kind, rows: Number(all?.n ?? 0), empty: Number(all?.e ?? 0), distinct, min: shown(all?.lo), max: shown(all?.hi), common };
+      const common = this.db
+        .all('SELECT v, n FROM temp.sd_values ORDER BY n DESC, v LIMIT 5')
+        .map((r) => ({ value: String(r.v), count: Number(r.n) }));
+      const shown = (v: unknown): string | undefined =>
+        v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v);
+      return {
+        kind,
+        rows: Number(all?.n ?? 0),
+        empty: Number(all?.e ?? 0),
+        distinct,
+        min: shown(all?.lo),
+        max: shown(all?.hi),
+        common,
+      };
     } finally {
       this.db.exec('DROP TABLE temp.sd_values');
     }

@@ -14,7 +14,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { allow, disallow, shim, type SideFiles,sideFilesBeside } from './sqliteFiles';
+import { allow, disallow, shim, type SideFiles, sideFilesBeside } from './sqliteFiles';
 
 /** The subset of node-sqlite3-wasm's API the writers use. */
 export interface WasmStatement {
@@ -49,14 +49,27 @@ function load(dir: string): WasmModule {
   }
   const file = path.join(dir, 'node-sqlite3-wasm.js');
   const source = fs.readFileSync(file, 'utf8');
-  const modules: Record<string, unknown> = { 'node:fs': shim, fs: shim, 'node:path': path, path, 'node:crypto': crypto, crypto };
+  const modules: Record<string, unknown> = {
+    'node:fs': shim,
+    fs: shim,
+    'node:path': path,
+    path,
+    'node:crypto': crypto,
+    crypto,
+  };
   const requireShim = (name: string): unknown => {
     if (name in modules) return modules[name];
     throw new Error(`node-sqlite3-wasm asked for ${name}`);
   };
   const module = { exports: {} as unknown };
   // The library's code, as Node would run it, with the shim as its `fs`.
-  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(module.exports, requireShim, module, file, dir);
+  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(
+    module.exports,
+    requireShim,
+    module,
+    file,
+    dir,
+  );
   loaded = { dir, module: module.exports as WasmModule };
   return loaded.module;
 }
@@ -95,7 +108,14 @@ export class SqliteDb {
    * Scrapedeck's own folder (a stale lock there may be taken over). `vet` reads the database
    * before anything is written to it (the journal mode included), and may refuse it by throwing.
    */
-  static open(dir: string, file: string, journal: JournalKind, side: SideFiles, ownFolder: boolean, vet?: (db: WasmDatabase) => void): SqliteDb {
+  static open(
+    dir: string,
+    file: string,
+    journal: JournalKind,
+    side: SideFiles,
+    ownFolder: boolean,
+    vet?: (db: WasmDatabase) => void,
+  ): SqliteDb {
     const { Database } = load(dir);
     const name = path.resolve(file);
     allow(name, side, ownFolder);
@@ -107,9 +127,12 @@ export class SqliteDb {
       db.exec('PRAGMA locking_mode=EXCLUSIVE');
       vet?.(db);
       const mode = db.get(`PRAGMA journal_mode=${journal === 'wal' ? 'WAL' : 'TRUNCATE'}`)?.journal_mode;
-      if (mode !== (journal === 'wal' ? 'wal' : 'truncate')) throw new Error(`SQLite could not use the ${journal} journal of ${name} (${String(mode)})`);
+      if (mode !== (journal === 'wal' ? 'wal' : 'truncate'))
+        throw new Error(`SQLite could not use the ${journal} journal of ${name} (${String(mode)})`);
       // Temporary tables and sorts in memory: no other file. Checkpoints only when asked.
-      db.exec('PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF; PRAGMA wal_autocheckpoint=0');
+      db.exec(
+        'PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF; PRAGMA wal_autocheckpoint=0',
+      );
       return new SqliteDb(name, db, journal, side);
     } catch (error) {
       try {

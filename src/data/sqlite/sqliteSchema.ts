@@ -17,10 +17,12 @@ export const CATALOG_TABLES = [
 ];
 
 /** The SQL SQLite keeps for each of our tables (it drops `IF NOT EXISTS`), by lower-case name. */
-const OURS = new Map(CATALOG_TABLES.map((sql) => {
-  const kept = sql.replace('CREATE TABLE IF NOT EXISTS ', 'CREATE TABLE ');
-  return [/"([^"]+)"/.exec(kept)?.[1]?.toLowerCase() ?? '', kept];
-}));
+const OURS = new Map(
+  CATALOG_TABLES.map((sql) => {
+    const kept = sql.replace('CREATE TABLE IF NOT EXISTS ', 'CREATE TABLE ');
+    return [/"([^"]+)"/.exec(kept)?.[1]?.toLowerCase() ?? '', kept];
+  }),
+);
 
 export type SchemaProblem = 'trigger' | 'view' | 'virtual' | 'foreign';
 
@@ -31,7 +33,9 @@ export class SchemaError extends Error {
     readonly problem: SchemaProblem,
     readonly object: string,
   ) {
-    super(`the database holds ${problem === 'foreign' ? 'an object named like Scrapedeck\'s own' : `a ${problem}`} (${object}), which a pull cannot vouch for`);
+    super(
+      `the database holds ${problem === 'foreign' ? "an object named like Scrapedeck's own" : `a ${problem}`} (${object}), which a pull cannot vouch for`,
+    );
   }
 }
 
@@ -47,12 +51,16 @@ export function vetSchema(db: WasmDatabase): void {
     const sql = typeof row.sql === 'string' ? row.sql : undefined;
     if (type === 'trigger') throw new SchemaError('trigger', name);
     if (type === 'view') throw new SchemaError('view', name);
-    if (type === 'table' && sql !== undefined && /^\s*CREATE\s+VIRTUAL\b/i.test(sql)) throw new SchemaError('virtual', name);
+    if (type === 'table' && sql !== undefined && /^\s*CREATE\s+VIRTUAL\b/i.test(sql))
+      throw new SchemaError('virtual', name);
     const ours = /^_scrapedeck_/i.test(name) || /^_scrapedeck_/i.test(table);
     if (!ours) continue;
     const expected = OURS.get(table.toLowerCase());
-    const vouched = expected !== undefined
-      && (type === 'table' ? name === table && sql === expected : type === 'index' && sql === undefined && name.toLowerCase() === `sqlite_autoindex_${table.toLowerCase()}_1`);
+    const vouched =
+      expected !== undefined &&
+      (type === 'table'
+        ? name === table && sql === expected
+        : type === 'index' && sql === undefined && name.toLowerCase() === `sqlite_autoindex_${table.toLowerCase()}_1`);
     if (!vouched) throw new SchemaError('foreign', name);
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { sideFilesBeside, sideFilesIn } from './sqliteFiles';
-import { type JournalKind,SqliteDb } from './sqliteRuntime';
+import { type JournalKind, SqliteDb } from './sqliteRuntime';
 import { CATALOG_TABLES, vetSchema } from './sqliteSchema';
 import { TaskTable } from './sqliteTable';
 
@@ -41,13 +41,22 @@ export class SqliteSession {
   /** Opens the database; for a pull, returns the record of its task's batch in flight as stored (parsed by the host). */
   static open(wasmDir: string, request: OpenRequest): { session: SqliteSession; pending: unknown; table?: string } {
     const side = request.pull ? sideFilesIn(request.pull.sideDir, request.file) : sideFilesBeside(request.file);
-    const sqlite = SqliteDb.open(wasmDir, request.file, request.journal, side, request.pull !== undefined, request.pull ? vetSchema : undefined);
+    const sqlite = SqliteDb.open(
+      wasmDir,
+      request.file,
+      request.journal,
+      side,
+      request.pull !== undefined,
+      request.pull ? vetSchema : undefined,
+    );
     try {
       const session = new SqliteSession(sqlite, request);
       if (!request.pull) return { session, pending: undefined };
       sqlite.db.exec(CATALOG_TABLES.join('; '));
       vetSchema(sqlite.db);
-      const pending = sqlite.db.get('SELECT rows, hash FROM "_scrapedeck_pending" WHERE task_id = ?', [request.task.taskId]);
+      const pending = sqlite.db.get('SELECT rows, hash FROM "_scrapedeck_pending" WHERE task_id = ?', [
+        request.task.taskId,
+      ]);
       return { session, pending };
     } catch (error) {
       sqlite.close();
@@ -93,7 +102,11 @@ export class SqliteSession {
     this.table ??= TaskTable.forTask(this.sqlite.db, this.request.task, pull);
     this.table.insertRows(rows, midway);
     if (pull && hash !== undefined) {
-      this.sqlite.db.run('INSERT OR REPLACE INTO "_scrapedeck_pending" (task_id, rows, hash) VALUES (?, ?, ?)', [this.request.task.taskId, rows.length, hash]);
+      this.sqlite.db.run('INSERT OR REPLACE INTO "_scrapedeck_pending" (task_id, rows, hash) VALUES (?, ?, ?)', [
+        this.request.task.taskId,
+        rows.length,
+        hash,
+      ]);
     }
   }
 

@@ -35,8 +35,12 @@ export function quoteName(name: string): string {
 /** A table or column name from a task's or field's name. */
 export function cleanName(name: string, fallback: string): string {
   // eslint-disable-next-line no-control-regex
-  const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100);
-  const base = cleaned === '' ? fallback : sqlValue(cleaned) as string;
+  const cleaned = name
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 100);
+  const base = cleaned === '' ? fallback : (sqlValue(cleaned) as string);
   return RESERVED_NAME.test(base) ? `${fallback} ${base}` : base;
 }
 
@@ -83,15 +87,23 @@ export class TaskTable {
       if (name !== undefined && tableExists(db, name)) {
         const table = new TaskTable(db, name, true, true);
         for (const row of db.all('SELECT field, column_name FROM "_scrapedeck_columns" WHERE table_name = ?', [name])) {
-          if (typeof row.field === 'string' && typeof row.column_name === 'string') table.columns.set(row.field, row.column_name);
+          if (typeof row.field === 'string' && typeof row.column_name === 'string')
+            table.columns.set(row.field, row.column_name);
         }
         return table;
       }
     }
-    const taken = new Set(db.all("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((r) => String(r.name).toLowerCase()));
+    const taken = new Set(
+      db.all("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((r) => String(r.name).toLowerCase()),
+    );
     const name = freeName(cleanName(task.taskName, 'task'), taken);
     const table = new TaskTable(db, name, catalog, false);
-    if (catalog) db.run('INSERT OR REPLACE INTO "_scrapedeck_tables" (task_id, table_name, task_name) VALUES (?, ?, ?)', [task.taskId, name, task.taskName]);
+    if (catalog)
+      db.run('INSERT OR REPLACE INTO "_scrapedeck_tables" (task_id, table_name, task_name) VALUES (?, ?, ?)', [
+        task.taskId,
+        name,
+        task.taskName,
+      ]);
     return table;
   }
 
@@ -101,7 +113,8 @@ export class TaskTable {
     const fields = [...this.columns.keys()];
     if (this.insert === undefined || this.insert.fields.length !== fields.length) {
       const names = fields.map((f) => quoteName(this.columns.get(f) as string));
-      const values = fields.length === 0 ? 'DEFAULT VALUES' : `(${names.join(', ')}) VALUES (${fields.map(() => '?').join(', ')})`;
+      const values =
+        fields.length === 0 ? 'DEFAULT VALUES' : `(${names.join(', ')}) VALUES (${fields.map(() => '?').join(', ')})`;
       // OR ABORT: a conflict clause the table was created with (ON CONFLICT IGNORE, REPLACE) never drops or replaces a row.
       this.insert = { sql: `INSERT OR ABORT INTO ${quoteName(this.name)} ${values}`, fields };
     }
@@ -126,40 +139,59 @@ export class TaskTable {
     if (!this.created || rows.length === 0) return false;
     const fields = [...this.columns.keys()];
     if (rows.some((row) => Object.keys(row).some((f) => !this.columns.has(f)))) return false;
-    const names = fields.length === 0 ? 'rowid' : fields.map((f) => quoteName(this.columns.get(f) as string)).join(', ');
-    const stored = this.db.all(`SELECT ${names} FROM ${quoteName(this.name)} ORDER BY rowid DESC LIMIT ?`, [rows.length]).reverse();
+    const names =
+      fields.length === 0 ? 'rowid' : fields.map((f) => quoteName(this.columns.get(f) as string)).join(', ');
+    const stored = this.db
+      .all(`SELECT ${names} FROM ${quoteName(this.name)} ORDER BY rowid DESC LIMIT ?`, [rows.length])
+      .reverse();
     if (stored.length !== rows.length) return false;
-    return rows.every((row, i) => fields.every((f) => same(stored[i]?.[this.columns.get(f) as string], sqlValue(row[f]))));
+    return rows.every((row, i) =>
+      fields.every((f) => same(stored[i]?.[this.columns.get(f) as string], sqlValue(row[f]))),
+    );
   }
 
   private learn(rows: readonly DataRow[]): void {
     const added: string[] = [];
-    for (const row of rows) for (const field of Object.keys(row)) if (!this.columns.has(field) && !added.includes(field)) added.push(field);
+    for (const row of rows)
+      for (const field of Object.keys(row)) if (!this.columns.has(field) && !added.includes(field)) added.push(field);
     if (this.columns.size + added.length > MAX_COLUMNS) throw new TooManyColumnsError(this.columns.size + added.length);
     if (added.length === 0 && this.created) return;
     // Every column the table has (a user's own ones included), and those mapped already.
-    const present = this.created ? this.db.all(`PRAGMA table_info(${quoteName(this.name)})`).map((r) => String(r.name)) : [];
+    const present = this.created
+      ? this.db.all(`PRAGMA table_info(${quoteName(this.name)})`).map((r) => String(r.name))
+      : [];
     const taken = new Set([...present, ...this.columns.values()].map((c) => c.toLowerCase()));
     for (const field of added) {
       const column = freeName(cleanName(field, 'column'), taken);
       taken.add(column.toLowerCase());
       this.columns.set(field, column);
       if (this.created) this.db.exec(`ALTER TABLE ${quoteName(this.name)} ADD COLUMN ${quoteName(column)}`);
-      if (this.catalog) this.db.run('INSERT OR REPLACE INTO "_scrapedeck_columns" (table_name, field, column_name) VALUES (?, ?, ?)', [this.name, field, column]);
+      if (this.catalog)
+        this.db.run('INSERT OR REPLACE INTO "_scrapedeck_columns" (table_name, field, column_name) VALUES (?, ?, ?)', [
+          this.name,
+          field,
+          column,
+        ]);
     }
     if (!this.created) {
       const names = [...this.columns.values()].map(quoteName);
-      this.db.exec(`CREATE TABLE ${quoteName(this.name)} (${names.length > 0 ? names.join(', ') : quoteName('column')})`);
+      this.db.exec(
+        `CREATE TABLE ${quoteName(this.name)} (${names.length > 0 ? names.join(', ') : quoteName('column')})`,
+      );
       this.created = true;
     }
   }
 }
 
 function same(stored: unknown, sent: string | number | null): boolean {
-  if (typeof stored === 'bigint') return typeof sent === 'number' && BigInt(Math.trunc(sent)) === stored && Number.isInteger(sent);
+  if (typeof stored === 'bigint')
+    return typeof sent === 'number' && BigInt(Math.trunc(sent)) === stored && Number.isInteger(sent);
   return stored === sent || (stored === undefined && sent === null);
 }
 
 function tableExists(db: WasmDatabase, name: string): boolean {
-  return db.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", [name]) !== undefined;
+  return (
+    db.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", [name]) !==
+    undefined
+  );
 }

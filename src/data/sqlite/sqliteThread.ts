@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 import { removeLockIfOwned, sideFilesBeside, sideFilesIn } from './sqliteFiles';
-import { type ReadProblem, type ReadRequest,SqliteReadError } from './sqliteReader';
+import { type ReadProblem, type ReadRequest, SqliteReadError } from './sqliteReader';
 import { SchemaError, type SchemaProblem } from './sqliteSchema';
 import type { OpenRequest, SessionRequest } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
@@ -51,7 +51,10 @@ function rebuild(error: WorkerFailure): Error {
 
 export class SqliteThread {
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   private ended: Error | undefined;
   private table: string | undefined;
 
@@ -81,10 +84,16 @@ export class SqliteThread {
   }
 
   /** Starts a worker that reads `file` only (the data browser's); resolves with the tables it offers. */
-  static async openReader(file: string, options: ThreadOptions): Promise<{ thread: SqliteThread; tables: string[]; taskTables: Record<string, string> }> {
+  static async openReader(
+    file: string,
+    options: ThreadOptions,
+  ): Promise<{ thread: SqliteThread; tables: string[]; taskTables: Record<string, string> }> {
     const thread = SqliteThread.start(sideFilesBeside(file).lock, options);
     try {
-      const opened = (await thread.send({ id: 0, read: { file } })) as { tables: string[]; taskTables: Record<string, string> };
+      const opened = (await thread.send({ id: 0, read: { file } })) as {
+        tables: string[];
+        taskTables: Record<string, string>;
+      };
       return { thread, ...opened };
     } catch (error) {
       await thread.stop();

@@ -7,9 +7,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { lockToken } from './sqliteFiles';
-import { type ReadRequest,SqliteReader, SqliteReadError } from './sqliteReader';
+import { type ReadRequest, SqliteReader, SqliteReadError } from './sqliteReader';
 import { SchemaError } from './sqliteSchema';
-import { type OpenRequest, type SessionRequest,SqliteSession } from './sqliteSession';
+import { type OpenRequest, type SessionRequest, SqliteSession } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
 
 export interface WorkerData {
@@ -36,13 +36,20 @@ export interface WorkerFailure {
   fields?: number;
 }
 
-export type WorkerReply = { id: number; ok: true; value: unknown; table?: string } | { id: number; ok: false; error: WorkerFailure } | { midway: true };
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown; table?: string }
+  | { id: number; ok: false; error: WorkerFailure }
+  | { midway: true };
 
 function failure(error: unknown): WorkerFailure {
   if (error instanceof SqliteReadError) return { name: error.name, message: error.message, problem: error.problem };
-  if (error instanceof SchemaError) return { name: error.name, message: error.message, problem: error.problem, object: error.object };
+  if (error instanceof SchemaError)
+    return { name: error.name, message: error.message, problem: error.problem, object: error.object };
   if (error instanceof TooManyColumnsError) return { name: error.name, message: error.message, fields: error.fields };
-  return { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
+  return {
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 const port = parentPort;

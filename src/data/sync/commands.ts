@@ -16,14 +16,17 @@ import { taskArgSchema } from '../../platform/treeArgs';
 import type { Ui } from '../../platform/ui';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
-import { type AppendTarget,chooseAppendTarget } from '../pull/targetPicker';
+import { type AppendTarget, chooseAppendTarget } from '../pull/targetPicker';
 import { destinationLabel } from '../pull/targetSink';
 import type { SyncPullDeps } from './syncPull';
 import type { SyncTargets } from './syncTargets';
 
 const t = vscode.l10n.t;
 
-const taskSchema = z.union([taskArgSchema, z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) })]);
+const taskSchema = z.union([
+  taskArgSchema,
+  z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) }),
+]);
 
 export type KeepOutcome = 'following' | 'declined' | 'restricted' | 'signed-out' | 'no-folder' | 'no-task';
 export type StopOutcome = 'stopped' | 'not-following' | 'signed-out' | 'no-task';
@@ -43,7 +46,9 @@ export interface SyncCommandDeps extends Pick<SyncPullDeps, 'account' | 'records
 /** True (after saying so) in Restricted Mode. */
 export function syncRefused(ui: Pick<Ui, 'isWorkspaceTrusted' | 'showInformationMessage'>): boolean {
   if (ui.isWorkspaceTrusted()) return false;
-  void ui.showInformationMessage(t('Keep in Sync is off in Restricted Mode: trust this workspace first. Nothing was changed.'));
+  void ui.showInformationMessage(
+    t('Keep in Sync is off in Restricted Mode: trust this workspace first. Nothing was changed.'),
+  );
   return true;
 }
 
@@ -51,20 +56,26 @@ export function syncCommands(deps: SyncCommandDeps) {
   const taskOf = (arg: unknown): TaskRef | undefined => {
     const parsed = taskSchema.safeParse(arg);
     if (parsed.success) return parsed.data;
-    if (arg !== undefined) deps.log.warn(`A sync command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`);
+    if (arg !== undefined)
+      deps.log.warn(
+        `A sync command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`,
+      );
     void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
     return undefined;
   };
   const signedIn = (task: TaskRef): string | undefined => {
     const account = deps.account.account;
-    if (account === undefined) void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to keep “{0}” in sync.', plainText(task.taskName)));
+    if (account === undefined)
+      void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to keep “{0}” in sync.', plainText(task.taskName)));
     return account === undefined ? undefined : accountKey(account);
   };
   /** As Pull New Rows offers them; with no folder open, only the connections. */
   const chooseTarget = async (task: TaskRef, key: string): Promise<AppendTarget | undefined> => {
     const servers = pgTargetItems(deps.pgStore);
     if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
-      const picked = await deps.ui.showQuickPick(servers, { title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)) });
+      const picked = await deps.ui.showQuickPick(servers, {
+        title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
+      });
       return picked === undefined ? undefined : { uri: picked.uri, format: 'postgres' };
     }
     const fields = await deps.fields(task);
@@ -78,8 +89,16 @@ export function syncCommands(deps: SyncCommandDeps) {
       if (syncRefused(deps.ui)) return 'restricted';
       const key = signedIn(task);
       if (key === undefined) return 'signed-out';
-      if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file') && deps.pgStore.list().length === 0) {
-        void deps.ui.showInformationMessage(t('Open a folder or add a PostgreSQL connection first: Keep in Sync pulls the new rows of “{0}” into a file of your workspace or a PostgreSQL database.', plainText(task.taskName)));
+      if (
+        !vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file') &&
+        deps.pgStore.list().length === 0
+      ) {
+        void deps.ui.showInformationMessage(
+          t(
+            'Open a folder or add a PostgreSQL connection first: Keep in Sync pulls the new rows of “{0}” into a file of your workspace or a PostgreSQL database.',
+            plainText(task.taskName),
+          ),
+        );
         return 'no-folder';
       }
       const target = await chooseTarget(task, key);
@@ -87,12 +106,24 @@ export function syncCommands(deps: SyncCommandDeps) {
       // The account may have changed while the picker was open.
       if (deps.account.account === undefined || accountKey(deps.account.account) !== key) return 'signed-out';
       const uri = target.uri.toString();
-      await deps.syncTargets.set(key, task.taskId, { target: uri, taskName: task.taskName }, target.format === 'postgres' ? 'user' : 'workspace');
+      await deps.syncTargets.set(
+        key,
+        task.taskId,
+        { target: uri, taskName: task.taskName },
+        target.format === 'postgres' ? 'user' : 'workspace',
+      );
       await deps.pullTargets.set(key, task.taskId, uri);
       deps.changed();
       const now = t('Pull New Rows Now');
       void deps.ui
-        .showInformationMessage(t('“{0}” is kept in sync with {1}: when a run of it ends, its new rows are pulled there.', plainText(task.taskName), destinationLabel(target.uri, deps.pgStore)), now)
+        .showInformationMessage(
+          t(
+            '“{0}” is kept in sync with {1}: when a run of it ends, its new rows are pulled there.',
+            plainText(task.taskName),
+            destinationLabel(target.uri, deps.pgStore),
+          ),
+          now,
+        )
         .then((c) => c === now && vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task));
       return 'following';
     },
@@ -103,7 +134,12 @@ export function syncCommands(deps: SyncCommandDeps) {
       if (key === undefined) return 'signed-out';
       const stopped = await deps.syncTargets.forget(key, task.taskId);
       deps.changed();
-      vscode.window.setStatusBarMessage(stopped ? t('“{0}” is no longer kept in sync.', plainText(task.taskName)) : t('“{0}” was not kept in sync.', plainText(task.taskName)), 5000);
+      vscode.window.setStatusBarMessage(
+        stopped
+          ? t('“{0}” is no longer kept in sync.', plainText(task.taskName))
+          : t('“{0}” was not kept in sync.', plainText(task.taskName)),
+        5000,
+      );
       return stopped ? 'stopped' : 'not-following';
     },
   });

@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 
 import type { TaskRef } from '../../api/taskRef';
-import { type CommandSet,registerHandlers } from '../../platform/commandHandlers';
+import { type CommandSet, registerHandlers } from '../../platform/commandHandlers';
 import { COMMANDS } from '../../platform/commandIds';
 import type { Event } from '../../platform/emitter';
 import { plainText } from '../../platform/plainText';
@@ -24,7 +24,7 @@ import { syncCommands } from './commands';
 import type { SyncBoard, SyncRowPart } from './syncBoard';
 import { SyncFollower } from './syncFollower';
 import { followTarget, syncPull, type SyncPullDeps } from './syncPull';
-import { type Follow,SyncTargets } from './syncTargets';
+import { type Follow, SyncTargets } from './syncTargets';
 
 const t = vscode.l10n.t;
 
@@ -72,7 +72,16 @@ export function createSync(context: vscode.ExtensionContext, deps: SyncDeps): Sy
   const notifyFailure = async (task: TaskRef, follow: Follow, sentence: string) => {
     const pull = t('Pull New Rows');
     const stop = t('Stop Keeping in Sync');
-    const choice = await ui.showErrorMessage(t('Keeping “{0}” in sync with {1} failed. {2}', plainText(task.taskName), labelOf(follow), plainText(sentence, 2000)), pull, stop);
+    const choice = await ui.showErrorMessage(
+      t(
+        'Keeping “{0}” in sync with {1} failed. {2}',
+        plainText(task.taskName),
+        labelOf(follow),
+        plainText(sentence, 2000),
+      ),
+      pull,
+      stop,
+    );
     if (choice === pull) void vscode.commands.executeCommand(COMMANDS.dataPullNewRows, task);
     else if (choice === stop) void vscode.commands.executeCommand(COMMANDS.dataStopSync, task);
   };
@@ -90,9 +99,21 @@ export function createSync(context: vscode.ExtensionContext, deps: SyncDeps): Sy
     const parts = new Map<string, SyncRowPart>();
     const trusted = ui.isWorkspaceTrusted();
     for (const [taskId, follow] of account === undefined ? [] : targets.all(account)) {
-      parts.set(taskId, trusted
-        ? { description: t('syncs to {0}', shortLabel(follow)), tooltip: t('Kept in sync: when a run ends, its new rows are pulled into {0}.', labelOf(follow)) }
-        : { description: t('sync off (Restricted Mode)'), tooltip: t('Kept in sync with {0}, but not in Restricted Mode: trust this workspace to sync it.', labelOf(follow)) });
+      parts.set(
+        taskId,
+        trusted
+          ? {
+              description: t('syncs to {0}', shortLabel(follow)),
+              tooltip: t('Kept in sync: when a run ends, its new rows are pulled into {0}.', labelOf(follow)),
+            }
+          : {
+              description: t('sync off (Restricted Mode)'),
+              tooltip: t(
+                'Kept in sync with {0}, but not in Restricted Mode: trust this workspace to sync it.',
+                labelOf(follow),
+              ),
+            },
+      );
     }
     board.show(parts);
   };
@@ -105,6 +126,10 @@ export function createSync(context: vscode.ExtensionContext, deps: SyncDeps): Sy
     { dispose: () => closing.abort() },
   );
   redraw();
-  const commands = registerHandlers(context, deps.registrar, syncCommands({ ...data, ui, log, account, syncTargets: targets, changed: redraw }));
+  const commands = registerHandlers(
+    context,
+    deps.registrar,
+    syncCommands({ ...data, ui, log, account, syncTargets: targets, changed: redraw }),
+  );
   return { follower, targets, commands };
 }

@@ -54,7 +54,9 @@ export class SyncFollower {
     for (const taskId of new Set(taskIds)) {
       if (this.deps.targets.get(account, taskId) === undefined) continue;
       if (!this.deps.trusted()) {
-        this.deps.log.info(`A run of task ${taskId} ended; its new rows were not pulled to the destination kept in sync: the workspace is in Restricted Mode`);
+        this.deps.log.info(
+          `A run of task ${taskId} ended; its new rows were not pulled to the destination kept in sync: the workspace is in Restricted Mode`,
+        );
         continue;
       }
       const key = `${account}\n${taskId}`;
@@ -97,7 +99,9 @@ export class SyncFollower {
         this.deps.log.warn(`Keeping task ${taskId} in sync failed: ${outcome.sentence}`);
         this.deps.failed(task, follow, outcome.sentence);
       } else if (outcome.kind === 'busy') {
-        this.deps.log.info(`A run of task ${taskId} ended while another pull of it was under way; that pull takes its rows`);
+        this.deps.log.info(
+          `A run of task ${taskId} ended while another pull of it was under way; that pull takes its rows`,
+        );
       }
       if (!lane.queued) return;
     }

@@ -24,7 +24,7 @@ import { DamagedJournalError } from '../pull/pullJournal';
 import { PullFailure, pullNewRows, type PullSink } from '../pull/pullRows';
 import { refusalText } from '../pull/refusals';
 import { accountKey } from '../pull/rememberedTargets';
-import { appendFormatOf, type AppendTarget,targetProblem } from '../pull/targetPicker';
+import { appendFormatOf, type AppendTarget, targetProblem } from '../pull/targetPicker';
 import { destinationLabel, openTargetSink } from '../pull/targetSink';
 import { UnusableFileError } from '../pull/unusableFile';
 import type { SyncOutcome } from './syncFollower';
@@ -54,11 +54,14 @@ export function followTarget(follow: Follow, pgStore: PgConnectionStore): Append
     return { problem: t('The destination kept in sync could not be read: choose it again with Keep in Sync….') };
   }
   if (uri.scheme === PG_SCHEME) {
-    return pgConnectionOf(uri, pgStore) === undefined ? { problem: t('Its PostgreSQL connection was removed: choose another destination with Keep in Sync….') } : { uri, format: 'postgres' };
+    return pgConnectionOf(uri, pgStore) === undefined
+      ? { problem: t('Its PostgreSQL connection was removed: choose another destination with Keep in Sync….') }
+      : { uri, format: 'postgres' };
   }
   const problem = targetProblem(uri);
   const format = appendFormatOf(uri);
-  if (problem !== undefined || format === undefined) return { problem: t('{0} cannot take the rows: {1}.', fileLabel(uri), problem ?? '') };
+  if (problem !== undefined || format === undefined)
+    return { problem: t('{0} cannot take the rows: {1}.', fileLabel(uri), problem ?? '') };
   return { uri, format };
 }
 
@@ -82,7 +85,13 @@ export async function syncPull(task: TaskRef, follow: Follow, deps: SyncPullDeps
     const ours = server === undefined && (isNew || (await isMade(records, target.uri.fsPath)));
     let sink: PullSink;
     try {
-      sink = await openTargetSink(target, task, isNew, { pgStore: deps.pgStore, records, trusted: true, sqliteDir: deps.sqliteDir, sqliteLogDir: deps.sqliteLogDir });
+      sink = await openTargetSink(target, task, isNew, {
+        pgStore: deps.pgStore,
+        records,
+        trusted: true,
+        sqliteDir: deps.sqliteDir,
+        sqliteLogDir: deps.sqliteLogDir,
+      });
     } catch (error) {
       return { kind: 'failed', sentence: openFailure(error, task, target, label, deps) };
     }
@@ -92,10 +101,22 @@ export async function syncPull(task: TaskRef, follow: Follow, deps: SyncPullDeps
     deps.closing.addEventListener('abort', stop);
     try {
       // The window's progress: a quiet line in the status bar, no notification.
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Syncing “{0}” into {1}', plainText(task.taskName), label) }, (progress) =>
-        pullNewRows(client, { taskId: task.taskId, sink, signal: controller.signal, onProgress: (p) => progress.report({ message: t('{0} of {1} rows', count(p.rows), count(p.total)) }) }),
+      const result = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Window,
+          title: t('Syncing “{0}” into {1}', plainText(task.taskName), label),
+        },
+        (progress) =>
+          pullNewRows(client, {
+            taskId: task.taskId,
+            sink,
+            signal: controller.signal,
+            onProgress: (p) => progress.report({ message: t('{0} of {1} rows', count(p.rows), count(p.total)) }),
+          }),
       );
-      deps.log.info(`Kept task ${task.taskId} in sync: ${result.rows} new rows into ${target.uri.toString()} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`);
+      deps.log.info(
+        `Kept task ${task.taskId} in sync: ${result.rows} new rows into ${target.uri.toString()} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`,
+      );
       return result.rows === 0 ? { kind: 'nothing-new' } : { kind: 'pulled', rows: result.rows };
     } catch (error) {
       return pullFailure(error, task, target, label);
@@ -116,10 +137,16 @@ function openFailure(error: unknown, task: TaskRef, target: AppendTarget, label:
   const server = pgConnectionOf(target.uri, deps.pgStore);
   if (server !== undefined) {
     deps.log.warn(`Could not open ${label} to keep task ${task.taskId} in sync: ${serverMessage(error)}`);
-    const sentence = error instanceof Error && error.name === 'MissingPasswordError' ? error.message : pgFailureText(error, server, t);
+    const sentence =
+      error instanceof Error && error.name === 'MissingPasswordError' ? error.message : pgFailureText(error, server, t);
     return `${sentence} ${t('Nothing was pulled from the service or written to {0}.', label)}`;
   }
-  if (error instanceof UnusableFileError || error instanceof UnsafeFileError || error instanceof DamagedJournalError || error instanceof OtherTaskPendingError) {
+  if (
+    error instanceof UnusableFileError ||
+    error instanceof UnsafeFileError ||
+    error instanceof DamagedJournalError ||
+    error instanceof OtherTaskPendingError
+  ) {
     return refusalText(error, task.taskName, fileLabel(target.uri));
   }
   return errorMessage(withAdvice(error, t('Nothing was pulled from the service or written to {0}.', label)));
@@ -129,7 +156,13 @@ function pullFailure(error: unknown, task: TaskRef, target: AppendTarget, label:
   const failure = error instanceof PullFailure ? error : new PullFailure('fetch', 0, 0, error);
   const cause = failure.error;
   if (isCancel(cause)) return { kind: 'cancelled' };
-  if (cause instanceof UnusableFileError || cause instanceof UnsafeFileError) return { kind: 'failed', sentence: refusalText(cause, task.taskName, fileLabel(target.uri)) };
-  const advice = pullAdvice(failure.stage, { rowsDone: failure.rowsDone, batchRows: failure.batchRows, file: label }, t, count);
+  if (cause instanceof UnusableFileError || cause instanceof UnsafeFileError)
+    return { kind: 'failed', sentence: refusalText(cause, task.taskName, fileLabel(target.uri)) };
+  const advice = pullAdvice(
+    failure.stage,
+    { rowsDone: failure.rowsDone, batchRows: failure.batchRows, file: label },
+    t,
+    count,
+  );
   return { kind: 'failed', sentence: errorMessage(withAdvice(cause, advice)) };
 }

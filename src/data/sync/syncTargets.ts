@@ -66,7 +66,10 @@ export class SyncTargets {
   private readonly user: FollowMap;
   private readonly workspace: FollowMap;
 
-  constructor(places: { user: MementoLike; workspace: MementoLike }, warn: (message: string) => void = () => undefined) {
+  constructor(
+    places: { user: MementoLike; workspace: MementoLike },
+    warn: (message: string) => void = () => undefined,
+  ) {
     this.user = new FollowMap(places.user, SYNC_USER_KEY, warn);
     this.workspace = new FollowMap(places.workspace, SYNC_WORKSPACE_KEY, warn);
   }

@@ -29,7 +29,8 @@ export function columnName(index: number): string {
 }
 
 // eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|_(?=x[0-9a-fA-F]{4}_)/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|_(?=x[0-9a-fA-F]{4}_)/g;
 const SPECIAL = /[&<>\r]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 /** Anything either replacement could touch (most values have none: one test, no copy). */
@@ -39,7 +40,9 @@ const MAY_ESCAPE = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\uf
 /** Text as XML character data, with Excel's escapes for what XML cannot hold. */
 export function xmlText(text: string): string {
   if (!MAY_ESCAPE.test(text)) return text;
-  return text.replace(NOT_XML, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`).replace(SPECIAL, (c) => ENTITIES[c] as string);
+  return text
+    .replace(NOT_XML, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`)
+    .replace(SPECIAL, (c) => ENTITIES[c] as string);
 }
 
 export interface CellOutcome {
@@ -52,7 +55,8 @@ export interface CellOutcome {
 export function cellXml(ref: string, value: DataValue | undefined, style = 0): CellOutcome {
   const s = style === 0 ? '' : ` s="${style}"`;
   if (value === undefined || value === null) return { xml: '', cut: false };
-  if (typeof value === 'number') return { xml: Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : '', cut: false };
+  if (typeof value === 'number')
+    return { xml: Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : '', cut: false };
   if (typeof value === 'boolean') return { xml: `<c r="${ref}"${s} t="b"><v>${value ? 1 : 0}</v></c>`, cut: false };
   const cut = value.length > MAX_CELL_TEXT;
   let text = cut ? value.slice(0, MAX_CELL_TEXT) : value;
@@ -86,7 +90,12 @@ export function headerRow(fields: readonly string[]): string {
 /** A sheet name from the task's name: no `[]:*?/\`, no apostrophe at either end, at most 31 characters with its number. */
 export function sheetName(taskName: string, index: number): string {
   // eslint-disable-next-line no-control-regex
-  const base = taskName.replace(/[[\]:*?/\\\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^'+|'+$/g, '') || 'Data';
+  const base =
+    taskName
+      .replace(/[[\]:*?/\\\u0000-\u001f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^'+|'+$/g, '') || 'Data';
   const suffix = index === 0 ? '' : ` (${index + 1})`;
   const name = base.slice(0, 31 - suffix.length).trim() + suffix;
   return name.toLowerCase() === 'history' ? 'History data' : name;
@@ -97,7 +106,11 @@ function attr(text: string): string {
 }
 
 export function contentTypesXml(sheets: number): string {
-  const overrides = Array.from({ length: sheets }, (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('');
+  const overrides = Array.from(
+    { length: sheets },
+    (_, i) =>
+      `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+  ).join('');
   return (
     `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
@@ -115,7 +128,10 @@ export function workbookXml(names: readonly string[]): string {
 }
 
 export function workbookRelsXml(sheets: number): string {
-  const rels = Array.from({ length: sheets }, (_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('');
+  const rels = Array.from(
+    { length: sheets },
+    (_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+  ).join('');
   return `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">${rels}<Relationship Id="rId${sheets + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`;
 }
 

@@ -19,7 +19,21 @@ import * as zlib from 'node:zlib';
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AtomicFile, tempPathFor } from '../../platform/files/atomicFile';
 import { checkTarget } from '../../platform/files/safeFiles';
-import { cellXml, columnName, contentTypesXml, headerRow, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, ROOT_RELS_XML, SHEET_END, sheetName, sheetStart, STYLES_XML, workbookRelsXml, workbookXml } from './xlsxParts';
+import {
+  cellXml,
+  columnName,
+  contentTypesXml,
+  headerRow,
+  MAX_SHEET_COLUMNS,
+  MAX_SHEET_ROWS,
+  ROOT_RELS_XML,
+  SHEET_END,
+  sheetName,
+  sheetStart,
+  STYLES_XML,
+  workbookRelsXml,
+  workbookXml,
+} from './xlsxParts';
 import { centralDirectory, crc32, crc32Combine, localHeader, type ZipEntry } from './zipParts';
 
 export class TooManyFieldsError extends Error {
@@ -123,8 +137,14 @@ export class XlsxWriter {
     try {
       const date = new Date();
       const entries: ZipEntry[] = [];
-      const put = async (name: string, parts: { raw: Buffer; crc: number; size: number; deflated: Buffer[] } | Buffer, body?: SheetBody): Promise<void> => {
-        const p = Buffer.isBuffer(parts) ? { raw: parts, crc: crc32(parts), size: parts.length, deflated: [zlib.deflateRawSync(parts)] } : parts;
+      const put = async (
+        name: string,
+        parts: { raw: Buffer; crc: number; size: number; deflated: Buffer[] } | Buffer,
+        body?: SheetBody,
+      ): Promise<void> => {
+        const p = Buffer.isBuffer(parts)
+          ? { raw: parts, crc: crc32(parts), size: parts.length, deflated: [zlib.deflateRawSync(parts)] }
+          : parts;
         const compressed = p.deflated.reduce((n, b) => n + b.length, 0) + (body?.compressed ?? 0);
         const entry: ZipEntry = { name, crc: p.crc, compressed, size: p.size, offset: out.bytesWritten };
         await out.writeBytes(localHeader(entry, date));
@@ -143,8 +163,15 @@ export class XlsxWriter {
         const start = Buffer.from(sheetStart(this.fields.length, body.rows + 1) + headerRow(this.fields));
         const end = Buffer.from(SHEET_END);
         const crc = crc32Combine(crc32Combine(crc32(start), body.crc, body.size), crc32(end), end.length);
-        const deflated = [zlib.deflateRawSync(start, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), zlib.deflateRawSync(end)];
-        await put(`xl/worksheets/sheet${i + 1}.xml`, { raw: start, crc, size: start.length + body.size + end.length, deflated }, body);
+        const deflated = [
+          zlib.deflateRawSync(start, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+          zlib.deflateRawSync(end),
+        ];
+        await put(
+          `xl/worksheets/sheet${i + 1}.xml`,
+          { raw: start, crc, size: start.length + body.size + end.length, deflated },
+          body,
+        );
       }
       await out.writeBytes(centralDirectory(entries, out.bytesWritten, date));
       await out.commit();
@@ -215,7 +242,7 @@ export class XlsxWriter {
 
 async function copyRange(source: fs.FileHandle, offset: number, length: number, out: AtomicFile): Promise<void> {
   const buffer = Buffer.alloc(Math.min(length, 1 << 20));
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, length - done), offset + done);
     if (bytesRead === 0) throw new Error('the sheet bodies file is shorter than written');
     await out.writeBytes(buffer.subarray(0, bytesRead));

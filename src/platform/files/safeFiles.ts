@@ -95,7 +95,8 @@ export async function checkFolders(file: string, root: string | undefined, creat
     if (!s.isDirectory()) throw new UnsafeFileError('not-file', at);
   }
   const real = await fs.realpath(path.dirname(file));
-  if (!samePath(real, path.join(await fs.realpath(root), rel))) throw new UnsafeFileError('outside', path.dirname(file));
+  if (!samePath(real, path.join(await fs.realpath(root), rel)))
+    throw new UnsafeFileError('outside', path.dirname(file));
 }
 
 /** Both checks: the folders (created when missing with `create`), then the file. */
@@ -132,7 +133,8 @@ export async function openChecked(file: string, mode: OpenMode, expected?: Stats
     const s = await handle.stat();
     if (!s.isFile()) throw new UnsafeFileError('not-file', file);
     if (s.nlink > 1) throw new UnsafeFileError('hard-link', file);
-    if (expected !== undefined && (s.ino !== expected.ino || s.dev !== expected.dev)) throw new UnsafeFileError('link', file);
+    if (expected !== undefined && (s.ino !== expected.ino || s.dev !== expected.dev))
+      throw new UnsafeFileError('link', file);
     return handle;
   } catch (error) {
     await handle.close().catch(() => undefined);

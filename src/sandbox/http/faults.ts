@@ -3,8 +3,8 @@
  * seed before the request is handled, so a failed POST /token never consumes a refresh token and a
  * given seed yields the same sequence of faults for the same sequence of requests.
  */
-import { floatBetween, intBetween, pick, type Rng,rngFor } from '../seed/prng';
-import { errorReply, type Iface, type Reply,retryAfter } from './respond';
+import { floatBetween, intBetween, pick, type Rng, rngFor } from '../seed/prng';
+import { errorReply, type Iface, type Reply, retryAfter } from './respond';
 
 export type Fault =
   | { kind: 'error500' }
@@ -61,11 +61,22 @@ export function faultReply(fault: Fault, iface: Iface): Reply {
     case 'error500':
       return errorReply(iface, 'internal', 'Internal server error (sandbox fault injection).');
     case 'error503':
-      return retryAfter(iface, 'unavailable', 'Service temporarily unavailable (sandbox fault injection).', fault.retryAfterMs);
+      return retryAfter(
+        iface,
+        'unavailable',
+        'Service temporarily unavailable (sandbox fault injection).',
+        fault.retryAfterMs,
+      );
     case 'burst429':
       return retryAfter(iface, 'rate-limited', 'Too many requests (sandbox fault injection).', fault.retryAfterMs);
     default:
       // A proxy's error page: 200 but not JSON.
-      return { status: 200, text: { contentType: 'text/html; charset=utf-8', content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>' } };
+      return {
+        status: 200,
+        text: {
+          contentType: 'text/html; charset=utf-8',
+          content: '<html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>',
+        },
+      };
   }
 }

@@ -41,18 +41,78 @@ interface KindInfo {
 
 /** Status and code of each kind of error, per interface (the spec leaves most codes open). */
 export const ERROR_KINDS: Record<ErrorKind, KindInfo> = {
-  'bad-request': { status: 400, main: 40000, token: 'Invalid.Request', hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false } },
-  unauthorized: { status: 401, main: 40100, token: 'Unauthorized', hub: { code: 'unauthorized', category: 'forbidden', retryable: false } },
-  forbidden: { status: 403, main: 40300, token: 'Forbidden', hub: { code: 'forbidden', category: 'forbidden', retryable: false } },
-  'not-found': { status: 404, main: 40400, token: 'Not.Found', hub: { code: 'not_found', category: 'not_found', retryable: false } },
-  conflict: { status: 409, main: 40900, token: 'Conflict', hub: { code: 'conflict', category: 'invalid_request', retryable: false } },
-  'unsupported-media-type': { status: 415, main: 41500, token: 'Unsupported.MediaType', hub: { code: 'unsupported_media_type', category: 'invalid_request', retryable: false } },
-  'method-not-allowed': { status: 405, main: 40500, token: 'Method.Not.Allowed', hub: { code: 'method_not_allowed', category: 'invalid_request', retryable: false } },
-  'rate-limited': { status: 429, main: 42900, token: 'Too.Many.Requests', hub: { code: 'rate_limited', category: 'rate_limit', retryable: true } },
-  internal: { status: 500, main: 50000, token: 'Internal.Error', hub: { code: 'internal', category: 'internal', retryable: true } },
-  unavailable: { status: 503, main: 50300, token: 'Service.Unavailable', hub: { code: 'unavailable', category: 'unavailable', retryable: true } },
-  'invalid-grant': { status: 400, main: 40000, token: 'Invalid.Grant', hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false } },
-  'unsupported-grant': { status: 400, main: 40000, token: 'Unsupported.GrantType', hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false } },
+  'bad-request': {
+    status: 400,
+    main: 40000,
+    token: 'Invalid.Request',
+    hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false },
+  },
+  unauthorized: {
+    status: 401,
+    main: 40100,
+    token: 'Unauthorized',
+    hub: { code: 'unauthorized', category: 'forbidden', retryable: false },
+  },
+  forbidden: {
+    status: 403,
+    main: 40300,
+    token: 'Forbidden',
+    hub: { code: 'forbidden', category: 'forbidden', retryable: false },
+  },
+  'not-found': {
+    status: 404,
+    main: 40400,
+    token: 'Not.Found',
+    hub: { code: 'not_found', category: 'not_found', retryable: false },
+  },
+  conflict: {
+    status: 409,
+    main: 40900,
+    token: 'Conflict',
+    hub: { code: 'conflict', category: 'invalid_request', retryable: false },
+  },
+  'unsupported-media-type': {
+    status: 415,
+    main: 41500,
+    token: 'Unsupported.MediaType',
+    hub: { code: 'unsupported_media_type', category: 'invalid_request', retryable: false },
+  },
+  'method-not-allowed': {
+    status: 405,
+    main: 40500,
+    token: 'Method.Not.Allowed',
+    hub: { code: 'method_not_allowed', category: 'invalid_request', retryable: false },
+  },
+  'rate-limited': {
+    status: 429,
+    main: 42900,
+    token: 'Too.Many.Requests',
+    hub: { code: 'rate_limited', category: 'rate_limit', retryable: true },
+  },
+  internal: {
+    status: 500,
+    main: 50000,
+    token: 'Internal.Error',
+    hub: { code: 'internal', category: 'internal', retryable: true },
+  },
+  unavailable: {
+    status: 503,
+    main: 50300,
+    token: 'Service.Unavailable',
+    hub: { code: 'unavailable', category: 'unavailable', retryable: true },
+  },
+  'invalid-grant': {
+    status: 400,
+    main: 40000,
+    token: 'Invalid.Grant',
+    hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false },
+  },
+  'unsupported-grant': {
+    status: 400,
+    main: 40000,
+    token: 'Unsupported.GrantType',
+    hub: { code: 'invalid_argument', category: 'invalid_request', retryable: false },
+  },
 };
 
 export interface ErrorOptions {
@@ -69,7 +129,8 @@ export function errorReply(iface: Iface, kind: ErrorKind, message: string, optio
   const info = ERROR_KINDS[kind];
   let error: Record<string, unknown>;
   if (iface === 'token') error = { code: info.token, message };
-  else if (iface === 'hub') error = { code: info.hub.code, category: info.hub.category, message, retryable: info.hub.retryable };
+  else if (iface === 'hub')
+    error = { code: info.hub.code, category: info.hub.category, message, retryable: info.hub.retryable };
   else error = { code: options.mainCode ?? info.main, message };
   return { status: info.status, body: { error, ...options.extra }, headers: options.headers };
 }

@@ -80,9 +80,10 @@ export function handleAnalytics(req: RouteRequest, state: SandboxState): Reply {
       `memberNames: ${strangers.map((n) => JSON.stringify(n)).join(', ')} not in your team (${account.team.join(', ')})`,
     );
   }
-  const userIds = names.length === 0
-    ? [account.userId]
-    : names.map((n) => state.world.byUsername.get(n.toLowerCase())?.userId ?? '').filter((id) => id !== '');
+  const userIds =
+    names.length === 0
+      ? [account.userId]
+      : names.map((n) => state.world.byUsername.get(n.toLowerCase())?.userId ?? '').filter((id) => id !== '');
 
   const page = state.queryRecords({
     userIds,

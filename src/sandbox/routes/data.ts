@@ -12,16 +12,27 @@ import { ok, type Reply } from '../http/respond';
 import type { SeedTask } from '../seed/seed';
 import type { Slice } from '../state/runtime';
 import type { RouteRequest, SandboxState } from '../state/state';
-import { authorize, body, check, opsError, type Outcome,ownTask, queryOf } from './opsCommon';
+import { authorize, body, check, opsError, type Outcome, ownTask, queryOf } from './opsCommon';
 
 function page(state: SandboxState, task: SeedTask, window: Slice, offset: number, size: number): Reply {
   const from = Math.min(Math.max(offset, window.from), window.to);
   const to = Math.min(from + size, window.to);
-  return ok({ offset: to, total: window.to - window.from, restTotal: window.to - to, data: state.ops.runs.rows(task).rows(from, to) });
+  return ok({
+    offset: to,
+    total: window.to - window.from,
+    restTotal: window.to - to,
+    data: state.ops.runs.rows(task).rows(from, to),
+  });
 }
 
 /** Authorised, parameters checked, the caller's task found: in that order, as every route answers. */
-function queried<S extends z.ZodType<{ taskId: string }>>(req: RouteRequest, state: SandboxState, operation: string, schema: S, input: unknown): Outcome<{ task: SeedTask; q: z.output<S> }> {
+function queried<S extends z.ZodType<{ taskId: string }>>(
+  req: RouteRequest,
+  state: SandboxState,
+  operation: string,
+  schema: S,
+  input: unknown,
+): Outcome<{ task: SeedTask; q: z.output<S> }> {
   const account = authorize(req, state, 'data', operation);
   if (!account.ok) return account;
   const q = check(schema, input);
@@ -31,7 +42,10 @@ function queried<S extends z.ZodType<{ taskId: string }>>(req: RouteRequest, sta
 }
 
 export function handleDataAll(req: RouteRequest, state: SandboxState): Reply {
-  const r = queried(req, state, 'Get Data by Offset', dataQuerySchema, { offset: 0, ...queryOf(req, { taskId: 'text', offset: 'int', size: 'int' }) });
+  const r = queried(req, state, 'Get Data by Offset', dataQuerySchema, {
+    offset: 0,
+    ...queryOf(req, { taskId: 'text', offset: 'int', size: 'int' }),
+  });
   if (!r.ok) return r.reply;
   const { task, q } = r.value;
   const rt = state.ops.runs.of(task);
@@ -40,16 +54,27 @@ export function handleDataAll(req: RouteRequest, state: SandboxState): Reply {
 
 export function handleLotData(req: RouteRequest, state: SandboxState): Reply {
   const raw = queryOf(req, { taskId: 'text', lotno: 'text', offset: 'int', size: 'int' });
-  const r = queried(req, state, 'Get Data From a Designated Batch', lotDataQuerySchema, { offset: 0, ...raw, lotNo: raw.lotno });
+  const r = queried(req, state, 'Get Data From a Designated Batch', lotDataQuerySchema, {
+    offset: 0,
+    ...raw,
+    lotNo: raw.lotno,
+  });
   if (!r.ok) return r.reply;
   const { task, q } = r.value;
   const lot = state.ops.runs.of(task).lot(q.lotNo, state.now());
-  if (!lot) return opsError('not-found', SERVICE_CODES.invalidLotNo, `lotno: task "${task.taskName}" has no run "${q.lotNo}"`);
+  if (!lot)
+    return opsError('not-found', SERVICE_CODES.invalidLotNo, `lotno: task "${task.taskName}" has no run "${q.lotNo}"`);
   return page(state, task, lot, q.offset, q.size);
 }
 
 export function handleNotExported(req: RouteRequest, state: SandboxState): Reply {
-  const r = queried(req, state, 'Get Non-Exported Data', notExportedQuerySchema, queryOf(req, { taskId: 'text', size: 'int' }));
+  const r = queried(
+    req,
+    state,
+    'Get Non-Exported Data',
+    notExportedQuerySchema,
+    queryOf(req, { taskId: 'text', size: 'int' }),
+  );
   if (!r.ok) return r.reply;
   const { task, q } = r.value;
   const { slice, total } = state.ops.runs.of(task).handOut(q.size, state.now());

@@ -37,7 +37,14 @@ export function authorize(req: RouteRequest, state: SandboxState, need: Need, op
   if (!auth.ok) return auth;
   const { plans, label } = NEEDS[need];
   if (!plans.includes(auth.account.plan)) {
-    return { ok: false, reply: opsError('forbidden', SERVICE_CODES.plan, `${operation} requires ${label}; this account is on the ${auth.account.plan} plan.`) };
+    return {
+      ok: false,
+      reply: opsError(
+        'forbidden',
+        SERVICE_CODES.plan,
+        `${operation} requires ${label}; this account is on the ${auth.account.plan} plan.`,
+      ),
+    };
   }
   return { ok: true, value: auth.account };
 }
@@ -51,12 +58,16 @@ export function check<S extends z.ZodType>(schema: S, input: unknown): Outcome<z
   const field = path.length > 0 ? path.map(String).join('.') : 'body';
   const missing = path.length > 0 && valueAt(input, path) === undefined;
   const code = missing ? SERVICE_CODES.required : SERVICE_CODES.invalidParameter;
-  return { ok: false, reply: opsError('bad-request', code, `${field}: ${missing ? 'is required' : (issue?.message ?? 'is invalid')}`) };
+  return {
+    ok: false,
+    reply: opsError('bad-request', code, `${field}: ${missing ? 'is required' : (issue?.message ?? 'is invalid')}`),
+  };
 }
 
 export function body<S extends z.ZodType>(req: RouteRequest, schema: S): Outcome<z.output<S>> {
   const json = parseJson(req.body === '' ? '{}' : req.body);
-  if (!json.ok) return { ok: false, reply: opsError('bad-request', SERVICE_CODES.invalidParameter, 'body: not valid JSON') };
+  if (!json.ok)
+    return { ok: false, reply: opsError('bad-request', SERVICE_CODES.invalidParameter, 'body: not valid JSON') };
   return check(schema, json.value);
 }
 
@@ -77,7 +88,12 @@ export function queryOf(req: RouteRequest, names: Record<string, 'text' | 'int'>
 /** The caller's task, or 404 `InvalidTaskId` (another account's task is as unknown as a made-up id). */
 export function ownTask(state: SandboxState, account: SeedAccount, taskId: string): Outcome<SeedTask> {
   const task = state.ops.tasks.task(account, taskId);
-  return task ? { ok: true, value: task } : { ok: false, reply: opsError('not-found', SERVICE_CODES.invalidTaskId, `taskId: no task "${taskId}" in this account`) };
+  return task
+    ? { ok: true, value: task }
+    : {
+        ok: false,
+        reply: opsError('not-found', SERVICE_CODES.invalidTaskId, `taskId: no task "${taskId}" in this account`),
+      };
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -10,7 +10,7 @@ import { taskGroupIdSchema } from '../../api/schemas/taskOpsSchemas';
 import { ok, type Reply } from '../http/respond';
 import type { SeedAccount, SeedGroup } from '../seed/seed';
 import type { RouteRequest, SandboxState } from '../state/state';
-import { authorize, check, opsError, type Outcome,ownTask, queryOf } from './opsCommon';
+import { authorize, check, opsError, type Outcome, ownTask, queryOf } from './opsCommon';
 
 const copyQuerySchema = z.object({ taskId: taskIdSchema, taskGroupId: taskGroupIdSchema.optional() });
 const moveQuerySchema = z.object({ taskId: taskIdSchema, taskGroupId: taskGroupIdSchema });
@@ -19,7 +19,14 @@ function ownGroup(state: SandboxState, account: SeedAccount, taskGroupId: string
   const group = state.ops.tasks.group(account, taskGroupId);
   return group
     ? { ok: true, value: group }
-    : { ok: false, reply: opsError('not-found', SERVICE_CODES.invalidTaskGroupId, `taskGroupId: no task group "${taskGroupId}" in this account`) };
+    : {
+        ok: false,
+        reply: opsError(
+          'not-found',
+          SERVICE_CODES.invalidTaskGroupId,
+          `taskGroupId: no task group "${taskGroupId}" in this account`,
+        ),
+      };
 }
 
 export function handleCopy(req: RouteRequest, state: SandboxState): Reply {

@@ -5,10 +5,14 @@
  * loop type that is not the action's.
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { getActionsBodySchema, updateActionPropertiesBodySchema, updateLoopItemsBodySchema } from '../../api/schemas/taskOpsSchemas';
+import {
+  getActionsBodySchema,
+  updateActionPropertiesBodySchema,
+  updateLoopItemsBodySchema,
+} from '../../api/schemas/taskOpsSchemas';
 import { ok, type Reply } from '../http/respond';
 import type { SeedTask } from '../seed/seed';
-import { LOOP_LIMITS, type SandboxAction,urlItemProblem } from '../state/loops';
+import { LOOP_LIMITS, type SandboxAction, urlItemProblem } from '../state/loops';
 import type { RouteRequest, SandboxState } from '../state/state';
 import { authorize, body, opsError, ownTask } from './opsCommon';
 
@@ -18,7 +22,9 @@ export function handleGetActions(req: RouteRequest, state: SandboxState): Reply 
   const b = body(req, getActionsBodySchema);
   if (!b.ok) return b.reply;
   const types = new Set(b.value.actionTypes);
-  const tasks = [...new Set(b.value.taskIds)].map((id) => state.ops.tasks.task(account.value, id)).filter((t): t is SeedTask => t !== undefined);
+  const tasks = [...new Set(b.value.taskIds)]
+    .map((id) => state.ops.tasks.task(account.value, id))
+    .filter((t): t is SeedTask => t !== undefined);
   return ok(
     tasks.map((t) => ({
       taskId: t.taskId,
@@ -26,7 +32,13 @@ export function handleGetActions(req: RouteRequest, state: SandboxState): Reply 
       actions: state.ops.loops
         .of(t)
         .filter((a) => types.size === 0 || types.has(a.actionType))
-        .map((a) => ({ actionType: a.actionType, actionId: a.actionId, name: a.name, loopType: a.loopType, loopItems: [...a.loopItems] })),
+        .map((a) => ({
+          actionType: a.actionType,
+          actionId: a.actionId,
+          name: a.name,
+          loopType: a.loopType,
+          loopItems: [...a.loopItems],
+        })),
     })),
   );
 }
@@ -41,7 +53,8 @@ export function handleUpdateLoopItems(req: RouteRequest, state: SandboxState): R
   const { actionId, loopType, loopItems, isAppend } = b.value;
   const action = findAction(state, task.value, actionId);
   if (!action) return updateFail(`actionId: task "${task.value.taskName}" has no action "${actionId}"`);
-  if (action.loopType !== loopType) return updateFail(`loopType: action "${action.name}" is a ${action.loopType} loop, not ${loopType}`);
+  if (action.loopType !== loopType)
+    return updateFail(`loopType: action "${action.name}" is a ${action.loopType} loop, not ${loopType}`);
   const next = isAppend ? [...action.loopItems, ...loopItems] : [...loopItems];
   const problem = itemsProblem(action, loopItems, next.length);
   if (problem) return opsError('bad-request', SERVICE_CODES.invalidParameter, problem);
@@ -85,10 +98,12 @@ function updateFail(message: string): Reply {
 /** The sandbox's rules for a loop's items: 1 to 10,000 of at most 2,048 characters; a URL list holds http(s) URLs. */
 function itemsProblem(action: SandboxAction, sent: string[], resulting: number): string | undefined {
   if (resulting === 0) return 'loopItems: a loop needs at least one item';
-  if (resulting > LOOP_LIMITS.items) return `loopItems: a loop holds at most ${LOOP_LIMITS.items} items (would be ${resulting})`;
+  if (resulting > LOOP_LIMITS.items)
+    return `loopItems: a loop holds at most ${LOOP_LIMITS.items} items (would be ${resulting})`;
   for (const [i, item] of sent.entries()) {
     if (item.length > LOOP_LIMITS.itemLength) return `loopItems.${i}: longer than ${LOOP_LIMITS.itemLength} characters`;
-    const problem = action.loopType === 'URLList' ? urlItemProblem(item) : item.trim() === '' ? 'an empty item' : undefined;
+    const problem =
+      action.loopType === 'URLList' ? urlItemProblem(item) : item.trim() === '' ? 'an empty item' : undefined;
     if (problem) return `loopItems.${i}: ${problem}`;
   }
   return undefined;

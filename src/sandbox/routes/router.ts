@@ -8,7 +8,14 @@ import { handleDataAll, handleLotData, handleMarkExported, handleNotExported, ha
 import { handleDeprecate } from './hub';
 import { handleCopy, handleMove } from './organise';
 import { handleGetActions, handleUpdateActionProperties, handleUpdateLoopItems } from './params';
-import { handleStart, handleStatusesV1, handleStatusesV2, handleStop, handleSubtaskAction, handleSubtaskStatuses } from './runs';
+import {
+  handleStart,
+  handleStatusesV1,
+  handleStatusesV2,
+  handleStop,
+  handleSubtaskAction,
+  handleSubtaskStatuses,
+} from './runs';
 import { handleTaskGroups, handleTaskSearch } from './tasks';
 import { handleToken, tokenRateKey } from './token';
 
@@ -30,12 +37,21 @@ export interface Route {
   mutates?: true;
 }
 
-const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string => credentialKey(req.headers, remote);
+const mainKey = (req: RouteRequest, _s: SandboxState, remote: string | undefined): string =>
+  credentialKey(req.headers, remote);
 
 /** A main-interface route of the runs, data and task-parameter operations (rate-limited per credential). */
 function op(method: 'GET' | 'POST', path: string, handle: Route['handle'], pattern?: RegExp): Route {
   const exact = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`);
-  return { id: `${method} ${path}`, method, pattern: pattern ?? exact, params: [], iface: 'main', handle, rateKey: mainKey };
+  return {
+    id: `${method} ${path}`,
+    method,
+    pattern: pattern ?? exact,
+    params: [],
+    iface: 'main',
+    handle,
+    rateKey: mainKey,
+  };
 }
 
 /** The same, for an operation that changes what the sandbox holds (not-exported hands rows out). */
@@ -64,9 +80,34 @@ const ROUTES: Route[] = [
     meta: true,
     handle: (_req, state) => ({ status: 200, body: { ...state.info } }),
   },
-  { id: 'POST /token', method: 'POST', pattern: /^\/token\/?$/, params: [], iface: 'token', handle: handleToken, rateKey: tokenRateKey, mutates: true },
-  { id: 'GET /taskGroup', method: 'GET', pattern: /^\/taskGroup\/?$/, params: [], iface: 'main', handle: handleTaskGroups, rateKey: mainKey },
-  { id: 'GET /task/search', method: 'GET', pattern: /^\/task\/search\/?$/, params: [], iface: 'main', handle: handleTaskSearch, rateKey: mainKey },
+  {
+    id: 'POST /token',
+    method: 'POST',
+    pattern: /^\/token\/?$/,
+    params: [],
+    iface: 'token',
+    handle: handleToken,
+    rateKey: tokenRateKey,
+    mutates: true,
+  },
+  {
+    id: 'GET /taskGroup',
+    method: 'GET',
+    pattern: /^\/taskGroup\/?$/,
+    params: [],
+    iface: 'main',
+    handle: handleTaskGroups,
+    rateKey: mainKey,
+  },
+  {
+    id: 'GET /task/search',
+    method: 'GET',
+    pattern: /^\/task\/search\/?$/,
+    params: [],
+    iface: 'main',
+    handle: handleTaskSearch,
+    rateKey: mainKey,
+  },
   {
     id: 'POST /taskanalytics/queries',
     method: 'POST',
@@ -127,8 +168,15 @@ export function matchRoute(method: string, pathname: string): Match {
       kind: 'error',
       id: 'method-not-allowed',
       iface: first.iface,
-      reply: errorReply(first.iface, 'method-not-allowed', `${method} is not allowed here; use ${allow}`, { headers: { allow } }),
+      reply: errorReply(first.iface, 'method-not-allowed', `${method} is not allowed here; use ${allow}`, {
+        headers: { allow },
+      }),
     };
   }
-  return { kind: 'error', id: 'unknown', iface, reply: errorReply(iface, 'not-found', `No route ${method} ${pathname}`) };
+  return {
+    kind: 'error',
+    id: 'unknown',
+    iface,
+    reply: errorReply(iface, 'not-found', `No route ${method} ${pathname}`),
+  };
 }

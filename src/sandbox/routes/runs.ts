@@ -8,7 +8,13 @@
  * running task or stopping one that is not running is 409.
  */
 import { SERVICE_CODES } from '../../api/schemas/opsSchemas';
-import { formatServiceTime, subtaskPageSchema, subtasksBodySchema, taskIdBodySchema, taskIdsBodySchema } from '../../api/schemas/runSchemas';
+import {
+  formatServiceTime,
+  subtaskPageSchema,
+  subtasksBodySchema,
+  taskIdBodySchema,
+  taskIdsBodySchema,
+} from '../../api/schemas/runSchemas';
 import { errorReply, ok, type Reply } from '../http/respond';
 import type { SeedAccount, SeedTask } from '../seed/seed';
 import type { RouteRequest, SandboxState } from '../state/state';
@@ -18,7 +24,8 @@ function owned(state: SandboxState, account: SeedAccount, ids: string[]): SeedTa
   return [...new Set(ids)].map((id) => state.ops.tasks.task(account, id)).filter((t): t is SeedTask => t !== undefined);
 }
 
-const time = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : formatServiceTime(ms));
+const time = (ms: number | null | undefined): string | null =>
+  ms === null || ms === undefined ? null : formatServiceTime(ms);
 
 export function handleStatusesV1(req: RouteRequest, state: SandboxState): Reply {
   const account = authorize(req, state, 'cloud', 'Get Task Status');
@@ -26,7 +33,13 @@ export function handleStatusesV1(req: RouteRequest, state: SandboxState): Reply 
   const b = body(req, taskIdsBodySchema);
   if (!b.ok) return b.reply;
   const now = state.now();
-  return ok(owned(state, account.value, b.value.taskIds).map((t) => ({ taskId: t.taskId, taskName: t.taskName, status: state.ops.runs.of(t).status(now) })));
+  return ok(
+    owned(state, account.value, b.value.taskIds).map((t) => ({
+      taskId: t.taskId,
+      taskName: t.taskName,
+      status: state.ops.runs.of(t).status(now),
+    })),
+  );
 }
 
 export function handleStatusesV2(req: RouteRequest, state: SandboxState): Reply {
@@ -116,11 +129,16 @@ export function handleSubtaskAction(verb: 'start' | 'stop') {
     if (!task.ok) return task.reply;
     const rt = state.ops.runs.of(task.value);
     const now = state.now();
-    if (!rt.isRunning(now)) return opsError('conflict', SERVICE_CODES.notRunning, `Task "${task.value.taskName}" is not running.`);
+    if (!rt.isRunning(now))
+      return opsError('conflict', SERVICE_CODES.notRunning, `Task "${task.value.taskName}" is not running.`);
     const known = new Set(rt.run?.subtasks.map((s) => s.subTaskId));
     const unknown = b.value.subTaskIds.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      return opsError('bad-request', SERVICE_CODES.invalidParameter, `subTaskIds: not subtasks of this run: ${unknown.slice(0, 5).join(', ')}`);
+      return opsError(
+        'bad-request',
+        SERVICE_CODES.invalidParameter,
+        `subTaskIds: not subtasks of this run: ${unknown.slice(0, 5).join(', ')}`,
+      );
     }
     const ids = new Set(b.value.subTaskIds);
     if (verb === 'stop') rt.stopSubtasks(ids, now);
@@ -129,7 +147,11 @@ export function handleSubtaskAction(verb: 'start' | 'stop') {
   };
 }
 
-function single(req: RouteRequest, state: SandboxState, operation: string): { ok: true; value: SeedTask } | { ok: false; reply: Reply } {
+function single(
+  req: RouteRequest,
+  state: SandboxState,
+  operation: string,
+): { ok: true; value: SeedTask } | { ok: false; reply: Reply } {
   const account = authorize(req, state, 'cloud', operation);
   if (!account.ok) return account;
   const b = body(req, taskIdBodySchema);

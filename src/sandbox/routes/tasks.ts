@@ -12,13 +12,21 @@ import { opsError } from './opsCommon';
 /** The plan table: everything but tokens and the hub needs Standard, Professional or Enterprise (analytics: integer codes). */
 export function planRefusal(account: SeedAccount, operation: string): Reply | undefined {
   if (account.plan !== 'Free') return undefined;
-  return errorReply('main', 'forbidden', `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`);
+  return errorReply(
+    'main',
+    'forbidden',
+    `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`,
+  );
 }
 
 /** The same refusal with the string code the task operations' published errors use. */
 function taskPlanRefusal(account: SeedAccount, operation: string): Reply | undefined {
   if (account.plan !== 'Free') return undefined;
-  return opsError('forbidden', SERVICE_CODES.plan, `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`);
+  return opsError(
+    'forbidden',
+    SERVICE_CODES.plan,
+    `${operation} requires a Standard, Professional or Enterprise plan; this account is on the Free plan.`,
+  );
 }
 
 export function handleTaskGroups(req: RouteRequest, state: SandboxState): Reply {
@@ -38,6 +46,11 @@ export function handleTaskSearch(req: RouteRequest, state: SandboxState): Reply 
   const id = req.url.searchParams.get('taskGroupId')?.trim();
   if (!id) return opsError('bad-request', SERVICE_CODES.required, 'taskGroupId: query parameter is required');
   const group = auth.account.groups.find((g) => g.taskGroupId === id);
-  if (!group) return opsError('not-found', SERVICE_CODES.invalidTaskGroupId, `taskGroupId: no task group "${id}" in this account`);
+  if (!group)
+    return opsError(
+      'not-found',
+      SERVICE_CODES.invalidTaskGroupId,
+      `taskGroupId: no task group "${id}" in this account`,
+    );
   return ok(group.tasks.map((t) => ({ taskId: t.taskId, taskName: t.taskName })));
 }

@@ -12,7 +12,10 @@ const GRANTS = ['password', 'refresh_token'];
 export function handleToken(req: RouteRequest, state: SandboxState): Reply {
   const json = parseJson(req.body);
   if (!json.ok) return errorReply('token', 'bad-request', 'body: not valid JSON');
-  const grant = typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>).grant_type : undefined;
+  const grant =
+    typeof json.value === 'object' && json.value !== null
+      ? (json.value as Record<string, unknown>).grant_type
+      : undefined;
   if (typeof grant !== 'string' || !GRANTS.includes(grant)) {
     return errorReply('token', 'unsupported-grant', 'grant_type: must be "password" or "refresh_token"');
   }

@@ -45,13 +45,25 @@ export const ACCOUNT_PLANS: AccountPlan[] = [
       { name: 'Drafts', size: 0 },
     ],
     apps: [
-      { name: 'price-tracker', releases: ['1.0.0', '1.1.0', '1.2.3'], missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'] },
+      {
+        name: 'price-tracker',
+        releases: ['1.0.0', '1.1.0', '1.2.3'],
+        missingSecrets: ['PROXY_TOKEN', 'SLACK_WEBHOOK'],
+      },
       { name: 'news-digest', releases: [], missingSecrets: [] },
       { name: 'lead-finder', releases: ['0.9.1'], missingSecrets: [] },
     ],
     health: {
-      failing: [[0, 0], [0, 1], [2, 3]],
-      slowing: [[1, 0], [2, 0], [4, 1]],
+      failing: [
+        [0, 0],
+        [0, 1],
+        [2, 3],
+      ],
+      slowing: [
+        [1, 0],
+        [2, 0],
+        [4, 1],
+      ],
     },
   },
   {
@@ -91,7 +103,37 @@ export const ACCOUNT_PLANS: AccountPlan[] = [
   },
 ];
 
-export const SITES = ['Amazon', 'eBay', 'Etsy', 'Walmart', 'Zillow', 'Indeed', 'LinkedIn', 'Yelp', 'Booking', 'Reddit',
-  'Google Maps', 'TripAdvisor', 'Best Buy', 'IKEA', 'Target', 'Hacker News', 'Craigslist', 'Glassdoor'];
-export const KINDS = ['prices', 'listings', 'reviews', 'search results', 'product details', 'contacts', 'posts',
-  'ratings', 'stock levels', 'job ads', 'store locator', 'top sellers'];
+export const SITES = [
+  'Amazon',
+  'eBay',
+  'Etsy',
+  'Walmart',
+  'Zillow',
+  'Indeed',
+  'LinkedIn',
+  'Yelp',
+  'Booking',
+  'Reddit',
+  'Google Maps',
+  'TripAdvisor',
+  'Best Buy',
+  'IKEA',
+  'Target',
+  'Hacker News',
+  'Craigslist',
+  'Glassdoor',
+];
+export const KINDS = [
+  'prices',
+  'listings',
+  'reviews',
+  'search results',
+  'product details',
+  'contacts',
+  'posts',
+  'ratings',
+  'stock levels',
+  'job ads',
+  'store locator',
+  'top sellers',
+];

@@ -3,10 +3,10 @@
  * task, day and collection method that had activity. Not every task runs every day, not every task
  * uses both methods, and some metrics are null (not measured), which is not 0.
  */
-import { addDays, type DayNumber,parseDay } from '../../api/schemas/dates';
+import { addDays, type DayNumber, parseDay } from '../../api/schemas/dates';
 import type { CollectionMethod } from '../../api/schemas/schemas';
 import type { Activity } from './accountPlans';
-import { chance, floatBetween, intBetween, type Rng,rngFor } from './prng';
+import { chance, floatBetween, intBetween, type Rng, rngFor } from './prng';
 import { allTasks, type SeedAccount, type SeedTask, type TaskHealth } from './seed';
 
 /** Days of history kept: the three-month query window plus slack. */
@@ -63,9 +63,17 @@ export const round = (value: number, digits: number): number => {
  * Records of one account for the `days` days ending `today`, sorted by (day, taskId, method) so a
  * Day query is a slice and needs no sort.
  */
-export function buildDailyRecords(seed: number, account: SeedAccount, today: string, days = RECORD_DAYS): DailyRecord[] {
+export function buildDailyRecords(
+  seed: number,
+  account: SeedAccount,
+  today: string,
+  days = RECORD_DAYS,
+): DailyRecord[] {
   const tasks = [...allTasks(account)].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-  const profiles = tasks.map((t) => ({ task: t, profile: oneMethod(withHealth(taskProfile(rngFor(seed, 'profile', t.taskId), account.activity), t.health), t) }));
+  const profiles = tasks.map((t) => ({
+    task: t,
+    profile: oneMethod(withHealth(taskProfile(rngFor(seed, 'profile', t.taskId), account.activity), t.health), t),
+  }));
   const out: DailyRecord[] = [];
   for (let i = days - 1; i >= 0; i--) {
     const date = addDays(today, -i);
@@ -86,7 +94,14 @@ export function buildDailyRecords(seed: number, account: SeedAccount, today: str
   return out;
 }
 
-function record(account: SeedAccount, task: SeedTask, day: DayNumber, date: string, method: CollectionMethod, metrics: Metrics): DailyRecord {
+function record(
+  account: SeedAccount,
+  task: SeedTask,
+  day: DayNumber,
+  date: string,
+  method: CollectionMethod,
+  metrics: Metrics,
+): DailyRecord {
   return { day, date, taskId: task.taskId, taskName: task.taskName, userId: account.userId, method, metrics };
 }
 
@@ -129,7 +144,9 @@ function taskProfile(rng: Rng, activity: Activity): TaskProfile {
 function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod, slowdown: number): Metrics {
   const cloud = method === 'Cloud';
   // A few scheduled days where nothing ran: counts 0, per-run figures and rates null.
-  const runs = chance(rng, 0.03) ? 0 : Math.max(1, Math.round((cloud ? p.runsPerDay : Math.min(p.runsPerDay, 4)) * floatBetween(rng, 0.6, 1.4)));
+  const runs = chance(rng, 0.03)
+    ? 0
+    : Math.max(1, Math.round((cloud ? p.runsPerDay : Math.min(p.runsPerDay, 4)) * floatBetween(rng, 0.6, 1.4)));
   const success = Math.min(runs, Math.round(runs * Math.min(1, p.successProbability + floatBetween(rng, -0.05, 0.05))));
   const failure = runs - success;
   const durationKnown = runs > 0 && !chance(rng, 0.06);
@@ -153,7 +170,7 @@ function dayMetrics(rng: Rng, p: TaskProfile, method: CollectionMethod, slowdown
     captchaCount: cloud ? Math.round(runs * p.captchaPerRun * floatBetween(rng, 0.5, 1.5)) : null,
     simpleTemplateCount: p.usesTemplate ? runs : null,
     proxyIpCount: proxies,
-    balance: cloud ? round((runs * (duration ?? p.secondsPerRun)) / 3600 * 0.25 + (proxies ?? 0) * 0.01, 4) : 0,
+    balance: cloud ? round(((runs * (duration ?? p.secondsPerRun)) / 3600) * 0.25 + (proxies ?? 0) * 0.01, 4) : 0,
   };
 }
 

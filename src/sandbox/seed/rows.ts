@@ -7,7 +7,26 @@
  */
 import { hashString, mulberry32, type Rng } from './prng';
 
-type Kind = 'title' | 'price' | 'currency' | 'rating' | 'count' | 'url' | 'yesno' | 'address' | 'city' | 'state' | 'headline' | 'person' | 'date' | 'text' | 'company' | 'email' | 'phone' | 'handle' | 'salary';
+type Kind =
+  | 'title'
+  | 'price'
+  | 'currency'
+  | 'rating'
+  | 'count'
+  | 'url'
+  | 'yesno'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'headline'
+  | 'person'
+  | 'date'
+  | 'text'
+  | 'company'
+  | 'email'
+  | 'phone'
+  | 'handle'
+  | 'salary';
 
 interface FieldSet {
   name: string;
@@ -15,24 +34,143 @@ interface FieldSet {
 }
 
 export const FIELD_SETS: readonly FieldSet[] = [
-  { name: 'products', fields: [['Title', 'title'], ['Price', 'price'], ['Currency', 'currency'], ['Rating', 'rating'], ['Reviews', 'count'], ['URL', 'url'], ['In stock', 'yesno']] },
-  { name: 'listings', fields: [['Address', 'address'], ['City', 'city'], ['State', 'state'], ['Price', 'price'], ['Beds', 'count'], ['Listing URL', 'url']] },
-  { name: 'news', fields: [['Headline', 'headline'], ['Author', 'person'], ['Published', 'date'], ['Summary', 'text'], ['Link', 'url']] },
-  { name: 'jobs', fields: [['Job title', 'title'], ['Company', 'company'], ['Location', 'city'], ['Salary', 'salary'], ['Posted', 'date'], ['Description', 'text']] },
-  { name: 'reviews', fields: [['Reviewer', 'person'], ['Stars', 'rating'], ['Review', 'text'], ['Date', 'date'], ['Product', 'title']] },
-  { name: 'contacts', fields: [['Name', 'person'], ['Email', 'email'], ['Phone', 'phone'], ['Company', 'company'], ['Handle', 'handle']] },
+  {
+    name: 'products',
+    fields: [
+      ['Title', 'title'],
+      ['Price', 'price'],
+      ['Currency', 'currency'],
+      ['Rating', 'rating'],
+      ['Reviews', 'count'],
+      ['URL', 'url'],
+      ['In stock', 'yesno'],
+    ],
+  },
+  {
+    name: 'listings',
+    fields: [
+      ['Address', 'address'],
+      ['City', 'city'],
+      ['State', 'state'],
+      ['Price', 'price'],
+      ['Beds', 'count'],
+      ['Listing URL', 'url'],
+    ],
+  },
+  {
+    name: 'news',
+    fields: [
+      ['Headline', 'headline'],
+      ['Author', 'person'],
+      ['Published', 'date'],
+      ['Summary', 'text'],
+      ['Link', 'url'],
+    ],
+  },
+  {
+    name: 'jobs',
+    fields: [
+      ['Job title', 'title'],
+      ['Company', 'company'],
+      ['Location', 'city'],
+      ['Salary', 'salary'],
+      ['Posted', 'date'],
+      ['Description', 'text'],
+    ],
+  },
+  {
+    name: 'reviews',
+    fields: [
+      ['Reviewer', 'person'],
+      ['Stars', 'rating'],
+      ['Review', 'text'],
+      ['Date', 'date'],
+      ['Product', 'title'],
+    ],
+  },
+  {
+    name: 'contacts',
+    fields: [
+      ['Name', 'person'],
+      ['Email', 'email'],
+      ['Phone', 'phone'],
+      ['Company', 'company'],
+      ['Handle', 'handle'],
+    ],
+  },
 ];
 
-const WORDS = ['Deluxe', 'Classic', 'Compact', 'Wireless', 'Organic', 'Premium', 'Smart', 'Vintage', 'Portable', 'Ultra', 'Eco', 'Pro'];
-const THINGS = ['Kettle', 'Headphones', 'Backpack', 'Desk Lamp', 'Blender', 'Sneakers', 'Monitor', 'Coffee Beans', 'Tent', 'Keyboard'];
+const WORDS = [
+  'Deluxe',
+  'Classic',
+  'Compact',
+  'Wireless',
+  'Organic',
+  'Premium',
+  'Smart',
+  'Vintage',
+  'Portable',
+  'Ultra',
+  'Eco',
+  'Pro',
+];
+const THINGS = [
+  'Kettle',
+  'Headphones',
+  'Backpack',
+  'Desk Lamp',
+  'Blender',
+  'Sneakers',
+  'Monitor',
+  'Coffee Beans',
+  'Tent',
+  'Keyboard',
+];
 const CITIES = ['Plano', 'Austin', 'Denver', 'Portland', 'Raleigh', 'Madison', 'Boise', 'Tucson', 'Omaha', 'Albany'];
-const STATES = ['Texas', 'Colorado', 'Oregon', 'North Carolina', 'Wisconsin', 'Idaho', 'Arizona', 'Nebraska', 'New York'];
-const PEOPLE = ['Ada Byron', 'Grace Hopper', 'Linus Pauling', 'Fiona Shaw', 'Alan Kay', 'Barbara Liskov', 'Ken Thompson', 'Margaret Hamilton'];
-const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Vehement Capital', 'Soylent', 'Stark Industries'];
+const STATES = [
+  'Texas',
+  'Colorado',
+  'Oregon',
+  'North Carolina',
+  'Wisconsin',
+  'Idaho',
+  'Arizona',
+  'Nebraska',
+  'New York',
+];
+const PEOPLE = [
+  'Ada Byron',
+  'Grace Hopper',
+  'Linus Pauling',
+  'Fiona Shaw',
+  'Alan Kay',
+  'Barbara Liskov',
+  'Ken Thompson',
+  'Margaret Hamilton',
+];
+const COMPANIES = [
+  'Acme Corp',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Vehement Capital',
+  'Soylent',
+  'Stark Industries',
+];
 const STREETS = ['Main St', 'Oak Ave', 'Elm Dr', 'Maple Ln', 'Pine Rd', 'Cedar Ct'];
 
 /** The awkward values, one per slot of 16 rows (slots 11 to 15 are ordinary rows). */
-const NON_LATIN = ['東京都渋谷区', 'Ελληνικά προϊόντα', 'Москва, Россия', 'مرحبا بالعالم', 'Zürich · Ærøskøbing', 'שלום עולם', '서울특별시', '😀 emoji ✓'];
+const NON_LATIN = [
+  '東京都渋谷区',
+  'Ελληνικά προϊόντα',
+  'Москва, Россия',
+  'مرحبا بالعالم',
+  'Zürich · Ærøskøbing',
+  'שלום עולם',
+  '서울특별시',
+  '😀 emoji ✓',
+];
 const SPECIALS: readonly ((rng: Rng, value: string) => string)[] = [
   () => '',
   (_r, v) => `${v}, Inc.`,

@@ -3,9 +3,9 @@
  * people type (usernames, passwords, app names, group names) are fixed so the docs and the demo can
  * name them; ids and API keys come from the seed. What each account holds is `accountPlans.ts`.
  */
-import { ACCOUNT_PLANS, type AccountPlan, type Activity, type GroupPlan,KINDS, SITES } from './accountPlans';
+import { ACCOUNT_PLANS, type AccountPlan, type Activity, type GroupPlan, KINDS, SITES } from './accountPlans';
 import type { Plan, SandboxAccount } from './info';
-import { base62, intBetween, pick, randomChars, type Rng,rngFor, uuidLike } from './prng';
+import { base62, intBetween, pick, randomChars, type Rng, rngFor, uuidLike } from './prng';
 
 /** Every sandbox API key starts with this, as the service's keys start with a fixed prefix. */
 export const API_KEY_PREFIX = 'sdk_';
@@ -102,7 +102,10 @@ function buildAccount(seed: number, p: AccountPlan, team: string[]): SeedAccount
   const idRng = rngFor(seed, 'ids', p.username);
   const usedGroupIds = new Set<string>();
   const groups = p.groups.map((g, gi) => buildGroup(idRng, usedGroupIds, g, rngFor(seed, 'names', p.username, gi)));
-  for (const [health, places] of [['failing', p.health?.failing ?? []], ['slowing', p.health?.slowing ?? []]] as const) {
+  for (const [health, places] of [
+    ['failing', p.health?.failing ?? []],
+    ['slowing', p.health?.slowing ?? []],
+  ] as const) {
     for (const [gi, ti] of places) {
       const task = groups[gi]?.tasks[ti];
       if (task) task.health = health;
@@ -158,9 +161,21 @@ function benchGroup(seed: number, account: SeedAccount, extras: WorldExtras): Se
   while (used.has(taskGroupId));
   const tasks: SeedTask[] = [];
   const big = extras.bigTaskRows ?? 0;
-  if (big > 0) tasks.push({ taskId: uuidLike(rng), taskName: `Big export (${big.toLocaleString('en-US')} rows)`, taskGroupId, kind: 'big' });
+  if (big > 0)
+    tasks.push({
+      taskId: uuidLike(rng),
+      taskName: `Big export (${big.toLocaleString('en-US')} rows)`,
+      taskGroupId,
+      kind: 'big',
+    });
   for (let i = 0; i < (extras.extraTasks ?? 0); i++) {
-    tasks.push({ taskId: uuidLike(rng), taskName: `Bulk task ${String(i + 1).padStart(4, '0')}`, taskGroupId, kind: 'bulk', ...(extras.extraTasksOneMethod === true ? { oneMethod: true as const } : {}) });
+    tasks.push({
+      taskId: uuidLike(rng),
+      taskName: `Bulk task ${String(i + 1).padStart(4, '0')}`,
+      taskGroupId,
+      kind: 'bulk',
+      ...(extras.extraTasksOneMethod === true ? { oneMethod: true as const } : {}),
+    });
   }
   return { taskGroupId, taskGroupName: BENCH_GROUP_NAME, tasks };
 }

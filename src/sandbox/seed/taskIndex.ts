@@ -11,7 +11,8 @@ export class TaskIndex {
   copyCount = 0;
 
   constructor(private readonly world: World) {
-    for (const account of world.accounts) for (const g of account.groups) for (const task of g.tasks) this.byId.set(task.taskId, { account, task });
+    for (const account of world.accounts)
+      for (const g of account.groups) for (const task of g.tasks) this.byId.set(task.taskId, { account, task });
   }
 
   task(account: SeedAccount, taskId: string): SeedTask | undefined {
@@ -32,7 +33,12 @@ export class TaskIndex {
     const names = new Set(into.tasks.map((t) => t.taskName));
     let taskName = `${task.taskName} (copy)`;
     for (let n = 2; names.has(taskName); n++) taskName = `${task.taskName} (copy ${n})`;
-    const copy: SeedTask = { taskId, taskName, taskGroupId: into.taskGroupId, copiedFrom: task.copiedFrom ?? task.taskId };
+    const copy: SeedTask = {
+      taskId,
+      taskName,
+      taskGroupId: into.taskGroupId,
+      copiedFrom: task.copiedFrom ?? task.taskId,
+    };
     into.tasks.push(copy);
     this.byId.set(taskId, { account, task: copy });
     return copy;

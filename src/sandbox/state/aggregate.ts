@@ -5,7 +5,7 @@
  */
 import { isoWeek, monthKey } from '../../api/schemas/dates';
 import type { TimeGranularity } from '../../api/schemas/schemas';
-import { type Metrics,round } from '../seed/records';
+import { type Metrics, round } from '../seed/records';
 
 export interface Bucket {
   dayKey: string;
@@ -45,7 +45,10 @@ export function combineMetrics(items: Metrics[]): Metrics {
   const failureCount = sum(pick('failureCount'), 0);
   const totalExecutionSeconds = sum(pick('totalExecutionSeconds'));
   // The average per run only over the days whose duration was measured.
-  const timedRuns = sum(items.map((m) => (m.totalExecutionSeconds === null ? null : m.runCount)), 0);
+  const timedRuns = sum(
+    items.map((m) => (m.totalExecutionSeconds === null ? null : m.runCount)),
+    0,
+  );
   return {
     totalCollected: sum(pick('totalCollected'), 0),
     deduplicatedVolume: sum(pick('deduplicatedVolume'), 0),

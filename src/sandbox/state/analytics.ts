@@ -2,10 +2,10 @@
  * Answers an already-validated analytics query from the precomputed daily records: filter,
  * bucket (Week/Month), sort stably by (dayKey, taskId, collectionMethod), page.
  */
-import { type DayNumber,parseDay } from '../../api/schemas/dates';
+import { type DayNumber, parseDay } from '../../api/schemas/dates';
 import type { AnalyticsRecord, CollectionMethodFilter, TimeGranularity } from '../../api/schemas/schemas';
 import type { DailyRecord, Metrics } from '../seed/records';
-import { type Bucket,bucketOf, combineMetrics } from './aggregate';
+import { type Bucket, bucketOf, combineMetrics } from './aggregate';
 
 export interface RecordQuery {
   /** userIds whose records count (the caller, or the named team members). */
@@ -97,7 +97,8 @@ interface Row {
 /** Every row of a query before paging, in order. */
 function allRows(store: RecordStore, q: RecordQuery): Row[] {
   const rows = filtered(store, q);
-  if (q.timeGranularity === 'Day') return rows.map((r) => ({ first: r, bucket: bucketOf(r.date, 'Day'), items: [r.metrics] }));
+  if (q.timeGranularity === 'Day')
+    return rows.map((r) => ({ first: r, bucket: bucketOf(r.date, 'Day'), items: [r.metrics] }));
   // Rows were filtered to [start, end] first, so a week or month cut by the range only sums its days inside it.
   const buckets = new Map<string, Bucket>(); // per date: ~90 dates, not one ISO-week computation per record
   const groups = new Map<string, Row>();
@@ -110,7 +111,10 @@ function allRows(store: RecordStore, q: RecordQuery): Row[] {
     else groups.set(key, { first: r, bucket, items: [r.metrics] });
   }
   return [...groups.values()].sort(
-    (a, b) => cmp(a.bucket.dayKey, b.bucket.dayKey) || cmp(a.first.taskId, b.first.taskId) || cmp(a.first.method, b.first.method),
+    (a, b) =>
+      cmp(a.bucket.dayKey, b.bucket.dayKey) ||
+      cmp(a.first.taskId, b.first.taskId) ||
+      cmp(a.first.method, b.first.method),
   );
 }
 
@@ -130,7 +134,9 @@ export function recordQuery(store: RecordStore): (q: RecordQuery) => RecordPage 
     cache.set(key, rows); // most recent last
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     const offset = (q.page - 1) * q.pageSize;
-    const data = rows.slice(offset, offset + q.pageSize).map((g) => toRecord(g.first, g.bucket, combineMetrics(g.items)));
+    const data = rows
+      .slice(offset, offset + q.pageSize)
+      .map((g) => toRecord(g.first, g.bucket, combineMetrics(g.items)));
     return { total: rows.length, data };
   };
 }

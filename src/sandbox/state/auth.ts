@@ -98,7 +98,9 @@ export class TokenStore {
     const now = this.now();
     return {
       access: [...this.access].filter(([, e]) => e.expiresAt > now).map(([token, e]) => [token, { ...e }]),
-      refresh: [...this.refresh].filter(([, e]) => !e.used && now - e.at <= REFRESH_LIFETIME_MS).map(([token, e]) => [token, { ...e }]),
+      refresh: [...this.refresh]
+        .filter(([, e]) => !e.used && now - e.at <= REFRESH_LIFETIME_MS)
+        .map(([token, e]) => [token, { ...e }]),
     };
   }
 
@@ -180,10 +182,12 @@ export function authenticateHub(headers: IncomingHttpHeaders, world: World): Aut
   const key = bearer(headers);
   const account = key === undefined ? undefined : world.byApiKey.get(key);
   if (account) return { ok: true, account };
-  const message = key === undefined
-    ? 'Authentication required: send Authorization: Bearer <API key>.'
-    : 'The API key is invalid.';
-  return { ok: false, reply: errorReply('hub', 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }) };
+  const message =
+    key === undefined ? 'Authentication required: send Authorization: Bearer <API key>.' : 'The API key is invalid.';
+  return {
+    ok: false,
+    reply: errorReply('hub', 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
+  };
 }
 
 /**

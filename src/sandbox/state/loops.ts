@@ -21,7 +21,17 @@ export const LOOP_LIMITS = { items: 10_000, itemLength: 2048 } as const;
 
 const SITES = ['shop.example.com', 'news.example.org', 'jobs.example.net', 'homes.example.com', 'reviews.example.io'];
 const PATHS = ['category', 'search', 'list', 'page', 'section'];
-const KEYWORDS = ['running shoes', 'espresso machine', 'standing desk', 'data engineer', 'two-bedroom flat', 'noise cancelling', 'ergonomic chair', 'Zürich', '東京 ラーメン'];
+const KEYWORDS = [
+  'running shoes',
+  'espresso machine',
+  'standing desk',
+  'data engineer',
+  'two-bedroom flat',
+  'noise cancelling',
+  'ergonomic chair',
+  'Zürich',
+  '東京 ラーメン',
+];
 
 export class LoopStore {
   private readonly actions = new Map<string, SandboxAction[]>();
@@ -46,7 +56,10 @@ export class LoopStore {
 
   /** A duplicate gets the source's actions as they are now (later edits of either stay apart). */
   clone(source: SeedTask, copy: SeedTask): void {
-    this.actions.set(copy.taskId, this.of(source).map((a) => ({ ...a, loopItems: [...a.loopItems], properties: { ...a.properties } })));
+    this.actions.set(
+      copy.taskId,
+      this.of(source).map((a) => ({ ...a, loopItems: [...a.loopItems], properties: { ...a.properties } })),
+    );
   }
 
   private seeded(taskId: string): SandboxAction[] {

@@ -9,7 +9,19 @@
  * aside (FILE.unreadable), and the sandbox starts from the seed: nothing is lost, nothing planted is used.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 
 import { errorMessage } from '../../api/errors/errors';
 import type { SeedTask } from '../seed/seed';
@@ -17,7 +29,7 @@ import type { TokenSnapshot } from './auth';
 import type { SandboxAction } from './loops';
 import { TaskRuntime } from './runtime';
 import type { SandboxState } from './state';
-import { STATE_MAX_BYTES, STATE_VERSION, type StateFile,stateFileSchema, vouch } from './stateSchema';
+import { STATE_MAX_BYTES, STATE_VERSION, type StateFile, stateFileSchema, vouch } from './stateSchema';
 
 export { STATE_VERSION, type StateFile };
 
@@ -30,20 +42,28 @@ export interface WorldKey {
   extraTasksOnly: boolean;
 }
 
-
 /** The state as written: only what differs from the seed matters, but all of it is small. */
 export function snapshot(state: SandboxState, world: WorldKey): StateFile {
   const runtimes: StateFile['runtimes'] = {};
   for (const [taskId, rt] of state.ops.runs.entries()) runtimes[taskId] = rt.toJSON();
   const loops: StateFile['loops'] = {};
-  for (const [taskId, actions] of state.ops.loops.entries()) loops[taskId] = actions.map((a) => ({ ...a, loopItems: [...a.loopItems], properties: { ...a.properties } }));
+  for (const [taskId, actions] of state.ops.loops.entries())
+    loops[taskId] = actions.map((a) => ({ ...a, loopItems: [...a.loopItems], properties: { ...a.properties } }));
   const groups: StateFile['groups'] = {};
   const copies: StateFile['copies'] = [];
   for (const account of state.world.accounts) {
     const own: Record<string, string[]> = {};
     for (const g of account.groups) {
       own[g.taskGroupId] = g.tasks.map((t) => t.taskId);
-      for (const t of g.tasks) if (t.copiedFrom !== undefined) copies.push({ username: account.username, taskId: t.taskId, taskName: t.taskName, taskGroupId: t.taskGroupId, copiedFrom: t.copiedFrom });
+      for (const t of g.tasks)
+        if (t.copiedFrom !== undefined)
+          copies.push({
+            username: account.username,
+            taskId: t.taskId,
+            taskName: t.taskName,
+            taskGroupId: t.taskGroupId,
+            copiedFrom: t.copiedFrom,
+          });
     }
     groups[account.username] = own;
   }
@@ -61,7 +81,8 @@ export function snapshot(state: SandboxState, world: WorldKey): StateFile {
   };
 }
 
-export type LoadResult = { kind: 'none' } | { kind: 'loaded'; file: StateFile } | { kind: 'set-aside'; reason: string; movedTo: string };
+export type LoadResult =
+  { kind: 'none' } | { kind: 'loaded'; file: StateFile } | { kind: 'set-aside'; reason: string; movedTo: string };
 
 /** FILE's text, read without following a link, at most STATE_MAX_BYTES. */
 function readOwnFile(path: string): string {
@@ -75,7 +96,8 @@ function readOwnFile(path: string): string {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error('it is not a regular file');
-    if (stat.size > STATE_MAX_BYTES) throw new Error(`it is larger (${stat.size} bytes) than any state the sandbox writes`);
+    if (stat.size > STATE_MAX_BYTES)
+      throw new Error(`it is larger (${stat.size} bytes) than any state the sandbox writes`);
     const buffer = Buffer.alloc(stat.size);
     let at = 0;
     while (at < buffer.length) {
@@ -93,15 +115,25 @@ function readOwnFile(path: string): string {
  * Reads FILE; one that cannot be used is moved aside (never overwritten), and the reason said.
  * `check` says why a parsed file could not have been written by this sandbox (`vouch`).
  */
-export function loadState(path: string, world: WorldKey, check: (file: StateFile) => string | undefined = () => undefined): LoadResult {
+export function loadState(
+  path: string,
+  world: WorldKey,
+  check: (file: StateFile) => string | undefined = () => undefined,
+): LoadResult {
   if (!existsSync(path) && !isLink(path)) return { kind: 'none' };
   let reason: string;
   try {
     if (isLink(path)) throw new Error('it is a symbolic link');
     const parsed = stateFileSchema.safeParse(JSON.parse(readOwnFile(path)) as unknown);
-    if (!parsed.success) throw new Error(`it does not parse (${parsed.error.issues[0]?.path.join('.') ?? 'body'}: ${parsed.error.issues[0]?.message ?? '?'})`);
+    if (!parsed.success)
+      throw new Error(
+        `it does not parse (${parsed.error.issues[0]?.path.join('.') ?? 'body'}: ${parsed.error.issues[0]?.message ?? '?'})`,
+      );
     const mismatch = (Object.keys(world) as (keyof WorldKey)[]).find((k) => parsed.data.world[k] !== world[k]);
-    if (mismatch !== undefined) throw new Error(`it was made with another ${mismatch} (${String(parsed.data.world[mismatch])}, now ${String(world[mismatch])})`);
+    if (mismatch !== undefined)
+      throw new Error(
+        `it was made with another ${mismatch} (${String(parsed.data.world[mismatch])}, now ${String(world[mismatch])})`,
+      );
     const foreign = check(parsed.data);
     if (foreign !== undefined) throw new Error(`it holds what this sandbox did not write: ${foreign}`);
     return { kind: 'loaded', file: parsed.data };
@@ -116,13 +148,20 @@ export function loadState(path: string, world: WorldKey, check: (file: StateFile
 /** Applies a loaded state to a freshly seeded sandbox (before it answers anything). */
 export function restore(state: SandboxState, file: StateFile): void {
   state.ops.runs.options.bornAt = file.bornAt;
-  for (const [taskId, data] of Object.entries(file.runtimes)) state.ops.runs.restore(taskId, TaskRuntime.fromJSON(data));
-  for (const [taskId, actions] of Object.entries(file.loops)) state.ops.loops.restore(taskId, actions as SandboxAction[]);
+  for (const [taskId, data] of Object.entries(file.runtimes))
+    state.ops.runs.restore(taskId, TaskRuntime.fromJSON(data));
+  for (const [taskId, actions] of Object.entries(file.loops))
+    state.ops.loops.restore(taskId, actions as SandboxAction[]);
   const byUser = new Map(state.world.accounts.map((a) => [a.username, a]));
   for (const c of file.copies) {
     const account = byUser.get(c.username);
     if (account === undefined) continue;
-    const copy: SeedTask = { taskId: c.taskId, taskName: c.taskName, taskGroupId: c.taskGroupId, copiedFrom: c.copiedFrom };
+    const copy: SeedTask = {
+      taskId: c.taskId,
+      taskName: c.taskName,
+      taskGroupId: c.taskGroupId,
+      copiedFrom: c.copiedFrom,
+    };
     state.ops.tasks.adopt(account, copy);
   }
   state.ops.tasks.copyCount = file.copyCount;
@@ -172,11 +211,20 @@ export interface StateNote {
  * Reads the state file into a freshly seeded sandbox and returns how to keep it: `save()` after
  * each change (a failure is logged, never thrown: the request was answered). No path: nothing kept.
  */
-export function keepState(state: SandboxState, path: string | undefined, world: WorldKey, log: ((line: string) => void) | undefined, tokenTtlMs: number): { note: StateNote | undefined; save: () => void } {
+export function keepState(
+  state: SandboxState,
+  path: string | undefined,
+  world: WorldKey,
+  log: ((line: string) => void) | undefined,
+  tokenTtlMs: number,
+): { note: StateNote | undefined; save: () => void } {
   if (path === undefined) return { note: undefined, save: () => undefined };
   const loaded = loadState(path, world, (file) => vouch(file, state.world, state.now(), tokenTtlMs));
   if (loaded.kind === 'loaded') restore(state, loaded.file);
-  const note: StateNote = loaded.kind === 'set-aside' ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } } : { loaded: loaded.kind === 'loaded' };
+  const note: StateNote =
+    loaded.kind === 'set-aside'
+      ? { loaded: false, setAside: { reason: loaded.reason, movedTo: loaded.movedTo } }
+      : { loaded: loaded.kind === 'loaded' };
   const save = (): void => {
     try {
       writeState(path, snapshot(state, world));

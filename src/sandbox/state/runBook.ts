@@ -9,11 +9,11 @@
  * show no cloud run (local runs only, or none): it never ran in the cloud. Only the last
  * `LOTS_KEPT` runs still hold rows.
  */
-import { chance, intBetween, pick, type Rng,rngFor, uuidLike } from '../seed/prng';
+import { chance, intBetween, pick, type Rng, rngFor, uuidLike } from '../seed/prng';
 import type { CloudHistory } from '../seed/records';
 import { TaskRows } from '../seed/rows';
 import type { SeedTask } from '../seed/seed';
-import { type Run, RUN_STATUS, type Subtask,TaskRuntime } from './runtime';
+import { type Run, RUN_STATUS, type Subtask, TaskRuntime } from './runtime';
 
 export const DEFAULT_RUN_SECONDS = 30;
 /** How long a started run waits for a cloud node (`Waiting`) before it extracts. */
@@ -68,7 +68,11 @@ export class RunBook {
 
   rows(task: SeedTask): TaskRows {
     let rows = this.rowSets.get(task.taskId);
-    if (!rows) this.rowSets.set(task.taskId, (rows = new TaskRows(this.options.seed, task.taskId, task.copiedFrom ?? task.taskId)));
+    if (!rows)
+      this.rowSets.set(
+        task.taskId,
+        (rows = new TaskRows(this.options.seed, task.taskId, task.copiedFrom ?? task.taskId)),
+      );
     return rows;
   }
 
@@ -115,22 +119,48 @@ export class RunBook {
       rt.exportedUpTo = rt.pendingUpTo = big ? 0 : last.first;
     }
     if (!big && chance(rng, 0.25)) {
-      rt.schedule = { anchor: this.options.bornAt + intBetween(rng, 1, 59) * 60_000, periodMs: pick(rng, [1, 6, 24]) * 3600_000 };
+      rt.schedule = {
+        anchor: this.options.bornAt + intBetween(rng, 1, 59) * 60_000,
+        periodMs: pick(rng, [1, 6, 24]) * 3600_000,
+      };
     }
     return rt;
   }
 
   /** The last past run: it ended on the last day the analytics show a cloud run, as that day's runs most likely did. */
-  private pastRun(rng: Rng, task: SeedTask, history: CloudHistory | undefined, lotNo: string, first: number, rows: number): Run {
+  private pastRun(
+    rng: Rng,
+    task: SeedTask,
+    history: CloudHistory | undefined,
+    lotNo: string,
+    first: number,
+    rows: number,
+  ): Run {
     const durationMs = intBetween(rng, 2, 40) * 60_000;
-    const endsAt = history === undefined ? this.options.bornAt - intBetween(rng, 1, 72) * 3600_000 : endOn(rng, history.lastDate, this.options.bornAt);
+    const endsAt =
+      history === undefined
+        ? this.options.bornAt - intBetween(rng, 1, 72) * 3600_000
+        : endOn(rng, history.lastDate, this.options.bornAt);
     const startedAt = endsAt - durationMs;
-    const failed = history === undefined ? task.health === 'failing' : history.lastFailures > 0 && (task.health === 'failing' || rng() < history.lastFailures / history.lastRuns);
+    const failed =
+      history === undefined
+        ? task.health === 'failing'
+        : history.lastFailures > 0 && (task.health === 'failing' || rng() < history.lastFailures / history.lastRuns);
     const status = failed ? RUN_STATUS.failed : chance(rng, 0.12) ? RUN_STATUS.stopped : RUN_STATUS.finished;
     const subs = subtasks(rng, startedAt, durationMs);
     if (status === RUN_STATUS.stopped) for (const s of subs) if (s.endsAt > endsAt - 1) s.stoppedAt = endsAt;
     const outcome = status === RUN_STATUS.failed ? RUN_STATUS.failed : RUN_STATUS.finished;
-    return { lotNo, acceptedAt: startedAt, startedAt, endsAt, plannedRows: rows, first, outcome, subtasks: subs, end: { at: endsAt, status, rows } };
+    return {
+      lotNo,
+      acceptedAt: startedAt,
+      startedAt,
+      endsAt,
+      plannedRows: rows,
+      first,
+      outcome,
+      subtasks: subs,
+      end: { at: endsAt, status, rows },
+    };
   }
 }
 

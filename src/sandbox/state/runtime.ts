@@ -45,7 +45,13 @@ export interface Run {
  * Status values the sandbox sends: the service publishes `Extracting` and `Stopped`; public clients
  * also read `Finished` and `Waiting` (queued for a cloud node); `Failed` is the sandbox's.
  */
-export const RUN_STATUS = { waiting: 'Waiting', extracting: 'Extracting', stopped: 'Stopped', finished: 'Finished', failed: 'Failed' } as const;
+export const RUN_STATUS = {
+  waiting: 'Waiting',
+  extracting: 'Extracting',
+  stopped: 'Stopped',
+  finished: 'Finished',
+  failed: 'Failed',
+} as const;
 
 /** A runtime as plain data (the state file). */
 export interface RuntimeData {

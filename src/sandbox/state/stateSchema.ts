@@ -20,7 +20,11 @@ const time = z.number().min(0).max(8.64e15);
 const count = z.number().int().min(0).max(1e12);
 const id = z.string().regex(/^[A-Za-z0-9_.-]{1,80}$/);
 /** One line of text: no control, format or separator character. */
-const text = (max: number) => z.string().max(max).regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u);
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u);
 
 const subtaskSchema = z.object({ subTaskId: id, endsAt: time, stoppedAt: time.nullable() });
 const runSchema = z.object({
@@ -59,7 +63,17 @@ const refreshToken = z.string().regex(/^srt_[A-Za-z0-9_-]{32}$/);
 
 export const stateFileSchema = z.object({
   version: z.literal(STATE_VERSION),
-  world: z.object({ seed: z.number().int().min(-(2 ** 53)).max(2 ** 53), bigTaskRows: count, extraTasks: count, extraTasksOneMethod: z.boolean(), extraTasksOnly: z.boolean() }),
+  world: z.object({
+    seed: z
+      .number()
+      .int()
+      .min(-(2 ** 53))
+      .max(2 ** 53),
+    bigTaskRows: count,
+    extraTasks: count,
+    extraTasksOneMethod: z.boolean(),
+    extraTasksOnly: z.boolean(),
+  }),
   bornAt: time,
   runtimes: z.record(id, runtimeSchema),
   loops: z.record(id, z.array(actionSchema).max(1000)),
@@ -93,9 +107,12 @@ export function vouch(file: StateFile, world: World, now: number, tokenTtlMs: nu
   for (const c of file.copies) {
     const account = accounts.get(c.username);
     const original = account?.groups.flatMap((g) => g.tasks).find((t) => t.taskId === c.copiedFrom);
-    if (account === undefined || original === undefined) return `a copy names a task or account this world does not have (${c.copiedFrom})`;
-    if (!account.groups.some((g) => g.taskGroupId === c.taskGroupId)) return `a copy is in a group its account does not have (${c.taskGroupId})`;
-    if (!isCopyName(c.taskName, original.taskName)) return `a copy of task ${c.copiedFrom} has a name the sandbox did not give it`;
+    if (account === undefined || original === undefined)
+      return `a copy names a task or account this world does not have (${c.copiedFrom})`;
+    if (!account.groups.some((g) => g.taskGroupId === c.taskGroupId))
+      return `a copy is in a group its account does not have (${c.taskGroupId})`;
+    if (!isCopyName(c.taskName, original.taskName))
+      return `a copy of task ${c.copiedFrom} has a name the sandbox did not give it`;
   }
   for (const [, e] of file.tokens.access) {
     if (!accounts.has(e.username)) return 'a token names an account this world does not have';

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import { type Credentials,MemoryCredentialsStore } from '../../../src/api/auth/auth';
+import { type Credentials, MemoryCredentialsStore } from '../../../src/api/auth/auth';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors/errors';
 import type { TokenData } from '../../../src/api/schemas/schemas';
 import type { SandboxInfo } from '../../../src/sandbox/server';

@@ -42,7 +42,11 @@ export function parse(file: string, text = readFileSync(file, 'utf8')): ts.Sourc
 
 export function place(node: ts.Node, src: ts.SourceFile, root: string): Place {
   const { line } = src.getLineAndCharacterOfPosition(node.getStart(src));
-  return { file: path.relative(root, src.fileName).split(path.sep).join('/'), line: line + 1, text: node.getText(src).slice(0, 120) };
+  return {
+    file: path.relative(root, src.fileName).split(path.sep).join('/'),
+    line: line + 1,
+    text: node.getText(src).slice(0, 120),
+  };
 }
 
 /** `t(…)`, `l10n.t(…)`, `vscode.l10n.t(…)`, `ctx.t(…)`: the translator, however it was handed in. */
@@ -67,20 +71,34 @@ export const PAGE_TABLES: ReadonlyArray<readonly [file: string, constant: string
 ];
 
 /** The English values of the pages' tables, with where: every one is a message of the bundle. */
-export function pageTableMessages(root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Map<string, Place[]> {
+export function pageTableMessages(
+  root = ROOT,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): Map<string, Place[]> {
   const out = new Map<string, Place[]>();
   for (const [table, constant] of PAGE_TABLES) {
     const file = path.join(root, table);
     const src = parse(file, read(file));
     let found = 0;
     const visit = (node: ts.Node): void => {
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === constant && node.initializer) {
+      if (
+        ts.isVariableDeclaration(node) &&
+        ts.isIdentifier(node.name) &&
+        node.name.text === constant &&
+        node.initializer
+      ) {
         let init: ts.Expression = node.initializer;
-        while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+        while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))
+          init = init.expression;
         if (!ts.isObjectLiteralExpression(init)) throw new Error(`${table}: ${constant} is not an object literal`);
         for (const p of init.properties) {
-          if (!ts.isPropertyAssignment(p) || !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))) {
-            throw new Error(`${table}:${place(p, src, root).line}: every entry of ${constant} must be a plain string literal`);
+          if (
+            !ts.isPropertyAssignment(p) ||
+            !(ts.isStringLiteral(p.initializer) || ts.isNoSubstitutionTemplateLiteral(p.initializer))
+          ) {
+            throw new Error(
+              `${table}:${place(p, src, root).line}: every entry of ${constant} must be a plain string literal`,
+            );
           }
           const text = p.initializer.text;
           found++;
@@ -126,11 +144,28 @@ export function translatedKeys(files = hostSources(), root = ROOT, withPage = tr
 
 const NOT_SCREEN_CALLS = new Set(['defineTool', 'refine']);
 /** Messages, buttons and modal details. */
-const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showModalWarning', 'setStatusBarMessage']);
+const MESSAGE_CALLS = new Set([
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'showModalWarning',
+  'setStatusBarMessage',
+]);
 /** Properties that reach the screen: quick pick items and options, input boxes, progress, tree items, status bar. */
 const SCREEN_PROPS = new Set([
-  'label', 'description', 'detail', 'tooltip', 'title', 'placeHolder', 'placeholder', 'prompt',
-  'validationMessage', 'invocationMessage', 'message', 'openLabel', 'saveLabel',
+  'label',
+  'description',
+  'detail',
+  'tooltip',
+  'title',
+  'placeHolder',
+  'placeholder',
+  'prompt',
+  'validationMessage',
+  'invocationMessage',
+  'message',
+  'openLabel',
+  'saveLabel',
 ]);
 /** Assigned on an object that is already on screen (`item.text = …`, `node.tooltip = …`). */
 const SCREEN_ASSIGNED = new Set([...SCREEN_PROPS, 'text', 'name']);
@@ -149,11 +184,20 @@ export function plainLiterals(expr: ts.Expression): ts.Node[] {
   }
   if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr)) return plainLiterals(expr.expression);
   if (ts.isConditionalExpression(expr)) return [...plainLiterals(expr.whenTrue), ...plainLiterals(expr.whenFalse)];
-  if (ts.isBinaryExpression(expr) && [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(expr.operatorToken.kind)) {
+  if (
+    ts.isBinaryExpression(expr) &&
+    [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(
+      expr.operatorToken.kind,
+    )
+  ) {
     return [...plainLiterals(expr.left), ...plainLiterals(expr.right)];
   }
-  if (ts.isArrayLiteralExpression(expr)) return expr.elements.flatMap((e) => (ts.isExpression(e) ? plainLiterals(e) : []));
-  if (ts.isObjectLiteralExpression(expr)) return expr.properties.flatMap((p) => (ts.isPropertyAssignment(p) && SCREEN_PROPS.has(propName(p.name)) ? plainLiterals(p.initializer) : []));
+  if (ts.isArrayLiteralExpression(expr))
+    return expr.elements.flatMap((e) => (ts.isExpression(e) ? plainLiterals(e) : []));
+  if (ts.isObjectLiteralExpression(expr))
+    return expr.properties.flatMap((p) =>
+      ts.isPropertyAssignment(p) && SCREEN_PROPS.has(propName(p.name)) ? plainLiterals(p.initializer) : [],
+    );
   return [];
 }
 
@@ -174,7 +218,8 @@ function screenArguments(node: ts.CallExpression | ts.NewExpression): readonly t
   const name = calleeName(node);
   if (MESSAGE_CALLS.has(name)) return args;
   if (name === 'createWebviewPanel') return args.slice(1, 2);
-  if (name === 'TreeItem' || name === 'MarkdownString' || name === 'createOutputChannel' || name === 'super') return args.slice(0, 1);
+  if (name === 'TreeItem' || name === 'MarkdownString' || name === 'createOutputChannel' || name === 'super')
+    return args.slice(0, 1);
   return [];
 }
 
@@ -188,14 +233,20 @@ export function exempt(node: ts.Node, src: ts.SourceFile): boolean {
 function inTreeItemClass(node: ts.Node): boolean {
   for (let at: ts.Node | undefined = node; at !== undefined; at = at.parent) {
     if (ts.isClassDeclaration(at) || ts.isClassExpression(at)) {
-      return (at.heritageClauses ?? []).some((h) => h.types.some((type) => /TreeItem$/.test(type.expression.getText())));
+      return (at.heritageClauses ?? []).some((h) =>
+        h.types.some((type) => /TreeItem$/.test(type.expression.getText())),
+      );
     }
   }
   return false;
 }
 
 /** User-facing places that get a plain literal instead of a translated message. */
-export function untranslatedLiterals(files = hostSources(), root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Place[] {
+export function untranslatedLiterals(
+  files = hostSources(),
+  root = ROOT,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): Place[] {
   const found: Place[] = [];
   for (const file of files) {
     const src = parse(file, read(file));
@@ -210,7 +261,12 @@ export function untranslatedLiterals(files = hostSources(), root = ROOT, read: (
         if (calleeName(node) !== 'super' || inTreeItemClass(node)) report(screenArguments(node).flatMap(plainLiterals));
       } else if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name))) {
         report(plainLiterals(node.initializer));
-      } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && SCREEN_ASSIGNED.has(node.left.name.text)) {
+      } else if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(node.left) &&
+        SCREEN_ASSIGNED.has(node.left.name.text)
+      ) {
         report(plainLiterals(node.right));
       }
       ts.forEachChild(node, visit);

@@ -5,7 +5,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, type ElicitRequest, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export interface McpSession {
   client: Client;
@@ -26,7 +31,11 @@ export interface McpSessionOptions {
   elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 }
 
-export async function startMcpSession(script: string, env: Record<string, string>, cwdOrOptions?: string | McpSessionOptions): Promise<McpSession> {
+export async function startMcpSession(
+  script: string,
+  env: Record<string, string>,
+  cwdOrOptions?: string | McpSessionOptions,
+): Promise<McpSession> {
   const options: McpSessionOptions = typeof cwdOrOptions === 'string' ? { cwd: cwdOrOptions } : (cwdOrOptions ?? {});
   const { cwd } = options;
   const transport = new StdioClientTransport({
@@ -40,7 +49,10 @@ export async function startMcpSession(script: string, env: Record<string, string
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const elicit = options.elicit;
-  const client = new Client({ name: 'scrapedeck-tests', version: '1.0.0' }, elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'scrapedeck-tests', version: '1.0.0' },
+    elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
   if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params));
   const stdout: string[] = [];
   const errors: string[] = [];

@@ -11,7 +11,7 @@ import * as ts from 'typescript';
 
 import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
 import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/pageStrings';
-import { calleeName, exempt, parse, type Place,place, plainLiterals, propName, ROOT } from './l10nSource';
+import { calleeName, exempt, parse, type Place, place, plainLiterals, propName, ROOT } from './l10nSource';
 
 /** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/pageStrings.ts). */
 export function browsePageSources(root = ROOT): string[] {
@@ -29,28 +29,73 @@ export function pageSources(root = ROOT): string[] {
       const full = path.join(dir, name);
       return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
     });
-  return [...walk(path.join(root, 'src', 'analytics', 'page')), ...walk(path.join(root, 'src', 'analytics', 'protocol'))].sort();
+  return [
+    ...walk(path.join(root, 'src', 'analytics', 'page')),
+    ...walk(path.join(root, 'src', 'analytics', 'protocol')),
+  ].sort();
 }
 
 /** Properties whose value reaches the screen: h()/button() props and attrs, and the page state's texts. */
 const SCREEN_PROPS = new Set([
-  'text', 'title', 'label', 'placeholder', 'message', 'notice', 'action',
-  'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'alt',
+  'text',
+  'title',
+  'label',
+  'placeholder',
+  'message',
+  'notice',
+  'action',
+  'aria-label',
+  'aria-description',
+  'aria-roledescription',
+  'aria-valuetext',
+  'alt',
 ]);
 /** Set on an element (or the state) that is on screen. */
-const SCREEN_ASSIGNED = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'ariaDescription', 'notice', 'label', 'data']);
+const SCREEN_ASSIGNED = new Set([
+  'textContent',
+  'innerText',
+  'title',
+  'placeholder',
+  'ariaLabel',
+  'ariaDescription',
+  'notice',
+  'label',
+  'data',
+]);
 /** Attributes a person (or a screen reader) reads. */
-const SCREEN_ATTRS = new Set(['title', 'placeholder', 'aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'alt']);
+const SCREEN_ATTRS = new Set([
+  'title',
+  'placeholder',
+  'aria-label',
+  'aria-description',
+  'aria-roledescription',
+  'aria-valuetext',
+  'alt',
+]);
 /** DOM calls whose string arguments become text nodes. */
-const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'before', 'after', 'createTextNode', 'replaceWith']);
+const TEXT_CALLS = new Set([
+  'append',
+  'prepend',
+  'replaceChildren',
+  'before',
+  'after',
+  'createTextNode',
+  'replaceWith',
+]);
 const KEYS = new Set<string>([...Object.keys(PAGE_STRINGS), ...Object.keys(BROWSE_STRINGS)]);
 
 function words(expr: ts.Expression): ts.Node[] {
-  return plainLiterals(expr).filter((n) => !((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && KEYS.has(n.text)));
+  return plainLiterals(expr).filter(
+    (n) => !((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && KEYS.has(n.text)),
+  );
 }
 
 /** The page's on-screen places that get a plain literal instead of `t(key)`. */
-export function pageLiterals(files = pageSources(), root = ROOT, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Place[] {
+export function pageLiterals(
+  files = pageSources(),
+  root = ROOT,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): Place[] {
   const found: Place[] = [];
   for (const file of files) {
     const src = parse(file, read(file));
@@ -67,10 +112,16 @@ export function pageLiterals(files = pageSources(), root = ROOT, read: (file: st
         if (name === 'el' && args[2]) report(words(args[2])); // the data browser's el(tag, class, text)
         if (TEXT_CALLS.has(name)) report(args.flatMap(words));
         const attr = args[0];
-        if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1]) report(words(args[1]));
+        if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1])
+          report(words(args[1]));
       } else if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name))) {
         report(words(node.initializer));
-      } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && SCREEN_ASSIGNED.has(node.left.name.text)) {
+      } else if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(node.left) &&
+        SCREEN_ASSIGNED.has(node.left.name.text)
+      ) {
         report(words(node.right));
       }
       ts.forEachChild(node, visit);

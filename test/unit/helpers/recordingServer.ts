@@ -16,7 +16,8 @@ export interface Seen {
 }
 
 /** `drop`: close the connection; `hang`: never answer (until the client gives up). */
-export type Answer = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'drop' | 'hang';
+export type Answer =
+  { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'drop' | 'hang';
 export type Handler = (seen: Seen, index: number) => Answer;
 
 /** `{ data, requestId }` with a fresh id. */
@@ -45,7 +46,14 @@ export class RecordingServer {
         } catch {
           body = undefined;
         }
-        const seen: Seen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, rawBody: raw, headers: req.headers };
+        const seen: Seen = {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          body,
+          rawBody: raw,
+          headers: req.headers,
+        };
         this.seen.push(seen);
         const answer = this.handler(seen, this.seen.length - 1);
         if (answer === 'drop') {

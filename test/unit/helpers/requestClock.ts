@@ -21,7 +21,8 @@ export class RequestClock {
     this.ms = start;
   }
 
-  readonly now = (): number => this.jumps.reduce((t, j) => (j.sandbox.stats.requests >= j.atRequests ? t + j.ms : t), this.ms);
+  readonly now = (): number =>
+    this.jumps.reduce((t, j) => (j.sandbox.stats.requests >= j.atRequests ? t + j.ms : t), this.ms);
 
   advance(ms: number): void {
     this.ms += ms;

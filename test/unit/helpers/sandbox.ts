@@ -9,7 +9,11 @@ import type { z } from 'zod';
 
 import { dataPageResponseSchema, notExportedResponseSchema } from '../../../src/api/schemas/dataSchemas';
 import { nullDataResponseSchema, serviceErrorSchema } from '../../../src/api/schemas/opsSchemas';
-import { subtaskStatusResponseSchema, taskStatusV1ResponseSchema, taskStatusV2ResponseSchema } from '../../../src/api/schemas/runSchemas';
+import {
+  subtaskStatusResponseSchema,
+  taskStatusV1ResponseSchema,
+  taskStatusV2ResponseSchema,
+} from '../../../src/api/schemas/runSchemas';
 import {
   analyticsErrorSchema,
   analyticsResponseSchema,
@@ -20,9 +24,14 @@ import {
   tokenErrorSchema,
   tokenResponseSchema,
 } from '../../../src/api/schemas/schemas';
-import { copiedTaskResponseSchema, moveResultResponseSchema, taskActionsResponseSchema, updateResultResponseSchema } from '../../../src/api/schemas/taskOpsSchemas';
-import { type SandboxAccount,sandboxInfoSchema } from '../../../src/sandbox/seed/info';
-import { type RunningSandbox, type SandboxOptions,startSandbox } from '../../../src/sandbox/server';
+import {
+  copiedTaskResponseSchema,
+  moveResultResponseSchema,
+  taskActionsResponseSchema,
+  updateResultResponseSchema,
+} from '../../../src/api/schemas/taskOpsSchemas';
+import { type SandboxAccount, sandboxInfoSchema } from '../../../src/sandbox/seed/info';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/server';
 
 export interface Reply {
   status: number;
@@ -90,7 +99,10 @@ export function checkShape(path: string, r: Reply): void {
   const schema = r.status === 200 ? successSchema(path) : errorSchema(path);
   assert.ok(schema, `a schema for ${r.status} ${path}`);
   const parsed = schema.safeParse(r.json);
-  assert.ok(parsed.success, `${r.status} ${path} parses with the shared schema: ${parsed.success ? '' : parsed.error.message}`);
+  assert.ok(
+    parsed.success,
+    `${r.status} ${path} parses with the shared schema: ${parsed.success ? '' : parsed.error.message}`,
+  );
 }
 
 export class TestSandbox {

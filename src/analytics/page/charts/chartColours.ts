@@ -15,23 +15,43 @@ import type { ChartColours } from '../common/theme';
 export type SeriesColour = 'success' | 'failure' | 'collected' | 'deduplicated' | 'duration';
 
 /** The colours in force; retheme() replaces `current` and updates the charts. */
-export interface Palette { current: ChartColours }
+export interface Palette {
+  current: ChartColours;
+}
 
 /**
  * A dataset's colour options for one series in the colours `c`; `lone`: the chart has a single
  * bucket, whose point is drawn large (a line of one point draws nothing else).
  */
-export function seriesStyle(type: 'bar' | 'line', colour: SeriesColour, c: ChartColours, lone: boolean): Record<string, string | number> {
+export function seriesStyle(
+  type: 'bar' | 'line',
+  colour: SeriesColour,
+  c: ChartColours,
+  lone: boolean,
+): Record<string, string | number> {
   const fill = c[colour];
   if (type === 'bar') {
     // High contrast: every bar outlined in the theme's foreground, as its boxes are.
     return { backgroundColor: fill, borderColor: c.highContrast ? c.text : fill, borderWidth: c.highContrast ? 1 : 0 };
   }
-  return { backgroundColor: fill, borderColor: fill, borderWidth: 2, pointRadius: lone ? 5 : 2, pointBackgroundColor: fill, pointBorderColor: fill };
+  return {
+    backgroundColor: fill,
+    borderColor: fill,
+    borderWidth: 2,
+    pointRadius: lone ? 5 : 2,
+    pointBackgroundColor: fill,
+    pointBorderColor: fill,
+  };
 }
 
 /** Puts the series' style into the dataset (before chart.update in the default mode). */
-export function setSeriesStyle(dataset: ChartDataset, type: 'bar' | 'line', colour: SeriesColour, c: ChartColours, lone: boolean): void {
+export function setSeriesStyle(
+  dataset: ChartDataset,
+  type: 'bar' | 'line',
+  colour: SeriesColour,
+  c: ChartColours,
+  lone: boolean,
+): void {
   Object.assign(dataset, seriesStyle(type, colour, c, lone));
 }
 

@@ -10,7 +10,7 @@ import type { PageStringKey } from '../../model/pageStrings';
 import type { Bucket } from '../../model/series';
 import { t } from '../common/l10n';
 import type { ChartColours } from '../common/theme';
-import { type Palette, type SeriesColour,seriesStyle, setSeriesStyle } from './chartColours';
+import { type Palette, type SeriesColour, seriesStyle, setSeriesStyle } from './chartColours';
 import { dateTick } from './dateTicks';
 
 type Values = (number | null)[];
@@ -27,21 +27,33 @@ export interface ChartSpec {
 
 export const SPECS: ChartSpec[] = [
   {
-    id: 'chart-runs', title: 'chart.runs', type: 'bar', stacked: true, duration: false,
+    id: 'chart-runs',
+    title: 'chart.runs',
+    type: 'bar',
+    stacked: true,
+    duration: false,
     series: [
       { label: 'chart.successful', colour: 'success', pick: (b) => b.successes },
       { label: 'chart.failed', colour: 'failure', pick: (b) => b.failures },
     ],
   },
   {
-    id: 'chart-records', title: 'chart.records', type: 'line', stacked: false, duration: false,
+    id: 'chart-records',
+    title: 'chart.records',
+    type: 'line',
+    stacked: false,
+    duration: false,
     series: [
       { label: 'chart.collected', colour: 'collected', pick: (b) => b.collected },
       { label: 'chart.deduplicated', colour: 'deduplicated', pick: (b) => b.deduplicated },
     ],
   },
   {
-    id: 'chart-duration', title: 'chart.duration', type: 'line', stacked: false, duration: true,
+    id: 'chart-duration',
+    title: 'chart.duration',
+    type: 'line',
+    stacked: false,
+    duration: true,
     series: [{ label: 'chart.duration', colour: 'duration', pick: (b) => b.avgDurationSeconds }],
   },
 ];
@@ -53,9 +65,20 @@ export function readout(chart: Chart, index: number, spec: ChartSpec): string {
   return `${String(chart.data.labels?.[index] ?? '')}: ${chart.data.datasets.map((d) => `${d.label ?? ''} ${value(d.data[index])}`).join(', ')}`;
 }
 
-export function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: string }, palette: Palette): ChartConfiguration<ChartType, Values, string> {
-  const tick = spec.duration ? (v: number | string) => formatDurationTick(Number(v)) : (v: number | string) => formatInt(Number(v));
-  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({ label: t(s.label), data: [], ...seriesStyle(spec.type, s.colour, palette.current, false) }));
+export function config(
+  spec: ChartSpec,
+  readoutEl: HTMLElement,
+  rest: { text: string },
+  palette: Palette,
+): ChartConfiguration<ChartType, Values, string> {
+  const tick = spec.duration
+    ? (v: number | string) => formatDurationTick(Number(v))
+    : (v: number | string) => formatInt(Number(v));
+  const datasets: ChartDataset<ChartType, Values>[] = spec.series.map((s) => ({
+    label: t(s.label),
+    data: [],
+    ...seriesStyle(spec.type, s.colour, palette.current, false),
+  }));
   return {
     type: spec.type,
     data: { labels: [], datasets },
@@ -80,7 +103,12 @@ export function config(spec: ChartSpec, readoutEl: HTMLElement, rest: { text: st
           ticks: { autoSkip: true, autoSkipPadding: 12, maxRotation: 0, callback: dateTick },
         },
         // grace: a point at the top of the scale is not cut in half by the chart's edge.
-        y: { stacked: spec.stacked, beginAtZero: true, grace: '5%', ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 } },
+        y: {
+          stacked: spec.stacked,
+          beginAtZero: true,
+          grace: '5%',
+          ticks: { callback: tick, maxTicksLimit: 6, sampleSize: 8 },
+        },
       },
     },
   };

@@ -32,13 +32,19 @@ function boxes(chart: Chart, axis: 'x' | 'y'): LabelBox[] {
     const width = Math.max(0, ...lines.map((l) => ctx.measureText(l).width));
     ctx.restore();
     const height = lines.length * item.font.lineHeight;
-    const { rotation, textAlign, translation: [tx, ty] } = item.options;
+    const {
+      rotation,
+      textAlign,
+      translation: [tx, ty],
+    } = item.options;
     // Chart.js draws the text at (0, textOffset) after translate + rotate, baseline 'middle'.
     const left = textAlign === 'center' ? -width / 2 : textAlign === 'right' ? -width : 0;
     const top = item.textOffset - item.font.lineHeight / 2;
     const local = [
-      { x: left, y: top }, { x: left + width, y: top },
-      { x: left + width, y: top + height }, { x: left, y: top + height },
+      { x: left, y: top },
+      { x: left + width, y: top },
+      { x: left + width, y: top + height },
+      { x: left, y: top + height },
     ];
     const cos = Math.cos(rotation);
     const sin = Math.sin(rotation);
@@ -47,7 +53,9 @@ function boxes(chart: Chart, axis: 'x' | 'y'): LabelBox[] {
   });
 }
 
-interface Drawn { options?: { backgroundColor?: unknown; borderColor?: unknown } }
+interface Drawn {
+  options?: { backgroundColor?: unknown; borderColor?: unknown };
+}
 
 /** The colours dataset `i` is drawn in: its elements' resolved options, not what was asked for. */
 function drawn(chart: Chart, i: number, label: string): ChartProbe['datasets'][number] {

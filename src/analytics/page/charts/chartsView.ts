@@ -8,17 +8,24 @@
  * What each chart shows and its Chart.js set-up are in chartConfig.ts.
  */
 import {
-  BarController, BarElement, CategoryScale, Chart, LinearScale, LineController, LineElement, PointElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
 } from 'chart.js';
 
-import { type Coverage,coverageTag } from '../../model/pages';
+import { type Coverage, coverageTag } from '../../model/pages';
 import type { Bucket } from '../../model/series';
 import { h } from '../common/dom';
 import { t } from '../common/l10n';
-import { type ChartColours,readColours } from '../common/theme';
+import { type ChartColours, readColours } from '../common/theme';
 import { applyAxisColours, type Palette, type SeriesColour } from './chartColours';
-import { type ChartSpec,config, describe, readout, setDurationStep, SPECS, styleSeries } from './chartConfig';
-import { type ChartProbe,installChartsProbe, probeChart } from './chartsProbe';
+import { type ChartSpec, config, describe, readout, setDurationStep, SPECS, styleSeries } from './chartConfig';
+import { type ChartProbe, installChartsProbe, probeChart } from './chartsProbe';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale);
 
@@ -75,7 +82,9 @@ export class ChartsView {
         if (dataset) dataset.data = data;
       });
       const known = values.map((data) => data.some((v) => v !== null));
-      shown.legendNotes.forEach((note, i) => { note.textContent = known[i] ? '' : ` ${t('chart.noDataNote')}`; });
+      shown.legendNotes.forEach((note, i) => {
+        note.textContent = known[i] ? '' : ` ${t('chart.noDataNote')}`;
+      });
       shown.empty.hidden = known.some(Boolean);
       shown.tag.textContent = part;
       canvas.setAttribute('aria-label', describe(spec, buckets, known.some(Boolean), part));
@@ -146,12 +155,23 @@ export class ChartsView {
         this.swatches.push({ el: swatch, colour: s.colour });
         return swatch;
       });
-      const legend = h('ul', { class: 'legend' }, ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', t(s.label), legendNotes[i])));
+      const legend = h(
+        'ul',
+        { class: 'legend' },
+        ...spec.series.map((s, i) => h('li', {}, swatches[i] ?? '', t(s.label), legendNotes[i])),
+      );
       const readoutEl = h('p', { class: 'readout' });
       const tag = h('span', { class: 'coverage-tag' });
       const empty = h('p', { class: 'chart-empty', text: t('chart.noData') });
       const caption = h('figcaption', {}, t(spec.title), tag);
-      const figure = h('figure', { class: 'chart' }, caption, h('div', { class: 'chart-box' }, canvas, empty), legend, readoutEl);
+      const figure = h(
+        'figure',
+        { class: 'chart' },
+        caption,
+        h('div', { class: 'chart-box' }, canvas, empty),
+        legend,
+        readoutEl,
+      );
       this.root.append(figure);
       const rest = { text: '' };
       const chart = new Chart(canvas, config(spec, readoutEl, rest, palette));

@@ -12,9 +12,24 @@ export class ErrorBox {
   private requestId = '';
 
   constructor(id: string, copy: (text: string) => void) {
-    const copyButton = button(t('error.copyRequestId'), () => copy(this.requestId), { class: 'secondary copy-request-id' });
-    this.requestRow = h('p', { class: 'error-request' }, `${t('error.requestId')} `, this.requestIdText, ' ', copyButton);
-    this.root = h('div', { class: 'error-box', attrs: { id, role: 'alert' } }, this.headline, this.detail, this.requestRow);
+    const copyButton = button(t('error.copyRequestId'), () => copy(this.requestId), {
+      class: 'secondary copy-request-id',
+    });
+    this.requestRow = h(
+      'p',
+      { class: 'error-request' },
+      `${t('error.requestId')} `,
+      this.requestIdText,
+      ' ',
+      copyButton,
+    );
+    this.root = h(
+      'div',
+      { class: 'error-box', attrs: { id, role: 'alert' } },
+      this.headline,
+      this.detail,
+      this.requestRow,
+    );
     this.root.hidden = true;
   }
 
@@ -22,8 +37,12 @@ export class ErrorBox {
     this.root.hidden = !shown;
     if (!shown) return;
     const { error, action } = shown;
-    this.headline.textContent = error.status !== undefined ? t('error.failedHttp', action, error.status) : t('error.failed', action);
-    this.detail.textContent = error.code !== undefined && error.code !== '' ? t('error.code', String(error.code), error.message) : error.message;
+    this.headline.textContent =
+      error.status !== undefined ? t('error.failedHttp', action, error.status) : t('error.failed', action);
+    this.detail.textContent =
+      error.code !== undefined && error.code !== ''
+        ? t('error.code', String(error.code), error.message)
+        : error.message;
     this.requestId = error.requestId ?? '';
     this.requestIdText.textContent = this.requestId;
     this.requestRow.hidden = this.requestId === '';

@@ -4,7 +4,14 @@
  * message and no script in the markup (the CSP stays nonce-only). A missing, garbled or partial
  * table falls back to English, entry by entry.
  */
-import { PAGE_STRINGS, type PageStrings,pageStringsFrom, pageText, pageTextOr, setPageStrings } from '../../model/pageStrings';
+import {
+  PAGE_STRINGS,
+  type PageStrings,
+  pageStringsFrom,
+  pageText,
+  pageTextOr,
+  setPageStrings,
+} from '../../model/pageStrings';
 
 export { pageText as t, pageTextOr as tOr };
 

@@ -1,5 +1,5 @@
 /** The page's state in one place, and what of it is kept across reloads. */
-import { type FormIssues, type FormValues,parseWholeNumber } from '../../model/formModel';
+import { type FormIssues, type FormValues, parseWholeNumber } from '../../model/formModel';
 import type { SortState } from '../../model/tableModel';
 import type { PageState, Preset, ResultState, WireError } from '../../protocol';
 import { ANALYTICS_LIMITS } from '../../protocol/wire';

@@ -25,10 +25,13 @@ function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): str
 
 export function readColours(): ChartColours {
   const style = getComputedStyle(document.body);
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const highContrast =
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light');
   const foreground = cssVar(style, '--vscode-foreground', '#cccccc');
   const background = pageBackground(style);
-  const series = (name: string, fallback: string): string => legible(opaque(cssVar(style, name, fallback)), background, foreground);
+  const series = (name: string, fallback: string): string =>
+    legible(opaque(cssVar(style, name, fallback)), background, foreground);
   return {
     success: series('--vscode-charts-green', '#89d185'),
     failure: series('--vscode-charts-red', '#f14c4c'),
@@ -50,7 +53,8 @@ export function readColours(): ChartColours {
 function pageBackground(style: CSSStyleDeclaration): string {
   const painted = style.backgroundColor;
   if (painted && !/^rgba\(.*,\s*0\)$/.test(painted) && painted !== 'transparent') return painted;
-  const dark = document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
+  const dark =
+    document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
   return cssVar(style, '--vscode-editor-background', dark ? '#1e1e1e' : '#ffffff');
 }
 

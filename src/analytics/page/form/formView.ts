@@ -33,9 +33,18 @@ export class FormView {
   private readonly end = h('input', { attrs: { type: 'date', id: 'f-end', name: 'end', required: '' } });
   private readonly granularity = select('f-granularity', GRANULARITIES);
   private readonly method = select('f-method', FORM_METHODS);
-  private readonly members = h('textarea', { attrs: { id: 'f-members', rows: '2', spellcheck: 'false', placeholder: t('form.onlyMe') } });
+  private readonly members = h('textarea', {
+    attrs: { id: 'f-members', rows: '2', spellcheck: 'false', placeholder: t('form.onlyMe') },
+  });
   private readonly pageSize = h('input', {
-    attrs: { type: 'number', id: 'f-pageSize', min: String(ANALYTICS_LIMITS.pageSizeMin), max: String(ANALYTICS_LIMITS.pageSizeMax), step: '1', inputmode: 'numeric' },
+    attrs: {
+      type: 'number',
+      id: 'f-pageSize',
+      min: String(ANALYTICS_LIMITS.pageSizeMin),
+      max: String(ANALYTICS_LIMITS.pageSizeMax),
+      step: '1',
+      inputmode: 'numeric',
+    },
   });
   private readonly chips = new TaskChips();
   /** "Choose tasks…": where focus returns when the task picker closes or the choice is cleared. */
@@ -45,32 +54,65 @@ export class FormView {
   private values: FormValues | undefined;
 
   constructor(private readonly handlers: FormHandlers) {
-    this.controls.set('start', this.start).set('end', this.end).set('timeGranularity', this.granularity)
-      .set('collectionMethod', this.method).set('memberNames', this.members).set('pageSize', this.pageSize);
-    this.chooseTasks = button(t('form.chooseTasks'), () => handlers.pickTasks(), { class: 'secondary', attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' } });
-    this.clearTasksButton = button(t('form.useAllTasks'), () => {
-      handlers.clearTasks();
-      this.focusTasksTrigger(); // the button hides itself: focus must not fall to the page body
-    }, { class: 'secondary', attrs: { id: 'f-clear-tasks', title: t('form.useAllTasksTitle') } });
+    this.controls
+      .set('start', this.start)
+      .set('end', this.end)
+      .set('timeGranularity', this.granularity)
+      .set('collectionMethod', this.method)
+      .set('memberNames', this.members)
+      .set('pageSize', this.pageSize);
+    this.chooseTasks = button(t('form.chooseTasks'), () => handlers.pickTasks(), {
+      class: 'secondary',
+      attrs: { id: 'f-choose-tasks', 'aria-describedby': 'f-tasks err-taskIds' },
+    });
+    this.clearTasksButton = button(
+      t('form.useAllTasks'),
+      () => {
+        handlers.clearTasks();
+        this.focusTasksTrigger(); // the button hides itself: focus must not fall to the page body
+      },
+      { class: 'secondary', attrs: { id: 'f-clear-tasks', title: t('form.useAllTasksTitle') } },
+    );
     this.serverError = new ErrorBox('form-error', (text) => handlers.copy(text));
     const run = h('button', { class: 'primary', text: t('form.run'), attrs: { type: 'submit', id: 'run' } });
-    const fetchAll = button(t('form.fetchAll'), () => handlers.fetchAll(), { class: 'secondary', attrs: { id: 'fetch-all', title: t('form.fetchAllTitle') } });
+    const fetchAll = button(t('form.fetchAll'), () => handlers.fetchAll(), {
+      class: 'secondary',
+      attrs: { id: 'fetch-all', title: t('form.fetchAllTitle') },
+    });
 
-    this.root = h('form', { class: 'query-form', attrs: { 'aria-label': t('form.label'), novalidate: '' } },
-      h('div', { class: 'fields' },
+    this.root = h(
+      'form',
+      { class: 'query-form', attrs: { 'aria-label': t('form.label'), novalidate: '' } },
+      h(
+        'div',
+        { class: 'fields' },
         this.field('start', t('form.start'), this.start, t('form.startHelp')),
         this.field('end', t('form.end'), this.end, t('form.endHelp')),
         this.field('timeGranularity', t('form.granularity'), this.granularity),
         this.field('collectionMethod', t('form.method'), this.method),
-        this.field('pageSize', t('form.pageSize'), this.pageSize, t('form.pageSizeHelp', formatInt(ANALYTICS_LIMITS.pageSizeMin), formatInt(ANALYTICS_LIMITS.pageSizeMax))),
+        this.field(
+          'pageSize',
+          t('form.pageSize'),
+          this.pageSize,
+          t('form.pageSizeHelp', formatInt(ANALYTICS_LIMITS.pageSizeMin), formatInt(ANALYTICS_LIMITS.pageSizeMax)),
+        ),
       ),
-      h('div', { class: 'fields wide' },
-        h('div', { class: 'field tasks-field', attrs: { role: 'group', 'aria-labelledby': 'l-tasks' } },
+      h(
+        'div',
+        { class: 'fields wide' },
+        h(
+          'div',
+          { class: 'field tasks-field', attrs: { role: 'group', 'aria-labelledby': 'l-tasks' } },
           h('span', { class: 'label', text: t('form.tasks'), attrs: { id: 'l-tasks' } }),
           h('div', { class: 'tasks-row' }, this.chips.list, this.chips.toggle, this.chooseTasks, this.clearTasksButton),
           h('p', { class: 'field-error', attrs: { id: 'err-taskIds', 'aria-live': 'polite' } }),
         ),
-        this.field('memberNames', t('form.members'), this.members, t('form.membersHelp', formatInt(ANALYTICS_LIMITS.maxMemberNames))),
+        this.field(
+          'memberNames',
+          t('form.members'),
+          this.members,
+          t('form.membersHelp', formatInt(ANALYTICS_LIMITS.maxMemberNames)),
+        ),
       ),
       h('div', { class: 'actions' }, run, fetchAll),
       this.serverError.root,
@@ -166,7 +208,9 @@ export class FormView {
     error.hidden = true;
     this.errors.set(name, error);
     control.setAttribute('aria-describedby', help ? `${errId} ${helpId}` : errId);
-    return h('div', { class: 'field' },
+    return h(
+      'div',
+      { class: 'field' },
       h('label', { text: label, attrs: { for: control.id } }),
       control,
       help ? h('p', { class: 'help', text: help, attrs: { id: helpId } }) : null,

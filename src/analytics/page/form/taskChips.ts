@@ -30,12 +30,17 @@ export class TaskChips {
     const key = taskIds.join('\n');
     if (key !== this.shownKey) this.expanded = false;
     this.shownKey = key;
-    const items = taskIds.length === 0
-      ? [h('li', { class: 'chip all', text: t('chips.allTasks') })]
-      : taskIds.map((id, i) => {
-        const name = taskLabels[i];
-        return h('li', { class: name ? 'chip' : 'chip unnamed', text: name || id, attrs: { title: t('chips.taskId', id) } });
-      });
+    const items =
+      taskIds.length === 0
+        ? [h('li', { class: 'chip all', text: t('chips.allTasks') })]
+        : taskIds.map((id, i) => {
+            const name = taskLabels[i];
+            return h('li', {
+              class: name ? 'chip' : 'chip unnamed',
+              text: name || id,
+              attrs: { title: t('chips.taskId', id) },
+            });
+          });
     this.list.replaceChildren(...items);
     this.applyExpanded();
   }
@@ -48,7 +53,9 @@ export class TaskChips {
   private applyExpanded(): void {
     const chips = Array.from(this.list.children) as HTMLElement[];
     const hidden = chips.length - VISIBLE_CHIPS;
-    chips.forEach((chip, i) => { chip.hidden = !this.expanded && i >= VISIBLE_CHIPS; });
+    chips.forEach((chip, i) => {
+      chip.hidden = !this.expanded && i >= VISIBLE_CHIPS;
+    });
     this.toggle.hidden = hidden <= 0;
     this.toggle.textContent = this.expanded ? t('chips.fewer') : t('chips.more', formatInt(hidden));
     this.toggle.setAttribute('aria-expanded', String(this.expanded));

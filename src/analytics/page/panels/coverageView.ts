@@ -2,7 +2,7 @@
  * What the summary and charts cover: all rows of the query, or the first N of M, with "Fetch all
  * pages" while they are not all here. Figures never pass for totals when they are not.
  */
-import { type Coverage,coverageText } from '../../model/pages';
+import { type Coverage, coverageText } from '../../model/pages';
 import { button, h } from '../common/dom';
 import { t } from '../common/l10n';
 
@@ -20,7 +20,8 @@ export class CoverageView {
   update(c: Coverage, fetching: boolean): void {
     this.root.classList.toggle('partial', !c.complete);
     this.root.dataset.complete = String(c.complete);
-    this.text.textContent = c.complete || !fetching ? coverageText(c) : `${coverageText(c)} ${t('coverage.fetchingRest')}`;
+    this.text.textContent =
+      c.complete || !fetching ? coverageText(c) : `${coverageText(c)} ${t('coverage.fetchingRest')}`;
     this.fetchAll.hidden = c.complete || fetching;
   }
 }

@@ -29,18 +29,49 @@ export class PagingView {
   private pages = 1;
 
   constructor(handlers: PagingHandlers) {
-    this.first = button(t('pager.first'), () => handlers.goTo(1), { class: 'secondary', attrs: { id: 'page-first', 'aria-label': t('pager.firstLabel') } });
-    this.prev = button(t('pager.previous'), () => handlers.goTo(this.page - 1), { class: 'secondary', attrs: { id: 'page-prev', 'aria-label': t('pager.previousLabel') } });
-    this.next = button(t('pager.next'), () => handlers.goTo(this.page + 1), { class: 'secondary', attrs: { id: 'page-next', 'aria-label': t('pager.nextLabel') } });
-    this.last = button(t('pager.last'), () => handlers.goTo(this.pages), { class: 'secondary', attrs: { id: 'page-last', 'aria-label': t('pager.lastLabel') } });
-    this.exportCsv = button(t('pager.exportCsv'), () => handlers.exportAs('csv'), { class: 'secondary', attrs: { id: 'export-csv' } });
-    this.exportJson = button(t('pager.exportJson'), () => handlers.exportAs('json'), { class: 'secondary', attrs: { id: 'export-json' } });
-    this.showAll = button(t('pager.showAll'), () => handlers.showAll(this.showAll.getAttribute('aria-pressed') !== 'true'), {
-      class: 'secondary', attrs: { id: 'show-all', 'aria-pressed': 'false', title: t('pager.showAllTitle') },
+    this.first = button(t('pager.first'), () => handlers.goTo(1), {
+      class: 'secondary',
+      attrs: { id: 'page-first', 'aria-label': t('pager.firstLabel') },
     });
+    this.prev = button(t('pager.previous'), () => handlers.goTo(this.page - 1), {
+      class: 'secondary',
+      attrs: { id: 'page-prev', 'aria-label': t('pager.previousLabel') },
+    });
+    this.next = button(t('pager.next'), () => handlers.goTo(this.page + 1), {
+      class: 'secondary',
+      attrs: { id: 'page-next', 'aria-label': t('pager.nextLabel') },
+    });
+    this.last = button(t('pager.last'), () => handlers.goTo(this.pages), {
+      class: 'secondary',
+      attrs: { id: 'page-last', 'aria-label': t('pager.lastLabel') },
+    });
+    this.exportCsv = button(t('pager.exportCsv'), () => handlers.exportAs('csv'), {
+      class: 'secondary',
+      attrs: { id: 'export-csv' },
+    });
+    this.exportJson = button(t('pager.exportJson'), () => handlers.exportAs('json'), {
+      class: 'secondary',
+      attrs: { id: 'export-json' },
+    });
+    this.showAll = button(
+      t('pager.showAll'),
+      () => handlers.showAll(this.showAll.getAttribute('aria-pressed') !== 'true'),
+      {
+        class: 'secondary',
+        attrs: { id: 'show-all', 'aria-pressed': 'false', title: t('pager.showAllTitle') },
+      },
+    );
     this.nav = [this.first, this.prev, this.next, this.last];
     const nav = h('nav', { class: 'pager', attrs: { 'aria-label': t('pager.pages') } }, ...this.nav, this.showAll);
-    this.root = h('div', { class: 'toolbar' }, this.range, nav, h('span', { class: 'spacer' }), this.exportCsv, this.exportJson);
+    this.root = h(
+      'div',
+      { class: 'toolbar' },
+      this.range,
+      nav,
+      h('span', { class: 'spacer' }),
+      this.exportCsv,
+      this.exportJson,
+    );
   }
 
   /** Shows `win` (undefined: no result); `busy` while a new query is on its way. */

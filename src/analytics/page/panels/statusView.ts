@@ -18,7 +18,12 @@ export class StatusView {
 
   constructor(cancel: () => void, copy: (text: string) => void) {
     const cancelButton = button(t('status.cancel'), cancel, { class: 'secondary', attrs: { id: 'cancel' } });
-    this.busy.append(h('span', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }), this.busyText, this.progress, cancelButton);
+    this.busy.append(
+      h('span', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }),
+      this.busyText,
+      this.progress,
+      cancelButton,
+    );
     this.errorBox = new ErrorBox('error', copy);
     this.root = h('div', { class: 'status' }, this.busy, this.errorBox.root, this.notice);
   }

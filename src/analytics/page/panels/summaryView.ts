@@ -1,6 +1,6 @@
 /** The summary figures above the charts, marked when they cover only the first rows of the query. */
 import { DASH, formatDecimal, formatDuration, formatInt, formatPercent } from '../../model/format';
-import { type Coverage,coverageTag } from '../../model/pages';
+import { type Coverage, coverageTag } from '../../model/pages';
 import type { PageStringKey } from '../../model/pageStrings';
 import type { Summary } from '../../model/summary';
 import { h } from '../common/dom';
@@ -22,12 +22,42 @@ const FIGURES: Figure[] = [
     value: (s) => formatPercent(s.successRate),
     title: (s) => t('summary.successRateTitle', formatInt(s.successRateRows), formatInt(s.rows)),
   },
-  { id: 'failures', label: 'summary.failures', value: (s) => formatInt(s.failures), title: () => t('summary.failuresTitle') },
-  { id: 'collected', label: 'summary.collected', value: (s) => formatInt(s.collected), title: () => t('summary.collectedTitle') },
-  { id: 'deduplicated', label: 'summary.deduplicated', value: (s) => formatInt(s.deduplicated), title: () => t('summary.deduplicatedTitle') },
-  { id: 'time', label: 'summary.time', value: (s) => formatDuration(s.totalExecutionSeconds), title: () => t('summary.timeTitle') },
-  { id: 'proxy', label: 'summary.proxy', value: (s) => formatDecimal(s.proxyIps), title: () => t('summary.proxyTitle') },
-  { id: 'captchas', label: 'summary.captchas', value: (s) => formatInt(s.captchas), title: () => t('summary.captchasTitle') },
+  {
+    id: 'failures',
+    label: 'summary.failures',
+    value: (s) => formatInt(s.failures),
+    title: () => t('summary.failuresTitle'),
+  },
+  {
+    id: 'collected',
+    label: 'summary.collected',
+    value: (s) => formatInt(s.collected),
+    title: () => t('summary.collectedTitle'),
+  },
+  {
+    id: 'deduplicated',
+    label: 'summary.deduplicated',
+    value: (s) => formatInt(s.deduplicated),
+    title: () => t('summary.deduplicatedTitle'),
+  },
+  {
+    id: 'time',
+    label: 'summary.time',
+    value: (s) => formatDuration(s.totalExecutionSeconds),
+    title: () => t('summary.timeTitle'),
+  },
+  {
+    id: 'proxy',
+    label: 'summary.proxy',
+    value: (s) => formatDecimal(s.proxyIps),
+    title: () => t('summary.proxyTitle'),
+  },
+  {
+    id: 'captchas',
+    label: 'summary.captchas',
+    value: (s) => formatInt(s.captchas),
+    title: () => t('summary.captchasTitle'),
+  },
   { id: 'cost', label: 'summary.cost', value: (s) => formatDecimal(s.cost), title: () => t('summary.costTitle') },
 ];
 

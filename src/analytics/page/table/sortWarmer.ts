@@ -3,7 +3,7 @@
  * idle callback (a column takes several), so the first click on a header of a long table finds its order ready and only paints.
  * A new result stops the previous one's work; a click before its column is warm computes it then.
  */
-import { type SortColumn,sortOrdersFor } from '../../model/sortOrder';
+import { type SortColumn, sortOrdersFor } from '../../model/sortOrder';
 import type { AnalyticsRecord } from '../../protocol/wire';
 
 /** Below this many rows a cold sort takes a few milliseconds: nothing to prepare. */
@@ -33,7 +33,10 @@ export class SortWarmer {
       if (records !== this.records) return; // another result came: its own warm-up runs
       const t0 = performance.now();
       // Slices until the idle period (or a slice budget) is used up: no input waits on a long block.
-      const ready = sortOrdersFor(records).prepare(column, () => performance.now() - t0 < SLICE_BUDGET_MS && deadline.timeRemaining() > 1);
+      const ready = sortOrdersFor(records).prepare(
+        column,
+        () => performance.now() - t0 < SLICE_BUDGET_MS && deadline.timeRemaining() > 1,
+      );
       const block = performance.now() - t0;
       const total = script + block;
       const worst = Math.max(longest, block);
@@ -44,7 +47,10 @@ export class SortWarmer {
       }
       // script: what a first sort of this column would cost without the warm-up; longest: the
       // longest block the warm-up held the page for (the table benches read both).
-      performance.measure('scrapedeck:sort-warm', { start: since, detail: { column: column.id, rows: records.length, script: total, longest: worst } });
+      performance.measure('scrapedeck:sort-warm', {
+        start: since,
+        detail: { column: column.id, rows: records.length, script: total, longest: worst },
+      });
       this.next(records, index + 1);
     });
   }

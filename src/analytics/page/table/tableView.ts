@@ -14,7 +14,7 @@ import type { AnalyticsRecord } from '../../protocol/wire';
 import { button, h } from '../common/dom';
 import { columnText, t } from '../common/l10n';
 import { RowPainter } from './rowPainter';
-import { ROW_HEIGHT_ESTIMATE, type RowWindow,rowWindow, sameWindow } from './rowWindow';
+import { ROW_HEIGHT_ESTIMATE, type RowWindow, rowWindow, sameWindow } from './rowWindow';
 import { SortWarmer } from './sortWarmer';
 
 export class TableView {
@@ -38,25 +38,45 @@ export class TableView {
   private shown: RowWindow | undefined;
   /** Measured from the first rendered row; rows never wrap, so every row has this height. */
   private rowHeight = 0;
-  private readonly emptyRow = h('tr', {}, h('td', { class: 'empty', text: t('table.noRows'), attrs: { colspan: String(COLUMNS.length) } }));
+  private readonly emptyRow = h(
+    'tr',
+    {},
+    h('td', { class: 'empty', text: t('table.noRows'), attrs: { colspan: String(COLUMNS.length) } }),
+  );
 
   constructor(private readonly onSort: (column: string) => void) {
     const headRow = h('tr', { attrs: { 'aria-rowindex': '1' } });
     for (const c of COLUMNS) {
       const { header, title } = columnText(c);
-      const b = button(header, () => this.onSort(c.id), { class: 'sort', attrs: { title: t('table.sortBy', title, header) } });
+      const b = button(header, () => this.onSort(c.id), {
+        class: 'sort',
+        attrs: { title: t('table.sortBy', title, header) },
+      });
       b.append(h('span', { class: 'sort-indicator', attrs: { 'aria-hidden': 'true' } }));
-      const th = h('th', { class: c.kind === 'text' ? 'text' : 'num', attrs: { scope: 'col', 'data-column': c.id } }, b);
+      const th = h(
+        'th',
+        { class: c.kind === 'text' ? 'text' : 'num', attrs: { scope: 'col', 'data-column': c.id } },
+        b,
+      );
       this.headers.set(c.id, th);
       headRow.append(th);
     }
     this.thead = h('thead', {}, headRow);
-    this.table = h('table', { class: 'records', attrs: { 'aria-label': t('table.label'), 'aria-describedby': 'table-caption-note', 'aria-rowcount': '1' } },
+    this.table = h(
+      'table',
+      {
+        class: 'records',
+        attrs: { 'aria-label': t('table.label'), 'aria-describedby': 'table-caption-note', 'aria-rowcount': '1' },
+      },
       h('caption', { class: 'visually-hidden', text: t('table.caption'), attrs: { id: 'table-caption-note' } }),
       this.thead,
       this.tbody,
     );
-    this.root = h('div', { class: 'table-box', attrs: { role: 'region', 'aria-label': t('table.region') } }, this.table);
+    this.root = h(
+      'div',
+      { class: 'table-box', attrs: { role: 'region', 'aria-label': t('table.region') } },
+      this.table,
+    );
     // Scrolling or resizing brings other rows into view; a scroll event comes at most once a frame.
     window.addEventListener('scroll', () => this.renderWindow(), { passive: true });
     window.addEventListener('resize', () => this.renderWindow(), { passive: true });
@@ -73,7 +93,13 @@ export class TableView {
   }
 
   /** Shows rows [start, end) of `records` in the given order (the sorted order is cached); `range`: their query's days. */
-  update(records: readonly AnalyticsRecord[], sort: SortState | undefined, start: number, end: number, range?: DayRange): void {
+  update(
+    records: readonly AnalyticsRecord[],
+    sort: SortState | undefined,
+    start: number,
+    end: number,
+    range?: DayRange,
+  ): void {
     const relabelled = this.painter.setRange(range);
     const sameSort = sort?.column === this.sortKey?.column && sort?.direction === this.sortKey?.direction;
     const reordered = records !== this.records || !sameSort;
@@ -106,7 +132,8 @@ export class TableView {
   private renderWindow(force = false): void {
     const count = this.end - this.start;
     if (count === 0) {
-      if (this.shown !== undefined || this.tbody.firstChild !== this.emptyRow) this.tbody.replaceChildren(this.emptyRow);
+      if (this.shown !== undefined || this.tbody.firstChild !== this.emptyRow)
+        this.tbody.replaceChildren(this.emptyRow);
       this.shown = undefined;
       return;
     }
@@ -153,7 +180,11 @@ export class TableView {
 
 /** A row that only takes up height: the rows above or below the window. */
 function spacerRow(): HTMLTableRowElement {
-  return h('tr', { class: 'spacer', attrs: { 'aria-hidden': 'true' } }, h('td', { attrs: { colspan: String(COLUMNS.length) } }));
+  return h(
+    'tr',
+    { class: 'spacer', attrs: { 'aria-hidden': 'true' } },
+    h('td', { attrs: { colspan: String(COLUMNS.length) } }),
+  );
 }
 
 /** CSSOM, not a style attribute: the CSP allows no inline styles, and this is not one. */

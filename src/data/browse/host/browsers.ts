@@ -46,7 +46,9 @@ export class TaskBrowsers implements vscode.Disposable {
   async browse(task: TaskRef, lotNo?: string): Promise<BrowseReply> {
     const client = this.deps.account.getClient();
     if (client === undefined) {
-      void this.deps.ui.showInformationMessage(t('Sign in to Scrapedeck to browse the data of “{0}”.', plainText(task.taskName)));
+      void this.deps.ui.showInformationMessage(
+        t('Sign in to Scrapedeck to browse the data of “{0}”.', plainText(task.taskName)),
+      );
       return { outcome: 'signed-out' };
     }
     const abort = new AbortController();
@@ -63,8 +65,17 @@ export class TaskBrowsers implements vscode.Disposable {
         total = first.value.total;
         await spool.append(first.value.rows);
       }
-      const title = lotNo === undefined ? t('Data of “{0}”', plainText(task.taskName)) : t('Data of run {0} of “{1}”', lotNo, plainText(task.taskName));
-      const reply: BrowseReply = { outcome: 'shown', rows: spool.count, total, columns: [...spool.file.columns], title };
+      const title =
+        lotNo === undefined
+          ? t('Data of “{0}”', plainText(task.taskName))
+          : t('Data of run {0} of “{1}”', lotNo, plainText(task.taskName));
+      const reply: BrowseReply = {
+        outcome: 'shown',
+        rows: spool.count,
+        total,
+        columns: [...spool.file.columns],
+        title,
+      };
       this.show(title, task.taskId, spool, first.done === true ? undefined : pages, abort, changed);
       return reply;
     } catch (error) {
@@ -76,17 +87,39 @@ export class TaskBrowsers implements vscode.Disposable {
     }
   }
 
-  private show(title: string, taskId: string, spool: RowSpool, rest: AsyncIterator<DataBatch> | undefined, abort: AbortController, changed: vscode.Disposable): void {
+  private show(
+    title: string,
+    taskId: string,
+    spool: RowSpool,
+    rest: AsyncIterator<DataBatch> | undefined,
+    abort: AbortController,
+    changed: vscode.Disposable,
+  ): void {
     const store = new RowStore(spool.file);
     const source: OpenSource = {
       store,
       async load(session) {
         try {
-          const result = rest === undefined ? { total: spool.count } : await spoolPages(spool, { [Symbol.asyncIterator]: () => rest }, { signal: abort.signal, onProgress: (p) => session.progress({ loaded: p.loaded, total: p.total }) });
+          const result =
+            rest === undefined
+              ? { total: spool.count }
+              : await spoolPages(
+                  spool,
+                  { [Symbol.asyncIterator]: () => rest },
+                  { signal: abort.signal, onProgress: (p) => session.progress({ loaded: p.loaded, total: p.total }) },
+                );
           session.progress({ state: 'done', total: result.total });
         } catch (error) {
-          if (abort.signal.aborted) session.progress({ state: 'stopped', message: t('Stopped: the rows loaded so far are shown.') });
-          else session.progress({ state: 'failed', message: t('Loading stopped: {0}', (error instanceof Error ? error.message : String(error)).slice(0, 300)) });
+          if (abort.signal.aborted)
+            session.progress({ state: 'stopped', message: t('Stopped: the rows loaded so far are shown.') });
+          else
+            session.progress({
+              state: 'failed',
+              message: t(
+                'Loading stopped: {0}',
+                (error instanceof Error ? error.message : String(error)).slice(0, 300),
+              ),
+            });
         }
       },
       stop: () => abort.abort(),

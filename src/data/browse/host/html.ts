@@ -16,7 +16,13 @@ export interface BrowseHtml {
 }
 
 export function browseHtml(r: BrowseHtml, nonce = randomBytes(16).toString('base64')): string {
-  const csp = ["default-src 'none'", `img-src ${r.cspSource} data:`, `style-src ${r.cspSource}`, `font-src ${r.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `img-src ${r.cspSource} data:`,
+    `style-src ${r.cspSource}`,
+    `font-src ${r.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
   const lang = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(r.lang) ? r.lang : 'en';
   const words = r.strings !== undefined && Object.keys(r.strings).length > 0 ? r.strings : undefined;
   // The page's words are English unless the host sent a table: <html lang> says which.

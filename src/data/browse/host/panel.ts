@@ -3,7 +3,7 @@
  * session that answers it, the load that fills it, and a watch on the file it shows (a change on
  * disk is said on the page). Used by the custom editor (a file) and by the panels of a task's rows.
  */
-import { type Stats,unwatchFile, watchFile } from 'node:fs';
+import { type Stats, unwatchFile, watchFile } from 'node:fs';
 
 import * as vscode from 'vscode';
 
@@ -24,18 +24,32 @@ export interface BrowserDeps {
 }
 
 export function browserWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')] };
+  return {
+    enableScripts: true,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
+  };
 }
 
 /** Says where a link goes, in a modal, and opens it only on the user's word. */
 async function openLink(url: string): Promise<void> {
   const open = t('Open');
-  const choice = await vscode.window.showWarningMessage(t('Open this address from the scraped data in your browser?'), { modal: true, detail: plainText(url, 500) }, open);
+  const choice = await vscode.window.showWarningMessage(
+    t('Open this address from the scraped data in your browser?'),
+    { modal: true, detail: plainText(url, 500) },
+    open,
+  );
   if (choice === open) await vscode.env.openExternal(vscode.Uri.parse(url, true));
 }
 
 /** Shows `source` in `panel` until either is closed; the returned disposable closes both. */
-export function attachBrowser(panel: vscode.WebviewPanel, source: OpenSource, o: { title: string; deps: BrowserDeps; watchFile?: string }): vscode.Disposable {
+export function attachBrowser(
+  panel: vscode.WebviewPanel,
+  source: OpenSource,
+  o: { title: string; deps: BrowserDeps; watchFile?: string },
+): vscode.Disposable {
   const { deps } = o;
   const webview = panel.webview;
   webview.options = browserWebviewOptions(deps.extensionUri);
@@ -52,7 +66,8 @@ export function attachBrowser(panel: vscode.WebviewPanel, source: OpenSource, o:
     post: (m) => void webview.postMessage(m),
     writeClipboard: (text) => vscode.env.clipboard.writeText(text),
     openLink,
-    exportView: (rows, columns) => exportBrowsedRows(rows, columns, { title: o.title, wasmDir: deps.wasmDir, log: deps.log }),
+    exportView: (rows, columns) =>
+      exportBrowsedRows(rows, columns, { title: o.title, wasmDir: deps.wasmDir, log: deps.log }),
     log: (level, message) => deps.log[level](message),
     stop: () => source.stop(),
     t: vscode.l10n.t,

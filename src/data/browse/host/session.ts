@@ -5,9 +5,19 @@
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import { english, type Translate } from '../../../platform/errorText';
-import { type BrowseRow, type BrowseStatus, type BrowseView, CUT_CHARS, type HostMessage, LIMITS, type PageMessage,pageMessageSchema, parseMessage } from '../protocol';
+import {
+  type BrowseRow,
+  type BrowseStatus,
+  type BrowseView,
+  CUT_CHARS,
+  type HostMessage,
+  LIMITS,
+  type PageMessage,
+  pageMessageSchema,
+  parseMessage,
+} from '../protocol';
 import type { BrowseStore } from '../store/browseStore';
-import { type Cell,cellText } from '../store/cells';
+import { type Cell, cellText } from '../store/cells';
 import type { ViewSpec } from '../store/rowStore';
 
 export interface SessionDeps {
@@ -45,7 +55,12 @@ export class BrowserSession {
 
   /** Progress of the load: posted at most four times a second (and always the last). */
   progress(update: Partial<BrowseStatus>): void {
-    this.status = { ...this.status, ...update, loaded: update.loaded ?? this.store.loaded, problems: this.store.problems };
+    this.status = {
+      ...this.status,
+      ...update,
+      loaded: update.loaded ?? this.store.loaded,
+      problems: this.store.problems,
+    };
     this.status.shown = this.store.shown;
     const final = this.status.state !== 'loading';
     if (final && this.store.stale) void this.applyView(this.view);
@@ -89,7 +104,13 @@ export class BrowserSession {
     switch (m.type) {
       case 'ready':
         this.ready = true;
-        this.deps.post({ type: 'init', title: this.deps.title, columns: this.store.columns.slice(0, LIMITS.columns), status: { ...this.status, shown: this.store.shown }, canStop: this.deps.stop !== undefined });
+        this.deps.post({
+          type: 'init',
+          title: this.deps.title,
+          columns: this.store.columns.slice(0, LIMITS.columns),
+          status: { ...this.status, shown: this.store.shown },
+          canStop: this.deps.stop !== undefined,
+        });
         return;
       case 'window': {
         const rows = await this.store.window(m.from, m.count);
@@ -106,13 +127,25 @@ export class BrowserSession {
       case 'profile': {
         const p = await this.store.profile(m.column);
         const cut = (s: string | undefined): string | undefined => s?.slice(0, LIMITS.cell);
-        this.deps.post({ type: 'profile', id: m.id, profile: { ...p, column: p.column.slice(0, LIMITS.name), min: cut(p.min), max: cut(p.max), common: p.common.map((c) => ({ value: c.value.slice(0, LIMITS.cell), count: c.count })) } });
+        this.deps.post({
+          type: 'profile',
+          id: m.id,
+          profile: {
+            ...p,
+            column: p.column.slice(0, LIMITS.name),
+            min: cut(p.min),
+            max: cut(p.max),
+            common: p.common.map((c) => ({ value: c.value.slice(0, LIMITS.cell), count: c.count })),
+          },
+        });
         return;
       }
       case 'copy': {
         const to = Math.min(m.to, m.from + MAX_COPY_ROWS - 1, this.store.shown - 1);
         if (to < m.from) return;
-        await this.deps.writeClipboard(await this.store.copyText(m.from, to, m.firstColumn, Math.min(m.lastColumn, this.store.columns.length - 1)));
+        await this.deps.writeClipboard(
+          await this.store.copyText(m.from, to, m.firstColumn, Math.min(m.lastColumn, this.store.columns.length - 1)),
+        );
         return;
       }
       case 'export':
@@ -144,7 +177,8 @@ export class BrowserSession {
       const shown = await this.store.setView(spec);
       this.deps.post({ type: 'view', view, shown });
     } finally {
-      if (!this.disposed) this.deps.post({ type: 'status', status: { ...this.status, shown: this.store.shown, busy: false } });
+      if (!this.disposed)
+        this.deps.post({ type: 'status', status: { ...this.status, shown: this.store.shown, busy: false } });
     }
   }
 
@@ -162,7 +196,12 @@ export function toPageRow(row: { n: number; cells: readonly Cell[]; problem?: st
     cut.push(i);
     return cell.slice(0, CUT_CHARS);
   });
-  return { n: row.n + 1, cells, ...(cut.length > 0 ? { cut } : {}), ...(row.problem !== undefined ? { problem: row.problem.slice(0, LIMITS.name) } : {}) };
+  return {
+    n: row.n + 1,
+    cells,
+    ...(cut.length > 0 ? { cut } : {}),
+    ...(row.problem !== undefined ? { problem: row.problem.slice(0, LIMITS.name) } : {}),
+  };
 }
 
 /** An http(s) address a cell holds, whole and alone; anything else is no link. */

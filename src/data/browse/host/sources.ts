@@ -11,11 +11,11 @@ import type { ReadDataOptions } from '../../../api/ops/data';
 import type { DataReader } from '../../../api/ops/dataReader';
 import type { BrowseStore } from '../store/browseStore';
 import { indexFile } from '../store/fileIndexer';
-import { type FileFormat,RecordFile } from '../store/recordFile';
+import { type FileFormat, RecordFile } from '../store/recordFile';
 import { spoolPages } from '../store/rowSources';
 import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
-import { type SqliteOpenOptions,SqliteTableStore } from '../store/sqliteTableStore';
+import { type SqliteOpenOptions, SqliteTableStore } from '../store/sqliteTableStore';
 import type { BrowserSession } from './session';
 
 /** A file of rows, or a database (read only in the SQLite worker, `data/sqlite/sqliteReader.ts`). */
@@ -38,10 +38,16 @@ export interface OpenSource {
   close(): Promise<void>;
 }
 
-const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || (e as { kind?: unknown }).kind === 'cancelled');
-const sentence = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 300);
+const isAbort = (e: unknown): boolean =>
+  e instanceof Error && (e.name === 'AbortError' || (e as { kind?: unknown }).kind === 'cancelled');
+const sentence = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 300);
 
-function job(store: BrowseStore, run: (signal: AbortSignal, session: BrowserSession) => Promise<{ total?: number }>, cleanup: () => Promise<void>): OpenSource {
+function job(
+  store: BrowseStore,
+  run: (signal: AbortSignal, session: BrowserSession) => Promise<{ total?: number }>,
+  cleanup: () => Promise<void>,
+): OpenSource {
   const abort = new AbortController();
   return {
     store,
@@ -50,7 +56,8 @@ function job(store: BrowseStore, run: (signal: AbortSignal, session: BrowserSess
         const { total } = await run(abort.signal, session);
         session.progress({ state: 'done', total });
       } catch (error) {
-        if (abort.signal.aborted || isAbort(error)) session.progress({ state: 'stopped', message: vscode.l10n.t('Stopped: the rows loaded so far are shown.') });
+        if (abort.signal.aborted || isAbort(error))
+          session.progress({ state: 'stopped', message: vscode.l10n.t('Stopped: the rows loaded so far are shown.') });
         else session.progress({ state: 'failed', message: sentence(error) });
       }
     },
@@ -77,7 +84,10 @@ export async function openRowFile(file: string, format: FileFormat): Promise<Ope
 }
 
 /** A table of an SQLite database, read in the SQLite worker; undefined when no table was chosen. */
-export async function openSqliteTable(file: string, o: SqliteOpenOptions): Promise<{ source: OpenSource; table: string } | undefined> {
+export async function openSqliteTable(
+  file: string,
+  o: SqliteOpenOptions,
+): Promise<{ source: OpenSource; table: string } | undefined> {
   const store = await SqliteTableStore.open(file, o);
   if (store === undefined) return undefined;
   const source = job(
@@ -99,7 +109,10 @@ export interface ServiceRows {
 }
 
 /** A task's rows (or one run's, by its lot) read from the service at its rate bound; nothing is marked exported. */
-export async function openServiceRows(client: ServiceRows, o: { taskId: string; lotNo?: string; spoolDir: string }): Promise<OpenSource> {
+export async function openServiceRows(
+  client: ServiceRows,
+  o: { taskId: string; lotNo?: string; spoolDir: string },
+): Promise<OpenSource> {
   await removeOldSpools(o.spoolDir);
   const spool = await RowSpool.create(o.spoolDir);
   const store = new RowStore(spool.file);
@@ -107,7 +120,10 @@ export async function openServiceRows(client: ServiceRows, o: { taskId: string; 
     store,
     async (signal, session) => {
       const reader = client.readData(o.taskId, { signal, ...(o.lotNo !== undefined ? { lotNo: o.lotNo } : {}) });
-      return spoolPages(spool, reader, { signal, onProgress: (p) => session.progress({ loaded: p.loaded, total: p.total }) });
+      return spoolPages(spool, reader, {
+        signal,
+        onProgress: (p) => session.progress({ loaded: p.loaded, total: p.total }),
+      });
     },
     () => spool.close(),
   );

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 
-import { type BrowseStrings,translatedBrowseStrings } from '../protocol';
+import { type BrowseStrings, translatedBrowseStrings } from '../protocol';
 
 /** The page table's messages (not literals here): scripts/l10n-bundle.mjs extracts them from the table. */
 // l10n-table: data/browse/protocol/pageStrings.ts

@@ -3,7 +3,15 @@
  * search, conditions), the windows of rows around what the grid shows, and the side panel (a
  * whole value, a profile). The page keeps its view and widths with getState/setState.
  */
-import { type BrowseProfile, type BrowseStatus, type BrowseView, hostMessageSchema, type PageMessage,pageStateSchema, parseMessage } from '../protocol';
+import {
+  type BrowseProfile,
+  type BrowseStatus,
+  type BrowseView,
+  hostMessageSchema,
+  type PageMessage,
+  pageStateSchema,
+  parseMessage,
+} from '../protocol';
 import { Grid } from './grid';
 import { t } from './l10n';
 import { RowCache } from './rowCache';
@@ -79,7 +87,9 @@ export class Controller {
         return;
       }
       case 'cell':
-        return this.showSide(t('side.wholeValue'), (box) => box.append(el('pre', 'whole', m.value + (m.cut ? '\n…' : ''))));
+        return this.showSide(t('side.wholeValue'), (box) =>
+          box.append(el('pre', 'whole', m.value + (m.cut ? '\n…' : ''))),
+        );
       case 'profile':
         return this.showProfile(m.profile);
       case 'error':
@@ -92,13 +102,24 @@ export class Controller {
     const saved = pageStateSchema.safeParse(this.api.getState());
     this.toolbar = new Toolbar(title, {
       search: (text) => this.setView({ ...this.view, search: text }),
-      addCondition: (column, op, value) => this.setView({ ...this.view, conditions: [...(this.view.conditions ?? []), { column, op, ...(op === 'contains' || op === 'equals' ? { value } : {}) }] }),
-      removeCondition: (i) => this.setView({ ...this.view, conditions: (this.view.conditions ?? []).filter((_, k) => k !== i) }),
+      addCondition: (column, op, value) =>
+        this.setView({
+          ...this.view,
+          conditions: [
+            ...(this.view.conditions ?? []),
+            { column, op, ...(op === 'contains' || op === 'equals' ? { value } : {}) },
+          ],
+        }),
+      removeCondition: (i) =>
+        this.setView({ ...this.view, conditions: (this.view.conditions ?? []).filter((_, k) => k !== i) }),
       stop: () => this.post({ type: 'stop' }),
       copyCell: () => this.copy('cell'),
       copyRow: () => this.copy('row'),
-      wholeValue: () => this.grid && this.post({ type: 'cell', id: this.id(), row: this.grid.active.row, column: this.grid.active.column }),
-      openLink: () => this.grid && this.post({ type: 'openLink', row: this.grid.active.row, column: this.grid.active.column }),
+      wholeValue: () =>
+        this.grid &&
+        this.post({ type: 'cell', id: this.id(), row: this.grid.active.row, column: this.grid.active.column }),
+      openLink: () =>
+        this.grid && this.post({ type: 'openLink', row: this.grid.active.row, column: this.grid.active.column }),
       profile: () => this.grid && this.post({ type: 'profile', id: this.id(), column: this.grid.active.column }),
       export: () => this.post({ type: 'export' }),
     });
@@ -108,7 +129,8 @@ export class Controller {
       row: (place) => this.cache.get(place),
       want: (first, last) => this.cache.want(first, last, this.status.shown),
       sort: (column) => this.sortBy(column),
-      sortState: (column) => (this.view.sort?.column !== column ? 'none' : this.view.sort.direction === 'asc' ? 'ascending' : 'descending'),
+      sortState: (column) =>
+        this.view.sort?.column !== column ? 'none' : this.view.sort.direction === 'asc' ? 'ascending' : 'descending',
       focusMoved: () => this.focusMoved(),
       resized: () => this.save(),
     });
@@ -121,7 +143,11 @@ export class Controller {
     this.grid.setColumns(columns, saved.success ? saved.data.widths : undefined);
     this.toolbar.setColumns(columns);
     this.setStatus(status);
-    if (saved.success && (saved.data.view.sort || saved.data.view.search || (saved.data.view.conditions ?? []).length > 0)) this.setView(saved.data.view);
+    if (
+      saved.success &&
+      (saved.data.view.sort || saved.data.view.search || (saved.data.view.conditions ?? []).length > 0)
+    )
+      this.setView(saved.data.view);
     if (saved.success) this.grid.scroller.scrollTop = saved.data.top * 24;
   }
 
@@ -150,15 +176,30 @@ export class Controller {
     const g = this.grid;
     if (!g || g.shown === 0) return;
     const s = g.selection();
-    if (what === 'cell') this.post({ type: 'copy', from: g.active.row, to: g.active.row, firstColumn: g.active.column, lastColumn: g.active.column });
-    else if (what === 'row') this.post({ type: 'copy', from: g.active.row, to: g.active.row, firstColumn: 0, lastColumn: Math.max(0, g.columns.length - 1) });
+    if (what === 'cell')
+      this.post({
+        type: 'copy',
+        from: g.active.row,
+        to: g.active.row,
+        firstColumn: g.active.column,
+        lastColumn: g.active.column,
+      });
+    else if (what === 'row')
+      this.post({
+        type: 'copy',
+        from: g.active.row,
+        to: g.active.row,
+        firstColumn: 0,
+        lastColumn: Math.max(0, g.columns.length - 1),
+      });
     else this.post({ type: 'copy', from: s.top, to: s.bottom, firstColumn: s.left, lastColumn: s.right });
   }
 
   private key(e: KeyboardEvent): void {
     if (!this.grid) return;
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') this.copy('selection');
-    else if (e.key === 'Enter') this.post({ type: 'cell', id: this.id(), row: this.grid.active.row, column: this.grid.active.column });
+    else if (e.key === 'Enter')
+      this.post({ type: 'cell', id: this.id(), row: this.grid.active.row, column: this.grid.active.column });
     else if (!this.grid.key(e)) return;
     e.preventDefault();
   }
@@ -205,7 +246,8 @@ export class Controller {
       if (p.min !== undefined) item(t('profile.least'), p.min);
       if (p.max !== undefined) item(t('profile.greatest'), p.max);
       const common = el('ol');
-      for (const c of p.common) common.append(el('li', '', `${c.value === '' ? t('profile.emptyCell') : c.value}: ${fmt(c.count)}`));
+      for (const c of p.common)
+        common.append(el('li', '', `${c.value === '' ? t('profile.emptyCell') : c.value}: ${fmt(c.count)}`));
       box.append(dl, el('h3', '', t('profile.common')), common);
     });
   }

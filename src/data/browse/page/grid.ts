@@ -37,7 +37,10 @@ export class Grid {
   anchor = { row: 0, column: 0 };
   private frame = 0;
 
-  constructor(parent: HTMLElement, private readonly cb: GridCallbacks) {
+  constructor(
+    parent: HTMLElement,
+    private readonly cb: GridCallbacks,
+  ) {
     this.scroller = el('div', 'grid');
     this.scroller.setAttribute('role', 'grid');
     this.scroller.tabIndex = 0;
@@ -104,7 +107,10 @@ export class Grid {
     const rows: HTMLElement[] = [];
     for (let r = first; r <= last; r++) rows.push(this.rowEl(r, cols, x0));
     this.body.replaceChildren(...rows);
-    this.scroller.setAttribute('aria-activedescendant', this.shown > 0 ? cellId(this.active.row, this.active.column) : '');
+    this.scroller.setAttribute(
+      'aria-activedescendant',
+      this.shown > 0 ? cellId(this.active.row, this.active.column) : '',
+    );
   }
 
   private numberHead(x0: number): HTMLElement {
@@ -185,7 +191,8 @@ export class Grid {
       const text = value === null || value === undefined ? '' : String(value).replace(/\r\n|[\r\n\u2028\u2029]/g, '↵');
       const cut = row?.cut?.includes(c) === true;
       cell.textContent = cut ? `${text}…` : text;
-      if (typeof value === 'number' || (typeof value === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim()))) cell.classList.add('number');
+      if (typeof value === 'number' || (typeof value === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim())))
+        cell.classList.add('number');
       if (value === null || value === undefined || text === '') cell.classList.add('empty');
       if (r === this.active.row && c === this.active.column) cell.classList.add('active');
       if (r >= selected.top && r <= selected.bottom && c >= selected.left && c <= selected.right) {
@@ -231,7 +238,10 @@ export class Grid {
   }
 
   focusCell(row: number, column: number, extend = false): void {
-    this.active = { row: clamp(row, 0, Math.max(0, this.shown - 1)), column: clamp(column, 0, Math.max(0, this.columns.length - 1)) };
+    this.active = {
+      row: clamp(row, 0, Math.max(0, this.shown - 1)),
+      column: clamp(column, 0, Math.max(0, this.columns.length - 1)),
+    };
     if (!extend) this.anchor = { ...this.active };
     const top = this.active.row * ROW_H;
     const height = (this.scroller.clientHeight || 400) - HEAD_H;

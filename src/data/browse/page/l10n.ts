@@ -4,7 +4,14 @@
  * extra message and no script in the markup. A missing, garbled or partial table falls back to
  * English, entry by entry, and `<html lang>` then says English.
  */
-import { BROWSE_STRINGS, type BrowseStringKey, type BrowseStrings,browseStringsFrom, browseText, setBrowseStrings } from '../protocol';
+import {
+  BROWSE_STRINGS,
+  type BrowseStringKey,
+  type BrowseStrings,
+  browseStringsFrom,
+  browseText,
+  setBrowseStrings,
+} from '../protocol';
 
 export { browseText as t };
 

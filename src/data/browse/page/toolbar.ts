@@ -23,7 +23,11 @@ export interface ToolbarActions {
   export(): void;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className = '',
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className !== '') node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -52,7 +56,10 @@ export class Toolbar {
   readonly linkButton: HTMLButtonElement;
   readonly wholeButton: HTMLButtonElement;
 
-  constructor(title: string, private readonly actions: ToolbarActions) {
+  constructor(
+    title: string,
+    private readonly actions: ToolbarActions,
+  ) {
     const h1 = el('h1', '', title);
     this.count.setAttribute('role', 'status');
     this.count.setAttribute('aria-live', 'polite');
@@ -70,7 +77,10 @@ export class Toolbar {
     this.columnPick.setAttribute('aria-label', t('toolbar.column'));
     this.opPick.setAttribute('aria-label', t('toolbar.condition'));
     this.valueBox.setAttribute('aria-label', t('toolbar.value'));
-    this.opPick.addEventListener('change', () => (this.valueBox.disabled = this.opPick.value === 'empty' || this.opPick.value === 'notEmpty'));
+    this.opPick.addEventListener(
+      'change',
+      () => (this.valueBox.disabled = this.opPick.value === 'empty' || this.opPick.value === 'notEmpty'),
+    );
     const add = button(t('toolbar.addFilter'), () => {
       actions.addCondition(Number(this.columnPick.value), this.opPick.value as ConditionOp, this.valueBox.value);
       this.valueBox.value = '';
@@ -83,7 +93,14 @@ export class Toolbar {
     this.wholeButton.hidden = true;
     this.linkButton.hidden = true;
     const cellActions = el('div', 'actions');
-    cellActions.append(button(t('toolbar.copyCell'), () => actions.copyCell()), button(t('toolbar.copyRow'), () => actions.copyRow()), this.wholeButton, this.linkButton, button(t('toolbar.profile'), () => actions.profile()), button(t('toolbar.export'), () => actions.export()));
+    cellActions.append(
+      button(t('toolbar.copyCell'), () => actions.copyCell()),
+      button(t('toolbar.copyRow'), () => actions.copyRow()),
+      this.wholeButton,
+      this.linkButton,
+      button(t('toolbar.profile'), () => actions.profile()),
+      button(t('toolbar.export'), () => actions.export()),
+    );
     const top = el('div', 'top');
     top.append(h1, this.count, this.stopButton);
     this.root.append(top, this.notice, filters, cellActions);
@@ -96,8 +113,18 @@ export class Toolbar {
   }
 
   setStatus(s: BrowseStatus, canStop: boolean): void {
-    const loaded = s.state === 'loading' ? (s.total !== undefined ? t('status.loadingOf', fmt(s.loaded), fmt(s.total)) : t('status.loading', fmt(s.loaded))) : t('status.rows', fmt(s.loaded));
-    const parts = [loaded, s.shown === s.loaded ? '' : t('status.match', fmt(s.shown)), s.busy === true ? t('status.busy') : '', s.problems > 0 ? t('status.problems', fmt(s.problems)) : ''];
+    const loaded =
+      s.state === 'loading'
+        ? s.total !== undefined
+          ? t('status.loadingOf', fmt(s.loaded), fmt(s.total))
+          : t('status.loading', fmt(s.loaded))
+        : t('status.rows', fmt(s.loaded));
+    const parts = [
+      loaded,
+      s.shown === s.loaded ? '' : t('status.match', fmt(s.shown)),
+      s.busy === true ? t('status.busy') : '',
+      s.problems > 0 ? t('status.problems', fmt(s.problems)) : '',
+    ];
     this.count.textContent = parts.filter((p) => p !== '').join(' · ');
     this.stopButton.hidden = !(canStop && s.state === 'loading');
     const notes = [s.message ?? '', s.changed === true ? t('status.changed') : ''].filter((n) => n !== '');

@@ -7,7 +7,15 @@
  */
 import * as z from 'zod/mini';
 
-export const LIMITS = { window: 500, columns: 2000, name: 1000, cell: 2000, text: 20_000, search: 500, conditions: 50 } as const;
+export const LIMITS = {
+  window: 500,
+  columns: 2000,
+  name: 1000,
+  cell: 2000,
+  text: 20_000,
+  search: 500,
+  conditions: 50,
+} as const;
 /** Characters of a cell sent with a window; the whole value comes with `cell`. */
 export const CUT_CHARS = 300;
 
@@ -18,7 +26,11 @@ const cell = z.union([text(LIMITS.cell), z.number(), z.boolean(), z.null()]);
 
 export const kindSchema = z.enum(['empty', 'number', 'date', 'boolean', 'text']);
 export const directionSchema = z.enum(['asc', 'desc']);
-export const conditionSchema = z.object({ column: count, op: z.enum(['contains', 'equals', 'empty', 'notEmpty']), value: z.optional(text(LIMITS.search)) });
+export const conditionSchema = z.object({
+  column: count,
+  op: z.enum(['contains', 'equals', 'empty', 'notEmpty']),
+  value: z.optional(text(LIMITS.search)),
+});
 export const viewSchema = z.object({
   sort: z.optional(z.object({ column: count, direction: directionSchema })),
   search: z.optional(text(LIMITS.search)),
@@ -65,7 +77,13 @@ export const profileSchema = z.object({
 });
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), title: text(LIMITS.name), columns: z.array(text(LIMITS.name)).check(z.maxLength(LIMITS.columns)), status: statusSchema, canStop: z.boolean() }),
+  z.object({
+    type: z.literal('init'),
+    title: text(LIMITS.name),
+    columns: z.array(text(LIMITS.name)).check(z.maxLength(LIMITS.columns)),
+    status: statusSchema,
+    canStop: z.boolean(),
+  }),
   z.object({ type: z.literal('columns'), columns: z.array(text(LIMITS.name)).check(z.maxLength(LIMITS.columns)) }),
   z.object({ type: z.literal('status'), status: statusSchema }),
   /** The view changed (sorted, filtered, rows loaded): the page asks for its window again. */
@@ -79,7 +97,12 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const pageMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('window'), id, from: count, count: z.int().check(z.minimum(1), z.maximum(LIMITS.window)) }),
+  z.object({
+    type: z.literal('window'),
+    id,
+    from: count,
+    count: z.int().check(z.minimum(1), z.maximum(LIMITS.window)),
+  }),
   z.object({ type: z.literal('cell'), id, row: count, column: count }),
   z.object({ type: z.literal('view'), view: viewSchema }),
   z.object({ type: z.literal('profile'), id, column: count }),
@@ -105,7 +128,12 @@ export const pageStateSchema = z.object({
 });
 export type PageState = z.infer<typeof pageStateSchema>;
 
-export function parseMessage<T>(schema: z.ZodMiniType<T>, data: unknown): { ok: true; message: T } | { ok: false; issue: string } {
+export function parseMessage<T>(
+  schema: z.ZodMiniType<T>,
+  data: unknown,
+): { ok: true; message: T } | { ok: false; issue: string } {
   const parsed = schema.safeParse(data);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, issue: parsed.error.issues[0]?.message ?? 'unknown shape' };
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, issue: parsed.error.issues[0]?.message ?? 'unknown shape' };
 }

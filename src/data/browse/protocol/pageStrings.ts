@@ -34,7 +34,8 @@ export const BROWSE_STRINGS = {
   'status.match': '{0} match',
   'status.busy': 'sorting and filtering…',
   'status.problems': '{0} could not be read',
-  'status.changed': 'The file changed on disk after it was opened: what is shown may be out of date. Close and open it again to read it anew.',
+  'status.changed':
+    'The file changed on disk after it was opened: what is shown may be out of date. Close and open it again to read it anew.',
   'grid.rows': 'Rows',
   'grid.sortBy': 'Sort by {0}',
   'side.details': 'Details',
@@ -80,7 +81,8 @@ export function browseStringsFrom(raw: unknown): BrowseStrings {
   const out = { ...BROWSE_STRINGS } as BrowseStrings;
   for (const key of KEYS) {
     const v = Object.prototype.hasOwnProperty.call(given, key) ? given[key] : undefined;
-    if (typeof v === 'string' && v.trim() !== '' && placeholdersOf(v) === placeholdersOf(BROWSE_STRINGS[key])) out[key] = v;
+    if (typeof v === 'string' && v.trim() !== '' && placeholdersOf(v) === placeholdersOf(BROWSE_STRINGS[key]))
+      out[key] = v;
   }
   return out;
 }

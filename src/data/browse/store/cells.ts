@@ -8,7 +8,8 @@ export type ColumnKind = 'empty' | 'number' | 'date' | 'boolean' | 'text';
 /** Longest text a sort key keeps (a fresh string, so no record text is kept alive through it). */
 export const SORT_KEY_CHARS = 64;
 
-export const isEmpty = (cell: Cell | undefined): boolean => cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+export const isEmpty = (cell: Cell | undefined): boolean =>
+  cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** ISO dates and date-times (what the service and the writers write); other text is not taken for a date. */

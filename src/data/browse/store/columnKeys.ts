@@ -5,7 +5,7 @@
  * a later sort of the same column, in either direction, is a counting sort over them (tens of
  * milliseconds at a million rows) and no record text stays alive through them.
  */
-import { type ColumnKind,dateOf, isEmpty, joinKinds, kindOf, numberOf, textKey } from './cells';
+import { type ColumnKind, dateOf, isEmpty, joinKinds, kindOf, numberOf, textKey } from './cells';
 import type { RecordFile } from './recordFile';
 
 export interface ColumnKeys {
@@ -19,7 +19,12 @@ export interface ColumnKeys {
 /** Distinct texts a column may have before its keys are sorted row by row instead (a Map of a million texts costs more than it saves). */
 const MAX_GROUPED = 1 << 16;
 
-export async function columnKeys(file: RecordFile, column: number, count: number, signal?: AbortSignal): Promise<ColumnKeys> {
+export async function columnKeys(
+  file: RecordFile,
+  column: number,
+  count: number,
+  signal?: AbortSignal,
+): Promise<ColumnKeys> {
   const numbers = await numberPass(file, column, count, signal);
   if (numbers !== undefined) return numberRanks(numbers.values, numbers.kind);
   const { keys, kind } = await textPass(file, column, count, signal);
@@ -30,7 +35,12 @@ export async function columnKeys(file: RecordFile, column: number, count: number
  * The column read as numbers (or dates, as milliseconds) straight into a Float64Array, no text
  * kept; undefined as soon as a cell is neither (the column is text: it is read again as such).
  */
-async function numberPass(file: RecordFile, column: number, count: number, signal?: AbortSignal): Promise<{ values: Float64Array; kind: ColumnKind } | undefined> {
+async function numberPass(
+  file: RecordFile,
+  column: number,
+  count: number,
+  signal?: AbortSignal,
+): Promise<{ values: Float64Array; kind: ColumnKind } | undefined> {
   const values = new Float64Array(count).fill(NaN);
   let kind: ColumnKind = 'empty';
   const notNumbers = new AbortController();
@@ -54,7 +64,12 @@ async function numberPass(file: RecordFile, column: number, count: number, signa
 }
 
 /** The column's text keys (case folded, at most SORT_KEY_CHARS characters), undefined for an empty cell. */
-async function textPass(file: RecordFile, column: number, count: number, signal?: AbortSignal): Promise<{ keys: Array<string | undefined>; kind: ColumnKind }> {
+async function textPass(
+  file: RecordFile,
+  column: number,
+  count: number,
+  signal?: AbortSignal,
+): Promise<{ keys: Array<string | undefined>; kind: ColumnKind }> {
   const keys = new Array<string | undefined>(count).fill(undefined);
   let kind: ColumnKind = 'empty';
   await file.scanColumn(
@@ -81,7 +96,8 @@ function numberRanks(values: Float64Array, kind: ColumnKind): ColumnKeys {
   sorted.sort();
   // -0 and 0 are one value, as `===` says.
   let groups = 0;
-  for (let i = 0; i < filled; i++) if (i === 0 || (sorted[i] as number) !== (sorted[groups - 1] as number)) sorted[groups++] = sorted[i] as number;
+  for (let i = 0; i < filled; i++)
+    if (i === 0 || (sorted[i] as number) !== (sorted[groups - 1] as number)) sorted[groups++] = sorted[i] as number;
   const ranks = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     const v = values[i] as number;
@@ -132,7 +148,9 @@ function groupedRanks(keys: Array<string | undefined>, kind: ColumnKind): Column
   }
   keys.length = 0;
   const groups = distinct.length;
-  const byKey = Array.from({ length: groups }, (_, i) => i).sort((a, b) => compareText(distinct[a] as string, distinct[b] as string));
+  const byKey = Array.from({ length: groups }, (_, i) => i).sort((a, b) =>
+    compareText(distinct[a] as string, distinct[b] as string),
+  );
   const rankOfId = new Uint32Array(groups);
   byKey.forEach((id, rank) => (rankOfId[id] = rank));
   const ranks = new Uint32Array(count);

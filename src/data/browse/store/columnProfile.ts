@@ -3,7 +3,7 @@
  * many distinct values, the least and greatest, and the five most common values. One pass;
  * distinct values are counted up to MAX_DISTINCT (then "at least"), each cut to 200 characters.
  */
-import { cellText, type ColumnKind,dateOf, isEmpty, joinKinds, kindOf, numberOf } from './cells';
+import { cellText, type ColumnKind, dateOf, isEmpty, joinKinds, kindOf, numberOf } from './cells';
 import type { RecordFile } from './recordFile';
 
 export interface ColumnProfile {
@@ -22,7 +22,11 @@ export interface ColumnProfile {
 export const MAX_DISTINCT = 100_000;
 const VALUE_CHARS = 200;
 
-export async function profileColumn(file: RecordFile, column: number, o: { rows?: Uint32Array; signal?: AbortSignal; count?: number } = {}): Promise<ColumnProfile> {
+export async function profileColumn(
+  file: RecordFile,
+  column: number,
+  o: { rows?: Uint32Array; signal?: AbortSignal; count?: number } = {},
+): Promise<ColumnProfile> {
   const count = o.count ?? file.count;
   let shown: Uint8Array | undefined;
   if (o.rows !== undefined) {
@@ -69,6 +73,21 @@ export async function profileColumn(file: RecordFile, column: number, o: { rows?
     .map(([value, c]) => ({ value, count: c }));
   // Assigned in the callback above: read it as a ColumnKind again.
   const settled = kind as ColumnKind;
-  const bounds = settled === 'number' ? [String(minNum), String(maxNum)]   : settled === 'date' ? [new Date(minNum).toISOString(), new Date(maxNum).toISOString()] : [minText, maxText];
-  return { column: file.columns[column] ?? '', kind: settled, rows, empty, distinct: counts.size, distinctAtLeast: full, min: bounds[0], max: bounds[1], common };
+  const bounds =
+    settled === 'number'
+      ? [String(minNum), String(maxNum)]
+      : settled === 'date'
+        ? [new Date(minNum).toISOString(), new Date(maxNum).toISOString()]
+        : [minText, maxText];
+  return {
+    column: file.columns[column] ?? '',
+    kind: settled,
+    rows,
+    empty,
+    distinct: counts.size,
+    distinctAtLeast: full,
+    min: bounds[0],
+    max: bounds[1],
+    common,
+  };
 }

@@ -57,7 +57,8 @@ export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise
   const settle = (window: Buffer): void => {
     if (header !== undefined && file.columns.length === 0) setHeader(file, window, header[0] - base, header[1] - base);
     while (file.columns.length > 0 && file.columns.length < widest) file.column(`column ${file.columns.length + 1}`);
-    for (const [start, end, line] of pending) addJson(file, window.subarray(start - base, end - base), start, end, line);
+    for (const [start, end, line] of pending)
+      addJson(file, window.subarray(start - base, end - base), start, end, line);
     pending.length = 0;
     // CSV needs no bytes of a row once the header is read: the splitter keeps its own state.
     const keepFrom = file.format === 'csv' && header !== undefined ? base + window.length : Math.max(lastEnd, base);
@@ -70,11 +71,13 @@ export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise
     o.signal?.throwIfAborted();
     const chunk = await file.read(at, chunkBytes);
     if (chunk.length === 0) break;
-    if (at <= 3 && looksBinary(chunk)) throw new NotThatFormat(`This file is not text, so it is not a ${file.format === 'csv' ? 'CSV' : 'JSON'} file.`);
+    if (at <= 3 && looksBinary(chunk))
+      throw new NotThatFormat(`This file is not text, so it is not a ${file.format === 'csv' ? 'CSV' : 'JSON'} file.`);
     splitter.push(chunk, at);
     at += chunk.length;
     settle(carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk);
-    if (splitter instanceof ArraySplitter && splitter.notArray) throw new NotThatFormat('This file is not a JSON array of rows.');
+    if (splitter instanceof ArraySplitter && splitter.notArray)
+      throw new NotThatFormat('This file is not a JSON array of rows.');
     o.onProgress?.({ bytes: at, size, rows: file.count });
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -82,7 +85,8 @@ export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise
     if (!splitter.end()) throw new NotThatFormat('This file is not a JSON array of rows.');
   } else splitter.end(at);
   settle(carry);
-  if (file.format === 'csv' && header === undefined && at > 0) throw new NotThatFormat('This CSV file has no header row.');
+  if (file.format === 'csv' && header === undefined && at > 0)
+    throw new NotThatFormat('This CSV file has no header row.');
   o.onProgress?.({ bytes: at, size, rows: file.count });
 }
 
@@ -103,10 +107,14 @@ function addJson(file: RecordFile, bytes: Buffer, start: number, end: number, li
   file.index.end = end;
   try {
     const value: unknown = JSON.parse(jsonText(bytes));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) file.problem(n, `Line ${line} is not an object of fields.`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      file.problem(n, `Line ${line} is not an object of fields.`);
     else for (const key of Object.keys(value)) file.column(key);
   } catch (error) {
-    file.problem(n, `Line ${line} is not valid JSON (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'}).`);
+    file.problem(
+      n,
+      `Line ${line} is not valid JSON (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'}).`,
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, stat } from 'node:fs/promises';
 
-import { type Cell,cellOfJson } from './cells';
+import { type Cell, cellOfJson } from './cells';
 import { csvCellAt, csvCells } from './csvBytes';
 import { jsonText } from './jsonBytes';
 import { RecordIndex } from './recordIndex';
@@ -116,9 +116,10 @@ export class RecordFile {
   /** The rows with these numbers, in the order asked; consecutive numbers are read in one go. */
   async rows(numbers: readonly number[]): Promise<DecodedRow[]> {
     const out: DecodedRow[] = [];
-    for (let k = 0; k < numbers.length; ) {
+    for (let k = 0; k < numbers.length;) {
       let last = k;
-      while (last + 1 < numbers.length && numbers[last + 1] === (numbers[last] as number) + 1 && last - k < 1000) last++;
+      while (last + 1 < numbers.length && numbers[last + 1] === (numbers[last] as number) + 1 && last - k < 1000)
+        last++;
       const first = numbers[k] as number;
       const from = this.index.start(first);
       const buf = await this.read(from, this.index.stop(numbers[last] as number) - from);
@@ -139,7 +140,8 @@ export class RecordFile {
     if (this.format === 'csv') return { n, line, cells: this.padded(csvCells(buf, start, end)) };
     try {
       const value: unknown = JSON.parse(jsonText(buf, start, end));
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { n, line, cells: [], problem: 'This row is not an object of fields.' };
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return { n, line, cells: [], problem: 'This row is not an object of fields.' };
       const cells: Cell[] = this.padded([]);
       for (const [key, v] of Object.entries(value)) {
         const at = this.columnAt.get(key);
@@ -163,7 +165,15 @@ export class RecordFile {
    * of each row's bytes in that chunk, and a row it fails is not decoded (a search looks for its
    * term in the raw chunk first).
    */
-  async scan(each: (row: DecodedRow) => void, o: { signal?: AbortSignal; raw?: (buf: Buffer) => (start: number, end: number) => boolean; count?: number; column?: number } = {}): Promise<void> {
+  async scan(
+    each: (row: DecodedRow) => void,
+    o: {
+      signal?: AbortSignal;
+      raw?: (buf: Buffer) => (start: number, end: number) => boolean;
+      count?: number;
+      column?: number;
+    } = {},
+  ): Promise<void> {
     const column = o.column;
     // A sort or a profile needs one column: a CSV row's other cells are not decoded.
     const decode =
@@ -175,42 +185,55 @@ export class RecordFile {
             return { n, line: 0, cells, ...(problem !== undefined ? { problem } : {}) };
           }
         : (n: number, buf: Buffer, s: number, e: number): DecodedRow => this.decode(n, buf, s, e);
-    await this.chunks(
-      (buf, first, last, from) => {
-        const test = o.raw?.(buf);
-        for (let i = first; i <= last; i++) {
-          const s = this.index.start(i) - from;
-          const e = this.index.stop(i) - from;
-          if (test !== undefined && !test(s, e)) continue;
-          each(decode(i, buf, s, e));
-        }
-      },
-      o,
-    );
+    await this.chunks((buf, first, last, from) => {
+      const test = o.raw?.(buf);
+      for (let i = first; i <= last; i++) {
+        const s = this.index.start(i) - from;
+        const e = this.index.stop(i) - from;
+        if (test !== undefined && !test(s, e)) continue;
+        each(decode(i, buf, s, e));
+      }
+    }, o);
   }
 
   /** One column's cell of every row, in file order, and nothing else decoded (a CSV row's other cells are skipped); a row with a problem gives null. */
-  async scanColumn(column: number, each: (n: number, cell: Cell) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
+  async scanColumn(
+    column: number,
+    each: (n: number, cell: Cell) => void,
+    o: { signal?: AbortSignal; count?: number } = {},
+  ): Promise<void> {
     await this.chunks((buf, first, last, from) => {
       for (let i = first; i <= last; i++) {
         const s = this.index.start(i) - from;
         const e = this.index.stop(i) - from;
         if (this.problems.size > 0 && this.problems.has(i)) each(i, null);
-        else each(i, this.format === 'csv' ? csvCellAt(buf, s, e, column) : (this.decode(i, buf, s, e).cells[column] ?? null));
+        else
+          each(
+            i,
+            this.format === 'csv' ? csvCellAt(buf, s, e, column) : (this.decode(i, buf, s, e).cells[column] ?? null),
+          );
       }
     }, o);
   }
 
   /** The numbers of the rows whose bytes pass `raw`'s test, in file order, none decoded (a row with a problem never passes). */
-  async scanRaw(raw: (buf: Buffer) => (start: number, end: number) => boolean, each: (n: number) => void, o: { signal?: AbortSignal; count?: number } = {}): Promise<void> {
+  async scanRaw(
+    raw: (buf: Buffer) => (start: number, end: number) => boolean,
+    each: (n: number) => void,
+    o: { signal?: AbortSignal; count?: number } = {},
+  ): Promise<void> {
     await this.chunks((buf, first, last, from) => {
       const test = raw(buf);
-      for (let i = first; i <= last; i++) if (test(this.index.start(i) - from, this.index.stop(i) - from) && !this.problems.has(i)) each(i);
+      for (let i = first; i <= last; i++)
+        if (test(this.index.start(i) - from, this.index.stop(i) - from) && !this.problems.has(i)) each(i);
     }, o);
   }
 
   /** Rows [0, count) a chunk of a few MB at a time: `each(buf, first, last, from)`, `from` the file offset of buf. */
-  private async chunks(each: (buf: Buffer, first: number, last: number, from: number) => void, o: { signal?: AbortSignal; count?: number }): Promise<void> {
+  private async chunks(
+    each: (buf: Buffer, first: number, last: number, from: number) => void,
+    o: { signal?: AbortSignal; count?: number },
+  ): Promise<void> {
     const count = o.count ?? this.count;
     let n = 0;
     while (n < count) {

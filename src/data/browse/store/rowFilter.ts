@@ -20,10 +20,15 @@ export interface RowFilter {
   conditions?: readonly Condition[];
 }
 
-export const isNoFilter = (f: RowFilter | undefined): boolean => f === undefined || ((f.search ?? '').trim() === '' && (f.conditions ?? []).length === 0);
+export const isNoFilter = (f: RowFilter | undefined): boolean =>
+  f === undefined || ((f.search ?? '').trim() === '' && (f.conditions ?? []).length === 0);
 
 /** Row numbers that pass, in the order of `order` (the file's when absent). */
-export async function filterRows(file: RecordFile, filter: RowFilter, o: { order?: Uint32Array; signal?: AbortSignal; count?: number } = {}): Promise<Uint32Array> {
+export async function filterRows(
+  file: RecordFile,
+  filter: RowFilter,
+  o: { order?: Uint32Array; signal?: AbortSignal; count?: number } = {},
+): Promise<Uint32Array> {
   const count = o.count ?? file.count;
   const term = (filter.search ?? '').trim().toLowerCase();
   const conditions = (filter.conditions ?? []).map((c) => ({ ...c, value: (c.value ?? '').toLowerCase() }));
@@ -33,7 +38,11 @@ export async function filterRows(file: RecordFile, filter: RowFilter, o: { order
   // In a CSV record a term with no comma and no quote can only lie inside one cell, so a row
   // whose bytes hold it passes a search without being decoded (conditions still need its cells).
   if (asciiTerm && conditions.length === 0 && file.format === 'csv' && !term.includes(',')) {
-    await file.scanRaw((buf) => rowsHolding(buf, term), (n) => (pass[n] = 1), { signal: o.signal, count });
+    await file.scanRaw(
+      (buf) => rowsHolding(buf, term),
+      (n) => (pass[n] = 1),
+      { signal: o.signal, count },
+    );
   } else {
     await file.scan(
       (row) => {
@@ -45,7 +54,14 @@ export async function filterRows(file: RecordFile, filter: RowFilter, o: { order
         for (const c of conditions) {
           const cell = row.cells[c.column] ?? null;
           const text = cellText(cell).toLowerCase();
-          const ok = c.op === 'empty' ? isEmpty(cell) : c.op === 'notEmpty' ? !isEmpty(cell) : c.op === 'equals' ? text.trim() === c.value.trim() : text.includes(c.value);
+          const ok =
+            c.op === 'empty'
+              ? isEmpty(cell)
+              : c.op === 'notEmpty'
+                ? !isEmpty(cell)
+                : c.op === 'equals'
+                  ? text.trim() === c.value.trim()
+                  : text.includes(c.value);
           if (!ok) return;
         }
         pass[row.n] = 1;

@@ -15,7 +15,11 @@ export interface LoadProgress {
 /** Pages of rows with the count they belong to (the service's reader yields these). */
 export type RowPages = AsyncIterable<{ rows: DataRow[]; total: number }>;
 
-export async function spoolPages(spool: RowSpool, pages: RowPages, o: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {}): Promise<LoadProgress> {
+export async function spoolPages(
+  spool: RowSpool,
+  pages: RowPages,
+  o: { signal?: AbortSignal; onProgress?: (p: LoadProgress) => void } = {},
+): Promise<LoadProgress> {
   let total = 0;
   for await (const page of pages) {
     o.signal?.throwIfAborted();

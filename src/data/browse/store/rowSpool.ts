@@ -5,7 +5,7 @@
  * and removed on close. No `vscode`.
  */
 import { randomBytes } from 'node:crypto';
-import { type FileHandle,lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 
 import type { DataRow } from '../../../api/schemas/dataSchemas';

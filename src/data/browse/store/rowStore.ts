@@ -6,12 +6,12 @@
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
 import type { BrowseStore } from './browseStore';
-import { type Cell,cellText } from './cells';
-import { type ColumnProfile,profileColumn } from './columnProfile';
+import { type Cell, cellText } from './cells';
+import { type ColumnProfile, profileColumn } from './columnProfile';
 import { KeyCache } from './keyCache';
 import type { DecodedRow, RecordFile } from './recordFile';
 import { filterRows, isNoFilter, type RowFilter } from './rowFilter';
-import { type Direction,sortColumn } from './sortOrder';
+import { type Direction, sortColumn } from './sortOrder';
 
 export interface SortSpec {
   column: number;
@@ -71,11 +71,15 @@ export class RowStore implements BrowseStore {
     this.running = job;
     const count = this.file.count;
     const column = spec.sort?.column;
-    const sort = spec.sort !== undefined && column !== undefined && column < this.columns.length ? spec.sort : undefined;
+    const sort =
+      spec.sort !== undefined && column !== undefined && column < this.columns.length ? spec.sort : undefined;
     // Keys made from the file as it was are no keys of the file as it is.
     if (sort && (await this.file.changed())) this.keys.clear();
-    let order = sort ? (await sortColumn(this.file, sort.column, sort.direction, job.signal, count, this.keys)).order : undefined;
-    if (!isNoFilter(spec.filter)) order = await filterRows(this.file, spec.filter ?? {}, { order, signal: job.signal, count });
+    let order = sort
+      ? (await sortColumn(this.file, sort.column, sort.direction, job.signal, count, this.keys)).order
+      : undefined;
+    if (!isNoFilter(spec.filter))
+      order = await filterRows(this.file, spec.filter ?? {}, { order, signal: job.signal, count });
     job.signal.throwIfAborted();
     this.view = order;
     this.viewCount = count;
@@ -103,7 +107,11 @@ export class RowStore implements BrowseStore {
   }
 
   async profile(column: number, signal?: AbortSignal): Promise<ColumnProfile> {
-    return profileColumn(this.file, column, { rows: this.view, signal, count: this.view === undefined ? this.file.count : this.viewCount });
+    return profileColumn(this.file, column, {
+      rows: this.view,
+      signal,
+      count: this.view === undefined ? this.file.count : this.viewCount,
+    });
   }
 
   /** Tab-separated text of a block of the view (a cell, a row, a selection), tabs and breaks in cells made spaces. */

@@ -16,7 +16,14 @@ export interface SortResult {
   kind: ColumnKind;
 }
 
-export async function sortColumn(file: RecordFile, column: number, direction: Direction, signal?: AbortSignal, count = file.count, cache?: KeyCache): Promise<SortResult> {
+export async function sortColumn(
+  file: RecordFile,
+  column: number,
+  direction: Direction,
+  signal?: AbortSignal,
+  count = file.count,
+  cache?: KeyCache,
+): Promise<SortResult> {
   let keys = cache?.get(column, count);
   if (keys === undefined) {
     keys = await columnKeys(file, column, count, signal);

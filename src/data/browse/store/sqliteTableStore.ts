@@ -5,11 +5,11 @@
  * filtered row ids) and answers windows, cells and profiles with SQL. No `vscode`.
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
-import { type ReadProfile, type ReadRow,SqliteReadError } from '../../sqlite/sqliteReader';
+import { type ReadProfile, type ReadRow, SqliteReadError } from '../../sqlite/sqliteReader';
 import { SqliteThread } from '../../sqlite/sqliteThread';
 import { CUT_CHARS } from '../protocol';
 import type { BrowseStore, BrowseView } from './browseStore';
-import { type Cell,cellText } from './cells';
+import { type Cell, cellText } from './cells';
 import type { ColumnProfile } from './columnProfile';
 import type { DecodedRow } from './recordFile';
 import { isNoFilter } from './rowFilter';
@@ -20,7 +20,10 @@ export interface SqliteOpenOptions {
   wasmDir: string;
   timeLimitMs?: number;
   /** Which of the database's tables to show (undefined: none, nothing is opened); `taskTables`: a pulled database's task → table. */
-  choose(tables: readonly string[], taskTables: Readonly<Record<string, string>>): Promise<string | undefined> | string | undefined;
+  choose(
+    tables: readonly string[],
+    taskTables: Readonly<Record<string, string>>,
+  ): Promise<string | undefined> | string | undefined;
 }
 
 /**
@@ -46,7 +49,10 @@ export class SqliteTableStore implements BrowseStore {
 
   /** Opens the database read-only in a worker and the table `choose` picks; undefined when none is picked. */
   static async open(file: string, o: SqliteOpenOptions): Promise<SqliteTableStore | undefined> {
-    const { thread, tables, taskTables } = await SqliteThread.openReader(file, { wasmDir: o.wasmDir, timeLimitMs: o.timeLimitMs ?? READ_TIME_LIMIT_MS });
+    const { thread, tables, taskTables } = await SqliteThread.openReader(file, {
+      wasmDir: o.wasmDir,
+      timeLimitMs: o.timeLimitMs ?? READ_TIME_LIMIT_MS,
+    });
     try {
       if (tables.length === 0) throw new SqliteReadError('no-table', 'the database has no table to browse');
       const table = await o.choose(tables, taskTables);
@@ -101,7 +107,12 @@ export class SqliteTableStore implements BrowseStore {
   private async rows(from: number, count: number, whole: boolean): Promise<DecodedRow[]> {
     const n = Math.min(count, MAX_WINDOW, this.shown - from);
     if (n <= 0 || from < 0) return [];
-    const rows = (await this.thread.query({ op: 'window', from, count: n, ...(whole ? {} : { cut: CUT_CHARS + 1 }) })) as ReadRow[];
+    const rows = (await this.thread.query({
+      op: 'window',
+      from,
+      count: n,
+      ...(whole ? {} : { cut: CUT_CHARS + 1 }),
+    })) as ReadRow[];
     return rows.map((r) => ({ n: r.n, line: r.n + 1, cells: r.cells }));
   }
 
