@@ -4,11 +4,13 @@
 // Flags: --production (minified, no sourcemaps: what the .vsix ships), --watch, --if-changed (build
 // only if the sources changed since the last build into dist/: dist/.build-stamp.json holds their
 // hash; a production build also serves a request for a development one).
-import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import * as esbuild from 'esbuild';
+
 import { BUILD_INPUTS, hashInputs, readStamp, writeStamp } from './scripts/lib/stamp.mjs';
 
 const production = process.argv.includes('--production');
@@ -38,7 +40,8 @@ const pages = {
  * `require()` of one of these, by package name or by the source file's path, becomes
  * `require('./<chunk>.js')`.
  */
-const isRequireOf = (args, file) => args.kind === 'require-call' && path.resolve(args.resolveDir, args.path) === path.resolve(file);
+const isRequireOf = (args, file) =>
+  args.kind === 'require-call' && path.resolve(args.resolveDir, args.path) === path.resolve(file);
 const lazyChunks = [
   { chunk: 'main', entry: 'src/main.ts', matches: (args) => isRequireOf(args, 'src/main') },
   { chunk: 'undici', entry: 'undici', matches: (args) => args.path === 'undici' },
@@ -62,7 +65,14 @@ const lazyChunksPlugin = {
 };
 
 /** What every Node bundle shares (the extension, its lazy chunks, the SQLite worker, the sandbox, the MCP server). */
-const nodeBundle = { bundle: true, platform: 'node', format: 'cjs', target: 'node18', minify: production, logLevel: 'warning' };
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18',
+  minify: production,
+  logLevel: 'warning',
+};
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -132,7 +142,8 @@ const builds = [
 function copySqlite() {
   const from = path.dirname(createRequire(import.meta.url).resolve('node-sqlite3-wasm'));
   mkdirSync(path.join(root, 'dist'), { recursive: true });
-  for (const file of ['node-sqlite3-wasm.js', 'node-sqlite3-wasm.wasm']) copyFileSync(path.join(from, file), path.join(root, 'dist', file));
+  for (const file of ['node-sqlite3-wasm.js', 'node-sqlite3-wasm.wasm'])
+    copyFileSync(path.join(from, file), path.join(root, 'dist', file));
 }
 copySqlite();
 
@@ -145,8 +156,16 @@ const outputs = [
 
 const inputs = watch ? undefined : hashInputs(root, BUILD_INPUTS);
 const stamp = readStamp(STAMP);
-if (ifChanged && !watch && stamp?.inputs === inputs && (stamp.production || !production) && outputs.every((f) => existsSync(f))) {
-  console.log(`esbuild: dist/ is up to date (${stamp.production ? 'production' : 'development'} build of the same sources); not built again`);
+if (
+  ifChanged &&
+  !watch &&
+  stamp?.inputs === inputs &&
+  (stamp.production || !production) &&
+  outputs.every((f) => existsSync(f))
+) {
+  console.log(
+    `esbuild: dist/ is up to date (${stamp.production ? 'production' : 'development'} build of the same sources); not built again`,
+  );
 } else {
   // Gone until the build has finished: an interrupted build is never taken for an up-to-date one.
   rmSync(STAMP, { force: true });

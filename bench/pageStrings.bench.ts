@@ -50,8 +50,8 @@ function timed(fn: () => void): number[] {
 export default async function run(): Promise<BenchSection> {
   installVscodeStandIn();
   // Loaded after the stand-in: the host module imports vscode.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { translatedPageStrings } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('../src/analytics/host/translatePage') as typeof import('../src/analytics/host/translatePage');
   const de = new Map(
     Object.entries(

@@ -24,6 +24,7 @@ const bin = (...p) => path.join(ROOT, 'node_modules', ...p);
 const MOCHA = bin('mocha', 'bin', 'mocha.js');
 const TSC = bin('typescript', 'bin', 'tsc');
 const ESLINT = bin('eslint', 'bin', 'eslint.js');
+const PRETTIER = bin('prettier', 'bin', 'prettier.cjs');
 
 /** @type {{name: string, status: string, passed: number, failed: number, pending: number, secs: string, note: string}[]} */
 const results = [];
@@ -164,7 +165,15 @@ async function main() {
     stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
   // The unit tier on its two workers: they mostly wait (on sandboxes, timers and child processes).
   const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...yields });
-  const lint = () => stage('lint', [[NODE, [ESLINT, '.']]], yields);
+  const lint = () =>
+    stage(
+      'lint',
+      [
+        [NODE, [ESLINT, '.']],
+        [NODE, [PRETTIER, '--check', 'src', 'test', 'bench', 'scripts']],
+      ],
+      yields,
+    );
   if (serial) {
     for (const next of [page, german, integration, e2e, unit, lint]) await next();
   } else {

@@ -131,8 +131,8 @@ function isListPath(path: string): boolean {
 
 /** A name as one path segment: no slashes or control characters, at most 80 characters. */
 function segment(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = name
+    // eslint-disable-next-line no-control-regex
     .replace(/[/\\\u0000-\u001f\u007f]+/g, '-')
     .replace(/\s+/g, ' ')
     .trim();

@@ -44,8 +44,8 @@ export const STATUS_TEXT_MAX = 40;
 
 /** The status as sent, safe to show on one line: control characters dropped, at most 40 characters. */
 export function statusText(status: string): string {
-  // eslint-disable-next-line no-control-regex
   const flat = status
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

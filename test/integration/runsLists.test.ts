@@ -232,15 +232,13 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     const q = api.runs.addresses.refOf(doc.uri);
     const actionId = q?.actionId ?? '';
     const theirs = ['https://someone.example/else'];
-    await session
-      .client('ada')
-      .updateLoopItems({
-        taskId: severalLoops.task.taskId,
-        actionId,
-        loopType: q?.loopType ?? '',
-        loopItems: theirs,
-        isAppend: false,
-      });
+    await session.client('ada').updateLoopItems({
+      taskId: severalLoops.task.taskId,
+      actionId,
+      loopType: q?.loopType ?? '',
+      loopItems: theirs,
+      isAppend: false,
+    });
     const mine = ['https://shop.example.com/new/1', 'https://shop.example.com/new/3'];
     await setText(`${mine.join('\n')}\n`);
     const sent = updates();

@@ -88,9 +88,7 @@ describe("analytics page: one scroller (the page), the table's rows follow it", 
       const d = (
         globalThis as unknown as {
           document: {
-            querySelectorAll(
-              s: string,
-            ): ArrayLike<{
+            querySelectorAll(s: string): ArrayLike<{
               getAttribute(n: string): string | null;
               getBoundingClientRect(): { top: number; bottom: number };
             }>;

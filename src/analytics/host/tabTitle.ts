@@ -3,8 +3,8 @@ import { english, type Translate } from '../../platform/errorText';
 
 /** Text for a tab: control characters out, white space collapsed, never empty. */
 export function oneLine(text: string, t: Translate = english): string {
-  // eslint-disable-next-line no-control-regex
   const clean = text
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

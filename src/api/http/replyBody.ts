@@ -80,9 +80,10 @@ export function readLimited(
  * cut to `max` characters with an ellipsis.
  */
 export function fitText(value: string, max = MAX_LOGGED_VALUE): string {
-  // eslint-disable-next-line no-control-regex
   const clean = value
+    // eslint-disable-next-line no-control-regex
     .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ' ')
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

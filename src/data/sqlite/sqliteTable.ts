@@ -34,8 +34,8 @@ export function quoteName(name: string): string {
 
 /** A table or column name from a task's or field's name. */
 export function cleanName(name: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = name
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

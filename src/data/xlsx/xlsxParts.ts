@@ -28,8 +28,8 @@ export function columnName(index: number): string {
   return name;
 }
 
-// eslint-disable-next-line no-control-regex
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|_(?=x[0-9a-fA-F]{4}_)/g;
 const SPECIAL = /[&<>\r]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
@@ -89,9 +89,9 @@ export function headerRow(fields: readonly string[]): string {
 
 /** A sheet name from the task's name: no `[]:*?/\`, no apostrophe at either end, at most 31 characters with its number. */
 export function sheetName(taskName: string, index: number): string {
-  // eslint-disable-next-line no-control-regex
   const base =
     taskName
+      // eslint-disable-next-line no-control-regex
       .replace(/[[\]:*?/\\\u0000-\u001f]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim()
