@@ -20,12 +20,11 @@ import type { ClientBase } from 'pg';
 import type { DataRow, DataValue } from '../../api/schemas/dataSchemas';
 import { cleanName, freeName } from '../sqlite/sqliteTable';
 import { quoteIdent } from './pgConnection';
+import { jsonRowsBytes } from './rowsJson';
 
 /** PostgreSQL's limit of columns in a table, less Scrapedeck's three. */
 export const MAX_FIELDS = 1600 - 3;
 const NAME_BYTES = 63;
-/** Rows turned into JSON at a time (each piece a short-lived string well under V8's large-object size). */
-const JSON_SLICE = 100;
 
 export type ColumnType = 'text' | 'double precision' | 'boolean';
 
@@ -186,26 +185,13 @@ export class PgTaskTable {
       '"_scrapedeck_lot"',
     ];
     const keys = fields.map((_, i) => `c${i}`);
-    // JSON made a slice of rows at a time into bytes outside the JavaScript heap: one string of a
-    // whole batch (hundreds of KB) is garbage that only a full collection frees (the destinations
-    // bench's heap peak: 97.8 MB with one string, 69.9 MB with slices).
-    const parts: Buffer[] = [Buffer.from('[')];
-    for (let at = 0; at < rows.length; at += JSON_SLICE) {
-      const slice = rows.slice(at, at + JSON_SLICE).map((row) => {
-        const r: Record<string, string | number | boolean | null> = {};
-        for (let i = 0; i < fields.length; i++)
-          r[keys[i] as string] = pgValue(row[fields[i] as string], types[i] as ColumnType);
-        return r;
-      });
-      parts.push(Buffer.from(`${at === 0 ? '' : ','}${JSON.stringify(slice).slice(1, -1)}`, 'utf8'));
-    }
-    parts.push(Buffer.from(']'));
+    const json = jsonRowsBytes(rows, keys, (row, i) => pgValue(row[fields[i] as string], types[i] as ColumnType));
     const defs = keys.map((k, i) => `"${k}" ${types[i] as string}`).join(', ');
     // In the order sent (`_scrapedeck_row` counts up in it): the array's order, made explicit.
     const from = `ROWS FROM (json_to_recordset($${lead + 1}::json) AS (${defs})) WITH ORDINALITY AS x(${[...keys, 'n'].map((k) => `"${k}"`).join(', ')})`;
     const sql = `INSERT INTO ${this.qualified} (${names.join(', ')}) SELECT ${keys.map((k) => `x."${k}"`).join(', ')}, $${lead + 2}::text FROM ${from} ORDER BY x."n"`;
     // A Buffer goes as the parameter's bytes (binary format), which is what json_recv reads.
-    return { sql, params: [Buffer.concat(parts), lot] };
+    return { sql, params: [json, lot] };
   }
 
   /** Fields the table lacks, and typed columns whose rows now hold another kind (they become text). */
