@@ -41,8 +41,9 @@ export const scopeFields = { group: groupRefSchema.optional(), query: queryRefSc
 export function refsOrScope<K extends string>(key: K) {
   const check = (i: { [P in K]?: unknown } & { group?: string | undefined; query?: string | undefined }): boolean =>
     i[key] === undefined || (i.group === undefined && i.query === undefined);
-  // Worded for the model that called the tool, not for a person: English, like every zod refinement here. l10n-exempt
+  // Worded for the model that called the tool, not for a person: English, like every zod refinement here.
   const params: { message: string; path: PropertyKey[] } = {
+    // l10n-exempt: worded for the model that called the tool, not for a person
     message: `use either ${key} or group/query, not both`,
     path: [key],
   };

@@ -37,8 +37,8 @@ export interface PagesFetched {
   requestIds: string[];
 }
 
-// l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
 const cancelled = (): ApiError =>
+  // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
   new ApiError({ kind: 'cancelled', message: 'Fetching the rest of the rows was cancelled.' });
 
 export async function fetchPages(run: PageRun): Promise<PagesFetched> {

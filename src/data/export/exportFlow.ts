@@ -61,6 +61,7 @@ async function pickFormat(deps: DataFlowDeps, file: string): Promise<DataFormat 
     { label: 'JSON Lines', description: t('one JSON object per line'), format: 'jsonl' }, // l10n-exempt: a format's name
     { label: 'JSON', description: t('one array of objects'), format: 'json' }, // l10n-exempt: a format's name
     {
+      // l10n-exempt: a format's name
       label: 'Excel (.xlsx)',
       description: t('a workbook; more than 1,048,575 rows continue on the next sheet'),
       format: 'xlsx',

@@ -109,12 +109,12 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
   let cap: number | undefined;
   let total = 0;
   for (;;) {
-    // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
     if (o.signal?.aborted)
       throw new PullFailure(
         'fetch',
         result.rows,
         0,
+        // l10n-exempt: a cancelled request is never shown (reportError says nothing for it)
         new ApiError({ kind: 'cancelled', message: 'Pulling new rows was cancelled' }),
       );
     let page: NotExportedPage;
