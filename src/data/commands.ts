@@ -8,17 +8,13 @@ import * as z from 'zod';
 
 import { defineHandlers } from '../platform/commandHandlers';
 import { plainText } from '../platform/plainText';
-import { taskArgSchema } from '../platform/treeArgs';
 import type { Ui } from '../platform/ui';
+import { taskArgument } from './common/taskArgument';
 import { addConnection, type PgFlowDeps, removeConnection, testConnection } from './pgConnectionFlow';
 import type { DataRegistry } from './registry';
 
 const t = vscode.l10n.t;
 
-const taskSchema = z.union([
-  taskArgSchema,
-  z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) }),
-]);
 const pullOptionsSchema = z.object({ chooseFile: z.boolean().optional() }).optional();
 /** The finish notice passes the run's lot with the task; a tree node's lot is the one runs keeps. */
 const lotArgSchema = z.object({ lotNo: z.string().trim().min(1).max(128) });
@@ -34,17 +30,7 @@ export interface DataCommandDeps {
 }
 
 export function dataCommands(deps: DataCommandDeps) {
-  /** The task, or undefined after saying the command needs one (the palette, a bad argument). */
-  const taskOf = (arg: unknown) => {
-    const parsed = taskSchema.safeParse(arg);
-    if (parsed.success) return parsed.data;
-    if (arg !== undefined)
-      deps.log.warn(
-        `A data command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`,
-      );
-    void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
-    return undefined;
-  };
+  const taskOf = (arg: unknown) => taskArgument(arg, deps, 'data');
   /** The run's lot: the one given (the finish notice), else the task's last run started here. */
   const lotOf = (task: { taskId: string }, arg: unknown, noLonger: string): string | undefined => {
     const given = lotArgSchema.safeParse(arg);

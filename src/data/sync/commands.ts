@@ -6,14 +6,13 @@
  * must write to one place. Off in Restricted Mode.
  */
 import * as vscode from 'vscode';
-import * as z from 'zod';
 
 import type { TaskRef } from '../../api/taskRef';
 import { defineHandlers } from '../../platform/commandHandlers';
 import { COMMANDS } from '../../platform/commandIds';
 import { plainText } from '../../platform/plainText';
-import { taskArgSchema } from '../../platform/treeArgs';
 import type { Ui } from '../../platform/ui';
+import { taskArgument } from '../common/taskArgument';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
 import { type AppendTarget, chooseAppendTarget } from '../pull/targetPicker';
@@ -22,11 +21,6 @@ import type { SyncPullDeps } from './syncPull';
 import type { SyncTargets } from './syncTargets';
 
 const t = vscode.l10n.t;
-
-const taskSchema = z.union([
-  taskArgSchema,
-  z.object({ taskId: z.string().min(1).max(128), taskName: z.string().max(1000) }),
-]);
 
 export type KeepOutcome = 'following' | 'declined' | 'restricted' | 'signed-out' | 'no-folder' | 'no-task';
 export type StopOutcome = 'stopped' | 'not-following' | 'signed-out' | 'no-task';
@@ -53,16 +47,7 @@ export function syncRefused(ui: Pick<Ui, 'isWorkspaceTrusted' | 'showInformation
 }
 
 export function syncCommands(deps: SyncCommandDeps) {
-  const taskOf = (arg: unknown): TaskRef | undefined => {
-    const parsed = taskSchema.safeParse(arg);
-    if (parsed.success) return parsed.data;
-    if (arg !== undefined)
-      deps.log.warn(
-        `A sync command was given an argument that is not a task: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`,
-      );
-    void deps.ui.showInformationMessage(t('Choose a task in the Scrapedeck Tasks view, then use its context menu.'));
-    return undefined;
-  };
+  const taskOf = (arg: unknown) => taskArgument(arg, deps, 'sync');
   const signedIn = (task: TaskRef): string | undefined => {
     const account = deps.account.account;
     if (account === undefined)
