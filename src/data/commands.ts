@@ -31,13 +31,16 @@ export interface DataCommandDeps {
 
 export function dataCommands(deps: DataCommandDeps) {
   const taskOf = (arg: unknown) => taskArgument(arg, deps, 'data');
-  /** The run's lot: the one given (the finish notice), else the task's last run started here. */
-  const lotOf = (task: { taskId: string }, arg: unknown, noLonger: string): string | undefined => {
+  /** A task and its run's lot: the one given (the finish notice), else the task's last run started here. */
+  const runOf = (arg: unknown, noLonger: (taskName: string) => string) => {
+    const task = taskOf(arg);
+    if (!task) return undefined;
     const given = lotArgSchema.safeParse(arg);
     // Only while it is the task's last run (runs forgets it once a later run shows).
     const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
-    if (lotNo === undefined) void deps.ui.showInformationMessage(noLonger);
-    return lotNo;
+    if (lotNo !== undefined) return { task, lotNo };
+    void deps.ui.showInformationMessage(noLonger(plainText(task.taskName)));
+    return undefined;
   };
   return defineHandlers({
     dataExport: (arg) => {
@@ -45,18 +48,10 @@ export function dataCommands(deps: DataCommandDeps) {
       return task && deps.data.export(task);
     },
     dataExportRun: (arg) => {
-      const task = taskOf(arg);
-      const lotNo =
-        task &&
-        lotOf(
-          task,
-          arg,
-          t(
-            'The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.',
-            plainText(task.taskName),
-          ),
-        );
-      return task && lotNo !== undefined ? deps.data.export(task, { kind: 'lot', lotNo }) : undefined;
+      const run = runOf(arg, (name) =>
+        t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', name),
+      );
+      return run && deps.data.export(run.task, { kind: 'lot', lotNo: run.lotNo });
     },
     dataPullNewRows: (arg, options) => {
       const task = taskOf(arg);
@@ -68,18 +63,10 @@ export function dataCommands(deps: DataCommandDeps) {
       return task && deps.data.browse(task);
     },
     dataBrowseRun: (arg) => {
-      const task = taskOf(arg);
-      const lotNo =
-        task &&
-        lotOf(
-          task,
-          arg,
-          t(
-            'The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.',
-            plainText(task.taskName),
-          ),
-        );
-      return task && lotNo !== undefined ? deps.data.browse(task, lotNo) : undefined;
+      const run = runOf(arg, (name) =>
+        t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', name),
+      );
+      return run && deps.data.browse(run.task, run.lotNo);
     },
     dataRemove: (arg) => {
       const task = taskOf(arg);
