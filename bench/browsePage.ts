@@ -15,9 +15,9 @@ import { pathToFileURL } from 'node:url';
 
 import type { Page } from 'playwright-core';
 
-import { browseHtml } from '../src/data/browse/host/html';
 import { BrowserSession } from '../src/data/browse/host/session';
 import type { RowStore } from '../src/data/browse/store/rowStore';
+import { renderPageHtml } from '../src/platform/webview/pageHtml';
 
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
 
@@ -42,7 +42,7 @@ function serve(root: string, title: string): Server {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
     if (url.pathname === '/') {
       const nonce = 'YmVuY2gtbm9uY2U=';
-      const html = browseHtml(
+      const html = renderPageHtml(
         { cspSource: origin, scriptUri: `${origin}/browse.js`, styleUri: `${origin}/browse.css`, title, lang: 'en' },
         nonce,
       ).replace(

@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
 
-import { renderAnalyticsHtml } from '../src/analytics/host/html';
 import { PAGE_STRINGS, pageStringsFrom } from '../src/analytics/model/pageStrings';
+import { renderPageHtml } from '../src/platform/webview/pageHtml';
 import type { BenchRow, BenchSection } from './types';
 
 const RUNS = 200;
@@ -68,15 +68,15 @@ export default async function run(): Promise<BenchSection> {
   };
 
   const strings = translatedPageStrings(german);
-  const withTable = renderAnalyticsHtml({ ...resources, strings }, 'n');
-  const without = renderAnalyticsHtml(resources, 'n');
+  const withTable = renderPageHtml({ ...resources, strings }, 'n');
+  const without = renderPageHtml(resources, 'n');
   const added = Buffer.byteLength(withTable) - Buffer.byteLength(without);
   // An English window: the same table built through the translator that changes nothing.
   const englishStrings = translatedPageStrings((m: string): string => m);
   const englishAdded =
     Buffer.byteLength(
-      renderAnalyticsHtml({ ...resources, lang: 'en', title: 'Task Analytics', strings: englishStrings }, 'n'),
-    ) - Buffer.byteLength(renderAnalyticsHtml({ ...resources, lang: 'en', title: 'Task Analytics' }, 'n'));
+      renderPageHtml({ ...resources, lang: 'en', title: 'Task Analytics', strings: englishStrings }, 'n'),
+    ) - Buffer.byteLength(renderPageHtml({ ...resources, lang: 'en', title: 'Task Analytics' }, 'n'));
   const attribute = /data-l10n="([^"]*)"/.exec(withTable)?.[1] ?? '';
   const json = attribute
     .replace(/&quot;/g, '"')
@@ -85,7 +85,7 @@ export default async function run(): Promise<BenchSection> {
     .replace(/&amp;/g, '&');
 
   const build = timed(() => {
-    renderAnalyticsHtml({ ...resources, strings: translatedPageStrings(german) }, 'n');
+    renderPageHtml({ ...resources, strings: translatedPageStrings(german) }, 'n');
   });
   const parse = timed(() => {
     pageStringsFrom(JSON.parse(json));

@@ -1,5 +1,5 @@
 /**
- * The data browser's page (dist/webview/browse.js in the HTML shell browseHtml writes) in headless
+ * The data browser's page (dist/webview/browse.js in the HTML shell renderPageHtml writes) in headless
  * Chromium, behind a stand-in host that answers the page's protocol from 3,000 synthetic rows of
  * 60 columns, sorting and filtering them as the real store would. Screenshots of each theme go to
  * artifacts/page/browse-*.png.
@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 
 import type { Browser, Page } from 'playwright-core';
 
-import { browseHtml } from '../../src/data/browse/host/html';
 import type { BrowseView, PageMessage } from '../../src/data/browse/protocol';
+import { renderPageHtml } from '../../src/platform/webview/pageHtml';
 import { axeProblems } from './axe';
 import { type AnalyticsPage, repoRoot } from './harness';
 
@@ -118,7 +118,7 @@ function serve(root: string): Server {
       // The shell as the host writes it, plus what VS Code adds: the theme's variables and body class, acquireVsCodeApi.
       const nonce = 'c3RhbmQtaW4tbm9uY2U=';
       const theme = (url.searchParams.get('theme') ?? 'vscode-dark').replace(/[^a-z-]/g, '');
-      const html = browseHtml(
+      const html = renderPageHtml(
         {
           cspSource: origin,
           scriptUri: `${origin}/dist/webview/browse.js`,

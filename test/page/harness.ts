@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 
-import { createNonce, pageLang, renderAnalyticsHtml } from '../../src/analytics/host/html';
 import { PAGE_STRINGS } from '../../src/analytics/model/pageStrings';
+import { createNonce, pageLang, renderPageHtml } from '../../src/platform/webview/pageHtml';
 import { isPlainJson } from './plainJson';
 
 // Loaded at run time, not imported: scripts/bench.mjs bundles bench files with esbuild, and
@@ -51,14 +51,14 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The panel's HTML as renderAnalyticsHtml writes it (its CSP, nonce, stylesheet and script), with
+ * The panel's HTML as renderPageHtml writes it (its CSP, nonce, stylesheet and script), with
  * this server as the webview's resource origin, plus what VS Code adds around a webview: the
  * theme's variables and body class, and acquireVsCodeApi (fixtures/fake-vscode.js). Both extras
  * come after the CSP meta, so the policy covers them too.
  */
 function standInHtml(origin: string, theme: string, lang: string | undefined, l10n: string | undefined): string {
   const nonce = createNonce();
-  let html = renderAnalyticsHtml(
+  let html = renderPageHtml(
     {
       cspSource: origin,
       scriptUri: `${origin}/dist/webview/analytics.js`,

@@ -4,8 +4,8 @@ import {
   contentSecurityPolicy,
   createNonce,
   type HtmlResources,
-  renderAnalyticsHtml,
-} from '../../src/analytics/host/html';
+  renderPageHtml,
+} from '../../src/platform/webview/pageHtml';
 
 const resources: HtmlResources = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
@@ -22,7 +22,7 @@ function cspOf(html: string): string {
 
 describe('analytics panel HTML shell', () => {
   it('allows nothing by default, scripts only by nonce, everything else only from the webview origin', () => {
-    const html = renderAnalyticsHtml(resources, 'abc123==');
+    const html = renderPageHtml(resources, 'abc123==');
     const csp = cspOf(html);
     assert.equal(csp, contentSecurityPolicy(resources.cspSource, 'abc123=='));
     const directives = new Map(
@@ -47,7 +47,7 @@ describe('analytics panel HTML shell', () => {
   });
 
   it('loads one script with the nonce and one stylesheet, both by webview URI, and has the app root', () => {
-    const html = renderAnalyticsHtml(resources, 'n0nce');
+    const html = renderPageHtml(resources, 'n0nce');
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     assert.deepEqual(scripts, [`<script nonce="n0nce" src="${resources.scriptUri}">`]);
     assert.match(html, new RegExp(`<link rel="stylesheet" href="${resources.styleUri.replace(/[.+]/g, '\\$&')}">`));
@@ -57,14 +57,14 @@ describe('analytics panel HTML shell', () => {
   });
 
   it('escapes the title (task names are user content)', () => {
-    const html = renderAnalyticsHtml(resources, 'n');
+    const html = renderPageHtml(resources, 'n');
     assert.match(html, /<title>Analytics: &lt;Prices&gt; &amp; "more"<\/title>/);
   });
 
   it('uses a fresh crypto nonce per render', () => {
     const nonces = new Set<string>();
     for (let i = 0; i < 50; i++) {
-      const html = renderAnalyticsHtml(resources);
+      const html = renderPageHtml(resources);
       const m = /<script nonce="([^"]+)"/.exec(html);
       assert.ok(m?.[1]);
       assert.equal(cspOf(html).includes(`'nonce-${m[1]}'`), true, 'the script nonce is the CSP nonce');
@@ -75,7 +75,7 @@ describe('analytics panel HTML shell', () => {
   });
   it("carries the page's translated words as one escaped data attribute, and nothing in English", () => {
     const strings = { 'form.run': 'Abfrage "ausführen" <jetzt> & gleich', 'page.title': "Aufgaben'analyse" };
-    const html = renderAnalyticsHtml({ ...resources, lang: 'de', strings }, 'n0nce');
+    const html = renderPageHtml({ ...resources, lang: 'de', strings }, 'n0nce');
     const m = /<html lang="de" data-locale="de" data-l10n="([^"]*)">/.exec(html);
     assert.ok(m?.[1], 'data-l10n on <html>');
     assert.doesNotMatch(m[1], /[<>"]/, 'no entry can end the attribute or open a tag');
@@ -91,12 +91,12 @@ describe('analytics panel HTML shell', () => {
       'still one script, no inline one',
     );
     for (const none of [undefined, {}]) {
-      assert.doesNotMatch(renderAnalyticsHtml({ ...resources, strings: none }, 'n0nce'), /data-l10n/);
+      assert.doesNotMatch(renderPageHtml({ ...resources, strings: none }, 'n0nce'), /data-l10n/);
     }
   });
   it("names the language of the words in <html lang> (English without a table) and VS Code's in data-locale (numbers)", () => {
     const tag = (r: Partial<typeof resources> & { lang?: string; strings?: Record<string, string> }) =>
-      /<html lang="([^"]*)" data-locale="([^"]*)"/.exec(renderAnalyticsHtml({ ...resources, ...r }, 'n0nce'))?.slice(1);
+      /<html lang="([^"]*)" data-locale="([^"]*)"/.exec(renderPageHtml({ ...resources, ...r }, 'n0nce'))?.slice(1);
     assert.deepEqual(tag({ lang: 'de', strings: { 'form.run': 'Abfrage ausführen' } }), ['de', 'de']);
     assert.deepEqual(tag({ lang: 'fr' }), ['en', 'fr'], 'no French table: English words, French numbers');
     assert.deepEqual(tag({ lang: 'en-gb' }), ['en-gb', 'en-gb']);

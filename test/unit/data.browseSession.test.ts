@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-import { browseHtml } from '../../src/data/browse/host/html';
 import { BrowserSession, linkOf } from '../../src/data/browse/host/session';
 import { CUT_CHARS, type HostMessage } from '../../src/data/browse/protocol';
 import { indexFile } from '../../src/data/browse/store/fileIndexer';
 import { RecordFile } from '../../src/data/browse/store/recordFile';
 import { RowStore } from '../../src/data/browse/store/rowStore';
+import { renderPageHtml } from '../../src/platform/webview/pageHtml';
 
 describe('data browser: the session and its page shell', () => {
   let dir: string;
@@ -88,7 +88,7 @@ describe('data browser: the session and its page shell', () => {
   });
 
   it("the shell allows only its nonce's script and the webview's own styles; text is escaped", () => {
-    const html = browseHtml(
+    const html = renderPageHtml(
       {
         cspSource: 'vscode-webview://x',
         scriptUri: 'vscode-webview://x/browse.js',

@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { browseHtml } from '../../src/data/browse/host/html';
 import {
   BROWSE_STRINGS,
   type BrowseStringKey,
@@ -17,6 +16,7 @@ import {
   setBrowseStrings,
   translatedBrowseStrings,
 } from '../../src/data/browse/protocol/pageStrings';
+import { renderPageHtml } from '../../src/platform/webview/pageHtml';
 import { type Place, ROOT } from './helpers/l10nSource';
 import { browsePageSources, pageLiterals } from './helpers/pageL10nSource';
 
@@ -40,7 +40,7 @@ function tableInHtml(html: string): unknown {
 }
 
 const html = (strings?: Record<string, string>): string =>
-  browseHtml(
+  renderPageHtml(
     { cspSource: 'vscode-resource:', scriptUri: 's.js', styleUri: 's.css', title: 'Rows', lang: 'de', strings },
     'nonce',
   );

@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 
 import { todayUtc } from '../../api/schemas/dates';
+import { renderPageHtml } from '../../platform/webview/pageHtml';
 import type { Ui } from '../../platform/ui';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../protocol';
 import { encodeForPage } from '../protocol/hostMessage';
 import type { KnownTaskNames } from './chipNames';
 import { exportAnalytics } from './export';
-import { renderAnalyticsHtml } from './html';
 import { MessageRouter } from './messages';
 import type { TaskListing } from './pickTasks';
 import { panelTitle } from './preset';
@@ -230,7 +230,7 @@ export class AnalyticsPanel implements vscode.Disposable {
   private html(): string {
     const { webview } = this.webviewPanel;
     const root = this.deps.extensionUri;
-    return renderAnalyticsHtml({
+    return renderPageHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'analytics.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'analytics.css')).toString(),

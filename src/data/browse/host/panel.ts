@@ -7,9 +7,9 @@ import { type Stats, unwatchFile, watchFile } from 'node:fs';
 
 import * as vscode from 'vscode';
 
+import { renderPageHtml } from '../../../platform/webview/pageHtml';
 import { plainText } from '../../../platform/plainText';
 import { exportBrowsedRows } from './exportView';
-import { browseHtml } from './html';
 import { BrowserSession } from './session';
 import type { OpenSource } from './sources';
 import { browsePageStrings } from './translatePage';
@@ -53,7 +53,7 @@ export function attachBrowser(
   const { deps } = o;
   const webview = panel.webview;
   webview.options = browserWebviewOptions(deps.extensionUri);
-  webview.html = browseHtml({
+  webview.html = renderPageHtml({
     cspSource: webview.cspSource,
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview', 'browse.js')).toString(),
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'browse.css')).toString(),

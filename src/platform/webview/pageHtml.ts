@@ -1,5 +1,6 @@
 /**
- * The analytics page's HTML shell. Pure (strings in, string out) so the CSP is unit-tested.
+ * The HTML shell of every Scrapedeck webview page (the analytics page, the data browser). Pure
+ * (strings in, string out) so the CSP is unit-tested.
  *
  * The policy allows nothing by default; the one script runs by a fresh crypto nonce per render;
  * styles, fonts and images come only from the webview's own resource origin. No 'unsafe-inline':
@@ -10,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 export interface HtmlResources {
   /** `webview.cspSource`. */
   cspSource: string;
-  /** `asWebviewUri(dist/webview/analytics.js)`, as a string. */
+  /** The page's script (`asWebviewUri(dist/webview/<page>.js)`), as a string. */
   scriptUri: string;
-  /** `asWebviewUri(media/analytics.css)`, as a string. */
+  /** The page's stylesheet, as a webview URI string. */
   styleUri: string;
   title: string;
   /**
@@ -20,7 +21,7 @@ export interface HtmlResources {
    * (`data-locale`). `<html lang>` names the language of the words: English without a table.
    */
   lang?: string;
-  /** The page's words in that language (analytics/host/translatePage.ts); absent or empty: English. */
+  /** The page's words in that language (each page's host/translatePage.ts); absent or empty: English. */
   strings?: Readonly<Record<string, string>>;
 }
 
@@ -57,7 +58,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function renderAnalyticsHtml(resources: HtmlResources, nonce: string = createNonce()): string {
+export function renderPageHtml(resources: HtmlResources, nonce: string = createNonce()): string {
   const csp = contentSecurityPolicy(resources.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="${wordsLang(resources)}" data-locale="${pageLang(resources.lang)}"${l10nAttr(resources.strings)}>
