@@ -1,5 +1,5 @@
 /**
- * The data browser's page speaks from its table (src/data/browse/protocol/pageStrings.ts): no
+ * The data browser's page speaks from its table (src/data/browse/protocol/browseStrings.ts): no
  * on-screen place of src/data/browse/page/** gets a plain literal; every entry has its German
  * translation; with the German bundle the host writes every German word into the page's HTML,
  * where the page reads it back; a missing, garbled or placeholder-breaking table is English.
@@ -15,7 +15,7 @@ import {
   browseText,
   setBrowseStrings,
   translatedBrowseStrings,
-} from '../../src/data/browse/protocol/pageStrings';
+} from '../../src/data/browse/protocol/browseStrings';
 import { renderPageHtml } from '../../src/platform/webview/pageHtml';
 import { type Place, ROOT } from './helpers/l10nSource';
 import { browsePageSources, pageLiterals } from './helpers/pageL10nSource';

@@ -67,7 +67,7 @@ export const PAGE_TABLE = 'src/analytics/model/pageStrings.ts';
 /** The pages' string tables and the constant each is in: the hosts translate every value. */
 export const PAGE_TABLES: ReadonlyArray<readonly [file: string, constant: string]> = [
   [PAGE_TABLE, 'PAGE_STRINGS'],
-  ['src/data/browse/protocol/pageStrings.ts', 'BROWSE_STRINGS'],
+  ['src/data/browse/protocol/browseStrings.ts', 'BROWSE_STRINGS'],
 ];
 
 /** The English values of the pages' tables, with where: every one is a message of the bundle. */

@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
-import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/pageStrings';
+import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/browseStrings';
 import { calleeName, exempt, parse, type Place, place, plainLiterals, propName, ROOT } from './l10nSource';
 
-/** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/pageStrings.ts). */
+/** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/browseStrings.ts). */
 export function browsePageSources(root = ROOT): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {

@@ -7,12 +7,12 @@ import { type Stats, unwatchFile, watchFile } from 'node:fs';
 
 import * as vscode from 'vscode';
 
-import { renderPageHtml } from '../../../platform/webview/pageHtml';
 import { plainText } from '../../../platform/plainText';
+import { renderPageHtml } from '../../../platform/webview/pageHtml';
 import { exportBrowsedRows } from './exportView';
 import { BrowserSession } from './session';
 import type { OpenSource } from './sources';
-import { browsePageStrings } from './translatePage';
+import { browsePageStrings } from './translateBrowseStrings';
 
 const t = vscode.l10n.t;
 

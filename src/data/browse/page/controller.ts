@@ -13,9 +13,9 @@ import {
   parseMessage,
 } from '../protocol';
 import { Grid } from './grid';
-import { t } from './l10n';
 import { RowCache } from './rowCache';
 import { el, Toolbar } from './toolbar';
+import { t } from './words';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -5,7 +5,7 @@
 import './zodJitless'; // must stay first: see the file
 
 import { Controller, type VsCodeApi } from './controller';
-import { loadBrowseStrings } from './l10n';
+import { loadBrowseStrings } from './words';
 
 declare global {
   function acquireVsCodeApi(): VsCodeApi;

@@ -6,7 +6,7 @@
  * active descendant, moved by the keyboard.
  */
 import type { BrowseRow } from '../protocol';
-import { t } from './l10n';
+import { t } from './words';
 
 export const ROW_H = 24;
 const HEAD_H = 28;

@@ -4,7 +4,7 @@
  * export). Everything built with the DOM, every outside text set as text.
  */
 import type { BrowseStatus, BrowseView } from '../protocol';
-import { t } from './l10n';
+import { t } from './words';
 
 export type ConditionOp = 'contains' | 'equals' | 'empty' | 'notEmpty';
 const OPS: readonly ConditionOp[] = ['contains', 'equals', 'empty', 'notEmpty'];

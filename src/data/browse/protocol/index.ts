@@ -1,2 +1,2 @@
+export * from './browseStrings';
 export * from './messages';
-export * from './pageStrings';

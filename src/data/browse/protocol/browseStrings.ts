@@ -1,6 +1,6 @@
 /**
  * Every English string the data browser's page shows, by key, with `{0}` placeholders. The host
- * translates each entry with vscode.l10n.t (data/browse/host/translatePage.ts) and writes the
+ * translates each entry with vscode.l10n.t (data/browse/host/translateBrowseStrings.ts) and writes the
  * table into the page's HTML; the page reads it (`browseStringsFrom`) and `browseText` formats
  * from it. A missing or bad table, or a bad entry, falls back to the English here, entry by
  * entry. scripts/l10n-bundle.mjs reads the values of BROWSE_STRINGS into l10n/bundle.l10n.json,

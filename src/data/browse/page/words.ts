@@ -1,5 +1,5 @@
 /**
- * The page's words. The host writes its translated table (data/browse/protocol/pageStrings.ts)
+ * The page's words. The host writes its translated table (data/browse/protocol/browseStrings.ts)
  * into `<html data-l10n>` as JSON, so the first paint is already in VS Code's language with no
  * extra message and no script in the markup. A missing, garbled or partial table falls back to
  * English, entry by entry, and `<html lang>` then says English.
