@@ -234,18 +234,22 @@ describe('architecture: no folder imports one above it', () => {
     );
   });
 
-  it('the analytics page imports only its protocol and its model', () => {
+  it('the analytics page imports only its protocol, its model and the page kit', () => {
     const inPage = (unit: string) => unit === 'analytics/page' || unit.startsWith('analytics/page/');
     const leaving = [...all.keys()]
       .map((key) => key.split(' -> ') as [string, string])
       .filter(([from, to]) => inPage(from) && !inPage(to));
     assert.ok(leaving.length > 0);
-    assert.deepEqual([...new Set(leaving.map(([, to]) => to))].sort(), ['analytics/model', 'analytics/protocol']);
+    assert.deepEqual([...new Set(leaving.map(([, to]) => to))].sort(), [
+      'analytics/model',
+      'analytics/protocol',
+      'platform/webview',
+    ]);
   });
 
-  it("the data browser's page imports only its protocol", () => {
+  it("the data browser's page imports only its protocol and the page kit", () => {
     const fromPage = [...all.keys()].filter((key) => key.startsWith('data/browse/page -> ')).sort();
-    assert.deepEqual(fromPage, ['data/browse/page -> data/browse/protocol']);
+    assert.deepEqual(fromPage, ['data/browse/page -> data/browse/protocol', 'data/browse/page -> platform/webview']);
   });
 
   it("the data browser's store and protocol import no `vscode` at run time", () => {

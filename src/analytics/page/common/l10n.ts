@@ -4,6 +4,7 @@
  * message and no script in the markup (the CSP stays nonce-only). A missing, garbled or partial
  * table falls back to English, entry by entry.
  */
+import { readPageWords } from '../../../platform/webview/pageWords';
 import {
   PAGE_STRINGS,
   type PageStrings,
@@ -15,20 +16,9 @@ import {
 
 export { pageText as t, pageTextOr as tOr };
 
-/** Reads the table from the document; returns what the page now speaks. */
+/** Reads the table from the document (platform/webview/pageWords.ts); returns what the page now speaks. */
 export function loadPageStrings(doc: Document): PageStrings {
-  const text = doc.documentElement.getAttribute('data-l10n');
-  let raw: unknown;
-  try {
-    raw = text ? JSON.parse(text) : undefined;
-  } catch {
-    raw = undefined; // garbled: English
-  }
-  const table = setPageStrings(pageStringsFrom(raw));
-  // A table the page could not take leaves every word English: <html lang> says so to screen readers.
-  const english = (Object.keys(PAGE_STRINGS) as (keyof PageStrings)[]).every((k) => table[k] === PAGE_STRINGS[k]);
-  if (english && !/^en(-|$)/i.test(doc.documentElement.lang)) doc.documentElement.lang = 'en';
-  return table;
+  return readPageWords(doc, PAGE_STRINGS, (raw) => setPageStrings(pageStringsFrom(raw)));
 }
 
 /** A column's header and tooltip in the page's language (the model's English when the table has none). */
