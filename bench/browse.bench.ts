@@ -179,22 +179,24 @@ export default async function run(): Promise<BenchSection> {
       target: '≤ 150 MB',
       pass: peak <= 150e6,
     });
-    await store.setView({});
+    await store.close(); // the page opens the file afresh, as the custom editor does
     rows.push(
       ...(await measureCase('the page at 1,000,000 rows', async () => {
         const root = repoRoot();
         execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' }); // the page under test is the current source
-        const f = await measurePage(root, store, ROWS);
+        const f = await measurePage(root, file, ROWS);
         const sorted = [...f.frames].sort((a, b) => a - b);
         const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
         if (p95 === undefined || f.frames.length !== 600) throw new Error(`${f.frames.length} frames timed, not 600`);
         if (!f.lastRowPainted) throw new Error('the last row was never painted');
         return [
           {
-            name: '1,000,000-row CSV: open to first rows painted (page in headless Chromium, host session, no VS Code)',
-            value: seconds(f.firstPaintMs),
-            target: '≤ 1.0 s',
-            pass: f.firstPaintMs <= 1000,
+            name: '1,000,000-row CSV: open to first rows painted, index built meanwhile (page in headless Chromium, host session, no VS Code)',
+            value: f.paintedBeforeIndexed
+              ? seconds(f.firstPaintMs)
+              : `${seconds(f.firstPaintMs)}, only after the whole index`,
+            target: '≤ 1.0 s, before the index is whole',
+            pass: f.firstPaintMs <= 1000 && f.paintedBeforeIndexed,
           },
           {
             name: 'scroll through 1,000,000 rows: frame time p95 (600 frames, first row to last; headless Chromium)',
@@ -211,7 +213,6 @@ export default async function run(): Promise<BenchSection> {
         ];
       })),
     );
-    await store.close();
     rmSync(file, { force: true });
     rows.push(...(await sqliteRows(dir, path.dirname(require.resolve('node-sqlite3-wasm')), gc)));
   } finally {

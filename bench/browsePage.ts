@@ -16,7 +16,9 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 
 import { BrowserSession } from '../src/data/browse/host/session';
-import type { RowStore } from '../src/data/browse/store/rowStore';
+import { indexFile } from '../src/data/browse/store/fileIndexer';
+import { RecordFile } from '../src/data/browse/store/recordFile';
+import { RowStore } from '../src/data/browse/store/rowStore';
 import { renderPageHtml } from '../src/platform/webview/pageHtml';
 
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
@@ -29,6 +31,8 @@ const UNTHROTTLED = ['--disable-gpu-vsync', '--disable-frame-rate-limit'];
 
 export interface PageFigures {
   firstPaintMs: number;
+  /** The first rows were painted before the index was whole (from the first bytes read). */
+  paintedBeforeIndexed: boolean;
   /** Frame intervals while the grid was scrolled from the first row to the last. */
   frames: number[];
   /** Rows the scroll passed (the last one painted at the end). */
@@ -130,16 +134,30 @@ export async function openPage(
 export const firstRowsPainted = (page: Page, timeout = 30_000): Promise<void> =>
   page.locator('[id^="cell-0-"]').filter({ hasText: /\S/ }).first().waitFor({ timeout });
 
-export async function measurePage(root: string, store: RowStore, rows: number): Promise<PageFigures> {
+/**
+ * Opens `file` as the custom editor does (`openRowFile` and `attachBrowser`): the file opened, its
+ * index built from the first bytes while the page loads, the session told of its progress. The
+ * first rows are painted while the index is still being built; the scroll waits for all of it.
+ */
+export async function measurePage(root: string, file: string, rows: number): Promise<PageFigures> {
+  const records = await RecordFile.open(file, 'csv');
+  const store = new RowStore(records);
   const opened = await openPage(root, store, 'Rows of big.csv');
+  let indexing: Promise<void> | undefined;
   try {
     const p = opened.page;
-    opened.session.progress({ state: 'done', loaded: store.file.count, total: store.file.count });
-    // From the shell's load: the browser is running already, as VS Code's webview host is.
+    // From the file's open and the shell's load: the browser is running already, as VS Code's webview host is.
     const started = performance.now();
+    indexing = indexFile(records, { onProgress: (x) => opened.session.progress({ loaded: x.rows }) }).then(() =>
+      opened.session.progress({ state: 'done', total: records.count }),
+    );
     await opened.go();
     await firstRowsPainted(p, 10_000);
     const firstPaintMs = performance.now() - started;
+    const paintedBeforeIndexed = records.count < rows;
+    await indexing;
+    if (records.count !== rows) throw new Error(`indexed ${records.count} rows, not ${rows}`);
+    await p.locator(`[role=grid][aria-rowcount="${rows + 1}"]`).waitFor({ timeout: 10_000 });
     // Drag the scroll bar from the first row to the last in 600 frames (about 1,667 rows a frame),
     // timing every frame; then wait for the last row's cells to come and be painted.
     const frames = await p.evaluate(
@@ -173,8 +191,10 @@ export async function measurePage(root: string, store: RowStore, rows: number): 
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
     if (opened.errors.length > 0) throw new Error(`the page or the session reported: ${opened.errors[0] ?? ''}`);
-    return { firstPaintMs, frames, lastRowPainted, heapBytes: usedSize };
+    return { firstPaintMs, paintedBeforeIndexed, frames, lastRowPainted, heapBytes: usedSize };
   } finally {
+    await indexing?.catch(() => undefined);
     await opened.close();
+    await store.close();
   }
 }

@@ -169,6 +169,44 @@ describe('data browser: an SQLite table, read in the SQLite worker', function ()
     }
   });
 
+  it('counts every row only after the first window was answered (the worker answers one request at a time)', async () => {
+    const big = path.join(dir, 'first.sqlite');
+    makeDb(
+      big,
+      'CREATE TABLE t (i INTEGER); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) INSERT INTO t SELECT x FROM c;',
+    );
+    const s = await SqliteTableStore.open(big, { wasmDir: wasmDir(), choose: (t) => t[0] });
+    assert.ok(s);
+    try {
+      const seen: string[] = [];
+      let asked: Promise<unknown> | undefined;
+      const counted = s.load(
+        (loaded) => {
+          seen.push(`progress ${loaded}`);
+          // The page asks for its window a moment after the first count, as a webview's round trip does.
+          asked ??= new Promise((resolve) => setTimeout(resolve, 100)).then(async () => {
+            const rows = await s.window(0, 5);
+            seen.push(`window ${rows.length}`);
+          });
+        },
+        { firstWindowWaitMs: 30_000 },
+      );
+      assert.equal(await counted, 3000);
+      await asked;
+      assert.deepEqual(seen, ['progress 501', 'window 5', 'progress 3000']);
+      // With no window asked for, the count goes on after the wait.
+      const again = await SqliteTableStore.open(big, { wasmDir: wasmDir(), choose: (t) => t[0] });
+      assert.ok(again);
+      try {
+        assert.equal(await again.load(() => undefined, { firstWindowWaitMs: 50 }), 3000);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('only reads: nothing is made beside the database (no lock, journal or log), its bytes stay as they were', async () => {
     const before = sha(db);
     const seen: string[] = [];

@@ -15,7 +15,7 @@ import { type FileFormat, RecordFile } from '../store/recordFile';
 import { spoolPages } from '../store/rowSources';
 import { removeOldSpools, RowSpool } from '../store/rowSpool';
 import { RowStore } from '../store/rowStore';
-import { type SqliteOpenOptions, SqliteTableStore } from '../store/sqliteTableStore';
+import { FIRST_WINDOW_WAIT_MS, type SqliteOpenOptions, SqliteTableStore } from '../store/sqliteTableStore';
 import type { BrowserSession } from './session';
 
 /** A file of rows, or a database (read only in the SQLite worker, `data/sqlite/sqliteReader.ts`). */
@@ -93,10 +93,13 @@ export async function openSqliteTable(
   const source = job(
     store,
     async (signal, session) => {
-      const total = await store.load((loaded) => {
-        signal.throwIfAborted();
-        session.progress({ loaded });
-      });
+      const total = await store.load(
+        (loaded) => {
+          signal.throwIfAborted();
+          session.progress({ loaded });
+        },
+        { firstWindowWaitMs: FIRST_WINDOW_WAIT_MS },
+      );
       return { total };
     },
     () => store.close(),

@@ -92,8 +92,12 @@ export class Controller {
         );
       case 'profile':
         return this.showProfile(m.profile);
-      case 'error':
+      case 'error': {
+        const generation = m.id === undefined ? undefined : this.waiting.get(m.id);
+        if (m.id !== undefined) this.waiting.delete(m.id);
+        if (generation !== undefined) this.cache.failed(generation);
         return this.showSide(t('side.problem'), (box) => box.append(el('p', '', m.message)));
+      }
     }
   }
 

@@ -6,13 +6,13 @@
  * active descendant, moved by the keyboard.
  */
 import type { BrowseRow } from '../protocol';
+import { cellId, DEFAULT_W, GridRow, HEAD_H, NUM_W, ROW_H, type RowLayout } from './gridRow';
 import { t } from './words';
 
-export const ROW_H = 24;
-const HEAD_H = 28;
-const NUM_W = 72;
-const DEFAULT_W = 160;
+export { ROW_H } from './gridRow';
 const MIN_W = 40;
+/** Rows kept out of the document for the next frames to fill (a screenful is about 40). */
+const SPARE_ROWS = 200;
 
 export interface GridCallbacks {
   row(place: number): BrowseRow | undefined;
@@ -36,6 +36,12 @@ export class Grid {
   /** Where a Shift selection started. */
   anchor = { row: 0, column: 0 };
   private frame = 0;
+  /** The rows in the document, by their place in the view. */
+  private rows = new Map<number, GridRow>();
+  private readonly spare: GridRow[] = [];
+  /** What the header and the canvas were last drawn from (they are drawn again only when it changes). */
+  private drawnHead = '';
+  private drawnSize = '';
 
   constructor(
     parent: HTMLElement,
@@ -88,10 +94,14 @@ export class Grid {
 
   render(): void {
     const total = this.left(this.columns.length);
-    this.canvas.style.width = `${total}px`;
-    this.canvas.style.height = `${HEAD_H + this.shown * ROW_H}px`;
-    this.scroller.setAttribute('aria-rowcount', String(this.shown + 1));
-    this.scroller.setAttribute('aria-colcount', String(this.columns.length + 1));
+    const size = `${total} ${this.shown} ${this.columns.length}`;
+    if (size !== this.drawnSize) {
+      this.drawnSize = size;
+      this.canvas.style.width = `${total}px`;
+      this.canvas.style.height = `${HEAD_H + this.shown * ROW_H}px`;
+      this.scroller.setAttribute('aria-rowcount', String(this.shown + 1));
+      this.scroller.setAttribute('aria-colcount', String(this.columns.length + 1));
+    }
     const top = this.scroller.scrollTop;
     const height = this.scroller.clientHeight || 400;
     const first = Math.max(0, Math.floor(top / ROW_H) - 2);
@@ -99,18 +109,58 @@ export class Grid {
     const x0 = this.scroller.scrollLeft;
     const x1 = x0 + (this.scroller.clientWidth || 800);
     const cols: number[] = [];
+    let start = NUM_W;
     for (let c = 0, x = NUM_W; c < this.columns.length; x += this.widths[c] ?? DEFAULT_W, c++) {
-      if (x + (this.widths[c] ?? DEFAULT_W) >= x0 + NUM_W && x <= x1) cols.push(c);
+      if (x + (this.widths[c] ?? DEFAULT_W) >= x0 + NUM_W && x <= x1) {
+        if (cols.length === 0) start = x;
+        cols.push(c);
+      }
     }
     if (this.shown > 0) this.cb.want(first, last);
-    this.head.replaceChildren(this.numberHead(x0), ...cols.map((c) => this.headCell(c)));
-    const rows: HTMLElement[] = [];
-    for (let r = first; r <= last; r++) rows.push(this.rowEl(r, cols, x0));
-    this.body.replaceChildren(...rows);
+    const head = `${x0} ${cols.join(',')} ${cols.map((c) => `${this.widths[c]}${this.cb.sortState(c)}`).join(',')} ${this.columns.join('\u0000')}`;
+    if (head !== this.drawnHead) {
+      this.drawnHead = head;
+      this.head.replaceChildren(this.numberHead(x0), ...cols.map((c) => this.headCell(c)));
+    }
+    const layout: RowLayout = {
+      cols,
+      left: start,
+      widths: this.widths,
+      x0,
+      problemWidth: Math.max(200, (this.scroller.clientWidth || 800) - NUM_W),
+      key: `${x0} ${start} ${cols.join(',')} ${cols.map((c) => this.widths[c]).join(',')} ${this.scroller.clientWidth}`,
+    };
+    this.drawRows(first, last, layout);
     this.scroller.setAttribute(
       'aria-activedescendant',
       this.shown > 0 ? cellId(this.active.row, this.active.column) : '',
     );
+  }
+
+  /**
+   * The rows first..last, each drawn by an element kept from the last frame where it can be: a
+   * row still in sight keeps its own (nothing to draw again), one that left is filled with a new
+   * row. The document keeps the rows in their order.
+   */
+  private drawRows(first: number, last: number, layout: RowLayout): void {
+    const kept = new Map<number, GridRow>();
+    for (const [place, row] of this.rows) {
+      if (place >= first && place <= last) kept.set(place, row);
+      else {
+        row.el.remove();
+        if (this.spare.length < SPARE_ROWS) this.spare.push(row);
+      }
+    }
+    const marks = { active: this.active, selection: this.selection() };
+    let at: ChildNode | null = this.body.firstChild;
+    for (let place = first; place <= last; place++) {
+      const row = kept.get(place) ?? this.spare.pop() ?? new GridRow();
+      kept.set(place, row);
+      row.fill(place, this.cb.row(place), layout, marks);
+      if (at === row.el) at = at.nextSibling;
+      else this.body.insertBefore(row.el, at);
+    }
+    this.rows = kept;
   }
 
   private numberHead(x0: number): HTMLElement {
@@ -156,53 +206,6 @@ export class Grid {
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
-  }
-
-  private rowEl(r: number, cols: readonly number[], x0: number): HTMLElement {
-    const row = this.cb.row(r);
-    const line = el('div', 'row');
-    line.setAttribute('role', 'row');
-    line.setAttribute('aria-rowindex', String(r + 2));
-    line.style.transform = `translateY(${HEAD_H + r * ROW_H}px)`;
-    const num = el('div', 'cell num-col');
-    num.setAttribute('role', 'rowheader');
-    num.setAttribute('aria-colindex', '1');
-    num.textContent = row === undefined ? '…' : String(row.n);
-    place(num, x0, NUM_W);
-    line.append(num);
-    if (row?.problem !== undefined) {
-      const p = el('div', 'cell problem');
-      p.setAttribute('role', 'gridcell');
-      p.setAttribute('aria-colindex', '2');
-      p.id = cellId(r, 0);
-      p.textContent = row.problem;
-      place(p, x0 + NUM_W, Math.max(200, (this.scroller.clientWidth || 800) - NUM_W));
-      line.append(p);
-      return line;
-    }
-    const selected = this.selection();
-    for (const c of cols) {
-      const cell = el('div', 'cell');
-      cell.setAttribute('role', 'gridcell');
-      cell.setAttribute('aria-colindex', String(c + 2));
-      cell.id = cellId(r, c);
-      const value = row?.cells[c];
-      // One line a row: a line break in a value is shown as ↵ (the whole value keeps it).
-      const text = value === null || value === undefined ? '' : String(value).replace(/\r\n|[\r\n\u2028\u2029]/g, '↵');
-      const cut = row?.cut?.includes(c) === true;
-      cell.textContent = cut ? `${text}…` : text;
-      if (typeof value === 'number' || (typeof value === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim())))
-        cell.classList.add('number');
-      if (value === null || value === undefined || text === '') cell.classList.add('empty');
-      if (r === this.active.row && c === this.active.column) cell.classList.add('active');
-      if (r >= selected.top && r <= selected.bottom && c >= selected.left && c <= selected.right) {
-        cell.classList.add('selected');
-        cell.setAttribute('aria-selected', 'true');
-      }
-      place(cell, this.left(c), this.widths[c] ?? DEFAULT_W);
-      line.append(cell);
-    }
-    return line;
   }
 
   /** The block between the anchor and the focused cell. */
@@ -258,7 +261,6 @@ export class Grid {
 }
 
 const clamp = (n: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, n));
-const cellId = (row: number, column: number): string => `cell-${row}-${column}`;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

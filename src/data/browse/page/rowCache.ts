@@ -1,16 +1,23 @@
 /**
  * The rows the page holds: the windows it asked for around what it shows, at most MAX_HELD
- * (farthest first out). Asked again after the view changes. The page never holds every row.
+ * (farthest first out). One window is on its way at a time, the one in sight when it was asked:
+ * a fast scroll (a drag of the scroll bar passes thousands of rows a frame) asks once per answer
+ * for where it is then, not for every place it passed, and answers to an older view are dropped.
+ * The page never holds every row.
  */
-import type { BrowseRow } from '../protocol';
+import { type BrowseRow, LIMITS } from '../protocol';
 
-export const BLOCK = 100;
+/** Rows asked for beyond each edge of what is in sight, so a slow scroll finds them there. */
+export const MARGIN = 50;
 const MAX_HELD = 2000;
 
 export class RowCache {
   private readonly rows = new Map<number, BrowseRow>();
-  private readonly asked = new Set<number>();
   private generation = 0;
+  /** The window on its way (its generation), if one is. */
+  private inFlight: number | undefined;
+  /** Where the grid looked last: eviction keeps the rows nearest it. */
+  private near = 0;
 
   constructor(private readonly ask: (from: number, count: number, generation: number) => void) {}
 
@@ -21,41 +28,55 @@ export class RowCache {
   /** Forget every row (the view changed); answers to older asks are then dropped. */
   clear(): void {
     this.rows.clear();
-    this.asked.clear();
+    this.inFlight = undefined;
     this.generation++;
   }
 
-  /** Asks for the blocks that cover [first, last] and one block either side. */
+  /**
+   * Asks for the rows of [first, last] that are missing, with a margin either side, unless a
+   * window is already on its way (its answer makes the grid draw again, which asks for what is
+   * in sight then). Rows in the margin alone are asked for once the gap comes within half a
+   * margin of sight. The work is bounded by the window, never by how far the view jumped.
+   */
   want(first: number, last: number, shown: number): void {
-    const from = Math.max(0, Math.floor(first / BLOCK) - 1);
-    const to = Math.floor(Math.min(last, shown - 1) / BLOCK) + 1;
-    for (let b = from; b <= to; b++) {
-      const start = b * BLOCK;
-      if (start >= shown || this.asked.has(b)) continue;
-      // A block asked while fewer rows were loaded may be short: ask again once more are.
-      const held = this.rows.has(Math.min(start + BLOCK, shown) - 1);
-      if (held) continue;
-      this.asked.add(b);
-      this.ask(start, BLOCK, this.generation);
-    }
-    this.evict(first);
+    this.near = first;
+    if (this.inFlight !== undefined || shown <= 0) return;
+    const end = Math.min(Math.max(first, last), shown - 1);
+    if (!this.missing(first - MARGIN / 2, end + MARGIN / 2, shown)) return;
+    let from = Math.max(0, first - MARGIN);
+    let to = Math.min(shown - 1, end + MARGIN);
+    while (from < to && this.rows.has(from)) from++;
+    while (to > from && this.rows.has(to)) to--;
+    this.inFlight = this.generation;
+    this.ask(from, Math.min(LIMITS.window, to - from + 1), this.generation);
+  }
+
+  private missing(a: number, b: number, shown: number): boolean {
+    for (let p = Math.max(0, a); p <= Math.min(b, shown - 1); p++) if (!this.rows.has(p)) return true;
+    return false;
   }
 
   /** Rows arrived; false when they answer an older view. */
   put(from: number, rows: readonly BrowseRow[], generation: number): boolean {
     if (generation !== this.generation) return false;
+    this.inFlight = undefined;
     rows.forEach((row, i) => this.rows.set(from + i, row));
-    this.asked.delete(Math.floor(from / BLOCK));
+    this.evict();
     return true;
+  }
+
+  /** A window of this generation failed: the next draw may ask again. */
+  failed(generation: number): void {
+    if (generation === this.generation) this.inFlight = undefined;
   }
 
   get current(): number {
     return this.generation;
   }
 
-  private evict(near: number): void {
+  /** Drops the rows farther than half of MAX_HELD from where the grid looked: one pass over what is held. */
+  private evict(): void {
     if (this.rows.size <= MAX_HELD) return;
-    const far = [...this.rows.keys()].sort((a, b) => Math.abs(b - near) - Math.abs(a - near));
-    for (const place of far.slice(0, this.rows.size - MAX_HELD)) this.rows.delete(place);
+    for (const place of this.rows.keys()) if (Math.abs(place - this.near) >= MAX_HELD / 2) this.rows.delete(place);
   }
 }

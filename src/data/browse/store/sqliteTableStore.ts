@@ -33,6 +33,9 @@ export interface SqliteOpenOptions {
  */
 export const READ_TIME_LIMIT_MS = 120_000;
 
+/** How long the count of every row waits for the page's first window (`load`). */
+export const FIRST_WINDOW_WAIT_MS = 2_000;
+
 const abortError = (): Error => Object.assign(new Error('A newer view replaced this one.'), { name: 'AbortError' });
 
 export class SqliteTableStore implements BrowseStore {
@@ -68,13 +71,35 @@ export class SqliteTableStore implements BrowseStore {
     }
   }
 
-  /** Counts the rows: the first screenful at once (so the page can ask for it), then all of them. */
-  async load(onProgress: (loaded: number) => void): Promise<number> {
+  /**
+   * Counts the rows: the first screenful at once (so the page can ask for it), then all of them.
+   * The worker answers one request at a time and counting every row reads the whole table (about
+   * a second at a million rows), so with `firstWindowWaitMs` the count waits until the page's first
+   * window was answered, or that long at most. A table of one screenful or less is counted already.
+   */
+  async load(onProgress: (loaded: number) => void, o: { firstWindowWaitMs?: number } = {}): Promise<number> {
     this.known = (await this.thread.query({ op: 'count', atMost: MAX_WINDOW + 1 })) as number;
     onProgress(this.known);
+    if (this.known <= MAX_WINDOW) return this.known;
+    if ((o.firstWindowWaitMs ?? 0) > 0) await this.firstWindow(o.firstWindowWaitMs ?? 0);
     this.known = (await this.thread.query({ op: 'count' })) as number;
     onProgress(this.known);
     return this.known;
+  }
+
+  private windowed = false;
+  private onWindow: (() => void) | undefined;
+
+  private firstWindow(ms: number): Promise<void> {
+    if (this.windowed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.onWindow = done;
+    });
   }
 
   get loaded(): number {
@@ -113,6 +138,9 @@ export class SqliteTableStore implements BrowseStore {
       count: n,
       ...(whole ? {} : { cut: CUT_CHARS + 1 }),
     })) as ReadRow[];
+    this.windowed = true;
+    this.onWindow?.();
+    this.onWindow = undefined;
     return rows.map((r) => ({ n: r.n, line: r.n + 1, cells: r.cells }));
   }
 
