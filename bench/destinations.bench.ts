@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { connectionOf, freshSchema, pgPullOnce, psql } from '../test/shared/pgPull';
 import { type TestServer, testServer } from '../test/shared/pgServer';
 import { bigTask, pullOnce, sandboxClient } from '../test/shared/pullScenario';
-import { isPgPullChild,pgPullInChild } from './childPgPull';
+import { isPgPullChild, pgPullInChild } from './childPgPull';
 import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
 import { missed, reasonOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
