@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { expectedPg, freshSchema, readBackPg } from '../shared/pgPull';
+import { expectedPg, freshSchema, readBackPg, stampsOf } from '../shared/pgPull';
 import { type TestServer, testServer } from '../shared/pgServer';
 import { connectionAnswers, pickServer } from './pgHarness';
 import { QUEUE_MS, type Row, rowWhen, type RunsSession, startRunsSession, taskRow, taskRows } from './runsHarness';
@@ -83,10 +83,10 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       }
 
       // A run started here ends: its rows (and the task's earlier ones not exported yet) arrive without asking.
-      const exportedBefore =
-        (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total -
-        (await ada.getNotExportedData(task.taskId, 1)).data.total;
+      const notExportedBefore = (await ada.getNotExportedData(task.taskId, 1)).data.total;
+      const exportedBefore = (await ada.getData(task.taskId, { offset: 0, size: 1 })).data.total - notExportedBefore;
       const shown = messages.length;
+      const startedAt = new Date();
       await run('scrapedeck.runs.start', await taskRow(api, GROUP, task.taskId));
       session.clock.advance(QUEUE_MS);
       await rowWhen(api, GROUP, task.taskId, 'the spinner', (r) => String(r.description).includes('Extracting'));
@@ -112,6 +112,14 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       assert.equal(table.length, rows.length - exportedBefore, 'every row of the task not exported before, once');
       assert.deepEqual(table, rows.slice(exportedBefore).map(expectedPg), 'in the order the service sent them');
       assert.equal((await ada.getNotExportedData(task.taskId, 1)).data.total, 0, 'all marked exported');
+      // The run's lot is known here, but the rows a pull gets are not tied to a run by the service
+      // (earlier runs' rows not exported yet come with them): no row is stamped with it.
+      assert.ok(api.runs.store.lotOf(task.taskId)?.lotNo, 'the run started here answered its lot');
+      assert.ok(notExportedBefore > 0, 'rows of earlier runs were waiting');
+      assert.equal(
+        stampsOf(server, schema, task.taskId, startedAt),
+        `${table.length} rows, 0 with a lot, ${table.length} with the time of their pull`,
+      );
       const after = messages.slice(shown).filter((m) => m.text.includes('in sync') || m.level === 'error');
       assert.deepEqual(after, [], 'a sync that works shows no message');
 

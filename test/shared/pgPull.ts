@@ -112,6 +112,18 @@ export function readBackPg(server: TestServer, schema: string, taskId: string): 
   );
 }
 
+/** What the task's table says of its rows' lot and pull time: "N rows, L with a lot, P with the time of their pull" (since `since`, until now). */
+export function stampsOf(server: TestServer, schema: string, taskId: string, since: Date): string {
+  const s = ident(schema);
+  const table = psql(server, `SELECT table_name FROM ${s}."_scrapedeck_tables" WHERE task_id = ${literal(taskId)}`);
+  if (table === '') return 'no table';
+  const [rows, lots, timed] = psql(
+    server,
+    `SELECT count(*), count("_scrapedeck_lot"), count(*) FILTER (WHERE "_scrapedeck_pulled_at" BETWEEN ${literal(since.toISOString())}::timestamptz AND now()) FROM ${s}.${ident(table)}`,
+  ).split('|');
+  return `${rows} rows, ${lots} with a lot, ${timed} with the time of their pull`;
+}
+
 /** A fresh schema owned by the test role. */
 export function freshSchema(server: TestServer, name: string): string {
   psql(
