@@ -247,7 +247,7 @@ export default async function run(): Promise<BenchSection> {
       `medians of ${RUNS} runs on fresh pages; each run waits 1.1 s first so the limiter starts empty`,
       'timed in the page from the Run click to the summary and table over every row (the charts of a result over 2,000 rows are drawn in the frame after); the first 100 rows show after one request',
       'rate bound: the requests the query takes / 20 per second (the first one included); every page is asked once (page 1 is not asked again)',
-      'the limiter spaces grants 51.25 ms apart and counts each one until its reply has arrived plus 1 s, the latest the server can count it (a server busy for a moment reads requests late, together)',
+      'the limiter grants up to 20 at once and counts each one until its reply has arrived plus 1 s and 25 ms, the latest the server can count it (a server busy for a moment reads requests late, together): never 21 in a server window',
       'the page and Node talk through Playwright here (tens of ms a trip on a loaded machine, and the page waits while it draws); VS Code carries webview messages in a few ms',
       'the ≤ 1.10 x target is judged in the real VS Code (npm run bench -- wholeQueryVscode); this section shows the parts apart: the rows now come a page per message, and each costs this process a Playwright trip',
       `machine load average at the end: ${loadavg()

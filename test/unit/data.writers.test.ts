@@ -254,9 +254,11 @@ describe('data export writers', function () {
         .map((l) => JSON.parse(l) as DataRow),
       rows,
     );
-    // 0..50 once each, 60 failed four times (three in the first run, one in the second), then on.
-    const asked = src.asked.filter((o) => o !== 60);
-    assert.deepEqual(asked, [...new Set(asked)], 'no page other than the failing one was asked twice');
+    // 0..50 once each, 60 failed four times (three in the first run, one in the second), then on;
+    // 70 was on its way behind 60 when the first run gave up (its rows unread), so it is asked again.
+    const asked = src.asked.filter((o) => o !== 60 && o !== 70);
+    assert.deepEqual(asked, [...new Set(asked)], 'no page whose rows were read was asked twice');
+    assert.ok(src.asked.filter((o) => o === 70).length <= 2);
     assert.deepEqual(readdirSync(dir), ['resumed.jsonl']);
   });
 

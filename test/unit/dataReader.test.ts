@@ -83,7 +83,8 @@ describe('data reader', () => {
     const progress: DataReadProgress[] = [];
     const rows = await collect(new DataReader(p.fetch, { resumeDelayMs: 0, onProgress: (x) => progress.push(x) }));
     assert.deepEqual(rows, range(0, 3_000));
-    assert.deepEqual(p.asked, [0, 1000, 1000, 1000, 2000]);
+    // 2000 was asked (once) while 1000 failed: the page after it, on its way.
+    assert.deepEqual(p.asked, [0, 1000, 2000, 1000, 1000]);
     assert.equal(progress.at(-1)?.resumes, 2);
   });
 
@@ -112,7 +113,7 @@ describe('data reader', () => {
         collect(new DataReader(p.fetch, { resumeDelayMs: 0 })),
         (e: unknown) => e instanceof ApiError && e.kind === kind,
       );
-      assert.deepEqual(p.asked, [0, 1000]);
+      assert.deepEqual(p.asked, [0, 1000, 2000], 'the page after it was on its way, and nothing asked again');
     });
   }
 
@@ -130,7 +131,7 @@ describe('data reader', () => {
       (e: unknown) => e instanceof ApiError && e.kind === 'cancelled',
     );
     assert.equal(seen, 3000);
-    assert.ok(p.asked.length <= 4, 'at most the page fetched ahead');
+    assert.ok(p.asked.length <= 5, 'at most the two pages fetched ahead');
   });
 
   it('a cancel during the pause before resuming ends it at once', async () => {
@@ -142,7 +143,7 @@ describe('data reader', () => {
     await assert.rejects(reading, (e: unknown) => e instanceof ApiError && e.kind === 'cancelled');
   });
 
-  it('breaking out early aborts the page fetched ahead', async () => {
+  it('breaking out early aborts the pages fetched ahead', async () => {
     let aborted = 0;
     const fetch: FetchDataPage = (offset, size, signal) =>
       new Promise((resolve, reject) => {
@@ -159,7 +160,52 @@ describe('data reader', () => {
       assert.equal(page.rows.length, 1);
       break;
     }
-    assert.equal(aborted, 1);
+    assert.equal(aborted, 2);
+  });
+
+  it('while offsets move by whole pages, the page after the next is on its way too, never past the end', async () => {
+    const p = pages(4_500);
+    const reader = new DataReader(p.fetch);
+    const seen: number[][] = [];
+    const rows: string[] = [];
+    for await (const page of reader) {
+      seen.push([...p.asked]);
+      rows.push(...page.rows.map((r) => String(r.n)));
+    }
+    assert.deepEqual(rows, range(0, 4_500));
+    assert.deepEqual(seen, [
+      [0, 1000, 2000],
+      [0, 1000, 2000, 3000],
+      [0, 1000, 2000, 3000, 4000],
+      [0, 1000, 2000, 3000, 4000],
+      [0, 1000, 2000, 3000, 4000],
+    ]);
+  });
+
+  it('offsets that do not move by whole pages: the guess is dropped, no more are made, every row once in order', async () => {
+    const asked: number[] = [];
+    let dropped = 0;
+    const STEP = 700; // a service that hands out fewer rows than asked
+    const fetch: FetchDataPage = (offset, _size, signal) => {
+      asked.push(offset);
+      const to = Math.min(offset + STEP, 3_000);
+      const data: DataPage = {
+        offset: to,
+        total: 3_000,
+        restTotal: 3_000 - to,
+        data: Array.from({ length: to - offset }, (_, i) => ({ n: String(offset + i) })),
+      };
+      return new Promise((resolve, reject) => {
+        signal.addEventListener('abort', () => {
+          dropped++;
+          reject(new ApiError({ kind: 'cancelled', message: 'aborted' }));
+        });
+        setImmediate(() => resolve({ data, requestId: `r${offset}` }));
+      });
+    };
+    assert.deepEqual(await collect(new DataReader(fetch)), range(0, 3_000));
+    assert.deepEqual(asked, [0, 700, 1700, 1400, 2100, 2800], 'one guess (1700), dropped; then page by page');
+    assert.equal(dropped, 1);
   });
 
   it('a reply that does not move on is refused instead of looping', async () => {

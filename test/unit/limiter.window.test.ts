@@ -97,11 +97,15 @@ describe('RateLimiter against a server that reads requests late', () => {
     }
   });
 
-  it('costs nothing on a quiet line: replies within the spacing never hold a grant back', async () => {
+  it('uses the whole window on a quiet line: 20 at once from idle, then one per lease that stops counting', async () => {
     const served = await serve({ requests: 101, inFlight: 6, stallEveryMs: 1000, stallMs: 0, serviceMs: 5 });
-    const spacing = 1025 / 20; // the default guard: 51.25 ms
-    // 100 gaps of exactly the spacing: the leases never waited.
-    assert.ok(Math.abs((served.grants[100] as number) - 100 * spacing) < 1e-6, `last grant at ${served.grants[100]}`);
+    // Six in flight, 5 ms each: the first 20 go within four replies, no spacing between them.
+    assert.ok((served.grants[19] as number) <= 20, `grant 20 at ${served.grants[19]}`);
+    // Grant n + 20 waits for grant n's reply (5 ms) plus the window and the 25 ms guard, never longer.
+    for (let i = 20; i < served.grants.length; i++) {
+      const gap = (served.grants[i] as number) - (served.grants[i - 20] as number);
+      assert.ok(gap >= 1030 && gap <= 1030 + 20, `grant ${i} came ${gap} ms after grant ${i - 20}`);
+    }
     assert.equal(worstWindow(served.reads), 20);
   });
 

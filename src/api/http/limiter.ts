@@ -1,21 +1,21 @@
 /**
- * The client-side rate limit: grants spaced (window + guard) / perSecond apart, FIFO, never
- * failing — a burst waits its turn. A 429 pauses the whole limiter, so every queued call slows
- * down, not just the refused one.
+ * The client-side rate limit: at most `perSecond` requests in any window of one second at the
+ * server, FIFO, never failing — a burst waits its turn. The service's limit is "20 requests per
+ * second" (spec/interface.md, Limits), a count per second, and the sandbox counts it as a sliding
+ * window: 20 at once are within it, so an idle limiter grants 20 at once and then one each time an
+ * earlier request stops counting. (Spacing every grant 51.25 ms apart, as before, wasted whatever
+ * a slow reply or a busy caller left unused: 10 pages took 9 gaps, 461 ms, however fast the server.)
  *
- * Spacing alone does not keep a server's sliding window under the limit: the server counts a
- * request when it reads it, which is anywhere between our send and our receiving its reply. A
- * server (or the machine) busy for 30 ms reads a request that late while the one 20 grants later
- * is read at once, and 21 land in one window although they were sent 1,025 ms apart (issue 18).
- * So every grant is a lease: it counts from its grant until its reply has arrived plus one window
- * (`release()`), the latest moment the server can have counted it. A new grant waits while
- * `perSecond` leases count. On a quiet line a reply comes back within the spacing's guard and
- * nothing waits for it; a slow reply holds back only the grant 20 places later.
+ * The server counts a request when it reads it, which is anywhere between our send and our
+ * receiving its reply. So every grant is a lease: it counts from its grant until its reply has
+ * arrived plus one window and the guard (`release()`), the latest moment the server can have
+ * counted it; a new grant waits while `perSecond` leases count. Of any 21 requests the server
+ * reads within one window, the last granted was granted before it was read, and each of the 20
+ * others was read, hence released, after the window began: their leases all counted at that grant.
+ * So a server that reads requests late (busy, loaded: issue 18) never sees 21 in a window.
+ * A 429 pauses the whole limiter, so every queued call slows down, not just the refused one.
  */
 import { ApiError } from '../errors/errors';
-
-/** How late a timer may fire and still count as on its slot; well below the default guard. */
-const LATE_TOLERANCE_MS = 5;
 
 export interface Timers {
   now(): number;
@@ -35,8 +35,9 @@ export interface LimiterOptions {
   /** Window length (ms). Default 1000. */
   windowMs?: number;
   /**
-   * Extra ms added to the window in the spacing: (window + guard) / perSecond. Default 25 (20 req/s:
-   * one grant every 51.25 ms). A reply that comes back within the guard never holds a grant back.
+   * Extra ms a released lease keeps counting beyond the window: room for a server that stamps
+   * arrivals by a coarser or slightly different clock. Default 25; it costs only when 20 requests
+   * in a row are waiting on the window.
    */
   guardMs?: number;
   timers?: Timers;
@@ -69,14 +70,12 @@ interface Waiter {
 export class RateLimiter implements RequestLimiter {
   readonly perSecond: number;
   private readonly timers: Timers;
-  /** Minimum ms between two grants. */
-  readonly spacingMs: number;
-  private lastGrant = -Infinity;
   private readonly queue: Waiter[] = [];
   private pausedUntil = 0;
   private timer: unknown = undefined;
   private timerAt = 0;
-  private readonly windowMs: number;
+  /** How long a released lease keeps counting: the window plus the guard. */
+  private readonly holdMs: number;
   /** Leases not released yet (no reply yet): each counts until its release plus a window. */
   private inFlight = 0;
   /**
@@ -90,8 +89,7 @@ export class RateLimiter implements RequestLimiter {
   constructor(options: LimiterOptions) {
     if (!(options.perSecond > 0)) throw new RangeError('perSecond must be positive');
     this.perSecond = Math.max(1, Math.floor(options.perSecond));
-    this.windowMs = options.windowMs ?? 1000;
-    this.spacingMs = (this.windowMs + (options.guardMs ?? 25)) / this.perSecond;
+    this.holdMs = (options.windowMs ?? 1000) + Math.max(0, options.guardMs ?? 25);
     this.timers = options.timers ?? realTimers;
   }
 
@@ -137,7 +135,7 @@ export class RateLimiter implements RequestLimiter {
 
   /** The earliest time a new grant is allowed (Infinity: when a lease is released). */
   private nextFreeAt(): number {
-    return Math.max(this.lastGrant + this.spacingMs, this.pausedUntil, this.leaseFreeAt());
+    return Math.max(this.pausedUntil, this.leaseFreeAt());
   }
 
   /** When fewer than perSecond leases will count; -Infinity if that is already so. */
@@ -157,7 +155,7 @@ export class RateLimiter implements RequestLimiter {
     }
   }
 
-  /** A lease released now stops counting one window from now; `ends` stays in order. */
+  /** A lease released now stops counting a window (and the guard) from now; `ends` stays in order. */
   private released(until: number): void {
     let i = this.ends.length;
     // Only a clock that went back puts it before the last (a fake clock in tests): walk back to its place.
@@ -166,11 +164,6 @@ export class RateLimiter implements RequestLimiter {
   }
 
   private grant(): Release {
-    // Timers fire a little late; booking the ideal slot (not the late "now") stops that lateness
-    // from adding up over a long queue. The leases, not the spacing, keep the server's window.
-    const now = this.timers.now();
-    const ideal = Math.max(this.lastGrant + this.spacingMs, this.pausedUntil);
-    this.lastGrant = now - ideal <= LATE_TOLERANCE_MS ? ideal : now;
     this.inFlight++;
     let done = false;
     return () => {
@@ -179,7 +172,7 @@ export class RateLimiter implements RequestLimiter {
       // The server read it before it replied: one window from now it no longer counts there. (A server
       // that stamps whole milliseconds only rounds both ends down, which keeps them a window apart.)
       this.inFlight--;
-      this.released(this.timers.now() + this.windowMs);
+      this.released(this.timers.now() + this.holdMs);
       this.schedule();
     };
   }

@@ -94,6 +94,17 @@ export class PullFailure extends Error {
 }
 
 export async function pullNewRows(source: PullSource, o: PullOptions): Promise<PullResult> {
+  // The last batch's record is dropped while the next batch is asked for (the request is the
+  // longer wait); it is awaited before anything is written, released or returned.
+  const dropping: { last: Promise<void> } = { last: Promise.resolve() };
+  try {
+    return await pullBatches(source, o, dropping);
+  } finally {
+    await dropping.last;
+  }
+}
+
+async function pullBatches(source: PullSource, o: PullOptions, dropping: { last: Promise<void> }): Promise<PullResult> {
   const size = o.batchSize ?? 1000;
   const { sink } = o;
   const result: PullResult = {
@@ -125,6 +136,8 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
       throw new PullFailure('fetch', result.rows, 0, error);
     }
     const rows = page.data;
+    // A record dropped after the write below would be this batch's: the drop ends first.
+    await dropping.last;
     // Rows keep arriving while a task runs: stop after as many batches as there were rows at the start.
     if (cap === undefined) {
       total = page.total;
@@ -165,8 +178,9 @@ export async function pullNewRows(source: PullSource, o: PullOptions): Promise<P
       throw new PullFailure('mark', result.rows, rows.length, error);
     }
     await o.afterMark?.(result.batches + 1);
-    // Best effort: a record left behind is a batch the next pull finds marked (other rows come).
-    await sink.marked().catch(() => undefined);
+    // Best effort: a record left behind is a batch the next pull finds marked (other rows come),
+    // so the next batch may be asked for while it is dropped: a stop meanwhile leaves that case.
+    dropping.last = sink.marked().catch(() => undefined);
     result.rows += written;
     if (resumed) {
       result.completed = true;
