@@ -5,18 +5,7 @@
  * again on every pull, so a remembered file that became a link is refused too.
  */
 import * as assert from 'node:assert/strict';
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { ReadDataOptions } from '../../src/api/ops/data';
@@ -29,6 +18,7 @@ import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { writeWholeFile } from '../../src/platform/files/atomicFile';
 import { UnsafeFileError, type UnsafeReason } from '../../src/platform/files/safeFiles';
 import { pullOnce, wasmDir } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
 
 const ROWS: DataRow[] = [
   { Name: '$(touch /tmp/pwned)', Price: '1' },
@@ -80,7 +70,7 @@ describe('data: no write through a link or outside the workspace folder', functi
   const SECRET = 'export PATH=$HOME/bin:$PATH\n';
 
   beforeEach(() => {
-    base = mkdtempSync(path.join(tmpdir(), 'scrapedeck-links-'));
+    base = scratchFolder('scrapedeck-links-');
     ws = path.join(base, 'ws');
     outside = path.join(base, 'home');
     mkdirSync(ws);

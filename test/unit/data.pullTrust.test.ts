@@ -17,18 +17,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { suggestedFileName } from '../../src/data/formats/rowFormats';
@@ -41,6 +30,7 @@ import { startSandbox } from '../../src/sandbox/server';
 import { closeFresh, freshSandbox } from '../shared/freshSandbox';
 import { readBack } from '../shared/pullDestination';
 import { pullOnce, sandboxClient, TEST_RECORDS } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
 
 /** A user's CSV with the task's columns: 14 complete rows, every cell quoted (a comma inside). */
 function usersCsv(fields: readonly string[]): { text: string; offsetInQuote: number } {
@@ -58,7 +48,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
   this.timeout(120_000);
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-trust-'));
+    dir = scratchFolder('scrapedeck-trust-');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
