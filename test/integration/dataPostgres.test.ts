@@ -15,15 +15,7 @@ import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { type TestServer, testServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
 import { connectionAnswers, pickServer } from './pgHarness';
-import {
-  getApi,
-  pointAtSandbox,
-  recordMessages,
-  replaceUi,
-  type SandboxSession,
-  signInWithApiKey,
-  waitFor,
-} from './viewsHarness';
+import { getApi, recordMessages, replaceUi, type SandboxSession, signInToSandbox, waitFor } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
 
@@ -45,9 +37,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
     server = testServer();
     schema = freshSchema(server, 'it_pull');
     api = await getApi();
-    session = await pointAtSandbox(api);
-    if (api.account.account !== undefined) await run('scrapedeck.signOut');
-    await signInWithApiKey(api, session.account('ada').apiKey);
+    session = await signInToSandbox(api);
     const groups = (await client().listTaskGroups()).data;
     const tasks = (await client().searchTasks(groups[0]?.taskGroupId ?? '')).data;
     // A task with rows; one whose rows were never exported if there is one (then the table must hold them all).
