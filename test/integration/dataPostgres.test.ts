@@ -14,7 +14,7 @@ import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { type TestServer, testServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
-import { connectionAnswers, pickServer } from './pgHarness';
+import { connectionAnswers, pickServer, removeFirstConnection } from './pgHarness';
 import { getApi, recordMessages, replaceUi, type SandboxSession, signInToSandbox, waitFor } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
@@ -156,13 +156,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
         restore();
       }
 
-      restore = replaceUi(api, {
-        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
-          Promise.resolve(items).then((l) => l[0]),
-        showModalWarning: (_m, _d, action) => Promise.resolve(action),
-      });
-      assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
-      restore();
+      assert.equal(await removeFirstConnection(api), true);
     } finally {
       stop();
     }
@@ -239,12 +233,6 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
       restore();
     }
     // Trusted again: the connection is still there to remove.
-    restore = replaceUi(api, {
-      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
-        Promise.resolve(items).then((l) => l[0]),
-      showModalWarning: (_m, _d, action) => Promise.resolve(action),
-    });
-    assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
-    restore();
+    assert.equal(await removeFirstConnection(api), true);
   });
 });
