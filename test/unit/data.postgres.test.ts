@@ -20,6 +20,7 @@ import { killedPgPull, PG_KILL_POINTS } from '../shared/pgKill';
 import { connectionOf, expectedPg, freshSchema, pgPullOnce, type PgPullRun, psql, readBackPg } from '../shared/pgPull';
 import { restartServer, type TestServer, testServer } from '../shared/pgServer';
 import { compareRows } from '../shared/pullDestination';
+import { failAfterWrite } from '../shared/pullHooks';
 import { allRows, sandboxClient, TaskPool } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -157,11 +158,7 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
       pullPooled({
         task,
         connection,
-        pull: {
-          afterWrite: (b) => {
-            if (b === 2) throw crash;
-          },
-        },
+        pull: failAfterWrite(2, crash),
       }),
       (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash,
     );
