@@ -10,10 +10,10 @@ import * as vscode from 'vscode';
 
 import { isApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
-import { COMMANDS } from '../platform/commandIds';
 import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
+import { groupsFailedRow, noGroupsRow, noTasksRow, tasksFailedRow } from './messageRows';
 import { ShownRows } from './shownRows';
-import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode } from './taskNodes';
+import { LoadMoreNode, TaskGroupNode, TaskNode } from './taskNodes';
 import type { TasksModel } from './tasksModel';
 import { reportUnlessCancelled, type TasksNode, type TasksProviderDeps } from './tasksProviderDeps';
 
@@ -22,8 +22,6 @@ export type { TasksNode, TasksProviderDeps } from './tasksProviderDeps';
 /** Runs' name for the rows of a scope on screen (each is polled while shown). */
 const groupScope = (taskGroupId: string): string => `group:${taskGroupId}`;
 const ATTENTION_SCOPE = 'attention';
-
-const refresh = (): vscode.Command => ({ command: COMMANDS.tasksRefresh, title: vscode.l10n.t('Refresh Tasks') });
 
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined>();
@@ -153,29 +151,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     this.setPlanLimited(false);
     reportUnlessCancelled(this.deps, loaded.error, 'loadGroups');
-    if (groups === undefined) {
-      return loaded.error === undefined
-        ? []
-        : [
-            new TaskMessageNode(
-              'groups-failed',
-              vscode.l10n.t('Could not load task groups. Click to try again.'),
-              'warning',
-              refresh(),
-            ),
-          ];
-    }
-    if (groups.length === 0) {
-      return this.model.isFiltered
-        ? [
-            new TaskMessageNode(
-              'no-match',
-              vscode.l10n.t('No task or group name contains “{0}”', this.model.filter),
-              'search-stop',
-            ),
-          ]
-        : [new TaskMessageNode('no-groups', vscode.l10n.t('This account has no task groups yet.'), 'info')];
-    }
+    if (groups === undefined) return loaded.error === undefined ? [] : [groupsFailedRow()];
+    if (groups.length === 0) return [noGroupsRow(this.model)];
     this.groupNodes.clear();
     const nodes = groups.map(({ group }) => {
       const node = new TaskGroupNode(
@@ -210,25 +187,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     reportUnlessCancelled(this.deps, loaded.error, 'loadTasks', group.taskGroupName);
     const slice = loaded.value;
     const id = group.taskGroupId;
-    if (slice === undefined) {
-      return loaded.error === undefined
-        ? []
-        : [
-            new TaskMessageNode(
-              `tasks-failed:${id}`,
-              vscode.l10n.t('Could not load the tasks. Click to try again.'),
-              'warning',
-              refresh(),
-            ),
-          ];
-    }
+    if (slice === undefined) return loaded.error === undefined ? [] : [tasksFailedRow(id)];
     this.showCount(id);
-    if (slice.total === 0) {
-      const text = this.model.isFiltered
-        ? vscode.l10n.t('No task name matches the filter')
-        : vscode.l10n.t('No tasks in this group');
-      return [new TaskMessageNode(`empty:${id}`, text, 'info')];
-    }
+    if (slice.total === 0) return [noTasksRow(id, this.model.isFiltered)];
     const rows = slice.visible.map(
       (task) => new TaskNode(task, group, this.deps.health, this.deps.runs?.present(task.taskId)),
     );

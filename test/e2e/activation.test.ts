@@ -81,12 +81,7 @@ describe('Scrapedeck activates light (real workbench, packaged .vsix)', function
     await range.filter({ hasText: /Rows \d/ }).waitFor();
     const shown = (await range.innerText()).trim();
     // With the Explorer in the side bar, the panel is all of Scrapedeck on screen after the reload.
-    await wb.runCommand('View: Show Explorer');
-    await page
-      .locator('.part.sidebar .title-label')
-      .filter({ hasText: /explorer/i })
-      .first()
-      .waitFor();
+    await wb.showExplorer();
     const hostsBefore = scrapedeckActivations(e2e().run.ud).length;
     await wb.reload();
     // The restored page, waited for by its state (the tab's title describes the query and

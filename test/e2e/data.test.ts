@@ -26,13 +26,7 @@ interface Row {
 }
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
-const call = <T>(
-  info: SandboxInfo,
-  account: SandboxAccount,
-  method: 'GET' | 'POST',
-  pathAndQuery: string,
-  body?: unknown,
-): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
+const call = sandboxRequest;
 
 const jsonLines = (file: string): Row[] =>
   readFileSync(file, 'utf8')

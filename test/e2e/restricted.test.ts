@@ -182,12 +182,7 @@ c.commit()`,
     await wb.screenshot('r2-walkthrough');
 
     // onView: the Tasks view coming into sight completes "Browse your task groups and tasks".
-    await wb.runCommand('View: Show Explorer');
-    await page
-      .locator('.part.sidebar .title-label')
-      .filter({ hasText: /explorer/i })
-      .first()
-      .waitFor();
+    await wb.showExplorer();
     await wb.openScrapedeck();
     await wb.view('Tasks').locator('.monaco-list-row').first().waitFor();
 

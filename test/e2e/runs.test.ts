@@ -31,13 +31,7 @@ interface Loop {
 }
 
 /** The sandbox, asked with the account's key (support.ts waits out a 429). */
-const sandboxCall = <T>(
-  info: SandboxInfo,
-  account: SandboxAccount,
-  method: 'GET' | 'POST',
-  pathAndQuery: string,
-  body?: unknown,
-): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
+const sandboxCall = sandboxRequest;
 
 describe('Runs and URL lists (real workbench, packaged extension)', function () {
   this.timeout(240_000);
@@ -47,6 +41,9 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
   let account: SandboxAccount;
   let group: { taskGroupId: string; taskGroupName: string };
   let tasks: { taskId: string; taskName: string }[];
+  /** The sandbox's status of each task, asked behind the UI. */
+  const statusesNow = <S extends { taskId: string }>() =>
+    sandboxCall<S[]>(info, account, 'POST', '/cloudextraction/statuses/v2', { taskIds: tasks.map((t) => t.taskId) });
   /** The task R1 started and stopped. */
   let firstRunTask: string | undefined;
 
@@ -113,13 +110,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
       await wb.answerInput('Sign In to Scrapedeck (2/2)', account.password);
     }
     // A task that is not running now (the seed has some running ones).
-    const statuses = await sandboxCall<{ taskId: string; status: string }[]>(
-      info,
-      account,
-      'POST',
-      '/cloudextraction/statuses/v2',
-      { taskIds: tasks.map((t) => t.taskId) },
-    );
+    const statuses = await statusesNow<{ taskId: string; status: string }>();
     // One not under "Needs attention" too, so the view has one row for it: a task listed twice
     // would leave the row meant ambiguous when only one of the two is drawn.
     const attention = await attentionTaskNames();
@@ -240,13 +231,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
 
   it("R3. a run started from the tree and left alone: queued, running, finished; its notice exports this run's rows alone", async () => {
     await wb.clearNotifications();
-    const statuses = await sandboxCall<{ taskId: string; status: string; executedTimes: number }[]>(
-      info,
-      account,
-      'POST',
-      '/cloudextraction/statuses/v2',
-      { taskIds: tasks.map((t) => t.taskId) },
-    );
+    const statuses = await statusesNow<{ taskId: string; status: string; executedTimes: number }>();
     const attention = await attentionTaskNames();
     // A task that ran before (so "this run" is fewer rows than the task has) and is idle now.
     const task = tasks.find((t) => {

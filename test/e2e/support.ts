@@ -497,6 +497,16 @@ export class Workbench {
     }
   }
 
+  /** Shows the Explorer in the side bar and waits until its title is there. */
+  async showExplorer(): Promise<void> {
+    await this.runCommand('View: Show Explorer');
+    await this.page
+      .locator('.part.sidebar .title-label')
+      .filter({ hasText: /explorer/i })
+      .first()
+      .waitFor();
+  }
+
   /** Runs a command from the command palette by its title ("Scrapedeck: Sign Out"). */
   async runCommand(title: string): Promise<void> {
     const input = this.quickInput().locator('.quick-input-box input');

@@ -36,13 +36,7 @@ interface WeekRecord {
 }
 
 /** The sandbox asked with the account's key (support.ts waits out a 429 through the one wait). */
-const call = <T>(
-  info: SandboxInfo,
-  account: SandboxAccount,
-  method: 'GET' | 'POST',
-  pathAndQuery: string,
-  body?: unknown,
-): Promise<T> => sandboxRequest<T>(info, account, method, pathAndQuery, body);
+const call = sandboxRequest;
 
 /** What a week bucket's label must say: the days of it inside the query, written out here, not by the code under test. */
 function expectedWeekLabel(r: WeekRecord, start: string, end: string): string {

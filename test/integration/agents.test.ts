@@ -16,7 +16,7 @@ import { accountsMenuLabel } from '../../src/account/accountSession';
 import { AGENT_TOOLS } from '../../src/agents/table';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { assess, DEFAULT_THRESHOLDS, totalsByTask } from '../../src/health/healthModel';
-import { startMcpSession } from '../unit/helpers/mcpSession';
+import { startResolvedMcpServer } from '../unit/helpers/mcpSession';
 import {
   answerInputs,
   getApi,
@@ -275,10 +275,7 @@ describe('Agent tools and the MCP server definition (real VS Code, sandbox)', ()
       'this VS Code has MCP server definition providers',
     );
     // Started as VS Code would start it: the MCP handshake, then a tool call.
-    const env = Object.fromEntries(
-      Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    );
-    const mcp = await startMcpSession(resolved.args[0] ?? '', env);
+    const mcp = await startResolvedMcpServer(resolved);
     try {
       const listed = await mcp.call('scrapedeck_list_tasks', { limit: 1 });
       assert.equal(listed.isError, false, listed.text);

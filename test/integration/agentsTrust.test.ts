@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { Task } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { startSandbox } from '../../src/sandbox/server';
-import { startMcpSession } from '../unit/helpers/mcpSession';
+import { startResolvedMcpServer } from '../unit/helpers/mcpSession';
 import {
   answerInputs,
   getApi,
@@ -359,10 +359,7 @@ describe('Agents change only what was confirmed, shown as plain text (real VS Co
           [other.info.baseUrl, other.info.datahubUrl, adaThere.apiKey],
         );
         // Started as VS Code would start it: it reads the service it was resolved for.
-        const env = Object.fromEntries(
-          Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
-        );
-        const mcp = await startMcpSession(resolved.args[0] ?? '', env);
+        const mcp = await startResolvedMcpServer(resolved);
         try {
           const listed = await mcp.call('scrapedeck_list_tasks', { limit: 1 });
           assert.equal(listed.isError, false, listed.text);

@@ -17,7 +17,7 @@ import { addDays, todayUtc } from '../../src/api/schemas/dates';
 import { type AnalyticsQuery, type AnalyticsRecord, analyticsResponseSchema } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
-import { ask } from './panelHarness';
+import { ask, lastWeekQuery } from './panelHarness';
 
 const EXTENSION_ID = 'scrapedeck.scrapedeck';
 const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
@@ -206,15 +206,8 @@ describe('Task analytics panel (integration, sandbox)', function () {
   });
 
   it("ada's all-tasks week: Run query brings the whole query's figures, with no Fetch all pages", async () => {
-    const today = todayUtc();
     // What the page sends for Run query: page 1 at 100 rows, and the rest by itself.
-    const query: AnalyticsQuery = {
-      start: addDays(today, -6),
-      end: today,
-      timeGranularity: 'Day',
-      page: 1,
-      pageSize: 100,
-    };
+    const query = lastWeekQuery();
     const before = analyticsRequests();
     const count = { batches: 0, streamedRows: 0, tailRows: 0 };
     const replies = await ask(panel, { type: 'query', id: 'it-whole', query, rest: 'auto' }, count);

@@ -12,10 +12,9 @@ import { accountKey } from '../../src/account/accountSession';
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import { ANALYTICS_VIEW_TYPE } from '../../src/analytics/host/panel';
 import type { HostMessage, PageState } from '../../src/analytics/protocol';
-import { addDays, todayUtc } from '../../src/api/schemas/dates';
-import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
-import { ask } from './panelHarness';
+import { ask, lastWeekQuery } from './panelHarness';
 import { getApi, pointAtSandbox, type SandboxSession, signInWithApiKey, waitFor } from './viewsHarness';
 
 /** The `init` (and `signedIn`) a page gets when it loads now. */
@@ -61,14 +60,7 @@ describe('Analytics across an account boundary (real VS Code, sandbox)', functio
     assert.ok(opened);
     panel = opened;
     await panel.pageReady;
-    const today = todayUtc();
-    const query: AnalyticsQuery = {
-      start: addDays(today, -6),
-      end: today,
-      timeGranularity: 'Day',
-      page: 1,
-      pageSize: 100,
-    };
+    const query = lastWeekQuery();
     const replies = await ask(panel, { type: 'fetchAll', id: 'linus-all', query, scope: 'all' });
     const whole = replies[replies.length - 1];
     assert.ok(whole?.type === 'fetchAllResult', JSON.stringify(whole).slice(0, 300));

@@ -20,6 +20,7 @@ import {
   type SandboxSession,
   signInWithApiKey,
   waitFor,
+  workspaceFolder,
 } from './viewsHarness';
 
 describe('Sign-in and account (real VS Code, sandbox)', () => {
@@ -206,9 +207,7 @@ describe('Sign-in and account (real VS Code, sandbox)', () => {
   });
 
   it('a workspace cannot choose where credentials go: its baseUrl, datahubUrl and proxy are ignored', async () => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the suite runs with a workspace folder');
-    const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const file = vscode.Uri.joinPath(workspaceFolder(), '.vscode', 'settings.json');
     const hostile = {
       'scrapedeck.baseUrl': 'https://collector.example',
       'scrapedeck.datahubUrl': 'https://collector.example/hub',

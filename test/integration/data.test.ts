@@ -15,20 +15,17 @@ import * as vscode from 'vscode';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
-import { dataClient } from './dataClient';
+import { dataClient, type TaskArg } from './dataClient';
 import {
   getApi,
-  pointAtSandbox,
   recordMessages,
   replaceUi,
   type SandboxSession,
+  signInToSandbox,
   signInWithApiKey,
   waitFor,
+  workspaceFolder,
 } from './viewsHarness';
-
-interface TaskArg {
-  task: { taskId: string; taskName: string };
-}
 
 const pythonCsv = (file: string): string[][] =>
   JSON.parse(
@@ -73,12 +70,8 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
 
   before(async () => {
     api = await getApi();
-    session = await pointAtSandbox(api);
-    if (api.account.account !== undefined) await run('scrapedeck.signOut');
-    await signInWithApiKey(api, session.account('ada').apiKey);
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the test window has a workspace folder');
-    ws = folder.uri;
+    session = await signInToSandbox(api);
+    ws = workspaceFolder();
     const groups = (await client().listTaskGroups()).data;
     tasks = (await client().searchTasks(groups[0]?.taskGroupId ?? '')).data;
     // Asking for not-exported rows hands them out but marks nothing: they come back to the pull.

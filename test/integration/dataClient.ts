@@ -8,6 +8,11 @@ import type { ScrapedeckClient } from '../../src/api/client';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 
+/** A node of the Tasks view that stands for a task, as its context menu passes it to a command. */
+export interface TaskArg {
+  task: { taskId: string; taskName: string };
+}
+
 export interface DataClient {
   client(): ScrapedeckClient;
   allRows(taskId: string): Promise<DataRow[]>;

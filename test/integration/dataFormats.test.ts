@@ -19,20 +19,17 @@ import type { ScrapedeckTestApi } from '../../src/extension';
 import { neutraliseFormula } from '../../src/platform/csvCell';
 import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from '../../src/sandbox/state/runBook';
 import { PYTHON, readBack } from '../shared/pullDestination';
-import { dataClient } from './dataClient';
+import { dataClient, type TaskArg } from './dataClient';
 import {
   getApi,
-  pointAtSandbox,
   recordMessages,
   replaceUi,
   type SandboxSession,
-  signInWithApiKey,
+  signInToSandbox,
   waitFor,
+  workspaceFolder,
 } from './viewsHarness';
 
-interface TaskArg {
-  task: { taskId: string; taskName: string };
-}
 type Reply = { outcome: string; rows?: number; recovered?: number; file?: vscode.Uri };
 
 const OPENPYXL =
@@ -59,12 +56,8 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
 
   before(async () => {
     api = await getApi();
-    session = await pointAtSandbox(api, { now: () => Date.now() + sandboxAhead });
-    if (api.account.account !== undefined) await run('scrapedeck.signOut');
-    await signInWithApiKey(api, session.account('ada').apiKey);
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the test window has a workspace folder');
-    ws = folder.uri;
+    session = await signInToSandbox(api, { now: () => Date.now() + sandboxAhead });
+    ws = workspaceFolder();
     for (const g of (await client().listTaskGroups()).data.slice(0, 3)) {
       for (const task of (await client().searchTasks(g.taskGroupId)).data) {
         // Asking for one not-exported row hands it out but marks nothing: the pull gets it again.

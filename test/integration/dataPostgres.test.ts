@@ -14,16 +14,8 @@ import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, psql, readBackPg } from '../shared/pgPull';
 import { type TestServer, testServer } from '../shared/pgServer';
 import { dataClient } from './dataClient';
-import { connectionAnswers, pickServer } from './pgHarness';
-import {
-  getApi,
-  pointAtSandbox,
-  recordMessages,
-  replaceUi,
-  type SandboxSession,
-  signInWithApiKey,
-  waitFor,
-} from './viewsHarness';
+import { connectionAnswers, pickServer, removeFirstConnection } from './pgHarness';
+import { getApi, recordMessages, replaceUi, type SandboxSession, signInToSandbox, waitFor } from './viewsHarness';
 
 const REFUSAL = 'Scrapedeck does not connect to PostgreSQL servers in Restricted Mode: trust this workspace first.';
 
@@ -45,9 +37,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
     server = testServer();
     schema = freshSchema(server, 'it_pull');
     api = await getApi();
-    session = await pointAtSandbox(api);
-    if (api.account.account !== undefined) await run('scrapedeck.signOut');
-    await signInWithApiKey(api, session.account('ada').apiKey);
+    session = await signInToSandbox(api);
     const groups = (await client().listTaskGroups()).data;
     const tasks = (await client().searchTasks(groups[0]?.taskGroupId ?? '')).data;
     // A task with rows; one whose rows were never exported if there is one (then the table must hold them all).
@@ -166,13 +156,7 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
         restore();
       }
 
-      restore = replaceUi(api, {
-        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
-          Promise.resolve(items).then((l) => l[0]),
-        showModalWarning: (_m, _d, action) => Promise.resolve(action),
-      });
-      assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
-      restore();
+      assert.equal(await removeFirstConnection(api), true);
     } finally {
       stop();
     }
@@ -249,12 +233,6 @@ describe('PostgreSQL destination: add, test, pull twice, Restricted Mode (real V
       restore();
     }
     // Trusted again: the connection is still there to remove.
-    restore = replaceUi(api, {
-      showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
-        Promise.resolve(items).then((l) => l[0]),
-      showModalWarning: (_m, _d, action) => Promise.resolve(action),
-    });
-    assert.equal(await run<boolean>('scrapedeck.data.removePostgresConnection'), true);
-    restore();
+    assert.equal(await removeFirstConnection(api), true);
   });
 });

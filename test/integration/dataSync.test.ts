@@ -14,7 +14,7 @@ import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import type { ScrapedeckTestApi } from '../../src/extension';
 import { expectedPg, freshSchema, readBackPg, stampsOf } from '../shared/pgPull';
 import { type TestServer, testServer } from '../shared/pgServer';
-import { connectionAnswers, pickServer } from './pgHarness';
+import { connectionAnswers, pickServer, removeFirstConnection } from './pgHarness';
 import { QUEUE_MS, type Row, rowWhen, type RunsSession, startRunsSession, taskRow, taskRows } from './runsHarness';
 import { getApi, recordMessages, replaceUi, signInWithApiKey, waitFor } from './viewsHarness';
 
@@ -137,13 +137,7 @@ describe('Keep in Sync: a run ends and its rows arrive in PostgreSQL (real VS Co
       assert.equal(await run<string>('scrapedeck.data.stopSync', { task }), 'not-following');
     } finally {
       stop();
-      restore = replaceUi(api, {
-        showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
-          Promise.resolve(items).then((l) => l[0]),
-        showModalWarning: (_m, _d, action) => Promise.resolve(action),
-      });
-      await run<boolean>('scrapedeck.data.removePostgresConnection');
-      restore();
+      await removeFirstConnection(api);
     }
   });
 });

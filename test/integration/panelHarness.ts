@@ -4,6 +4,8 @@
  */
 import type { AnalyticsPanel } from '../../src/analytics/host/panel';
 import type { HostMessage } from '../../src/analytics/protocol';
+import { addDays, todayUtc } from '../../src/api/schemas/dates';
+import type { AnalyticsQuery } from '../../src/api/schemas/schemas';
 import { type StreamCount, streamJoiner } from '../shared/streamedReplies';
 
 /**
@@ -26,4 +28,10 @@ export async function ask(
     sub.dispose();
   }
   return seen;
+}
+
+/** All tasks over the last seven UTC days, page 1 at 100 rows: what the page sends for Run query. */
+export function lastWeekQuery(): AnalyticsQuery {
+  const today = todayUtc();
+  return { start: addDays(today, -6), end: today, timeGranularity: 'Day', page: 1, pageSize: 100 };
 }

@@ -1,10 +1,14 @@
-/** What the PostgreSQL integration tests share: the Add Connection prompts answered, and the picker's server chosen. */
+/**
+ * What the PostgreSQL integration tests share: the Add Connection prompts answered, the picker's
+ * server chosen, and the saved connection removed.
+ */
 import * as assert from 'node:assert/strict';
 
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 
+import type { ScrapedeckTestApi } from '../../src/extension';
 import type { TestServer } from '../shared/pgServer';
-import type { replaceUi } from './viewsHarness';
+import { replaceUi } from './viewsHarness';
 
 /** The add flow's prompts, answered by what each asks for (TLS mode: disable). */
 export function connectionAnswers(
@@ -45,4 +49,18 @@ export function pickServer<T extends vscode.QuickPickItem>(
     seen.push(list.map((i) => i.label));
     return list.find((i) => i.label.startsWith('$(server)'));
   });
+}
+
+/** Runs Remove PostgreSQL Connection on the first connection listed, agreeing to its modal; its result. */
+export async function removeFirstConnection(api: ScrapedeckTestApi): Promise<boolean | undefined> {
+  const restore = replaceUi(api, {
+    showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
+      Promise.resolve(items).then((l) => l[0]),
+    showModalWarning: (_m, _d, action) => Promise.resolve(action),
+  });
+  try {
+    return await vscode.commands.executeCommand<boolean>('scrapedeck.data.removePostgresConnection');
+  } finally {
+    restore();
+  }
 }

@@ -172,6 +172,24 @@ export async function signInWithApiKey(
   assert.ok(api.account.account, 'signed in');
 }
 
+/** Starts a sandbox, points the extension at it and signs in there as `ada` (signing out whoever was signed in). */
+export async function signInToSandbox(
+  api: ScrapedeckTestApi,
+  options: { now?: () => number } = {},
+): Promise<SandboxSession> {
+  const session = await pointAtSandbox(api, options);
+  if (api.account.account !== undefined) await vscode.commands.executeCommand('scrapedeck.signOut');
+  await signInWithApiKey(api, session.account('ada').apiKey);
+  return session;
+}
+
+/** The test window's workspace folder (the suite runs with one). */
+export function workspaceFolder(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test window has a workspace folder');
+  return folder.uri;
+}
+
 export async function signInWithPassword(api: ScrapedeckTestApi, username: string, password: string): Promise<void> {
   const { restore } = answerInputs(api, [username, password]);
   try {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { contrast, GRAPHIC_CONTRAST, parseColour, type Rgb } from '../../src/analytics/model/colour';
 import type { ChartProbe } from '../../src/analytics/model/labelBoxes';
-import { probeCharts } from './chartsProbe';
+import { probeCharts, switchTheme } from './chartsProbe';
 import { assertClean, runAndAnswer, TODAY } from './flows';
 import { type AnalyticsPage, repoRoot } from './harness';
 import { grid } from './records';
@@ -28,23 +28,6 @@ function rgb(colour: string, what: string): Rgb {
 /** Each series as drawn: a bar's fill, a line's stroke. */
 function drawnColours(c: ChartProbe): string[] {
   return c.datasets.map((d) => (c.id === 'chart-runs' ? d.backgroundColor : d.borderColor));
-}
-
-async function switchTheme(p: AnalyticsPage, theme: string): Promise<void> {
-  await p.page.evaluate((t) => {
-    (globalThis as unknown as { document: { body: { className: string } } }).document.body.className = t;
-  }, theme);
-  // The page repaints on the next animation frame after the class change: wait for the swatches
-  // and the drawn series to agree with the new theme's background.
-  await p.page.waitForFunction(() => {
-    const g = globalThis as unknown as {
-      __scrapedeckCharts: { charts(): { background: string }[] };
-      document: { body: unknown };
-      getComputedStyle(e: unknown): { backgroundColor: string };
-    };
-    const bg = g.getComputedStyle(g.document.body).backgroundColor;
-    return g.__scrapedeckCharts.charts().every((c) => c.background === bg);
-  });
 }
 
 describe('analytics page: charts follow the theme', function () {

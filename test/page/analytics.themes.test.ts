@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { switchTheme } from './chartsProbe';
 import { assertClean, runAndAnswer } from './flows';
 import { type AnalyticsPage, repoRoot } from './harness';
 import { grid } from './records';
@@ -56,21 +57,8 @@ describe('analytics page: themes', function () {
     await runAndAnswer(p, records.slice(0, 20), 20);
     const canvas = p.page.locator('#chart-runs');
     const before = await canvas.screenshot();
-    await p.page.evaluate(() => {
-      const body = (globalThis as unknown as { document: { body: { className: string } } }).document.body;
-      body.className = 'vscode-light';
-    });
-    // The observer repaints on the next animation frame: wait until the charts were coloured for
-    // the new background (window.__scrapedeckCharts), not for a fixed time.
-    await p.page.waitForFunction(() => {
-      const g = globalThis as unknown as {
-        __scrapedeckCharts: { charts(): { background: string }[] };
-        document: { body: unknown };
-        getComputedStyle(e: unknown): { backgroundColor: string };
-      };
-      const bg = g.getComputedStyle(g.document.body).backgroundColor;
-      return g.__scrapedeckCharts.charts().every((c) => c.background === bg);
-    });
+    // Waits until the charts were coloured for the new background, not for a fixed time.
+    await switchTheme(p, 'vscode-light');
     const after = await canvas.screenshot();
     assert.ok(!before.equals(after), 'the chart was redrawn in the light colours');
     await assertClean(p);

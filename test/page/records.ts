@@ -1,30 +1,9 @@
 /** Analytics records for the page tests and the page benchmark. */
 import { addDays, isoWeek } from '../../src/api/schemas/dates';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { pricesRecord as record } from '../shared/analyticsRecords';
 
-export function record(overrides: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
-  return {
-    taskId: 't-1',
-    userId: 'u-1',
-    taskName: 'Prices',
-    dayKey: '2026-11-20',
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: 1200, deduplicatedVolume: 1100 },
-    executionMetrics: {
-      runCount: 4,
-      successCount: 3,
-      failureCount: 1,
-      durationPerRunSeconds: 90,
-      totalExecutionSeconds: 360,
-      successRate: 0.75,
-      failureRate: 0.25,
-    },
-    resourceUsageMetrics: { captchaCount: 2, simpleTemplateCount: 1, proxyIpCount: 3, balance: 1.5 },
-    ...overrides,
-  };
-}
+export { record };
 
 /** `tasks` x `days` records ending on `lastDay`, deterministic, with a sprinkling of nulls. */
 export function grid(tasks: number, days: number, lastDay: string): AnalyticsRecord[] {

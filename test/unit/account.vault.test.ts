@@ -12,6 +12,7 @@ import { CredentialsVault, type MementoLike, type SecretStorageLike } from '../.
 import { Emitter } from '../../src/platform/emitter';
 import { DEFAULT_SETTINGS } from '../../src/platform/settings';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import { assertOneRenewal } from './helpers/renewals';
 
 /** One machine's secret store, shared by "windows"; each window counts its own calls. */
 class SharedSecrets {
@@ -62,6 +63,29 @@ class MapMemento implements MementoLike {
   }
 }
 
+interface Machine {
+  sandbox: RunningSandbox;
+  shared: SharedSecrets;
+  globalState: MapMemento;
+  /** What the test disposes of at its end; each window adds its parts. */
+  open: { dispose(): void }[];
+  now?: () => number;
+}
+
+/** A window of the machine: its view of the shared secrets, a vault on them, a client holder for the sandbox. */
+function openWindow({ sandbox, shared, globalState, open, now }: Machine) {
+  const secrets = shared.window();
+  const settings: SettingsSource = {
+    settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl },
+    onDidChange: new Emitter<{ changed: [] }>().event,
+  };
+  const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const vault = new CredentialsVault(secrets, globalState, log);
+  const holder = new ClientHolder({ vault, configuration: settings, log, ...(now === undefined ? {} : { now }) });
+  open.push(holder, vault, secrets);
+  return { secrets, vault, holder };
+}
+
 /** Lets every queued change event (setImmediate) and what it started run. */
 const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -73,18 +97,7 @@ describe('account: the vault and the client holder (Node, sandbox)', () => {
   let globalState: MapMemento;
   const open: { dispose(): void }[] = [];
 
-  const window = () => {
-    const secrets = shared.window();
-    const settings: SettingsSource = {
-      settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl },
-      onDidChange: new Emitter<{ changed: [] }>().event,
-    };
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const vault = new CredentialsVault(secrets, globalState, log);
-    const holder = new ClientHolder({ vault, configuration: settings, log });
-    open.push(holder, vault, secrets);
-    return { secrets, vault, holder };
-  };
+  const window = () => openWindow({ sandbox, shared, globalState, open });
   const seeded = (plan: string) => {
     const found = sandbox.info.accounts.find((a) => a.plan === plan);
     assert.ok(found);
@@ -191,18 +204,7 @@ describe('account: two windows with one password session renew it without asking
     const shared = new SharedSecrets();
     const globalState = new MapMemento();
     const open: { dispose(): void }[] = [];
-    const window = () => {
-      const secrets = shared.window();
-      const settings: SettingsSource = {
-        settings: { ...DEFAULT_SETTINGS, baseUrl: sandbox.info.baseUrl, datahubUrl: sandbox.info.datahubUrl },
-        onDidChange: new Emitter<{ changed: [] }>().event,
-      };
-      const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-      const vault = new CredentialsVault(secrets, globalState, log);
-      const holder = new ClientHolder({ vault, configuration: settings, log, now });
-      open.push(holder, vault, secrets);
-      return holder;
-    };
+    const window = () => openWindow({ sandbox, shared, globalState, open, now }).holder;
     try {
       const ada = sandbox.info.accounts.find((a) => a.username === 'ada');
       assert.ok(ada);
@@ -224,13 +226,7 @@ describe('account: two windows with one password session renew it without asking
       const results = await Promise.allSettled(
         clients.flatMap((c) => Array.from({ length: 50 }, () => c!.listTaskGroups())),
       );
-      const failed = results
-        .filter((r) => r.status === 'rejected')
-        .map((r) => String((r as PromiseRejectedResult).reason));
-      assert.deepEqual(failed, []);
-      assert.equal(prompts, 0, 'no window asked to sign in again');
-      const grants = sandbox.stats.refreshGrants - grantsBefore;
-      assert.ok(grants >= 1 && grants <= 2, `refresh grants for the one expiry in two windows: ${grants}`);
+      assertOneRenewal(results, prompts, sandbox.stats.refreshGrants - grantsBefore);
     } finally {
       open.splice(0).forEach((d) => d.dispose());
     }

@@ -5,35 +5,32 @@ import type { QuickPickItem, QuickPickOptions } from 'vscode';
 import { MessageRouter } from '../../src/analytics/host/messages';
 import { buildItems, type TaskListing } from '../../src/analytics/host/pickTasks';
 import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/host/routerDeps';
+import { defaultForm } from '../../src/analytics/model/formModel';
 import { type HostMessage, hostMessageSchema, type PageState } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { blankRecord, oneSuccessfulRun, WEEK_47 } from '../shared/analyticsRecords';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week' };
-const rec: AnalyticsRecord = {
+const rec: AnalyticsRecord = blankRecord({
   taskId: 't1',
   userId: 'u1',
   taskName: 'Prices',
-  dayKey: '2026-W47',
-  weekStartDate: '2026-11-16',
-  weekEndDate: '2026-11-22',
-  collectionMethod: 'Cloud',
+  ...WEEK_47,
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: 9 },
-  executionMetrics: {
-    runCount: 1,
-    successCount: 1,
-    failureCount: 0,
-    durationPerRunSeconds: 2,
-    totalExecutionSeconds: 2,
-    successRate: 1,
-    failureRate: 0,
-  },
+  executionMetrics: oneSuccessfulRun(2),
   resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: 0, proxyIpCount: 0, balance: 0 },
-};
+});
 const tasks: TaskListing[] = [
   { taskId: 't1', taskName: 'Prices', taskGroupName: 'Shop' },
   { taskId: 't2', taskName: 'Reviews', taskGroupName: 'Shop' },
 ];
+
+/** A page state holding a saved result of one row with these records. */
+const savedResult = (records: unknown[]): unknown => ({
+  type: 'state',
+  state: { version: 2, result: { query, total: 1, records, requestIds: [], fetchedAt: 'now' } },
+});
 
 /** A promise that rejects with the client's own 'cancelled' error when the signal fires. */
 function untilAborted(signal: AbortSignal | undefined): Promise<never> {
@@ -159,17 +156,8 @@ describe('analytics panel messages', () => {
 
   it('refuses, with a log line, a message with any item over its limit; stores nothing of it', async () => {
     const h = harness();
-    const form = {
-      start: '2026-11-01',
-      end: '2026-11-22',
-      timeGranularity: 'Day',
-      collectionMethod: 'All',
-      taskIds: [],
-      taskLabels: [],
-      memberNames: '',
-      pageSize: '20',
-      page: 1,
-    };
+    // The form as it opens on 2026-11-22, over three weeks.
+    const form = { ...defaultForm('2026-11-22'), start: '2026-11-01' };
     const over: unknown[] = [
       { type: 'pickTasks', id: 'p1', selected: ['t'.repeat(10_000)] },
       { type: 'state', state: { version: 1, form: { ...form, taskIds: ['x'.repeat(129)] } } },
@@ -193,39 +181,9 @@ describe('analytics panel messages', () => {
       { type: 'query', id: 'q', query: { ...query, taskIds: ['t'.repeat(129)] } },
       { type: 'log', level: 'info', message: 'x'.repeat(4_001) },
       // Saved results: every string of a record and every array has a maximum.
-      ...(['taskId', 'userId', 'dayKey'] as const).map((key) => ({
-        type: 'state',
-        state: {
-          version: 2,
-          result: { query, total: 1, records: [{ ...rec, [key]: 'k'.repeat(129) }], requestIds: [], fetchedAt: 'now' },
-        },
-      })),
-      {
-        type: 'state',
-        state: {
-          version: 2,
-          result: {
-            query,
-            total: 1,
-            records: [{ ...rec, taskName: 'n'.repeat(1_000_000) }],
-            requestIds: [],
-            fetchedAt: 'now',
-          },
-        },
-      },
-      {
-        type: 'state',
-        state: {
-          version: 2,
-          result: {
-            query,
-            total: 1,
-            records: Array.from({ length: 100_001 }, () => rec),
-            requestIds: [],
-            fetchedAt: 'now',
-          },
-        },
-      },
+      ...(['taskId', 'userId', 'dayKey'] as const).map((key) => savedResult([{ ...rec, [key]: 'k'.repeat(129) }])),
+      savedResult([{ ...rec, taskName: 'n'.repeat(1_000_000) }]),
+      savedResult(Array.from({ length: 100_001 }, () => rec)),
       {
         type: 'state',
         state: {
@@ -278,36 +236,24 @@ describe('analytics panel messages', () => {
   });
 
   it('an ApiError becomes a wire error with kind, status, code, requestId and field', async () => {
+    const refusal = {
+      kind: 'invalid-request',
+      status: 400,
+      code: 4001,
+      message: 'end is after today',
+      requestId: 'r-9',
+      field: 'end',
+    } as const;
     const h = harness(
       {},
       {
         queryTaskAnalytics: async () => {
-          throw new ApiError({
-            kind: 'invalid-request',
-            status: 400,
-            code: 4001,
-            message: 'end is after today',
-            requestId: 'r-9',
-            field: 'end',
-          });
+          throw new ApiError(refusal);
         },
       },
     );
     await h.router.handle({ type: 'query', id: 'q2', query });
-    assert.deepEqual(h.posted, [
-      {
-        type: 'error',
-        id: 'q2',
-        error: {
-          kind: 'invalid-request',
-          message: 'end is after today',
-          status: 400,
-          code: 4001,
-          requestId: 'r-9',
-          field: 'end',
-        },
-      },
-    ]);
+    assert.deepEqual(h.posted, [{ type: 'error', id: 'q2', error: refusal }]);
   });
 
   it('signed out: the query is answered with an auth error, nothing is sent', async () => {

@@ -12,32 +12,20 @@ import type { AnalyticsClient, MessageRouterDeps } from '../../src/analytics/hos
 import { type HostMessage, hostMessageSchema } from '../../src/analytics/protocol';
 import { ApiError } from '../../src/api/errors/errors';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { blankRecord, UNKNOWN_EXECUTION } from '../shared/analyticsRecords';
 import { type StreamCount, streamJoiner } from '../shared/streamedReplies';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Day' };
 const asked: AnalyticsQuery = { ...query, page: 1, pageSize: 100 };
 
 function rows(n: number): AnalyticsRecord[] {
-  return Array.from({ length: n }, (_, i) => ({
-    taskId: `t${i}`,
-    userId: 'u',
-    taskName: null,
-    dayKey: '2026-11-20',
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: i, deduplicatedVolume: null },
-    executionMetrics: {
-      runCount: 1,
-      successCount: 1,
-      failureCount: 0,
-      durationPerRunSeconds: null,
-      totalExecutionSeconds: null,
-      successRate: null,
-      failureRate: null,
-    },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    blankRecord({
+      taskId: `t${i}`,
+      dataVolumeMetrics: { totalCollected: i, deduplicatedVolume: null },
+      executionMetrics: { ...UNKNOWN_EXECUTION, runCount: 1, successCount: 1, failureCount: 0 },
+    }),
+  );
 }
 
 /** A paging service over `data`: pages answer out of order (later pages sooner), each after a tick. */

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 
 import { CSV_COLUMNS, csvCell, neutraliseFormula, recordsToCsv, UTF8_BOM } from '../../src/analytics/host/csv';
 import { type AnalyticsRecord, analyticsRecordSchema } from '../../src/api/schemas/schemas';
+import { pricesRecord } from '../shared/analyticsRecords';
 
 /** A strict RFC 4180 reader, as a spreadsheet would read the file: quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
@@ -51,27 +52,15 @@ function parseCsv(text: string): string[][] {
 }
 
 function record(overrides: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
-  return {
+  const prices = pricesRecord();
+  return pricesRecord({
     taskId: 'task-1',
     userId: 'user-1',
-    taskName: 'Prices',
     dayKey: '2026-11-16',
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: 1200, deduplicatedVolume: 1100 },
-    executionMetrics: {
-      runCount: 4,
-      successCount: 3,
-      failureCount: 1,
-      durationPerRunSeconds: 12.5,
-      totalExecutionSeconds: 50,
-      successRate: 0.75,
-      failureRate: 0.25,
-    },
+    executionMetrics: { ...prices.executionMetrics, durationPerRunSeconds: 12.5, totalExecutionSeconds: 50 },
     resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: 2, proxyIpCount: 1.5, balance: -3.25 },
     ...overrides,
-  };
+  });
 }
 
 /** Every leaf of the record schema, as `group.field` for nested objects. */

@@ -15,6 +15,7 @@ import { RecordFile } from '../../src/data/browse/store/recordFile';
 import { spoolPages } from '../../src/data/browse/store/rowSources';
 import { RowSpool } from '../../src/data/browse/store/rowSpool';
 import { RowStore } from '../../src/data/browse/store/rowStore';
+import { profileFigures } from './helpers/profileFigures';
 
 const CSV = [
   'id,name,price,day',
@@ -91,15 +92,7 @@ describe('data browser: the row store', () => {
   it('profiles a column: kind, empties, distinct, min and max, the most common', async () => {
     const price = await store.profile(2);
     assert.deepEqual(
-      {
-        kind: price.kind,
-        rows: price.rows,
-        empty: price.empty,
-        distinct: price.distinct,
-        min: price.min,
-        max: price.max,
-        common: price.common[0],
-      },
+      { ...profileFigures(price), common: price.common[0] },
       { kind: 'number', rows: 5, empty: 1, distinct: 3, min: '9.5', max: '100', common: { value: '9.5', count: 2 } },
     );
     assert.equal((await store.profile(3)).kind, 'date');

@@ -5,23 +5,12 @@
  * again on every pull, so a remembered file that became a link is refused too.
  */
 import * as assert from 'node:assert/strict';
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
-import type { DataPage, DataRow } from '../../src/api/schemas/dataSchemas';
+import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { TaskExport } from '../../src/data/export/exportRows';
 import type { DataFormat } from '../../src/data/formats/rowFormats';
 import type { PullSource } from '../../src/data/pull/pullRows';
@@ -29,6 +18,8 @@ import type { PullFormat } from '../../src/data/pull/pullSinks';
 import { writeWholeFile } from '../../src/platform/files/atomicFile';
 import { UnsafeFileError, type UnsafeReason } from '../../src/platform/files/safeFiles';
 import { pullOnce, wasmDir } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
+import { pageAt } from './helpers/dataPages';
 
 const ROWS: DataRow[] = [
   { Name: '$(touch /tmp/pwned)', Price: '1' },
@@ -56,16 +47,7 @@ function service(): PullSource & { asked: number } {
 }
 
 function reader(): { readData(taskId: string, o?: ReadDataOptions): DataReader } {
-  const fetch: FetchDataPage = (offset, size) => {
-    const to = Math.min(offset + size, ROWS.length);
-    const data: DataPage = {
-      offset: to,
-      total: ROWS.length,
-      restTotal: ROWS.length - to,
-      data: ROWS.slice(offset, to),
-    };
-    return Promise.resolve({ data, requestId: 'r' });
-  };
+  const fetch: FetchDataPage = (offset, size) => pageAt(ROWS, offset, size);
   return { readData: (_id, o) => new DataReader(fetch, { resumeDelayMs: 1, ...o }) };
 }
 
@@ -80,7 +62,7 @@ describe('data: no write through a link or outside the workspace folder', functi
   const SECRET = 'export PATH=$HOME/bin:$PATH\n';
 
   beforeEach(() => {
-    base = mkdtempSync(path.join(tmpdir(), 'scrapedeck-links-'));
+    base = scratchFolder('scrapedeck-links-');
     ws = path.join(base, 'ws');
     outside = path.join(base, 'home');
     mkdirSync(ws);

@@ -17,9 +17,10 @@ import { PostgresPullSink } from '../../src/data/pull/postgresSink';
 import { PullFailure, type PullSource } from '../../src/data/pull/pullRows';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { killedPgPull, PG_KILL_POINTS } from '../shared/pgKill';
-import { connectionOf, expectedPg, freshSchema, pgPullOnce, psql, readBackPg } from '../shared/pgPull';
+import { connectionOf, expectedPg, freshSchema, pgPullOnce, type PgPullRun, psql, readBackPg } from '../shared/pgPull';
 import { restartServer, type TestServer, testServer } from '../shared/pgServer';
 import { compareRows } from '../shared/pullDestination';
+import { failAfterWrite } from '../shared/pullHooks';
 import { allRows, sandboxClient, TaskPool } from '../shared/pullScenario';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -92,6 +93,9 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     await pool?.client.close();
     await sandbox?.close();
   });
+  /** A pull of a pooled task into `connection` as the superuser, in batches of BATCH; `run` adds hooks. */
+  const pullPooled = (run: Pick<PgPullRun, 'task' | 'connection'> & Partial<PgPullRun>) =>
+    pgPullOnce({ source: pool.client, password: server.password, batchSize: BATCH, ...run });
 
   it('makes the task table named as for SQLite, adds a column for a new field, keeps each value with its type', async () => {
     const schema = freshSchema(server, 'types');
@@ -151,27 +155,14 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     const { task, rows } = await pool.next(3 * BATCH);
     const crash = new Error('the window closed');
     await assert.rejects(
-      pgPullOnce({
-        source: pool.client,
+      pullPooled({
         task,
         connection,
-        password: server.password,
-        batchSize: BATCH,
-        pull: {
-          afterWrite: (b) => {
-            if (b === 2) throw crash;
-          },
-        },
+        pull: failAfterWrite(2, crash),
       }),
       (e: unknown) => e instanceof PullFailure && e.stage === 'mark' && e.error === crash,
     );
-    const again = await pgPullOnce({
-      source: pool.client,
-      task,
-      connection,
-      password: server.password,
-      batchSize: BATCH,
-    });
+    const again = await pullPooled({ task, connection });
     assert.deepEqual([again.completed, again.recovered], [true, BATCH]);
     assertOnce(server, schema, task.taskId, rows, 'after the next pull');
   });
@@ -194,13 +185,7 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
           point,
           batch,
         });
-        const result = await pgPullOnce({
-          source: pool.client,
-          task,
-          connection,
-          password: server.password,
-          batchSize: BATCH,
-        });
+        const result = await pullPooled({ task, connection });
         const c = compareRows(readBackPg(server, schema, task.taskId), rows.map(expectedPg));
         outcomes.push(
           `${point}@${batch}: ${c.missing} missing, ${c.twice} twice, ${c.wrong} wrong${result.completed ? ', completed' : ''}`,
@@ -223,12 +208,9 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
       const { task, rows } = await pool.next(3 * BATCH);
       let batch = 0;
       await assert.rejects(
-        pgPullOnce({
-          source: pool.client,
+        pullPooled({
           task,
           connection,
-          password: server.password,
-          batchSize: BATCH,
           sink: {
             beforeBegin: () => void batch++,
             midWrite: () => {
@@ -243,7 +225,7 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
         }),
         (e: unknown) => e instanceof PullFailure && e.stage === 'write',
       );
-      await pgPullOnce({ source: pool.client, task, connection, password: server.password, batchSize: BATCH });
+      await pullPooled({ task, connection });
       assertOnce(server, schema, task.taskId, rows, `restarted ${when}`);
     }
   });

@@ -23,6 +23,7 @@ import { PullTargets } from '../../src/data/pull/rememberedTargets';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { compareRows, expected, readBack } from '../shared/pullDestination';
+import { failAfterWrite } from '../shared/pullHooks';
 import { allRows, bigTask, EXTENSIONS, pullOnce, sandboxClient, TaskPool, TEST_RECORDS } from '../shared/pullScenario';
 import { FakeClock } from './helpers/sandbox';
 
@@ -118,11 +119,7 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
             task: f.task,
             file,
             format,
-            pull: {
-              afterWrite: (batch) => {
-                if (batch === 2) throw crash;
-              },
-            },
+            pull: failAfterWrite(2, crash),
           }),
           (e: unknown) =>
             e instanceof PullFailure &&
@@ -178,26 +175,17 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
     });
   }
 
+  /** A pull in batches of 100 that stops once batch 2 is on disk, before its mark: the worst an interruption leaves. */
+  const stopAfterSecondWrite = (f: Fresh, file: string, format: PullFormat) =>
+    assert.rejects(pullOnce({ source: f.client, task: f.task, file, format, batchSize: 100, pull: failAfterWrite(2) }));
+
   for (const format of ['csv', 'jsonl'] as const) {
     it(`${format}: a crash that left only part of a batch (cut at any byte, or zeros after it): the partial row is cut back and the batch completed`, async () => {
       const f = await fresh(250);
       try {
         // Batch 2 on disk, recorded, not marked: the state any interruption leaves at worst.
         const file = path.join(dir, `partial.${EXTENSIONS[format]}`);
-        await assert.rejects(
-          pullOnce({
-            source: f.client,
-            task: f.task,
-            file,
-            format,
-            batchSize: 100,
-            pull: {
-              afterWrite: (b) => {
-                if (b === 2) throw new Error('stop');
-              },
-            },
-          }),
-        );
+        await stopAfterSecondWrite(f, file, format);
         const whole = readFileSync(file);
         const record = await journal(file);
         assert.ok(record, 'the batch in flight is recorded');
@@ -241,20 +229,7 @@ describe('data: Pull New Rows, exactly once, against the sandbox', function () {
       const f = await fresh(250);
       try {
         const file = path.join(dir, `changed.${EXTENSIONS[format]}`);
-        await assert.rejects(
-          pullOnce({
-            source: f.client,
-            task: f.task,
-            file,
-            format,
-            batchSize: 100,
-            pull: {
-              afterWrite: (b) => {
-                if (b === 2) throw new Error('stop');
-              },
-            },
-          }),
-        );
+        await stopAfterSecondWrite(f, file, format);
         const record = await journal(file);
         assert.ok(record);
         const edited = Buffer.concat([

@@ -76,21 +76,23 @@ class MemorySink implements PullSink {
 
 const rowsOf = (n: number, from = 0): DataRow[] => Array.from({ length: n }, (_, i) => ({ n: from + i }));
 
+/** A pull of 50 rows in batches of 10 that cancels itself at `hook` of batch 2. */
+function cancelledAt(hook: 'afterMark' | 'afterWrite') {
+  const service = new FakeService(rowsOf(50));
+  const sink = new MemorySink();
+  const cancel = new AbortController();
+  const cancelAtTwo = (batch: number): void => {
+    if (batch === 2) cancel.abort();
+  };
+  const pulled = pullNewRows(service, { taskId: 't', sink, batchSize: 10, signal: cancel.signal, [hook]: cancelAtTwo });
+  return { service, sink, pulled };
+}
+
 describe('data: where a pull stops', () => {
   it('cancelled between batches: no more rows are asked for, and the rows written are the rows marked', async () => {
-    const service = new FakeService(rowsOf(50));
-    const sink = new MemorySink();
-    const cancel = new AbortController();
+    const { service, sink, pulled } = cancelledAt('afterMark');
     await assert.rejects(
-      pullNewRows(service, {
-        taskId: 't',
-        sink,
-        batchSize: 10,
-        signal: cancel.signal,
-        afterMark: (batch) => {
-          if (batch === 2) cancel.abort();
-        },
-      }),
+      pulled,
       (e: unknown) =>
         e instanceof PullFailure &&
         e.stage === 'fetch' &&
@@ -104,21 +106,8 @@ describe('data: where a pull stops', () => {
   });
 
   it('cancelled between a write and its mark: the batch on disk is still marked, then the pull stops', async () => {
-    const service = new FakeService(rowsOf(50));
-    const sink = new MemorySink();
-    const cancel = new AbortController();
-    await assert.rejects(
-      pullNewRows(service, {
-        taskId: 't',
-        sink,
-        batchSize: 10,
-        signal: cancel.signal,
-        afterWrite: (batch) => {
-          if (batch === 2) cancel.abort();
-        },
-      }),
-      (e: unknown) => e instanceof PullFailure && e.stage === 'fetch' && e.rowsDone === 20,
-    );
+    const { service, sink, pulled } = cancelledAt('afterWrite');
+    await assert.rejects(pulled, (e: unknown) => e instanceof PullFailure && e.stage === 'fetch' && e.rowsDone === 20);
     assert.deepEqual(service.calls, ['fetch', 'mark', 'fetch', 'mark']);
     assert.equal(service.exported, sink.written.length, 'no batch left written and unmarked');
     assert.ok(

@@ -17,18 +17,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { suggestedFileName } from '../../src/data/formats/rowFormats';
@@ -38,9 +27,10 @@ import { bindingOf, journalPathFor, realFilePath, writeFileJournal } from '../..
 import { PullFailure } from '../../src/data/pull/pullRows';
 import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { startSandbox } from '../../src/sandbox/server';
-import { closeFresh, freshSandbox } from '../shared/freshSandbox';
+import { closeFresh, type FreshSandbox, freshSandbox } from '../shared/freshSandbox';
 import { readBack } from '../shared/pullDestination';
 import { pullOnce, sandboxClient, TEST_RECORDS } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
 
 /** A user's CSV with the task's columns: 14 complete rows, every cell quoted (a comma inside). */
 function usersCsv(fields: readonly string[]): { text: string; offsetInQuote: number } {
@@ -54,11 +44,25 @@ function usersCsv(fields: readonly string[]): { text: string; offsetInQuote: num
   return { text, offsetInQuote: Buffer.byteLength(header + lines[0], 'utf8') + 4 };
 }
 
+/** A pull record of our own store, bound to `file` (so a pull acts on it), of a batch of 5 rows starting at `offset`. */
+async function writeBoundRecord(f: FreshSandbox, file: string, offset: number, hashDigit: string): Promise<void> {
+  await writeFileJournal(TEST_RECORDS, {
+    version: 2,
+    file: await realFilePath(file),
+    taskId: f.task.taskId,
+    taskName: f.task.taskName,
+    offset,
+    rows: 5,
+    hash: hashDigit.repeat(64),
+    ...(await bindingOf(file, offset)),
+  });
+}
+
 describe('data: what a workspace ships cannot make a pull cut or skip a row; nothing of ours stays', function () {
   this.timeout(120_000);
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-trust-'));
+    dir = scratchFolder('scrapedeck-trust-');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -103,16 +107,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       writeFileSync(file, mine.text);
       // Bound to the file (so it is acted on), but its offset is not where a record starts.
       const offset = mine.offsetInQuote;
-      await writeFileJournal(TEST_RECORDS, {
-        version: 2,
-        file: await realFilePath(file),
-        taskId: f.task.taskId,
-        taskName: f.task.taskName,
-        offset,
-        rows: 5,
-        hash: 'b'.repeat(64),
-        ...(await bindingOf(file, offset)),
-      });
+      await writeBoundRecord(f, file, offset, 'b');
       await assert.rejects(
         pullOnce({ source: f.client, task: f.task, file, format: 'csv', batchSize: 50 }),
         (e: unknown) =>
@@ -133,16 +128,7 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       writeFileSync(file, lines);
       // A bound record whose offset is inside the second line; its batch was marked (other rows come).
       const offset = 20;
-      await writeFileJournal(TEST_RECORDS, {
-        version: 2,
-        file: await realFilePath(file),
-        taskId: f.task.taskId,
-        taskName: f.task.taskName,
-        offset,
-        rows: 5,
-        hash: 'c'.repeat(64),
-        ...(await bindingOf(file, offset)),
-      });
+      await writeBoundRecord(f, file, offset, 'c');
       const result = await pullOnce({ source: f.client, task: f.task, file, format: 'jsonl', batchSize: 50 });
       assert.equal(result.cutBytes, Buffer.byteLength('{"partial":'), 'only the piece after the last line break');
       assert.ok(

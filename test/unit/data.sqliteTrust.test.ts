@@ -11,14 +11,12 @@ import {
   existsSync,
   lutimesSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 import type { ScrapedeckClient } from '../../src/api/client';
@@ -28,6 +26,7 @@ import { UnusableFileError } from '../../src/data/pull/unusableFile';
 import { closeFresh, type FreshSandbox, freshSandbox } from '../shared/freshSandbox';
 import { compareRows, expected, PYTHON, readBack } from '../shared/pullDestination';
 import { pullOnce } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
 
 /** The catalog a pull makes, as SQL (a planted database copies it to look like a pulled one). */
 const CATALOG = [
@@ -78,7 +77,7 @@ describe('data: a planted SQLite database cannot cut, drop, fake or freeze a pul
   let f: FreshSandbox;
   // A sandbox of its own per case: the service's state (rows handed out, marked) is part of what each checks.
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'scrapedeck-trust-'));
+    dir = scratchFolder('scrapedeck-trust-');
     f = await freshSandbox(120);
   });
   afterEach(async () => {

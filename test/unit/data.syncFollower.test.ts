@@ -79,6 +79,17 @@ function harness(o: { trusted?: boolean; outcome?: () => SyncOutcome; gate?: Gat
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Ada follows t1 into PostgreSQL; its run ended, its pull waits at the gate, and a second end queued one more. */
+async function pullingWithOneQueued() {
+  const gate = new Gate();
+  const h = harness({ gate });
+  await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
+  h.follower.runsEnded(['t1']);
+  await settle();
+  h.follower.runsEnded(['t1']);
+  return { gate, h };
+}
+
 describe('data: keep in sync, the follower', () => {
   it('a run that ends starts exactly one pull, into the follow of that task only', async () => {
     const h = harness();
@@ -197,12 +208,7 @@ describe('data: keep in sync, the follower', () => {
   });
 
   it('a pull queued for an account that was switched away from is dropped', async () => {
-    const gate = new Gate();
-    const h = harness({ gate });
-    await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
-    h.follower.runsEnded(['t1']);
-    await settle();
-    h.follower.runsEnded(['t1']);
+    const { gate, h } = await pullingWithOneQueued();
     h.signIn(LINUS);
     gate.open();
     await settle();
@@ -212,12 +218,7 @@ describe('data: keep in sync, the follower', () => {
   });
 
   it('a follow stopped while its task is pulled is not pulled again', async () => {
-    const gate = new Gate();
-    const h = harness({ gate });
-    await h.targets.set(ADA, 't1', { target: PG, taskName: 'Prices' }, 'user');
-    h.follower.runsEnded(['t1']);
-    await settle();
-    h.follower.runsEnded(['t1']);
+    const { gate, h } = await pullingWithOneQueued();
     await h.targets.forget(ADA, 't1');
     gate.open();
     await h.follower.idle();

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { ApiError } from '../../src/api/errors/errors';
 import type { ReadDataOptions } from '../../src/api/ops/data';
 import { DataReader, type FetchDataPage } from '../../src/api/ops/dataReader';
-import type { DataPage, DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
+import type { DataRow, DataValue } from '../../src/api/schemas/dataSchemas';
 import { TaskExport } from '../../src/data/export/exportRows';
 import { MAX_CELL_TEXT, MAX_SHEET_ROWS, sheetName } from '../../src/data/xlsx/xlsxParts';
 import { XlsxWriter } from '../../src/data/xlsx/xlsxWriter';
@@ -22,6 +22,8 @@ import { crc32, crc32Combine } from '../../src/data/xlsx/zipParts';
 import { mulberry32 } from '../../src/sandbox/seed/prng';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
+import { pageAt } from './helpers/dataPages';
+import { runIntoStorm } from './helpers/exportStorm';
 
 function source(
   rows: readonly DataRow[],
@@ -34,14 +36,7 @@ function source(
       failAt.times--;
       return Promise.reject(new ApiError({ kind: 'rate-limited', status: 429, message: 'Too many requests' }));
     }
-    const to = Math.min(offset + Math.min(size, pageSize), rows.length);
-    const data: DataPage = {
-      offset: to,
-      total: rows.length,
-      restTotal: rows.length - to,
-      data: rows.slice(offset, to),
-    };
-    return Promise.resolve({ data, requestId: `r${offset}` });
+    return pageAt(rows, offset, Math.min(size, pageSize));
   };
   return { readData: (_id, o) => new DataReader(fetch, { resumeDelayMs: 1, ...o }) };
 }
@@ -254,14 +249,7 @@ print(json.dumps(out))
         wasmDir: wasmDir(),
         read: { maxResumes: 1, resumeDelayMs: 1 },
       });
-      await assert.rejects(job.run(), (e: unknown) => e instanceof ApiError && e.kind === 'rate-limited');
-      assert.ok(job.resumable);
-      assert.equal(job.rowsWritten, 15);
-      assert.deepEqual(
-        readdirSync(dir).filter((f) => !f.includes('scrapedeck-tmp')),
-        [],
-        'nothing under the chosen name yet',
-      );
+      await runIntoStorm(job, dir, 15);
       const result = await job.run();
       assert.equal(result.rows, 30);
       const count =

@@ -10,28 +10,16 @@ import {
 } from '../../src/analytics/host/exportFormat';
 import type { AnalyticsQuery, AnalyticsRecord } from '../../src/api/schemas/schemas';
 import { analyticsRecordSchema } from '../../src/api/schemas/schemas';
+import { blankRecord, oneSuccessfulRun, WEEK_47 } from '../shared/analyticsRecords';
 
 const query: AnalyticsQuery = { start: '2026-11-16', end: '2026-11-22', timeGranularity: 'Week', taskIds: ['t1'] };
-const rec: AnalyticsRecord = {
+const rec: AnalyticsRecord = blankRecord({
   taskId: 't1',
   userId: 'u1',
-  taskName: null,
-  dayKey: '2026-W47',
-  weekStartDate: '2026-11-16',
-  weekEndDate: '2026-11-22',
-  collectionMethod: 'Cloud',
+  ...WEEK_47,
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
-  executionMetrics: {
-    runCount: 1,
-    successCount: 1,
-    failureCount: 0,
-    durationPerRunSeconds: 3.5,
-    totalExecutionSeconds: 3.5,
-    successRate: 1,
-    failureRate: 0,
-  },
-  resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
-};
+  executionMetrics: oneSuccessfulRun(3.5),
+});
 const now = new Date('2026-11-22T10:00:00.000Z');
 
 describe('analytics export format', () => {

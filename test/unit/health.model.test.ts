@@ -20,32 +20,12 @@ import {
 import { validateHealthSettings } from '../../src/health/healthSettings';
 import { healthWindows, maxWindowDays } from '../../src/health/healthWindow';
 import { decodeSnapshot, encodeSnapshot, type HealthSnapshot } from '../../src/health/snapshot';
+import { blankRecord, UNKNOWN_EXECUTION } from '../shared/analyticsRecords';
 
 type Exec = AnalyticsRecord['executionMetrics'];
 
 function record(taskId: string, exec: Partial<Exec>, dayKey = '2026-11'): AnalyticsRecord {
-  const m: Exec = {
-    runCount: null,
-    successCount: null,
-    failureCount: null,
-    durationPerRunSeconds: null,
-    totalExecutionSeconds: null,
-    successRate: null,
-    failureRate: null,
-    ...exec,
-  };
-  return {
-    taskId,
-    userId: 'u',
-    taskName: taskId,
-    dayKey,
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null },
-    executionMetrics: m,
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
-  };
+  return blankRecord({ taskId, taskName: taskId, dayKey, executionMetrics: { ...UNKNOWN_EXECUTION, ...exec } });
 }
 
 const totals = (runs: number, failures: number, seconds: number, timedRuns = runs): Totals => ({

@@ -9,27 +9,17 @@ import { fastPackedRecord, fastRecord } from '../../src/analytics/protocol/fastR
 import { encodeForPage, parseHostMessage } from '../../src/analytics/protocol/hostMessage';
 import { PACKED_FIELDS, packRecord, unpackRecord } from '../../src/analytics/protocol/packedRecords';
 import { type AnalyticsRecord, analyticsRecordSchema } from '../../src/api/schemas/schemas';
+import { blankRecord, oneSuccessfulRun, WEEK_47 } from '../shared/analyticsRecords';
 
-const base = {
+const base = blankRecord({
   taskId: 't-1',
   userId: 'u-1',
   taskName: 'Prices',
-  dayKey: '2026-W47',
-  weekStartDate: '2026-11-16',
-  weekEndDate: '2026-11-22',
-  collectionMethod: 'Cloud',
+  ...WEEK_47,
   dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: null },
-  executionMetrics: {
-    runCount: 1,
-    successCount: 1,
-    failureCount: 0,
-    durationPerRunSeconds: 2.5,
-    totalExecutionSeconds: 2.5,
-    successRate: 1,
-    failureRate: 0,
-  },
+  executionMetrics: oneSuccessfulRun(2.5),
   resourceUsageMetrics: { captchaCount: 0, simpleTemplateCount: null, proxyIpCount: 0.5, balance: 0.01 },
-};
+});
 
 function prng(seed: number): () => number {
   let s = seed;

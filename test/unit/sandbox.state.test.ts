@@ -6,21 +6,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type SandboxInfo, sandboxInfoSchema } from '../../src/sandbox/seed/info';
 import { startSandbox } from '../../src/sandbox/server';
+import { scratchFolder } from '../shared/scratchFolder';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'sandbox', 'main.js');
 
@@ -54,7 +45,7 @@ async function kill(p: Proc): Promise<void> {
 describe('sandbox: state across a restart (--state FILE)', function () {
   this.timeout(120_000);
   let dir: string;
-  before(() => (dir = mkdtempSync(join(os.tmpdir(), 'scrapedeck-state-'))));
+  before(() => (dir = scratchFolder('scrapedeck-state-')));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("killed mid-way and started again with the same file: marks, a pull's handed-out rows, runs, loop items, copies, moves, deprecations and sessions are there", async () => {

@@ -5,21 +5,12 @@
  * sentence, kept aside, and the sandbox starts from its seed.
  */
 import * as assert from 'node:assert/strict';
-import {
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import type { StateFile } from '../../src/sandbox/state/stateSchema';
+import { scratchFolder } from '../shared/scratchFolder';
 
 const HOSTILE = '[Accept](command:workbench.action.terminal.new)';
 
@@ -51,7 +42,7 @@ async function firstTask(sb: RunningSandbox): Promise<{ taskId: string; taskName
 describe('sandbox: a planted state file (--state FILE)', function () {
   this.timeout(60_000);
   let dir: string;
-  before(() => (dir = mkdtempSync(join(os.tmpdir(), 'scrapedeck-state-attack-'))));
+  before(() => (dir = scratchFolder('scrapedeck-state-attack-')));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a link planted where the temporary file would be (<FILE>.<pid>.tmp) is never written through; the state is written, nothing is left behind', async () => {

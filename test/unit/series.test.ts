@@ -3,34 +3,20 @@ import * as assert from 'node:assert/strict';
 
 import { averageDuration, buildSeries } from '../../src/analytics/model/series';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { blankRecord, oneSuccessfulRun } from '../shared/analyticsRecords';
 
 function rec(
   dayKey: string,
   e: Partial<AnalyticsRecord['executionMetrics']> = {},
   extra: Partial<AnalyticsRecord> = {},
 ): AnalyticsRecord {
-  return {
-    taskId: 't',
-    userId: 'u',
+  return blankRecord({
     taskName: 'x',
     dayKey,
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
     dataVolumeMetrics: { totalCollected: 10, deduplicatedVolume: 9 },
-    executionMetrics: {
-      runCount: 1,
-      successCount: 1,
-      failureCount: 0,
-      durationPerRunSeconds: 60,
-      totalExecutionSeconds: 60,
-      successRate: 1,
-      failureRate: 0,
-      ...e,
-    },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
+    executionMetrics: { ...oneSuccessfulRun(60), ...e },
     ...extra,
-  };
+  });
 }
 
 describe('analytics chart series', () => {

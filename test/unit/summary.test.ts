@@ -3,33 +3,18 @@ import * as assert from 'node:assert/strict';
 
 import { sumKnown, summarize } from '../../src/analytics/model/summary';
 import type { AnalyticsRecord } from '../../src/api/schemas/schemas';
+import { blankRecord, UNKNOWN_EXECUTION, UNKNOWN_RESOURCES } from '../shared/analyticsRecords';
 
 function rec(
   e: Partial<AnalyticsRecord['executionMetrics']> = {},
   d: Partial<AnalyticsRecord['dataVolumeMetrics']> = {},
   r: Partial<AnalyticsRecord['resourceUsageMetrics']> = {},
 ): AnalyticsRecord {
-  return {
-    taskId: 't',
-    userId: 'u',
-    taskName: null,
-    dayKey: '2026-11-20',
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
+  return blankRecord({
     dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null, ...d },
-    executionMetrics: {
-      runCount: null,
-      successCount: null,
-      failureCount: null,
-      durationPerRunSeconds: null,
-      totalExecutionSeconds: null,
-      successRate: null,
-      failureRate: null,
-      ...e,
-    },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null, ...r },
-  };
+    executionMetrics: { ...UNKNOWN_EXECUTION, ...e },
+    resourceUsageMetrics: { ...UNKNOWN_RESOURCES, ...r },
+  });
 }
 
 describe('analytics summary', () => {

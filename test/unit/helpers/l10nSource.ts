@@ -247,6 +247,42 @@ export function untranslatedLiterals(
   root = ROOT,
   read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
 ): Place[] {
+  return scanSources(files, root, read, (node, report) => {
+    // The translator's own arguments are data; defineTool's fields are manifest text (package.nls.json);
+    // zod refinements word input problems for the caller of an agent tool (the model), not for a person.
+    if (ts.isCallExpression(node) && (isTranslateCall(node) || NOT_SCREEN_CALLS.has(calleeName(node)))) return false;
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+      if (calleeName(node) !== 'super' || inTreeItemClass(node)) report(screenArguments(node).flatMap(plainLiterals));
+      return true;
+    }
+    const value = screenValue(node, SCREEN_PROPS, SCREEN_ASSIGNED);
+    if (value) report(plainLiterals(value));
+    return true;
+  });
+}
+
+/** The value an on-screen property (`{ label: … }`) or assignment (`item.text = …`) in `node` gets, if it is one. */
+export function screenValue(
+  node: ts.Node,
+  props: ReadonlySet<string>,
+  assigned: ReadonlySet<string>,
+): ts.Expression | undefined {
+  if (ts.isPropertyAssignment(node) && props.has(propName(node.name))) return node.initializer;
+  const isAssignment =
+    ts.isBinaryExpression(node) &&
+    node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    ts.isPropertyAccessExpression(node.left) &&
+    assigned.has(node.left.name.text);
+  return isAssignment ? node.right : undefined;
+}
+
+/** Every place in `files` that `check` reports, but the exempt ones; `check` returns false to skip a node's children. */
+export function scanSources(
+  files: readonly string[],
+  root: string,
+  read: (file: string) => string,
+  check: (node: ts.Node, report: (nodes: readonly ts.Node[]) => void) => boolean,
+): Place[] {
   const found: Place[] = [];
   for (const file of files) {
     const src = parse(file, read(file));
@@ -254,22 +290,7 @@ export function untranslatedLiterals(
       for (const n of nodes) if (!exempt(n, src)) found.push(place(n, src, root));
     };
     const visit = (node: ts.Node): void => {
-      // The translator's own arguments are data; defineTool's fields are manifest text (package.nls.json);
-      // zod refinements word input problems for the caller of an agent tool (the model), not for a person.
-      if (ts.isCallExpression(node) && (isTranslateCall(node) || NOT_SCREEN_CALLS.has(calleeName(node)))) return;
-      if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
-        if (calleeName(node) !== 'super' || inTreeItemClass(node)) report(screenArguments(node).flatMap(plainLiterals));
-      } else if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name))) {
-        report(plainLiterals(node.initializer));
-      } else if (
-        ts.isBinaryExpression(node) &&
-        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-        ts.isPropertyAccessExpression(node.left) &&
-        SCREEN_ASSIGNED.has(node.left.name.text)
-      ) {
-        report(plainLiterals(node.right));
-      }
-      ts.forEachChild(node, visit);
+      if (check(node, report)) ts.forEachChild(node, visit);
     };
     visit(src);
   }

@@ -81,3 +81,17 @@ export async function startMcpSession(
     close: () => client.close(),
   };
 }
+
+/**
+ * Starts a server definition the extension resolved, as VS Code starts it: its first argument is
+ * the script, and only the string values of its environment are passed on.
+ */
+export function startResolvedMcpServer(resolved: {
+  args: readonly string[];
+  env: Readonly<Record<string, unknown>>;
+}): Promise<McpSession> {
+  const env = Object.fromEntries(
+    Object.entries(resolved.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  return startMcpSession(resolved.args[0] ?? '', env);
+}

@@ -11,7 +11,7 @@ import * as ts from 'typescript';
 
 import { PAGE_STRINGS } from '../../../src/analytics/model/pageStrings';
 import { BROWSE_STRINGS } from '../../../src/data/browse/protocol/browseStrings';
-import { calleeName, exempt, parse, type Place, place, plainLiterals, propName, ROOT } from './l10nSource';
+import { calleeName, type Place, plainLiterals, ROOT, scanSources, screenValue } from './l10nSource';
 
 /** The data browser's page (src/data/browse/page/**), which speaks from its own table (data/browse/protocol/browseStrings.ts). */
 export function browsePageSources(root = ROOT): string[] {
@@ -96,37 +96,22 @@ export function pageLiterals(
   root = ROOT,
   read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
 ): Place[] {
-  const found: Place[] = [];
-  for (const file of files) {
-    const src = parse(file, read(file));
-    const report = (nodes: readonly ts.Node[]) => {
-      for (const n of nodes) if (!exempt(n, src)) found.push(place(n, src, root));
-    };
-    const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node)) {
-        const name = calleeName(node);
-        const args = node.arguments;
-        if (name === 't' || name === 'tOr' || name === 'pageText') return; // the table's keys and fallbacks are data
-        if (name === 'h') report(args.slice(2).flatMap(words)); // children
-        if (name === 'button' && args[0]) report(words(args[0])); // its label
-        if (name === 'el' && args[2]) report(words(args[2])); // the data browser's el(tag, class, text)
-        if (TEXT_CALLS.has(name)) report(args.flatMap(words));
-        const attr = args[0];
-        if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1])
-          report(words(args[1]));
-      } else if (ts.isPropertyAssignment(node) && SCREEN_PROPS.has(propName(node.name))) {
-        report(words(node.initializer));
-      } else if (
-        ts.isBinaryExpression(node) &&
-        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-        ts.isPropertyAccessExpression(node.left) &&
-        SCREEN_ASSIGNED.has(node.left.name.text)
-      ) {
-        report(words(node.right));
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(src);
-  }
-  return found;
+  return scanSources(files, root, read, (node, report) => {
+    if (ts.isCallExpression(node)) {
+      const name = calleeName(node);
+      const args = node.arguments;
+      if (name === 't' || name === 'tOr' || name === 'pageText') return false; // the table's keys and fallbacks are data
+      if (name === 'h') report(args.slice(2).flatMap(words)); // children
+      if (name === 'button' && args[0]) report(words(args[0])); // its label
+      if (name === 'el' && args[2]) report(words(args[2])); // the data browser's el(tag, class, text)
+      if (TEXT_CALLS.has(name)) report(args.flatMap(words));
+      const attr = args[0];
+      if (name === 'setAttribute' && attr && ts.isStringLiteral(attr) && SCREEN_ATTRS.has(attr.text) && args[1])
+        report(words(args[1]));
+      return true;
+    }
+    const value = screenValue(node, SCREEN_PROPS, SCREEN_ASSIGNED);
+    if (value) report(words(value));
+    return true;
+  });
 }

@@ -3,30 +3,16 @@ import * as assert from 'node:assert/strict';
 
 import { type Column, findColumn } from '../../../src/analytics/model/tableModel';
 import type { AnalyticsRecord } from '../../../src/api/schemas/schemas';
+import { blankRecord, UNKNOWN_EXECUTION } from '../../shared/analyticsRecords';
 
 /** A record of task `id` with `runCount`, every other figure null unless `extra` says. */
 export function rec(id: string, runCount: number | null, extra: Partial<AnalyticsRecord> = {}): AnalyticsRecord {
-  return {
+  return blankRecord({
     taskId: id,
-    userId: 'u',
     taskName: `Task ${id}`,
-    dayKey: '2026-11-20',
-    weekStartDate: null,
-    weekEndDate: null,
-    collectionMethod: 'Cloud',
-    dataVolumeMetrics: { totalCollected: null, deduplicatedVolume: null },
-    executionMetrics: {
-      runCount,
-      successCount: null,
-      failureCount: null,
-      durationPerRunSeconds: null,
-      totalExecutionSeconds: null,
-      successRate: null,
-      failureRate: null,
-    },
-    resourceUsageMetrics: { captchaCount: null, simpleTemplateCount: null, proxyIpCount: null, balance: null },
+    executionMetrics: { ...UNKNOWN_EXECUTION, runCount },
     ...extra,
-  };
+  });
 }
 
 /** The table's column with this id (the test fails if there is none). */
