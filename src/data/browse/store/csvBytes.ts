@@ -113,3 +113,47 @@ export function csvCellAt(buf: Buffer, start: number, end: number, index: number
   }
   return csvCells(buf, i, j)[0] ?? '';
 }
+
+/** What `csvCellRange` found: no such cell, its bytes (`rangeStart`, `rangeEnd`), or a cell only `csvCellAt` reads right. */
+export const CellRange = { Missing: 0, Bytes: 1, Decode: 2 } as const;
+export type CellRange = (typeof CellRange)[keyof typeof CellRange];
+
+/**
+ * Where a record's cell lies, when its text is its bytes: unquoted and with no quote in it, or
+ * quoted with no doubled quote and nothing after the closing one. The range is put in `at`
+ * (`[at.start, at.end)`); other cells are left to `csvCellAt`, which gives the same text.
+ */
+export function csvCellRange(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  index: number,
+  at: { start: number; end: number },
+): CellRange {
+  while (end > start && (buf[end - 1] === LF || buf[end - 1] === CR)) end--;
+  let i = start;
+  let inQuotes = false;
+  for (let k = 0; k < index; i++) {
+    if (i >= end) return CellRange.Missing;
+    const b = buf[i];
+    if (b === QUOTE) inQuotes = !inQuotes;
+    else if (b === COMMA && !inQuotes) k++;
+  }
+  if (i < end && buf[i] === QUOTE) {
+    let q = i + 1;
+    while (q < end && buf[q] !== QUOTE) q++;
+    if (q >= end || (q + 1 < end && buf[q + 1] !== COMMA)) return CellRange.Decode;
+    at.start = i + 1;
+    at.end = q;
+    return CellRange.Bytes;
+  }
+  let j = i;
+  for (; j < end; j++) {
+    const b = buf[j];
+    if (b === COMMA) break;
+    if (b === QUOTE) return CellRange.Decode;
+  }
+  at.start = i;
+  at.end = j;
+  return CellRange.Bytes;
+}

@@ -8,7 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { open, stat } from 'node:fs/promises';
 
 import { type Cell, cellOfJson } from './cells';
-import { csvCellAt, csvCells } from './csvBytes';
+import { CellRange, csvCellAt, csvCellRange, csvCells } from './csvBytes';
 import { jsonText } from './jsonBytes';
 import { RecordIndex } from './recordIndex';
 
@@ -196,18 +196,32 @@ export class RecordFile {
     }, o);
   }
 
-  /** One column's cell of every row, in file order, and nothing else decoded (a CSV row's other cells are skipped); a row with a problem gives null. */
+  /**
+   * One column's cell of every row, in file order, and nothing else decoded (a CSV row's other
+   * cells are skipped); a row with a problem gives null. With `bytes`, a CSV cell whose text is
+   * its bytes is handed over as them (`bytes(n, buf, start, end)`) and not decoded at all.
+   */
   async scanColumn(
     column: number,
     each: (n: number, cell: Cell) => void,
-    o: { signal?: AbortSignal; count?: number } = {},
+    o: {
+      signal?: AbortSignal;
+      count?: number;
+      bytes?: (n: number, buf: Buffer, start: number, end: number) => void;
+    } = {},
   ): Promise<void> {
+    const bytes = this.format === 'csv' ? o.bytes : undefined;
+    const at = { start: 0, end: 0 };
     await this.chunks((buf, first, last, from) => {
       for (let i = first; i <= last; i++) {
         const s = this.index.start(i) - from;
         const e = this.index.stop(i) - from;
         if (this.problems.size > 0 && this.problems.has(i)) each(i, null);
-        else
+        else if (bytes !== undefined) {
+          const found = csvCellRange(buf, s, e, column, at);
+          if (found === CellRange.Bytes) bytes(i, buf, at.start, at.end);
+          else each(i, found === CellRange.Missing ? null : csvCellAt(buf, s, e, column));
+        } else
           each(
             i,
             this.format === 'csv' ? csvCellAt(buf, s, e, column) : (this.decode(i, buf, s, e).cells[column] ?? null),
