@@ -16,16 +16,8 @@ import type { Locator, Page } from 'playwright-core';
 
 import { secretTargets } from './secrets';
 import { useWorkbench } from './session';
-import {
-  accountNamed,
-  e2e,
-  type SandboxAccount,
-  type SandboxInfo,
-  sandboxRequest,
-  until,
-  waitUntil,
-  type Workbench,
-} from './support';
+import type { SandboxAccount, SandboxInfo, Workbench } from './support';
+import { accountNamed, e2e, sandboxRequest, until, waitUntil } from './support';
 
 interface Task {
   taskId: string;
