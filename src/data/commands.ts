@@ -32,14 +32,14 @@ export interface DataCommandDeps {
 export function dataCommands(deps: DataCommandDeps) {
   const taskOf = (arg: unknown) => taskArgument(arg, deps, 'data');
   /** A task and its run's lot: the one given (the finish notice), else the task's last run started here. */
-  const runOf = (arg: unknown, noLonger: (taskName: string) => string) => {
+  const runOf = (arg: unknown, noLonger: (task: { taskName: string }) => string) => {
     const task = taskOf(arg);
     if (!task) return undefined;
     const given = lotArgSchema.safeParse(arg);
     // Only while it is the task's last run (runs forgets it once a later run shows).
     const lotNo = given.success ? given.data.lotNo : deps.lastRunLot(task.taskId);
     if (lotNo !== undefined) return { task, lotNo };
-    void deps.ui.showInformationMessage(noLonger(plainText(task.taskName)));
+    void deps.ui.showInformationMessage(noLonger(task));
     return undefined;
   };
   return defineHandlers({
@@ -48,8 +48,11 @@ export function dataCommands(deps: DataCommandDeps) {
       return task && deps.data.export(task);
     },
     dataExportRun: (arg) => {
-      const run = runOf(arg, (name) =>
-        t('The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.', name),
+      const run = runOf(arg, (task) =>
+        t(
+          'The run of “{0}” started here is no longer its last run; use Export Data… for all its rows.',
+          plainText(task.taskName),
+        ),
       );
       return run && deps.data.export(run.task, { kind: 'lot', lotNo: run.lotNo });
     },
@@ -63,8 +66,11 @@ export function dataCommands(deps: DataCommandDeps) {
       return task && deps.data.browse(task);
     },
     dataBrowseRun: (arg) => {
-      const run = runOf(arg, (name) =>
-        t('The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.', name),
+      const run = runOf(arg, (task) =>
+        t(
+          'The run of “{0}” started here is no longer its last run; use Browse Data for all its rows.',
+          plainText(task.taskName),
+        ),
       );
       return run && deps.data.browse(run.task, run.lotNo);
     },
