@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { ClientHolder } from '../../account/clientHolder';
 import type { KnownNames } from '../../api/taskNames';
 import type { TaskRef } from '../../api/taskRef';
+import type { TempLedger } from '../../platform/files/tempLedger';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
 
@@ -23,6 +24,8 @@ export interface DataFlowDeps {
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */
   sqliteDir?: string;
+  /** Where an export notes its temporary files (the extension's own storage, `platform/files/tempLedger.ts`). */
+  tempLedger?: TempLedger;
   /** The extension's own folder for an SQLite pull's log, journal and lock (never in a workspace). */
   sqliteLogDir?: string;
   /** A task's data was removed: what shows its row counts (the run state) asks again. */

@@ -147,6 +147,7 @@ export async function exportData(
     // Inside a workspace folder, no folder on the way down from it may be a link.
     root: vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath,
     wasmDir: deps.sqliteDir,
+    ledger: deps.tempLedger,
   });
   return runExport(job, task, target, deps);
 }
