@@ -10,6 +10,7 @@ import type { TaskRef } from '../../api/taskRef';
 import type { TempLedger } from '../../platform/files/tempLedger';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
+import type { Namesake } from '../formats/rowFormats';
 
 export interface DataFlowDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
@@ -18,8 +19,8 @@ export interface DataFlowDeps {
   reporter: Pick<Reporter, 'report'>;
   /** Task names this account's Tasks view has read from the service (a confirmation's first source). */
   knownTaskNames?: KnownNames;
-  /** Whether another task of this account has the task's name (its suggested file names then carry a short id). */
-  namesakes?: (task: TaskRef) => boolean;
+  /** How the task is told apart from other tasks of its name (`rowFormats.ts`), or undefined when its name is its own. */
+  namesakes?: (task: TaskRef) => Namesake | undefined;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */

@@ -95,7 +95,7 @@ export async function exportData(
   const target = await ui.showSaveDialog({
     defaultUri: vscode.Uri.joinPath(
       folder,
-      `${suggestedFileName(task, deps.namesakes?.(task) ?? false, lot === undefined ? '' : ` run ${lot}`)}.csv`,
+      `${suggestedFileName(task, deps.namesakes?.(task), lot === undefined ? '' : ` run ${lot}`)}.csv`,
     ),
     filters: filters(),
     saveLabel: t('Export'),

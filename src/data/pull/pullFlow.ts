@@ -81,7 +81,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       task,
       deps.ui,
       fields,
-      { trusted, records, namesakes: deps.namesakes?.(task) ?? false },
+      { trusted, records, namesake: deps.namesakes?.(task) },
       trusted ? pgTargetItems(deps.pgStore) : [],
     );
   }

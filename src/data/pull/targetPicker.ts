@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { TaskRef } from '../../api/taskRef';
 import { plainText } from '../../platform/plainText';
 import type { Ui } from '../../platform/ui';
-import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
+import { formatOfPath, type Namesake, suggestedFileName } from '../formats/rowFormats';
 import { type Fit, fitOf } from './columnFit';
 import { isMade } from './ownFiles';
 import type { PullFormat } from './pullSinks';
@@ -112,8 +112,8 @@ export interface PickerContext {
   trusted: boolean;
   /** The pull's store (`ownFiles.ts`). */
   records: string;
-  /** Another task has this task's name: the suggested new file name carries a short id. */
-  namesakes: boolean;
+  /** Another task has this task's name: the suggested file name and the questions tell it apart. */
+  namesake?: Namesake;
 }
 
 /**
@@ -221,7 +221,7 @@ async function typedTarget(
     prompt: t(
       'A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.',
     ),
-    value: `${suggestedFileName(task, context.namesakes)}.jsonl`,
+    value: `${suggestedFileName(task, context.namesake)}.jsonl`,
     ignoreFocusOut: true,
     validateInput: validate,
   });

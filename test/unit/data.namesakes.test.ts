@@ -1,0 +1,58 @@
+/**
+ * Tasks of one name told apart (issue 48): the suggested file names use the group's name where it
+ * tells them apart ("eBay product details (Price monitoring)"), a piece of the id only as a last
+ * resort.
+ */
+import * as assert from 'node:assert/strict';
+
+import { namesakeAmong, suggestedFileName } from '../../src/data/formats/rowFormats';
+import { startSandbox } from '../../src/sandbox/server';
+import { sandboxClient } from '../shared/pullScenario';
+
+describe('data: tasks of one name', () => {
+  it('the seed\'s two "eBay product details" get their groups\' names in the suggested file names', async () => {
+    const sandbox = await startSandbox({ rateLimit: 0 });
+    const client = sandboxClient(sandbox.info.baseUrl, sandbox.info.accounts[0]?.apiKey ?? '');
+    try {
+      const tasks: { taskId: string; taskName: string; groupName: string }[] = [];
+      for (const g of (await client.listTaskGroups()).data)
+        for (const t of (await client.searchTasks(g.taskGroupId)).data)
+          tasks.push({ taskId: t.taskId, taskName: t.taskName, groupName: g.taskGroupName });
+      const named = tasks.filter((t) => t.taskName === 'eBay product details');
+      assert.ok(named.length >= 2, 'the seed has two tasks of that name');
+      const names = named.map((t) => suggestedFileName(t, namesakeAmong(t.taskId, named)));
+      assert.deepEqual(
+        names.sort(),
+        named.map((t) => `eBay product details (${t.groupName})`).sort(),
+        'readable and distinct',
+      );
+      const one = named[0] as (typeof named)[number];
+      assert.equal(
+        suggestedFileName(one, namesakeAmong(one.taskId, named), ' run 7'),
+        `eBay product details (${one.groupName}) run 7`,
+      );
+    } finally {
+      await client.close();
+      await sandbox.close();
+    }
+  });
+
+  it('the group only where it tells them apart; else a piece of the id; a name of its own stays as it is', () => {
+    assert.equal(namesakeAmong('a', [{ taskId: 'a', groupName: 'G' }]), undefined);
+    assert.deepEqual(
+      namesakeAmong('a', [
+        { taskId: 'a', groupName: 'Shop' },
+        { taskId: 'b', groupName: 'Shop' },
+      ]),
+      {},
+      'same group name: the group does not tell them apart',
+    );
+    assert.deepEqual(namesakeAmong('a', [{ taskId: 'a' }, { taskId: 'b', groupName: 'Shop' }]), {}, 'group unknown');
+    const task = { taskId: '1e3d54f6-aaaa', taskName: 'Prices' };
+    assert.equal(suggestedFileName(task, undefined), 'Prices');
+    assert.equal(suggestedFileName(task, {}), 'Prices 1e3d54f6');
+    assert.equal(suggestedFileName(task, { group: 'a/b: c' }), 'Prices (a b c)', 'the group made safe for a file name');
+    const long = suggestedFileName({ taskId: 'x', taskName: 'n'.repeat(200) }, { group: 'Price monitoring' });
+    assert.ok(long.endsWith(' (Price monitoring)') && long.length <= 120, long);
+  });
+});
