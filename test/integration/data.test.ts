@@ -300,8 +300,8 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       const seen: { modal?: { message: string; detail: string; buttons: string[] }; input?: vscode.InputBoxOptions } =
         {};
       const restore = replaceUi(api, {
-        showModalWarning: (message, detail, ...buttons) => {
-          seen.modal = { message, detail, buttons };
+        showModalWarning: (message, detail, action, keep) => {
+          seen.modal = { message, detail, buttons: [action, keep] };
           return Promise.resolve(modal);
         },
         showInputBox: (o) => {

@@ -1,11 +1,13 @@
 /**
  * Tasks of one name told apart (issue 48): the suggested file names use the group's name where it
  * tells them apart ("eBay product details (Price monitoring)"), a piece of the id only as a last
- * resort.
+ * resort; and the question before mixing two tasks' rows in one file has its safe answer first
+ * (the default button).
  */
 import * as assert from 'node:assert/strict';
 
 import { namesakeAmong, suggestedFileName } from '../../src/data/formats/rowFormats';
+import { modalItems } from '../../src/platform/prompts/modalItems';
 import { startSandbox } from '../../src/sandbox/server';
 import { sandboxClient } from '../shared/pullScenario';
 
@@ -54,5 +56,19 @@ describe('data: tasks of one name', () => {
     assert.equal(suggestedFileName(task, { group: 'a/b: c' }), 'Prices (a b c)', 'the group made safe for a file name');
     const long = suggestedFileName({ taskId: 'x', taskName: 'n'.repeat(200) }, { group: 'Price monitoring' });
     assert.ok(long.endsWith(' (Price monitoring)') && long.length <= 120, long);
+  });
+
+  it("the modal's default button: the action, or the safe answer where the action is the risky one", () => {
+    assert.deepEqual(modalItems('Remove Data…', 'Keep the Data'), [
+      { title: 'Remove Data…' },
+      { title: 'Keep the Data', isCloseAffordance: true },
+    ]);
+    // VS Code makes the first item that is not the close affordance the primary (Enter) button.
+    const risky = modalItems('Append Anyway', 'Don’t Append', 'keep');
+    assert.equal(risky.find((i) => i.isCloseAffordance !== true)?.title, 'Don’t Append');
+    assert.deepEqual(
+      risky.map((i) => i.title),
+      ['Don’t Append', 'Append Anyway'],
+    );
   });
 });
