@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
 import { COMMANDS } from '../platform/commandIds';
-import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
+import { AttentionGroupNode, attentionShown, AttentionTaskNode, healthRows } from './attentionNodes';
 import { ShownRows } from './shownRows';
 import { LoadMoreNode, TaskGroupNode, TaskMessageNode, TaskNode } from './taskNodes';
 import type { TasksModel } from './tasksModel';
@@ -140,7 +140,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private async rootChildren(): Promise<TasksNode[]> {
     const groups = await this.groupRows();
     // A plan without tasks: the welcome area's one statement covers health too (it needs an empty root).
-    return this.planLimitedNow ? [] : [...healthRows(this.deps.health), ...groups];
+    return this.planLimitedNow ? [] : [...healthRows(this.deps.health, this.model.filter), ...groups];
   }
 
   private async groupRows(): Promise<TasksNode[]> {
@@ -242,9 +242,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private attentionChildren(parent: AttentionGroupNode): TasksNode[] {
     const health = this.deps.health;
     if (!health) return [];
-    const rows = health
-      .attention()
-      .map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
+    const rows = attentionShown(health, this.model.filter).map(
+      (i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)),
+    );
     this.trackRows(ATTENTION_SCOPE, rows);
     return rows;
   }
