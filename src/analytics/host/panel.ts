@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 
 import { todayUtc } from '../../api/schemas/dates';
-import { renderPageHtml } from '../../platform/webview/pageHtml';
 import type { Ui } from '../../platform/ui';
+import { renderPageHtml } from '../../platform/webview/pageHtml';
 import { forAccount, forgetAccount, type HostMessage, type PageState, type Preset } from '../protocol';
 import { encodeForPage } from '../protocol/hostMessage';
 import type { KnownTaskNames } from './chipNames';
