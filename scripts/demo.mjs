@@ -13,6 +13,7 @@
 //        --fresh      start the sandbox from its seed (the kept state is moved aside, not deleted)
 //        --sandbox-<option> [value]   passes --<option> [value] to the sandbox (docs/manual/sandbox.md)
 //        --sandbox ...  passes everything after it to the sandbox as it is
+//        --help       prints these options and exits; an option the demo does not know is refused
 // The sandbox keeps what you change (marks, runs, lists, copies, moves) in its cache across restarts.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,13 +28,18 @@ import {
   workbenchUrl,
   writeSettings,
 } from './lib/codeserver.mjs';
-import { splitDemoArgs } from './lib/demoArgs.mjs';
+import { demoUsage, splitDemoArgs } from './lib/demoArgs.mjs';
 import { exitAfterOutput, killAllGroups, mustRun, onShutdown, portIsFree, seconds } from './lib/proc.mjs';
 import { build, CACHE, ensureDeps, ensureVscode, log as logLine, packageVsix, ROOT } from './lib/project.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const log = (m) => logLine('demo', m);
 const split = splitDemoArgs(process.argv.slice(2));
+// Before anything is installed, built or started.
+if (split.help === true) {
+  console.log(demoUsage());
+  process.exit(0);
+}
 if (split.problem !== undefined) {
   log(split.problem);
   process.exit(2);

@@ -13,6 +13,7 @@ import { createAgents } from './agents';
 import { createAnalytics } from './analytics/host';
 import { createApps } from './apps';
 import { createData } from './data';
+import { namesakeAmong } from './data/formats/rowFormats';
 import { createSync } from './data/sync';
 import { SyncBoard } from './data/sync/syncBoard';
 import { createHealth } from './health';
@@ -80,7 +81,7 @@ export function start(
     account: holder,
     reporter,
     knownTaskNames: (ids) => tasks.taskNames(ids),
-    namesakes: (task) => tasks.taskIdsNamed(task.taskName).some((id) => id !== task.taskId),
+    namesakes: (task) => namesakeAmong(task.taskId, tasks.tasksNamed(task.taskName)),
     // After Remove Data the task's row counts are asked again, so the row does not keep the old ones.
     onDataRemoved: (taskId) => runs.refreshTasks([taskId]),
     lastRunLot: (taskId) => runs.store.lotOf(taskId)?.lotNo,

@@ -46,6 +46,8 @@ export function createData(context: vscode.ExtensionContext, deps: DataDeps): Da
     openJobs,
     sqliteDir: base.sqliteDir ?? vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath,
     sqliteLogDir: base.sqliteLogDir ?? vscode.Uri.joinPath(context.globalStorageUri, 'sqlite').fsPath,
+    // An export's notes of its temporary files: in the extension's own storage, never a workspace's.
+    tempLedger: base.tempLedger ?? { folder: vscode.Uri.joinPath(context.globalStorageUri, 'export-temps').fsPath },
   };
   // Per VS Code user (global state and secret storage), never per workspace.
   const pgStore = new PgConnectionStore(context.globalState, context.secrets);

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 
 import { copyRequestId } from './copyRequestId';
 import { type InputOptions, showInputBoxWithRequestId } from './inputBox';
+import { type ModalDefault, modalItems } from './prompts/modalItems';
 
 export type { InputOptions } from './inputBox';
 
@@ -22,9 +23,16 @@ export interface Ui {
   /**
    * A modal warning with one action and exactly one way to say no: `keep`, a button named for what saying
    * no keeps, which VS Code also picks on Escape and the close button (so it adds no Cancel of its
-   * own). Resolves to the title picked, or undefined.
+   * own). Resolves to the title picked, or undefined. `primary: 'keep'` makes `keep` the default
+   * button where the action is the risky answer (`modalItems.ts`).
    */
-  showModalWarning(message: string, detail: string, action: string, keep: string): Thenable<string | undefined>;
+  showModalWarning(
+    message: string,
+    detail: string,
+    action: string,
+    keep: string,
+    primary?: ModalDefault,
+  ): Thenable<string | undefined>;
   showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showSaveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
   /** vscode.workspace.isTrusted, read when asked (Restricted Mode can end while the window is open). */
@@ -40,14 +48,9 @@ export function createUi(): Ui {
     showQuickPick: (items, options) => vscode.window.showQuickPick(items, options),
     showInformationMessage: (message, ...items) => vscode.window.showInformationMessage(message, ...items),
     showWarningMessage: (message, ...items) => vscode.window.showWarningMessage(message, ...items),
-    showModalWarning: (message, detail, action, keep) =>
+    showModalWarning: (message, detail, action, keep, primary) =>
       vscode.window
-        .showWarningMessage(
-          message,
-          { modal: true, detail },
-          { title: action },
-          { title: keep, isCloseAffordance: true },
-        )
+        .showWarningMessage(message, { modal: true, detail }, ...modalItems(action, keep, primary))
         .then((item) => item?.title),
     showErrorMessage: (message, ...items) => vscode.window.showErrorMessage(message, ...items),
     showSaveDialog: (options) => vscode.window.showSaveDialog(options),

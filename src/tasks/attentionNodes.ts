@@ -9,6 +9,7 @@ import type { HealthView, TaskHealthInfo } from '../health/healthBoard';
 import { age, daysBefore, windowText } from '../health/healthText';
 import { COMMANDS } from '../platform/commandIds';
 import type { RunPresentation } from '../runs/runText';
+import { filterAttention } from './paging';
 import { TaskNode } from './taskNodes';
 
 const t = vscode.l10n.t;
@@ -16,16 +17,18 @@ const t = vscode.l10n.t;
 export class AttentionGroupNode extends vscode.TreeItem {
   override readonly contextValue = 'healthAttention';
 
-  constructor(count: number, health: HealthView) {
+  /** `count`: the tasks the view's filter keeps, of `total` (equal without a filter). */
+  constructor(count: number, health: HealthView, total = count) {
     super(t('Needs attention'), vscode.TreeItemCollapsibleState.Expanded);
     this.id = 'health:attention';
     this.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
     const s = health.snapshot;
     const updated = s ? age(health.now() - s.computedAt) : undefined;
-    this.description = updated === undefined ? String(count) : t('{0} · updated {1}', count, updated);
+    const shown = count === total ? String(count) : t('{0} of {1} match', count, total);
+    this.description = updated === undefined ? shown : t('{0} · updated {1}', shown, updated);
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**')
-      .appendText(count === 1 ? t('1 task needs attention') : t('{0} tasks need attention', count))
+      .appendText(total === 1 ? t('1 task needs attention') : t('{0} tasks need attention', total))
       .appendMarkdown('**  \n');
     if (s)
       md.appendText(
@@ -76,11 +79,19 @@ export class HealthUnavailableNode extends vscode.TreeItem {
   }
 }
 
-/** The rows health puts above the groups, for the account signed in now. */
-export function healthRows(health: HealthView | undefined): (AttentionGroupNode | HealthUnavailableNode)[] {
+/** The tasks of "Needs attention" the Tasks view's name filter keeps (all of them without a filter). */
+export function attentionShown(health: HealthView, filter: string): TaskHealthInfo[] {
+  return filterAttention(health.attention(), filter);
+}
+
+/** The rows health puts above the groups, for the account signed in now, under the view's name filter. */
+export function healthRows(
+  health: HealthView | undefined,
+  filter = '',
+): (AttentionGroupNode | HealthUnavailableNode)[] {
   if (!health) return [];
   const status = health.status;
   if (status.kind === 'unavailable') return [new HealthUnavailableNode(status.message, status.requestId)];
-  const count = health.attention().length;
-  return count > 0 ? [new AttentionGroupNode(count, health)] : [];
+  const count = attentionShown(health, filter).length;
+  return count > 0 ? [new AttentionGroupNode(count, health, health.attention().length)] : [];
 }

@@ -53,8 +53,8 @@ export interface TasksCapability {
   listEveryTask(signal?: AbortSignal): Promise<{ rows: TaskRow[]; complete: boolean }>;
   /** The names of these tasks in the tree's cache (no request; a task not loaded is left out). */
   taskNames(taskIds: readonly string[]): Map<string, string>;
-  /** The ids of the loaded tasks of this name. */
-  taskIdsNamed(name: string): string[];
+  /** The loaded tasks of this name, with their group's name when known. */
+  tasksNamed(name: string): { taskId: string; groupName?: string }[];
   /** Filters the tree, and shows the filter on the view and in `scrapedeck.tasksFiltered`. */
   setFilter(text: string): void;
   /** Runs `work` with the spinner on the Tasks view. */
@@ -142,7 +142,7 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     listTasks: (signal) => model.listAllTasks(signal),
     listEveryTask: (signal) => model.listEveryTask(signal),
     taskNames: (taskIds) => model.knownTaskNames(taskIds),
-    taskIdsNamed: (name) => model.taskIdsNamed(name),
+    tasksNamed: (name) => model.tasksNamed(name),
     setFilter,
     progress,
     commands,

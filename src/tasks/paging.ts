@@ -76,3 +76,14 @@ export function filterGroups(
   }
   return out;
 }
+
+/**
+ * The "Needs attention" tasks the name filter keeps, by the groups' rule: a task whose group's
+ * name matches, or whose own name does (the pseudo-group listed every task under a filter).
+ */
+export function filterAttention<T extends { task: { taskName: string; taskGroupName: string } }>(
+  items: readonly T[],
+  filter: string,
+): T[] {
+  return items.filter((i) => matchesFilter(i.task.taskName, filter) || matchesFilter(i.task.taskGroupName, filter));
+}

@@ -159,12 +159,14 @@ export class TasksModel {
     return names;
   }
 
-  /** The ids of the loaded tasks named `name` (no request), to tell tasks of one name apart in suggested file names. */
-  taskIdsNamed(name: string): string[] {
-    const ids = new Set<string>();
-    for (const cached of this.tasksCache.values())
-      for (const task of cached.value) if (task.taskName === name) ids.add(task.taskId);
-    return [...ids];
+  /** The loaded tasks named `name` with their group's name (no request), to tell tasks of one name apart. */
+  tasksNamed(name: string): { taskId: string; groupName?: string }[] {
+    const found = new Map<string, string | undefined>();
+    for (const [groupId, cached] of this.tasksCache)
+      for (const task of cached.value)
+        if (task.taskName === name && !found.has(task.taskId))
+          found.set(task.taskId, this.groupById(groupId)?.taskGroupName);
+    return [...found].map(([taskId, groupName]) => (groupName === undefined ? { taskId } : { taskId, groupName }));
   }
 
   /** The group as last loaded, to name it in tooltips and messages. */

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 
 import { isApiError } from '../api/errors/errors';
 import type { Task, TaskGroup } from '../api/schemas/schemas';
-import { AttentionGroupNode, AttentionTaskNode, healthRows } from './attentionNodes';
+import { AttentionGroupNode, attentionShown, AttentionTaskNode, healthRows } from './attentionNodes';
 import { groupsFailedRow, noGroupsRow, noTasksRow, tasksFailedRow } from './messageRows';
 import { ShownRows } from './shownRows';
 import { LoadMoreNode, TaskGroupNode, TaskNode } from './taskNodes';
@@ -138,7 +138,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private async rootChildren(): Promise<TasksNode[]> {
     const groups = await this.groupRows();
     // A plan without tasks: the welcome area's one statement covers health too (it needs an empty root).
-    return this.planLimitedNow ? [] : [...healthRows(this.deps.health), ...groups];
+    return this.planLimitedNow ? [] : [...healthRows(this.deps.health, this.model.filter), ...groups];
   }
 
   private async groupRows(): Promise<TasksNode[]> {
@@ -203,9 +203,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private attentionChildren(parent: AttentionGroupNode): TasksNode[] {
     const health = this.deps.health;
     if (!health) return [];
-    const rows = health
-      .attention()
-      .map((i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)));
+    const rows = attentionShown(health, this.model.filter).map(
+      (i) => new AttentionTaskNode(i, health, parent, this.deps.runs?.present(i.task.taskId)),
+    );
     this.trackRows(ATTENTION_SCOPE, rows);
     return rows;
   }

@@ -254,7 +254,7 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     await shot('data-06-pull-choose-file');
     await pick.click();
     await wb.answerInput(/New File for the Rows of/, 'pulled/new-rows.jsonl');
-    const first = wb.notification(/Appended [\d,]+ new rows? of /);
+    const first = wb.notification(/Wrote [\d,]+ new rows? of /);
     await first.waitFor();
     const file = path.join(e2e().run.ws, 'pulled', 'new-rows.jsonl');
     const once = jsonLines(file).length;
@@ -333,7 +333,9 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     const after = await allRows(pulledDb.taskId);
 
     await wb.contextMenu(wb.taskRow(pulledDb.taskName), 'Pull New Rows');
-    const second = wb.notification(new RegExp(`Wrote ${(after.length - before).toLocaleString('en')} new rows? of `));
+    const second = wb.notification(
+      new RegExp(`Appended ${(after.length - before).toLocaleString('en')} new rows? of `),
+    );
     await second.waitFor();
     await page
       .locator('.notifications-toasts .notification-toast')
@@ -366,8 +368,8 @@ describe('Task data end to end: export, pull twice, browse, remove (real workben
     );
     const before = readFileSync(file);
     await wb.runCommand('View: Close All Editors');
-    // D3b's second pull said "Wrote … new rows" with Open in Data Browser.
-    await notificationButton(/Wrote [\d,]+ new rows? of /, 'Open in Data Browser');
+    // D3b's second pull said "Appended … new rows" (the file was there) with Open in Data Browser.
+    await notificationButton(/Appended [\d,]+ new rows? of /, 'Open in Data Browser');
     const view = wb.webview();
     await view.locator('#cell-0-0').waitFor({ timeout: 30_000 });
     await view.locator('.count', { hasText: `${count.toLocaleString('en-US')} rows` }).waitFor({ timeout: 30_000 });

@@ -242,8 +242,16 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       const lines = jsonLines(file);
       assert.equal(lines.length, one.rows + added);
       assert.deepEqual(lines.slice(one.rows), after.slice(before), 'the new rows, in order, appended');
-      await waitFor('the pulled message', () => messages.filter((m) => m.text.startsWith('Appended')).length === 2);
-      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[1]?.buttons, [
+      // The first pull made the file ("Wrote"), the second added to it ("Appended").
+      await waitFor(
+        'the pulled messages',
+        () => messages.filter((m) => /^(Wrote|Appended) /.test(m.text)).length === 2,
+      );
+      assert.deepEqual(
+        messages.filter((m) => /^(Wrote|Appended) /.test(m.text)).map((m) => m.text.split(' ')[0]),
+        ['Wrote', 'Appended'],
+      );
+      assert.deepEqual(messages.filter((m) => m.text.startsWith('Appended'))[0]?.buttons, [
         'Open',
         'Open in Data Browser',
         'Change File…',
@@ -293,8 +301,8 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
       const seen: { modal?: { message: string; detail: string; buttons: string[] }; input?: vscode.InputBoxOptions } =
         {};
       const restore = replaceUi(api, {
-        showModalWarning: (message, detail, ...buttons) => {
-          seen.modal = { message, detail, buttons };
+        showModalWarning: (message, detail, action, keep) => {
+          seen.modal = { message, detail, buttons: [action, keep] };
           return Promise.resolve(modal);
         },
         showInputBox: (o) => {

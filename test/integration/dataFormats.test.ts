@@ -248,14 +248,16 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
     writeFileSync(path.join(ws.fsPath, 'Booking ratings.csv'), '\uFEFFHotel,Rating\r\nx,9\r\n');
     const picks: vscode.QuickPickItem[][] = [];
     const modals: string[] = [];
+    const defaults: (string | undefined)[] = [];
     const restore = replaceUi(api, {
       showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>
         Promise.resolve(items).then((list) => {
           picks.push([...list]);
           return list.find((i) => i.label.endsWith('Booking ratings.csv'));
         }),
-      showModalWarning: (message) => {
+      showModalWarning: (message, _detail, _action, _keep, primary) => {
         modals.push(message);
+        defaults.push(primary);
         return Promise.resolve(undefined);
       },
     });
@@ -272,6 +274,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
       assert.equal(items[at('fits.csv')]?.description, 'same columns as this task: append to this file');
       assert.match(items[at('Booking ratings.csv')]?.description ?? '', /^other columns: lacks “/);
       assert.match(modals[0] ?? '', /The columns of Booking ratings\.csv are not the fields of “/);
+      assert.deepEqual(defaults, ['keep'], 'one Enter does not mix two tasks’ rows: Don’t Append is the default');
       assert.equal(
         readFileSync(path.join(ws.fsPath, 'Booking ratings.csv'), 'utf8'),
         '\uFEFFHotel,Rating\r\nx,9\r\n',

@@ -55,8 +55,8 @@ describe('Data Apps view and deprecation (real VS Code, sandbox)', () => {
   ) => {
     const modals: { message: string; detail: string; buttons: string[] }[] = [];
     const restore = replaceUi(api, {
-      showModalWarning: (message, detail, ...buttons) => {
-        modals.push({ message, detail, buttons });
+      showModalWarning: (message, detail, action, keep) => {
+        modals.push({ message, detail, buttons: [action, keep] });
         return Promise.resolve(answer);
       },
     });

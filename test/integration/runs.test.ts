@@ -193,7 +193,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       /(^| · )(Finished|Failed): [1-9][\d,]* rows? last run/.test(String(r.description)),
     );
     const restore = replaceUi(api, {
-      showModalWarning: (_message, _detail, ...items) => Promise.resolve(items.find((i) => /^Remove Data/.test(i))),
+      showModalWarning: (_message, _detail, action, keep) =>
+        Promise.resolve([action, keep].find((i) => /^Remove Data/.test(i))),
       showInputBox: () => Promise.resolve(task.taskName),
     });
     try {
@@ -254,8 +255,8 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     const asked: { message: string; detail: string; items: string[] }[] = [];
     let answer: string | undefined;
     const restore = replaceUi(api, {
-      showModalWarning: (message, detail, ...items) => {
-        asked.push({ message, detail, items });
+      showModalWarning: (message, detail, action, keep) => {
+        asked.push({ message, detail, items: [action, keep] });
         return Promise.resolve(answer);
       },
     });
@@ -320,9 +321,9 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     await rowWhen(api, GROUP, b.taskId, 'B spinning', (r) => iconOf(r) === 'sync~spin');
     const asked: string[] = [];
     const restore = replaceUi(api, {
-      showModalWarning: (message, _detail, ...items) => {
-        asked.push(message, ...items);
-        return Promise.resolve(items[0]);
+      showModalWarning: (message, _detail, action, keep) => {
+        asked.push(message, action, keep);
+        return Promise.resolve(action);
       },
     });
     const typed = answerInputs(api, ['2']);

@@ -335,9 +335,9 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     const asked: string[][] = [];
     let answer: 'move' | 'keep' = 'keep';
     const restore = replaceUi(api, {
-      showModalWarning: (message, _detail, ...items) => {
-        asked.push([message, ...items]);
-        return Promise.resolve(answer === 'move' ? items[0] : undefined);
+      showModalWarning: (message, _detail, action, keep) => {
+        asked.push([message, action, keep]);
+        return Promise.resolve(answer === 'move' ? action : undefined);
       },
     });
     try {

@@ -34,7 +34,7 @@ export const FLOORS: readonly string[][] = [
   ['analytics/protocol'],
   ['analytics/model'],
   ['platform'],
-  ['platform/files', 'platform/state', 'platform/webview'],
+  ['platform/files', 'platform/prompts', 'platform/state', 'platform/webview'],
   ['sandbox'],
   ['sandbox/routes'],
   ['sandbox/state'],

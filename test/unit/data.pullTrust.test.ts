@@ -238,13 +238,10 @@ describe('data: what a workspace ships cannot make a pull cut or skip a row; not
       const named = tasks.filter((t) => t.taskName === 'eBay product details');
       assert.ok(named.length >= 2, 'the seed has two tasks of that name');
       const suggest = (t: { taskId: string; taskName: string }) =>
-        suggestedFileName(
-          t,
-          tasks.some((o) => o.taskId !== t.taskId && o.taskName === t.taskName),
-        );
+        suggestedFileName(t, tasks.some((o) => o.taskId !== t.taskId && o.taskName === t.taskName) ? {} : undefined);
       assert.equal(new Set(named.map(suggest)).size, named.length, named.map(suggest).join(' | '));
       assert.equal(
-        new Set(named.map((t) => suggestedFileName(t, true, ' run 7'))).size,
+        new Set(named.map((t) => suggestedFileName(t, {}, ' run 7'))).size,
         named.length,
         "one run's export too",
       );

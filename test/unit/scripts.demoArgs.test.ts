@@ -6,12 +6,16 @@ import * as assert from 'node:assert/strict';
 
 import { importScriptLib } from './helpers/scriptLib';
 
-type Split = { demo: string[]; sandbox: string[]; problem?: string };
+type Split = { demo: string[]; sandbox: string[]; problem?: string; help?: true };
 let splitDemoArgs: (argv: readonly string[]) => Split;
+let demoUsage: () => string;
 
 describe('scripts: the demo passes options to its sandbox', function () {
   before(async () => {
-    ({ splitDemoArgs } = await importScriptLib<{ splitDemoArgs: typeof splitDemoArgs }>('demoArgs.mjs'));
+    ({ splitDemoArgs, demoUsage } = await importScriptLib<{
+      splitDemoArgs: typeof splitDemoArgs;
+      demoUsage: typeof demoUsage;
+    }>('demoArgs.mjs'));
   });
 
   it("--sandbox-<option> with its value, among the demo's own options", () => {
@@ -56,5 +60,32 @@ describe('scripts: the demo passes options to its sandbox', function () {
 
   it('nothing for the sandbox: its arguments are empty', () => {
     assert.deepEqual(splitDemoArgs(['--smoke']), { demo: ['--smoke'], sandbox: [] });
+  });
+
+  it("--help (or -h) asks for the options, whatever else is there; they name the demo's and how to pass the sandbox's", () => {
+    assert.equal(splitDemoArgs(['--help']).help, true);
+    assert.equal(splitDemoArgs(['--fresh', '-h']).help, true);
+    assert.equal(splitDemoArgs(['--bogus', '--help']).help, true, 'asking how wins over a mistake');
+    assert.equal(splitDemoArgs(['--sandbox', '--help']).help, undefined, "after --sandbox it is the sandbox's");
+    const usage = demoUsage();
+    for (const option of ['--port N', '--desktop', '--smoke', '--fresh', '--help', '--sandbox-<option>', '--sandbox '])
+      assert.ok(usage.includes(option), option);
+  });
+
+  it('an option the demo does not know is refused in one sentence naming the form likely meant', () => {
+    assert.deepEqual(
+      splitDemoArgs(['--big-task-rows', '60000']).problem,
+      "--big-task-rows is not an option of the demo: for its sandbox write --sandbox-big-task-rows (or put it after --sandbox); npm start -- --help lists the demo's options.",
+    );
+    assert.match(splitDemoArgs(['--run-seconds=5']).problem ?? '', /^--run-seconds is not .* --sandbox-run-seconds /);
+    assert.match(splitDemoArgs(['60000']).problem ?? '', /^60000 is not an option of the demo: .+\.$/);
+    assert.deepEqual(
+      splitDemoArgs(['--port', '9000', '--port=9001', '--desktop', '--smoke', '--fresh']),
+      {
+        demo: ['--port', '9000', '--port=9001', '--desktop', '--smoke', '--fresh'],
+        sandbox: [],
+      },
+      "the demo's own options, a value after --port included, are not refused",
+    );
   });
 });

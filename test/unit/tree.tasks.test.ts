@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors/errors';
 import type { Task, TaskGroup } from '../../src/api/schemas/schemas';
 import {
+  filterAttention,
   filterGroups,
   loadMoreLabel,
   matchesFilter,
@@ -116,6 +117,24 @@ describe('tree: tasks paging and filter (pure)', () => {
     );
     // Unknown tasks: the group survives only by name.
     assert.equal(filterGroups(src.groups, () => undefined, 'amazon').length, 0);
+  });
+
+  it('"Needs attention" keeps, under a filter, only the tasks the groups would: by their name or their group\'s', () => {
+    const attention = [
+      { task: { taskName: 'IKEA stock levels', taskGroupName: 'Stock checks' } },
+      { task: { taskName: 'eBay product details', taskGroupName: 'Price monitoring' } },
+      { task: { taskName: 'Glassdoor job ads', taskGroupName: 'Lead generation' } },
+      { task: { taskName: 'Booking ratings', taskGroupName: 'Price monitoring' } },
+    ];
+    const names = (filter: string) => filterAttention(attention, filter).map((i) => i.task.taskName);
+    assert.deepEqual(names('eBay product'), ['eBay product details']);
+    assert.deepEqual(names('PRICE'), ['eBay product details', 'Booking ratings'], "by the group's name");
+    assert.deepEqual(names('nothing like it'), []);
+    assert.deepEqual(
+      names(''),
+      attention.map((i) => i.task.taskName),
+      'no filter: every task',
+    );
   });
 });
 

@@ -7,8 +7,10 @@ import type * as vscode from 'vscode';
 import type { ClientHolder } from '../../account/clientHolder';
 import type { KnownNames } from '../../api/taskNames';
 import type { TaskRef } from '../../api/taskRef';
+import type { TempLedger } from '../../platform/files/tempLedger';
 import type { Reporter } from '../../platform/reporter';
 import type { Ui } from '../../platform/ui';
+import type { Namesake } from '../formats/rowFormats';
 
 export interface DataFlowDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
@@ -17,12 +19,14 @@ export interface DataFlowDeps {
   reporter: Pick<Reporter, 'report'>;
   /** Task names this account's Tasks view has read from the service (a confirmation's first source). */
   knownTaskNames?: KnownNames;
-  /** Whether another task of this account has the task's name (its suggested file names then carry a short id). */
-  namesakes?: (task: TaskRef) => boolean;
+  /** How the task is told apart from other tasks of its name (`rowFormats.ts`), or undefined when its name is its own. */
+  namesakes?: (task: TaskRef) => Namesake | undefined;
   /** Exports stopped by a failure that still hold a temporary file (offered Resume); discarded when the window closes. */
   openJobs?: Set<{ discard(): Promise<void> }>;
   /** Where node-sqlite3-wasm's files are (the extension's `dist/`). */
   sqliteDir?: string;
+  /** Where an export notes its temporary files (the extension's own storage, `platform/files/tempLedger.ts`). */
+  tempLedger?: TempLedger;
   /** The extension's own folder for an SQLite pull's log, journal and lock (never in a workspace). */
   sqliteLogDir?: string;
   /** A task's data was removed: what shows its row counts (the run state) asks again. */

@@ -95,7 +95,7 @@ export async function exportData(
   const target = await ui.showSaveDialog({
     defaultUri: vscode.Uri.joinPath(
       folder,
-      `${suggestedFileName(task, deps.namesakes?.(task) ?? false, lot === undefined ? '' : ` run ${lot}`)}.csv`,
+      `${suggestedFileName(task, deps.namesakes?.(task), lot === undefined ? '' : ` run ${lot}`)}.csv`,
     ),
     filters: filters(),
     saveLabel: t('Export'),
@@ -147,6 +147,7 @@ export async function exportData(
     // Inside a workspace folder, no folder on the way down from it may be a link.
     root: vscode.workspace.getWorkspaceFolder(target)?.uri.fsPath,
     wasmDir: deps.sqliteDir,
+    ledger: deps.tempLedger,
   });
   return runExport(job, task, target, deps);
 }

@@ -15,6 +15,7 @@
 import { isApiError } from '../../api/errors/errors';
 import type { ReadDataOptions } from '../../api/ops/data';
 import type { DataReader, DataReadProgress } from '../../api/ops/dataReader';
+import type { TempLedger } from '../../platform/files/tempLedger';
 import type { DataFormat } from '../formats/rowFormats';
 import { createRowWriter, type RowWriter, type WriterSummary } from './exportWriters';
 
@@ -49,6 +50,8 @@ export interface ExportOptions {
   wasmDir?: string;
   /** .xlsx: data rows per sheet (tests). */
   rowsPerSheet?: number;
+  /** Where the temporary files are noted (`platform/files/tempLedger.ts`). */
+  ledger?: TempLedger;
   /** Reader settings (page size, resume pauses); the defaults suit the service. */
   read?: Pick<ReadDataOptions, 'pageSize' | 'maxResumes' | 'resumeDelayMs'>;
 }
@@ -145,7 +148,7 @@ export class TaskExport {
     });
     for await (const page of reader) {
       if (page.rows.length > 0) {
-        const { target, format, root, taskId, wasmDir, rowsPerSheet } = this.options;
+        const { target, format, root, taskId, wasmDir, rowsPerSheet, ledger } = this.options;
         this.file ??= await createRowWriter({
           target,
           format,
@@ -153,6 +156,7 @@ export class TaskExport {
           taskId,
           wasmDir,
           rowsPerSheet,
+          ledger,
           taskName: this.options.taskName ?? taskId,
           onWidening: () =>
             onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes }),

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
+import { sweepTemps, type TempLedger } from '../../platform/files/tempLedger';
 import { CsvRecordPadder } from '../formats/csvRecords';
 import { CsvEncoder, type DataFormat, encoderFor, type RowEncoder, type TextFormat } from '../formats/rowFormats';
 import { SqliteExportWriter } from '../sqlite/sqliteExport';
@@ -45,9 +46,15 @@ export interface WriterOptions {
   rowsPerSheet?: number;
   /** Called before the CSV widening pass (a progress phase). */
   onWidening?: () => void;
+  /**
+   * Where the temporary files are noted (`tempLedger.ts`, in the extension's storage); those a
+   * stopped process left are removed before this export writes.
+   */
+  ledger?: TempLedger;
 }
 
 export async function createRowWriter(o: WriterOptions): Promise<RowWriter> {
+  if (o.ledger !== undefined) await sweepTemps(o.ledger);
   switch (o.format) {
     case 'xlsx': {
       const xlsx = await XlsxWriter.create({
@@ -55,6 +62,7 @@ export async function createRowWriter(o: WriterOptions): Promise<RowWriter> {
         root: o.root,
         taskName: o.taskName,
         rowsPerSheet: o.rowsPerSheet,
+        ledger: o.ledger,
       });
       return {
         write: (rows) => xlsx.write(rows),
@@ -70,6 +78,7 @@ export async function createRowWriter(o: WriterOptions): Promise<RowWriter> {
         taskId: o.taskId,
         taskName: o.taskName,
         wasmDir: o.wasmDir,
+        ledger: o.ledger,
       });
       return {
         write: (rows) => sqlite.write(rows),
@@ -92,7 +101,7 @@ class TextWriter implements RowWriter {
   ) {}
 
   static async create(o: WriterOptions, format: TextFormat): Promise<TextWriter> {
-    return new TextWriter(await AtomicFile.create(o.target, o.root), encoderFor(format), o);
+    return new TextWriter(await AtomicFile.create(o.target, o.root, o.ledger), encoderFor(format), o);
   }
 
   async write(rows: readonly DataRow[]): Promise<void> {
@@ -109,7 +118,7 @@ class TextWriter implements RowWriter {
     if (csv?.widened) {
       await this.file.finish();
       this.options.onWidening?.();
-      await widenCsv(this.file, csv, this.options.root);
+      await widenCsv(this.file, csv, this.options);
     } else {
       await this.file.commit();
     }
@@ -122,8 +131,8 @@ class TextWriter implements RowWriter {
 }
 
 /** Rewrites a finished CSV with the final header, padding the rows written before a column was added. */
-async function widenCsv(narrow: AtomicFile, csv: CsvEncoder, root: string | undefined): Promise<void> {
-  const wide = await AtomicFile.create(narrow.target, root);
+async function widenCsv(narrow: AtomicFile, csv: CsvEncoder, o: WriterOptions): Promise<void> {
+  const wide = await AtomicFile.create(narrow.target, o.root, o.ledger);
   try {
     await wide.write(UTF8_BOM + csv.headerLine());
     const padder = new CsvRecordPadder(csv.columns.length, true);

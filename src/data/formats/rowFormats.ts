@@ -44,14 +44,42 @@ export function safeFileName(name: string): string {
   return (cleaned === '' ? 'task' : cleaned).slice(0, 120);
 }
 
+/** How a task is told apart from the other tasks of its name; undefined when its name is its own. */
+export interface Namesake {
+  /** Its group's name, when no other task of its name is in a group of that name. */
+  group?: string;
+}
+
+/** How task `taskId` is told apart among the loaded tasks of its name (each with its group's name, if known). */
+export function namesakeAmong(
+  taskId: string,
+  named: readonly { taskId: string; groupName?: string }[],
+): Namesake | undefined {
+  const others = named.filter((n) => n.taskId !== taskId);
+  if (others.length === 0) return undefined;
+  const own = named.find((n) => n.taskId === taskId)?.groupName?.trim();
+  return own !== undefined && own !== '' && others.every((o) => o.groupName?.trim() !== own) ? { group: own } : {};
+}
+
 /**
  * The file name Export and Pull New Rows suggest for a task (no ending): its name, and when
- * another task has the same name (`namesake`), a short piece of its id too, so two tasks never get
- * the same suggestion (issue 48 item 10).
+ * another task has the same name (`namesake`), its group's name in brackets where that tells them
+ * apart, else a short piece of its id, so two tasks never get the same suggestion (issue 48).
  */
-export function suggestedFileName(task: { taskId: string; taskName: string }, namesake: boolean, suffix = ''): string {
+export function suggestedFileName(
+  task: { taskId: string; taskName: string },
+  namesake: Namesake | undefined,
+  suffix = '',
+): string {
+  if (namesake === undefined) return safeFileName(`${task.taskName}${suffix}`);
+  if (namesake.group !== undefined) {
+    const group = safeFileName(namesake.group);
+    // Cut the task's name, never the group's (which is what tells the two apart).
+    return safeFileName(
+      `${safeFileName(task.taskName).slice(0, Math.max(20, 110 - group.length))} (${group})${suffix}`,
+    );
+  }
   const base = safeFileName(`${task.taskName}${suffix}`);
-  if (!namesake) return base;
   const id = task.taskId.replace(/[^A-Za-z0-9]+/g, '').slice(0, 8);
   return `${base.slice(0, 110)} ${id === '' ? 'task' : id}`;
 }

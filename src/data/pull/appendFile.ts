@@ -26,7 +26,7 @@ import { AtomicFile } from '../../platform/files/atomicFile';
 import { checkFile, checkFolders, checkTarget, openChecked, readStart } from '../../platform/files/safeFiles';
 import { CsvRecordPadder, readFirstRecord } from '../formats/csvRecords';
 import { CsvEncoder, jsonLine } from '../formats/rowFormats';
-import { noteTemp, type TempLedger } from './pullLeftovers';
+import { type TempLedger, tempsOf } from './pullLeftovers';
 import { lastLineEnd, lastRecordEnd, longestCommonPrefix, readRange } from './tailBytes';
 import { UnusableFileError } from './unusableFile';
 
@@ -242,7 +242,7 @@ export class AppendFile {
   /** Rewrites the file with the wider header and every row padded to it. */
   private async widen(csv: CsvEncoder): Promise<void> {
     const ledger = this.options.ledger;
-    const wide = await AtomicFile.create(this.path, this.options.root, ledger && ((temp) => noteTemp(ledger, temp)));
+    const wide = await AtomicFile.create(this.path, this.options.root, ledger && tempsOf(ledger));
     try {
       await wide.write((this.state.bom ? UTF8_BOM : '') + csv.headerLine());
       const padder = new CsvRecordPadder(csv.columns.length, true);

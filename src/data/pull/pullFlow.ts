@@ -81,7 +81,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
       task,
       deps.ui,
       fields,
-      { trusted, records, namesakes: deps.namesakes?.(task) ?? false },
+      { trusted, records, namesake: deps.namesakes?.(task) },
       trusted ? pgTargetItems(deps.pgStore) : [],
     );
   }
@@ -161,7 +161,7 @@ export async function pullData(task: TaskRef, deps: PullDeps, choose = false): P
           }
         },
       );
-      return pulled(result, task, target.uri, deps);
+      return pulled(result, task, target.uri, deps, isNew);
     } finally {
       await sink.close();
       // A CSV that gained a column was rewritten (a new inode): still the file the pull made.

@@ -3,7 +3,7 @@
  * nothing of Scrapedeck's own stays in the user's folders, however the last pull ended). No `vscode`.
  *
  * - A temporary file (the rewrite of a CSV that gains a column) is noted in the pull's store
- *   (`<records>/temps/`, with the process that made it) before it is created; the next pull removes
+ *   (`<records>/temps/`, `platform/files/tempLedger.ts`) before it is created; the next pull removes
  *   each noted file whose process is gone. A note is ours, so what it names is ours: nothing is
  *   removed by its name alone.
  * - A record an older version kept beside the file (`.<name>.scrapedeck-pull`) and its temporary
@@ -11,18 +11,18 @@
  *   them. In a trusted workspace they are removed when they are small regular files of one name
  *   (and the record parses as one); in Restricted Mode nothing the workspace holds is touched.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 import * as z from 'zod';
+
+import { sweepTemps, type TempLedger as FileLedger } from '../../platform/files/tempLedger';
 
 export interface TempLedger {
   /** The pull's store (`pullJournal.ts`); the notes are in its `temps` folder. */
   records: string;
 }
 
-const noteSchema = z.object({ path: z.string().min(1).max(4096), pid: z.number().int().min(0) });
 const legacyRecordSchema = z.object({
   version: z.literal(1),
   taskId: z.string(),
@@ -31,51 +31,13 @@ const legacyRecordSchema = z.object({
   hash: z.string(),
 });
 
-const notesOf = (ledger: TempLedger): string => path.join(ledger.records, 'temps');
-
-/** Noted before the temporary file is created (no flush: a killed process's writes survive it). */
-export async function noteTemp(ledger: TempLedger, temp: string): Promise<void> {
-  await fs.mkdir(notesOf(ledger), { recursive: true });
-  const name = createHash('sha256').update(temp, 'utf8').digest('hex').slice(0, 32);
-  await fs.writeFile(path.join(notesOf(ledger), `${name}.json`), JSON.stringify({ path: temp, pid: process.pid }));
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** The pull's notes of its temporary files (`tempLedger.ts`), in its store's `temps` folder. */
+export const tempsOf = (ledger: TempLedger): FileLedger => ({ folder: path.join(ledger.records, 'temps') });
 
 /** A small regular file with one name (never a link or a folder), or undefined. */
 async function ownShaped(file: string, limit: number): Promise<boolean> {
   const s = await fs.lstat(file).catch(() => undefined);
   return s !== undefined && s.isFile() && s.nlink === 1 && s.size <= limit;
-}
-
-/** Removes the noted temporary files of processes that are gone, and the notes. */
-async function sweepNotes(ledger: TempLedger): Promise<string[]> {
-  const removed: string[] = [];
-  const names = await fs.readdir(notesOf(ledger)).catch(() => [] as string[]);
-  for (const name of names) {
-    const at = path.join(notesOf(ledger), name);
-    let note: z.infer<typeof noteSchema> | undefined;
-    try {
-      note = noteSchema.parse(JSON.parse(await fs.readFile(at, 'utf8')));
-    } catch {
-      note = undefined; // a note cut short by a crash: what it named cannot be known, so nothing is removed
-    }
-    if (note !== undefined && alive(note.pid)) continue;
-    if (note !== undefined && (await ownShaped(note.path, Number.MAX_SAFE_INTEGER))) {
-      await fs.rm(note.path, { force: true });
-      removed.push(note.path);
-    }
-    await fs.rm(at, { force: true });
-  }
-  return removed;
 }
 
 /** An older version's record beside `file` and its temporary files, removed in a trusted workspace. */
@@ -110,7 +72,7 @@ async function removeLegacy(file: string): Promise<string[]> {
 
 /** Before a pull into `file`: our leftovers removed (the ones beside it only when `trusted`). Resolves to what was removed. */
 export async function cleanLeftovers(file: string, ledger: TempLedger, trusted: boolean): Promise<string[]> {
-  const removed = await sweepNotes(ledger);
+  const removed = await sweepTemps(tempsOf(ledger));
   if (trusted) removed.push(...(await removeLegacy(file)));
   return removed;
 }

@@ -63,7 +63,8 @@ export function targetLabel(uri: vscode.Uri, deps: PullDeps): string {
   return destinationLabel(uri, deps.pgStore);
 }
 
-export function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps): PullReply {
+/** `isNew`: the pull made the file (it says "Wrote"; rows added to a file that was there say "Appended"). */
+export function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps: PullDeps, isNew = false): PullReply {
   const file = targetLabel(uri, deps);
   const server = pgConnectionOf(uri, deps.pgStore) !== undefined;
   const change = {
@@ -112,9 +113,10 @@ export function pulled(result: PullResult, task: TaskRef, uri: vscode.Uri, deps:
   deps.log.info(
     `Pulled ${result.rows} new rows of task ${task.taskId} into ${uri.fsPath} in ${result.batches} batches, marked exported (request IDs ${result.requestIds.join(', ')})`,
   );
-  const done = database
-    ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file)
-    : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file);
+  const done =
+    server || isNew
+      ? t('Wrote {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file)
+      : t('Appended {0} new rows of “{1}” to {2}.', count(result.rows), plainText(task.taskName), file);
   inform(done + extra, [show, browseAction(uri, { taskId: task.taskId }), change], deps.ui.showInformationMessage);
   return { outcome: 'pulled', file: uri, rows: result.rows, recovered: result.recovered };
 }

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { TaskRef } from '../../api/taskRef';
 import { plainText } from '../../platform/plainText';
 import type { Ui } from '../../platform/ui';
-import { formatOfPath, suggestedFileName } from '../formats/rowFormats';
+import { formatOfPath, type Namesake, suggestedFileName } from '../formats/rowFormats';
 import { type Fit, fitOf } from './columnFit';
 import { isMade } from './ownFiles';
 import type { PullFormat } from './pullSinks';
@@ -112,8 +112,8 @@ export interface PickerContext {
   trusted: boolean;
   /** The pull's store (`ownFiles.ts`). */
   records: string;
-  /** Another task has this task's name: the suggested new file name carries a short id. */
-  namesakes: boolean;
+  /** Another task has this task's name: the suggested file name and the questions tell it apart. */
+  namesake?: Namesake;
 }
 
 /**
@@ -181,23 +181,38 @@ export async function chooseAppendTarget(
   if (picked.uri !== undefined) {
     const format = appendFormatOf(picked.uri);
     if (format === undefined) return undefined;
-    if (picked.fit?.kind === 'differs' && !(await confirmDiffering(task, picked.uri, picked.fit, ui))) return undefined;
+    if (picked.fit?.kind === 'differs' && !(await confirmDiffering(task, picked.uri, picked.fit, ui, context)))
+      return undefined;
     return { uri: picked.uri, format };
   }
   return typedTarget(task, folder, ui, context);
 }
 
-async function confirmDiffering(task: TaskRef, uri: vscode.Uri, fit: Fit, ui: Ui): Promise<boolean> {
+/** The task's name in quotes, and where another task has its name, the group that tells them apart. */
+function taskLabel(task: TaskRef, namesake: Namesake | undefined): string {
+  const name = plainText(task.taskName);
+  return namesake?.group === undefined ? t('“{0}”', name) : t('“{0}” in {1}', name, plainText(namesake.group));
+}
+
+/** Mixing two tasks' rows is the risky answer: the safe one comes first, so it is the default (Enter). */
+async function confirmDiffering(
+  task: TaskRef,
+  uri: vscode.Uri,
+  fit: Fit,
+  ui: Ui,
+  context: PickerContext,
+): Promise<boolean> {
   const append = t('Append Anyway');
   const choice = await ui.showModalWarning(
     t(
-      'The columns of {0} are not the fields of “{1}”.',
+      'The columns of {0} are not the fields of {1}.',
       vscode.workspace.asRelativePath(uri, false),
-      plainText(task.taskName),
+      taskLabel(task, context.namesake),
     ),
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
     t('Don’t Append'),
+    'keep',
   );
   return choice === append;
 }
@@ -221,7 +236,7 @@ async function typedTarget(
     prompt: t(
       'A path in the workspace folder ending in .jsonl (JSON Lines), .csv or .sqlite (a database). It is created if it does not exist.',
     ),
-    value: `${suggestedFileName(task, context.namesakes)}.jsonl`,
+    value: `${suggestedFileName(task, context.namesake)}.jsonl`,
     ignoreFocusOut: true,
     validateInput: validate,
   });

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { syncFolder, tempPathFor } from '../../platform/files/atomicFile';
 import { checkFile, checkTarget } from '../../platform/files/safeFiles';
+import { forgetTemp, noteTemp, type TempLedger } from '../../platform/files/tempLedger';
 import { SqliteThread } from './sqliteThread';
 
 export interface SqliteExportOptions {
@@ -21,6 +22,8 @@ export interface SqliteExportOptions {
   wasmDir: string;
   /** How long one step of SQLite may take. */
   timeLimitMs?: number;
+  /** Where the temporary file (and its journal) is noted (`tempLedger.ts`). */
+  ledger?: TempLedger;
 }
 
 export class SqliteExportWriter {
@@ -35,8 +38,13 @@ export class SqliteExportWriter {
   static async create(options: SqliteExportOptions): Promise<SqliteExportWriter> {
     await checkTarget(options.target, options.root, true);
     const temp = tempPathFor(options.target);
+    if (options.ledger !== undefined) await noteTemp(options.ledger, temp, ['-journal', '.lock']);
     // Created here with O_EXCL (never an existing name, a link included), then opened by SQLite.
-    await (await fs.open(temp, 'wx')).close();
+    const opened = await fs.open(temp, 'wx').catch(async (error: unknown) => {
+      if (options.ledger !== undefined) await forgetTemp(options.ledger, temp); // not ours: never swept
+      throw error;
+    });
+    await opened.close();
     try {
       const { thread } = await SqliteThread.open(
         { file: temp, journal: 'rollback', task: { taskId: options.taskId, taskName: options.taskName } },
@@ -46,6 +54,7 @@ export class SqliteExportWriter {
     } catch (error) {
       await fs.rm(temp, { force: true });
       await fs.rm(`${temp}-journal`, { force: true });
+      if (options.ledger !== undefined) await forgetTemp(options.ledger, temp);
       throw error;
     }
   }
@@ -64,13 +73,24 @@ export class SqliteExportWriter {
     await checkFile(this.options.target);
     await clearSideFiles(this.options.target);
     await fs.rename(this.tempPath, this.options.target);
+    await fs.rm(`${this.tempPath}-journal`, { force: true });
+    if (this.options.ledger !== undefined) await forgetTemp(this.options.ledger, this.tempPath);
     await syncFolder(path.dirname(this.options.target));
   }
 
   async discard(): Promise<void> {
     await this.close().catch(() => undefined);
-    await fs.rm(this.tempPath, { force: true }).catch(() => undefined);
-    await fs.rm(`${this.tempPath}-journal`, { force: true }).catch(() => undefined);
+    const gone = await Promise.all([
+      fs.rm(this.tempPath, { force: true }).then(
+        () => true,
+        () => false,
+      ),
+      fs.rm(`${this.tempPath}-journal`, { force: true }).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    if (gone.every(Boolean) && this.options.ledger !== undefined) await forgetTemp(this.options.ledger, this.tempPath);
   }
 
   private async close(): Promise<void> {

@@ -13,6 +13,7 @@ import { COMMANDS } from '../../platform/commandIds';
 import { plainText } from '../../platform/plainText';
 import type { Ui } from '../../platform/ui';
 import { taskArgument } from '../common/taskArgument';
+import type { Namesake } from '../formats/rowFormats';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
 import { type AppendTarget, chooseAppendTarget } from '../pull/targetPicker';
@@ -32,7 +33,7 @@ export interface SyncCommandDeps extends Pick<SyncPullDeps, 'account' | 'records
   pullTargets: PullTargets;
   /** The task's fields from its first row, for the picker (`pullFlow.ts`). */
   fields(task: TaskRef): Promise<string[] | 'no-rows' | undefined>;
-  namesakes?: (task: TaskRef) => boolean;
+  namesakes?: (task: TaskRef) => Namesake | undefined;
   /** The tree rows are drawn again. */
   changed(): void;
 }
@@ -64,7 +65,7 @@ export function syncCommands(deps: SyncCommandDeps) {
       return picked === undefined ? undefined : { uri: picked.uri, format: 'postgres' };
     }
     const fields = await deps.fields(task);
-    const context = { trusted: true, records: deps.records(key), namesakes: deps.namesakes?.(task) ?? false };
+    const context = { trusted: true, records: deps.records(key), namesake: deps.namesakes?.(task) };
     return chooseAppendTarget(task, deps.ui, fields === 'no-rows' ? undefined : fields, context, servers);
   };
   return defineHandlers({

@@ -17,6 +17,7 @@ import type { Event } from '../../platform/emitter';
 import { plainText } from '../../platform/plainText';
 import type { Registrar } from '../../platform/registrar';
 import type { Ui } from '../../platform/ui';
+import type { Namesake } from '../formats/rowFormats';
 import { PG_SCHEME } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
 import { destinationLabel } from '../pull/targetSink';
@@ -32,7 +33,7 @@ const t = vscode.l10n.t;
 export interface SyncDataParts extends Omit<SyncPullDeps, 'closing' | 'log' | 'account'> {
   pullTargets: PullTargets;
   fields(task: TaskRef): Promise<string[] | 'no-rows' | undefined>;
-  namesakes?: (task: TaskRef) => boolean;
+  namesakes?: (task: TaskRef) => Namesake | undefined;
 }
 
 export interface SyncDeps {

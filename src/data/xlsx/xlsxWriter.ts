@@ -19,6 +19,7 @@ import * as zlib from 'node:zlib';
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { AtomicFile, tempPathFor } from '../../platform/files/atomicFile';
 import { checkTarget } from '../../platform/files/safeFiles';
+import { forgetTemp, noteTemp, type TempLedger } from '../../platform/files/tempLedger';
 import {
   cellXml,
   columnName,
@@ -50,6 +51,8 @@ export interface XlsxOptions {
   taskName: string;
   /** Data rows per sheet (tests use a few); default 1,048,575. */
   rowsPerSheet?: number;
+  /** Where the temporary files are noted (`tempLedger.ts`). */
+  ledger?: TempLedger;
 }
 
 interface SheetBody {
@@ -83,7 +86,11 @@ export class XlsxWriter {
   static async create(options: XlsxOptions): Promise<XlsxWriter> {
     await checkTarget(options.target, options.root, true);
     const bodiesPath = tempPathFor(options.target);
-    const handle = await fs.open(bodiesPath, 'wx');
+    if (options.ledger !== undefined) await noteTemp(options.ledger, bodiesPath);
+    const handle = await fs.open(bodiesPath, 'wx').catch(async (error: unknown) => {
+      if (options.ledger !== undefined) await forgetTemp(options.ledger, bodiesPath); // not ours: never swept
+      throw error;
+    });
     return new XlsxWriter(options, bodiesPath, handle.createWriteStream());
   }
 
@@ -132,7 +139,7 @@ export class XlsxWriter {
     this.bodies.end();
     await once(this.bodies, 'close');
     this.check();
-    const out = await AtomicFile.create(this.options.target, this.options.root);
+    const out = await AtomicFile.create(this.options.target, this.options.root, this.options.ledger);
     const source = await fs.open(this.bodiesPath, 'r');
     try {
       const date = new Date();
@@ -179,6 +186,7 @@ export class XlsxWriter {
       await source.close();
       await out.discard();
       await fs.rm(this.bodiesPath, { force: true });
+      await this.forgetBodies();
     }
   }
 
@@ -186,7 +194,14 @@ export class XlsxWriter {
   async discard(): Promise<void> {
     this.deflate?.destroy();
     this.bodies.destroy();
-    await fs.rm(this.bodiesPath, { force: true }).catch(() => undefined);
+    await fs.rm(this.bodiesPath, { force: true }).then(
+      () => this.forgetBodies(),
+      () => undefined,
+    );
+  }
+
+  private async forgetBodies(): Promise<void> {
+    if (this.options.ledger !== undefined) await forgetTemp(this.options.ledger, this.bodiesPath);
   }
 
   private column(key: string): number {

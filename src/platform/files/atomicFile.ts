@@ -12,6 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 import { checkFile, checkTarget } from './safeFiles';
+import { forgetTemp, noteTemp, type TempLedger } from './tempLedger';
 
 /** `.<name>.<random>.scrapedeck-tmp` in the target's folder: same file system, so the rename is atomic. */
 export function tempPathFor(target: string): string {
@@ -26,6 +27,7 @@ export class AtomicFile {
     readonly target: string,
     readonly tempPath: string,
     handle: fs.FileHandle,
+    private readonly ledger: TempLedger | undefined,
   ) {
     this.handle = handle;
   }
@@ -33,15 +35,21 @@ export class AtomicFile {
   /**
    * Creates the temporary file (never an existing one), after checking the target: not a link,
    * not a second name of another file, and with a `root`, no link on the way down from it.
-   * `note` learns the temporary file's name before it exists (a crash's leftover can then be found
-   * and removed as one's own).
+   * With a `ledger`, the temporary file is noted there before it exists and the note goes when the
+   * file does (`tempLedger.ts`: a crash's leftover is then found and removed later as our own).
    */
-  static async create(target: string, root?: string, note?: (temp: string) => Promise<void>): Promise<AtomicFile> {
+  static async create(target: string, root?: string, ledger?: TempLedger): Promise<AtomicFile> {
     await checkTarget(target, root, true);
     const temp = tempPathFor(target);
-    await note?.(temp);
-    const handle = await fs.open(temp, 'wx');
-    return new AtomicFile(target, temp, handle);
+    if (ledger !== undefined) await noteTemp(ledger, temp);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(temp, 'wx');
+    } catch (error) {
+      if (ledger !== undefined) await forgetTemp(ledger, temp);
+      throw error;
+    }
+    return new AtomicFile(target, temp, handle, ledger);
   }
 
   get bytesWritten(): number {
@@ -85,6 +93,7 @@ export class AtomicFile {
       await this.discard();
       throw error;
     }
+    if (this.ledger !== undefined) await forgetTemp(this.ledger, this.tempPath);
     await syncFolder(path.dirname(this.target));
   }
 
@@ -93,7 +102,12 @@ export class AtomicFile {
     const handle = this.handle;
     this.handle = undefined;
     await handle?.close().catch(() => undefined);
-    await fs.rm(this.tempPath, { force: true }).catch(() => undefined);
+    const gone = await fs.rm(this.tempPath, { force: true }).then(
+      () => true,
+      () => false,
+    );
+    // A file that could not be removed keeps its note: a later sweep tries again.
+    if (gone && this.ledger !== undefined) await forgetTemp(this.ledger, this.tempPath);
   }
 
   private open(): fs.FileHandle {
@@ -116,8 +130,13 @@ export async function syncFolder(folder: string): Promise<void> {
 }
 
 /** A whole file's bytes, by a temporary file renamed onto `target` (checked as `create` does). */
-export async function writeWholeFile(target: string, data: Uint8Array, root?: string): Promise<void> {
-  const file = await AtomicFile.create(target, root);
+export async function writeWholeFile(
+  target: string,
+  data: Uint8Array,
+  root?: string,
+  ledger?: TempLedger,
+): Promise<void> {
+  const file = await AtomicFile.create(target, root, ledger);
   try {
     await file.writeBytes(data);
     await file.commit();
