@@ -230,16 +230,27 @@ export class RecordFile {
     }, o);
   }
 
-  /** The numbers of the rows whose bytes pass `raw`'s test, in file order, none decoded (a row with a problem never passes). */
-  async scanRaw(
-    raw: (buf: Buffer) => (start: number, end: number) => boolean,
+  /**
+   * The numbers of the rows holding a hit of `hits` (`length` bytes, inside the row), in file order,
+   * none decoded (a row with a problem never passes). The hits are walked, not the rows: a row
+   * without one is never looked at, and the search goes on from the end of a row that has one.
+   */
+  async scanHits(
+    hits: (buf: Buffer) => (from: number) => number,
+    length: number,
     each: (n: number) => void,
     o: { signal?: AbortSignal; count?: number } = {},
   ): Promise<void> {
     await this.chunks((buf, first, last, from) => {
-      const test = raw(buf);
-      for (let i = first; i <= last; i++)
-        if (test(this.index.start(i) - from, this.index.stop(i) - from) && !this.problems.has(i)) each(i);
+      const next = hits(buf);
+      let row = first;
+      for (let at = next(0); at >= 0;) {
+        row = this.index.rowAt(from + at, row, last);
+        const stop = this.index.stop(row) - from;
+        const inside = at + length <= stop;
+        if (inside && !this.problems.has(row)) each(row);
+        at = next(inside ? stop : at + 1);
+      }
     }, o);
   }
 

@@ -37,6 +37,16 @@ export class RecordIndex {
     return i + 1 < this.n ? (this.starts[i + 1] as number) : this.end;
   }
 
+  /** The record holding byte `at`: the last of [lo, hi] starting at or before it (a binary search). */
+  rowAt(at: number, lo: number, hi: number): number {
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** The 1-based line of the file record i starts on. */
   line(i: number): number {
     return this.lines[i] as number;

@@ -38,11 +38,7 @@ export async function filterRows(
   // In a CSV record a term with no comma and no quote can only lie inside one cell, so a row
   // whose bytes hold it passes a search without being decoded (conditions still need its cells).
   if (asciiTerm && conditions.length === 0 && file.format === 'csv' && !term.includes(',')) {
-    await file.scanRaw(
-      (buf) => rowsHolding(buf, term),
-      (n) => (pass[n] = 1),
-      { signal: o.signal, count },
-    );
+    await file.scanHits(termHits(term), term.length, (n) => (pass[n] = 1), { signal: o.signal, count });
   } else {
     await file.scan(
       (row) => {
@@ -100,4 +96,64 @@ function rowsHolding(buf: Buffer, term: string): (start: number, end: number) =>
     }
     return hit + term.length <= end;
   };
+}
+
+/*
+ * Where a search term lies in a chunk's raw bytes, ASCII letters case folded, with no string made
+ * of the chunk: one byte of the term (the one likely rarest in text) is looked for in both cases
+ * with `Buffer.indexOf` (memchr), and the term is checked around each place it is found. Exactly
+ * what a case-insensitive search of the bytes read as latin1 finds: no other byte folds onto an
+ * ASCII letter.
+ */
+
+/** Letters from the most to the least common in English text: a rarer anchor is found less often. */
+const BY_FREQUENCY = 'etaoinshrdlcumwfgypbvkjxqz';
+
+/** How rare a byte is likely to be (higher: rarer); only speed depends on it. */
+function rarity(b: number): number {
+  if (b >= 0x61 && b <= 0x7a) return BY_FREQUENCY.indexOf(String.fromCharCode(b));
+  if (b === 0x20) return -1;
+  if (b >= 0x30 && b <= 0x39) return 10;
+  return 20;
+}
+
+const folded = (b: number): number => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
+
+/**
+ * `hits(buf)(from)`: where the first hit of `term` (lower-case printable ASCII) at or after `from`
+ * starts in buf, -1 when there is none. Calls on one chunk must come with `from` not decreasing.
+ */
+export function termHits(term: string): (buf: Buffer) => (from: number) => number {
+  const t = Buffer.from(term, 'latin1');
+  const n = t.length;
+  let k = 0;
+  for (let i = 1; i < n; i++) if (rarity(t[i] as number) > rarity(t[k] as number)) k = i;
+  const lower = t[k] as number;
+  const upper = lower >= 0x61 && lower <= 0x7a ? lower - 0x20 : lower;
+  return (buf) => {
+    // The next place of the anchor byte in each case, kept while still ahead of the search.
+    let atLower = -1;
+    let atUpper = upper === lower ? Infinity : -1;
+    return (from) => {
+      for (let p = from + k; ;) {
+        if (atLower < p) atLower = indexOrEnd(buf, lower, p);
+        if (atUpper < p) atUpper = indexOrEnd(buf, upper, p);
+        const a = Math.min(atLower, atUpper);
+        if (a === Infinity) return -1;
+        const s = a - k;
+        if (s + n <= buf.length && holds(buf, s, t)) return s;
+        p = a + 1;
+      }
+    };
+  };
+}
+
+function indexOrEnd(buf: Buffer, b: number, from: number): number {
+  const at = from < buf.length ? buf.indexOf(b, from) : -1;
+  return at < 0 ? Infinity : at;
+}
+
+function holds(buf: Buffer, s: number, t: Buffer): boolean {
+  for (let i = 0; i < t.length; i++) if (folded(buf[s + i] as number) !== t[i]) return false;
+  return true;
 }
