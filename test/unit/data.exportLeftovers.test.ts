@@ -37,8 +37,11 @@ function crashedExport(target: string, ledger: TempLedger, format: DataFormat): 
     const { TaskExport } = require(${JSON.stringify(path.join(out, 'data/export/exportRows.js'))});
     const { DataReader } = require(${JSON.stringify(path.join(out, 'api/ops/dataReader.js'))});
     const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, title: 'item ' + i }));
+    // Killed once the writer's files are there: the reader may ask for later pages before it writes.
+    const killWhenWritten = () => require('node:fs').readdirSync(${JSON.stringify(path.dirname(target))}).length > 0
+      ? process.kill(process.pid, 'SIGKILL') : setTimeout(killWhenWritten, 5);
     const fetch = (offset, size) => offset >= 20
-      ? (process.kill(process.pid, 'SIGKILL'), new Promise(() => {}))
+      ? (killWhenWritten(), new Promise(() => {}))
       : Promise.resolve({ requestId: 'r', data: { offset: offset + size, total: 50, restTotal: 50 - offset - size,
           data: rows.slice(offset, offset + size) } });
     const source = { readData: (t, o) => new DataReader(fetch, { resumeDelayMs: 1, ...o }) };

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 
 import type { TaskRef } from '../../api/taskRef';
 import { plainText } from '../../platform/plainText';
+import { KEEP_BY_DEFAULT } from '../../platform/prompts/modalItems';
 import type { Ui } from '../../platform/ui';
 import { formatOfPath, type Namesake, suggestedFileName } from '../formats/rowFormats';
 import { type Fit, fitOf } from './columnFit';
@@ -212,7 +213,7 @@ async function confirmDiffering(
     `${fitText(fit)}. ${t('Appending adds the missing columns to the file; rows of both kinds then share it.')}`,
     append,
     t('Don’t Append'),
-    'keep',
+    KEEP_BY_DEFAULT,
   );
   return choice === append;
 }

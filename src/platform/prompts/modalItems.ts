@@ -21,3 +21,6 @@ export function modalItems(action: string, keep: string, primary: ModalDefault =
     ? [{ title: keep }, { title: action }]
     : [{ title: action }, { title: keep, isCloseAffordance: true }];
 }
+
+/** Where the action is the risky one: the way to keep things as they are is the default button. */
+export const KEEP_BY_DEFAULT: ModalDefault = 'keep';
