@@ -27,6 +27,7 @@ import { mulberry32 } from '../src/sandbox/seed/prng';
 import { repoRoot } from '../test/page/harness';
 import { measurePage } from './browsePage';
 import { sqliteRows } from './browseSqlite';
+import { timedStep, viewSteps } from './browseSteps';
 import { browseTask } from './browseTask';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
 import { measureCase, missed, no429Row } from './judge';
@@ -126,45 +127,19 @@ export default async function run(): Promise<BenchSection> {
         ];
       })),
     );
-    const timed = async (
-      name: string,
-      target: number,
-      work: () => Promise<number>,
-      check: (n: number) => boolean,
-    ): Promise<BenchRow[]> =>
-      measureCase(name, async () => {
-        const started = performance.now();
-        const n = await work();
-        const ms = performance.now() - started;
-        if (!check(n)) throw new Error(`unexpected result ${n}`);
-        return [{ name, value: seconds(ms), target: `≤ ${target} s`, pass: ms <= target * 1000 }];
-      });
     rows.push(
-      ...(await timed(
-        'sort 1,000,000 rows by a text column',
-        2,
-        () => store.setView({ sort: { column: 1, direction: 'asc' } }),
-        (n) => n === ROWS,
+      ...(await viewSteps(
+        {
+          text: 'sort 1,000,000 rows by a text column',
+          number: 'sort 1,000,000 rows by a number column',
+          search: 'filter 1,000,000 rows by a search term',
+        },
+        ROWS,
+        (view) => store.setView(view),
       )),
     );
     rows.push(
-      ...(await timed(
-        'sort 1,000,000 rows by a number column',
-        2,
-        () => store.setView({ sort: { column: 2, direction: 'desc' } }),
-        (n) => n === ROWS,
-      )),
-    );
-    rows.push(
-      ...(await timed(
-        'filter 1,000,000 rows by a search term',
-        1,
-        () => store.setView({ filter: { search: 'mango' } }),
-        (n) => n > 50_000 && n < 150_000,
-      )),
-    );
-    rows.push(
-      ...(await timed(
+      ...(await timedStep(
         'sort 1,000,000 rows by the text column again, other direction (kept keys)',
         2,
         () => store.setView({ sort: { column: 1, direction: 'desc' } }),

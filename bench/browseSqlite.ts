@@ -12,6 +12,7 @@ import * as path from 'node:path';
 
 import { FIRST_WINDOW_WAIT_MS, SqliteTableStore } from '../src/data/browse/store/sqliteTableStore';
 import { mulberry32 } from '../src/sandbox/seed/prng';
+import { timedStep, viewSteps } from './browseSteps';
 import { measureCase } from './judge';
 import type { BenchRow } from './types';
 
@@ -114,21 +115,8 @@ export async function sqliteRows(dir: string, wasmDir: string, gc: () => void): 
     );
     const opened = store;
     if (opened === undefined) return rows;
-    const timed = async (
-      name: string,
-      target: number,
-      work: () => Promise<number>,
-      check: (n: number) => boolean,
-    ): Promise<BenchRow[]> =>
-      measureCase(name, async () => {
-        const started = performance.now();
-        const n = await work();
-        const ms = performance.now() - started;
-        if (!check(n)) throw new Error(`unexpected result ${n}`);
-        return [{ name, value: seconds(ms), target: `≤ ${target} s`, pass: ms <= target * 1000 }];
-      });
     rows.push(
-      ...(await timed(
+      ...(await timedStep(
         'SQLite, 1,000,000 rows: the last window (row 999,901 on)',
         1,
         async () => Number((await opened.window(ROWS - 100, 100)).at(-1)?.cells[0]),
@@ -136,31 +124,18 @@ export async function sqliteRows(dir: string, wasmDir: string, gc: () => void): 
       )),
     );
     rows.push(
-      ...(await timed(
-        'SQLite, 1,000,000 rows: sort by a text column',
-        2,
-        () => opened.setView({ sort: { column: 1, direction: 'asc' } }),
-        (n) => n === ROWS,
+      ...(await viewSteps(
+        {
+          text: 'SQLite, 1,000,000 rows: sort by a text column',
+          number: 'SQLite, 1,000,000 rows: sort by a number column',
+          search: 'SQLite, 1,000,000 rows: filter by a search term',
+        },
+        ROWS,
+        (view) => opened.setView(view),
       )),
     );
     rows.push(
-      ...(await timed(
-        'SQLite, 1,000,000 rows: sort by a number column',
-        2,
-        () => opened.setView({ sort: { column: 2, direction: 'desc' } }),
-        (n) => n === ROWS,
-      )),
-    );
-    rows.push(
-      ...(await timed(
-        'SQLite, 1,000,000 rows: filter by a search term',
-        1,
-        () => opened.setView({ filter: { search: 'mango' } }),
-        (n) => n > 50_000 && n < 150_000,
-      )),
-    );
-    rows.push(
-      ...(await timed(
+      ...(await timedStep(
         'SQLite, the filtered rows: profile of a number column',
         2,
         async () => (await opened.profile(2)).rows,
