@@ -11,6 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
+import { median } from './figures';
 import type { BenchRow, BenchSection } from './types';
 
 const ROOT = join(__dirname, '..', '..');
@@ -28,11 +29,6 @@ interface Activation {
 }
 
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} KB`;
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 function activateOnce(): Activation {
   const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'fixtures', 'activate-once.cjs')], {

@@ -14,6 +14,7 @@ import { MemoryCredentialsStore } from '../src/api/auth/auth';
 import { ScrapedeckClient } from '../src/api/client';
 import { english } from '../src/platform/errorText';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { median } from './figures';
 import { boundRow, measureCase, missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -27,11 +28,6 @@ const MCP_START_TARGET_MS = 1500;
 const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
 const LIMIT = 50;
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 const spread = (xs: number[]): string => `${ms(Math.min(...xs))} – ${ms(Math.max(...xs))}`;
 

@@ -9,6 +9,7 @@ import { ScrapedeckClient } from '../src/api/client';
 import { RateLimiter } from '../src/api/http/limiter';
 import { addDays, daysBetween, earliestStart, todayUtc } from '../src/api/schemas/dates';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { median, seconds } from './figures';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -21,8 +22,6 @@ const OVERHEAD_REQUESTS = 2000;
 const TARGET_ROWS = 10_000;
 const OVERHEAD_ROUNDS = 100;
 const ANALYTICS_ROUTE = 'POST /taskanalytics/queries';
-
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 export default async function run(): Promise<BenchSection> {
   const rows: BenchRow[] = [];
@@ -248,14 +247,6 @@ export function allPagesRows(f: AllPagesFigures): BenchRow[] {
       against: `${f.requests} requests at the server; the client saw ${f.client429}`,
     }),
   ];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function cpuMs(usage: NodeJS.CpuUsage): number {

@@ -14,6 +14,7 @@ import { ScrapedeckClient } from '../src/api/client';
 import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
+import { mb, median, seconds, sleep } from './figures';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -25,12 +26,6 @@ const HEAP_ROWS = 1_000_000;
 const STATUS_TASKS = 1_000;
 const RUNS = 3;
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 const spread = (xs: number[], format: (x: number) => string): string =>
   `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
 /** A full garbage collection on demand (the bench runs without --expose-gc). */
@@ -38,7 +33,6 @@ function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
 }
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function clientFor(sandbox: ChildSandbox, unlimited = false): ScrapedeckClient {
   const ada = sandbox.info.accounts[0];
@@ -145,7 +139,6 @@ export default async function run(): Promise<BenchSection> {
         }
       }
       const wall = performance.now() - t0;
-      const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
       // Judged only on every checkpoint: an empty or short list is not "flat".
       const checkpoints = HEAP_ROWS / 100_000;
       const worst = count === HEAP_ROWS ? worstOf(retained, checkpoints) : undefined;

@@ -18,6 +18,7 @@ import { UnlimitedLimiter } from '../src/api/http/limiter';
 import { TaskExport } from '../src/data/export/exportRows';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
+import { mb, median, seconds, sleep } from './figures';
 import { missed, worstOf } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -29,14 +30,6 @@ const HEAP_ROWS = 1_000_000;
 const RUNS = 3;
 const HEAP_TARGET = 50e6;
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;

@@ -23,6 +23,7 @@ import { compareRows, expected, PYTHON, readBack } from '../test/shared/pullDest
 import { isKillChild, KILL_POINTS, killedPull } from '../test/shared/pullKill';
 import { bigTask, EXTENSIONS, pullOnce, sandboxClient, TaskPool } from '../test/shared/pullScenario';
 import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
+import { mb, seconds, sleep } from './figures';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -35,9 +36,6 @@ const HEAP_ROWS = 1_000_000;
 const XLSX_HEAP_ROWS = 1_100_000;
 const HEAP_TARGET = 50e6;
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
@@ -50,7 +48,13 @@ function client(sandbox: ChildSandbox, limited: boolean) {
 }
 
 /** Heap growth while work runs, sampled by `sample()`; and the process's resident memory (SQLite's WebAssembly memory is outside the heap). */
-function heapProbe(): { sample(): void; kept(): void; report(): { peak: number; outside: number; kept: number[] } } {
+interface HeapProbe {
+  /** An `onProgress` that samples the heap at every report and collects at every `every` rows. */
+  onProgress(every: number): (p: { rows: number }) => void;
+  report(): { peak: number; outside: number; kept: number[] };
+}
+
+function heapProbe(): HeapProbe {
   const gc = exposeGc();
   gc();
   const base = process.memoryUsage();
@@ -58,17 +62,32 @@ function heapProbe(): { sample(): void; kept(): void; report(): { peak: number; 
   let outside = 0;
   const kept: number[] = [];
   return {
-    sample() {
-      const m = process.memoryUsage();
-      peak = Math.max(peak, m.heapUsed - base.heapUsed);
-      outside = Math.max(outside, m.rss);
-    },
-    kept() {
-      gc();
-      kept.push(process.memoryUsage().heapUsed - base.heapUsed);
+    onProgress(every) {
+      let next = every;
+      return (p) => {
+        const m = process.memoryUsage();
+        peak = Math.max(peak, m.heapUsed - base.heapUsed);
+        outside = Math.max(outside, m.rss);
+        if (p.rows < next) return;
+        next += every;
+        gc();
+        kept.push(process.memoryUsage().heapUsed - base.heapUsed);
+      };
     },
     report: () => ({ peak, outside, kept }),
   };
+}
+
+/** The judged peak of a probe's run and, beside it, what was kept at the worst checkpoint. */
+function heapRows(name: string, r: ReturnType<HeapProbe['report']>, against: string, complete: boolean): BenchRow[] {
+  return [
+    { name, value: mb(r.peak), against, target: `≤ ${mb(HEAP_TARGET)}`, pass: r.peak <= HEAP_TARGET && complete },
+    {
+      name: '  kept after a full GC (worst checkpoint: flat)',
+      value: mb(Math.max(...r.kept)),
+      against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}`,
+    },
+  ];
 }
 
 export default async function run(): Promise<BenchSection> {
@@ -174,37 +193,24 @@ export default async function run(): Promise<BenchSection> {
       const c = client(pullOpen, false);
       const task = await bigTask(c);
       const probe = heapProbe();
-      let next = 100_000;
       const t0 = performance.now();
       const result = await pullOnce({
         source: c,
         task,
         file: path.join(dir, 'million.sqlite'),
         format: 'sqlite',
-        pull: {
-          onProgress: (p) => {
-            probe.sample();
-            if (p.rows >= next) {
-              next += 100_000;
-              probe.kept();
-            }
-          },
-        },
+        pull: { onProgress: probe.onProgress(100_000) },
       });
       const wall = performance.now() - t0;
       const r = probe.report();
-      rows.push({
-        name: `heap growth pulling ${HEAP_ROWS.toLocaleString('en')} rows into SQLite (peak at any batch, garbage included)`,
-        value: mb(r.peak),
-        against: `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`,
-        target: `≤ ${mb(HEAP_TARGET)}`,
-        pass: r.peak <= HEAP_TARGET && result.rows === HEAP_ROWS,
-      });
-      rows.push({
-        name: '  kept after a full GC (worst checkpoint: flat)',
-        value: mb(Math.max(...r.kept)),
-        against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}`,
-      });
+      rows.push(
+        ...heapRows(
+          `heap growth pulling ${HEAP_ROWS.toLocaleString('en')} rows into SQLite (peak at any batch, garbage included)`,
+          r,
+          `${result.rows.toLocaleString('en')} rows in ${seconds(wall)}`,
+          result.rows === HEAP_ROWS,
+        ),
+      );
       rows.push({
         name: '  resident memory of the whole process at its peak (WebAssembly memory included; the sandboxes run apart)',
         value: mb(r.outside),
@@ -215,7 +221,6 @@ export default async function run(): Promise<BenchSection> {
       const c = client(exportOpen, false);
       const task = await bigTask(c);
       const probe = heapProbe();
-      let next = 100_000;
       const target = path.join(dir, 'million.xlsx');
       const t0 = performance.now();
       const result = await new TaskExport(c, {
@@ -223,15 +228,7 @@ export default async function run(): Promise<BenchSection> {
         taskName: task.taskName,
         target,
         format: 'xlsx',
-      }).run({
-        onProgress: (p) => {
-          probe.sample();
-          if (p.rows >= next) {
-            next += 100_000;
-            probe.kept();
-          }
-        },
-      });
+      }).run({ onProgress: probe.onProgress(100_000) });
       const wall = performance.now() - t0;
       const r = probe.report();
       // The sheets' rows, counted in the XML itself (openpyxl would take minutes for a million rows).
@@ -249,18 +246,14 @@ export default async function run(): Promise<BenchSection> {
         .map(Number);
       const sheetsOk =
         perSheet.length === 2 && perSheet[0] === 1_048_576 && perSheet[1] === XLSX_HEAP_ROWS - 1_048_575 + 1;
-      rows.push({
-        name: `heap growth exporting ${XLSX_HEAP_ROWS.toLocaleString('en')} rows to .xlsx (peak at any page, garbage included)`,
-        value: mb(r.peak),
-        against: `${result.rows.toLocaleString('en')} rows, ${mb(statSync(target).size)}, in ${seconds(wall)}`,
-        target: `≤ ${mb(HEAP_TARGET)}`,
-        pass: r.peak <= HEAP_TARGET && result.rows === XLSX_HEAP_ROWS,
-      });
-      rows.push({
-        name: '  kept after a full GC (worst checkpoint: flat)',
-        value: mb(Math.max(...r.kept)),
-        against: `first ${mb(r.kept[0] ?? NaN)}, last ${mb(r.kept.at(-1) ?? NaN)}`,
-      });
+      rows.push(
+        ...heapRows(
+          `heap growth exporting ${XLSX_HEAP_ROWS.toLocaleString('en')} rows to .xlsx (peak at any page, garbage included)`,
+          r,
+          `${result.rows.toLocaleString('en')} rows, ${mb(statSync(target).size)}, in ${seconds(wall)}`,
+          result.rows === XLSX_HEAP_ROWS,
+        ),
+      );
       rows.push({
         name: '  rows per sheet in the file (header included)',
         value: perSheet.map((n) => n.toLocaleString('en')).join(' + '),

@@ -22,6 +22,7 @@ import { HealthController, type HealthTaskRow } from '../src/health/healthContro
 import { DEFAULT_HEALTH_SETTINGS } from '../src/health/healthSettings';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { median } from './figures';
 import { decorateRow, RATE, refreshRows, TASKS } from './healthRows';
 import type { BenchRow, BenchSection } from './types';
 
@@ -39,11 +40,6 @@ const ROUTE = 'POST /taskanalytics/queries';
  */
 const TODAY = '2026-11-20';
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 const spread = (xs: number[], format: (x: number) => string): string =>
   `${format(Math.min(...xs))} – ${format(Math.max(...xs))}`;
 const millis = (ms: number): string => `${ms.toFixed(1)} ms`;

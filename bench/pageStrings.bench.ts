@@ -13,6 +13,7 @@ import { join } from 'node:path';
 
 import { PAGE_STRINGS, pageStringsFrom } from '../src/analytics/model/pageStrings';
 import { renderPageHtml } from '../src/platform/webview/pageHtml';
+import { median } from './figures';
 import type { BenchRow, BenchSection } from './types';
 
 const RUNS = 200;
@@ -21,11 +22,6 @@ const BUILD_MS = 2;
 const PARSE_MS = 2;
 const ATTR_BYTES = 16_000;
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 const millis = (ms: number): string => `${ms.toFixed(3)} ms`;
 
 function installVscodeStandIn(): void {

@@ -17,6 +17,7 @@ import { presentRun, type TextOptions, type Translate } from '../src/runs/runTex
 import { StatusPoller } from '../src/runs/statusPoller';
 import { BENCH_GROUP_NAME } from '../src/sandbox/seed/seed';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { median } from './figures';
 import { missed } from './judge';
 import type { BenchRow, BenchSection } from './types';
 
@@ -28,11 +29,6 @@ const REFRESHES = 15;
 const STATUS_ROUTE = 'POST /cloudextraction/statuses/v2';
 
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 const t: Translate = (message, ...args) =>
   message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
 

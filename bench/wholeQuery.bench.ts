@@ -10,14 +10,15 @@ import { loadavg } from 'node:os';
 
 import { MessageRouter } from '../src/analytics/host/messages';
 import { encodeForPage, type HostMessage } from '../src/analytics/protocol';
-import { MemoryCredentialsStore } from '../src/api/auth/auth';
-import { ScrapedeckClient } from '../src/api/client';
-import { addDays, todayUtc } from '../src/api/schemas/dates';
+import type { ScrapedeckClient } from '../src/api/client';
+import { todayUtc } from '../src/api/schemas/dates';
 import type { AnalyticsQuery } from '../src/api/schemas/schemas';
 import { AnalyticsPage, repoRoot, type StandIn, startStandIn } from '../test/page/harness';
 import { isSandboxChild, startChildSandbox } from './childSandbox';
+import { sleep } from './figures';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
+import { benchClient, wholeQueryCases } from './wholeQueryCases';
 
 isSandboxChild();
 
@@ -135,7 +136,6 @@ async function runOnce(
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 export default async function run(): Promise<BenchSection> {
@@ -146,25 +146,9 @@ export default async function run(): Promise<BenchSection> {
   try {
     const ada = sandbox.info.accounts[0];
     if (!ada) throw new Error('the sandbox has no accounts');
-    const client = new ScrapedeckClient({
-      baseUrl: sandbox.info.baseUrl,
-      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
-      env: {},
-      requestsPerSecond: RATE,
-    });
+    const client = benchClient(sandbox.info.baseUrl, ada.apiKey, RATE);
     const today = todayUtc();
-    const totalFrom = async (start: string): Promise<number> =>
-      (await client.queryTaskAnalytics({ start, end: today, timeGranularity: 'Day', pageSize: 1 })).data.total;
-    // The issue's query (all tasks, the last 7 days, Day), and the longest range ending today with
-    // at most 10,000 rows: the most scrapedeck.analytics.autoFetchRows fetches by default.
-    const rowsIn = (d: number): Promise<number> => totalFrom(addDays(today, -(d - 1)));
-    let days = 60;
-    while (days > 7 && (await rowsIn(days)) > 10_000) days--;
-    while (days < 90 && (await rowsIn(days + 1)) <= 10_000) days++;
-    const cases = [
-      { label: 'the last 7 days', start: addDays(today, -6) },
-      { label: `the last ${days} days`, start: addDays(today, -(days - 1)) },
-    ];
+    const cases = await wholeQueryCases(client, today);
     let limitedTotal = 0;
     for (const c of cases) {
       const timings: Timing[] = [];

@@ -11,12 +11,12 @@
  */
 import { loadavg } from 'node:os';
 
-import { MemoryCredentialsStore } from '../src/api/auth/auth';
-import { ScrapedeckClient } from '../src/api/client';
-import { addDays, todayUtc } from '../src/api/schemas/dates';
+import { todayUtc } from '../src/api/schemas/dates';
 import { type ChildSandbox, isSandboxChild, startChildSandbox } from './childSandbox';
+import { sleep } from './figures';
 import { no429Row } from './judge';
 import type { BenchRow, BenchSection } from './types';
+import { benchClient, wholeQueryCases } from './wholeQueryCases';
 import { openWorkbench, type WorkbenchSession } from './workbenchSession';
 
 isSandboxChild();
@@ -57,8 +57,6 @@ async function runOnce(session: WorkbenchSession, start: string, end: string): P
   return { wall, total };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** Waits until the sandbox has answered no analytics query for two seconds (polled every 250 ms, 60 s at most). */
 async function quiet(sandbox: ChildSandbox): Promise<void> {
   let last = -1;
@@ -80,25 +78,9 @@ export default async function run(): Promise<BenchSection> {
     const ada = sandbox.info.accounts[0];
     if (!ada) throw new Error('the sandbox has no accounts');
     // Sizing the longer case, with a client of the bench's own (before the workbench starts).
-    const client = new ScrapedeckClient({
-      baseUrl: sandbox.info.baseUrl,
-      credentials: new MemoryCredentialsStore({ kind: 'apiKey', apiKey: ada.apiKey }),
-      env: {},
-      requestsPerSecond: RATE,
-    });
+    const client = benchClient(sandbox.info.baseUrl, ada.apiKey, RATE);
     const today = todayUtc();
-    const rowsIn = async (d: number): Promise<number> =>
-      (
-        await client.queryTaskAnalytics({
-          start: addDays(today, -(d - 1)),
-          end: today,
-          timeGranularity: 'Day',
-          pageSize: 1,
-        })
-      ).data.total;
-    let days = 60;
-    while (days > 7 && (await rowsIn(days)) > 10_000) days--;
-    while (days < 90 && (await rowsIn(days + 1)) <= 10_000) days++;
+    const cases = await wholeQueryCases(client, today);
     await client.close();
 
     session = await openWorkbench('whole-query', {
@@ -108,10 +90,6 @@ export default async function run(): Promise<BenchSection> {
     await session.wb.signInWithApiKey(ada.apiKey, 'Ada');
     await session.wb.runCommand('Scrapedeck: Open Task Analytics');
     await session.webview().locator('#run').waitFor({ timeout: 120_000 });
-    const cases = [
-      { label: 'the last 7 days', start: addDays(today, -6) },
-      { label: `the last ${days} days`, start: addDays(today, -(days - 1)) },
-    ];
     // Sign-in's own refresh (groups, task health) is done before the first click: the sandbox has
     // answered no analytics query for two seconds.
     await quiet(sandbox);
