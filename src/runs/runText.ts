@@ -53,6 +53,21 @@ export const UNKNOWN_RUN: RunPresentation = {
   flags: ['runnable'],
 };
 
+/**
+ * A task of an account whose plan refuses cloud runs (its statuses, a start or a stop were refused
+ * with 403): neither Start Run nor Stop Run is offered, rather than offered and then refused; the
+ * tooltip says why. The task's own icon, no run part in the description.
+ */
+export function noCloudRuns(o: Pick<TextOptions, 't'>): RunPresentation {
+  return {
+    kind: 'unknown',
+    icon: { id: 'globe' },
+    description: '',
+    tooltip: [o.t('Cloud runs need a Professional or Enterprise plan, so Start Run is not offered.')],
+    flags: [],
+  };
+}
+
 /*
  * The store replaces a task's entry only when its state changed, so a presentation is kept per
  * entry object: a refresh presents again only the rows whose run changed (a busy machine takes
