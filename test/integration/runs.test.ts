@@ -152,7 +152,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.exportRun');
       assert.deepEqual(
         notice?.buttons,
-        canExport ? ['Open Analytics', "Browse This Run's Data", "Export This Run's Data"] : ['Open Analytics'],
+        canExport ? ['Open Analytics', 'Browse Rows', 'Export Rows'] : ['Open Analytics'],
       );
 
       // Export This Run's Data from the task: only this run's rows, read by its lot.
