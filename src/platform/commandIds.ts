@@ -57,6 +57,7 @@ export const COMMANDS = {
   runsLoadMoreSubtasks: 'scrapedeck.runs.loadMoreSubtasks',
   runsSaveList: 'scrapedeck.runs.saveList',
   tasksDuplicate: 'scrapedeck.tasks.duplicate',
+  tasksMoveToGroup: 'scrapedeck.tasks.moveToGroup',
 } as const satisfies Record<string, `scrapedeck.${string}`>;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -1,8 +1,8 @@
 /**
  * A run that ends while VS Code is open says so: the task, how it ended, the rows it collected,
- * and "Open Analytics" / "Browse This Run's Data" / "Export This Run's Data" (a run started here
- * whose lot the service gave) or "Export Data" (the data buttons only when the data commands
- * exist in this build). Runs
+ * and "Open Analytics" / "Browse Rows" / "Export Rows" (this run's rows: a run started here whose
+ * lot the service gave) or "Export Data" (all of the task's rows), the message saying which
+ * (`runText.ts`; the data buttons only when the data commands exist in this build). Runs
  * stopped from this window are not announced (the person who stopped them knows).
  * `scrapedeck.runs.notifyOnFinish: false` turns it off. Several runs ending at once share one
  * message.
@@ -14,7 +14,7 @@ import { plainText } from '../platform/plainText';
 import type { Ui } from '../platform/ui';
 import { runKindOf, statusText } from './runKinds';
 import type { EndedRun } from './runStore';
-import { rowsText, type TextOptions } from './runText';
+import { buttonsNote, noticeButtons, rowsText, type TextOptions } from './runText';
 
 const t = vscode.l10n.t;
 
@@ -40,7 +40,8 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
   if (!deps.enabled()) return;
   const shown = runs.filter((run) => !run.stoppedHere);
   if (shown.length === 0) return;
-  const openAnalytics = t('Open Analytics');
+  const buttonWords = noticeButtons(t);
+  const openAnalytics = buttonWords.openAnalytics;
   if (shown.length > ONE_EACH) {
     const list = shown
       .map((run) => `${deps.nameOf(run.taskId) ?? run.taskId} (${outcome(run, deps.text())})`)
@@ -53,12 +54,9 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
     return;
   }
   const registered = await (deps.commands ?? (() => vscode.commands.getCommands(true)))();
-  const exportData = t('Export Data');
-  const exportRun = t("Export This Run's Data");
-  const browseRun = t("Browse This Run's Data");
+  const { exportData, exportRun, browseRun } = buttonWords;
   for (const run of shown) {
     const task = { taskId: run.taskId, taskName: deps.nameOf(run.taskId) ?? run.status.taskName ?? run.taskId };
-    const message = t('“{0}” {1}.', plainText(task.taskName), outcome(run, deps.text()));
     // This run's rows when its lot is known (a run started here), else all of the task's.
     const lotNo = run.lot?.lotNo;
     const exportButton =
@@ -69,6 +67,13 @@ export async function announceEndedRuns(runs: readonly EndedRun[], deps: FinishN
           : undefined;
     const browseButton = lotNo !== undefined && registered.includes(DATA_BROWSE_RUN_COMMAND) ? browseRun : undefined;
     const buttons = [openAnalytics, browseButton, exportButton].filter((b): b is string => b !== undefined);
+    const note = buttonsNote(t, {
+      browseRun: browseButton !== undefined,
+      exportRun: exportButton === exportRun,
+      exportData: exportButton === exportData,
+    });
+    const said = t('“{0}” {1}.', plainText(task.taskName), outcome(run, deps.text()));
+    const message = note === '' ? said : `${said} ${note}`;
     const failed = runKindOf(run.status.status) === 'failed';
     const shownMessage = failed
       ? deps.ui.showWarningMessage(message, ...buttons)

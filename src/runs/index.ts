@@ -32,7 +32,7 @@ import { type RunOutcome, startRuns, stopRuns } from './runActions';
 import { runReporter } from './runReport';
 import { onRunSettingsChange, readRunSettings, type RunSettings } from './runSettings';
 import { RunStore } from './runStore';
-import { presentRun, type RunPresentation, type TextOptions } from './runText';
+import { noCloudRuns, presentRun, type RunPresentation, type TextOptions } from './runText';
 import { type RunWatch, runWatch } from './runWatch';
 import { saveActiveList } from './saveList';
 import { StatusPoller } from './statusPoller';
@@ -120,6 +120,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     onError: (error, stopped, inARow) => {
       const text = isApiError(error) ? error.describe() : String(error);
       if (stopped) log.info(`Run statuses are not available to this account, so the tree shows none: ${text}`);
+      if (stopped) refuseRuns();
       else log.warn(`Could not refresh run statuses (${inARow} in a row): ${text}`);
       // One message per streak of failures, not one every few seconds.
       if (!stopped && inARow === 3) void report(error, t('Could not refresh the run statuses of the visible tasks'));
@@ -145,11 +146,21 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
       ),
   });
 
+  // This account's plan refuses cloud runs (a 403 on statuses, a start or a stop): the rows offer
+  // neither Start Run nor Stop Run (`noCloudRuns`) instead of offering what is then refused.
+  let runsRefused = false;
+  function refuseRuns(): void {
+    if (runsRefused) return;
+    runsRefused = true;
+    changed.fire([...names.keys()]);
+  }
+
   let key = accountKey();
   const onAccount = () => {
     const next = accountKey();
     if (next === key) return;
     key = next;
+    runsRefused = false;
     poller.reset();
     store.reset();
     subtasks.forget();
@@ -186,7 +197,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
   // The names the Tasks view has shown for this account: the service's words, read already.
   const knownNames = (ids: readonly string[]) =>
     new Map(ids.flatMap((id) => (names.has(id) ? [[id, names.get(id) as string] as const] : [])));
-  const actionDeps = { getClient, store, poller, ui, report, log, knownNames };
+  const actionDeps = { getClient, store, poller, ui, report, log, knownNames, runsRefused: refuseRuns };
   const watch = runWatch({ store, poller, named: (id, name) => names.set(id, name) });
   const organiseDeps = { getClient, ui, report, log };
   const runs: Omit<RunsCapability, 'commands'> = {
@@ -197,7 +208,7 @@ export function createRuns(context: vscode.ExtensionContext, deps: RunsDeps): Ru
     addresses,
     onDidChange: changed.event,
     settings: () => settings,
-    present: (taskId) => presentRun(store.get(taskId), text()),
+    present: (taskId) => (runsRefused ? noCloudRuns(text()) : presentRun(store.get(taskId), text())),
     tasksShown: (scope, tasks) => {
       for (const task of tasks) names.set(task.taskId, task.taskName);
       poller.show(

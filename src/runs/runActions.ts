@@ -32,6 +32,8 @@ export interface RunActionDeps {
   log: Pick<vscode.LogOutputChannel, 'info'>;
   /** Names this account's Tasks view has read from the service (the confirmation's first source). */
   knownNames?: KnownNames;
+  /** The plan refused a start or a stop (403): the rows stop offering them (`noCloudRuns`). */
+  runsRefused?(): void;
 }
 
 /** What happened to each task (the commands resolve to it, so tests and callers can tell). */
@@ -200,6 +202,7 @@ async function act(
   // Whatever happened, the service now says how things are (a failure may have been carried out).
   deps.store.setPending([...skipped.filter((id) => ids.includes(id)), ...failed.map((f) => f.task.taskId)], undefined);
   deps.poller.follow(ids);
+  if (failed.some((f) => isApiError(f.error) && f.error.kind === 'forbidden')) deps.runsRefused?.();
   reportFailures(verb, failed, deps.report);
   if (done.length > 0) vscode.window.setStatusBarMessage(statusLine(verb, todo, done), 5000);
   return { done, skipped, failed: failed.map((f) => f.task.taskId), declined: false };

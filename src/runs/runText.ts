@@ -53,6 +53,21 @@ export const UNKNOWN_RUN: RunPresentation = {
   flags: ['runnable'],
 };
 
+/**
+ * A task of an account whose plan refuses cloud runs (its statuses, a start or a stop were refused
+ * with 403): neither Start Run nor Stop Run is offered, rather than offered and then refused; the
+ * tooltip says why. The task's own icon, no run part in the description.
+ */
+export function noCloudRuns(o: Pick<TextOptions, 't'>): RunPresentation {
+  return {
+    kind: 'unknown',
+    icon: { id: 'globe' },
+    description: '',
+    tooltip: [o.t('Cloud runs need a Professional or Enterprise plan, so Start Run is not offered.')],
+    flags: [],
+  };
+}
+
 /*
  * The store replaces a task's entry only when its state changed, so a presentation is kept per
  * entry object: a refresh presents again only the rows whose run changed (a busy machine takes
@@ -234,4 +249,42 @@ function dateTimeFormat(o: TextOptions): Intl.DateTimeFormat {
 function zoneName(o: TextOptions): string {
   localZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
   return o.timeZone ?? localZone;
+}
+
+/*
+ * The finish notice's buttons (`finishNotice.ts`): a notification cuts a long button ("Browse This
+ * Run's D…"), so they are short and the message says what they take: this run's rows alone, or
+ * all of the task's.
+ */
+export interface NoticeButtons {
+  readonly openAnalytics: string;
+  /** This run's rows (its lot known): in the data browser, and to a file. */
+  readonly browseRun: string;
+  readonly exportRun: string;
+  /** All of the task's rows (the run's lot is not known). */
+  readonly exportData: string;
+}
+
+export function noticeButtons(t: Translate): NoticeButtons {
+  return {
+    openAnalytics: t('Open Analytics'),
+    browseRun: t('Browse Rows'),
+    exportRun: t('Export Rows'),
+    exportData: t('Export Data'),
+  };
+}
+
+/** The sentence after "“Prices” finished: 480 rows collected." saying what the data buttons shown take; '' without them. */
+export function buttonsNote(
+  t: Translate,
+  shown: { browseRun: boolean; exportRun: boolean; exportData: boolean },
+): string {
+  const b = noticeButtons(t);
+  const notes: string[] = [];
+  if (shown.browseRun && shown.exportRun)
+    notes.push(t('{0} and {1} take the rows of this run only.', b.browseRun, b.exportRun));
+  else if (shown.browseRun) notes.push(t('{0} shows the rows of this run only.', b.browseRun));
+  else if (shown.exportRun) notes.push(t('{0} writes the rows of this run only.', b.exportRun));
+  if (shown.exportData) notes.push(t('{0} writes all of the task’s rows.', b.exportData));
+  return notes.join(' ');
 }

@@ -1,6 +1,6 @@
 /**
- * Commands of the Tasks view: refresh, filter, paging, copy id, and Duplicate Task (the copy is
- * made by runs; the tree is drawn again here). These only act on the view (index.ts).
+ * Commands of the Tasks view: refresh, filter, paging, copy id, Duplicate Task and Move to Group…
+ * (the copy and the move are made by runs; the tree is drawn again here). These only act on the view (index.ts).
  */
 import * as vscode from 'vscode';
 
@@ -21,6 +21,8 @@ export interface TaskCommandDeps {
   duplicate?: (task: TaskRef) => Promise<unknown>;
   /** The rows selected in the Tasks view. */
   selection?: () => readonly unknown[];
+  /** Move to Group… (moveToGroup.ts); absent when runs are not wired. */
+  moveToGroup?: (arg: unknown, selection: unknown) => Promise<unknown>;
 }
 
 export function taskCommands(deps: TaskCommandDeps) {
@@ -67,6 +69,8 @@ export function taskCommands(deps: TaskCommandDeps) {
       await vscode.env.clipboard.writeText(task.data.taskId);
       vscode.window.setStatusBarMessage(`$(copy) ${t('Copied the ID of “{0}”', plainText(task.data.taskName))}`, 3000);
     },
+
+    tasksMoveToGroup: (arg, selection) => deps.moveToGroup?.(arg, selection),
 
     tasksDuplicate: async (arg) => {
       const task = taskArgSchema.safeParse(arg);

@@ -18,9 +18,11 @@ import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import { TASKS_VIEW_ID, withTasksViewProgress } from '../platform/viewIds';
 import type { RunsForViews } from '../runs';
+import type { GroupRef, MovingTask } from '../runs/organise';
 import { AttentionGroupNode } from './attentionNodes';
 import { clientTaskSource } from './clientSource';
 import { taskCommands } from './commands';
+import { moveToGroup } from './moveToGroup';
 import { TasksDragAndDrop } from './taskDragAndDrop';
 import { TaskGroupNode } from './taskNodes';
 import type { TaskRow } from './taskReads';
@@ -31,7 +33,7 @@ export interface TasksDeps {
   account: Pick<ClientHolder, 'account' | 'getClient' | 'onDidChange'>;
   reporter: Pick<Reporter, 'report'>;
   configuration: Pick<Configuration, 'settings' | 'onDidChange'>;
-  ui: Pick<Ui, 'showInputBox'>;
+  ui: Pick<Ui, 'showInputBox' | 'showQuickPick' | 'showInformationMessage'>;
   /** The activation shell's registrar: it created the TreeViews, these hand them their providers. */
   registrar: Pick<Registrar, 'createTreeView' | 'registerCommand'>;
   /** Task health, shown on the Tasks view's nodes (optional: the view works without it). */
@@ -81,15 +83,16 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     // The Tasks view's welcome area says what the plan allows (package.json, viewsWelcome).
     onPlanLimited: (limited) => void vscode.commands.executeCommand('setContext', 'scrapedeck.planLimited', limited),
   });
+  const movedInTree = (tasks: readonly MovingTask[], target: GroupRef): void =>
+    provider.moved(
+      tasks.map(({ taskId, taskName }) => ({ taskId, taskName })),
+      target,
+    );
   const dragAndDrop =
     runs &&
     new TasksDragAndDrop({
       move: (tasks, target) => runs.moveTasks(tasks, target),
-      moved: (tasks, target) =>
-        provider.moved(
-          tasks.map(({ taskId, taskName }) => ({ taskId, taskName })),
-          target,
-        ),
+      moved: movedInTree,
     });
   const view = deps.registrar.createTreeView(TASKS_VIEW_ID, {
     treeDataProvider: provider,
@@ -133,6 +136,18 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
       ui: deps.ui,
       duplicate: runs && ((task) => runs.duplicate(task)),
       selection: () => view.selection,
+      moveToGroup:
+        runs &&
+        ((arg, selection) =>
+          moveToGroup(arg, selection, {
+            ui: deps.ui,
+            reporter,
+            signedIn: () => account.account !== undefined,
+            listTasks: () => model.listAllTasks(),
+            groups: () => model.allGroups(),
+            move: (tasks, target) => runs.moveTasks(tasks, target),
+            moved: movedInTree,
+          })),
     }),
   );
   return {

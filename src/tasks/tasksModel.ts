@@ -103,6 +103,14 @@ export class TasksModel {
     return this.loadTasks(taskGroupId, signal);
   }
 
+  /** Every group of the account, unfiltered (Move to Group…'s choices). Throws when they could not be read. */
+  async allGroups(signal?: AbortSignal): Promise<readonly TaskGroup[]> {
+    const groups = await this.loadGroups(signal);
+    if (groups.value === undefined)
+      throw groups.error ?? new ApiError({ kind: 'auth', message: this.t('Not signed in: sign in to move tasks.') });
+    return groups.value;
+  }
+
   /** Every task of every group, for pickers elsewhere (the analytics panel). Throws on failure. */
   async listAllTasks(signal?: AbortSignal): Promise<TaskRow[]> {
     return (await this.listEveryTask(signal)).rows;

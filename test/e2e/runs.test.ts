@@ -293,8 +293,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.screenshot('runs-9-context-menu');
     await page.keyboard.press('Escape');
 
-    // The notice's button: the save dialog offers a file named after the task and the run.
-    const button = notice.locator('.monaco-button').filter({ hasText: "Export This Run's Data" });
+    // The notice's button (Export Rows: this run's rows): the save dialog offers a file named after the task and the run.
+    const button = notice.locator('.monaco-button').filter({ hasText: 'Export Rows' });
     if (
       !(await button.click({ timeout: 5_000 }).then(
         () => true,
@@ -307,7 +307,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
         .filter({ hasText: task.taskName })
         .first()
         .locator('.monaco-button')
-        .filter({ hasText: "Export This Run's Data" })
+        .filter({ hasText: 'Export Rows' })
         .click();
     }
     const input = wb.quickInput().locator('.quick-input-box input');

@@ -266,6 +266,26 @@ describe('Task data: export, pull, preview, remove (real VS Code, sandbox)', fun
     }
   });
 
+  it('Keep in Sync…: its picker says it sets up where every run’s new rows go (not titled as Pull New Rows); dismissed, declined', async () => {
+    const arg = await node(withRows[0]);
+    const asked: (vscode.QuickPickOptions | undefined)[] = [];
+    const restore = replaceUi(api, {
+      showQuickPick: (_items: unknown, options?: vscode.QuickPickOptions) => {
+        asked.push(options);
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      assert.equal(await run<string>('scrapedeck.data.keepInSync', arg), 'declined');
+    } finally {
+      restore();
+    }
+    assert.equal(asked.length, 1, 'one picker');
+    assert.equal(asked[0]?.title, `Keep “${arg.task.taskName}” in Sync with…`);
+    assert.match(asked[0]?.placeHolder ?? '', /Each time a run ends, its new rows are pulled here/);
+    assert.doesNotMatch(`${asked[0]?.title} ${asked[0]?.placeHolder}`, /Pull the New Rows of/);
+  });
+
   it("Browse Data: the first page shows at once with the task's own column names, in a browser tab, the rest streaming in", async () => {
     // The task with the most rows in the first group.
     const totals = await Promise.all(

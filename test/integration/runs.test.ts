@@ -152,7 +152,7 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
       const canExport = (await vscode.commands.getCommands(true)).includes('scrapedeck.data.exportRun');
       assert.deepEqual(
         notice?.buttons,
-        canExport ? ['Open Analytics', "Browse This Run's Data", "Export This Run's Data"] : ['Open Analytics'],
+        canExport ? ['Open Analytics', 'Browse Rows', 'Export Rows'] : ['Open Analytics'],
       );
 
       // Export This Run's Data from the task: only this run's rows, read by its lot.
@@ -393,20 +393,29 @@ describe('Runs (real VS Code, sandbox on a test clock)', function () {
     }
   });
 
-  it('a Standard account shows no run state and is refused a start with the plans named and the request ID offered', async () => {
+  it('a Standard account shows no run state, is not offered Start Run, and a start asked anyway is refused with the plans named and the request ID offered', async () => {
     await vscode.commands.executeCommand('scrapedeck.signOut');
     assert.equal(api.runs.store.get((rows[0] as Row).task.taskId), undefined, 'nothing of ada’s runs is kept');
     await signInWithApiKey(api, session.apiKey('grace'));
     const groups = await api.views.tasks.getChildren();
     const first = groups[0];
     assert.ok(first);
-    const graceRows = (await taskRows(
-      api,
-      String(typeof first.label === 'string' ? first.label : first.label?.label),
-    )) as Row[];
+    const groupName = String(typeof first.label === 'string' ? first.label : first.label?.label);
+    const graceRows = (await taskRows(api, groupName)) as Row[];
     const row = graceRows[0] as Row;
     assert.equal(row.description, undefined, 'no run state: the plan has no run statuses');
-    assert.match(row.contextValue ?? '', /\brunnable\b/, 'Start Run is still offered, to be told why not');
+    // The statuses were refused: the rows offer neither Start Run nor Stop Run (issue 48's walk: offered, then refused).
+    const plain = await rowWhen(
+      api,
+      groupName,
+      row.task.taskId,
+      'no Start Run',
+      (r) => !/\brunnable\b/.test(r.contextValue ?? ''),
+      10_000,
+    );
+    assert.doesNotMatch(plain.contextValue ?? '', /\brunning\b/);
+    assert.match(plain.contextValue ?? '', /\btask\b/, 'the task menu is still there');
+    assert.match(tooltipText(plain), /Professional or Enterprise plan, so Start Run is not offered/);
     const { messages, stop } = recordMessages(api);
     try {
       const outcome = (await vscode.commands.executeCommand('scrapedeck.runs.start', row)) as RunOutcome;

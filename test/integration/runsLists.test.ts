@@ -371,6 +371,59 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     assert.ok((await taskRows(api, GROUP)).every((r) => ![a, b, c].some((x) => x.task.taskId === r.task.taskId)));
   });
 
+  it('Move to Group… (issue 48): from the menu the selected tasks move together; from the palette a task, then a group, is picked', async () => {
+    const [d, e, f] = (await taskRows(api, GROUP)).filter(
+      (r) => r.task.taskId !== oneLoop.task.taskId && r.task.taskId !== severalLoops.task.taskId,
+    );
+    assert.ok(d && e && f);
+    const picks: { title: string; labels: string[] }[] = [];
+    const modals: string[] = [];
+    const restore = replaceUi(api, {
+      showQuickPick: async <T extends vscode.QuickPickItem>(
+        items: readonly T[] | Thenable<readonly T[]>,
+        options: vscode.QuickPickOptions,
+      ) => {
+        const list = await items;
+        picks.push({ title: options.title ?? '', labels: list.map((i) => i.label) });
+        // The palette's task question first (items carry the task), then the group's.
+        const task = list.find((i) => (i as { value?: { taskId?: string } }).value?.taskId === f.task.taskId);
+        return task ?? list.find((i) => i.label === OTHER_GROUP);
+      },
+      showModalWarning: (message, _detail, action) => {
+        modals.push(message);
+        return Promise.resolve(action);
+      },
+    });
+    try {
+      // The context menu on d, with d and e selected: both move, after one question.
+      const menu = await vscode.commands.executeCommand<{ moved: string[] }>('scrapedeck.tasks.moveToGroup', d, [d, e]);
+      assert.deepEqual(menu?.moved, [d.task.taskId, e.task.taskId]);
+      assert.equal(picks[0]?.title, 'Move 2 Tasks to…');
+      assert.ok(picks[0]?.labels.includes(OTHER_GROUP) && !picks[0]?.labels.includes(GROUP), 'not their own group');
+      assert.deepEqual(modals, [`Move 2 tasks to “${OTHER_GROUP}”?`]);
+      // The command palette: no row, so it asks for the task, then the group.
+      const palette = await vscode.commands.executeCommand<{ moved: string[] }>('scrapedeck.tasks.moveToGroup');
+      assert.deepEqual(palette?.moved, [f.task.taskId]);
+      assert.deepEqual(
+        picks.slice(1).map((p) => p.title),
+        ['Move a Task to Another Group (1/2)', `Move “${f.task.taskName}” to…`],
+      );
+      assert.equal(modals.length, 1, 'one task: no question');
+    } finally {
+      restore();
+    }
+    const groupId = ((await groupRow(api, OTHER_GROUP)) as unknown as { group: { taskGroupId: string } }).group
+      .taskGroupId;
+    const there = (await session.client('ada').searchTasks(groupId)).data.map((t) => t.taskId);
+    for (const x of [d, e, f]) assert.ok(there.includes(x.task.taskId), `${x.task.taskName} moved at the service`);
+    await waitFor(
+      'the tree to show them in their new group',
+      async () =>
+        (await taskRows(api, OTHER_GROUP)).filter((r) => [d, e, f].some((x) => x.task.taskId === r.task.taskId))
+          .length === 3,
+    );
+  });
+
   it('signing out closes the account’s lists; under another account they cannot be read', async () => {
     const uri = (await vscode.commands.executeCommand(
       'scrapedeck.runs.editUrlList',

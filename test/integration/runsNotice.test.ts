@@ -98,9 +98,9 @@ describe('Finish notice: many runs at once, and a run whose lot is unknown (real
     assert.deepEqual(
       few.shown.map((m) => [m.level, m.text]),
       [
-        ['info', '“Prices” finished: 10 rows collected.'],
-        ['warning', '“Reviews” failed: 3 rows collected.'],
-        ['info', '“Stock” finished: 10 rows collected.'],
+        ['info', '“Prices” finished: 10 rows collected. Export Data writes all of the task’s rows.'],
+        ['warning', '“Reviews” failed: 3 rows collected. Export Data writes all of the task’s rows.'],
+        ['info', '“Stock” finished: 10 rows collected. Export Data writes all of the task’s rows.'],
       ],
     );
   });
@@ -113,7 +113,12 @@ describe('Finish notice: many runs at once, and a run whose lot is unknown (real
     );
     const known = noticeUi(() => undefined);
     await announceEndedRuns([ended('t1', 'Finished', 10, '7301234567890123457')], deps(known.ui, commands));
-    assert.deepEqual(known.shown[0]?.buttons, ['Open Analytics', "Browse This Run's Data", "Export This Run's Data"]);
+    // Short buttons, shown whole; the message says they take this run's rows (issue 48's walk: "Browse This Run's D…").
+    assert.deepEqual(known.shown[0]?.buttons, ['Open Analytics', 'Browse Rows', 'Export Rows']);
+    assert.equal(
+      known.shown[0]?.text,
+      '“Prices” finished: 10 rows collected. Browse Rows and Export Rows take the rows of this run only.',
+    );
 
     const { messages, stop } = recordMessages(api);
     try {

@@ -122,6 +122,27 @@ describe('analytics page: results', function () {
     assert.equal(await p.page.locator('th[data-column]').count(), 20);
   });
 
+  it("a row's success and failure rates add up to 100% as painted (each rounded alone: 45.2% + 54.9%)", async () => {
+    const execution = (runs: number, fails: number): AnalyticsRecord['executionMetrics'] => ({
+      runCount: runs,
+      successCount: runs - fails,
+      failureCount: fails,
+      durationPerRunSeconds: null,
+      totalExecutionSeconds: null,
+      successRate: (runs - fails) / runs,
+      failureRate: fails / runs,
+    });
+    await runAndAnswer(p, [
+      record({ taskId: 't-1', executionMetrics: execution(2000, 1097) }),
+      record({ taskId: 't-2', executionMetrics: execution(3, 1) }),
+    ]);
+    const [first, second] = await tableRows(p);
+    const success = await columnIndex(p, 'successRate');
+    const failure = await columnIndex(p, 'failureRate');
+    assert.deepEqual([first?.[success], first?.[failure]], ['45.2%', '54.8%']);
+    assert.deepEqual([second?.[success], second?.[failure]], ['66.7%', '33.3%']);
+  });
+
   it('labels week buckets with their dates in the table and the chart', async () => {
     await p.page.selectOption('#f-granularity', 'Week');
     await runAndAnswer(p, [weekRecord('2026-11-18'), weekRecord('2026-11-10', { taskId: 't-9' })]);

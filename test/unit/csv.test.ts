@@ -92,6 +92,12 @@ describe('analytics CSV', () => {
       });
     }
 
+    it('the guard cannot be undone on reading: a value that had the apostrophe is written the same (so the data browser shows it as it is)', () => {
+      assert.equal(csvCell('=SUM(A1)'), csvCell("'=SUM(A1)"));
+      assert.equal(csvCell('-15%'), csvCell("'-15%"));
+      assert.equal(csvCell('a;=b'), csvCell("a;'=b"));
+    });
+
     it('neutralises a formula and still escapes it', () => {
       assert.equal(csvCell('=HYPERLINK("http://x","y")'), `"'=HYPERLINK(""http://x"",""y"")"`);
     });

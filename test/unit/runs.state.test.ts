@@ -8,7 +8,14 @@ import * as assert from 'node:assert/strict';
 import type { TaskRunStatus } from '../../src/api/ops/runs';
 import { RUN_ICONS, runKindOf, STATUS_TEXT_MAX, statusText } from '../../src/runs/runKinds';
 import { type EndedRun, PENDING_LIMIT_MS, RunStore } from '../../src/runs/runStore';
-import { describeRun, formatServiceTimeText, presentRun, type TextOptions, tooltipLines } from '../../src/runs/runText';
+import {
+  describeRun,
+  formatServiceTimeText,
+  noCloudRuns,
+  presentRun,
+  type TextOptions,
+  tooltipLines,
+} from '../../src/runs/runText';
 
 const english: TextOptions['t'] = (message, ...args) =>
   message.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
@@ -82,6 +89,14 @@ describe('runs: what a row shows', () => {
     assert.equal(p?.icon.id, 'sync~spin');
     assert.equal(p?.description, 'Extracting, 120 rows');
     assert.deepEqual(p?.flags, ['running']);
+  });
+
+  it('a plan without cloud runs offers neither Start Run nor Stop Run, and the tooltip says why (issue 48: offered, then refused)', () => {
+    const p = noCloudRuns(en);
+    assert.deepEqual(p.flags, [], 'no runnable, no running');
+    assert.equal(p.description, '', 'no run part on the row');
+    assert.equal(p.icon.id, 'globe', "the task's own icon");
+    assert.deepEqual(p.tooltip, ['Cloud runs need a Professional or Enterprise plan, so Start Run is not offered.']);
   });
 
   it('a pending start or stop shows at once and offers neither action', () => {

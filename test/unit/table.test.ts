@@ -9,6 +9,7 @@ import {
   formatDuration,
   formatDurationTick,
   formatPercent,
+  formatShares,
   rowsRange,
 } from '../../src/analytics/model/format';
 import {
@@ -103,6 +104,24 @@ describe('analytics table model', () => {
     assert.equal(formatCell(col('totalExecutionSeconds'), r), '45s');
     assert.equal(formatCell(col('proxyIpCount'), r), '2.35');
     assert.equal(formatCell(col('balance'), r), '10.5');
+  });
+
+  it("a row's success and failure rates add up to 100% as shown, however they round", () => {
+    const rates = (successRate: number, failureRate: number) =>
+      rec('a', 2000, { executionMetrics: { ...rec('a', 2000).executionMetrics, successRate, failureRate } });
+    const shown = (r: AnalyticsRecord) => [formatCell(col('successRate'), r), formatCell(col('failureRate'), r)];
+    const percent = (text: string) => Number(text.replace('%', ''));
+    // Each rounded alone: 45.2% + 54.9% = 100.1% (the walk's case: 903 of 2,000 runs succeeded).
+    assert.deepEqual(shown(rates(903 / 2000, 1097 / 2000)), ['45.2%', '54.8%']);
+    for (let successes = 0; successes <= 2000; successes++) {
+      const [s, f] = shown(rates(successes / 2000, (2000 - successes) / 2000));
+      assert.equal(Math.round((percent(s ?? '') + percent(f ?? '')) * 10), 1000, `${successes} of 2,000: ${s} + ${f}`);
+      assert.ok(Math.abs(percent(s ?? '') - (successes / 2000) * 100) < 0.1, `${s} is within a tenth`);
+    }
+    // Not one whole (as reported): each stays itself; an unknown rate is a dash and leaves the other alone.
+    assert.deepEqual(formatShares([0.3, 0.5]), ['30%', '50%']);
+    assert.deepEqual(formatShares([0.4515, null]), ['45.2%', DASH]);
+    assert.deepEqual(formatShares([0.0004, 0.0004, 0.9992]), ['0.1%', '0%', '99.9%'], 'a tie: the first');
   });
 
   it('labels week buckets with their dates', () => {

@@ -54,6 +54,34 @@ export function formatPercent(value: number | null | undefined): string {
   return isKnown(value) ? percentFormat.format(value) : DASH;
 }
 
+/** Tenths of a percent: the one decimal percentages are shown with. */
+const PER_WHOLE = 1000;
+
+/**
+ * Fractions shown side by side as shares of one whole (a row's success and failure rates): each
+ * rounded alone, 0.4515 and 0.5485 read 45.2% and 54.9%, 100.1% together. Rounded together by
+ * largest remainder instead, what is shown adds up to what their sum rounds to (100% for a
+ * whole): each gets its rounded-down tenths, and the tenths still missing go to the largest
+ * remainders (the first on a tie). An unknown value is DASH and takes no part.
+ */
+export function formatShares(values: readonly (number | null | undefined)[]): string[] {
+  // Scaled values lose the float noise below a millionth of a tenth (0.1 + 0.2 is not 0.3).
+  const scaled = values.map((v) => (isKnown(v) ? Math.round(v * PER_WHOLE * 1e6) / 1e6 : null));
+  const known = scaled.flatMap((v, i) => (v === null ? [] : [{ i, floor: Math.floor(v), rest: v - Math.floor(v) }]));
+  const total = Math.round(known.reduce((sum, k) => sum + k.rest, 0));
+  const extra = new Set(
+    [...known]
+      .sort((a, b) => b.rest - a.rest || a.i - b.i)
+      .slice(0, total)
+      .map((k) => k.i),
+  );
+  const units = new Map(known.map((k) => [k.i, k.floor + (extra.has(k.i) ? 1 : 0)]));
+  return values.map((_, i) => {
+    const u = units.get(i);
+    return u === undefined ? DASH : percentFormat.format(u / PER_WHOLE);
+  });
+}
+
 /** Seconds as "1h 2m 3s"; below a minute keeps one decimal ("4.5s") so short runs stay readable. */
 export function formatDuration(seconds: number | null | undefined): string {
   if (!isKnown(seconds)) return DASH;

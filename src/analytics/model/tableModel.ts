@@ -4,7 +4,16 @@
  * always last). Pure, so it is unit-tested in Node and the page only turns it into HTML.
  */
 import type { AnalyticsRecord } from '../../api/schemas/analyticsSchemas';
-import { bucketLabel, DASH, type DayRange, formatDecimal, formatDuration, formatInt, formatPercent } from './format';
+import {
+  bucketLabel,
+  DASH,
+  type DayRange,
+  formatDecimal,
+  formatDuration,
+  formatInt,
+  formatPercent,
+  formatShares,
+} from './format';
 import { isMetricKind, type MetricKind, RECORD_FIELDS, type RecordField } from './recordFields';
 import { type SortDirection, sortOrdersFor } from './sortOrder';
 
@@ -67,6 +76,11 @@ export function findColumn(id: string): Column | undefined {
   return BY_ID.get(id);
 }
 
+/** Shares of one whole, shown side by side: rounded together, so they add up to 100% (formatShares). */
+const SHARE_COLUMNS: readonly string[] = ['successRate', 'failureRate'];
+
+const numberOf = (v: string | number | null | undefined): number | null => (typeof v === 'number' ? v : null);
+
 /** The text a cell shows. Nulls are DASH, never 0. `range`: the query's days (see bucketLabel). */
 export function formatCell(column: Column, record: AnalyticsRecord, range?: DayRange): string {
   const v = column.value(record);
@@ -78,8 +92,12 @@ export function formatCell(column: Column, record: AnalyticsRecord, range?: DayR
   switch (column.kind) {
     case 'int':
       return Number.isInteger(v) ? formatInt(v) : formatDecimal(v);
-    case 'percent':
-      return formatPercent(v);
+    case 'percent': {
+      const shares = SHARE_COLUMNS.includes(column.id)
+        ? formatShares(SHARE_COLUMNS.map((id) => numberOf(BY_ID.get(id)?.value(record))))
+        : undefined;
+      return shares?.[SHARE_COLUMNS.indexOf(column.id)] ?? formatPercent(v);
+    }
     case 'duration':
       return formatDuration(v);
     default:

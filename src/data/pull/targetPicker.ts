@@ -115,6 +115,13 @@ export interface PickerContext {
   records: string;
   /** Another task has this task's name: the suggested file name and the questions tell it apart. */
   namesake?: Namesake;
+  /** The picker's title and placeholder when it sets up something else than one pull (Keep in Sync). */
+  words?: PickerWords;
+}
+
+export interface PickerWords {
+  title: string;
+  placeHolder: string;
 }
 
 /**
@@ -173,10 +180,13 @@ export async function chooseAppendTarget(
         ]
       : []),
   ];
-  const picked = await ui.showQuickPick(items, {
-    title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
-    placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
-  });
+  const picked = await ui.showQuickPick(
+    items,
+    context.words ?? {
+      title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
+      placeHolder: t('A CSV, JSON Lines or SQLite file; Scrapedeck remembers it for this task'),
+    },
+  );
   if (picked === undefined) return undefined;
   if (picked.uri !== undefined && servers.includes(picked)) return { uri: picked.uri, format: 'postgres' };
   if (picked.uri !== undefined) {

@@ -16,7 +16,7 @@ import { taskArgument } from '../common/taskArgument';
 import type { Namesake } from '../formats/rowFormats';
 import { pgTargetItems } from '../pull/postgresTarget';
 import { accountKey, type PullTargets } from '../pull/rememberedTargets';
-import { type AppendTarget, chooseAppendTarget } from '../pull/targetPicker';
+import { type AppendTarget, chooseAppendTarget, type PickerWords } from '../pull/targetPicker';
 import { destinationLabel } from '../pull/targetSink';
 import type { SyncPullDeps } from './syncPull';
 import type { SyncTargets } from './syncTargets';
@@ -47,6 +47,14 @@ export function syncRefused(ui: Pick<Ui, 'isWorkspaceTrusted' | 'showInformation
   return true;
 }
 
+/** Keep in Sync's picker: it sets up where every ended run's new rows go, not one pull now. */
+export function syncPickerWords(task: TaskRef): PickerWords {
+  return {
+    title: t('Keep “{0}” in Sync with…', plainText(task.taskName)),
+    placeHolder: t('Each time a run ends, its new rows are pulled here; Pull New Rows writes here too'),
+  };
+}
+
 export function syncCommands(deps: SyncCommandDeps) {
   const taskOf = (arg: unknown) => taskArgument(arg, deps, 'sync');
   const signedIn = (task: TaskRef): string | undefined => {
@@ -55,17 +63,16 @@ export function syncCommands(deps: SyncCommandDeps) {
       void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to keep “{0}” in sync.', plainText(task.taskName)));
     return account === undefined ? undefined : accountKey(account);
   };
-  /** As Pull New Rows offers them; with no folder open, only the connections. */
+  /** As Pull New Rows offers them, under words that say what is set up; with no folder open, only the connections. */
   const chooseTarget = async (task: TaskRef, key: string): Promise<AppendTarget | undefined> => {
     const servers = pgTargetItems(deps.pgStore);
+    const words = syncPickerWords(task);
     if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) {
-      const picked = await deps.ui.showQuickPick(servers, {
-        title: t('Pull the New Rows of “{0}” into…', plainText(task.taskName)),
-      });
+      const picked = await deps.ui.showQuickPick(servers, words);
       return picked === undefined ? undefined : { uri: picked.uri, format: 'postgres' };
     }
     const fields = await deps.fields(task);
-    const context = { trusted: true, records: deps.records(key), namesake: deps.namesakes?.(task) };
+    const context = { trusted: true, records: deps.records(key), namesake: deps.namesakes?.(task), words };
     return chooseAppendTarget(task, deps.ui, fields === 'no-rows' ? undefined : fields, context, servers);
   };
   return defineHandlers({
