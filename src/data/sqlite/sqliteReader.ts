@@ -11,11 +11,12 @@
  * Only tables are offered: views are never run, triggers never fire (nothing writes), virtual
  * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
  */
+import { byteTerm, searchFile, tableAsStored } from './sqliteFileSearch';
 import { asReadError, openForReading, SqliteReadError } from './sqliteReadOpen';
 import { profileOf, type ReadProfile } from './sqliteReadProfile';
 import { emptyOf, keyOf, kindOfColumn, quoteName, type ReadFilter, shownOf, whereOf } from './sqliteReadSql';
 import type { WasmDatabase } from './sqliteRuntime';
-import { type ReadKeys, readKeys } from './sqliteSortKeys';
+import { keysOf, type ReadKeys, readKeys } from './sqliteSortKeys';
 
 export { type ReadProblem, SqliteReadError } from './sqliteReadOpen';
 export type { ReadProfile } from './sqliteReadProfile';
@@ -63,11 +64,13 @@ export class SqliteReader {
     readonly tables: string[],
     /** A pulled database's tasks and their tables (`_scrapedeck_tables`), for the task's table first. */
     readonly taskTables: Record<string, string>,
+    /** The database's path, for a search of its bytes. */
+    private readonly file: string,
   ) {}
 
   static open(wasmDir: string, file: string): SqliteReader {
     const opened = openForReading(wasmDir, file);
-    return new SqliteReader(opened.db, opened.close, opened.tables, opened.taskTables);
+    return new SqliteReader(opened.db, opened.close, opened.tables, opened.taskTables, file);
   }
 
   handle(request: ReadRequest): unknown {
@@ -182,9 +185,32 @@ export class SqliteReader {
     this.passed = undefined;
     this.db.exec('DROP TABLE IF EXISTS temp.sd_view');
     const name = column === undefined ? undefined : this.columns[column];
-    const keys = readKeys(this.db, this.from, this.rowid, name === undefined ? undefined : quoteName(name), this.where);
+    const c = name === undefined ? undefined : quoteName(name);
+    const found = this.searched(filter);
+    const keys =
+      found === undefined
+        ? readKeys(this.db, this.from, this.rowid, c, this.where)
+        : c === undefined
+          ? { ids: found, kind: 'empty' as const }
+          : keysOf(readKeys(this.db, this.from, this.rowid, c, { sql: '1', params: [] }), found);
     if (this.where.sql !== '1') this.passed = keys.ids;
     return keys;
+  }
+
+  /** The rows a search alone finds by the file's bytes (`sqliteFileSearch.ts`); undefined: SQL searches. */
+  private searched(filter: ReadFilter | undefined): Float64Array | undefined {
+    const term = byteTerm(filter);
+    const root = term === undefined ? undefined : tableAsStored(this.db, this.table, quoteName(this.table));
+    if (term === undefined || root === undefined || this.rowid === undefined) return undefined;
+    const id = this.rowid;
+    const check = (ids: number[]): number[] =>
+      this.db
+        .all(
+          `SELECT ${id} AS r FROM ${this.from} WHERE ${id} IN (${ids.map(() => '?').join(', ')}) AND (${this.where.sql})`,
+          [...ids, ...this.where.params],
+        )
+        .map((r) => Number(r.r));
+    return searchFile(this.file, root, term, check);
   }
 
   private rows(ids: readonly number[], cut: number | undefined): ReadRow[] {

@@ -153,3 +153,33 @@ function textPass(
   });
   return { bytes: out.bytes.slice(0, out.used), ends: out.ends.slice(0, i) };
 }
+
+/** The keys of the rows `ids` (ascending, all in `keys`, which is in table order) only. */
+export function keysOf(keys: ReadKeys, ids: Float64Array): ReadKeys {
+  const at = new Uint32Array(ids.length);
+  for (let i = 0, k = 0; i < ids.length; i++) {
+    while (k < keys.ids.length && (keys.ids[k] as number) < (ids[i] as number)) k++;
+    at[i] = k;
+  }
+  const out: ReadKeys = { ids, kind: keys.kind };
+  if (keys.numbers !== undefined) {
+    const from = keys.numbers;
+    out.numbers = Float64Array.from(at, (k) => from[k] ?? Number.NaN);
+  }
+  if (keys.text !== undefined) {
+    const { bytes, ends } = keys.text;
+    const cut = new Uint32Array(ids.length);
+    const parts: Uint8Array[] = [];
+    let used = 0;
+    at.forEach((k, i) => {
+      const part = bytes.subarray(k === 0 ? 0 : (ends[k - 1] as number), ends[k] as number);
+      parts.push(part);
+      used += part.length;
+      cut[i] = used;
+    });
+    const joined = new Uint8Array(used);
+    parts.reduce((o, part) => (joined.set(part, o), o + part.length), 0);
+    out.text = { bytes: joined, ends: cut };
+  }
+  return out;
+}
