@@ -5,7 +5,7 @@
  * pass well under one). Numbers and dates as numbers (NaN: empty), text as its first bytes
  * (the host cuts and case folds them as the file store does). No `vscode`.
  */
-import { CELL, eachRow } from './sqliteRawRows';
+import { CELL, eachRow, type RawRow } from './sqliteRawRows';
 import { dateOf, emptyOf, numberOf, type ReadKind, textOf } from './sqliteReadSql';
 import type { WasmDatabase } from './sqliteRuntime';
 
@@ -21,6 +21,8 @@ export interface ReadKeys {
 
 /** Bytes of a cell's text kept: enough for the key's 64 characters whatever they are. */
 export const KEY_BYTES = 256;
+/** Bytes kept of a cell whose first this many are ASCII and not all white space: the key's 64 characters. */
+const ASCII_KEY = 64;
 
 class Grown {
   ids = new Float64Array(1 << 16);
@@ -53,6 +55,17 @@ const isSpace = (b: number): boolean => b === 0x20 || (b >= 0x09 && b <= 0x0d);
 function blank(text: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isSpace(text[i] as number)) return false;
   return true;
+}
+
+/** Copies the bytes of row's cell 1 its key needs; returns the cell's length and the bytes kept. */
+function keyBytes(row: RawRow, into: Uint8Array, at: number): [number, number] {
+  const length = row.copyText(1, into, at, ASCII_KEY);
+  let kept = Math.min(length, ASCII_KEY);
+  let plain = true;
+  for (let i = at; i < at + kept && plain; i++) plain = (into[i] as number) < 0x80;
+  if (length > kept && (!plain || blank(into, at, at + kept)))
+    kept = Math.min(row.copyText(1, into, at, KEY_BYTES), KEY_BYTES);
+  return [length, kept];
 }
 
 /**
@@ -102,8 +115,7 @@ export function readKeys(
       unwritten++;
     } else if (type === CELL.text) {
       const at = out.used;
-      const length = row.copyText(1, out.bytes, at, KEY_BYTES);
-      const kept = Math.min(length, KEY_BYTES);
+      const [length, kept] = keyBytes(row, out.bytes, at);
       // White space only is an empty cell (a longer cell's rest is looked at only then).
       if (!blank(out.bytes, at, at + kept) || (length > kept && !blank(row.text(1), kept, length))) {
         out.used += kept;
@@ -147,7 +159,7 @@ function textPass(
   eachRow(db, sql(`CASE WHEN ${emptyOf(c)} THEN NULL ELSE ${textOf(c)} END`), params, (row) => {
     if (row.type(1) !== CELL.null) {
       out.room(0, KEY_BYTES);
-      out.used += Math.min(row.copyText(1, out.bytes, out.used, KEY_BYTES), KEY_BYTES);
+      out.used += keyBytes(row, out.bytes, out.used)[1];
     }
     out.ends[i++] = out.used;
   });
