@@ -52,11 +52,14 @@ function failure(error: unknown): WorkerFailure {
   };
 }
 
-/** A sort's keys (`ReadKeys`: typed arrays of a million rows) are handed over, not copied. */
+/**
+ * A sort's keys (`ReadKeys`: typed arrays of a million rows) are handed over, not copied; the row
+ * ids are copied, since the reader keeps a filter's for a profile.
+ */
 function handedOver(value: unknown): ArrayBuffer[] {
   if (typeof value !== 'object' || value === null || !('ids' in value)) return [];
   const keys = value as ReadKeys;
-  return [keys.ids, keys.numbers, keys.text?.bytes, keys.text?.ends].flatMap((a) =>
+  return [keys.numbers, keys.text?.bytes, keys.text?.ends].flatMap((a) =>
     a !== undefined && a.buffer instanceof ArrayBuffer ? [a.buffer] : [],
   );
 }
