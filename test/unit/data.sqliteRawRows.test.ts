@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 import { CELL, eachRow } from '../../src/data/sqlite/sqliteRawRows';
-import { openReadOnly, wasmCalls,type WasmDatabase } from '../../src/data/sqlite/sqliteRuntime';
+import { openReadOnly, wasmCalls, type WasmDatabase } from '../../src/data/sqlite/sqliteRuntime';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
 
