@@ -44,8 +44,7 @@ export const FIRST_WINDOW_WAIT_MS = 2_000;
 
 const decoder = new TextDecoder();
 
-function textKeys(text: { bytes: Uint8Array; ends: Uint32Array }): ColumnKeys {
-  const { bytes, ends } = text;
+function textKeys({ bytes, ends }: { bytes: Uint8Array; ends: Uint32Array }): TextKeys {
   const keys = new TextKeys(ends.length);
   for (let i = 0, start = 0; i < ends.length; i++) {
     const end = ends[i] as number;
@@ -56,7 +55,7 @@ function textKeys(text: { bytes: Uint8Array; ends: Uint32Array }): ColumnKeys {
     }
     start = end;
   }
-  return textRanks(keys, 'text');
+  return keys;
 }
 
 /**
@@ -70,7 +69,12 @@ function viewOrder(keys: ReadKeys, direction: 'asc' | 'desc' | undefined): Float
   let ranks: ColumnKeys | undefined;
   if (direction !== undefined && keys.numbers !== undefined && (keys.kind === 'number' || keys.kind === 'date'))
     ranks = numberRanks(keys.numbers, keys.kind);
-  else if (direction !== undefined && keys.text !== undefined) ranks = textKeys(keys.text);
+  else if (direction !== undefined && keys.text !== undefined) {
+    const made = textKeys(keys.text);
+    // The bytes as they came (up to 64 MB for a million long cells) are not kept while ranking.
+    keys.text = undefined;
+    ranks = textRanks(made, 'text');
+  }
   if (ranks === undefined) return ids;
   const order = orderByRanks(ranks, direction ?? 'asc');
   const out = new Float64Array(order.length);
