@@ -54,14 +54,14 @@ export function eachRow(db: WasmDatabase, sql: string, params: readonly unknown[
     text: (i) => {
       const at = calls.columnText(ptr, i);
       const length = calls.columnBytes(ptr, i);
-      // SQLite may have grown its memory to make the text (a number's); the old view is then empty.
-      if (heap.buffer !== calls.memory.buffer) heap = new Uint8Array(calls.memory.buffer);
+      // SQLite may have grown its memory to make the text (a number's): the old view is then detached, empty.
+      if (heap.length === 0) heap = new Uint8Array(calls.memory.buffer);
       return heap.subarray(at, at + length);
     },
     copyText: (i, into, to, max) => {
       const at = calls.columnText(ptr, i);
       const length = calls.columnBytes(ptr, i);
-      if (heap.buffer !== calls.memory.buffer) heap = new Uint8Array(calls.memory.buffer);
+      if (heap.length === 0) heap = new Uint8Array(calls.memory.buffer);
       copy(heap, at, Math.min(length, max), into, to);
       return length;
     },

@@ -57,15 +57,22 @@ function blank(text: Uint8Array, from: number, to: number): boolean {
   return true;
 }
 
-/** Copies the bytes of row's cell 1 its key needs; returns the cell's length and the bytes kept. */
-function keyBytes(row: RawRow, into: Uint8Array, at: number): [number, number] {
+/** The byte length of the cell `keyBytes` copied last (kept here: no array made a row). */
+let cellLength = 0;
+
+/** Copies the bytes of row's cell 1 its key needs into `into` at `at`; returns how many. */
+function keyBytes(row: RawRow, into: Uint8Array, at: number): number {
   const length = row.copyText(1, into, at, ASCII_KEY);
-  let kept = Math.min(length, ASCII_KEY);
+  cellLength = length;
+  if (length <= ASCII_KEY) return length;
   let plain = true;
-  for (let i = at; i < at + kept && plain; i++) plain = (into[i] as number) < 0x80;
-  if (length > kept && (!plain || blank(into, at, at + kept)))
-    kept = Math.min(row.copyText(1, into, at, KEY_BYTES), KEY_BYTES);
-  return [length, kept];
+  let spaces = true;
+  for (let i = at; i < at + ASCII_KEY && plain; i++) {
+    const b = into[i] as number;
+    plain = b < 0x80;
+    spaces &&= isSpace(b);
+  }
+  return plain && !spaces ? ASCII_KEY : Math.min(row.copyText(1, into, at, KEY_BYTES), KEY_BYTES);
 }
 
 /**
@@ -115,7 +122,8 @@ export function readKeys(
       unwritten++;
     } else if (type === CELL.text) {
       const at = out.used;
-      const [length, kept] = keyBytes(row, out.bytes, at);
+      const kept = keyBytes(row, out.bytes, at);
+      const length = cellLength;
       // White space only is an empty cell (a longer cell's rest is looked at only then).
       if (!blank(out.bytes, at, at + kept) || (length > kept && !blank(row.text(1), kept, length))) {
         out.used += kept;
@@ -159,7 +167,7 @@ function textPass(
   eachRow(db, sql(`CASE WHEN ${emptyOf(c)} THEN NULL ELSE ${textOf(c)} END`), params, (row) => {
     if (row.type(1) !== CELL.null) {
       out.room(0, KEY_BYTES);
-      out.used += keyBytes(row, out.bytes, out.used)[1];
+      out.used += keyBytes(row, out.bytes, out.used);
     }
     out.ends[i++] = out.used;
   });
