@@ -20,14 +20,14 @@ export const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-function numberOf(value: unknown): number | null {
+export function numberOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return null;
   const text = value.trim();
   return NUMBER.test(text) ? Number(text) : null;
 }
 
-function dateOf(value: unknown): number | null {
+export function dateOf(value: unknown): number | null {
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (!DATE.test(text)) return null;

@@ -11,21 +11,16 @@
  * Only tables are offered: views are never run, triggers never fire (nothing writes), virtual
  * tables (their module's code) and SQLite's and Scrapedeck's own tables are left out. No `vscode`.
  */
+import { byteTerm, searchFile, tableAsStored } from './sqliteFileSearch';
 import { asReadError, openForReading, SqliteReadError } from './sqliteReadOpen';
-import {
-  emptyOf,
-  keyOf,
-  kindOfColumn,
-  quoteName,
-  type ReadFilter,
-  type ReadKind,
-  shownOf,
-  textOf,
-  whereOf,
-} from './sqliteReadSql';
+import { profileOf, type ReadProfile } from './sqliteReadProfile';
+import { emptyOf, keyOf, kindOfColumn, quoteName, type ReadFilter, shownOf, whereOf } from './sqliteReadSql';
 import type { WasmDatabase } from './sqliteRuntime';
+import { keysOf, type ReadKeys, readKeys } from './sqliteSortKeys';
 
 export { type ReadProblem, SqliteReadError } from './sqliteReadOpen';
+export type { ReadProfile } from './sqliteReadProfile';
+export type { ReadKeys } from './sqliteSortKeys';
 
 export type ReadCell = string | number | null;
 export interface ReadRow {
@@ -33,21 +28,16 @@ export interface ReadRow {
   n: number;
   cells: ReadCell[];
 }
-export interface ReadProfile {
-  kind: ReadKind;
-  rows: number;
-  empty: number;
-  distinct: number;
-  min?: string;
-  max?: string;
-  common: Array<{ value: string; count: number }>;
-}
 
 export type ReadRequest =
   | { op: 'table'; table: string }
   | { op: 'count'; atMost?: number }
   | { op: 'window'; from: number; count: number; cut?: number }
   | { op: 'view'; sort?: { column: number; direction: 'asc' | 'desc' }; filter?: ReadFilter }
+  /** A sort's keys and the filter's row ids (undefined: a table without row ids, asked with `view`). */
+  | { op: 'keys'; column?: number; filter?: ReadFilter }
+  /** Rows by row id, in the order asked (a view the host holds). */
+  | { op: 'rows'; ids: number[]; cut?: number }
   | { op: 'profile'; column: number }
   | { op: 'close' };
 
@@ -65,6 +55,8 @@ export class SqliteReader {
   private order = '';
   /** Rows in the view: the temporary table's, or the filtered query's; undefined: every row, in table order. */
   private shown: number | undefined;
+  /** The row ids the filter of the last `keys` passed (the host holds their order), put in the temporary table for a profile. */
+  private passed: Float64Array | undefined;
 
   private constructor(
     private readonly db: WasmDatabase,
@@ -72,11 +64,13 @@ export class SqliteReader {
     readonly tables: string[],
     /** A pulled database's tasks and their tables (`_scrapedeck_tables`), for the task's table first. */
     readonly taskTables: Record<string, string>,
+    /** The database's path, for a search of its bytes. */
+    private readonly file: string,
   ) {}
 
   static open(wasmDir: string, file: string): SqliteReader {
     const opened = openForReading(wasmDir, file);
-    return new SqliteReader(opened.db, opened.close, opened.tables, opened.taskTables);
+    return new SqliteReader(opened.db, opened.close, opened.tables, opened.taskTables, file);
   }
 
   handle(request: ReadRequest): unknown {
@@ -90,6 +84,10 @@ export class SqliteReader {
           return this.window(request.from, request.count, request.cut);
         case 'view':
           return this.view(request.sort, request.filter);
+        case 'keys':
+          return this.keys(request.column, request.filter);
+        case 'rows':
+          return this.rows(request.ids, request.cut);
         case 'profile':
           return this.profile(request.column);
         case 'close':
@@ -125,6 +123,7 @@ export class SqliteReader {
     this.where = { sql: '1', params: [] };
     this.order = '';
     this.shown = undefined;
+    this.passed = undefined;
     return { columns: this.columns };
   }
 
@@ -178,10 +177,78 @@ export class SqliteReader {
     return rows.map((r, i) => this.rowOf(r, from + i));
   }
 
+  private keys(column: number | undefined, filter: ReadFilter | undefined): ReadKeys | undefined {
+    if (this.rowid === undefined) return undefined;
+    this.where = whereOf(filter, this.columns);
+    this.order = '';
+    this.shown = undefined;
+    this.passed = undefined;
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_view');
+    const name = column === undefined ? undefined : this.columns[column];
+    const c = name === undefined ? undefined : quoteName(name);
+    const found = this.searched(filter);
+    const keys =
+      found === undefined
+        ? readKeys(this.db, this.from, this.rowid, c, this.where)
+        : c === undefined
+          ? { ids: found, kind: 'empty' as const }
+          : keysOf(readKeys(this.db, this.from, this.rowid, c, { sql: '1', params: [] }), found);
+    if (this.where.sql !== '1') this.passed = keys.ids;
+    return keys;
+  }
+
+  /** The rows a search alone finds by the file's bytes (`sqliteFileSearch.ts`); undefined: SQL searches. */
+  private searched(filter: ReadFilter | undefined): Float64Array | undefined {
+    const term = byteTerm(filter);
+    const root = term === undefined ? undefined : tableAsStored(this.db, this.table, quoteName(this.table));
+    if (term === undefined || root === undefined || this.rowid === undefined) return undefined;
+    const id = this.rowid;
+    const check = (ids: number[]): number[] =>
+      this.db
+        .all(
+          `SELECT ${id} AS r FROM ${this.from} WHERE ${id} IN (${ids.map(() => '?').join(', ')}) AND (${this.where.sql})`,
+          [...ids, ...this.where.params],
+        )
+        .map((r) => Number(r.r));
+    return searchFile(this.file, root, term, check);
+  }
+
+  private rows(ids: readonly number[], cut: number | undefined): ReadRow[] {
+    const id = this.rowid;
+    if (id === undefined || ids.length === 0) return [];
+    const q = `SELECT ${id} AS r, ${this.select(cut)} FROM ${this.from} WHERE ${id} IN (${ids.map(() => '?').join(', ')})`;
+    const found = new Map(this.db.all(q, [...ids]).map((r) => [Number(r.r), r]));
+    return ids.flatMap((n, i) => {
+      const r = found.get(n);
+      return r === undefined ? [] : [this.rowOf(r, i)];
+    });
+  }
+
+  /** The temporary table of the row ids a `keys` filter passed, made when a profile first needs it. */
+  private filled(): boolean {
+    const ids = this.passed;
+    if (ids === undefined) return this.shown !== undefined;
+    this.passed = undefined;
+    this.db.exec('DROP TABLE IF EXISTS temp.sd_view; CREATE TEMP TABLE sd_view (r INTEGER)');
+    const BATCH = 500;
+    const full = this.db.prepare(`INSERT INTO temp.sd_view (r) VALUES ${'(?), '.repeat(BATCH - 1)}(?)`);
+    try {
+      let at = 0;
+      for (; at + BATCH <= ids.length; at += BATCH) full.run(Array.from(ids.subarray(at, at + BATCH)));
+      const rest = Array.from(ids.subarray(at));
+      if (rest.length > 0) this.db.run(`INSERT INTO temp.sd_view (r) VALUES ${rest.map(() => '(?)').join(', ')}`, rest);
+    } finally {
+      full.finalize();
+    }
+    this.shown = ids.length;
+    return true;
+  }
+
   private view(
     sort: { column: number; direction: 'asc' | 'desc' } | undefined,
     filter: ReadFilter | undefined,
   ): number {
+    this.passed = undefined;
     this.where = whereOf(filter, this.columns);
     const name = sort === undefined ? undefined : this.columns[sort.column];
     this.order = '';
@@ -220,42 +287,11 @@ export class SqliteReader {
     const name = this.columns[column];
     if (name === undefined) return { kind: 'empty', rows: 0, empty: 0, distinct: 0, common: [] };
     const c = `t.${quoteName(name)}`;
-    const viewed = this.rowid !== undefined && this.shown !== undefined && this.where.sql !== '1';
+    const viewed = this.rowid !== undefined && this.where.sql !== '1' && this.filled();
     const from = viewed
       ? `temp.sd_view AS v CROSS JOIN ${this.from} AS t ON t.${this.rowid ?? 'rowid'} = v.r`
       : `${this.from} AS t`;
     const { sql, params } = viewed ? { sql: '1', params: [] } : this.where;
-    const kind = kindOfColumn(this.db, from, c, { sql, params });
-    const value = `substr(${textOf(c)}, 1, 200)`;
-    const bound = kind === 'number' || kind === 'date' ? keyOf(c, kind) : value;
-    const filled = `CASE WHEN NOT ${emptyOf(c)} THEN ${bound} END`;
-    const all = this.db.get(
-      `SELECT count(*) AS n, coalesce(sum(${emptyOf(c)}), 0) AS e, min(${filled}) AS lo, max(${filled}) AS hi FROM ${from} WHERE (${sql})`,
-      params,
-    );
-    this.db.exec('DROP TABLE IF EXISTS temp.sd_values');
-    this.db.run(
-      `CREATE TEMP TABLE sd_values AS SELECT ${value} AS v, count(*) AS n FROM ${from} WHERE (${sql}) AND NOT ${emptyOf(c)} GROUP BY 1`,
-      params,
-    );
-    try {
-      const distinct = Number(this.db.get('SELECT count(*) AS d FROM temp.sd_values')?.d ?? 0);
-      const common = this.db
-        .all('SELECT v, n FROM temp.sd_values ORDER BY n DESC, v LIMIT 5')
-        .map((r) => ({ value: String(r.v), count: Number(r.n) }));
-      const shown = (v: unknown): string | undefined =>
-        v === null || v === undefined ? undefined : kind === 'date' ? new Date(Number(v)).toISOString() : String(v);
-      return {
-        kind,
-        rows: Number(all?.n ?? 0),
-        empty: Number(all?.e ?? 0),
-        distinct,
-        min: shown(all?.lo),
-        max: shown(all?.hi),
-        common,
-      };
-    } finally {
-      this.db.exec('DROP TABLE temp.sd_values');
-    }
+    return profileOf(this.db, from, c, { sql, params });
   }
 }

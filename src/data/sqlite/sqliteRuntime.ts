@@ -40,6 +40,20 @@ interface WasmModule {
   Database: new (file: string, options?: { fileMustExist?: boolean; readOnly?: boolean }) => WasmDatabase;
 }
 
+/**
+ * SQLite's own C calls and the WebAssembly memory, for reading a whole column a cell at a time
+ * without an object a row (`sqliteRawRows.ts`); undefined when the library is not as expected.
+ */
+export interface WasmCalls {
+  step(stmt: number): number;
+  columnType(stmt: number, i: number): number;
+  columnDouble(stmt: number, i: number): number;
+  columnText(stmt: number, i: number): number;
+  columnBytes(stmt: number, i: number): number;
+  /** The module's memory: its `buffer` is replaced when it grows. */
+  memory: { readonly buffer: ArrayBuffer };
+}
+
 let loaded: { dir: string; module: WasmModule } | undefined;
 
 function load(dir: string): WasmModule {
@@ -62,8 +76,9 @@ function load(dir: string): WasmModule {
     throw new Error(`node-sqlite3-wasm asked for ${name}`);
   };
   const module = { exports: {} as unknown };
-  // The library's code, as Node would run it, with the shim as its `fs`.
-  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(
+  // The library's code, as Node would run it, with the shim as its `fs`; its memory is kept
+  // beside its exports, so a column's cells can be read where SQLite holds them.
+  new Function('exports', 'require', 'module', '__filename', '__dirname', `${source}\n;Module.sdMemory = wasmMemory;`)(
     module.exports,
     requireShim,
     module,
@@ -72,6 +87,26 @@ function load(dir: string): WasmModule {
   );
   loaded = { dir, module: module.exports as WasmModule };
   return loaded.module;
+}
+
+/** The loaded library's C calls (see WasmCalls), or undefined when any is missing. */
+export function wasmCalls(): WasmCalls | undefined {
+  const m = loaded?.module as unknown as Record<string, unknown> | undefined;
+  const fn = (name: string): ((...args: number[]) => number) | undefined => {
+    const f = m?.[`_sqlite3_${name}`];
+    return typeof f === 'function' ? (f as (...args: number[]) => number) : undefined;
+  };
+  const [step, columnType, columnDouble, columnText, columnBytes] = [
+    'step',
+    'column_type',
+    'column_double',
+    'column_text',
+    'column_bytes',
+  ].map(fn);
+  const memory = m?.sdMemory as { buffer?: unknown } | undefined;
+  if (!step || !columnType || !columnDouble || !columnText || !columnBytes) return undefined;
+  if (typeof memory !== 'object' || memory === null || !(memory.buffer instanceof ArrayBuffer)) return undefined;
+  return { step, columnType, columnDouble, columnText, columnBytes, memory: memory as { buffer: ArrayBuffer } };
 }
 
 /**

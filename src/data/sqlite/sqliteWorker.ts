@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { lockToken } from './sqliteFiles';
-import { type ReadRequest, SqliteReader, SqliteReadError } from './sqliteReader';
+import { type ReadKeys, type ReadRequest, SqliteReader, SqliteReadError } from './sqliteReader';
 import { SchemaError } from './sqliteSchema';
 import { type OpenRequest, type SessionRequest, SqliteSession } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
@@ -52,6 +52,18 @@ function failure(error: unknown): WorkerFailure {
   };
 }
 
+/**
+ * A sort's keys (`ReadKeys`: typed arrays of a million rows) are handed over, not copied; the row
+ * ids are copied, since the reader keeps a filter's for a profile.
+ */
+function handedOver(value: unknown): ArrayBuffer[] {
+  if (typeof value !== 'object' || value === null || !('ids' in value)) return [];
+  const keys = value as ReadKeys;
+  return [keys.numbers, keys.text?.bytes, keys.text?.ends].flatMap((a) =>
+    a !== undefined && a.buffer instanceof ArrayBuffer ? [a.buffer] : [],
+  );
+}
+
 const port = parentPort;
 if (port !== null) {
   const data = workerData as WorkerData;
@@ -84,6 +96,6 @@ if (port !== null) {
     } catch (error) {
       reply = { id: message.id, ok: false, error: failure(error) };
     }
-    port.postMessage(reply);
+    port.postMessage(reply, reply.ok ? handedOver(reply.value) : []);
   });
 }

@@ -1,19 +1,25 @@
 /**
  * A table of an SQLite database as a browser's rows: every step is a request to the SQLite
  * worker (`data/sqlite/sqliteReader.ts`, under the worker's time limit), never SQLite on this
- * thread. This side holds the column names and counts; the worker holds the view (sorted and
- * filtered row ids) and answers windows, cells and profiles with SQL. No `vscode`.
+ * thread. This side holds the column names, the counts and a view's row ids in order (8 bytes a
+ * row): the worker reads a sort's keys and the filter's rows in one pass, they are ranked here
+ * with the file store's radix sorts, and a window is asked for by its row ids. The worker answers
+ * cells and profiles with SQL (and holds the view of a table without row ids). No `vscode`.
  */
 import type { DataRow } from '../../../api/schemas/dataSchemas';
-import { type ReadProfile, type ReadRow, SqliteReadError } from '../../sqlite/sqliteReader';
+import { type ReadKeys, type ReadProfile, type ReadRow, SqliteReadError } from '../../sqlite/sqliteReader';
 import { SqliteThread } from '../../sqlite/sqliteThread';
 import { CUT_CHARS } from '../protocol';
 import type { BrowseStore, BrowseView } from './browseStore';
 import { type Cell, cellText } from './cells';
+import { orderByRanks } from './columnKeys';
 import type { ColumnProfile } from './columnProfile';
+import type { ColumnKeys } from './keyRanks';
+import { numberRanks } from './numberRanks';
 import type { DecodedRow } from './recordFile';
 import { isNoFilter } from './rowFilter';
 import { MAX_WINDOW } from './rowStore';
+import { TextKeys, textRanks } from './textRanks';
 
 export interface SqliteOpenOptions {
   /** Where node-sqlite3-wasm's files are. */
@@ -36,12 +42,54 @@ export const READ_TIME_LIMIT_MS = 120_000;
 /** How long the count of every row waits for the page's first window (`load`). */
 export const FIRST_WINDOW_WAIT_MS = 2_000;
 
+const decoder = new TextDecoder();
+
+function textKeys({ bytes, ends }: { bytes: Uint8Array; ends: Uint32Array }): TextKeys {
+  const keys = new TextKeys(ends.length);
+  for (let i = 0, start = 0; i < ends.length; i++) {
+    const end = ends[i] as number;
+    if (end > start && !keys.setAscii(i, bytes, start, end)) {
+      const cell = decoder.decode(bytes.subarray(start, end));
+      // Only white space in the bytes kept, not in the cell (the worker left empties out): not empty.
+      keys.setText(i, cell.trim() === '' ? `${cell}.` : cell);
+    }
+    start = end;
+  }
+  return keys;
+}
+
+/**
+ * Row ids in view order from the keys the worker read (`data/sqlite/sqliteSortKeys.ts`): ranked by
+ * the file store's own radix sorts and ordered by rank, so a table sorts as a file does (stable,
+ * numbers as numbers, dates as dates, text case folded and cut at 64 characters, empties last in
+ * both directions); without a sort, in table order.
+ */
+function viewOrder(keys: ReadKeys, direction: 'asc' | 'desc' | undefined): Float64Array {
+  const { ids } = keys;
+  let ranks: ColumnKeys | undefined;
+  if (direction !== undefined && keys.numbers !== undefined && (keys.kind === 'number' || keys.kind === 'date'))
+    ranks = numberRanks(keys.numbers, keys.kind);
+  else if (direction !== undefined && keys.text !== undefined) {
+    const made = textKeys(keys.text);
+    // The bytes as they came (up to 64 MB for a million long cells) are not kept while ranking.
+    keys.text = undefined;
+    ranks = textRanks(made, 'text');
+  }
+  if (ranks === undefined) return ids;
+  const order = orderByRanks(ranks, direction ?? 'asc');
+  const out = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = ids[order[i] as number] as number;
+  return out;
+}
+
 const abortError = (): Error => Object.assign(new Error('A newer view replaced this one.'), { name: 'AbortError' });
 
 export class SqliteTableStore implements BrowseStore {
   private known = 0;
   /** Rows in the sorted or filtered view; undefined: every row. */
   private inView: number | undefined;
+  /** The view's row ids in order (8 bytes a row), when the table has row ids; else the worker holds the view. */
+  private ids: Float64Array | undefined;
   private generation = 0;
 
   private constructor(
@@ -122,6 +170,17 @@ export class SqliteTableStore implements BrowseStore {
     const mine = ++this.generation;
     const sort = spec.sort !== undefined && spec.sort.column < this.columns.length ? spec.sort : undefined;
     const filter = isNoFilter(spec.filter) ? undefined : spec.filter;
+    if (sort !== undefined || filter !== undefined) {
+      // The worker reads the keys in one pass; they are ranked here, as a file's are.
+      const keys = (await this.thread.query({ op: 'keys', column: sort?.column, filter })) as ReadKeys | undefined;
+      if (mine !== this.generation) throw abortError();
+      if (keys !== undefined) {
+        this.ids = viewOrder(keys, sort?.direction);
+        this.inView = this.ids.length;
+        return this.inView;
+      }
+    }
+    this.ids = undefined;
     const shown = (await this.thread.query({ op: 'view', sort, filter })) as number;
     if (mine !== this.generation) throw abortError();
     this.inView = sort === undefined && filter === undefined ? undefined : shown;
@@ -132,12 +191,16 @@ export class SqliteTableStore implements BrowseStore {
   private async rows(from: number, count: number, whole: boolean): Promise<DecodedRow[]> {
     const n = Math.min(count, MAX_WINDOW, this.shown - from);
     if (n <= 0 || from < 0) return [];
-    const rows = (await this.thread.query({
-      op: 'window',
-      from,
-      count: n,
-      ...(whole ? {} : { cut: CUT_CHARS + 1 }),
-    })) as ReadRow[];
+    const cut = whole ? {} : { cut: CUT_CHARS + 1 };
+    const ids = this.ids;
+    const rows =
+      ids !== undefined
+        ? ((await this.thread.query({
+            op: 'rows',
+            ids: Array.from(ids.subarray(from, from + n)),
+            ...cut,
+          })) as ReadRow[])
+        : ((await this.thread.query({ op: 'window', from, count: n, ...cut })) as ReadRow[]);
     this.windowed = true;
     this.onWindow?.();
     this.onWindow = undefined;
