@@ -77,14 +77,16 @@ function load(dir: string): WasmModule {
   };
   const module = { exports: {} as unknown };
   // The library's code, as Node would run it, with the shim as its `fs`; its memory is kept
-  // beside its exports, so a column's cells can be read where SQLite holds them.
-  new Function('exports', 'require', 'module', '__filename', '__dirname', `${source}\n;Module.sdMemory = wasmMemory;`)(
-    module.exports,
-    requireShim,
-    module,
-    file,
-    dir,
-  );
+  // beside its exports, so a column's cells can be read where SQLite holds them (a version whose
+  // insides differ loads as before and is read through its row objects).
+  new Function(
+    'exports',
+    'require',
+    'module',
+    '__filename',
+    '__dirname',
+    `${source}\n;try { Module.sdMemory = wasmMemory; } catch {}`,
+  )(module.exports, requireShim, module, file, dir);
   loaded = { dir, module: module.exports as WasmModule };
   return loaded.module;
 }
