@@ -19,12 +19,20 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Bytes read at a time (tests use small chunks to cross every boundary). */
   chunkBytes?: number;
+  /**
+   * Once the first rows are found, waited for before reading on (the page asked for its first
+   * window and was answered; the caller bounds the wait): the page's first paint then shares
+   * neither the CPU nor the event loop with the rest of the pass.
+   */
+  firstRowsShown?: () => Promise<void>;
 }
 
 /** A file that is not what its name says: the sentence the user reads. */
 export class NotThatFormat extends Error {}
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** The first read: a few screens of rows, before the splitter's loop is compiled (1 MB then takes 100 ms). */
+const FIRST_CHUNK = 256 << 10;
 
 export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise<void> {
   await file.remember();
@@ -65,11 +73,15 @@ export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise
     carry = Buffer.from(window.subarray(keepFrom - base));
     base = keepFrom;
   };
+  let waitForPage = o.firstRowsShown;
+  let first = true;
   let at = (await file.read(0, 3)).equals(BOM) ? 3 : 0;
   base = lastEnd = at;
   for (;;) {
     o.signal?.throwIfAborted();
-    const chunk = await file.read(at, chunkBytes);
+    // The first read is small, so its rows are there for the page's first window at once.
+    const chunk = await file.read(at, first ? Math.min(FIRST_CHUNK, chunkBytes) : chunkBytes);
+    first = false;
     if (chunk.length === 0) break;
     if (at <= 3 && looksBinary(chunk))
       throw new NotThatFormat(`This file is not text, so it is not a ${file.format === 'csv' ? 'CSV' : 'JSON'} file.`);
@@ -79,7 +91,10 @@ export async function indexFile(file: RecordFile, o: IndexOptions = {}): Promise
     if (splitter instanceof ArraySplitter && splitter.notArray)
       throw new NotThatFormat('This file is not a JSON array of rows.');
     o.onProgress?.({ bytes: at, size, rows: file.count });
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (waitForPage !== undefined && file.count > 0 && at < size) {
+      await waitForPage();
+      waitForPage = undefined;
+    } else await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (splitter instanceof ArraySplitter) {
     if (!splitter.end()) throw new NotThatFormat('This file is not a JSON array of rows.');
