@@ -19,6 +19,7 @@ import { BrowserSession } from '../src/data/browse/host/session';
 import { indexFile } from '../src/data/browse/store/fileIndexer';
 import { RecordFile } from '../src/data/browse/store/recordFile';
 import { RowStore } from '../src/data/browse/store/rowStore';
+import { FIRST_WINDOW_WAIT_MS } from '../src/data/browse/store/sqliteTableStore';
 import { renderPageHtml } from '../src/platform/webview/pageHtml';
 
 const { chromium } = createRequire(__filename)('playwright-core') as typeof import('playwright-core');
@@ -136,8 +137,9 @@ export const firstRowsPainted = (page: Page, timeout = 30_000): Promise<void> =>
 
 /**
  * Opens `file` as the custom editor does (`openRowFile` and `attachBrowser`): the file opened, its
- * index built from the first bytes while the page loads, the session told of its progress. The
- * first rows are painted while the index is still being built; the scroll waits for all of it.
+ * index built from the first bytes while the page loads (waiting after its first rows until the
+ * page's first window was answered), the session told of its progress. The first rows are painted
+ * while the index is still being built; the scroll waits for all of it.
  */
 export async function measurePage(root: string, file: string, rows: number): Promise<PageFigures> {
   const records = await RecordFile.open(file, 'csv');
@@ -148,9 +150,10 @@ export async function measurePage(root: string, file: string, rows: number): Pro
     const p = opened.page;
     // From the file's open and the shell's load: the browser is running already, as VS Code's webview host is.
     const started = performance.now();
-    indexing = indexFile(records, { onProgress: (x) => opened.session.progress({ loaded: x.rows }) }).then(() =>
-      opened.session.progress({ state: 'done', total: records.count }),
-    );
+    indexing = indexFile(records, {
+      onProgress: (x) => opened.session.progress({ loaded: x.rows }),
+      firstRowsShown: () => opened.session.firstWindowAnswered(FIRST_WINDOW_WAIT_MS),
+    }).then(() => opened.session.progress({ state: 'done', total: records.count }));
     await opened.go();
     await firstRowsPainted(p, 10_000);
     const firstPaintMs = performance.now() - started;

@@ -47,6 +47,9 @@ export class BrowserSession {
   private view: BrowseView = {};
   private ready = false;
   private disposed = false;
+  /** Called once the page's first window was answered (or the session closed). */
+  private readonly windowWaiters: Array<() => void> = [];
+  private windowed = false;
 
   constructor(
     readonly store: BrowseStore,
@@ -68,6 +71,28 @@ export class BrowserSession {
     const now = Date.now();
     if (final || now - this.lastStatusAt >= 250) this.flushStatus();
     else this.statusTimer ??= setTimeout(() => this.flushStatus(), 250 - (now - this.lastStatusAt));
+  }
+
+  /**
+   * Resolves once the page's first window of rows was answered, or after `ms` at most (a page
+   * that never asks: a hidden tab). A load waits for it after its first rows, so the page's first
+   * paint does not wait behind the rest of the load.
+   */
+  firstWindowAnswered(ms: number): Promise<void> {
+    if (this.windowed || this.disposed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.windowWaiters.push(done);
+    });
+  }
+
+  private answeredWindow(): void {
+    this.windowed = true;
+    this.windowWaiters.splice(0).forEach((done) => done());
   }
 
   /** The file was changed on disk after it was opened. */
@@ -115,6 +140,7 @@ export class BrowserSession {
       case 'window': {
         const rows = await this.store.window(m.from, m.count);
         this.deps.post({ type: 'rows', id: m.id, from: m.from, rows: rows.map(toPageRow) });
+        if (!this.windowed) this.answeredWindow();
         return;
       }
       case 'cell': {
@@ -185,6 +211,7 @@ export class BrowserSession {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.statusTimer);
+    this.answeredWindow();
   }
 }
 

@@ -76,7 +76,11 @@ export async function openRowFile(file: string, format: FileFormat): Promise<Ope
   return job(
     store,
     async (signal, session) => {
-      await indexFile(records, { signal, onProgress: (p) => session.progress({ loaded: p.rows }) });
+      await indexFile(records, {
+        signal,
+        onProgress: (p) => session.progress({ loaded: p.rows }),
+        firstRowsShown: () => session.firstWindowAnswered(FIRST_WINDOW_WAIT_MS),
+      });
       return { total: records.count };
     },
     () => store.close(),

@@ -104,6 +104,15 @@ export class Controller {
   private init(title: string, columns: string[], status: BrowseStatus, canStop: boolean): void {
     this.canStop = canStop;
     const saved = pageStateSchema.safeParse(this.api.getState());
+    const restoring =
+      saved.success &&
+      Boolean(saved.data.view.sort || saved.data.view.search || (saved.data.view.conditions ?? []).length > 0);
+    // The first window is asked for before the grid is built, so the host reads it meanwhile (a
+    // restored sort or filter asks once its view is made).
+    if (!restoring) {
+      const top = saved.success ? saved.data.top : 0;
+      this.cache.want(top, top + Math.ceil(window.innerHeight / 24), status.shown);
+    }
     this.toolbar = new Toolbar(title, {
       search: (text) => this.setView({ ...this.view, search: text }),
       addCondition: (column, op, value) =>
@@ -147,11 +156,7 @@ export class Controller {
     this.grid.setColumns(columns, saved.success ? saved.data.widths : undefined);
     this.toolbar.setColumns(columns);
     this.setStatus(status);
-    if (
-      saved.success &&
-      (saved.data.view.sort || saved.data.view.search || (saved.data.view.conditions ?? []).length > 0)
-    )
-      this.setView(saved.data.view);
+    if (saved.success && restoring) this.setView(saved.data.view);
     if (saved.success) this.grid.scroller.scrollTop = saved.data.top * 24;
   }
 
