@@ -15,6 +15,10 @@ export interface OwnSandbox {
   info: SandboxInfo;
   /** The request log so far: each line and when it arrived (Date.now()). */
   requests: { at: number; line: string }[];
+  /** Stops answering (SIGSTOP): a request on its way waits, as on a network that stalls. */
+  pause(): void;
+  /** Answers again (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startOwnSandbox(args: string[], logFile: string): Promise<
   }
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      process.kill(-child.pid, 'SIGCONT');
       const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-child.pid, 'SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
@@ -51,7 +56,10 @@ export async function startOwnSandbox(args: string[], logFile: string): Promise<
         resolve(JSON.parse(line) as SandboxInfo);
       });
     });
-    return { info, requests, stop };
+    const signal = (name: NodeJS.Signals) => () => {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    };
+    return { info, requests, pause: signal('SIGSTOP'), resume: signal('SIGCONT'), stop };
   } catch (error) {
     await stop();
     throw error;
