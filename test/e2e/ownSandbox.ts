@@ -1,0 +1,67 @@
+/**
+ * A sandbox of a spec's own, beside the harness's (scripts/test-e2e.mjs), for options the other
+ * specs must not see (a task with 60,000 rows in ada's Benchmarks group, another run clock). It
+ * runs the same dist/sandbox.js in its own process group; its request log (stderr) goes to the
+ * run's logs folder, each line with the time it arrived. `stop()` ends the group.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+
+import type { SandboxInfo } from './support';
+
+export interface OwnSandbox {
+  info: SandboxInfo;
+  /** The request log so far: each line and when it arrived (Date.now()). */
+  requests: { at: number; line: string }[];
+  /** Stops answering (SIGSTOP): a request on its way waits, as on a network that stalls. */
+  pause(): void;
+  /** Answers again (SIGCONT). */
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+export async function startOwnSandbox(args: string[], logFile: string): Promise<OwnSandbox> {
+  const entry = path.resolve(__dirname, '..', '..', '..', 'dist', 'sandbox.js');
+  const child: ChildProcess = spawn(process.execPath, [entry, '--port', '0', '--json', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const requests: { at: number; line: string }[] = [];
+  if (child.stderr) {
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      requests.push({ at: Date.now(), line });
+      log.write(`${new Date().toISOString()} ${line}\n`);
+    });
+  }
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      process.kill(-child.pid, 'SIGCONT');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+    }
+    log.end();
+  };
+  try {
+    const info = await new Promise<SandboxInfo>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the sandbox printed nothing in 60 s (see ${logFile})`)), 60_000);
+      child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} (see ${logFile})`)));
+      if (child.stdout === null) return reject(new Error('no stdout'));
+      createInterface({ input: child.stdout }).once('line', (line) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as SandboxInfo);
+      });
+    });
+    const signal = (name: NodeJS.Signals) => () => {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    };
+    return { info, requests, pause: signal('SIGSTOP'), resume: signal('SIGCONT'), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
