@@ -270,10 +270,10 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
       { timeoutMs: 120_000, intervalMs: 500 },
     );
     const ended = Date.now();
-    // Followed at the fast pace (2 s), the row says so within two polls; the 10 s interval may come later.
+    // Followed at the fast pace (2 s), the row says so within two polls and a margin for a loaded machine; the 10 s interval may come later.
     const shownAt = await description
       .filter({ hasText: /Finished|Failed/ })
-      .waitFor({ timeout: 5_000 })
+      .waitFor({ timeout: 6_000 })
       .then(() => Date.now())
       .catch(() => undefined);
     await wb.moveAway();
@@ -282,11 +282,11 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
       .filter((r) => r.at >= started && r.at <= ended && r.line.includes('/cloudextraction/statuses/v2 '))
       .map((r) => ((r.at - started) / 1000).toFixed(1));
     console.log(
-      `      run: ended at the sandbox ${((ended - started) / 1000).toFixed(1)} s after the start; shown ${shownAt === undefined ? 'not within 5 s' : `${((shownAt - ended) / 1000).toFixed(1)} s after`}; status requests at ${polls.join(', ')} s`,
+      `      run: ended at the sandbox ${((ended - started) / 1000).toFixed(1)} s after the start; shown ${shownAt === undefined ? 'not within 6 s' : `${((shownAt - ended) / 1000).toFixed(1)} s after`}; status requests at ${polls.join(', ')} s`,
     );
     assert.ok(
       shownAt !== undefined,
-      `the row says the run ended within 5 s of its end: ${await description.innerText()}`,
+      `the row says the run ended within 6 s of its end: ${await description.innerText()}`,
     );
   });
 
