@@ -172,24 +172,18 @@ export class Grid {
    */
   private refillInPlace(first: number, last: number, layout: RowLayout, marks: RowMarks): void {
     const rows = new Map<number, GridRow>();
-    let at: ChildNode | null = this.body.firstChild;
-    for (const row of this.rows.values()) {
-      const place = first + rows.size;
-      if (place > last) {
+    for (const row of this.rows.values())
+      if (first + rows.size <= last) rows.set(first + rows.size, row);
+      else {
         row.el.remove();
         if (this.spare.length < SPARE_ROWS) this.spare.push(row);
-        continue;
       }
-      rows.set(place, row);
-      row.fill(place, this.cb.row(place), layout, marks);
-      at = row.el.nextSibling;
-    }
     for (let place = first + rows.size; place <= last; place++) {
       const row = this.spare.pop() ?? new GridRow();
       rows.set(place, row);
-      row.fill(place, this.cb.row(place), layout, marks);
-      this.body.insertBefore(row.el, at);
+      this.body.append(row.el); // the body holds the rows alone, in order
     }
+    for (const [place, row] of rows) row.fill(place, this.cb.row(place), layout, marks);
     this.rows = rows;
   }
 
