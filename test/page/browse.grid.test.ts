@@ -375,12 +375,14 @@ describe('data browser page: grid, sort, search, keyboard, profile, themes', fun
           document: { body: unknown };
         };
         const b = g.getComputedStyle(g.document.body);
-        return {
-          bg: b.backgroundColor,
-          fg: b.color,
-          border: g.getComputedStyle(c).borderRightColor,
-          cellBg: g.getComputedStyle(c).backgroundColor,
-        };
+        // What the cell shows through to: the first background of its own or of an element it lies in.
+        let under = c as unknown as { parentElement: unknown } | null;
+        let cellBg = 'rgba(0, 0, 0, 0)';
+        while (under !== null && cellBg === 'rgba(0, 0, 0, 0)') {
+          cellBg = g.getComputedStyle(under).backgroundColor;
+          under = under.parentElement as { parentElement: unknown } | null;
+        }
+        return { bg: b.backgroundColor, fg: b.color, border: g.getComputedStyle(c).borderRightColor, cellBg };
       });
       if (background !== '') assert.equal(look.bg, background);
       if (foreground !== '') assert.equal(look.fg, foreground);

@@ -28,7 +28,23 @@ describe('data browser page: the row cache', () => {
     assert.equal(asked.length, 1, 'a scroll through every row while the first window is on its way asks nothing more');
     cache.put(0, rows(0, 91), cache.current);
     cache.want(999_950, 999_990, 1_000_000);
-    assert.deepEqual(asked[1]?.slice(0, 2), [999_950 - MARGIN, 1_000_000 - (999_950 - MARGIN)]);
+    assert.deepEqual(asked[1]?.slice(0, 2), [999_950, 41], 'a view still jumping: the rows in sight, no margin');
+    cache.put(999_950, rows(999_950, 41), cache.current);
+    cache.want(999_950, 999_990, 1_000_000);
+    assert.deepEqual(
+      asked[2]?.slice(0, 2),
+      [999_950 - MARGIN, 1_000_000 - (999_950 - MARGIN)],
+      'the view at rest: with its margins (to the last row)',
+    );
+  });
+
+  it('asks for the margins with the rows in sight while the view moves less than a screen and a margin a draw', () => {
+    const asked: Array<[number, number]> = [];
+    const cache = new RowCache((from, count) => asked.push([from, count]));
+    cache.want(1000, 1040, 1_000_000);
+    cache.put(asked[0]?.[0] ?? 0, rows(asked[0]?.[0] ?? 0, asked[0]?.[1] ?? 0), cache.current);
+    cache.want(1090, 1130, 1_000_000);
+    assert.deepEqual(asked[1], [1040 + MARGIN + 1, 1130 + MARGIN - (1040 + MARGIN)]);
   });
 
   it('asks for nothing while what is in sight and near it is held, and only for what is missing', () => {

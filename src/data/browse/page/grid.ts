@@ -6,7 +6,7 @@
  * active descendant, moved by the keyboard.
  */
 import type { BrowseRow } from '../protocol';
-import { cellId, DEFAULT_W, GridRow, HEAD_H, NUM_W, ROW_H, type RowLayout } from './gridRow';
+import { cellId, DEFAULT_W, GridRow, HEAD_H, NUM_W, ROW_H, type RowLayout, type RowMarks } from './gridRow';
 import { t } from './words';
 
 export { ROW_H } from './gridRow';
@@ -143,24 +143,48 @@ export class Grid {
    * row. The document keeps the rows in their order.
    */
   private drawRows(first: number, last: number, layout: RowLayout): void {
+    const marks = { active: this.active, selection: this.selection() };
     const kept = new Map<number, GridRow>();
-    for (const [place, row] of this.rows) {
-      if (place >= first && place <= last) kept.set(place, row);
-      else {
+    for (const [place, row] of this.rows) if (place >= first && place <= last) kept.set(place, row);
+    if (kept.size === 0) return this.refillInPlace(first, last, layout, marks);
+    for (const [place, row] of this.rows)
+      if (!kept.has(place)) {
         row.el.remove();
         if (this.spare.length < SPARE_ROWS) this.spare.push(row);
       }
-    }
-    const marks = { active: this.active, selection: this.selection() };
+    // By place, as the document has them: refillInPlace() relies on that order.
+    const rows = new Map<number, GridRow>();
     let at: ChildNode | null = this.body.firstChild;
     for (let place = first; place <= last; place++) {
       const row = kept.get(place) ?? this.spare.pop() ?? new GridRow();
-      kept.set(place, row);
+      rows.set(place, row);
       row.fill(place, this.cb.row(place), layout, marks);
       if (at === row.el) at = at.nextSibling;
       else this.body.insertBefore(row.el, at);
     }
-    this.rows = kept;
+    this.rows = rows;
+  }
+
+  /**
+   * A jump past every row in sight (a drag of the scroll bar): the rows in the document, in
+   * their order, are filled with the new places where they stand. Taken out and put back, each
+   * had its style and layout objects made anew: most of such a frame's style and layout time.
+   */
+  private refillInPlace(first: number, last: number, layout: RowLayout, marks: RowMarks): void {
+    const rows = new Map<number, GridRow>();
+    for (const row of this.rows.values())
+      if (first + rows.size <= last) rows.set(first + rows.size, row);
+      else {
+        row.el.remove();
+        if (this.spare.length < SPARE_ROWS) this.spare.push(row);
+      }
+    for (let place = first + rows.size; place <= last; place++) {
+      const row = this.spare.pop() ?? new GridRow();
+      rows.set(place, row);
+      this.body.append(row.el); // the body holds the rows alone, in order
+    }
+    for (const [place, row] of rows) row.fill(place, this.cb.row(place), layout, marks);
+    this.rows = rows;
   }
 
   private numberHead(x0: number): HTMLElement {

@@ -18,6 +18,8 @@ export class RowCache {
   private inFlight: number | undefined;
   /** Where the grid looked last: eviction keeps the rows nearest it. */
   private near = 0;
+  /** Where the grid looked at its last draw (none yet before the first). */
+  private looked: number | undefined;
 
   constructor(private readonly ask: (from: number, count: number, generation: number) => void) {}
 
@@ -39,12 +41,18 @@ export class RowCache {
    * margin of sight. The work is bounded by the window, never by how far the view jumped.
    */
   want(first: number, last: number, shown: number): void {
+    // A view that moved by more than it shows and a margin is being dragged: its margins would be passed
+    // before they came, so only the rows in sight are asked for (a third of the rows to send,
+    // clone and parse); the margins follow once it moves less.
+    const jumped = this.looked !== undefined && Math.abs(first - this.looked) > last - first + 1 + MARGIN;
+    const margin = jumped ? 0 : MARGIN;
     this.near = first;
+    this.looked = first;
     if (this.inFlight !== undefined || shown <= 0) return;
     const end = Math.min(Math.max(first, last), shown - 1);
-    if (!this.missing(first - MARGIN / 2, end + MARGIN / 2, shown)) return;
-    let from = Math.max(0, first - MARGIN);
-    let to = Math.min(shown - 1, end + MARGIN);
+    if (!this.missing(first - margin / 2, end + margin / 2, shown)) return;
+    let from = Math.max(0, first - margin);
+    let to = Math.min(shown - 1, end + margin);
     while (from < to && this.rows.has(from)) from++;
     while (to > from && this.rows.has(to)) to--;
     this.inFlight = this.generation;
