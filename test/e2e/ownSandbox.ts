@@ -5,11 +5,13 @@
  * run's logs folder, each line with the time it arrived. `stop()` ends the group.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
 import type { SandboxInfo } from './support';
+import { waitUntil } from './waits';
 
 export interface OwnSandbox {
   info: SandboxInfo;
@@ -39,23 +41,28 @@ export async function startOwnSandbox(args: string[], logFile: string): Promise<
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(-child.pid, 'SIGCONT');
-      const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      const ended = (): boolean => child.exitCode !== null || child.signalCode !== null;
+      await waitUntil('the own sandbox to stop', ended, { timeoutMs: 3_000, intervalMs: 50 }).catch(() => undefined);
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
     }
     log.end();
   };
   try {
-    const info = await new Promise<SandboxInfo>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the sandbox printed nothing in 60 s (see ${logFile})`)), 60_000);
-      child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} (see ${logFile})`)));
-      if (child.stdout === null) return reject(new Error('no stdout'));
-      createInterface({ input: child.stdout }).once('line', (line) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(line) as SandboxInfo);
-      });
+    if (child.stdout === null) throw new Error('no stdout');
+    const exit = once(child, 'exit').then(([code]) => {
+      throw new Error(`the sandbox exited with ${String(code)} (see ${logFile})`);
     });
+    exit.catch(() => undefined);
+    const info = await Promise.race([
+      once(createInterface({ input: child.stdout }), 'line', { signal: AbortSignal.timeout(60_000) }).then(
+        ([line]) => JSON.parse(String(line)) as SandboxInfo,
+        () => {
+          throw new Error(`the sandbox printed nothing in 60 s (see ${logFile})`);
+        },
+      ),
+      exit,
+    ]);
     const signal = (name: NodeJS.Signals) => () => {
       if (child.pid !== undefined) process.kill(-child.pid, name);
     };

@@ -70,7 +70,11 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
     writeFileSync(ctx.settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
     rmSync(folder, { recursive: true, force: true });
   };
+  // A window of its own, loaded after the settings name this spec's sandbox: a window passed on
+  // would take the new address only once the settings file's change reached its extension host.
   useWorkbench('pairs48b', {
+    fresh: true,
+    keep: false,
     prepare,
     opened: (win) => ({ page, wb } = win),
     leaving: async () => {
@@ -369,7 +373,9 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
       caught = readdirSync(folder).find((name) => name.endsWith('.scrapedeck-tmp'));
       if (caught !== undefined || statSync(big).size >= stopAt) break;
       process.kill(host, 'SIGCONT');
-      await new Promise((resolve) => setTimeout(resolve, 3));
+      // A few milliseconds for the host to go on writing before the next look.
+      const lookedAt = Date.now();
+      await waitUntil('a few milliseconds of the pull', () => Date.now() >= lookedAt + 3, { intervalMs: 1 });
     }
     process.kill(host, 'SIGKILL');
     process.kill(host, 'SIGCONT');
