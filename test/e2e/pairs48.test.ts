@@ -14,6 +14,7 @@ import * as path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
+import { pictures } from './pictures';
 import { secretTargets } from './secrets';
 import { useWorkbench } from './session';
 import type { SandboxAccount, SandboxInfo, Workbench } from './support';
@@ -107,49 +108,7 @@ describe('Issue 48 before/after pairs (real workbench)', function () {
   };
   useWorkbench('pairs48', { prepare, opened: (win) => ({ page, wb } = win) });
 
-  /**
-   * A picture of the window cut to what the item is about: the boxes of `parts` (those drawn),
-   * with a margin. The whole window when none is drawn.
-   */
-  const shot = async (name: string, parts: Locator[] = []): Promise<string> => {
-    const file = path.join(e2e().artifacts, `${name}.png`);
-    const boxes = (await Promise.all(parts.map((p) => p.boundingBox({ timeout: 5_000 }).catch(() => null)))).filter(
-      (b) => b !== null && b.width > 0 && b.height > 0,
-    ) as { x: number; y: number; width: number; height: number }[];
-    const view = page.viewportSize() ?? { width: 1400, height: 900 };
-    if (boxes.length === 0) {
-      await page.screenshot({ path: file });
-      return file;
-    }
-    const pad = 12;
-    const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - pad);
-    const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - pad);
-    const right = Math.min(view.width, Math.max(...boxes.map((b) => b.x + b.width)) + pad);
-    const bottom = Math.min(view.height, Math.max(...boxes.map((b) => b.y + b.height)) + pad);
-    await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
-    return file;
-  };
-
-  /** Several pictures one above the other, each under its caption, as one picture (drawn by the browser). */
-  const stacked = async (name: string, parts: { caption: string; file: string }[]): Promise<void> => {
-    const tab = await page.context().newPage();
-    try {
-      const figures = parts
-        .map(
-          (p) =>
-            `<figure><figcaption>${p.caption.replace(/[<&]/g, '')}</figcaption><img src="data:image/png;base64,${readFileSync(p.file).toString('base64')}"></figure>`,
-        )
-        .join('');
-      await tab.setContent(
-        `<body style="margin:0;background:#1f1f1f;color:#ccc;font:13px sans-serif"><main style="display:inline-block;padding:8px">${figures}</main></body>`,
-      );
-      await tab.waitForFunction('Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0)');
-      await tab.locator('main').screenshot({ path: path.join(e2e().artifacts, `${name}.png`) });
-    } finally {
-      await tab.close();
-      await page.bringToFront();
-    }
-  };
+  const { shot, stacked } = pictures(() => page);
 
   /** The Tasks view's header and the rows drawn under it (not the empty space below them). */
   const treeRows = (): Locator[] => {
