@@ -26,7 +26,7 @@ import { withOrderedGlobalState } from './platform/state/orderedMemento';
 import { createUi } from './platform/ui';
 import { createRuns } from './runs';
 import type { ShellTimings } from './shell/shell';
-import { createTasks } from './tasks';
+import { askingForTask, type AskTask, createTasks } from './tasks';
 import { type ScrapedeckTestApi, testSeam } from './testSeam';
 
 /**
@@ -45,7 +45,9 @@ export function start(
   const log = createLog('Scrapedeck');
   const configuration = new Configuration(ui, log.channel);
   context.subscriptions.push(log, configuration);
-  const base = { ui, log: log.channel, registrar };
+  // A task command run from the palette asks which task, from the Tasks view's list (made below).
+  let askTask: AskTask = () => Promise.resolve(undefined);
+  const base = { ui, log: log.channel, registrar: askingForTask(registrar, (title) => askTask(title)) };
 
   const account = createAccount(context, { ...base, configuration });
   const { holder, reporter } = account;
@@ -64,6 +66,7 @@ export function start(
     runs,
     sync: syncBoard,
   });
+  askTask = (title) => tasks.askTask(title);
   const health = createHealth(context, { ...base, board: healthBoard, tasks, account: holder, reporter });
   const apps = createApps(context, { ...base, account: holder, reporter, configuration });
   const analytics = createAnalytics(context, {

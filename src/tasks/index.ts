@@ -25,6 +25,7 @@ import { taskCommands } from './commands';
 import { moveToGroup } from './moveToGroup';
 import { TasksDragAndDrop } from './taskDragAndDrop';
 import { TaskGroupNode } from './taskNodes';
+import { pickTask } from './taskPicker';
 import type { TaskRow } from './taskReads';
 import { TasksModel } from './tasksModel';
 import { TasksTreeProvider } from './tasksProvider';
@@ -61,8 +62,12 @@ export interface TasksCapability {
   setFilter(text: string): void;
   /** Runs `work` with the spinner on the Tasks view. */
   progress<T>(work: () => Promise<T>): Thenable<T>;
+  /** Asks which task, for a command run from the palette (paletteTask.ts). */
+  askTask(title: string): Promise<TaskRow | undefined>;
   readonly commands: CommandSet<keyof ReturnType<typeof taskCommands>>;
 }
+
+export { askingForTask, type AskTask } from './paletteTask';
 
 export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): TasksCapability {
   const { account, reporter, runs } = deps;
@@ -155,6 +160,11 @@ export function createTasks(context: vscode.ExtensionContext, deps: TasksDeps): 
     view,
     dragAndDrop,
     listTasks: (signal) => model.listAllTasks(signal),
+    askTask: (title) =>
+      pickTask(
+        { ui: deps.ui, reporter, listTasks: () => model.listAllTasks() },
+        { title, placeHolder: vscode.l10n.t('The task (its group is beside it)') },
+      ),
     listEveryTask: (signal) => model.listEveryTask(signal),
     taskNames: (taskIds) => model.knownTaskNames(taskIds),
     tasksNamed: (name) => model.tasksNamed(name),

@@ -12,6 +12,7 @@ import type { Reporter } from '../platform/reporter';
 import type { Ui } from '../platform/ui';
 import type { GroupRef, MoveOutcome, MovingTask } from '../runs/organise';
 import { groupsToOffer, movingTasksOf } from './moveChoices';
+import { pickTask } from './taskPicker';
 import type { TaskRow } from './taskReads';
 
 const t = vscode.l10n.t;
@@ -38,7 +39,7 @@ export async function moveToGroup(
     void deps.ui.showInformationMessage(t('Sign in to Scrapedeck to move tasks.'));
     return undefined;
   }
-  const tasks = movingTasksOf(arg, selection) ?? (await pickTask(deps));
+  const tasks = movingTasksOf(arg, selection) ?? (await pickTaskToMove(deps));
   if (tasks === undefined || tasks.length === 0) return undefined;
   const target = await pickGroup(tasks, deps);
   if (target === undefined) return undefined;
@@ -53,25 +54,12 @@ export async function moveToGroup(
 
 type Picked<T> = vscode.QuickPickItem & { value: T };
 
-async function pickTask(deps: MoveToGroupDeps): Promise<MovingTask[] | undefined> {
-  let rows: readonly TaskRow[];
-  try {
-    rows = await deps.listTasks();
-  } catch (error) {
-    void deps.reporter.report(error, 'loadTasks');
-    return undefined;
-  }
-  const items: Picked<MovingTask>[] = rows.map((row) => ({
-    label: plainText(row.taskName),
-    description: plainText(row.taskGroupName),
-    value: { taskId: row.taskId, taskName: row.taskName, taskGroupId: row.taskGroupId },
-  }));
-  const picked = await deps.ui.showQuickPick(items, {
+async function pickTaskToMove(deps: MoveToGroupDeps): Promise<MovingTask[] | undefined> {
+  const row = await pickTask(deps, {
     title: t('Move a Task to Another Group (1/2)'),
     placeHolder: t('The task to move (its group is beside it)'),
-    matchOnDescription: true,
   });
-  return picked === undefined ? undefined : [picked.value];
+  return row === undefined ? undefined : [{ taskId: row.taskId, taskName: row.taskName, taskGroupId: row.taskGroupId }];
 }
 
 async function pickGroup(tasks: readonly MovingTask[], deps: MoveToGroupDeps): Promise<GroupRef | undefined> {

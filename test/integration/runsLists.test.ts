@@ -386,7 +386,7 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
         const list = await items;
         picks.push({ title: options.title ?? '', labels: list.map((i) => i.label) });
         // The palette's task question first (items carry the task), then the group's.
-        const task = list.find((i) => (i as { value?: { taskId?: string } }).value?.taskId === f.task.taskId);
+        const task = list.find((i) => (i as { row?: { taskId?: string } }).row?.taskId === f.task.taskId);
         return task ?? list.find((i) => i.label === OTHER_GROUP);
       },
       showModalWarning: (message, _detail, action) => {
@@ -422,6 +422,44 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
         (await taskRows(api, OTHER_GROUP)).filter((r) => [d, e, f].some((x) => x.task.taskId === r.task.taskId))
           .length === 3,
     );
+  });
+
+  it('a task command from the palette (no row) asks which task, then acts on it; cancelled, it does nothing', async () => {
+    const [g] = (await taskRows(api, GROUP)).filter((r) => r.task.taskId !== oneLoop.task.taskId);
+    assert.ok(g);
+    const titles: string[] = [];
+    const told: string[] = [];
+    let answer: string | undefined = g.task.taskId;
+    const restore = replaceUi(api, {
+      showQuickPick: async <T extends vscode.QuickPickItem>(
+        items: readonly T[] | Thenable<readonly T[]>,
+        options: vscode.QuickPickOptions,
+      ) => {
+        titles.push(options.title ?? '');
+        return (await items).find((i) => (i as { row?: { taskId?: string } }).row?.taskId === answer);
+      },
+      showInformationMessage: (message: string) => {
+        told.push(message);
+        return Promise.resolve(undefined);
+      },
+    });
+    try {
+      const copy = await vscode.commands.executeCommand<{ taskId: string } | undefined>('scrapedeck.tasks.duplicate');
+      assert.deepEqual(titles, ['Duplicate Task: which task?']);
+      assert.ok(copy && copy.taskId !== g.task.taskId, 'the chosen task was duplicated');
+      assert.ok(
+        told.some((m) => m.startsWith(`Duplicated “${g.task.taskName}”`)),
+        told.join(' | '),
+      );
+      answer = undefined;
+      told.length = 0;
+      const none = await vscode.commands.executeCommand('scrapedeck.runs.start');
+      assert.equal(none, undefined);
+      assert.deepEqual(titles, ['Duplicate Task: which task?', 'Start Run: which task?']);
+      assert.deepEqual(told, [], 'a cancelled question says nothing more');
+    } finally {
+      restore();
+    }
   });
 
   it('signing out closes the account’s lists; under another account they cannot be read', async () => {
