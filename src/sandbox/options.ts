@@ -20,6 +20,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** How long a started run takes, in seconds (default 30). */
   runSeconds?: number;
+  /** How long a started run of the task of this name takes, in seconds, where it differs from `runSeconds`. */
+  runSecondsByTask?: Readonly<Record<string, number>>;
   /** Adds a "Big export" task with this many rows (generated on the fly) to the demo account. */
   bigTaskRows?: number;
   /** Adds this many tasks to the demo account's Benchmarks group. */

@@ -36,6 +36,8 @@ export interface RunBookOptions {
   bornAt: number;
   /** How long a started run takes. */
   runSeconds: number;
+  /** How long a started run of the task of this name takes, where it differs from `runSeconds`. */
+  runSecondsByTask?: Readonly<Record<string, number>>;
   /** Rows of the big benchmark task (when there is one). */
   bigTaskRows: number;
   /** How long a started run waits as `Waiting` before it extracts (0: at once). */
@@ -82,7 +84,12 @@ export class RunBook {
     if (rt.isRunning(now)) return undefined;
     const n = rt.executedTimes + 1;
     const rng = rngFor(this.options.seed, 'run', task.taskId, n);
-    const durationMs = Math.max(1, Math.round(this.options.runSeconds * 1000));
+    const byTask = this.options.runSecondsByTask;
+    const seconds =
+      byTask !== undefined && Object.hasOwn(byTask, task.taskName)
+        ? Number(byTask[task.taskName])
+        : this.options.runSeconds;
+    const durationMs = Math.max(1, Math.round(seconds * 1000));
     const startedAt = now + Math.max(0, Math.round(this.options.queueSeconds * 1000));
     const run: Run = {
       lotNo: lotNumber(this.options.seed, task.taskId, n),
