@@ -48,6 +48,20 @@ const log = (m) => logLine('test:e2e', m);
 
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
+// A shorter run clock than the sandbox's (5 s queued, 30 s running). 3 s queued still shows Queued
+// between the start's own refresh and the next poll (2 s, below); 15 s running still leaves a
+// started run (runs R1) about 13 s, after it is seen extracting, to be asked, kept and stopped (that
+// takes ~3 s on an idle machine). A run a step watches from its start to its end (runs R3, a task
+// kept in sync in PostgreSQL P3) takes `briefSeconds` instead: those steps pick a task named in
+// `brief` when one fits (the seed's tasks of those names), and R1 never does. 6 s running is three
+// 2 s polls: the row is still seen extracting, with rows, before it is seen finished.
+const RUN_CLOCK = {
+  queueSeconds: 3,
+  runSeconds: 15,
+  briefSeconds: 6,
+  brief: ['Indeed top sellers', 'Booking search results', 'Walmart top sellers', 'Yelp ratings'],
+};
+
 async function main() {
   const t0 = Date.now();
   if (!flag('--no-install')) {
@@ -65,10 +79,6 @@ async function main() {
   prepareArtifacts(ARTIFACTS);
   log(`run folder ${path.relative(ROOT, runDir.dir)}`);
 
-  // A shorter run clock than the sandbox's (5 s queued, 30 s running): a run left alone (runs R3) is
-  // watched from queued to finished. 3 s queued still shows Queued between the start's own refresh
-  // and the next poll (2 s, below); 15 s running still leaves a started run (R1) about 13 s, after it
-  // is seen extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine).
   // The private PostgreSQL server the PostgreSQL steps write to and read back (as test-vscode.mjs
   // starts it): installed when missing, stopped at the end and on Ctrl-C; without it those steps
   // fail with the reason.
@@ -78,7 +88,10 @@ async function main() {
   });
   const sandbox = await startSandboxProcess({
     logFile: path.join(runDir.logs, 'sandbox.log'),
-    extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'],
+    extraArgs: [
+      ...['--queue-seconds', String(RUN_CLOCK.queueSeconds), '--run-seconds', String(RUN_CLOCK.runSeconds)],
+      ...RUN_CLOCK.brief.flatMap((name) => ['--task-run-seconds', `${name}=${RUN_CLOCK.briefSeconds}`]),
+    ],
   });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
@@ -129,6 +142,7 @@ async function main() {
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,
     restricted: { workbenchUrl: workbenchUrl(restricted.origin, restrictedDir.ws), run: restrictedDir },
+    runClock: RUN_CLOCK,
   };
   writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
   // Fail closed, as every tier: `.only` and pending tests fail the run (scripts/lib/mocha.mjs).

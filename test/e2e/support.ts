@@ -31,6 +31,11 @@ export interface E2eContext {
   chromium: { executablePath: string; args: string[] };
   /** A second code-server with workspace trust on: its folder opens in Restricted Mode. */
   restricted: { workbenchUrl: string; run: RunFolders };
+  /**
+   * The sandbox's run clock (scripts/test-e2e.mjs): a run waits `queueSeconds`, then extracts for
+   * `runSeconds`, or `briefSeconds` for a task named in `brief` (a run a step watches to its end).
+   */
+  runClock: { queueSeconds: number; runSeconds: number; briefSeconds: number; brief: string[] };
 }
 
 export interface SandboxAccount {
