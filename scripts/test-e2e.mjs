@@ -5,10 +5,13 @@
 // Everything this starts is stopped afterwards, by process group.
 //
 // Flags: --no-install (skip deps/code-server checks), --no-compile (the caller compiled the tests),
-//        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
+//        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging),
+//        --wait-for-go (npm test: start everything, then wait for a line "go" on stdin before the
+//        journey; npm test starts this during the tiers before it, so its servers are ready in time).
 // The .vsix is packaged only when its sources changed since it was last packaged.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 import { prepareArtifacts } from './lib/artifacts.mjs';
 import {
@@ -145,6 +148,11 @@ async function main() {
     runClock: RUN_CLOCK,
   };
   writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
+  if (flag('--wait-for-go')) {
+    log(`ready in ${seconds(t0)} s; the journey starts on npm test's go`);
+    if (!(await goFromStdin())) throw new Error('stdin ended without a go: npm test stopped before the journey');
+    log('go');
+  }
   // Fail closed, as every tier: `.only` and pending tests fail the run (scripts/lib/mocha.mjs).
   const mochaArgs = e2eMochaArgs(ROOT, { grep: option('--grep') });
   const tm = Date.now();
@@ -170,6 +178,19 @@ async function main() {
   await killAllGroups();
   log(`total ${seconds(t0)} s`);
   return code;
+}
+
+/** Resolves to true on a line "go" on stdin, false when stdin ends first. */
+function goFromStdin() {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin });
+    lines.on('line', (line) => {
+      if (line.trim() !== 'go') return;
+      resolve(true); // before close(), which says false
+      lines.close();
+    });
+    lines.once('close', () => resolve(false));
+  });
 }
 
 main().then(
