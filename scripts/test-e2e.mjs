@@ -51,18 +51,22 @@ const log = (m) => logLine('test:e2e', m);
 
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
-// A shorter run clock than the sandbox's (5 s queued, 30 s running). 3 s queued still shows Queued
-// between the start's own refresh and the next poll (2 s, below); 15 s running still leaves a
-// started run (runs R1) about 13 s, after it is seen extracting, to be asked, kept and stopped (that
-// takes ~3 s on an idle machine). A run a step watches from its start to its end (runs R3, a task
-// kept in sync in PostgreSQL P3) takes `briefSeconds` instead: those steps pick a task named in
-// `brief` when one fits (the seed's tasks of those names), and R1 never does. 6 s running is three
-// 2 s polls: the row is still seen extracting, with rows, before it is seen finished.
+// The journey sandbox's run clock, shorter than the sandbox's own (5 s queued, 30 s running). A run
+// extracts at once and for 15 s: a started run (runs R1) has about 13 s, after it is seen
+// extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine), and a run that
+// a step starts for its rows (task data D3, D3b, PostgreSQL P2) has them at once. A run that a step
+// watches from its start to its end (runs R3, a task kept in sync in PostgreSQL P3) is of a task
+// named in `watched`, which those steps pick when one fits (and R1 never does): 3 s queued still
+// shows Queued between the start's own refresh and the next poll (2 s, below), and 6 s running is
+// three polls, so the row is seen extracting, with rows, before it is seen finished.
 const RUN_CLOCK = {
-  queueSeconds: 3,
+  queueSeconds: 0,
   runSeconds: 15,
-  briefSeconds: 6,
-  brief: ['Indeed top sellers', 'Booking search results', 'Walmart top sellers', 'Yelp ratings'],
+  watched: {
+    queueSeconds: 3,
+    runSeconds: 6,
+    tasks: ['Indeed top sellers', 'Booking search results', 'Walmart top sellers', 'Yelp ratings'],
+  },
 };
 
 async function main() {
@@ -93,7 +97,10 @@ async function main() {
     logFile: path.join(runDir.logs, 'sandbox.log'),
     extraArgs: [
       ...['--queue-seconds', String(RUN_CLOCK.queueSeconds), '--run-seconds', String(RUN_CLOCK.runSeconds)],
-      ...RUN_CLOCK.brief.flatMap((name) => ['--task-run-seconds', `${name}=${RUN_CLOCK.briefSeconds}`]),
+      ...RUN_CLOCK.watched.tasks.flatMap((name) => [
+        '--task-clock',
+        `${name}=${RUN_CLOCK.watched.queueSeconds}/${RUN_CLOCK.watched.runSeconds}`,
+      ]),
     ],
   });
   onShutdown(() => sandbox.stop());

@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
- *   [--run-seconds S] [--task-run-seconds NAME=S]... [--queue-seconds S] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
+ *   [--run-seconds S] [--queue-seconds S] [--task-clock NAME=Q/S]... [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
  *   [--never-run-as-stopped] [--state FILE]`
  * --state FILE keeps what users change (marks, runs, loop items, copies, moves…) across restarts.
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
@@ -11,7 +11,7 @@ import type { SandboxInfo } from './seed/info';
 import { DEFAULTS, type SandboxOptions, startSandbox } from './server';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
-               [--run-seconds SECONDS] [--task-run-seconds "TASK NAME=SECONDS"]... [--queue-seconds SECONDS]
+               [--run-seconds SECONDS] [--queue-seconds SECONDS] [--task-clock "TASK NAME=QUEUED/RUNNING"]...
                [--big-task-rows N] [--extra-tasks N]
                [--subtask-path both|colon|slash] [--never-run-as-stopped] [--state FILE] [--quiet]`;
 
@@ -69,13 +69,19 @@ export function parseArgs(argv: string[]): Cli {
       case '--run-seconds':
         cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400);
         break;
-      case '--task-run-seconds': {
-        // "NAME=SECONDS": a run of that task (by name) takes this long; the flag can be given again.
+      case '--task-clock': {
+        // "NAME=QUEUED/RUNNING": a run of that task (by name) waits and extracts this many seconds
+        // instead of --queue-seconds and --run-seconds; the flag can be given again.
         const v = value() ?? '';
         const at = v.lastIndexOf('=');
-        if (at <= 0) fail(`--task-run-seconds needs "TASK NAME=SECONDS" (got ${v || 'nothing'})`);
-        const seconds = number(name, v.slice(at + 1), (n) => n > 0 && n <= 86_400);
-        cli.options.runSecondsByTask = { ...cli.options.runSecondsByTask, [v.slice(0, at)]: seconds };
+        const [queued, running] = v.slice(at + 1).split('/');
+        if (at <= 0 || running === undefined)
+          fail(`--task-clock needs "TASK NAME=QUEUED/RUNNING" in seconds (got ${v || 'nothing'})`);
+        const clock = {
+          queueSeconds: number(name, queued, (n) => n >= 0 && n <= 3600),
+          runSeconds: number(name, running, (n) => n > 0 && n <= 86_400),
+        };
+        cli.options.clockByTask = { ...cli.options.clockByTask, [v.slice(0, at)]: clock };
         break;
       }
       case '--queue-seconds':

@@ -115,12 +115,12 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     // would leave the row meant ambiguous when only one of the two is drawn.
     const attention = await attentionTaskNames();
     // And one whose runs take the long clock (test-e2e.mjs): this run is stopped before it ends.
-    const brief = new Set(e2e().runClock.brief);
+    const watched = new Set(e2e().runClock.watched.tasks);
     const idle = tasks.find(
       (t) =>
         statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting' &&
         !attention.has(t.taskName) &&
-        !brief.has(t.taskName),
+        !watched.has(t.taskName),
     );
     assert.ok(idle, 'a task that is not running and does not need attention');
     firstRunTask = idle.taskName;
@@ -239,7 +239,7 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     const statuses = await statusesNow<{ taskId: string; status: string; executedTimes: number }>();
     const attention = await attentionTaskNames();
     // A task that ran before (so "this run" is fewer rows than the task has) and is idle now; one
-    // whose runs are brief (test-e2e.mjs) when one fits, else any: the steps wait for the run's end.
+    // with the watched runs' clock (test-e2e.mjs: queued, then a short run) when one fits, else any.
     const fits = (t: { taskId: string; taskName: string }): boolean => {
       const s = statuses.find((x) => x.taskId === t.taskId);
       return (
@@ -250,8 +250,8 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
         t.taskName !== firstRunTask
       );
     };
-    const brief = new Set(e2e().runClock.brief);
-    const task = tasks.find((t) => fits(t) && brief.has(t.taskName)) ?? tasks.find(fits);
+    const watched = new Set(e2e().runClock.watched.tasks);
+    const task = tasks.find((t) => fits(t) && watched.has(t.taskName)) ?? tasks.find(fits);
     assert.ok(task, 'an idle task that ran before');
     const row = wb.taskRow(task.taskName);
     await wb.reveal(row);

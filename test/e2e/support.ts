@@ -33,9 +33,14 @@ export interface E2eContext {
   restricted: { workbenchUrl: string; run: RunFolders };
   /**
    * The sandbox's run clock (scripts/test-e2e.mjs): a run waits `queueSeconds`, then extracts for
-   * `runSeconds`, or `briefSeconds` for a task named in `brief` (a run a step watches to its end).
+   * `runSeconds`; a run of a task named in `watched` (one a step watches from queued to its end)
+   * takes the seconds given there.
    */
-  runClock: { queueSeconds: number; runSeconds: number; briefSeconds: number; brief: string[] };
+  runClock: {
+    queueSeconds: number;
+    runSeconds: number;
+    watched: { queueSeconds: number; runSeconds: number; tasks: string[] };
+  };
 }
 
 export interface SandboxAccount {

@@ -1,7 +1,7 @@
 /**
- * A sandbox run's length per task (`runSecondsByTask`, `--task-run-seconds NAME=S`): the named task's
- * runs end at its own time, every other task's at `runSeconds`. The end-to-end harness gives the
- * runs it watches to their end a short clock this way, and keeps the long one for a run a step stops.
+ * A sandbox run's clock per task (`clockByTask`, `--task-clock NAME=Q/S`): the named task's runs
+ * wait and extract for their own seconds, every other task's for `queueSeconds` and `runSeconds`.
+ * The end-to-end harness gives the runs it watches from queued to finished a short clock this way.
  */
 import * as assert from 'node:assert/strict';
 
@@ -10,7 +10,7 @@ import { dataOf, FakeClock, type Reply, TestSandbox } from './helpers/sandbox';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 
-describe('sandbox: a run length of its own for a named task', function () {
+describe('sandbox: a run clock of its own for a named task', function () {
   const clock = new FakeClock(T0);
   let sb: TestSandbox;
   let key: string;
@@ -34,8 +34,8 @@ describe('sandbox: a run length of its own for a named task', function () {
       now: clock.now,
       seed: 5,
       runSeconds: 30,
-      queueSeconds: 2,
-      runSecondsByTask: { [tasks[1]?.taskName as string]: 5 },
+      queueSeconds: 0,
+      clockByTask: { [tasks[1]?.taskName as string]: { queueSeconds: 2, runSeconds: 5 } },
     });
     key = sb.user('ada').apiKey;
   });
@@ -47,19 +47,22 @@ describe('sandbox: a run length of its own for a named task', function () {
     (dataOf<TaskStatusV2[]>(await post('/cloudextraction/statuses/v2', { taskIds: [taskId] }))[0]?.status ??
       'none') as string;
 
-  it('the named task ends after its own seconds (after the queue); another task runs the sandbox-wide length', async () => {
-    const brief = tasks[1] as { taskId: string; taskName: string };
+  it("the named task waits and extracts for its own seconds; another task keeps the sandbox's", async () => {
+    const own = tasks[1] as { taskId: string; taskName: string };
     const other = tasks[2] as { taskId: string; taskName: string };
-    assert.equal((await post('/cloudextraction/start', { taskId: brief.taskId })).status, 200);
+    assert.equal((await post('/cloudextraction/start', { taskId: own.taskId })).status, 200);
     assert.equal((await post('/cloudextraction/start', { taskId: other.taskId })).status, 200);
-    clock.advance(2_000 + 4_900);
-    assert.equal(await statusOf(brief.taskId), 'Extracting', 'still running just before its 5 s');
-    clock.advance(200);
-    assert.match(await statusOf(brief.taskId), /^(Finished|Failed)$/, 'ended at its own 5 s');
-    assert.equal(await statusOf(other.taskId), 'Extracting');
-    clock.advance(24_800); // 31.9 s after the start: the queue, then 29.9 s of its 30
-    assert.equal(await statusOf(other.taskId), 'Extracting', 'still running just before the 30 s');
-    clock.advance(200);
-    assert.match(await statusOf(other.taskId), /^(Finished|Failed)$/);
+    const at = async (ms: number, task: { taskId: string }, status: RegExp, why: string): Promise<void> => {
+      clock.ms = T0 + ms;
+      assert.match(await statusOf(task.taskId), status, why);
+    };
+    await at(1_900, own, /^Waiting$/, 'queued for its own 2 s');
+    await at(1_900, other, /^Extracting$/, 'no queue: the sandbox has none');
+    await at(2_100, own, /^Extracting$/, 'then extracting');
+    await at(6_900, own, /^Extracting$/, 'still, just before its 5 s');
+    await at(7_100, own, /^(Finished|Failed)$/, 'ended after its own 5 s');
+    await at(7_100, other, /^Extracting$/, "the sandbox's 30 s");
+    await at(29_900, other, /^Extracting$/, 'still, just before the 30 s');
+    await at(30_100, other, /^(Finished|Failed)$/, 'ended after 30 s');
   });
 });
