@@ -2,8 +2,9 @@
 // `npm test`: everything — type-check (which compiles the tests once), build (the production
 // bundle, once: reused when its sources did not change), then two lanes: the page tests and the
 // end-to-end journey (packaged once: the .vsix is reused when its sources did not change; its
-// servers start with the lanes), beside the integration suite and then the unit tests, lint and the
-// integration suite's German run side by side, which yield the CPU to the journey.
+// servers start with the lanes), beside the integration suite and then the unit tests and lint side
+// by side, which yield the CPU to the journey; the integration suite's German run yields beside them
+// from the start.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -15,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { ensurePostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, onShutdown, run, seconds, YIELD_ENV } from './lib/proc.mjs';
 import { ensureDeps, ensureVscode, prepareOut, ROOT, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
@@ -141,6 +143,9 @@ async function main() {
   const vscodeReady = installVscode();
   await ensureDeps('npm test');
   const missing = await vscodeReady;
+  // PostgreSQL, once: the integration suite, its German run and the journey each start a private
+  // server of it, at the same moment, and apt installs one at a time. A stage without it says so.
+  await ensurePostgres().catch((err) => process.stdout.write(`PostgreSQL is not installed: ${err.message}\n`));
   process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
   // One type-check: tsc emits the compiled tests (out/) as it checks, so no stage compiles again.
@@ -155,20 +160,22 @@ async function main() {
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
   // Two lanes. The first: the page tier, then the end-to-end journey, which drives the whole
   // workbench by pointer and keyboard (its servers are readied from the start, see `turn`). The
-  // second: the integration suite, then the unit tier, lint and the German run side by side at a
-  // lower CPU priority (nice 10 on their scheduling groups, see yieldCpu), so the scheduler serves
-  // the journey about nine times before them when both want a core. Side by side, they take the
-  // cores the journey leaves while it waits on the workbench, and end before it. No browser tier
-  // runs beside the journey at equal priority (a drag onto a group was once lost beside the page
-  // tier): it waits for the integration suite.
+  // second: the integration suite, then the unit tier and lint side by side at a lower CPU priority
+  // (nice 10 on their scheduling groups, see yieldCpu), so the scheduler serves the journey about
+  // nine times before them when both want a core. Side by side, they take the cores the journey
+  // leaves while it waits on the workbench, and end before it. No browser tier runs beside the
+  // journey at equal priority (a drag onto a group was once lost beside the page tier): it waits
+  // for the integration suite. The German run (a code-server start and six tests) yields beside
+  // the page tier and the integration suite from the start: it took 27 s after the page tier, which
+  // the journey then waited for, and beside the journey it slowed the journey's first specs.
   // The first lane's output is printed as it comes, the second's whole as each stage ends.
   const apart = serial ? {} : { buffered: true };
   const yields = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   const page = () =>
     stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
-  // Beside the journey, yielding as the unit tier does: its tests run in the extension host and
-  // drive no pointer or key in a page, and its browser and code-server yield the CPU to the journey.
+  // Yielding as the unit tier does; should it run on into the journey's turn, its tests run in the
+  // extension host and drive no pointer or key in a page, and its browser and code-server yield.
   const german = () =>
     stage(
       'vscode in German (code-server)',
@@ -213,6 +220,7 @@ async function main() {
   } else {
     const integrationDone = integration();
     const e2eDone = e2e();
+    const germanDone = german();
     await Promise.all([
       (async () => {
         await page();
@@ -222,8 +230,9 @@ async function main() {
       })(),
       (async () => {
         await integrationDone;
-        await Promise.all([unit(), lint(), german()]);
+        await Promise.all([unit(), lint()]);
       })(),
+      germanDone,
     ]);
   }
 
