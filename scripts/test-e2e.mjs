@@ -56,7 +56,7 @@ export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 // extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine), and a run that
 // a step starts for its rows (task data D3, D3b, PostgreSQL P2) has them at once. A run that a step
 // watches from its start to its end (runs R3, a task kept in sync in PostgreSQL P3) is of a task
-// named in `watched`, which those steps pick when one fits (and R1 never does): 3 s queued still
+// named in `watched` (R3 needs one, P3 takes one when it fits, R1 never does): 3 s queued still
 // shows Queued between the start's own refresh and the next poll (2 s, below), and 6 s running is
 // three polls, so the row is seen extracting, with rows, before it is seen finished.
 const RUN_CLOCK = {

@@ -238,21 +238,21 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.clearNotifications();
     const statuses = await statusesNow<{ taskId: string; status: string; executedTimes: number }>();
     const attention = await attentionTaskNames();
-    // A task that ran before (so "this run" is fewer rows than the task has) and is idle now; one
-    // with the watched runs' clock (test-e2e.mjs: queued, then a short run) when one fits, else any.
-    const fits = (t: { taskId: string; taskName: string }): boolean => {
+    // A task that ran before (so "this run" is fewer rows than the task has) and is idle now, of
+    // those with the watched runs' clock (test-e2e.mjs): only they wait as queued before they run.
+    const watched = new Set(e2e().runClock.watched.tasks);
+    const task = tasks.find((t) => {
       const s = statuses.find((x) => x.taskId === t.taskId);
       return (
         s !== undefined &&
         s.executedTimes > 0 &&
         !/Extracting|Waiting/.test(s.status) &&
         !attention.has(t.taskName) &&
-        t.taskName !== firstRunTask
+        t.taskName !== firstRunTask &&
+        watched.has(t.taskName)
       );
-    };
-    const watched = new Set(e2e().runClock.watched.tasks);
-    const task = tasks.find((t) => fits(t) && watched.has(t.taskName)) ?? tasks.find(fits);
-    assert.ok(task, 'an idle task that ran before');
+    });
+    assert.ok(task, `an idle task that ran before, of the watched ones: ${[...watched].join(', ')}`);
     const row = wb.taskRow(task.taskName);
     await wb.reveal(row);
     await wb.inlineAction(row, 'Start Run');
