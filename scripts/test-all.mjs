@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: everything — type-check (which compiles the tests once), build (the production
-// bundle, once: reused when its sources did not change), then two lanes: the page tests, the
-// integration suite in German and the end-to-end journey (packaged once: the .vsix is reused when
-// its sources did not change), beside the integration suite in English and then the unit tests
-// and lint side by side, which yield the CPU to the journey.
+// bundle, once: reused when its sources did not change), then two lanes: the page tests and the
+// end-to-end journey (packaged once: the .vsix is reused when its sources did not change; its
+// servers start with the lanes), beside the integration suite and then the unit tests and lint side
+// by side, which yield the CPU to the journey; the integration suite's German run yields beside them
+// from the start.
 // `--serial` runs one stage at a time. Every stage runs even
 // after one fails; a per-stage table and one `Total: P passed, F failed, S skipped` line close
 // the run (CI reads that line), and the exit code is non-zero unless every stage passed.
@@ -15,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { ensurePostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, onShutdown, run, seconds, YIELD_ENV } from './lib/proc.mjs';
 import { ensureDeps, ensureVscode, prepareOut, ROOT, testChromium } from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
@@ -46,13 +48,18 @@ function banner(text) {
  * `cannotRun` resolves to why the stage cannot run here, or undefined; `buffered` holds the
  * stage's output back and prints it whole when it ends, for a stage that runs next to another;
  * `yielding` runs it, and every process and session it starts, at a lower CPU priority (nice 10
- * on their scheduling groups: see yieldCpu), so the stages beside it are served first.
+ * on their scheduling groups: see yieldCpu), so the stages beside it are served first. `early`
+ * ({ turn, input }) is for a stage started before its turn: see the comment in the function.
  */
-async function stage(name, steps, { mocha = false, cannotRun, buffered = false, yielding = false } = {}) {
+async function stage(name, steps, { mocha = false, cannotRun, buffered = false, yielding = false, early } = {}) {
   const slot = results.length;
   results.push(undefined);
   const printed = [];
-  const write = (text) => (buffered ? printed.push(text) : process.stdout.write(text));
+  // A stage started early (`early`: { turn, input }) holds its output back until its turn comes
+  // (a promise), then prints it and goes on as it comes; `input` is written to its command's stdin.
+  let held = early !== undefined;
+  const quiet = () => buffered || held;
+  const write = (text) => (quiet() ? printed.push(text) : process.stdout.write(text));
   const capture = [];
   // Where the running step's output starts in `capture` (it joins `printed` when the step ends).
   let from = 0;
@@ -63,15 +70,25 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false, 
     flushed = true;
     process.stdout.write(`${printed.join('')}${capture.slice(from).join('')}${tail}`);
   };
-  if (buffered) onShutdown(() => flush('(stopped before this stage ended)\n'));
+  if (quiet()) onShutdown(() => quiet() && flush('(stopped before this stage ended)\n'));
   write(bannerText(name));
-  const t = Date.now();
+  let t = Date.now();
+  let ahead = '';
+  void early?.turn.then(() => {
+    if (flushed) return; // it ended before its turn, and said so
+    // Its time is counted from its turn; what it did before is said in its note.
+    ahead = `started ${seconds(t)} s before its turn`;
+    t = Date.now();
+    held = false;
+    process.stdout.write(`${printed.splice(0).join('')}${capture.slice(from).join('')}`);
+    from = capture.length;
+  });
   try {
     const reason = cannotRun ? await cannotRun() : undefined;
     if (reason) {
       write(`NOT RUN (this is not a pass): ${reason}\n`);
       results[slot] = { name, ...judgeStage({ cannotRun: reason }), secs: seconds(t) };
-      if (buffered) flush();
+      if (quiet()) flush();
       return;
     }
     let code = 0;
@@ -81,20 +98,22 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false, 
       );
       from = capture.length;
       const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
-      code = await run(cmd, args, { cwd: ROOT, env, capture, quiet: buffered });
-      if (buffered) printed.push(...capture.slice(from));
+      code = await run(cmd, args, { cwd: ROOT, env, capture, quiet, input: early?.input });
+      if (quiet()) printed.push(...capture.slice(from));
       from = capture.length;
       if (code !== 0) break;
     }
-    results[slot] = { name, ...judgeStage({ code, output: mocha ? capture.join('') : undefined }), secs: seconds(t) };
+    const row = judgeStage({ code, output: mocha ? capture.join('') : undefined });
+    results[slot] = { name, ...row, note: [row.note, ahead].filter(Boolean).join('; '), secs: seconds(t) };
     if (buffered) flush(`(${name}: ${seconds(t)} s, run beside the other lane)\n`);
+    else if (held) flush(`(${name}: ended before its turn)\n`);
   } catch (err) {
     // A stage that throws (a command that cannot be started) is a failed row. It never rejects a
     // lane's Promise.all, which would end the run before the other lane's stages print theirs.
     const why = err instanceof Error ? err.message : String(err);
     write(`${name}: could not run: ${why}\n`);
     results[slot] = { name, ...judgeStage({ code: 1 }), note: `could not run: ${why}`, secs: seconds(t) };
-    if (buffered) flush();
+    if (quiet()) flush();
   }
 }
 
@@ -124,6 +143,9 @@ async function main() {
   const vscodeReady = installVscode();
   await ensureDeps('npm test');
   const missing = await vscodeReady;
+  // PostgreSQL, once: the integration suite, its German run and the journey each start a private
+  // server of it, at the same moment, and apt installs one at a time. A stage without it says so.
+  await ensurePostgres().catch((err) => process.stdout.write(`PostgreSQL is not installed: ${err.message}\n`));
   process.stdout.write(`${missing ? `not available: ${missing}` : 'ready'} (${seconds(ti)} s)\n`);
 
   // One type-check: tsc emits the compiled tests (out/) as it checks, so no stage compiles again.
@@ -136,32 +158,46 @@ async function main() {
   ]);
   // The production bundle, the one the .vsix ships: every tier below runs it, and packaging reuses it.
   await stage('build (production; reused if unchanged)', [[NODE, ['esbuild.mjs', '--production', '--if-changed']]]);
-  // Two lanes. The first: the page tier, the German run of the integration suite, then the
-  // end-to-end journey, which drives the whole workbench by pointer and keyboard. The second: the
-  // integration suite, then the unit tier and lint side by side at a lower CPU priority (nice 10
-  // on their scheduling groups, see yieldCpu), so the scheduler serves the journey about nine
-  // times before them when both want a core. Side by side, they take the cores the journey leaves
-  // while it waits on the workbench, and end within a few seconds of it (one after the other,
-  // they often ended 10-30 s after it). No browser tier runs beside the journey (at equal
-  // priority, a drag onto a group was once lost beside the page tier): it waits for the
-  // integration suite.
+  // Two lanes. The first: the page tier, then the end-to-end journey, which drives the whole
+  // workbench by pointer and keyboard (its servers are readied from the start, see `turn`). The
+  // second: the integration suite, then the unit tier and lint side by side at a lower CPU priority
+  // (nice 10 on their scheduling groups, see yieldCpu), so the scheduler serves the journey about
+  // nine times before them when both want a core. Side by side, they take the cores the journey
+  // leaves while it waits on the workbench, and end before it. No browser tier runs beside the
+  // journey at equal priority (a drag onto a group was once lost beside the page tier): it waits
+  // for the integration suite. The German run (a code-server start and six tests) yields beside
+  // the page tier and the integration suite from the start: it took 27 s after the page tier, which
+  // the journey then waited for, and beside the journey it slowed the journey's first specs.
   // The first lane's output is printed as it comes, the second's whole as each stage ends.
   const apart = serial ? {} : { buffered: true };
   const yields = serial ? {} : { buffered: true, yielding: true };
   const vscode = [NODE, [path.join('scripts', 'test-vscode.mjs'), '--no-build', '--no-install']];
   const page = () =>
     stage('page', [[NODE, [MOCHA, '--config', '.mocharc.page.json']]], { mocha: true, cannotRun: chromiumMissing });
+  // Yielding as the unit tier does; should it run on into the journey's turn, its tests run in the
+  // extension host and drive no pointer or key in a page, and its browser and code-server yield.
   const german = () =>
     stage(
       'vscode in German (code-server)',
       [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]],
-      { mocha: true, cannotRun: installVscode },
+      { mocha: true, cannotRun: installVscode, ...yields },
     );
+  // The journey's turn: its stage starts with the lanes, readies its servers (PostgreSQL, the
+  // sandbox, two code-servers, the .vsix installed: idle servers, no browser) while the tiers before
+  // it run, and drives the workbench only when it is told to go.
+  let giveTurn = () => {};
+  const turn = new Promise((resolve) => (giveTurn = resolve));
+  const early = serial ? {} : { early: { turn, input: turn.then(() => 'go\n') } };
   const e2e = () =>
     stage(
       'e2e (journey in code-server)',
-      [[NODE, [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile']]],
-      { mocha: true, cannotRun: installVscode },
+      [
+        [
+          NODE,
+          [path.join('scripts', 'test-e2e.mjs'), '--no-install', '--no-compile', ...(serial ? [] : ['--wait-for-go'])],
+        ],
+      ],
+      { mocha: true, cannotRun: installVscode, ...early },
     );
   const integration = () =>
     stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
@@ -183,17 +219,20 @@ async function main() {
     for (const next of [page, german, integration, e2e, unit, lint]) await next();
   } else {
     const integrationDone = integration();
+    const e2eDone = e2e();
+    const germanDone = german();
     await Promise.all([
       (async () => {
         await page();
-        await german();
         await integrationDone;
-        await e2e();
+        giveTurn();
+        await e2eDone;
       })(),
       (async () => {
         await integrationDone;
         await Promise.all([unit(), lint()]);
       })(),
+      germanDone,
     ]);
   }
 

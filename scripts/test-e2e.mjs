@@ -5,10 +5,13 @@
 // Everything this starts is stopped afterwards, by process group.
 //
 // Flags: --no-install (skip deps/code-server checks), --no-compile (the caller compiled the tests),
-//        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging).
+//        --grep TEXT (mocha --grep), --keep (leave the servers running until Ctrl-C, for debugging),
+//        --wait-for-go (npm test: start everything, then wait for a line "go" on stdin before the
+//        journey; npm test starts this during the tiers before it, so its servers are ready in time).
 // The .vsix is packaged only when its sources changed since it was last packaged.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 import { prepareArtifacts } from './lib/artifacts.mjs';
 import {
@@ -48,6 +51,24 @@ const log = (m) => logLine('test:e2e', m);
 
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
+// The journey sandbox's run clock, shorter than the sandbox's own (5 s queued, 30 s running). A run
+// extracts at once and for 15 s: a started run (runs R1) has about 13 s, after it is seen
+// extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine), and a run that
+// a step starts for its rows (task data D3, D3b, PostgreSQL P2) has them at once. A run that a step
+// watches from its start to its end (runs R3, a task kept in sync in PostgreSQL P3) is of a task
+// named in `watched` (R3 needs one, P3 takes one when it fits, R1 never does): 3 s queued still
+// shows Queued between the start's own refresh and the next poll (2 s, below), and 6 s running is
+// three polls, so the row is seen extracting, with rows, before it is seen finished.
+const RUN_CLOCK = {
+  queueSeconds: 0,
+  runSeconds: 15,
+  watched: {
+    queueSeconds: 3,
+    runSeconds: 6,
+    tasks: ['Indeed top sellers', 'Booking search results', 'Walmart top sellers', 'Yelp ratings'],
+  },
+};
+
 async function main() {
   const t0 = Date.now();
   if (!flag('--no-install')) {
@@ -65,10 +86,6 @@ async function main() {
   prepareArtifacts(ARTIFACTS);
   log(`run folder ${path.relative(ROOT, runDir.dir)}`);
 
-  // A shorter run clock than the sandbox's (5 s queued, 30 s running): a run left alone (runs R3) is
-  // watched from queued to finished. 3 s queued still shows Queued between the start's own refresh
-  // and the next poll (2 s, below); 15 s running still leaves a started run (R1) about 13 s, after it
-  // is seen extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine).
   // The private PostgreSQL server the PostgreSQL steps write to and read back (as test-vscode.mjs
   // starts it): installed when missing, stopped at the end and on Ctrl-C; without it those steps
   // fail with the reason.
@@ -78,7 +95,13 @@ async function main() {
   });
   const sandbox = await startSandboxProcess({
     logFile: path.join(runDir.logs, 'sandbox.log'),
-    extraArgs: ['--queue-seconds', '3', '--run-seconds', '15'],
+    extraArgs: [
+      ...['--queue-seconds', String(RUN_CLOCK.queueSeconds), '--run-seconds', String(RUN_CLOCK.runSeconds)],
+      ...RUN_CLOCK.watched.tasks.flatMap((name) => [
+        '--task-clock',
+        `${name}=${RUN_CLOCK.watched.queueSeconds}/${RUN_CLOCK.watched.runSeconds}`,
+      ]),
+    ],
   });
   onShutdown(() => sandbox.stop());
   log(`sandbox on ${sandbox.info.baseUrl}`);
@@ -129,8 +152,14 @@ async function main() {
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,
     restricted: { workbenchUrl: workbenchUrl(restricted.origin, restrictedDir.ws), run: restrictedDir },
+    runClock: RUN_CLOCK,
   };
   writeFileSync(path.join(runDir.dir, 'e2e-context.json'), `${JSON.stringify(context, null, 2)}\n`);
+  if (flag('--wait-for-go')) {
+    log(`ready in ${seconds(t0)} s; the journey starts on npm test's go`);
+    if (!(await goFromStdin())) throw new Error('stdin ended without a go: npm test stopped before the journey');
+    log('go');
+  }
   // Fail closed, as every tier: `.only` and pending tests fail the run (scripts/lib/mocha.mjs).
   const mochaArgs = e2eMochaArgs(ROOT, { grep: option('--grep') });
   const tm = Date.now();
@@ -149,13 +178,26 @@ async function main() {
     log(`--keep: ${context.workbenchUrl} stays up; Ctrl-C stops it`);
     await new Promise(() => {});
   }
-  await server.stop();
-  await restricted.stop();
-  await sandbox.stop();
-  await postgres.stop();
+  // Side by side: each stops its own process group (the run's time ends when the last is gone).
+  const ts = Date.now();
+  await Promise.all([server.stop(), restricted.stop(), sandbox.stop(), postgres.stop()]);
   await killAllGroups();
+  log(`servers stopped in ${seconds(ts)} s`);
   log(`total ${seconds(t0)} s`);
   return code;
+}
+
+/** Resolves to true on a line "go" on stdin, false when stdin ends first. */
+function goFromStdin() {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin });
+    lines.on('line', (line) => {
+      if (line.trim() !== 'go') return;
+      resolve(true); // before close(), which says false
+      lines.close();
+    });
+    lines.once('close', () => resolve(false));
+  });
 }
 
 main().then(

@@ -187,23 +187,30 @@ export function startGroup(cmd, args, { cwd, env, logFile, stdio } = {}) {
 
 /**
  * Runs a command to completion (in its own process group, stopped on Ctrl-C), streaming its
- * output to ours, optionally teeing it into `capture` (an array of strings). Resolves to the exit code.
+ * output to ours, optionally teeing it into `capture` (an array of strings). `quiet` (or a function
+ * asked at each chunk) keeps the output off ours. `input`: a promise of text written to the
+ * command's stdin when it resolves (stdin then ends). Resolves to the exit code.
  */
-export async function run(cmd, args, { cwd, env, capture, quiet = false, timeoutMs } = {}) {
+export async function run(cmd, args, { cwd, env, capture, quiet = false, timeoutMs, input } = {}) {
   installHandlers();
   refuseWhileStopping(cmd);
   const child = spawn(cmd, args, {
     cwd,
     env: env ?? process.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   if (child.pid) groups.set(child.pid, { cmd });
   yieldCpu(child.pid, env ?? process.env);
+  if (input) {
+    child.stdin.on('error', () => {}); // a command that ended first no longer reads
+    void input.then((text) => child.stdin.end(text));
+  }
+  const silent = typeof quiet === 'function' ? quiet : () => quiet;
   const onData = (stream) => (chunk) => {
     const text = chunk.toString();
     if (capture) capture.push(text);
-    if (!quiet) stream.write(text);
+    if (!silent()) stream.write(text);
   };
   child.stdout.on('data', onData(process.stdout));
   child.stderr.on('data', onData(process.stderr));

@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--json] [--token-ttl S] [--rate-limit N] [--faults RATE] [--seed N]
- *   [--run-seconds S] [--queue-seconds S] [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
+ *   [--run-seconds S] [--queue-seconds S] [--task-clock NAME=Q/S]... [--big-task-rows N] [--extra-tasks N] [--subtask-path both|colon|slash]
  *   [--never-run-as-stopped] [--state FILE]`
  * --state FILE keeps what users change (marks, runs, loop items, copies, moves…) across restarts.
  * With --json the first stdout line is the SandboxInfo as one JSON object (for harnesses); request
@@ -11,7 +11,8 @@ import type { SandboxInfo } from './seed/info';
 import { DEFAULTS, type SandboxOptions, startSandbox } from './server';
 
 const USAGE = `usage: sandbox [--port N] [--host 127.0.0.1] [--json] [--token-ttl SECONDS] [--rate-limit N] [--faults RATE] [--seed N]
-               [--run-seconds SECONDS] [--queue-seconds SECONDS] [--big-task-rows N] [--extra-tasks N]
+               [--run-seconds SECONDS] [--queue-seconds SECONDS] [--task-clock "TASK NAME=QUEUED/RUNNING"]...
+               [--big-task-rows N] [--extra-tasks N]
                [--subtask-path both|colon|slash] [--never-run-as-stopped] [--state FILE] [--quiet]`;
 
 interface Cli {
@@ -68,6 +69,21 @@ export function parseArgs(argv: string[]): Cli {
       case '--run-seconds':
         cli.options.runSeconds = number(name, value(), (n) => n > 0 && n <= 86_400);
         break;
+      case '--task-clock': {
+        // "NAME=QUEUED/RUNNING": a run of that task (by name) waits and extracts this many seconds
+        // instead of --queue-seconds and --run-seconds; the flag can be given again.
+        const v = value() ?? '';
+        const at = v.lastIndexOf('=');
+        const [queued, running] = v.slice(at + 1).split('/');
+        if (at <= 0 || running === undefined)
+          fail(`--task-clock needs "TASK NAME=QUEUED/RUNNING" in seconds (got ${v || 'nothing'})`);
+        const clock = {
+          queueSeconds: number(name, queued, (n) => n >= 0 && n <= 3600),
+          runSeconds: number(name, running, (n) => n > 0 && n <= 86_400),
+        };
+        cli.options.clockByTask = { ...cli.options.clockByTask, [v.slice(0, at)]: clock };
+        break;
+      }
       case '--queue-seconds':
         cli.options.queueSeconds = number(name, value(), (n) => n >= 0 && n <= 3600);
         break;

@@ -2,7 +2,7 @@
 import type { SubtaskSpelling } from '../api/schemas/runSchemas';
 import type { SandboxInfo } from './seed/info';
 import type { StateNote } from './state/persist';
-import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS } from './state/runBook';
+import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUN_SECONDS, type TaskClock } from './state/runBook';
 import type { SandboxStats } from './state/state';
 
 export interface SandboxOptions {
@@ -20,6 +20,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** How long a started run takes, in seconds (default 30). */
   runSeconds?: number;
+  /** The seconds queued and running of a run of the task of this name, where they differ from `queueSeconds` and `runSeconds`. */
+  clockByTask?: Readonly<Record<string, TaskClock>>;
   /** Adds a "Big export" task with this many rows (generated on the fly) to the demo account. */
   bigTaskRows?: number;
   /** Adds this many tasks to the demo account's Benchmarks group. */

@@ -74,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         seed,
         bornAt: now(),
         runSeconds: options.runSeconds ?? DEFAULTS.runSeconds,
+        clockByTask: options.clockByTask,
         queueSeconds: options.queueSeconds ?? DEFAULTS.queueSeconds,
         bigTaskRows,
         history: (taskId) => currentEngine().cloud.get(taskId),

@@ -114,8 +114,13 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     // One not under "Needs attention" too, so the view has one row for it: a task listed twice
     // would leave the row meant ambiguous when only one of the two is drawn.
     const attention = await attentionTaskNames();
+    // And one whose runs take the long clock (test-e2e.mjs): this run is stopped before it ends.
+    const watched = new Set(e2e().runClock.watched.tasks);
     const idle = tasks.find(
-      (t) => statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting' && !attention.has(t.taskName),
+      (t) =>
+        statuses.find((s) => s.taskId === t.taskId)?.status !== 'Extracting' &&
+        !attention.has(t.taskName) &&
+        !watched.has(t.taskName),
     );
     assert.ok(idle, 'a task that is not running and does not need attention');
     firstRunTask = idle.taskName;
@@ -233,7 +238,9 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
     await wb.clearNotifications();
     const statuses = await statusesNow<{ taskId: string; status: string; executedTimes: number }>();
     const attention = await attentionTaskNames();
-    // A task that ran before (so "this run" is fewer rows than the task has) and is idle now.
+    // A task that ran before (so "this run" is fewer rows than the task has) and is idle now, of
+    // those with the watched runs' clock (test-e2e.mjs): only they wait as queued before they run.
+    const watched = new Set(e2e().runClock.watched.tasks);
     const task = tasks.find((t) => {
       const s = statuses.find((x) => x.taskId === t.taskId);
       return (
@@ -241,10 +248,11 @@ describe('Runs and URL lists (real workbench, packaged extension)', function () 
         s.executedTimes > 0 &&
         !/Extracting|Waiting/.test(s.status) &&
         !attention.has(t.taskName) &&
-        t.taskName !== firstRunTask
+        t.taskName !== firstRunTask &&
+        watched.has(t.taskName)
       );
     });
-    assert.ok(task, 'an idle task that ran before');
+    assert.ok(task, `an idle task that ran before, of the watched ones: ${[...watched].join(', ')}`);
     const row = wb.taskRow(task.taskName);
     await wb.reveal(row);
     await wb.inlineAction(row, 'Start Run');

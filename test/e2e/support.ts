@@ -31,6 +31,16 @@ export interface E2eContext {
   chromium: { executablePath: string; args: string[] };
   /** A second code-server with workspace trust on: its folder opens in Restricted Mode. */
   restricted: { workbenchUrl: string; run: RunFolders };
+  /**
+   * The sandbox's run clock (scripts/test-e2e.mjs): a run waits `queueSeconds`, then extracts for
+   * `runSeconds`; a run of a task named in `watched` (one a step watches from queued to its end)
+   * takes the seconds given there.
+   */
+  runClock: {
+    queueSeconds: number;
+    runSeconds: number;
+    watched: { queueSeconds: number; runSeconds: number; tasks: string[] };
+  };
 }
 
 export interface SandboxAccount {

@@ -30,12 +30,20 @@ export function lotNumber(seed: number, taskId: string, run: number): string {
   return `${prefix}${String(run).padStart(13, '0')}`;
 }
 
+/** A task's own run clock: seconds queued (`Waiting`), then seconds extracting. */
+export interface TaskClock {
+  queueSeconds: number;
+  runSeconds: number;
+}
+
 export interface RunBookOptions {
   seed: number;
   /** When the sandbox started (epoch ms): seeded history is placed before it. */
   bornAt: number;
   /** How long a started run takes. */
   runSeconds: number;
+  /** The queue and run seconds of the task of this name, where they differ from the sandbox's. */
+  clockByTask?: Readonly<Record<string, TaskClock>>;
   /** Rows of the big benchmark task (when there is one). */
   bigTaskRows: number;
   /** How long a started run waits as `Waiting` before it extracts (0: at once). */
@@ -82,8 +90,10 @@ export class RunBook {
     if (rt.isRunning(now)) return undefined;
     const n = rt.executedTimes + 1;
     const rng = rngFor(this.options.seed, 'run', task.taskId, n);
-    const durationMs = Math.max(1, Math.round(this.options.runSeconds * 1000));
-    const startedAt = now + Math.max(0, Math.round(this.options.queueSeconds * 1000));
+    const byTask = this.options.clockByTask;
+    const clock = byTask !== undefined && Object.hasOwn(byTask, task.taskName) ? byTask[task.taskName] : undefined;
+    const durationMs = Math.max(1, Math.round((clock?.runSeconds ?? this.options.runSeconds) * 1000));
+    const startedAt = now + Math.max(0, Math.round((clock?.queueSeconds ?? this.options.queueSeconds) * 1000));
     const run: Run = {
       lotNo: lotNumber(this.options.seed, task.taskId, n),
       acceptedAt: now,
