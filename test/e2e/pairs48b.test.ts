@@ -462,6 +462,8 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
     process.kill(host, 'SIGKILL');
     process.kill(host, 'SIGCONT');
     await waitUntil('the extension host gone', () => isGone(host));
+    // Only the restarted host asks the sandbox from now on.
+    const askedBefore = own.requests.length;
     const killedAt = csvRecords(big);
     console.log(
       `      killed ${host} at ${killedAt} rows after ${looks} looks; beside the file: ${readdirSync(folder).join(', ')}`,
@@ -471,6 +473,11 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
     await progressToast().waitFor({ state: 'detached' });
     await wb.clearNotifications();
     await wb.openScrapedeck();
+    // The restarted host has drawn the tree once it asks the statuses of its rows: a row drawn
+    // before that is the dead host's, and Pull New Rows on it reaches nothing (seen once).
+    await waitUntil('the restarted extension host asking its rows’ statuses', () =>
+      own.requests.slice(askedBefore).some((r) => r.line.includes('/cloudextraction/statuses/v2 ')),
+    );
     const row = await taskIn(bigName, 'Benchmarks');
     await wb.contextMenu(row, 'Pull New Rows');
     // The file is remembered; a tree that does not remember it offers it in its list.
