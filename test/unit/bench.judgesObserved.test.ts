@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 
 import { type AnswerFigures, answerRows } from '../../bench/agents.bench';
 import { statusRows, type StatusRun } from '../../bench/data.bench';
+import { exportHeapRows } from '../../bench/dataExport.bench';
 import { decorateRow } from '../../bench/healthRows';
 import { no429Row } from '../../bench/judge';
 import { renewalRows, renewalsExpected } from '../../bench/renewal.bench';
@@ -73,6 +74,31 @@ describe('bench: rows judge what they observed', () => {
     assert.ok(failed(five(answer({ requests: 0 }))), 'no query reached the server');
     assert.ok(failed([...five(answer()).slice(1), answer({ text: digest(80, 50, 600) })]), 'runs disagree');
     assert.ok(failed(five(answer()).slice(2)), 'runs missing');
+  });
+
+  it('export heap: a peak over a short export, or over pages never sampled, is MISSED, small as it is', () => {
+    const good = {
+      rows: 1_000_000,
+      fileBytes: 80e6,
+      wallMs: 10_000,
+      baseBytes: 5e6,
+      peakBytes: 37e6,
+      retainedBytes: 1e6,
+      pages: 1000,
+      samples: 9000,
+      majorGcs: 2,
+    };
+    assert.deepEqual(passes(exportHeapRows(good)), [true, undefined, undefined], 'the control');
+    assert.equal(exportHeapRows({ ...good, peakBytes: 51e6 })[0]?.pass, false, 'over 50 MB');
+    for (const [bad, why] of [
+      [{ ...good, rows: 120_000, peakBytes: 4e6 }, 'an export that stopped early'],
+      [{ ...good, pages: 0, samples: 0, peakBytes: 0 }, 'no page sampled'],
+      [{ ...good, pages: 999 }, 'a page not sampled'],
+    ] as const) {
+      const rows = exportHeapRows(bad);
+      assert.deepEqual(passes(rows), [false], why);
+      assert.match(rows[0]?.value ?? '', /^not measured:/, why);
+    }
   });
 
   it('renewal: a burst without its renewals, or whose calls failed fast, is not on time', () => {

@@ -26,6 +26,11 @@ const json = (res: http.ServerResponse, status: number, body: unknown, headers: 
 };
 const groups = { data: [{ taskGroupId: 7, taskGroupName: 'G' }], requestId: 'req-ok' };
 
+/** Polls a condition the client reaches on its own (a background renewal), for at most 2 s. */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 describe('client: transport against a scripted server', () => {
   let server: http.Server;
   let base = '';
@@ -251,14 +256,14 @@ describe('client: transport against a scripted server', () => {
       now: () => now,
     });
     clients.push(client);
-    script.push((_q, r) =>
-      json(r, 200, {
-        data: { access_token: 'new_access', refresh_token: 'new_refresh', token_type: 'Bearer', expires_in: 7200 },
-        requestId: 'rt',
-      }),
-    );
+    // The renewal runs beside the calls: whichever request comes first, /token gets the token.
+    const token = { access_token: 'new_access', refresh_token: 'new_refresh', token_type: 'Bearer', expires_in: 7200 };
+    const answer: Handler = (q, r) =>
+      q.url === '/token' ? json(r, 200, { data: token, requestId: 'rt' }) : json(r, 200, groups);
+    script.push(...new Array<Handler>(6).fill(answer));
+    // Within the 60 s margin, 30 s before expiry: renewed in the background, the calls go on.
     await Promise.all(Array.from({ length: 5 }, () => client.listTaskGroups()));
-    now += 0; // still within the 60 s margin: renewed up front
+    await until(() => seen.some((s) => s.url === '/token'));
     const tokenCalls = seen.filter((s) => s.url === '/token');
     assert.equal(tokenCalls.length, 1);
     assert.deepEqual(JSON.parse(tokenCalls[0]?.body ?? ''), {
@@ -266,10 +271,22 @@ describe('client: transport against a scripted server', () => {
       grant_type: 'refresh_token',
     });
     for (const s of seen.filter((x) => x.url === '/taskGroup'))
-      assert.equal(s.headers.authorization, 'Bearer new_access');
+      assert.equal(s.headers.authorization, 'Bearer old_access', 'the still-valid token, not a wait');
+    const renewed = async (): Promise<boolean> => {
+      const held = await store.get();
+      return held?.kind === 'session' && held.session.accessToken === 'new_access';
+    };
+    await until(renewed);
     const stored = await store.get();
     assert.ok(
       stored?.kind === 'session' && stored.session.refreshToken === 'new_refresh' && stored.hubApiKey === 'sdk_hub',
+    );
+    now += 16_000; // 14 s before the old token's expiry: spent, but the renewed one is in hand
+    seen.length = 0;
+    await client.listTaskGroups();
+    assert.deepEqual(
+      seen.map((s) => [s.url, s.headers.authorization]),
+      [['/taskGroup', 'Bearer new_access']],
     );
   });
 

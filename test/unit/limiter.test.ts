@@ -44,6 +44,27 @@ describe('RateLimiter', () => {
     assert.equal(limiter.leased, 10, 'each still counts for a window after its reply');
   });
 
+  it('a slot given up unsent stops counting at once (the server never read it); a sent one counts a window', async () => {
+    const timers = new FakeTimers();
+    const limiter = new RateLimiter({ perSecond: 2, guardMs: 25, timers });
+    const sent = await limiter.acquire();
+    const unsent = await limiter.acquire();
+    sent();
+    unsent('unsent');
+    assert.equal(limiter.leased, 1, 'only the sent request still counts');
+    let granted = 0;
+    const next = limiter.acquire().then((release) => {
+      granted = timers.now();
+      release();
+    });
+    const after = limiter.acquire().then(() => timers.now());
+    await timers.advance(0);
+    await next;
+    assert.equal(granted, 0, 'the unsent slot is free now, not a window later');
+    await timers.advance(2000);
+    assert.equal(await after, 1025, 'two sent requests: the third waits for the first to stop counting');
+  });
+
   it('keeps released leases a window plus the guard, and an idle limiter grants at once', async () => {
     const timers = new FakeTimers();
     const limiter = new RateLimiter({ perSecond: 2, guardMs: 30, timers });

@@ -1,14 +1,17 @@
 /**
  * The token session kept fresh: headers for the main interface and the hub, renewed before the
- * session expires or after a 401. Renewal is single-flight: however many calls find the token stale
- * at once, one refresh grant goes out and all of them wait for it; a refresh token another window
- * used first is followed, not replayed.
+ * session expires or after a 401. A session within its renewal margin is renewed in the
+ * background while calls go on with its still-valid token; only a call that finds the token
+ * spent (the last quarter of the margin, or expired) waits for the renewal. Renewal is
+ * single-flight: however many calls find the token due at once, one refresh grant goes out; a
+ * refresh token another window used first is followed, not replayed.
  */
 import { ApiError } from '../errors/errors';
 import type { SecretSet } from '../errors/redact';
 import { headerValueProblem } from '../schemas/headerValues';
 import type { TokenData } from '../schemas/schemas';
 import { type Credentials, type CredentialsStore, sessionFromToken, SIGN_IN_NEEDED, type TokenSession } from './auth';
+import { isDue, isSpent, untilAborted } from './sessionTiming';
 
 export interface SessionKeeperOptions {
   store: CredentialsStore;
@@ -46,27 +49,36 @@ export class SessionKeeper {
    * after a write failed) must follow the rotation, not replay the old token and be signed out.
    */
   private readonly rotations = new Map<string, TokenSession>();
+  /** The refresh token of a due session whose store read (before a background renewal) is under way. */
+  private reading: string | undefined;
 
   constructor(private readonly options: SessionKeeperOptions) {}
 
-  /** Credentials for the main interface, renewed first if the session is about to expire. */
+  /**
+   * Credentials for the main interface: a session due for renewal is renewed in the background
+   * (the call goes on with the token it has); one whose token is spent is renewed first.
+   */
   async mainHeaders(signal?: AbortSignal): Promise<AuthHeaders> {
     const creds = await this.read();
     if (creds.kind === 'apiKey') return { headers: { 'x-api-key': creds.apiKey } };
     let session = this.latest(creds.session);
-    if (this.isStale(session)) session = await this.renewShared({ ...creds, session }, signal);
+    if (isSpent(session, this.options.now(), this.options.refreshMarginMs))
+      session = await this.renewShared({ ...creds, session }, signal);
+    else if (this.isDue(session)) this.renewInBackground({ ...creds, session });
     return { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
   }
 
   /**
    * Headers built earlier, as they may be sent now (synchronous: called after the rate limiter's
-   * grant): the newest session this keeper knows of if it is still fresh, or undefined when it is
-   * due for renewal. API keys never go stale.
+   * grant): the newest session this keeper knows of unless its token is spent, else undefined (the
+   * caller rebuilds them, waiting for the renewal). A session found due starts its renewal in the
+   * background. API keys never go stale.
    */
   current(used: AuthHeaders): AuthHeaders | undefined {
     if (used.session === undefined) return used;
     const session = this.latest(used.session);
-    if (this.isStale(session)) return undefined;
+    if (isSpent(session, this.options.now(), this.options.refreshMarginMs)) return undefined;
+    if (this.isDue(session)) this.dueSeen(session);
     return session === used.session
       ? used
       : { headers: { authorization: `Bearer ${session.accessToken}` }, accessToken: session.accessToken, session };
@@ -128,11 +140,37 @@ export class SessionKeeper {
     return creds;
   }
 
-  private isStale(session: TokenSession): boolean {
-    const lifetime = session.issuedAt !== undefined ? session.expiresAt - session.issuedAt : Infinity;
-    // A 2-second token with a 60-second margin would renew forever: cap the margin at a quarter of the lifetime.
-    const margin = Math.min(this.options.refreshMarginMs, lifetime / 4);
-    return this.options.now() >= session.expiresAt - margin;
+  private isDue(session: TokenSession): boolean {
+    return isDue(session, this.options.now(), this.options.refreshMarginMs);
+  }
+
+  /**
+   * A renewal no caller waits for: started once per session (single-flight with any other), its
+   * failure left to the call that finds the token spent (which renews again, or gets the refusal).
+   */
+  private renewInBackground(creds: Extract<Credentials, { kind: 'session' }>): void {
+    if (this.inflight?.refreshToken === creds.session.refreshToken) return;
+    if (this.refused?.refreshToken === creds.session.refreshToken) return;
+    this.renewShared(creds).catch(() => undefined);
+  }
+
+  /**
+   * A due session seen after a grant, where the store is not at hand: read it (the hub key is kept
+   * with the renewed session) and renew in the background, once per session however many grants see it.
+   */
+  private dueSeen(session: TokenSession): void {
+    if (this.inflight?.refreshToken === session.refreshToken || this.reading === session.refreshToken) return;
+    this.reading = session.refreshToken;
+    this.read()
+      .then((creds) => {
+        if (creds.kind !== 'session') return;
+        const latest = this.latest(creds.session);
+        if (this.isDue(latest)) this.renewInBackground({ ...creds, session: latest });
+      })
+      .catch(() => undefined) // signed out or unreadable: the next call says so
+      .finally(() => {
+        if (this.reading === session.refreshToken) this.reading = undefined;
+      });
   }
 
   private renewShared(creds: Extract<Credentials, { kind: 'session' }>, signal?: AbortSignal): Promise<TokenSession> {
@@ -240,26 +278,4 @@ export class SessionKeeper {
     }
     return error;
   }
-}
-
-/** The shared promise, or a 'cancelled' ApiError as soon as this caller's signal fires. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted)
-    return Promise.reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void =>
-      reject(new ApiError({ kind: 'cancelled', message: 'Cancelled while renewing the session' }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

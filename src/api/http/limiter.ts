@@ -45,9 +45,10 @@ export interface LimiterOptions {
 
 /**
  * Says the granted request is over: its reply (or failure) has arrived, so the server has read it
- * by now, if at all. Call it once; later calls do nothing.
+ * by now, if at all. `'unsent'`: nothing went out (the caller gave the slot up before sending), so
+ * the server can never count it and the slot is free at once. Call it once; later calls do nothing.
  */
-export type Release = () => void;
+export type Release = (outcome?: 'unsent') => void;
 
 /** What the transport needs from a limiter; a shared or custom limiter can be injected. */
 export interface RequestLimiter {
@@ -166,13 +167,15 @@ export class RateLimiter implements RequestLimiter {
   private grant(): Release {
     this.inFlight++;
     let done = false;
-    return () => {
+    return (outcome) => {
       if (done) return;
       done = true;
+      this.inFlight--;
       // The server read it before it replied: one window from now it no longer counts there. (A server
       // that stamps whole milliseconds only rounds both ends down, which keeps them a window apart.)
-      this.inFlight--;
-      this.released(this.timers.now() + this.holdMs);
+      // A request never sent is never read: holding its slot a window would waste it (a renewal
+      // made every queued call give its slot up: a whole window of them lost, issue 47).
+      if (outcome !== 'unsent') this.released(this.timers.now() + this.holdMs);
       this.schedule();
     };
   }

@@ -42,7 +42,7 @@ export class Transport {
         const headers =
           req.revalidate?.(built) ?? (req.revalidate === undefined || rebuilt >= MAX_REBUILDS ? built : undefined);
         if (headers === undefined) {
-          release?.(); // the slot is given up unsent
+          release?.('unsent'); // given up before sending: the server never counts it
           rebuilt++;
           continue;
         }
