@@ -47,7 +47,16 @@ export function start(
   context.subscriptions.push(log, configuration);
   // A task command run from the palette asks which task, from the Tasks view's list (made below).
   let askTask: AskTask = () => Promise.resolve(undefined);
-  const base = { ui, log: log.channel, registrar: askingForTask(registrar, (title) => askTask(title)) };
+  let signedIn = (): boolean => false;
+  const base = {
+    ui,
+    log: log.channel,
+    registrar: askingForTask(
+      registrar,
+      (title) => askTask(title),
+      () => signedIn(),
+    ),
+  };
 
   const account = createAccount(context, { ...base, configuration });
   const { holder, reporter } = account;
@@ -67,6 +76,7 @@ export function start(
     sync: syncBoard,
   });
   askTask = (title) => tasks.askTask(title);
+  signedIn = () => holder.account !== undefined;
   const health = createHealth(context, { ...base, board: healthBoard, tasks, account: holder, reporter });
   const apps = createApps(context, { ...base, account: holder, reporter, configuration });
   const analytics = createAnalytics(context, {

@@ -30,8 +30,11 @@ export function paletteTaskQuestions(): Partial<Record<CommandKey, string>> {
 /** Asks which task (undefined: cancelled, or nothing to choose from, already said). */
 export type AskTask = (title: string) => Promise<{ taskId: string; taskName: string } | undefined>;
 
-/** `registrar`, except that the commands above ask `ask` for their task when they are given none. */
-export function askingForTask(registrar: Registrar, ask: AskTask): Registrar {
+/**
+ * `registrar`, except that the commands above ask `ask` for their task when they are given none
+ * while `signedIn()` (signed out, there is no list to ask from: the command answers as before).
+ */
+export function askingForTask(registrar: Registrar, ask: AskTask, signedIn: () => boolean): Registrar {
   const questions = new Map<string, string>();
   for (const [key, title] of Object.entries(paletteTaskQuestions())) questions.set(COMMANDS[key as CommandKey], title);
   const asking: Registrar = Object.create(registrar) as Registrar;
@@ -39,7 +42,7 @@ export function askingForTask(registrar: Registrar, ask: AskTask): Registrar {
     const title = questions.get(id);
     if (title === undefined) return registrar.registerCommand(id, handler);
     return registrar.registerCommand(id, async (...args: unknown[]) => {
-      if (args[0] !== undefined) return handler(...args);
+      if (args[0] !== undefined || !signedIn()) return handler(...args);
       const task = await ask(title);
       return task === undefined ? undefined : handler({ task: { taskId: task.taskId, taskName: task.taskName } });
     });

@@ -53,8 +53,9 @@ if (locale !== undefined) {
           }),
       });
       try {
-        // A data command without a task says how to choose one: a real notification text.
-        await vscode.commands.executeCommand('scrapedeck.data.export');
+        // A data command given something that is not a task says how to choose one: a real
+        // notification text (with no argument at all, the palette's question would ask instead).
+        await vscode.commands.executeCommand('scrapedeck.data.export', { notATask: true });
         await waitFor('the notification', () => shown.length > 0);
         assert.equal(
           shown[0],
