@@ -42,6 +42,7 @@ export class Grid {
   /** What the header and the canvas were last drawn from (they are drawn again only when it changes). */
   private drawnHead = '';
   private drawnSize = '';
+  private descendant: string | undefined;
 
   constructor(
     parent: HTMLElement,
@@ -131,10 +132,10 @@ export class Grid {
       key: `${x0} ${start} ${cols.join(',')} ${cols.map((c) => this.widths[c]).join(',')} ${this.scroller.clientWidth}`,
     };
     this.drawRows(first, last, layout);
-    this.scroller.setAttribute(
-      'aria-activedescendant',
-      this.shown > 0 ? cellId(this.active.row, this.active.column) : '',
-    );
+    // Written when it changes alone: every id it names is watched while it is set.
+    const descendant = this.shown > 0 ? cellId(this.active.row, this.active.column) : '';
+    if (descendant !== this.descendant)
+      this.scroller.setAttribute('aria-activedescendant', (this.descendant = descendant));
   }
 
   /**

@@ -37,10 +37,29 @@ const BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
 export const cellId = (row: number, column: number): string => `cell-${row}-${column}`;
 
+/**
+ * A cell's element and what was last written to it. The grid compares with these, not with the
+ * element: reading a DOM property crosses into the engine (an inline width is serialised anew on
+ * each read), and a scroll writes some 300 cells a frame.
+ */
+interface Cell {
+  readonly el: HTMLDivElement;
+  /** The cell's one text node: its data is set in place (a new node needs its layout object made anew). */
+  readonly text: Text;
+  id: string;
+  name: string;
+  column: number;
+  selected: boolean;
+  width: string;
+}
+
 export class GridRow {
   readonly el = document.createElement('div');
   private readonly num = document.createElement('div');
-  private cells: HTMLDivElement[] = [];
+  private readonly numText = document.createTextNode('');
+  private numLeft = '';
+  private paddingLeft = '';
+  private cells: Cell[] = [];
   /** What the row was last drawn from: drawn again only when any of it changed. */
   private drawn: { place: number; row: BrowseRow | undefined; layout: string; marks: string } | undefined;
 
@@ -51,6 +70,7 @@ export class GridRow {
     this.num.setAttribute('role', 'rowheader');
     this.num.setAttribute('aria-colindex', '1');
     this.num.style.width = `${NUM_W}px`;
+    this.num.append(this.numText);
   }
 
   fill(place: number, row: BrowseRow | undefined, layout: RowLayout, marks: RowMarks): void {
@@ -62,22 +82,19 @@ export class GridRow {
       this.el.setAttribute('aria-rowindex', String(place + 2));
       this.el.style.transform = `translateY(${HEAD_H + place * ROW_H}px)`;
     }
-    setText(this.num, row === undefined ? '…' : String(row.n));
+    setData(this.numText, row === undefined ? '…' : String(row.n));
     const x0 = `${layout.x0}px`;
-    if (this.num.style.left !== x0) this.num.style.left = x0;
+    if (this.numLeft !== x0) this.num.style.left = this.numLeft = x0;
     if (row?.problem !== undefined) return this.problem(place, row.problem, layout);
     const left = `${layout.left}px`;
-    if (this.el.style.paddingLeft !== left) this.el.style.paddingLeft = left;
+    if (this.paddingLeft !== left) this.el.style.paddingLeft = this.paddingLeft = left;
     const cols = layout.cols;
-    while (this.cells.length > cols.length) this.cells.pop()?.remove();
-    while (this.cells.length < cols.length) {
-      const cell = document.createElement('div');
-      cell.setAttribute('role', 'gridcell');
-      this.cells.push(cell);
-    }
+    while (this.cells.length > cols.length) this.cells.pop()?.el.remove();
+    while (this.cells.length < cols.length) this.cells.push(newCell());
     const { active, selection: s } = marks;
-    cols.forEach((c, i) => {
-      const cell = this.cells[i] as HTMLDivElement;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i] as number;
+      const cell = this.cells[i] as Cell;
       const value = row?.cells[c];
       // One line a row: a line break in a value is shown as ↵ (the whole value keeps it).
       const text = value === null || value === undefined ? '' : String(value).replace(BREAK, '↵');
@@ -87,20 +104,25 @@ export class GridRow {
       if (place === active.row && c === active.column) name += ' active';
       const selected = place >= s.top && place <= s.bottom && c >= s.left && c <= s.right;
       if (selected) name += ' selected';
-      // Each is set only when it changed: an unchanged cell costs no style or layout again.
-      setText(cell, row?.cut?.includes(c) === true ? `${text}…` : text);
+      // Each is written only when it changed: an unchanged cell costs no style or layout again.
+      setData(cell.text, row?.cut?.includes(c) === true ? `${text}…` : text);
       const id = cellId(place, c);
-      if (cell.id !== id) cell.id = id;
-      if (cell.className !== name) cell.className = name;
-      if (cell.ariaColIndex !== String(c + 2)) cell.setAttribute('aria-colindex', String(c + 2));
-      if (selected !== (cell.ariaSelected === 'true'))
-        if (selected) cell.setAttribute('aria-selected', 'true');
-        else cell.removeAttribute('aria-selected');
+      if (cell.id !== id) cell.el.id = cell.id = id;
+      if (cell.name !== name) cell.el.className = cell.name = name;
+      if (cell.column !== c) {
+        cell.column = c;
+        cell.el.setAttribute('aria-colindex', String(c + 2));
+      }
+      if (cell.selected !== selected) {
+        cell.selected = selected;
+        if (selected) cell.el.setAttribute('aria-selected', 'true');
+        else cell.el.removeAttribute('aria-selected');
+      }
       const width = `${layout.widths[c] ?? DEFAULT_W}px`;
-      if (cell.style.width !== width) cell.style.width = width;
-    });
+      if (cell.width !== width) cell.el.style.width = cell.width = width;
+    }
     if (this.el.childNodes.length !== cols.length + 1 || this.el.firstChild !== this.num)
-      this.el.replaceChildren(this.num, ...this.cells);
+      this.el.replaceChildren(this.num, ...this.cells.map((cell) => cell.el));
   }
 
   /** The row's problem, with its line, in place of its cells. */
@@ -112,10 +134,18 @@ export class GridRow {
     p.id = cellId(place, 0);
     p.textContent = text;
     p.style.width = `${layout.problemWidth}px`;
-    this.el.style.paddingLeft = `${layout.x0 + NUM_W}px`;
+    this.el.style.paddingLeft = this.paddingLeft = `${layout.x0 + NUM_W}px`;
     this.cells = [];
     this.el.replaceChildren(this.num, p);
   }
+}
+
+function newCell(): Cell {
+  const el = document.createElement('div');
+  el.setAttribute('role', 'gridcell');
+  const text = document.createTextNode('');
+  el.append(text);
+  return { el, text, id: '', name: '', column: -1, selected: false, width: '' };
 }
 
 /** The part of the focus and selection that this row's drawing depends on. */
@@ -125,10 +155,7 @@ function marksOf(place: number, cols: readonly number[], m: RowMarks): string {
   return inSelection ? `${active}:${m.selection.left}-${m.selection.right}` : `${active}`;
 }
 
-/** The cell's text, in the text node it has (a new node would need its style and layout object made anew). */
-function setText(cell: HTMLElement, text: string): void {
-  const node = cell.firstChild;
-  if (node !== null && node === cell.lastChild && node.nodeType === Node.TEXT_NODE) {
-    if ((node as Text).data !== text) (node as Text).data = text;
-  } else cell.textContent = text;
+/** A text node's data, written only when it changed. */
+function setData(node: Text, text: string): void {
+  if (node.data !== text) node.data = text;
 }
