@@ -149,6 +149,47 @@ describe('data: Pull New Rows into PostgreSQL, exactly once, against a real serv
     );
   });
 
+  it('lets go of each batch once it is in the statement (the first, which makes the table, and the usual one after it)', async () => {
+    const schema = freshSchema(server, 'handover');
+    const task = { taskId: 'task-handover', taskName: 'Handed over' };
+    const sink = await PostgresPullSink.open({
+      ...task,
+      connection: connectionOf(server, schema),
+      password: server.password,
+    });
+    const batches: DataRow[][] = [
+      [
+        { name: 'a', n: 1 },
+        { name: 'b', n: 2 },
+      ],
+      [{ name: 'c', n: 3 }],
+    ];
+    try {
+      for (const rows of batches) {
+        await sink.write(rows);
+        await sink.marked();
+      }
+    } finally {
+      await sink.close();
+    }
+    assert.deepEqual(
+      batches.map((rows) => rows.length),
+      [0, 0],
+      'each batch array was emptied by the sink',
+    );
+    assertOnce(
+      server,
+      schema,
+      task.taskId,
+      [
+        { name: 'a', n: 1 },
+        { name: 'b', n: 2 },
+        { name: 'c', n: 3 },
+      ],
+      'handed over',
+    );
+  });
+
   it('a failure between the commit and the mark: the next pull marks the batch without writing it again', async () => {
     const schema = freshSchema(server, 'gap');
     const connection = connectionOf(server, schema);

@@ -161,8 +161,9 @@ export class TaskExport {
           onWidening: () =>
             onProgress?.({ phase: 'widening', rows: this.rows, total: this.total, resumes: this.resumes }),
         });
-        await this.file.write(page.rows);
-        this.rows += page.rows.length;
+        const count = page.rows.length;
+        await this.file.write(page.rows); // handed over: emptied by the writer
+        this.rows += count;
       }
       this.nextOffset = page.nextOffset;
     }

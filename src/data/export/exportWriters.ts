@@ -9,13 +9,15 @@ import type { DataRow } from '../../api/schemas/dataSchemas';
 import { UTF8_BOM } from '../../platform/csvCell';
 import { AtomicFile } from '../../platform/files/atomicFile';
 import { sweepTemps, type TempLedger } from '../../platform/files/tempLedger';
+import { letGo } from '../common/handOver';
 import { CsvRecordPadder } from '../formats/csvRecords';
 import { CsvEncoder, type DataFormat, encoderFor, type RowEncoder, type TextFormat } from '../formats/rowFormats';
 import { SqliteExportWriter } from '../sqlite/sqliteExport';
 import { XlsxWriter } from '../xlsx/xlsxWriter';
 
 export interface RowWriter {
-  write(rows: readonly DataRow[]): Promise<void>;
+  /** One page, handed over: the writer may empty it once it has what it writes (`letGo`); read its length first. */
+  write(rows: DataRow[]): Promise<void>;
   /** Completes the file and renames it onto the target. */
   commit(): Promise<WriterSummary>;
   /** Removes what was written; the target is untouched. */
@@ -104,12 +106,12 @@ class TextWriter implements RowWriter {
     return new TextWriter(await AtomicFile.create(o.target, o.root, o.ledger), encoderFor(format), o);
   }
 
-  async write(rows: readonly DataRow[]): Promise<void> {
-    if (!this.started) {
-      this.started = true;
-      await this.file.write(this.encoder.start(rows));
-    }
-    await this.file.write(this.encoder.rows(rows));
+  async write(rows: DataRow[]): Promise<void> {
+    const start = this.started ? '' : this.encoder.start(rows);
+    this.started = true;
+    const text = start + this.encoder.rows(rows);
+    letGo(rows); // the text holds them now
+    await this.file.write(text);
   }
 
   async commit(): Promise<WriterSummary> {

@@ -109,8 +109,9 @@ export async function exportToPostgres(
             signal: scope.signal,
             ...(lot === undefined ? {} : { lotNo: lot }),
           })) {
+            const pageRows = page.rows.length; // read first: the writer may empty the page it is handed
             await writer.write(page.rows);
-            rows += page.rows.length;
+            rows += pageRows;
             progress.report({ message: t('{0} of {1} rows', count(rows), count(page.total)) });
           }
           await writer.commit();

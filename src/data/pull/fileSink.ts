@@ -16,6 +16,7 @@
  * again (`OtherTaskPendingError`), so two tasks' batches never interleave in it.
  */
 import type { DataRow } from '../../api/schemas/dataSchemas';
+import { letGo } from '../common/handOver';
 import { AppendFile, type AppendFormat } from './appendFile';
 import {
   batchHash,
@@ -85,8 +86,11 @@ export class FilePullSink implements PullSink {
     return this.journal && { rows: this.journal.rows, hash: this.journal.hash };
   }
 
-  async write(rows: readonly DataRow[]): Promise<void> {
+  async write(rows: DataRow[]): Promise<void> {
     const pieces = await this.file.pieces(rows);
+    const count = rows.length;
+    const hash = batchHash(rows);
+    letGo(rows); // the pieces hold the text now
     // The file exists before it is recorded, so the record can name it by device and inode.
     if (await this.file.create()) await this.options.onCreate?.(this.file.path);
     const offset = this.file.size;
@@ -96,8 +100,8 @@ export class FilePullSink implements PullSink {
       taskId: this.options.taskId,
       taskName: this.options.taskName,
       offset,
-      rows: rows.length,
-      hash: batchHash(rows),
+      rows: count,
+      hash,
       ...(await bindingOf(this.file.path, offset)),
     };
     await writeFileJournal(this.options.records, this.journal);
@@ -105,12 +109,14 @@ export class FilePullSink implements PullSink {
     await this.file.write(pieces);
   }
 
-  async resume(rows: readonly DataRow[]): Promise<number> {
+  async resume(rows: DataRow[]): Promise<number> {
     const pieces = await this.file.pieces(rows);
+    const count = rows.length;
+    letGo(rows);
     const found = await this.file.matchTail(pieces);
     await this.file.write(pieces, found.bytes);
     // pieces[0] is what goes before the rows (a line break, a header): not a row.
-    return rows.length - Math.max(0, found.pieces - 1);
+    return count - Math.max(0, found.pieces - 1);
   }
 
   async marked(): Promise<void> {

@@ -18,6 +18,7 @@
 import type { Client } from 'pg';
 
 import type { DataRow } from '../../api/schemas/dataSchemas';
+import { letGo } from '../common/handOver';
 import { connect, type PgConnection, quoteIdent } from '../postgres/pgConnection';
 import { catalogSql, PgTaskTable } from '../postgres/pgTable';
 import { batchHash, type PendingBatch } from './pullJournal';
@@ -87,16 +88,18 @@ export class PostgresPullSink implements PullSink {
     return this.options.connection.schema;
   }
 
-  async write(rows: readonly DataRow[]): Promise<void> {
+  async write(rows: DataRow[]): Promise<void> {
     const hash = batchHash(rows);
+    const count = rows.length;
     await this.options.beforeBegin?.();
     const recordSql = `INSERT INTO ${quoteIdent(this.schema)}."_scrapedeck_pending" (task_id, rows, hash) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO UPDATE SET rows = EXCLUDED.rows, hash = EXCLUDED.hash`;
-    const record = [this.options.taskId, rows.length, hash];
+    const record = [this.options.taskId, count, hash];
     // The usual batch (the table exists, no column to add or widen, one statement's worth): the
     // record and the rows in one statement, which is one transaction by itself, so one round
     // trip to the server instead of four (BEGIN, rows, record, COMMIT): the 100,000-row bench.
     const plain = this.options.midWrite === undefined ? this.table?.plainInsert(rows, null, record.length) : undefined;
     if (plain !== undefined) {
+      letGo(rows); // in the statement's parameter now
       try {
         await this.db.query(`WITH "_scrapedeck_record" AS (${recordSql}) ${plain.sql}`, [...record, ...plain.params]);
       } catch (error) {
@@ -104,13 +107,14 @@ export class PostgresPullSink implements PullSink {
         throw error;
       }
       this.stale = false;
-      this.record = { rows: rows.length, hash };
+      this.record = { rows: count, hash };
       return;
     }
     await this.db.query('BEGIN');
     try {
       this.table ??= await PgTaskTable.forTask(this.db, this.schema, this.options, true);
       await this.table.insertRows(rows, null, this.options.midWrite);
+      letGo(rows);
       await this.db.query(recordSql, record);
       await this.db.query('COMMIT');
       this.stale = false;
@@ -119,7 +123,7 @@ export class PostgresPullSink implements PullSink {
       this.table = undefined; // its columns may have been rolled back with the batch
       throw error;
     }
-    this.record = { rows: rows.length, hash };
+    this.record = { rows: count, hash };
   }
 
   async resume(): Promise<number> {

@@ -28,10 +28,13 @@ export interface PullSource {
 export interface PullSink {
   /** The batch an earlier pull recorded and did not see marked, if any. */
   readonly pending: PendingBatch | undefined;
-  /** A batch handed out for the first time: recorded, then written; resolves once both are flushed. */
-  write(rows: readonly DataRow[]): Promise<void>;
-  /** The pending batch handed out again: only what of it is not in place yet is written; resolves to the rows written. */
-  resume(rows: readonly DataRow[]): Promise<number>;
+  /**
+   * A batch handed out for the first time: recorded, then written; resolves once both are flushed.
+   * `rows` is handed over: the sink may empty it once it has what it writes (`letGo`).
+   */
+  write(rows: DataRow[]): Promise<void>;
+  /** The pending batch handed out again: only what of it is not in place yet is written; resolves to the rows written. `rows` is handed over, as for `write`. */
+  resume(rows: DataRow[]): Promise<number>;
   /** The batch just written or resumed is marked exported: its record is dropped. */
   marked(): Promise<void>;
   /** The pending batch was not handed out again (it was marked): its record is dropped, a partial row cut back; resolves to the bytes cut. */
@@ -135,39 +138,41 @@ async function pullBatches(source: PullSource, o: PullOptions, dropping: { last:
     } catch (error) {
       throw new PullFailure('fetch', result.rows, 0, error);
     }
+    // The reply's own array, handed to the sink below, which may empty it: only its count is read after.
     const rows = page.data;
+    const count = rows.length;
     // A record dropped after the write below would be this batch's: the drop ends first.
     await dropping.last;
     // Rows keep arriving while a task runs: stop after as many batches as there were rows at the start.
     if (cap === undefined) {
       total = page.total;
-      cap = 1 + Math.ceil(Math.max(0, page.total - rows.length) / size);
+      cap = 1 + Math.ceil(Math.max(0, page.total - count) / size);
       o.onProgress?.({ rows: 0, total });
     }
     let resumed = false;
     if (pending !== undefined) {
-      resumed = rows.length === pending.rows && batchHash(rows) === pending.hash;
+      resumed = count === pending.rows && batchHash(rows) === pending.hash;
       pending = undefined;
       if (!resumed) {
         try {
           result.cutBytes += await sink.release();
         } catch (error) {
-          throw new PullFailure('write', result.rows, rows.length, error);
+          throw new PullFailure('write', result.rows, count, error);
         }
       }
     }
-    if (rows.length === 0) return result;
-    let written = rows.length;
+    if (count === 0) return result;
+    let written = count;
     try {
       if (resumed) written = await sink.resume(rows);
       else await sink.write(rows);
     } catch (error) {
-      throw new PullFailure('write', result.rows, rows.length, error);
+      throw new PullFailure('write', result.rows, count, error);
     }
     // Counted as soon as the batch is on disk (flushed), not after its mark (issue 48 item 2).
     o.onProgress?.({
-      rows: result.rows + result.recovered + rows.length,
-      total: Math.max(total, result.rows + result.recovered + rows.length),
+      rows: result.rows + result.recovered + count,
+      total: Math.max(total, result.rows + result.recovered + count),
     });
     try {
       await o.afterWrite?.(result.batches + 1);
@@ -175,7 +180,7 @@ async function pullBatches(source: PullSource, o: PullOptions, dropping: { last:
       const marked = await source.markExported(o.taskId);
       if (marked.requestId !== undefined) result.requestIds.push(marked.requestId);
     } catch (error) {
-      throw new PullFailure('mark', result.rows, rows.length, error);
+      throw new PullFailure('mark', result.rows, count, error);
     }
     await o.afterMark?.(result.batches + 1);
     // Best effort: a record left behind is a batch the next pull finds marked (other rows come),
@@ -184,7 +189,7 @@ async function pullBatches(source: PullSource, o: PullOptions, dropping: { last:
     result.rows += written;
     if (resumed) {
       result.completed = true;
-      result.recovered += rows.length - written;
+      result.recovered += count - written;
     }
     result.batches++;
     if (page.total <= page.current) return result;

@@ -22,6 +22,7 @@ import { promises as fs } from 'node:fs';
 
 import type { DataRow } from '../../api/schemas/dataSchemas';
 import { checkFile, checkTarget, readStart } from '../../platform/files/safeFiles';
+import { letGo } from '../common/handOver';
 import { SchemaError } from '../sqlite/sqliteSchema';
 import { SqliteLockedError, SqliteThread, SqliteTimeLimitError } from '../sqlite/sqliteThread';
 import { batchHash, fileJournalSchema, type PendingBatch } from './pullJournal';
@@ -145,20 +146,23 @@ export class SqlitePullSink implements PullSink {
     return this.thread.tableName;
   }
 
-  async write(rows: readonly DataRow[]): Promise<void> {
+  async write(rows: DataRow[]): Promise<void> {
     const hash = batchHash(rows);
-    await refused(
-      this.thread.call({ op: 'write', rows: [...rows], hash, midway: this.options.midWrite !== undefined }),
-    );
-    this.record = { rows: rows.length, hash };
+    const count = rows.length;
+    // Posting clones the rows at once: the worker has its own copy before the call returns.
+    const done = this.thread.call({ op: 'write', rows, hash, midway: this.options.midWrite !== undefined });
+    letGo(rows);
+    await refused(done);
+    this.record = { rows: count, hash };
   }
 
-  async resume(rows: readonly DataRow[]): Promise<number> {
+  async resume(rows: DataRow[]): Promise<number> {
     const hash = batchHash(rows);
-    const written = await refused(
-      this.thread.call({ op: 'resume', rows: [...rows], hash, midway: this.options.midWrite !== undefined }),
-    );
-    return typeof written === 'number' ? written : rows.length;
+    const count = rows.length;
+    const done = this.thread.call({ op: 'resume', rows, hash, midway: this.options.midWrite !== undefined });
+    letGo(rows);
+    const written = await refused(done);
+    return typeof written === 'number' ? written : count;
   }
 
   async marked(): Promise<void> {

@@ -11,6 +11,7 @@ import type { DataRow } from '../../api/schemas/dataSchemas';
 import { syncFolder, tempPathFor } from '../../platform/files/atomicFile';
 import { checkFile, checkTarget } from '../../platform/files/safeFiles';
 import { forgetTemp, noteTemp, type TempLedger } from '../../platform/files/tempLedger';
+import { letGo } from '../common/handOver';
 import { SqliteThread } from './sqliteThread';
 
 export interface SqliteExportOptions {
@@ -63,8 +64,11 @@ export class SqliteExportWriter {
     return this.thread.tableName;
   }
 
-  async write(rows: readonly DataRow[]): Promise<void> {
-    await this.thread.call({ op: 'write', rows: [...rows], midway: false });
+  async write(rows: DataRow[]): Promise<void> {
+    // Posting clones the rows at once: the worker has its own copy before the call returns.
+    const done = this.thread.call({ op: 'write', rows, midway: false });
+    letGo(rows);
+    await done;
   }
 
   /** Closed (every page was committed and flushed), then renamed onto the target. */

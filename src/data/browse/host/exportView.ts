@@ -56,8 +56,9 @@ export async function exportBrowsedRows(
           for await (const page of rows()) {
             if (token.isCancellationRequested) return undefined;
             if (page.length === 0) continue;
+            const count = page.length; // read first: the writer may empty the page it is handed
             await writer.write(page);
-            n += page.length;
+            n += count;
           }
           if (n === 0) return 0;
           await writer.commit();
