@@ -182,7 +182,7 @@ describe('Task data in every format, exactly once, no links (real VS Code, sandb
       root: ws.fsPath,
       records: api.data.pullRecords() ?? assert.fail('signed in'),
     });
-    await sink.write(handed);
+    await sink.write([...handed]); // a copy: the sink empties the array it is handed
     const { messages, stop } = recordMessages(api);
     const restore = replaceUi(api, {
       showQuickPick: <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>) =>

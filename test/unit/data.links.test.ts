@@ -34,7 +34,7 @@ function service(): PullSource & { asked: number } {
     getNotExportedData: () => {
       s.asked++;
       return Promise.resolve({
-        data: { total: marked ? 0 : ROWS.length, current: marked ? 0 : ROWS.length, data: marked ? [] : ROWS },
+        data: { total: marked ? 0 : ROWS.length, current: marked ? 0 : ROWS.length, data: marked ? [] : [...ROWS] }, // a fresh array, as a reply is: the sink empties it
         requestId: 'r',
       });
     },
