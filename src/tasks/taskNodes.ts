@@ -14,14 +14,7 @@ import { plainText } from '../platform/plainText';
 import type { RunPresentation } from '../runs/runText';
 import { type SubtaskRow, themeIcon } from '../runs/subtaskNodes';
 import { loadMoreLabel } from './paging';
-
-/**
- * Areas that add a part to a task row's description, in the order shown (joined with " · "): the
- * most useful first, so a narrow sidebar cuts the least useful: why the task needs attention, its
- * run state, then the rest of health (no runs in the window), then where it syncs to.
- */
-const DESCRIPTION_PARTS = ['attention', 'run', 'health', 'sync'] as const;
-export type DescriptionPart = (typeof DESCRIPTION_PARTS)[number];
+import { type DescriptionPart, rowDescription } from './rowDescription';
 
 /**
  * Icons that say what a row is: a group of tasks, a web-extraction task. Plain theme icons without
@@ -122,9 +115,7 @@ export class TaskNode extends vscode.TreeItem {
   setDescriptionPart(area: DescriptionPart, text: string | undefined): void {
     if (text) this.parts.set(area, text);
     else this.parts.delete(area);
-    const joined = DESCRIPTION_PARTS.map((p) => this.parts.get(p))
-      .filter((p) => p !== undefined)
-      .join(' · ');
+    const joined = rowDescription(this.parts, this.isRunning) ?? '';
     this.description = joined === '' ? undefined : joined;
     // Colours and badges are not read out: the description (run state, health) is.
     const label = vscode.l10n.t(
