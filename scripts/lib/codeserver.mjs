@@ -23,6 +23,10 @@ export const BASE_SETTINGS = {
   'window.dialogStyle': 'custom',
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'chat.commandCenter.enabled': false,
+  // No port forwarding to offer in a local test or demo: without this each extension host lists
+  // every file descriptor of every process (`ls -l /proc/[0-9]*/fd/[0-9]*`) every 2 s or more, up
+  // to 5 % of a core each, beside the tiers on a 2-core machine.
+  'remote.autoForwardPorts': false,
 };
 
 /**
