@@ -223,6 +223,25 @@ export default async function run(): Promise<BenchSection> {
     log(`fetched in ${(fetchMs / 1000).toFixed(0)} s`);
     const frame = await tableFrame(wb);
     await tableInView(frame);
+    // The warm-up runs in the page's idle time after the rows came: wait until it has reached every
+    // column (a minute at most) before reading it, or a slower machine reads it unfinished and the
+    // row judges columns not yet warmed. Not finished in time: the row says which are missing.
+    await frame
+      .waitForFunction(
+        ({ columns, total }) => {
+          const done = new Set(
+            performance
+              .getEntriesByName('scrapedeck:sort-warm')
+              .map((e) => (e as unknown as { detail: { column: string; rows: number } }).detail)
+              .filter((d) => d.rows === total)
+              .map((d) => d.column),
+          );
+          return columns.every((c) => done.has(c));
+        },
+        { columns: SORTS, total: big.total },
+        { timeout: 60_000, polling: 250 },
+      )
+      .catch(() => log('the warm-up did not reach every column within 60 s'));
     // The warm-up of this result only (the partial results before it were warmed too).
     const warm = (
       await frame.evaluate(() =>
