@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { isApiError } from '../api/errors/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
+import { wrapText } from '../platform/wrapText';
 import type { LoopDiagnostics } from './loopDiagnostics';
 import { decideSave, loopText, parseLoopText } from './loopItems';
 import { LOOP_SCHEME, type LoopAddresses, type LoopRef } from './loopUri';
@@ -273,8 +274,9 @@ export function placeholderText(uri: vscode.Uri): string {
   );
 }
 
+/** The placeholder's bytes: its sentence on short lines (one line of it ran off the editor's edge). */
 function placeholder(uri: vscode.Uri): Uint8Array {
-  return new TextEncoder().encode(`${placeholderText(uri)}\n`);
+  return new TextEncoder().encode(`${wrapText(placeholderText(uri))}\n`);
 }
 
 function fileName(uri: vscode.Uri): string {

@@ -479,6 +479,8 @@ describe('URL lists, duplicate and move (real VS Code, sandbox)', function () {
     // Another account's list reads as a read-only placeholder: nothing of ada's list.
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     assert.match(text, /belongs to another Scrapedeck account/);
+    // On short lines: one line of it ran off the editor's right edge (issue 48's walk).
+    for (const line of text.split('\n')) assert.ok(line.length <= 72, `a line of ${line.length}: ${line}`);
     assert.ok(!(oneLoop.loop.loopItems ?? []).some((item) => text.includes(item)), text);
     assert.equal((await vscode.workspace.fs.stat(uri)).permissions, vscode.FilePermission.Readonly);
     await assert.rejects(
