@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import type { ScrapedeckClient } from '../api/client';
 import { isApiError } from '../api/errors/errors';
 import { LOOP_ACTION } from '../api/ops/tasks';
-import { wrapText } from '../platform/wrapText';
+import { wrapText } from '../platform/prompts/wrapText';
 import type { LoopDiagnostics } from './loopDiagnostics';
 import { decideSave, loopText, parseLoopText } from './loopItems';
 import { LOOP_SCHEME, type LoopAddresses, type LoopRef } from './loopUri';

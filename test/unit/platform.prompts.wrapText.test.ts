@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 
-import { WRAP_COLUMNS, wrapText } from '../../src/platform/wrapText';
+import { WRAP_COLUMNS, wrapText } from '../../src/platform/prompts/wrapText';
 
 describe('wrapText: prose on short lines for a text editor', () => {
   const sentence =
