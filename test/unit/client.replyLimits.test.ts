@@ -6,11 +6,12 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors/errors';
-import { fitText, MAX_REPLY_BYTES } from '../../src/api/http/replyBody';
+import { fitText, MAX_REPLY_BYTES, readLimited } from '../../src/api/http/replyBody';
 
 /** The client's refusal of a reply over the size limit. */
 const cutOff = (e: unknown): true => {
@@ -151,5 +152,26 @@ describe('client: limits on replies and on server text', function () {
   it('fitText: control characters and ANSI escapes become spaces; long text is cut with an ellipsis', () => {
     assert.equal(fitText('a\r\nb\u0000c\u001b[2Jd'), 'a b c d');
     assert.equal(fitText('x'.repeat(10), 5), 'xxxx…');
+  });
+
+  it('readLimited: a body that ends (and then closes, as every reply does) is its text; one closed before its end is an error', async () => {
+    const whole = new PassThrough();
+    const text = readLimited(whole);
+    whole.write('{"data":');
+    whole.end(Buffer.from('[1,"é"]}'));
+    assert.equal(await text, '{"data":[1,"é"]}');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(whole.destroyed, true, 'it closed after its end, and the text stood');
+
+    const cut = new PassThrough();
+    const failed = readLimited(cut);
+    cut.write('{"data":[');
+    cut.destroy();
+    await assert.rejects(failed, (e: unknown) => {
+      assert.ok(e instanceof Error);
+      assert.equal((e as { code?: unknown }).code, 'ERR_STREAM_PREMATURE_CLOSE');
+      assert.match(e.message, /ended before its end/);
+      return true;
+    });
   });
 });

@@ -67,10 +67,12 @@ export function readLimited(
         chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'),
       );
     });
-    // Closed without an end or an error: the reply was cut short.
-    body.on('close', () =>
-      fail(Object.assign(new Error('the reply ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })),
-    );
+    // Closed without an end or an error: the reply was cut short. Every reply closes after its
+    // end too: the error (and its stack trace) is built only when it is one, not on every request.
+    body.on('close', () => {
+      if (settled) return;
+      fail(Object.assign(new Error('the reply ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
   });
 }
 
