@@ -1,5 +1,6 @@
 /**
- * Daily analytics records, generated once per account at start-up from the seed: one record per
+ * Daily analytics records, generated from the seed once per account, when the sandbox first needs
+ * them (an analytics query or a task's run history, server.ts), not at its start: one record per
  * task, day and collection method that had activity. Not every task runs every day, not every task
  * uses both methods, and some metrics are null (not measured), which is not 0.
  */
