@@ -138,11 +138,19 @@ describe('Tasks view (real VS Code, sandbox)', () => {
     assert.match(enter?.when ?? '', /focusedView == scrapedeck\.tasks/);
     const t = (task as unknown as { task: { taskId: string } }).task;
     const panelsBefore = api.analytics.panels().length;
-    await api.tasksView.reveal(task, { select: true, focus: true });
     // The workbench tells the extension host of a selection in a message of its own, after
-    // reveal() has resolved (seen late once with every tier running).
+    // reveal() has resolved. With every tier running, one reveal was followed by no selection in
+    // 30 s (the logs say nothing of why): the reveal, which stands in for the user's click, is made
+    // again, at most three times; what the test judges comes after it.
     const selected = (): (string | undefined)[] => api.tasksView.selection.map((n) => (n as vscode.TreeItem).id);
-    await waitFor('the revealed task as the selection', () => selected().length > 0, 30_000);
+    for (let attempt = 1; attempt === 1 || !selected().includes(task.id); attempt++) {
+      await api.tasksView.reveal(task, { select: true, focus: true });
+      await waitFor('the revealed task as the selection', () => selected().includes(task.id), 10_000).catch(
+        (err: unknown) => {
+          if (attempt === 3) throw err;
+        },
+      );
+    }
     assert.deepEqual(selected(), [task.id]);
     assert.equal(api.analytics.panels().length, panelsBefore, 'selecting opened nothing');
     await vscode.commands.executeCommand('scrapedeck.tasks.openSelected');
