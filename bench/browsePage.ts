@@ -94,12 +94,12 @@ export async function openPage(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const project = (await import(pathToFileURL(join(root, 'scripts', 'lib', 'project.mjs')).href)) as {
     testChromium(): string;
-    TEST_CHROMIUM_ARGS: string[];
+    REDUCED_MOTION_ARGS: string[];
   };
   const browser = await chromium.launch({
     executablePath: process.env['SCRAPEDECK_TEST_CHROMIUM'] ?? project.testChromium(),
     headless: true,
-    args: [...project.TEST_CHROMIUM_ARGS, '--enable-precise-memory-info', ...UNTHROTTLED],
+    args: [...project.REDUCED_MOTION_ARGS, '--enable-precise-memory-info', ...UNTHROTTLED],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors: string[] = [];
