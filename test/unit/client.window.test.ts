@@ -115,8 +115,14 @@ async function runOnce(seed: number): Promise<void> {
     });
     const faultFree = options.rate429 + options.rate5xx + options.rateDrop + options.refreshFailRate === 0;
     if (faultFree) {
-      const failed = outcomes.filter((o) => o.status === 'rejected');
-      assert.equal(failed.length, 0, `${describeRun}: ${failed.length} calls failed without any fault injected`);
+      const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      // Why they failed, so a failure seen once under load can be read from the log.
+      const why = failed.slice(0, 3).map((o) => (o.reason instanceof Error ? o.reason.message : String(o.reason)));
+      assert.equal(
+        failed.length,
+        0,
+        `${describeRun}: ${failed.length} calls failed without any fault injected: ${why.join(' | ')}`,
+      );
     }
   } finally {
     await client.close();
