@@ -16,6 +16,7 @@ import * as assert from 'node:assert/strict';
 
 import { MemoryCredentialsStore, sessionFromToken } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
+import { errorMessage } from '../../src/api/errors/errors';
 import { RateLimiter } from '../../src/api/http/limiter';
 import { startStrictServer, type StrictServerOptions, worstWindow } from './helpers/strictServer';
 
@@ -117,7 +118,7 @@ async function runOnce(seed: number): Promise<void> {
     if (faultFree) {
       const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       // Why they failed, so a failure seen once under load can be read from the log.
-      const why = failed.slice(0, 3).map((o) => (o.reason instanceof Error ? o.reason.message : String(o.reason)));
+      const why = failed.slice(0, 3).map((o) => errorMessage(o.reason));
       assert.equal(
         failed.length,
         0,
