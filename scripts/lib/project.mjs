@@ -54,8 +54,8 @@ export const REDUCED_MOTION_ARGS = [...CHROMIUM_ARGS, '--force-prefers-reduced-m
  * worked on background threads for code that never paid them back, and parallel collection only
  * contended with the other tiers for the two cores. Measured alone on this machine, the journey took
  * 349.5 CPU-s instead of 390.4 (the renderers' main threads the same, 102 s; their thread pool
- * 17.8 s instead of 41.7) and the page tier 129 and 133 instead of 149. The benchmarks time the page as users
- * run it and keep V8 as it ships (REDUCED_MOTION_ARGS, or CHROMIUM_ARGS).
+ * 17.8 s instead of 41.7) and the page tier 129 and 133 instead of 149. The benchmarks time the
+ * page as users run it and keep V8 as it ships (REDUCED_MOTION_ARGS, or CHROMIUM_ARGS).
  */
 export const TEST_CHROMIUM_ARGS = [...REDUCED_MOTION_ARGS, '--js-flags=--max-opt=1 --single-threaded-gc'];
 export const VSIX = path.join(ROOT, 'dist-vsix', 'scrapedeck.vsix');
