@@ -18,7 +18,15 @@ import path from 'node:path';
 
 import { ensurePostgres } from './lib/postgres.mjs';
 import { exitAfterOutput, onShutdown, run, seconds, YIELD_ENV } from './lib/proc.mjs';
-import { ensureDeps, ensureVscode, prepareOut, ROOT, testChromium } from './lib/project.mjs';
+import {
+  ensureDeps,
+  ensureVscode,
+  prepareOut,
+  ROOT,
+  testChromium,
+  UNIT_COMPILE_CACHE,
+  unitTestNode,
+} from './lib/project.mjs';
 import { exitCode, judgeStage, totalLine } from './lib/stages.mjs';
 
 const NODE = process.execPath;
@@ -49,9 +57,14 @@ function banner(text) {
  * stage's output back and prints it whole when it ends, for a stage that runs next to another;
  * `yielding` runs it, and every process and session it starts, at a lower CPU priority (nice 10
  * on their scheduling groups: see yieldCpu), so the stages beside it are served first. `early`
- * ({ turn, input }) is for a stage started before its turn: see the comment in the function.
+ * ({ turn, input }) is for a stage started before its turn: see the comment in the function. `env`
+ * adds variables to its commands' environment.
  */
-async function stage(name, steps, { mocha = false, cannotRun, buffered = false, yielding = false, early } = {}) {
+async function stage(
+  name,
+  steps,
+  { mocha = false, cannotRun, buffered = false, yielding = false, early, env: extraEnv = {} } = {},
+) {
   const slot = results.length;
   results.push(undefined);
   const printed = [];
@@ -97,7 +110,7 @@ async function stage(name, steps, { mocha = false, cannotRun, buffered = false, 
         `$ ${[cmd === NODE ? 'node' : cmd, ...args.map((a) => path.relative(ROOT, a) || a)].join(' ')}${yielding ? ' (at a lower CPU priority)' : ''}\n`,
       );
       from = capture.length;
-      const env = yielding ? { ...process.env, [YIELD_ENV]: '10' } : process.env;
+      const env = { ...process.env, ...extraEnv, ...(yielding ? { [YIELD_ENV]: '10' } : {}) };
       code = await run(cmd, args, { cwd: ROOT, env, capture, quiet, input: early?.input });
       if (quiet()) printed.push(...capture.slice(from));
       from = capture.length;
@@ -202,7 +215,14 @@ async function main() {
   const integration = () =>
     stage('vscode (integration in code-server)', [vscode], { mocha: true, cannotRun: installVscode, ...apart });
   // The unit tier on its two workers: they mostly wait (on sandboxes, timers and child processes).
-  const unit = () => stage('unit', [[NODE, [MOCHA, '--config', '.mocharc.unit.json']]], { mocha: true, ...yields });
+  // On Node 24 with its compile cache (see unitTestNode), asked for when its turn comes: Node 24
+  // arrives with the test VS Code, which a fresh machine installs during this run.
+  const unit = () =>
+    stage('unit', [[unitTestNode(), [MOCHA, '--config', '.mocharc.unit.json']]], {
+      mocha: true,
+      env: { NODE_COMPILE_CACHE: UNIT_COMPILE_CACHE },
+      ...yields,
+    });
   const lint = () =>
     stage(
       'lint',
