@@ -192,7 +192,7 @@ async function main() {
   const german = () =>
     stage(
       'vscode in German (code-server)',
-      [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language']]],
+      [[NODE, [...vscode[1], '--locale', 'de', '--grep', 'another display language', '--no-postgres']]],
       { mocha: true, cannotRun: installVscode, ...yields },
     );
   // The journey's turn: its stage starts with the lanes, readies its servers (PostgreSQL, the

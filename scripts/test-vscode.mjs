@@ -4,7 +4,8 @@
 //
 // Flags: --no-build (the caller built and compiled already), --no-install (skip deps/install checks),
 //        --grep TEXT (only tests whose title matches), --timeout SECONDS (a hung run; default 600),
-//        --locale TAG (VS Code's display language; the tests see it as SCRAPEDECK_TEST_LOCALE).
+//        --locale TAG (VS Code's display language; the tests see it as SCRAPEDECK_TEST_LOCALE),
+//        --no-postgres (start no PostgreSQL server: for a --grep that picks no PostgreSQL test).
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -79,10 +80,13 @@ async function main() {
   // A private PostgreSQL server (installed when missing, even with --no-install: npm test's
   // install step does not cover it) for the suite's PostgreSQL tests,
   // which read it from the environment and fail without it; stopped at the end and on Ctrl-C.
-  const postgres = await startPostgres().catch((err) => {
-    log(`no PostgreSQL server: ${err.message}`);
-    return { env: { SCRAPEDECK_PG_MISSING: err.message }, stop: async () => {} };
-  });
+  const none = (why) => ({ env: { SCRAPEDECK_PG_MISSING: why }, stop: async () => {} });
+  const postgres = flag('--no-postgres')
+    ? none('not started (--no-postgres)')
+    : await startPostgres().catch((err) => {
+        log(`no PostgreSQL server: ${err.message}`);
+        return none(err.message);
+      });
   const env = runEnv(run, {
     ...postgres.env,
     SCRAPEDECK_TEST_ARTIFACTS: ARTIFACTS,
