@@ -140,6 +140,11 @@ export function settingsPath(run) {
   return path.join(run.ud, 'User', 'settings.json');
 }
 
+/** Writes ud/User/keybindings.json: VS Code's keybinding rules, `{ key, command }`. */
+export function writeKeybindings(run, bindings) {
+  writeFileSync(path.join(run.ud, 'User', 'keybindings.json'), `${JSON.stringify(bindings, null, 2)}\n`);
+}
+
 /** Writes ud/User/settings.json: the base settings plus `extra`. */
 export function writeSettings(run, extra = {}) {
   writeFileSync(settingsPath(run), `${JSON.stringify({ ...BASE_SETTINGS, ...extra }, null, 2)}\n`);
