@@ -36,6 +36,7 @@ import {
   packageFixture,
   packageVsix,
   ROOT,
+  STILL_INDICATORS_SCRIPT,
   TEST_CHROMIUM_ARGS,
   testChromium,
   VSIX,
@@ -159,7 +160,7 @@ async function main() {
     settingsFile: settingsPath(runDir),
     // Everything the journey rewrites settings.json with (BASE_SETTINGS included).
     settings: JSON.parse(readFileSync(settingsPath(runDir), 'utf8')),
-    chromium: { executablePath: testChromium(), args: TEST_CHROMIUM_ARGS },
+    chromium: { executablePath: testChromium(), args: TEST_CHROMIUM_ARGS, initScript: STILL_INDICATORS_SCRIPT },
     artifacts: ARTIFACTS,
     codeServerLog: server.logFile,
     sandboxLog: sandbox.logFile,

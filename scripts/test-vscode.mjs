@@ -30,6 +30,7 @@ import {
   log as logLine,
   packageFixture,
   ROOT,
+  STILL_INDICATORS_SCRIPT,
   TEST_CHROMIUM_ARGS,
   testChromium,
 } from './lib/project.mjs';
@@ -121,7 +122,11 @@ async function main() {
 
   // Loaded only now: playwright-core arrives with ensureDeps on a fresh clone.
   const { launchBrowser } = await import('./lib/browser.mjs');
-  const browser = await launchBrowser(run.profile, { args: TEST_CHROMIUM_ARGS, executablePath: testChromium() });
+  const browser = await launchBrowser(run.profile, {
+    args: TEST_CHROMIUM_ARGS,
+    executablePath: testChromium(),
+    initScript: STILL_INDICATORS_SCRIPT,
+  });
   onShutdown(() => browser.close());
   const { page } = browser;
 

@@ -28,7 +28,8 @@ export interface E2eContext {
   artifacts: string;
   sandboxLog: string;
   codeServerLog: string;
-  chromium: { executablePath: string; args: string[] };
+  /** The test tiers' Chromium: its binary, flags, and the script run in each document first. */
+  chromium: { executablePath: string; args: string[]; initScript: string };
   /** A second code-server with workspace trust on: its folder opens in Restricted Mode. */
   restricted: { workbenchUrl: string; run: RunFolders };
   /**
@@ -94,6 +95,7 @@ export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext
     viewport: { width: 1400, height: 900 },
     timeout: 120_000,
   });
+  await context.addInitScript(ctx.chromium.initScript);
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = context.pages()[0] ?? (await context.newPage());
   logTime('browser launched', t0);
