@@ -53,14 +53,6 @@ const log = (m) => logLine('test:e2e', m);
 
 export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 
-// The journey sandbox's run clock, shorter than the sandbox's own (5 s queued, 30 s running). A run
-// extracts at once and for 15 s: a started run (runs R1) has about 13 s, after it is seen
-// extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine), and a run that
-// a step starts for its rows (task data D3, D3b, PostgreSQL P2) has them at once. A run that a step
-// watches from its start to its end (runs R3, a task kept in sync in PostgreSQL P3) is of a task
-// named in `watched` (R3 needs one, P3 takes one when it fits, R1 never does): 3 s queued still
-// shows Queued between the start's own refresh and the next poll (2 s, below), and 6 s running is
-// three polls, so the row is seen extracting, with rows, before it is seen finished.
 /**
  * Keys the steps press for the workbench's housekeeping, bound in both code-servers' keybindings.
  * Clear All Notifications has no key of its own: through the Command Palette it took ~0.24 s, and
@@ -70,6 +62,14 @@ export const ARTIFACTS = path.join(ROOT, 'artifacts', 'e2e');
 const KEYS = { clearNotifications: { key: 'ctrl+alt+shift+f9', press: 'Control+Alt+Shift+F9' } };
 const KEYBINDINGS = [{ key: KEYS.clearNotifications.key, command: 'notifications.clearAll' }];
 
+// The journey sandbox's run clock, shorter than the sandbox's own (5 s queued, 30 s running). A run
+// extracts at once and for 15 s: a started run (runs R1) has about 13 s, after it is seen
+// extracting, to be asked, kept and stopped (that takes ~3 s on an idle machine), and a run that
+// a step starts for its rows (task data D3, D3b, PostgreSQL P2) has them at once. A run that a step
+// watches from its start to its end (runs R3, a task kept in sync in PostgreSQL P3) is of a task
+// named in `watched` (R3 needs one, P3 takes one when it fits, R1 never does): 3 s queued still
+// shows Queued between the start's own refresh and the next poll (2 s, below), and 6 s running is
+// three polls, so the row is seen extracting, with rows, before it is seen finished.
 const RUN_CLOCK = {
   queueSeconds: 0,
   runSeconds: 15,
