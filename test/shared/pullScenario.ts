@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 import { MemoryCredentialsStore } from '../../src/api/auth/auth';
 import { ScrapedeckClient } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors/errors';
 import { UnlimitedLimiter } from '../../src/api/http/limiter';
 import type { DataRow } from '../../src/api/schemas/dataSchemas';
 import { pullNewRows, type PullOptions, type PullResult, type PullSource } from '../../src/data/pull/pullRows';
@@ -116,12 +117,24 @@ export class TaskPool {
     for (const task of this.tasks) {
       if (this.used.has(task.taskId)) continue;
       this.used.add(task.taskId);
-      // Asking for one hands it out without marking it: the pull gets it again.
-      const total = (await this.client.getNotExportedData(task.taskId, 1)).data.total;
+      // Asking for one hands it out without marking it: the pull gets it again. So a probe whose
+      // reply was lost is asked again (the client leaves that to its caller: the read hands rows
+      // out); on a starved machine a kept-alive connection the sandbox had just closed was reset.
+      const total = (await this.newRowsOf(task.taskId)).data.total;
       if (total < min) continue;
       const all = await allRows(this.client, task.taskId);
       return { task, rows: all.slice(all.length - total) };
     }
     throw new Error(`no task left with ${min} new rows`);
+  }
+
+  private async newRowsOf(taskId: string, attempts = 3): ReturnType<ScrapedeckClient['getNotExportedData']> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.client.getNotExportedData(taskId, 1);
+      } catch (error) {
+        if (attempt >= attempts || !(error instanceof ApiError) || error.kind !== 'network') throw error;
+      }
+    }
   }
 }
