@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { allow, disallow, shim, type SideFiles, sideFilesBeside } from './sqliteFiles';
+import type { CompiledWasm } from './sqliteWasm';
 
 /** The subset of node-sqlite3-wasm's API the writers use. */
 export interface WasmStatement {
@@ -56,6 +57,18 @@ export interface WasmCalls {
 
 let loaded: { dir: string; module: WasmModule } | undefined;
 
+/** Where the library compiles its WebAssembly (one compile per thread, most of its ~0.4 CPU-s start). */
+const OWN_COMPILE = 'module=new WebAssembly.Module(binary)';
+let handed: CompiledWasm | undefined;
+
+/**
+ * The library's WebAssembly as the host thread compiled it (`sqliteWasm.ts`), handed to a worker
+ * before its first database: the library instantiates it instead of compiling its file again.
+ */
+export function useCompiledSqlite(module: CompiledWasm): void {
+  handed = module;
+}
+
 function load(dir: string): WasmModule {
   if (loaded !== undefined) {
     if (loaded.dir !== dir) throw new Error(`SQLite is already loaded from ${loaded.dir}`);
@@ -77,16 +90,18 @@ function load(dir: string): WasmModule {
   };
   const module = { exports: {} as unknown };
   // The library's code, as Node would run it, with the shim as its `fs`; its memory is kept
-  // beside its exports, so a column's cells can be read where SQLite holds them (a version whose
-  // insides differ loads as before and is read through its row objects).
+  // beside its exports, so a column's cells can be read where SQLite holds them, and a handed
+  // module is instantiated where it would compile its own (a version whose insides differ loads
+  // as before: compiled here, read through its row objects).
   new Function(
     'exports',
     'require',
     'module',
     '__filename',
     '__dirname',
-    `${source}\n;try { Module.sdMemory = wasmMemory; } catch {}`,
-  )(module.exports, requireShim, module, file, dir);
+    'sdCompiled',
+    `${source.replace(OWN_COMPILE, 'module=sdCompiled??new WebAssembly.Module(binary)')}\n;try { Module.sdMemory = wasmMemory; } catch {}`,
+  )(module.exports, requireShim, module, file, dir, handed);
   loaded = { dir, module: module.exports as WasmModule };
   return loaded.module;
 }

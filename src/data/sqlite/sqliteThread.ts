@@ -14,6 +14,7 @@ import { type ReadProblem, type ReadRequest, SqliteReadError } from './sqliteRea
 import { SchemaError, type SchemaProblem } from './sqliteSchema';
 import type { OpenRequest, SessionRequest } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
+import { compiledSqlite, type CompiledWasm } from './sqliteWasm';
 import type { WorkerData, WorkerFailure, WorkerMessage, WorkerReply } from './sqliteWorker';
 
 /** Long enough for any step a database Scrapedeck can vouch for takes (a batch, a checkpoint, the first load of the WebAssembly on a busy machine). */
@@ -73,7 +74,7 @@ export class SqliteThread {
   /** Starts a worker and opens the database in it; `pending` is the stored record of a pull's batch in flight (unparsed). */
   static async open(request: OpenRequest, options: ThreadOptions): Promise<{ thread: SqliteThread; pending: unknown }> {
     const lock = (request.pull ? sideFilesIn(request.pull.sideDir, request.file) : sideFilesBeside(request.file)).lock;
-    const thread = SqliteThread.start(lock, options);
+    const thread = SqliteThread.start(lock, options, await compiledSqlite(options.wasmDir));
     try {
       const pending = await thread.send({ id: 0, open: request });
       return { thread, pending };
@@ -88,7 +89,7 @@ export class SqliteThread {
     file: string,
     options: ThreadOptions,
   ): Promise<{ thread: SqliteThread; tables: string[]; taskTables: Record<string, string> }> {
-    const thread = SqliteThread.start(sideFilesBeside(file).lock, options);
+    const thread = SqliteThread.start(sideFilesBeside(file).lock, options, await compiledSqlite(options.wasmDir));
     try {
       const opened = (await thread.send({ id: 0, read: { file } })) as {
         tables: string[];
@@ -101,10 +102,10 @@ export class SqliteThread {
     }
   }
 
-  private static start(lock: string, options: ThreadOptions): SqliteThread {
+  private static start(lock: string, options: ThreadOptions, wasm: CompiledWasm | undefined): SqliteThread {
     const token = randomBytes(16).toString('hex');
     const gate = new SharedArrayBuffer(4);
-    const data: WorkerData = { wasmDir: options.wasmDir, token, gate };
+    const data: WorkerData = { wasmDir: options.wasmDir, token, gate, wasm };
     const worker = new Worker(path.join(__dirname, 'sqliteWorker.js'), { workerData: data });
     return new SqliteThread(worker, new Int32Array(gate), lock, token, options);
   }

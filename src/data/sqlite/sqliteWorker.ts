@@ -8,9 +8,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { lockToken } from './sqliteFiles';
 import { type ReadKeys, type ReadRequest, SqliteReader, SqliteReadError } from './sqliteReader';
+import { useCompiledSqlite } from './sqliteRuntime';
 import { SchemaError } from './sqliteSchema';
 import { type OpenRequest, type SessionRequest, SqliteSession } from './sqliteSession';
 import { TooManyColumnsError } from './sqliteTable';
+import { type CompiledWasm, isCompiledWasm } from './sqliteWasm';
 
 export interface WorkerData {
   wasmDir: string;
@@ -18,6 +20,8 @@ export interface WorkerData {
   token: string;
   /** One Int32: the host sets it to 1 to let a write go on after the midway seam. */
   gate: SharedArrayBuffer;
+  /** The library's WebAssembly, compiled once by the host; absent if it could not be (compiled here then). */
+  wasm?: CompiledWasm;
 }
 
 export type WorkerMessage =
@@ -68,6 +72,7 @@ const port = parentPort;
 if (port !== null) {
   const data = workerData as WorkerData;
   lockToken.value = data.token;
+  if (isCompiledWasm(data.wasm)) useCompiledSqlite(data.wasm);
   const gate = new Int32Array(data.gate);
   const midway = (): void => {
     Atomics.store(gate, 0, 0);
