@@ -5,8 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -14,6 +13,7 @@ import { compiledSqlite, type CompiledWasm, isCompiledWasm } from '../../src/dat
 import type { WorkerData, WorkerReply } from '../../src/data/sqlite/sqliteWorker';
 import { PYTHON } from '../shared/pullDestination';
 import { wasmDir } from '../shared/pullScenario';
+import { scratchFolder } from '../shared/scratchFolder';
 
 const WORKER = path.join(__dirname, '..', '..', 'src', 'data', 'sqlite', 'sqliteWorker.js');
 /** A valid WebAssembly module with nothing in it: instantiated as SQLite, it has none of its calls. */
@@ -40,7 +40,7 @@ describe('data: SQLite compiled once a process, instantiated by every worker', (
   let dir: string;
   let file: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sd-wasm-'));
+    dir = scratchFolder('sd-wasm-');
     file = path.join(dir, 'rows.sqlite');
     execFileSync(PYTHON, [
       '-c',
