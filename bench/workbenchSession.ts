@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 import type { BrowserContext, FrameLocator } from 'playwright-core';
 
-import { type E2eContext, launch, Workbench } from '../test/e2e/support';
+import { launch, Workbench } from '../test/e2e/support';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -72,11 +72,10 @@ export async function openWorkbench(kind: string, settings: Record<string, unkno
   mkdirSync(artifacts, { recursive: true });
   let browser: BrowserContext | undefined;
   try {
-    const ctx = {
+    const launched = await launch({
       run,
       chromium: { executablePath: project.CHROMIUM, args: project.CHROMIUM_ARGS },
-    } as unknown as E2eContext;
-    const launched = await launch(ctx);
+    });
     browser = launched.context;
     const wb = new Workbench(launched.page, artifacts);
     await wb.open(cs.workbenchUrl(server.origin, run.ws));

@@ -28,8 +28,11 @@ export interface E2eContext {
   artifacts: string;
   sandboxLog: string;
   codeServerLog: string;
-  /** The test tiers' Chromium: its binary, flags, and the script run in each document first. */
-  chromium: { executablePath: string; args: string[]; initScript: string };
+  /**
+   * The test tiers' Chromium: its binary, flags, and the script run in each document first (the
+   * benchmarks give none: they time the workbench as users see it).
+   */
+  chromium: { executablePath: string; args: string[]; initScript?: string };
   /** A second code-server with workspace trust on: its folder opens in Restricted Mode. */
   restricted: { workbenchUrl: string; run: RunFolders };
   /**
@@ -86,7 +89,9 @@ export function logTime(what: string, since: number): void {
   console.log(`      [e2e time] ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
 }
 
-export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext; page: Page }> {
+export async function launch(
+  ctx: Pick<E2eContext, 'run' | 'chromium'>,
+): Promise<{ context: BrowserContext; page: Page }> {
   const t0 = Date.now();
   const context = await chromium.launchPersistentContext(ctx.run.profile, {
     executablePath: ctx.chromium.executablePath,
@@ -95,7 +100,7 @@ export async function launch(ctx: E2eContext): Promise<{ context: BrowserContext
     viewport: { width: 1400, height: 900 },
     timeout: 120_000,
   });
-  await context.addInitScript(ctx.chromium.initScript);
+  if (ctx.chromium.initScript !== undefined) await context.addInitScript(ctx.chromium.initScript);
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = context.pages()[0] ?? (await context.newPage());
   logTime('browser launched', t0);
