@@ -214,7 +214,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than the client keeps an idle connection (undici: at most 60 s, less its 2 s margin),
+  // so the client, not the server, closes one. At 5 s a connection idle for about as long (a test
+  // waiting on a PostgreSQL restart) could be reused as the server closed it, on a starved machine:
+  // the request then failed with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULTS.port, host, () => {

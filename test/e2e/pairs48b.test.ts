@@ -409,7 +409,7 @@ describe('Issue 48 before/after pairs, part two (real workbench, a sandbox with 
           file = csvRecords(big);
           return file % 1_000 === 0 && (await said()) === file;
         },
-        // Short: a sandbox held past its keep-alive time (5 s) drops the pull's connection.
+        // Short: the sandbox is held meanwhile, and a pull's connection is not kept for ever.
         { timeoutMs: 3_000 },
       ).catch(() => undefined);
       file = csvRecords(big);
